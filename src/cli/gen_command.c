@@ -1,0 +1,145 @@
+/* gen_command.c: `fennelsim gen NAME ...` (write a generated schedule) and
+ * `fennelsim convert IN OUT` (rewrite a schedule in another encoding). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/dag_reader.h"
+#include "formats/dag_writer.h"
+#include "generators/generators.h"
+#include "options.h"
+
+static const char gen_usage[] =
+    "usage: fennelsim gen NAME --ranks N [--size S] [-o FILE] [options]\n"
+    "       fennelsim gen --list\n"
+    "  --ranks N          number of ranks\n"
+    "  --size S           bytes per message, with a unit (8B, 4KiB, 1MB); default 8B\n"
+    "  -o FILE            output (.dag, or gzip-compressed .dag.gz); default stdout\n"
+    "  --rounds R         pingpong rounds (default 1)\n"
+    "  --factors a,b,...  allreduce-rm factors; their product is the rank count\n"
+    "  --reduce-time T    time of each reduce (default: a compute of size S, priced by\n"
+    "                     the compute model)\n";
+
+static int list_generators(void) {
+  int count;
+  const fs_generator *g = fs_generator_list(&count);
+  for (int i = 0; i < count; i++) printf("%-16s %s\n", g[i].name, g[i].summary);
+  return FS_EXIT_OK;
+}
+
+static int parse_factors(const char *text, fs_generator_options *o, fs_error *err) {
+  const char *at = text;
+  o->factor_count = 0;
+  while (*at) {
+    const char *end = strchr(at, ',');
+    size_t n = end ? (size_t)(end - at) : strlen(at);
+    int64_t factor;
+    if (o->factor_count == 64 || fs_parse_count(at, n, 2, 1 << 30, &factor))
+      return fs_error_set(err, "--factors %s: expected up to 64 whole numbers >= 2, comma separated",
+                          text);
+    o->factors[o->factor_count++] = (int32_t)factor;
+    at += n + (end ? 1 : 0);
+    if (end && !*at) return fs_error_set(err, "--factors %s: trailing comma", text);
+  }
+  if (o->factor_count == 0) return fs_error_set(err, "--factors needs at least one factor");
+  return 0;
+}
+
+static int parse_gen_options(int argc, char **argv, const char **name, const char **output,
+                             fs_generator_options *o, fs_error *err) {
+  int64_t number;
+  *o = (fs_generator_options){.ranks = 0, .size = 8, .rounds = 1};
+  for (int i = 2; i < argc; i++) {
+    const char *v;
+    int m;
+    if ((m = fs_option(argc, argv, &i, "--ranks", &v, err))) {
+      if (m < 0 || fs_option_count("--ranks", v, 1, FS_MAX_TASKS, &number, err)) return -1;
+      o->ranks = (int32_t)number;
+    } else if ((m = fs_option(argc, argv, &i, "--size", &v, err))) {
+      if (m < 0) return -1;
+      if (fs_parse_size(v, strlen(v), &o->size))
+        return fs_error_set(err, "--size %s: expected a size such as 8B, 4KiB or 1MB", v);
+    } else if ((m = fs_option(argc, argv, &i, "--rounds", &v, err))) {
+      if (m < 0 || fs_option_count("--rounds", v, 1, 1 << 30, &number, err)) return -1;
+      o->rounds = (int32_t)number;
+    } else if ((m = fs_option(argc, argv, &i, "--factors", &v, err))) {
+      if (m < 0 || parse_factors(v, o, err)) return -1;
+    } else if ((m = fs_option(argc, argv, &i, "--reduce-time", &v, err))) {
+      if (m < 0) return -1;
+      if (fs_parse_time(v, strlen(v), 0, &o->reduce_time))
+        return fs_error_set(err, "--reduce-time %s: expected a time such as 10ns", v);
+      o->has_reduce_time = 1;
+    } else if ((m = fs_option(argc, argv, &i, "-o", &v, err)) ||
+               (m = fs_option(argc, argv, &i, "--output", &v, err))) {
+      if (m < 0) return -1;
+      *output = v;
+    } else if (argv[i][0] == '-') {
+      return fs_error_set(err, "unknown option %s (see fennelsim gen --help)", argv[i]);
+    } else if (!*name) {
+      *name = argv[i];
+    } else {
+      return fs_error_set(err, "one generator at a time (got %s and %s)", *name, argv[i]);
+    }
+  }
+  if (!*name) return fs_error_set(err, "no generator named (see fennelsim gen --list)");
+  if (o->ranks == 0 && strcmp(*name, "pingpong") != 0)
+    return fs_error_set(err, "--ranks is required");
+  if (o->ranks == 0) o->ranks = 2;
+  return 0;
+}
+
+int fs_command_gen(int argc, char **argv) {
+  for (int i = 2; i < argc; i++) {
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      fputs(gen_usage, stdout);
+      return FS_EXIT_OK;
+    }
+    if (strcmp(argv[i], "--list") == 0) return list_generators();
+  }
+  fs_error err = {{0}};
+  const char *name = NULL, *output = "-";
+  fs_generator_options options;
+  fs_program *program = NULL;
+  const fs_generator *generator = NULL;
+  int status = FS_EXIT_USAGE;
+  if (parse_gen_options(argc, argv, &name, &output, &options, &err)) goto done;
+  generator = fs_generator_find(name);
+  if (!generator) {
+    fs_error_set(&err, "unknown generator '%s' (see fennelsim gen --list)", name);
+    goto done;
+  }
+  fs_output *out = fs_output_open(output, &err); /* a bad path fails before any work */
+  if (!out) goto done;
+  program = generator->generate(&options, &err);
+  if (!program) {
+    fs_output_abort(out);
+    goto done;
+  }
+  if (fs_dag_write_output(program, out, &err)) {
+    fs_output_abort(out);
+    status = FS_EXIT_SIMULATION;
+  } else {
+    status = fs_output_commit(out, &err) ? FS_EXIT_SIMULATION : FS_EXIT_OK;
+  }
+done:
+  if (status != FS_EXIT_OK) fprintf(stderr, "fennelsim gen: %s\n", err.message);
+  fs_program_free(program);
+  return status;
+}
+
+int fs_command_convert(int argc, char **argv) {
+  if (argc != 4) {
+    fputs("usage: fennelsim convert IN OUT   (.dag or .dag.gz; \"-\" for stdin/stdout)\n", stderr);
+    return FS_EXIT_USAGE;
+  }
+  fs_error err = {{0}};
+  fs_program *program = fs_dag_read_file(argv[2], &err);
+  if (!program) {
+    fprintf(stderr, "fennelsim convert: %s\n", err.message);
+    return FS_EXIT_USAGE;
+  }
+  int status = fs_dag_write(program, argv[3], &err) ? FS_EXIT_SIMULATION : FS_EXIT_OK;
+  if (status) fprintf(stderr, "fennelsim convert: %s\n", err.message);
+  fs_program_free(program);
+  return status;
+}

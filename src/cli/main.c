@@ -1,0 +1,37 @@
+/* main.c: the fennelsim command: dispatches to a subcommand. */
+#include <stdio.h>
+#include <string.h>
+
+#include "options.h"
+
+static const char usage[] =
+    "usage: fennelsim COMMAND [ARGS]\n"
+    "\n"
+    "commands:\n"
+    "  gen NAME --ranks N --size S [-o FILE]   generate a schedule (.dag, .dag.gz)\n"
+    "  gen --list                              list the generators\n"
+    "  run FILE --model NAME [--param k=v]...  simulate a schedule\n"
+    "  convert IN OUT                          rewrite a schedule (e.g. .dag -> .dag.gz)\n"
+    "  help, --help                            this text; `fennelsim COMMAND --help` for more\n"
+    "  version, --version\n";
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fputs(usage, stderr);
+    return FS_EXIT_USAGE;
+  }
+  const char *command = argv[1];
+  if (strcmp(command, "run") == 0) return fs_command_run(argc, argv);
+  if (strcmp(command, "gen") == 0) return fs_command_gen(argc, argv);
+  if (strcmp(command, "convert") == 0) return fs_command_convert(argc, argv);
+  if (strcmp(command, "help") == 0 || strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0) {
+    fputs(usage, stdout);
+    return FS_EXIT_OK;
+  }
+  if (strcmp(command, "version") == 0 || strcmp(command, "--version") == 0) {
+    printf("fennelsim %s\n", FENNELSIM_VERSION);
+    return FS_EXIT_OK;
+  }
+  fprintf(stderr, "fennelsim: unknown command '%s'\n\n%s", command, usage);
+  return FS_EXIT_USAGE;
+}

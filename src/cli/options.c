@@ -1,0 +1,35 @@
+/* options.c: option matching and the clock for the subcommands. */
+#include "options.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "core/units.h"
+
+int fs_option(int argc, char **argv, int *i, const char *name, const char **value, fs_error *err) {
+  const char *arg = argv[*i];
+  size_t n = strlen(name);
+  if (strncmp(arg, name, n) != 0) return 0;
+  if (arg[n] == '=') {
+    *value = arg + n + 1;
+    return 1;
+  }
+  if (arg[n] != 0) return 0;
+  if (*i + 1 >= argc) return fs_error_set(err, "%s needs a value", name);
+  *value = argv[++*i];
+  return 1;
+}
+
+int fs_option_count(const char *name, const char *value, int64_t min, int64_t max, int64_t *out,
+                    fs_error *err) {
+  if (fs_parse_count(value, strlen(value), min, max, out) != 0)
+    return fs_error_set(err, "%s %s: expected a whole number from %lld to %lld", name, value,
+                        (long long)min, (long long)max);
+  return 0;
+}
+
+double fs_seconds_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}

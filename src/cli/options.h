@@ -1,0 +1,27 @@
+/* options.h: command-line helpers shared by the subcommands: matching
+ * "--name value" and "--name=value", and a monotonic clock. */
+#ifndef FS_OPTIONS_H
+#define FS_OPTIONS_H
+
+#include <stdint.h>
+
+#include "core/error.h"
+
+#define FS_EXIT_OK 0
+#define FS_EXIT_SIMULATION 1
+#define FS_EXIT_USAGE 2
+
+/* If argv[*i] is option `name`, stores its value (advancing *i past a
+ * separate value) and returns 1; returns 0 if it is another argument, -1
+ * (err set) if the value is missing. */
+int fs_option(int argc, char **argv, int *i, const char *name, const char **value, fs_error *err);
+/* Parses a whole number in [min, max] for option name. */
+int fs_option_count(const char *name, const char *value, int64_t min, int64_t max, int64_t *out,
+                    fs_error *err);
+double fs_seconds_now(void);
+
+int fs_command_run(int argc, char **argv);
+int fs_command_gen(int argc, char **argv);
+int fs_command_convert(int argc, char **argv);
+
+#endif

@@ -1,0 +1,164 @@
+/* run_command.c: `fennelsim run FILE --model NAME ...`: read a schedule,
+ * build the models, run the engine with the chosen instruments, report. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/engine.h"
+#include "formats/atomic_file.h"
+#include "formats/dag_reader.h"
+#include "instruments/report.h"
+#include "instruments/timeline.h"
+#include "models/model_registry.h"
+#include "options.h"
+
+static const char run_usage[] =
+    "usage: fennelsim run FILE [options]\n"
+    "  FILE                   a .dag or .dag.gz schedule (\"-\" for stdin)\n"
+    "  --model NAME           network model: hockney, pipelined (default pipelined)\n"
+    "  --compute NAME         compute model: fixed, rate (default fixed)\n"
+    "  --param KEY=VALUE      model parameter, repeatable; times take units (ps ns us ms s),\n"
+    "                         per-byte costs take a time (0.4ns) or a bandwidth (10GB/s)\n"
+    "      hockney:   alpha (1260ns), beta (10.2GB/s)\n"
+    "      pipelined: alpha_p, alpha_r, beta (0), or table=archer|none|FILE (default archer)\n"
+    "      fixed:     compute_time (0)    rate: gamma (0)\n"
+    "  --format text|json     output (default text)\n"
+    "  --timeline FILE.csv    record every task's ready/start/end times\n"
+    "  --stuck-limit N        tasks listed in a deadlock report (default 20)\n";
+
+typedef struct run_options {
+  const char *input, *model, *compute, *format, *timeline;
+  int64_t stuck_limit;
+  fs_parameters params;
+} run_options;
+
+static int parse_param(run_options *o, const char *text, fs_error *err) {
+  const char *equals = strchr(text, '=');
+  if (!equals || equals == text || !equals[1])
+    return fs_error_set(err, "--param %s: expected KEY=VALUE", text);
+  fs_parameter *items = realloc(o->params.items, (size_t)(o->params.count + 1) * sizeof *items);
+  if (!items) return fs_error_set(err, "out of memory");
+  size_t key_length = (size_t)(equals - text);
+  char *key = malloc(key_length + 1);
+  if (!key) return fs_error_set(err, "out of memory");
+  memcpy(key, text, key_length);
+  key[key_length] = 0;
+  items[o->params.count++] = (fs_parameter){.key = key, .value = equals + 1, .used = 0};
+  o->params.items = items;
+  return 0;
+}
+
+static int parse_run_options(int argc, char **argv, run_options *o, fs_error *err) {
+  *o = (run_options){.model = "pipelined", .compute = "fixed", .format = "text", .stuck_limit = 20};
+  for (int i = 2; i < argc; i++) {
+    const char *v;
+    int m;
+    if ((m = fs_option(argc, argv, &i, "--model", &v, err))) { if (m < 0) return -1; o->model = v; }
+    else if ((m = fs_option(argc, argv, &i, "--compute", &v, err))) { if (m < 0) return -1; o->compute = v; }
+    else if ((m = fs_option(argc, argv, &i, "--format", &v, err))) { if (m < 0) return -1; o->format = v; }
+    else if ((m = fs_option(argc, argv, &i, "--timeline", &v, err))) { if (m < 0) return -1; o->timeline = v; }
+    else if ((m = fs_option(argc, argv, &i, "--param", &v, err))) {
+      if (m < 0 || parse_param(o, v, err)) return -1;
+    } else if ((m = fs_option(argc, argv, &i, "--stuck-limit", &v, err))) {
+      if (m < 0 || fs_option_count("--stuck-limit", v, 0, 1000000, &o->stuck_limit, err)) return -1;
+    } else if (argv[i][0] == '-' && argv[i][1] != 0) {
+      return fs_error_set(err, "unknown option %s (see fennelsim run --help)", argv[i]);
+    } else if (!o->input) {
+      o->input = argv[i];
+    } else {
+      return fs_error_set(err, "one schedule at a time (got %s and %s)", o->input, argv[i]);
+    }
+  }
+  if (!o->input) return fs_error_set(err, "no schedule given (see fennelsim run --help)");
+  if (strcmp(o->format, "text") != 0 && strcmp(o->format, "json") != 0)
+    return fs_error_set(err, "--format %s: expected text or json", o->format);
+  return 0;
+}
+
+static void free_run_options(run_options *o) {
+  for (int i = 0; i < o->params.count; i++) free((char *)o->params.items[i].key);
+  free(o->params.items);
+}
+
+/* Runs with models and instruments ready; returns the exit status. */
+static int simulate(run_options *o, fs_program *program, fs_network_model *network,
+                    fs_compute_model *compute, double load_seconds) {
+  fs_error err = {{0}};
+  fs_engine *engine = fs_engine_new(program, network, compute, &err);
+  fs_timeline *timeline = NULL;
+  fs_output *timeline_output = NULL;
+  int exit_status = FS_EXIT_SIMULATION;
+  if (!engine) goto done;
+  if (o->timeline) {
+    timeline_output = fs_output_open(o->timeline, &err);
+    if (!timeline_output) {
+      exit_status = FS_EXIT_USAGE;
+      goto done;
+    }
+    timeline = fs_timeline_new(program);
+    fs_observer observer = timeline ? fs_timeline_observer(timeline) : (fs_observer){0};
+    if (!timeline || fs_engine_add_observer(engine, &observer)) {
+      fs_error_set(&err, "out of memory for the timeline");
+      goto done;
+    }
+  }
+  double start = fs_seconds_now();
+  int status = fs_engine_run(engine, &err);
+  double wall = fs_seconds_now() - start;
+  if (status == FS_RUN_FAILED) goto done;
+  if (status == FS_RUN_DEADLOCK) {
+    fprintf(stderr, "fennelsim: %s: %s\n", o->input, err.message);
+    fs_engine_report_stuck(engine, stderr, (int)o->stuck_limit);
+    err.message[0] = 0;
+  }
+  if (timeline) {
+    int written = fs_timeline_write_csv(timeline, timeline_output, &err);
+    timeline_output = NULL; /* committed or aborted */
+    if (written) goto done;
+  }
+  fs_run_summary summary = {.input = o->input, .program = program, .engine = engine,
+                            .network = network, .compute = compute, .wall_seconds = wall,
+                            .load_seconds = load_seconds};
+  if (strcmp(o->format, "json") == 0)
+    fs_report_json(stdout, &summary);
+  else
+    fs_report_text(stdout, &summary);
+  exit_status = status == FS_RUN_DEADLOCK ? FS_EXIT_SIMULATION : FS_EXIT_OK;
+done:
+  if (err.message[0]) fprintf(stderr, "fennelsim: %s\n", err.message);
+  if (timeline_output) fs_output_abort(timeline_output);
+  fs_timeline_free(timeline);
+  fs_engine_free(engine);
+  return exit_status;
+}
+
+int fs_command_run(int argc, char **argv) {
+  for (int i = 2; i < argc; i++)
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      fputs(run_usage, stdout);
+      return FS_EXIT_OK;
+    }
+  fs_error err = {{0}};
+  run_options o;
+  fs_network_model network = {0};
+  fs_compute_model compute = {0};
+  fs_program *program = NULL;
+  int exit_status = FS_EXIT_USAGE;
+  if (parse_run_options(argc, argv, &o, &err) ||
+      fs_network_model_create(o.model, &o.params, &network, &err) ||
+      fs_compute_model_create(o.compute, &o.params, &compute, &err) ||
+      fs_parameters_check_used(&o.params, &err))
+    goto done;
+  double start = fs_seconds_now();
+  program = fs_dag_read_file(o.input, &err);
+  if (!program) goto done;
+  exit_status = simulate(&o, program, &network, &compute, fs_seconds_now() - start);
+  err.message[0] = 0;
+done:
+  if (err.message[0]) fprintf(stderr, "fennelsim: %s\n", err.message);
+  fs_program_free(program);
+  fs_network_model_destroy(&network);
+  fs_compute_model_destroy(&compute);
+  free_run_options(&o);
+  return exit_status;
+}

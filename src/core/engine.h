@@ -1,0 +1,61 @@
+/* engine.h: the discrete-event engine that replays a program under a
+ * network and a compute model.
+ *
+ * Rules (SPEC §2-3): a task is ready when `need` of its dependencies have
+ * completed (all of them, or any=K), at that completion's time. Start and
+ * proxy tasks complete at once (a start after its skew); a concurrent task
+ * starts at once; other tasks queue on their rank, which runs one at a time.
+ * All completions at a time t are processed before any rank picks its next
+ * task at t; a rank then picks the waiting task with the earliest ready
+ * time, ties by program position. Completions posted for the same time are
+ * processed in the order they were posted. */
+#ifndef FS_ENGINE_H
+#define FS_ENGINE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "error.h"
+#include "model.h"
+#include "program.h"
+
+/* Instruments observe a run; each callback may be NULL. */
+typedef struct fs_observer {
+  void *state;
+  void (*ready)(void *state, int32_t task, fs_time t);
+  void (*started)(void *state, int32_t task, fs_time t);
+  void (*local_complete)(void *state, int32_t task, fs_time t);
+  void (*remote_complete)(void *state, int32_t task, fs_time t);
+} fs_observer;
+
+#define FS_MAX_OBSERVERS 8
+
+enum fs_run_status { FS_RUN_OK = 0, FS_RUN_DEADLOCK = 1, FS_RUN_FAILED = -1 };
+
+fs_engine *fs_engine_new(const fs_program *program, fs_network_model *network,
+                         fs_compute_model *compute, fs_error *err);
+void fs_engine_free(fs_engine *e);
+int fs_engine_add_observer(fs_engine *e, const fs_observer *observer);
+
+/* Runs the program from time 0 (again, if it ran before). Returns
+ * FS_RUN_OK, FS_RUN_DEADLOCK (tasks could never become ready; see
+ * fs_engine_report_stuck) or FS_RUN_FAILED (err says why). */
+int fs_engine_run(fs_engine *e, fs_error *err);
+
+fs_time fs_engine_makespan(const fs_engine *e);
+const fs_time *fs_engine_finish_times(const fs_engine *e); /* by rank */
+int64_t fs_engine_events(const fs_engine *e);
+int64_t fs_engine_stuck_tasks(const fs_engine *e);
+/* Writes the tasks that never became ready (up to limit) and, for each,
+ * the dependencies it still waits for. */
+void fs_engine_report_stuck(const fs_engine *e, FILE *out, int limit);
+int64_t fs_engine_bytes(const fs_engine *e);
+
+/* For network models. */
+const fs_program *fs_engine_program(const fs_engine *e);
+void fs_engine_post_complete(fs_engine *e, int32_t task, fs_time at); /* local = remote */
+void fs_engine_post_local(fs_engine *e, int32_t task, fs_time at);
+void fs_engine_post_remote(fs_engine *e, int32_t task, fs_time at);
+void fs_engine_post_model_event(fs_engine *e, fs_time at, uint32_t payload);
+
+#endif

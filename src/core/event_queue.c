@@ -1,0 +1,85 @@
+/* event_queue.c: the radix heap behind the event engine (see the header). */
+#include "event_queue.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void fs_event_queue_init(fs_event_queue *q) { memset(q, 0, sizeof *q); }
+
+void fs_event_queue_free(fs_event_queue *q) {
+  for (int i = 0; i < 65; i++) free(q->bucket[i].items);
+  memset(q, 0, sizeof *q);
+}
+
+void fs_event_queue_clear(fs_event_queue *q) {
+  for (int i = 0; i < 65; i++) q->bucket[i].head = q->bucket[i].count = 0;
+  q->size = 0;
+  q->last = 0;
+}
+
+/* Bucket of a time relative to the last pop: 0 when equal, else 1 + the
+ * index of the highest differing bit. */
+static int bucket_of(fs_time last, fs_time time) {
+  uint64_t differ = (uint64_t)last ^ (uint64_t)time;
+  return differ == 0 ? 0 : 64 - __builtin_clzll(differ);
+}
+
+static int append(fs_event_bucket *b, fs_time time, uint64_t payload) {
+  if (b->count == b->capacity) {
+    int64_t want = b->capacity ? b->capacity * 2 : 256;
+    fs_event *bigger = realloc(b->items, (size_t)want * sizeof *bigger);
+    if (!bigger) return -1;
+    b->items = bigger;
+    b->capacity = want;
+  }
+  b->items[b->count].time = time;
+  b->items[b->count].payload = payload;
+  b->count++;
+  return 0;
+}
+
+int fs_event_queue_push(fs_event_queue *q, fs_time time, uint64_t payload) {
+  if (time < q->last) return -1;
+  if (append(&q->bucket[bucket_of(q->last, time)], time, payload)) return -1;
+  q->size++;
+  return 0;
+}
+
+/* Makes bucket 0 non-empty: moves the smallest non-empty bucket down after
+ * advancing `last` to its minimum. Each event moves to a strictly lower
+ * bucket, so it moves at most 64 times in all. */
+static int refill(fs_event_queue *q) {
+  fs_event_bucket *zero = &q->bucket[0];
+  if (zero->head < zero->count) return 1;
+  zero->head = zero->count = 0;
+  int i = 1;
+  while (i < 65 && q->bucket[i].count == 0) i++;
+  if (i == 65) return 0;
+  fs_event_bucket *b = &q->bucket[i];
+  fs_time minimum = b->items[0].time;
+  for (int64_t k = 1; k < b->count; k++)
+    if (b->items[k].time < minimum) minimum = b->items[k].time;
+  q->last = minimum;
+  for (int64_t k = 0; k < b->count; k++) {
+    fs_event *e = &b->items[k];
+    if (append(&q->bucket[bucket_of(minimum, e->time)], e->time, e->payload)) return -1;
+  }
+  b->count = 0;
+  return 1;
+}
+
+fs_time fs_event_queue_next_time(fs_event_queue *q) {
+  if (q->size == 0) return FS_TIME_MAX;
+  int status = refill(q);
+  return status > 0 ? q->bucket[0].items[q->bucket[0].head].time : -1;
+}
+
+int fs_event_queue_pop(fs_event_queue *q, fs_event *out) {
+  if (q->size == 0) return 0;
+  int status = refill(q);
+  if (status <= 0) return status;
+  fs_event_bucket *zero = &q->bucket[0];
+  *out = zero->items[zero->head++];
+  q->size--;
+  return 1;
+}

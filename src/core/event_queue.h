@@ -1,0 +1,52 @@
+/* event_queue.h: the engine's priority queue of timed events.
+ *
+ * A radix heap: simulated time never goes backwards, so events are kept in
+ * 65 buckets by the highest bit in which their time differs from the last
+ * time popped. Push is O(1); pop is amortized O(log of the time span), and
+ * the many events that share one time (every rank of a collective steps in
+ * lock-step) cost nothing to order. Events of equal time come out in the
+ * order they were pushed (FIFO), so a run is a pure function of its input. */
+#ifndef FS_EVENT_QUEUE_H
+#define FS_EVENT_QUEUE_H
+
+#include <stdint.h>
+
+#include "units.h"
+
+typedef struct fs_event {
+  fs_time time;
+  uint64_t payload;
+} fs_event;
+
+typedef struct fs_event_bucket {
+  fs_event *items;
+  int64_t head;  /* first unread item (bucket 0 is read FIFO) */
+  int64_t count;
+  int64_t capacity;
+} fs_event_bucket;
+
+typedef struct fs_event_queue {
+  fs_time last;  /* time of the last event popped; no push may be earlier */
+  int64_t size;
+  fs_event_bucket bucket[65];
+} fs_event_queue;
+
+void fs_event_queue_init(fs_event_queue *q);
+void fs_event_queue_free(fs_event_queue *q);
+/* Empties the queue but keeps its memory (for the next run). */
+void fs_event_queue_clear(fs_event_queue *q);
+/* Returns -1 when time is earlier than the last pop or memory runs out. */
+int fs_event_queue_push(fs_event_queue *q, fs_time time, uint64_t payload);
+/* Whether events of the time last popped remain (without reordering). */
+static inline int fs_event_queue_has_current(const fs_event_queue *q) {
+  return q->bucket[0].head < q->bucket[0].count;
+}
+/* Time of the next event, FS_TIME_MAX when empty, -1 when memory ran out
+ * while reordering (the queue is then unusable). Advances the last time to
+ * the returned one: no push may be earlier afterwards. */
+fs_time fs_event_queue_next_time(fs_event_queue *q);
+/* Removes the next event into *out; returns 1, 0 when empty, -1 when
+ * memory ran out. */
+int fs_event_queue_pop(fs_event_queue *q, fs_event *out);
+
+#endif

@@ -1,0 +1,44 @@
+/* model.h: the two pluggable cost models, as structs of function pointers.
+ *
+ * The engine asks the network model to carry out each put and get, and the
+ * compute model how long each compute task takes. A network model answers by
+ * posting the transfer's completions to the engine (fs_engine_post_*), now
+ * or later: a contention model keeps its own state and events
+ * (fs_engine_post_model_event) and posts completions when it knows them. */
+#ifndef FS_MODEL_H
+#define FS_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "program.h"
+#include "units.h"
+
+typedef struct fs_engine fs_engine;
+
+typedef struct fs_network_model {
+  const char *name;
+  void *state;
+  /* A put or get begins at `now` on its rank (its CPU is taken unless the
+   * task is concurrent). Must eventually post exactly one completion pair:
+   * fs_engine_post_complete, or fs_engine_post_local and _remote. */
+  void (*start)(void *state, fs_engine *engine, int32_t task, fs_time now);
+  /* One of the model's own events (may be NULL when it posts none). */
+  void (*event)(void *state, fs_engine *engine, uint32_t payload, fs_time now);
+  /* Forget run state before a new run (may be NULL when stateless). */
+  void (*reset)(void *state);
+  /* Parameters as JSON object members: "\"alpha_ns\": 1000, ..." */
+  void (*describe)(const void *state, char *buffer, size_t size);
+  void (*destroy)(void *state);
+} fs_network_model;
+
+typedef struct fs_compute_model {
+  const char *name;
+  void *state;
+  /* How long a compute task occupies its CPU. */
+  fs_time (*duration)(void *state, const fs_program *program, int32_t task);
+  void (*describe)(const void *state, char *buffer, size_t size);
+  void (*destroy)(void *state);
+} fs_compute_model;
+
+#endif

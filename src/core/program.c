@@ -1,0 +1,240 @@
+/* program.c: building a program (tasks, dependencies, labels, names) and
+ * turning its dependency pairs into the successor array the engine walks. */
+#include "program.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kind_names[FS_TASK_KINDS] = {"start", "proxy", "sleep",
+                                                      "compute", "put", "get"};
+
+const char *fs_task_kind_name(fs_task_kind kind) {
+  return kind < FS_TASK_KINDS ? kind_names[kind] : "?";
+}
+
+int fs_task_kind_from_name(const char *name, int64_t length) {
+  for (int k = 0; k < FS_TASK_KINDS; k++)
+    if ((int64_t)strlen(kind_names[k]) == length && memcmp(kind_names[k], name, (size_t)length) == 0)
+      return k;
+  return -1;
+}
+
+fs_program *fs_program_new(int32_t ranks) {
+  if (ranks < 1) return NULL;
+  fs_program *p = calloc(1, sizeof *p);
+  if (p) p->ranks = ranks;
+  return p;
+}
+
+void fs_program_free(fs_program *p) {
+  if (!p) return;
+  free(p->kind);
+  free(p->flags);
+  free(p->rank);
+  free(p->peer);
+  free(p->value);
+  free(p->need);
+  free(p->label);
+  free(p->name_at);
+  free(p->successor_at);
+  free(p->successor);
+  free(p->pending);
+  for (int32_t i = 0; i < p->label_count; i++) free(p->labels[i]);
+  free(p->labels);
+  free(p->names);
+  free(p);
+}
+
+/* Grows *array of `size`-byte elements from old to new capacity. */
+static int grow(void *array, size_t size, int64_t capacity) {
+  void **a = array;
+  if (!*a && capacity == 0) return 0;
+  void *bigger = realloc(*a, (size_t)capacity * size);
+  if (!bigger) return -1;
+  *a = bigger;
+  return 0;
+}
+
+static int set_task_capacity(fs_program *p, int64_t capacity) {
+  if (capacity > FS_MAX_TASKS) capacity = FS_MAX_TASKS;
+  if (capacity <= p->capacity) return 0;
+  if (grow(&p->kind, 1, capacity) || grow(&p->flags, 1, capacity) ||
+      grow(&p->rank, 4, capacity) || grow(&p->peer, 4, capacity) ||
+      grow(&p->value, 8, capacity) || grow(&p->need, 4, capacity) ||
+      (p->label && grow(&p->label, 4, capacity)) || (p->name_at && grow(&p->name_at, 8, capacity)))
+    return -1;
+  p->capacity = (int32_t)capacity;
+  return 0;
+}
+
+static int set_pending_capacity(fs_program *p, int64_t dependencies) {
+  if (dependencies <= p->pending_capacity) return 0;
+  if (grow(&p->pending, 8, dependencies)) return -1;
+  p->pending_capacity = dependencies;
+  return 0;
+}
+
+int fs_program_reserve(fs_program *p, int64_t tasks, int64_t dependencies) {
+  if (tasks > FS_MAX_TASKS) return -1;
+  return set_task_capacity(p, tasks) || set_pending_capacity(p, dependencies) ? -1 : 0;
+}
+
+int32_t fs_program_add(fs_program *p, fs_task_kind kind, int32_t rank) {
+  if (p->finalized || p->tasks == FS_MAX_TASKS) return -1;
+  if (p->tasks == p->capacity) {
+    int64_t want = p->capacity < 1024 ? 1024 : (int64_t)p->capacity * 2;
+    if (set_task_capacity(p, want)) return -1;
+  }
+  int32_t t = p->tasks++;
+  p->kind[t] = (uint8_t)kind;
+  p->flags[t] = 0;
+  p->rank[t] = rank;
+  p->peer[t] = -1;
+  p->value[t] = 0;
+  p->need[t] = 0;
+  if (p->label) p->label[t] = -1;
+  if (p->name_at) p->name_at[t] = -1;
+  return t;
+}
+
+int fs_program_depend(fs_program *p, int32_t task, int32_t on, int local) {
+  if (p->finalized || task < 0 || task >= p->tasks || on < 0 || on >= p->tasks) return -1;
+  if (p->dependencies == p->pending_capacity) {
+    int64_t want = p->pending_capacity < 1024 ? 1024 : p->pending_capacity * 2;
+    if (set_pending_capacity(p, want)) return -1;
+  }
+  uint32_t *pair = p->pending + 2 * p->dependencies++;
+  pair[0] = (uint32_t)on;
+  pair[1] = (uint32_t)task | (local ? FS_EDGE_LOCAL : 0);
+  return 0;
+}
+
+int32_t fs_program_intern_label(fs_program *p, const char *text, int64_t length) {
+  for (int32_t i = p->label_count - 1; i >= 0; i--)
+    if ((int64_t)strlen(p->labels[i]) == length && memcmp(p->labels[i], text, (size_t)length) == 0)
+      return i;
+  if (p->label_count == p->label_capacity) {
+    int32_t want = p->label_capacity ? p->label_capacity * 2 : 16;
+    if (grow(&p->labels, sizeof(char *), want)) return -1;
+    p->label_capacity = want;
+  }
+  char *copy = malloc((size_t)length + 1);
+  if (!copy) return -1;
+  memcpy(copy, text, (size_t)length);
+  copy[length] = 0;
+  p->labels[p->label_count] = copy;
+  return p->label_count++;
+}
+
+int fs_task_set_label(fs_program *p, int32_t t, int32_t label) {
+  if (!p->label) {
+    if (p->capacity && grow(&p->label, 4, p->capacity)) return -1;
+    for (int32_t i = 0; i < p->tasks; i++) p->label[i] = -1;
+  }
+  p->label[t] = label;
+  return 0;
+}
+
+int fs_task_set_name(fs_program *p, int32_t t, const char *name, int64_t length) {
+  if (!p->name_at) {
+    if (p->capacity && grow(&p->name_at, 8, p->capacity)) return -1;
+    for (int32_t i = 0; i < p->tasks; i++) p->name_at[i] = -1;
+  }
+  if (p->names_used + length + 1 > p->names_capacity) {
+    int64_t want = p->names_capacity ? p->names_capacity * 2 : 4096;
+    while (want < p->names_used + length + 1) want *= 2;
+    if (grow(&p->names, 1, want)) return -1;
+    p->names_capacity = want;
+  }
+  memcpy(p->names + p->names_used, name, (size_t)length);
+  p->names[p->names_used + length] = 0;
+  p->name_at[t] = p->names_used;
+  p->names_used += length + 1;
+  return 0;
+}
+
+const char *fs_task_name(const fs_program *p, int32_t t, char buffer[24]) {
+  if (p->name_at && p->name_at[t] >= 0) return p->names + p->name_at[t];
+  char digits[16];
+  int n = 0;
+  uint32_t v = (uint32_t)t;
+  do digits[n++] = (char)('0' + v % 10), v /= 10; while (v);
+  buffer[0] = 't';
+  for (int i = 0; i < n; i++) buffer[1 + i] = digits[n - 1 - i];
+  buffer[1 + n] = 0;
+  return buffer;
+}
+
+const char *fs_task_label(const fs_program *p, int32_t t) {
+  return p->label && p->label[t] >= 0 ? p->labels[p->label[t]] : NULL;
+}
+
+/* Counting sort of the pairs by `from`; local edges of a task before its
+ * remote ones, each group in the order the dependencies were added. */
+static int build_successors(fs_program *p) {
+  int64_t n = p->tasks, m = p->dependencies;
+  int64_t *at = calloc((size_t)n + 2, sizeof *at);
+  uint32_t *out = malloc((size_t)(m ? m : 1) * sizeof *out);
+  if (!at || !out) {
+    free(at);
+    free(out);
+    return -1;
+  }
+  /* at[from+2] counts; two passes place local then remote edges. */
+  for (int64_t e = 0; e < m; e++) at[p->pending[2 * e] + 2]++;
+  for (int64_t i = 2; i < n + 2; i++) at[i] += at[i - 1];
+  /* at[from+1] is now the start of from's range; fill it */
+  for (int pass = 0; pass < 2; pass++)
+    for (int64_t e = 0; e < m; e++) {
+      uint32_t to = p->pending[2 * e + 1];
+      if (((to & FS_EDGE_LOCAL) != 0) == (pass == 0)) out[at[p->pending[2 * e] + 1]++] = to;
+    }
+  /* at[from+1] is the end of from's range == start of from+1 */
+  p->successor_at = at;
+  p->successor = out;
+  free(p->pending);
+  p->pending = NULL;
+  p->pending_capacity = 0;
+  return 0;
+}
+
+int fs_program_finalize(fs_program *p, fs_error *err) {
+  if (p->finalized) return 0;
+  /* in-degrees, into a scratch array */
+  int32_t *degree = calloc((size_t)p->tasks + 1, sizeof *degree);
+  if (!degree) return fs_error_set(err, "out of memory finalizing %d tasks", p->tasks);
+  for (int64_t e = 0; e < p->dependencies; e++) degree[FS_EDGE_TASK(p->pending[2 * e + 1])]++;
+  char name[24];
+  for (int32_t t = 0; t < p->tasks; t++) {
+    int kind = p->kind[t];
+    if (p->rank[t] < 0 || p->rank[t] >= p->ranks) {
+      free(degree);
+      return fs_error_set(err, "task %s: rank %d is outside [0, %d)", fs_task_name(p, t, name),
+                          p->rank[t], p->ranks);
+    }
+    if ((kind == FS_PUT || kind == FS_GET) && (p->peer[t] < 0 || p->peer[t] >= p->ranks)) {
+      free(degree);
+      return fs_error_set(err, "task %s: peer rank %d is outside [0, %d)",
+                          fs_task_name(p, t, name), p->peer[t], p->ranks);
+    }
+    if (p->flags[t] & FS_HAS_ANY) {
+      if (p->need[t] < 1 || p->need[t] > degree[t]) {
+        int32_t any = p->need[t], count = degree[t];
+        free(degree);
+        return fs_error_set(err, "task %s: any=%d but it has %d dependencies",
+                            fs_task_name(p, t, name), any, count);
+      }
+    } else {
+      p->need[t] = degree[t];
+    }
+  }
+  free(degree);
+  if (build_successors(p)) return fs_error_set(err, "out of memory finalizing dependencies");
+  p->finalized = 1;
+  return 0;
+}
+
+int64_t fs_program_bytes(const fs_program *p) {
+  int64_t per_task = 1 + 1 + 4 + 4 + 8 + 4 + 8 + (p->label ? 4 : 0) + (p->name_at ? 8 : 0);
+  return (int64_t)p->capacity * per_task + p->dependencies * 4 + p->names_capacity;
+}

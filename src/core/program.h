@@ -1,0 +1,119 @@
+/* program.h: a schedule as a DAG of tasks, stored as a structure of arrays.
+ *
+ * Task ids are int32 in creation order ("program position"). The fields of a
+ * task live in parallel arrays; dependencies are kept while building as a
+ * list of (from, to) pairs and turned into a successor array (CSR) by
+ * fs_program_finalize. Memory, per task: kind 1 + flags 1 + rank 4 + peer 4
+ * + value 8 + need 4 + successor offset 8 = 30 bytes, plus 4 per dependency
+ * (the successor entry), plus 4 when labels are used and the name bytes when
+ * names are kept (read from a file). While building, 8 more bytes per
+ * dependency. A program is read-only once finalized: several simulations
+ * may share it. */
+#ifndef FS_PROGRAM_H
+#define FS_PROGRAM_H
+
+#include <stdint.h>
+
+#include "error.h"
+#include "units.h"
+
+typedef enum fs_task_kind {
+  FS_START = 0,  /* entry point; completes at ready + skew; no CPU */
+  FS_PROXY,      /* zero-time join/fan-out; no CPU */
+  FS_SLEEP,      /* occupies the CPU for time */
+  FS_COMPUTE,    /* occupies the CPU for time, or what the compute model says */
+  FS_PUT,        /* one-sided transfer of size bytes to peer */
+  FS_GET,        /* one-sided fetch of size bytes from peer */
+  FS_TASK_KINDS
+} fs_task_kind;
+
+enum fs_task_flag {
+  FS_CONCURRENT = 1 << 0, /* does not take the rank's CPU */
+  FS_BLOCKING = 1 << 1,   /* put/get: the CPU is held until remote completion */
+  FS_HAS_TIME = 1 << 2,   /* value is a time (sleep, compute time=, start skew=) */
+  FS_HAS_SIZE = 1 << 3,   /* value is a size in bytes (put, get, compute size=) */
+  FS_HAS_ANY = 1 << 4,    /* need was set by any=K rather than the dependency count */
+};
+
+/* A successor entry: the dependent task id, with this bit set when the
+ * dependency is on the local completion (":local"). */
+#define FS_EDGE_LOCAL 0x80000000u
+#define FS_EDGE_TASK(e) ((int32_t)((e) & 0x7fffffffu))
+#define FS_MAX_TASKS 0x7fffffff
+
+typedef struct fs_program {
+  int32_t ranks;
+  int32_t tasks;
+  int32_t capacity;
+  int finalized;
+  /* per task */
+  uint8_t *kind;
+  uint8_t *flags;
+  int32_t *rank;
+  int32_t *peer;    /* put: to=, get: from=, else -1 */
+  int64_t *value;   /* time (ps) or size (bytes), see FS_HAS_TIME/FS_HAS_SIZE */
+  int32_t *need;    /* completions that make the task ready: any=K or in-degree */
+  int32_t *label;   /* index into labels, -1 for none; NULL when no task has one */
+  int64_t *name_at; /* offset into names; NULL when tasks are unnamed ("t<id>") */
+  /* successors (valid after finalize): successor[successor_at[i] ..
+   * successor_at[i+1]), local-completion edges first, each in order added */
+  int64_t *successor_at;
+  uint32_t *successor;
+  int64_t dependencies;
+  /* while building */
+  uint32_t *pending; /* pairs: from, to|FS_EDGE_LOCAL */
+  int64_t pending_capacity;
+  /* interned labels and the name pool */
+  char **labels;
+  int32_t label_count, label_capacity;
+  char *names;
+  int64_t names_used, names_capacity;
+} fs_program;
+
+fs_program *fs_program_new(int32_t ranks);
+void fs_program_free(fs_program *p);
+/* Optional: room for this many tasks and dependencies (avoids regrowth). */
+int fs_program_reserve(fs_program *p, int64_t tasks, int64_t dependencies);
+
+/* Adds a task and returns its id, or -1 when out of memory or ids. */
+int32_t fs_program_add(fs_program *p, fs_task_kind kind, int32_t rank);
+/* task depends on `on` (remote completion, or local when local != 0). Any two
+ * tasks may be linked; a cycle is reported by the engine as a deadlock. */
+int fs_program_depend(fs_program *p, int32_t task, int32_t on, int local);
+/* Field setters (builders call them right after fs_program_add). */
+static inline void fs_task_set_peer(fs_program *p, int32_t t, int32_t peer) { p->peer[t] = peer; }
+static inline void fs_task_set_size(fs_program *p, int32_t t, int64_t size) {
+  p->value[t] = size;
+  p->flags[t] = (uint8_t)((p->flags[t] & ~FS_HAS_TIME) | FS_HAS_SIZE);
+}
+static inline void fs_task_set_time(fs_program *p, int32_t t, fs_time time) {
+  p->value[t] = time;
+  p->flags[t] = (uint8_t)((p->flags[t] & ~FS_HAS_SIZE) | FS_HAS_TIME);
+}
+static inline void fs_task_set_flag(fs_program *p, int32_t t, int flag) {
+  p->flags[t] = (uint8_t)(p->flags[t] | flag);
+}
+static inline void fs_task_set_any(fs_program *p, int32_t t, int32_t any) {
+  p->need[t] = any;
+  p->flags[t] = (uint8_t)(p->flags[t] | FS_HAS_ANY);
+}
+/* Interns text and returns its label index (or -1 when out of memory). */
+int32_t fs_program_intern_label(fs_program *p, const char *text, int64_t length);
+int fs_task_set_label(fs_program *p, int32_t t, int32_t label);
+/* Keeps a name for the task (file readers); without names, task i is "t<i>". */
+int fs_task_set_name(fs_program *p, int32_t t, const char *name, int64_t length);
+
+/* Builds the successor array; checks ranks, peers and any=. */
+int fs_program_finalize(fs_program *p, fs_error *err);
+
+/* Readers of a finalized program. */
+const char *fs_task_name(const fs_program *p, int32_t t, char buffer[24]);
+const char *fs_task_label(const fs_program *p, int32_t t); /* NULL when none */
+const char *fs_task_kind_name(fs_task_kind kind);
+int fs_task_kind_from_name(const char *name, int64_t length); /* -1 if unknown */
+static inline int fs_task_takes_cpu(const fs_program *p, int32_t t) {
+  return p->kind[t] >= FS_SLEEP && !(p->flags[t] & FS_CONCURRENT);
+}
+int64_t fs_program_bytes(const fs_program *p); /* memory held, for reports */
+
+#endif

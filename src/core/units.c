@@ -1,0 +1,224 @@
+/* units.c: exact parsing and formatting of times, sizes and times per byte.
+ * Numbers are read as a decimal mantissa and a count of fraction digits and
+ * scaled in 128-bit integers, so "0.4ns" is exactly 400 ps, never 399.99. */
+#include "units.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef __int128 wide;
+
+typedef struct decimal {
+  wide mantissa;  /* all digits, without the point */
+  int fraction;   /* digits after the point */
+  int negative;
+  size_t used;    /* characters consumed */
+} decimal;
+
+static wide power10(int n) {
+  wide p = 1;
+  while (n-- > 0) p *= 10;
+  return p;
+}
+
+/* Reads [-]digits[.digits]; at most 19 digits so that scaling cannot overflow. */
+static int read_decimal(const char *s, size_t n, decimal *d) {
+  size_t i = 0;
+  int digits = 0, point = 0;
+  memset(d, 0, sizeof *d);
+  if (i < n && (s[i] == '-' || s[i] == '+')) d->negative = s[i++] == '-';
+  for (; i < n; i++) {
+    char c = s[i];
+    if (c >= '0' && c <= '9') {
+      if (++digits > 19) return -1;
+      d->mantissa = d->mantissa * 10 + (c - '0');
+      if (point) d->fraction++;
+    } else if (c == '.' && !point) {
+      point = 1;
+    } else {
+      break;
+    }
+  }
+  if (digits == 0) return -1;
+  d->used = i;
+  return 0;
+}
+
+/* numerator / denominator rounded to nearest, halves away from zero. */
+static wide divide_rounded(wide numerator, wide denominator) {
+  int negative = (numerator < 0) != (denominator < 0);
+  if (numerator < 0) numerator = -numerator;
+  if (denominator < 0) denominator = -denominator;
+  wide q = (numerator + denominator / 2) / denominator;
+  return negative ? -q : q;
+}
+
+static int unit_is(const char *s, size_t n, const char *unit) {
+  size_t k = strlen(unit);
+  return n == k && memcmp(s, unit, k) == 0;
+}
+
+/* Scale of a time unit in picoseconds; 0 when unknown. Empty means ns. */
+static int64_t time_unit(const char *s, size_t n) {
+  if (n == 0 || unit_is(s, n, "ns")) return FS_NS;
+  if (unit_is(s, n, "ps")) return FS_PS;
+  if (unit_is(s, n, "us")) return FS_US;
+  if (unit_is(s, n, "ms")) return FS_MS;
+  if (unit_is(s, n, "s")) return FS_S;
+  return 0;
+}
+
+/* Scale of a size unit in bytes; 0 when unknown. Empty means bytes. */
+static int64_t size_unit(const char *s, size_t n) {
+  static const struct { const char *name; int64_t scale; } units[] = {
+      {"B", 1},
+      {"KB", 1000},
+      {"MB", 1000000},
+      {"GB", 1000000000},
+      {"TB", 1000000000000},
+      {"KiB", 1 << 10},
+      {"MiB", 1 << 20},
+      {"GiB", (int64_t)1 << 30},
+      {"TiB", (int64_t)1 << 40},
+  };
+  if (n == 0) return 1;
+  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+    if (unit_is(s, n, units[i].name)) return units[i].scale;
+  return 0;
+}
+
+static int fits(wide v) { return v >= INT64_MIN && v <= INT64_MAX; }
+
+int fs_parse_time(const char *text, size_t length, int allow_negative, fs_time *out) {
+  decimal d;
+  if (read_decimal(text, length, &d) != 0) return -1;
+  int64_t scale = time_unit(text + d.used, length - d.used);
+  if (scale == 0 || (d.negative && !allow_negative)) return -1;
+  wide v = divide_rounded(d.mantissa * scale, power10(d.fraction));
+  if (d.negative) v = -v;
+  if (!fits(v)) return -1;
+  *out = (fs_time)v;
+  return 0;
+}
+
+int fs_parse_size(const char *text, size_t length, int64_t *out) {
+  decimal d;
+  if (read_decimal(text, length, &d) != 0 || d.negative) return -1;
+  int64_t scale = size_unit(text + d.used, length - d.used);
+  if (scale == 0) return -1;
+  wide numerator = d.mantissa * scale, denominator = power10(d.fraction);
+  if (numerator % denominator != 0) return -1; /* not whole bytes */
+  wide v = numerator / denominator;
+  if (!fits(v)) return -1;
+  *out = (int64_t)v;
+  return 0;
+}
+
+int fs_parse_per_byte(const char *text, size_t length, fs_per_byte *out) {
+  decimal d;
+  if (read_decimal(text, length, &d) != 0 || d.negative) return -1;
+  const char *unit = text + d.used;
+  size_t unit_length = length - d.used;
+  wide v;
+  if (unit_length >= 2 && memcmp(unit + unit_length - 2, "/s", 2) == 0) {
+    int64_t scale = size_unit(unit, unit_length - 2);
+    if (scale == 0 || unit_length == 2 || d.mantissa == 0) return -1;
+    /* bandwidth m/10^f * scale bytes per second -> 10^18 as / that */
+    v = divide_rounded((wide)1000000000000000000 * power10(d.fraction), d.mantissa * scale);
+    if (v == 0) return -1; /* faster than 1 byte per attosecond: not representable */
+  } else {
+    int64_t scale = time_unit(unit, unit_length);
+    if (scale == 0) return -1;
+    v = divide_rounded(d.mantissa * scale * 1000000, power10(d.fraction));
+  }
+  if (!fits(v)) return -1;
+  *out = (fs_per_byte)v;
+  return 0;
+}
+
+int fs_parse_count(const char *text, size_t length, int64_t min, int64_t max, int64_t *out) {
+  int64_t v = 0;
+  if (length == 0 || length > 18) return -1;
+  for (size_t i = 0; i < length; i++) {
+    if (text[i] < '0' || text[i] > '9') return -1;
+    v = v * 10 + (text[i] - '0');
+  }
+  if (v < min || v > max) return -1;
+  *out = v;
+  return 0;
+}
+
+fs_time fs_time_for_bytes(int64_t size, fs_per_byte per_byte) {
+  wide v = divide_rounded((wide)size * per_byte, 1000000);
+  if (v > INT64_MAX) return INT64_MAX;
+  if (v < INT64_MIN) return INT64_MIN;
+  return (fs_time)v;
+}
+
+char *fs_format_time(char *buffer, fs_time t) {
+  static const struct { const char *name; int64_t scale; } units[] = {
+      {"s", FS_S}, {"ms", FS_MS}, {"us", FS_US}, {"ns", FS_NS}};
+  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+    if (t != 0 && t % units[i].scale == 0) {
+      snprintf(buffer, 32, "%lld%s", (long long)(t / units[i].scale), units[i].name);
+      return buffer;
+    }
+  }
+  snprintf(buffer, 32, t == 0 ? "0ns" : "%lldps", (long long)t);
+  return buffer;
+}
+
+char *fs_format_ns(char *buffer, fs_time t) {
+  const char *sign = t < 0 ? "-" : "";
+  uint64_t magnitude = t < 0 ? (uint64_t)0 - (uint64_t)t : (uint64_t)t;
+  uint64_t whole = magnitude / 1000, fraction = magnitude % 1000;
+  if (fraction == 0)
+    snprintf(buffer, 32, "%s%llu", sign, (unsigned long long)whole);
+  else {
+    int width = 3;
+    while (fraction % 10 == 0) fraction /= 10, width--;
+    snprintf(buffer, 32, "%s%llu.%0*llu", sign, (unsigned long long)whole, width,
+             (unsigned long long)fraction);
+  }
+  return buffer;
+}
+
+char *fs_format_size(char *buffer, int64_t size) {
+  static const struct { const char *name; int64_t scale; } units[] = {
+      {"TiB", (int64_t)1 << 40}, {"TB", 1000000000000}, {"GiB", (int64_t)1 << 30},
+      {"GB", 1000000000},        {"MiB", 1 << 20},      {"MB", 1000000},
+      {"KiB", 1 << 10},          {"KB", 1000}};
+  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+    if (size != 0 && size % units[i].scale == 0) {
+      snprintf(buffer, 32, "%lld%s", (long long)(size / units[i].scale), units[i].name);
+      return buffer;
+    }
+  }
+  snprintf(buffer, 32, "%lldB", (long long)size);
+  return buffer;
+}
+
+char *fs_format_per_byte(char *buffer, fs_per_byte per_byte) {
+  /* attoseconds -> picoseconds with up to six fraction digits: exact */
+  int64_t whole = per_byte / 1000000, fraction = per_byte % 1000000;
+  if (fraction == 0) {
+    snprintf(buffer, 40, "%lldps", (long long)whole);
+  } else {
+    int width = 6;
+    while (fraction % 10 == 0) fraction /= 10, width--;
+    snprintf(buffer, 40, "%lld.%0*lldps", (long long)whole, width, (long long)fraction);
+  }
+  return buffer;
+}
+
+char *fs_format_ns_per_byte(char *buffer, fs_per_byte per_byte) {
+  int64_t whole = per_byte / 1000000000, fraction = per_byte % 1000000000;
+  if (fraction == 0) {
+    snprintf(buffer, 48, "%lld", (long long)whole);
+  } else {
+    int width = 9;
+    while (fraction % 10 == 0) fraction /= 10, width--;
+    snprintf(buffer, 48, "%lld.%0*lld", (long long)whole, width, (long long)fraction);
+  }
+  return buffer;
+}

@@ -1,0 +1,53 @@
+/* units.h: simulated time and sizes, exact.
+ * Time is an int64 count of picoseconds (range: about 106 days). A time
+ * per byte (beta, gamma) is an int64 count of attoseconds per byte, so that
+ * 0.4 ns/B or 10 GB/s are exact; a product with a size is rounded to the
+ * nearest picosecond (halves away from zero). */
+#ifndef FS_UNITS_H
+#define FS_UNITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef int64_t fs_time;      /* picoseconds */
+typedef int64_t fs_per_byte;  /* attoseconds per byte */
+
+#define FS_TIME_MAX INT64_MAX
+#define FS_PS ((fs_time)1)
+#define FS_NS ((fs_time)1000)
+#define FS_US ((fs_time)1000000)
+#define FS_MS ((fs_time)1000000000)
+#define FS_S ((fs_time)1000000000000)
+
+/* Each parser reads exactly text[0..length) and returns 0, or -1 when the
+ * text is not a valid value (nothing is written then).
+ * Time: decimal number and unit ps|ns|us|ms|s; a bare number means ns;
+ * rounded to the nearest picosecond; negative values are allowed only where
+ * allow_negative is set (model parameters fitted by regression can be). */
+int fs_parse_time(const char *text, size_t length, int allow_negative, fs_time *out);
+/* Size: whole bytes; units B, KB, MB, GB (10^3...), KiB, MiB, GiB (2^10...);
+ * a bare number means bytes; fractions allowed when the result is whole. */
+int fs_parse_size(const char *text, size_t length, int64_t *out);
+/* Time per byte: a time as above ("0.4ns" per byte) or a bandwidth
+ * "10GB/s", "1.5GiB/s", "800MB/s" (the inverse, rounded to the nearest as). */
+int fs_parse_per_byte(const char *text, size_t length, fs_per_byte *out);
+/* Whole number without unit (counts: ranks, rounds, any=). */
+int fs_parse_count(const char *text, size_t length, int64_t min, int64_t max, int64_t *out);
+
+/* size * per_byte, in picoseconds, rounded to nearest (halves away from 0). */
+fs_time fs_time_for_bytes(int64_t size, fs_per_byte per_byte);
+
+/* Canonical text that fs_parse_time reads back exactly: the largest unit in
+ * which the value is whole ("1500ns", "3us", "7ps"). buffer >= 32 bytes. */
+char *fs_format_time(char *buffer, fs_time t);
+/* Exact decimal nanoseconds without unit, for reports: "1234.567", "5500". */
+char *fs_format_ns(char *buffer, fs_time t);
+/* Canonical size: "8B", "4KiB", "3MB" (largest unit in which it is whole). */
+char *fs_format_size(char *buffer, int64_t size);
+/* Exact decimal nanoseconds per byte, for reports: "0.4", "0.098039216".
+ * buffer >= 48 bytes. */
+char *fs_format_ns_per_byte(char *buffer, fs_per_byte per_byte);
+/* Canonical time per byte, read back exactly by fs_parse_per_byte. */
+char *fs_format_per_byte(char *buffer, fs_per_byte per_byte);
+
+#endif

@@ -1,0 +1,23 @@
+/* dag_reader.h: reads the .dag text format (SPEC section 4) into a program.
+ *
+ * One streaming pass; the input may be gzip-compressed. Task names are kept
+ * (fs_task_name), labels interned. On any error, NULL is returned and
+ * err->message reads "FILE:LINE:COLUMN: expected ... (got ...)", with the
+ * 1-based column of the offending token; nothing is half-built. */
+#ifndef FS_DAG_READER_H
+#define FS_DAG_READER_H
+
+#include <stddef.h>
+
+#include "core/program.h"
+#include "formats/text_input.h"
+
+/* A finalized program, or NULL with err set. path "-" is stdin. */
+fs_program *fs_dag_read_file(const char *path, fs_error *err);
+/* The same from data[0..length) (plain text); display_name names it in errors. */
+fs_program *fs_dag_read_memory(const char *data, size_t length, const char *display_name,
+                               fs_error *err);
+/* The same from an open input, which the caller still closes. */
+fs_program *fs_dag_read_input(fs_text_input *in, fs_error *err);
+
+#endif

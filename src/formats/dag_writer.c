@@ -1,0 +1,214 @@
+/* dag_writer.c: see dag_writer.h. The predecessors of every task are
+ * rebuilt from the successor array by one counting sort (sources visited in
+ * id order, which is what makes after= lists sorted), written, and freed. */
+#include "dag_writer.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/name_index.h"
+#include "formats/text_input.h"
+
+/* pred[at[t] .. at[t+1]): predecessors of t, each with FS_EDGE_LOCAL when
+ * the dependency is on local completion. */
+typedef struct predecessors {
+  int64_t *at;
+  uint32_t *from;
+} predecessors;
+
+typedef struct writer {
+  const fs_program *p;
+  fs_output *out;
+  fs_error *err;
+  predecessors pred;
+  size_t line_length; /* bytes of the current line so far */
+  char name[24];      /* scratch for fs_task_name */
+} writer;
+
+static int build_predecessors(const fs_program *p, predecessors *pred) {
+  int64_t n = p->tasks, m = p->successor_at[n];
+  pred->at = calloc((size_t)n + 2, sizeof *pred->at);
+  pred->from = malloc((size_t)(m ? m : 1) * sizeof *pred->from);
+  if (!pred->at || !pred->from) return -1;
+  for (int64_t e = 0; e < m; e++) pred->at[FS_EDGE_TASK(p->successor[e]) + 2]++;
+  for (int64_t t = 2; t < n + 2; t++) pred->at[t] += pred->at[t - 1];
+  /* at[t+1] is t's next free slot; when done it is the end of t's range */
+  for (int32_t s = 0; s < n; s++)
+    for (int64_t e = p->successor_at[s]; e < p->successor_at[s + 1]; e++) {
+      uint32_t edge = p->successor[e];
+      pred->from[pred->at[FS_EDGE_TASK(edge) + 1]++] = (uint32_t)s | (edge & FS_EDGE_LOCAL);
+    }
+  return 0;
+}
+
+static int is_name_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '.' || c == '-';
+}
+
+static int valid_name(const char *name) {
+  if (!name[0] || strcmp(name, "ranks") == 0) return 0;
+  for (; *name; name++)
+    if (!is_name_char(*name)) return 0;
+  return 1;
+}
+
+/* What the reader takes as a label: one token of printable bytes, no '#'. */
+static int valid_label(const char *label) {
+  if (!label[0]) return 0;
+  for (; *label; label++) {
+    unsigned char c = (unsigned char)*label;
+    if (c <= 0x20 || c == 0x7f || c == '#') return 0;
+  }
+  return 1;
+}
+
+typedef struct name_source {
+  const fs_program *p;
+  char buffer[24];
+} name_source;
+
+static const char *name_of(const void *owner, int32_t id) {
+  name_source *source = (name_source *)owner;
+  return fs_task_name(source->p, id, source->buffer);
+}
+
+/* Named programs (from files or builders) may hold names that would not
+ * read back; unnamed ones ("t<id>") are fine by construction. */
+static int check_names(writer *w) {
+  const fs_program *p = w->p;
+  if (!p->name_at) return 0;
+  fs_name_index index = {0};
+  name_source source = {.p = p};
+  int status = 0;
+  for (int32_t t = 0; t < p->tasks && status == 0; t++) {
+    const char *name = fs_task_name(p, t, w->name);
+    size_t length = strlen(name);
+    uint32_t hash = fs_name_hash(name, length);
+    if (!valid_name(name))
+      status = fs_error_set(w->err, "task %d: name '%.64s' cannot be written (it must be letters, "
+                            "digits, '_', '.' or '-', and not 'ranks')", t, name);
+    else if (fs_name_index_find(&index, hash, name, length, name_of, &source) >= 0)
+      status = fs_error_set(w->err, "task %d: name '%s' is used by an earlier task", t, name);
+    else if (fs_name_index_add(&index, hash, t))
+      status = fs_error_set(w->err, "out of memory checking task names");
+  }
+  fs_name_index_free(&index);
+  return status;
+}
+
+static int check_labels(writer *w) {
+  const fs_program *p = w->p;
+  if (!p->label) return 0;
+  for (int32_t t = 0; t < p->tasks; t++) {
+    const char *label = fs_task_label(p, t);
+    if (label && !valid_label(label))
+      return fs_error_set(w->err, "task %s: label '%.64s' cannot be written (it must be printable, "
+                          "without blanks or '#')", fs_task_name(p, t, w->name), label);
+  }
+  return 0;
+}
+
+static void put(writer *w, const char *text, size_t length) {
+  fs_output_write(w->out, text, length);
+  w->line_length += length;
+}
+
+static void put_text(writer *w, const char *text) { put(w, text, strlen(text)); }
+
+static void put_int(writer *w, int64_t v) {
+  char digits[24];
+  int n = snprintf(digits, sizeof digits, "%lld", (long long)v);
+  put(w, digits, (size_t)n);
+}
+
+/* " key=" before a field's value. */
+static void put_key(writer *w, const char *key) {
+  put(w, " ", 1);
+  put_text(w, key);
+  put(w, "=", 1);
+}
+
+static void put_after(writer *w, int32_t t) {
+  const predecessors *pred = &w->pred;
+  if (pred->at[t] == pred->at[t + 1]) return;
+  put_key(w, "after");
+  for (int64_t i = pred->at[t]; i < pred->at[t + 1]; i++) {
+    uint32_t from = pred->from[i];
+    if (i > pred->at[t]) put(w, ",", 1);
+    put_text(w, fs_task_name(w->p, FS_EDGE_TASK(from), w->name));
+    if (from & FS_EDGE_LOCAL) put(w, ":local", 6);
+  }
+}
+
+/* to/from, size, then time or skew: what the kind carries. */
+static int put_value_fields(writer *w, int32_t t) {
+  const fs_program *p = w->p;
+  int kind = p->kind[t], flags = p->flags[t];
+  int64_t value = p->value[t];
+  int has_size = kind == FS_PUT || kind == FS_GET || (kind == FS_COMPUTE && (flags & FS_HAS_SIZE));
+  int has_time = kind == FS_SLEEP || ((kind == FS_COMPUTE || kind == FS_START) && (flags & FS_HAS_TIME));
+  char text[40];
+  if ((has_size || has_time) && value < 0)
+    return fs_error_set(w->err, "task %s: negative %s %lld cannot be written",
+                        fs_task_name(p, t, w->name), has_size ? "size" : "time", (long long)value);
+  if (kind == FS_PUT || kind == FS_GET) {
+    put_key(w, kind == FS_PUT ? "to" : "from");
+    put_int(w, p->peer[t]);
+  }
+  if (has_size) put_key(w, "size"), put_text(w, fs_format_size(text, value));
+  if (has_time) put_key(w, kind == FS_START ? "skew" : "time"), put_text(w, fs_format_time(text, value));
+  return 0;
+}
+
+static int put_task(writer *w, int32_t t) {
+  const fs_program *p = w->p;
+  int kind = p->kind[t], flags = p->flags[t];
+  w->line_length = 0;
+  put_text(w, fs_task_name(p, t, w->name));
+  put(w, " ", 1);
+  put_text(w, fs_task_kind_name((fs_task_kind)kind));
+  put(w, " ", 1);
+  put_int(w, p->rank[t]);
+  if (put_value_fields(w, t)) return -1;
+  if (flags & FS_HAS_ANY) put_key(w, "any"), put_int(w, p->need[t]);
+  if (flags & FS_CONCURRENT) put_text(w, " concurrent=1");
+  if ((flags & FS_BLOCKING) && (kind == FS_PUT || kind == FS_GET)) put_text(w, " blocking=1");
+  put_after(w, t);
+  if (fs_task_label(p, t)) put_key(w, "label"), put_text(w, fs_task_label(p, t));
+  if (w->line_length > FS_TEXT_LINE_MAX)
+    return fs_error_set(w->err, "task %s: its line would be %zu bytes, longer than the %zu that "
+                        "can be read back", fs_task_name(p, t, w->name), w->line_length,
+                        FS_TEXT_LINE_MAX);
+  put(w, "\n", 1);
+  return 0;
+}
+
+int fs_dag_write_output(const fs_program *p, fs_output *out, fs_error *err) {
+  writer w = {.p = p, .out = out, .err = err};
+  if (!p->finalized) return fs_error_set(err, "cannot write a program that is not finalized");
+  if (check_names(&w) || check_labels(&w)) return -1;
+  if (build_predecessors(p, &w.pred)) {
+    free(w.pred.at);
+    free(w.pred.from);
+    return fs_error_set(err, "out of memory listing the dependencies of %d tasks", p->tasks);
+  }
+  fs_output_printf(out, "fennel-dag 1\nranks %d\n", p->ranks);
+  int status = 0;
+  for (int32_t t = 0; t < p->tasks && status == 0; t++) status = put_task(&w, t);
+  free(w.pred.at);
+  free(w.pred.from);
+  return status;
+}
+
+int fs_dag_write(const fs_program *p, const char *path, fs_error *err) {
+  fs_output *out = fs_output_open(path, err);
+  if (!out) return -1;
+  fs_error inner;
+  if (fs_dag_write_output(p, out, &inner)) {
+    fs_output_abort(out);
+    return fs_error_set(err, "%s: %s", path, inner.message);
+  }
+  return fs_output_commit(out, err);
+}

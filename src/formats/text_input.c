@@ -1,0 +1,176 @@
+/* text_input.c: see text_input.h. Files are read through zlib's gzread,
+ * which passes plain text through and inflates gzip; memory input hands out
+ * lines straight from the caller's block, without copying. */
+#include "text_input.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#define CHUNK ((size_t)1 << 20)         /* bytes per read */
+#define GZ_BUFFER ((unsigned)256 << 10) /* zlib's own input buffer */
+
+struct fs_text_input {
+  gzFile gz;          /* NULL for memory input */
+  const char *memory; /* memory input: the rest of the block */
+  size_t memory_left;
+  char *buffer;       /* file input: pending bytes are buffer[start..end) */
+  size_t capacity, start, end;
+  size_t scanned;     /* bytes after start known to hold no '\n' */
+  int source_done;    /* no more bytes to read */
+  int failed;
+  size_t zlib_prefix; /* zlib's messages start with its name for the file and ": " */
+  int64_t line_number;
+  char *name;
+};
+
+static fs_text_input *new_input(const char *name) {
+  fs_text_input *in = calloc(1, sizeof *in);
+  if (!in) return NULL;
+  in->name = strdup(name);
+  if (!in->name) {
+    free(in);
+    return NULL;
+  }
+  return in;
+}
+
+fs_text_input *fs_text_input_open_file(const char *path, fs_error *err) {
+  int is_stdin = strcmp(path, "-") == 0;
+  fs_text_input *in = new_input(is_stdin ? "<stdin>" : path);
+  if (in) in->capacity = FS_TEXT_LINE_MAX + CHUNK + 1;
+  if (!in || !(in->buffer = malloc(in->capacity))) {
+    fs_text_input_close(in);
+    fs_error_set(err, "%s: out of memory", path);
+    return NULL;
+  }
+  errno = 0;
+  int fd = is_stdin ? dup(0) : -1;
+  in->gz = is_stdin ? (fd >= 0 ? gzdopen(fd, "rb") : NULL) : gzopen(path, "rb");
+  if (!in->gz) {
+    int error = errno;
+    if (fd >= 0) close(fd);
+    fs_error_set(err, "%s: cannot open: %s", in->name, error ? strerror(error) : "out of memory");
+    fs_text_input_close(in);
+    return NULL;
+  }
+  char fd_name[32];
+  in->zlib_prefix = is_stdin ? (size_t)snprintf(fd_name, sizeof fd_name, "<fd:%d>: ", fd)
+                             : strlen(path) + 2;
+  gzbuffer(in->gz, GZ_BUFFER);
+  return in;
+}
+
+fs_text_input *fs_text_input_open_memory(const char *data, size_t length,
+                                         const char *display_name) {
+  fs_text_input *in = new_input(display_name);
+  if (!in) return NULL;
+  in->memory = data;
+  in->memory_left = length;
+  return in;
+}
+
+static int fail(fs_text_input *in) {
+  in->failed = 1;
+  return -1;
+}
+
+/* Checks and trims one raw line (without its '\n') before handing it out. */
+static int deliver(fs_text_input *in, const char *line, size_t length, const char **out_line,
+                   size_t *out_length, fs_error *err) {
+  int64_t number = ++in->line_number;
+  if (length > FS_TEXT_LINE_MAX) {
+    fs_error_set(err, "%s:%lld: line longer than %zu bytes", in->name, (long long)number,
+                 FS_TEXT_LINE_MAX);
+    return fail(in);
+  }
+  const char *nul = memchr(line, 0, length);
+  if (nul) {
+    fs_error_set(err, "%s:%lld:%zu: NUL byte in text (is this a binary file?)", in->name,
+                 (long long)number, (size_t)(nul - line) + 1);
+    return fail(in);
+  }
+  if (length > 0 && line[length - 1] == '\r') length--;
+  *out_line = line;
+  *out_length = length;
+  return 1;
+}
+
+static int next_memory_line(fs_text_input *in, const char **line, size_t *length, fs_error *err) {
+  if (in->memory_left == 0) return 0;
+  const char *start = in->memory;
+  const char *newline = memchr(start, '\n', in->memory_left);
+  size_t raw = newline ? (size_t)(newline - start) : in->memory_left;
+  size_t consumed = newline ? raw + 1 : raw;
+  in->memory += consumed;
+  in->memory_left -= consumed;
+  return deliver(in, start, raw, line, length, err);
+}
+
+/* Moves pending bytes to the front and reads one more chunk. */
+static int refill(fs_text_input *in, fs_error *err) {
+  size_t pending = in->end - in->start;
+  memmove(in->buffer, in->buffer + in->start, pending);
+  in->start = 0;
+  in->end = pending;
+  size_t room = in->capacity - in->end;
+  if (room > CHUNK) room = CHUNK;
+  errno = 0;
+  int got = gzread(in->gz, in->buffer + in->end, (unsigned)room);
+  int error = errno, code = Z_OK;
+  const char *message = gzerror(in->gz, &code);
+  if (got < 0 || code != Z_OK) {
+    if (strlen(message) >= in->zlib_prefix) message += in->zlib_prefix;
+    fs_error_set(err, "%s:%lld: read error: %s", in->name, (long long)in->line_number + 1,
+                 code == Z_ERRNO ? strerror(error) : message);
+    return fail(in);
+  }
+  if (got == 0) in->source_done = 1;
+  in->end += (size_t)got;
+  return 0;
+}
+
+static int next_file_line(fs_text_input *in, const char **line, size_t *length, fs_error *err) {
+  for (;;) {
+    char *from = in->buffer + in->start;
+    char *newline = memchr(from + in->scanned, '\n', in->end - in->start - in->scanned);
+    if (newline) {
+      in->start += (size_t)(newline - from) + 1;
+      in->scanned = 0;
+      return deliver(in, from, (size_t)(newline - from), line, length, err);
+    }
+    size_t pending = in->end - in->start;
+    in->scanned = pending;
+    if (pending > FS_TEXT_LINE_MAX) return deliver(in, from, pending, line, length, err);
+    if (in->source_done) {
+      if (pending == 0) return 0;
+      in->start = in->end;
+      in->scanned = 0;
+      return deliver(in, from, pending, line, length, err);
+    }
+    if (refill(in, err)) return -1;
+  }
+}
+
+int fs_text_input_next_line(fs_text_input *in, const char **line, size_t *length, fs_error *err) {
+  if (in->failed) {
+    fs_error_set(err, "%s: input already failed", in->name);
+    return -1;
+  }
+  return in->gz ? next_file_line(in, line, length, err) : next_memory_line(in, line, length, err);
+}
+
+int64_t fs_text_input_line_number(const fs_text_input *in) { return in->line_number; }
+
+const char *fs_text_input_name(const fs_text_input *in) { return in->name; }
+
+void fs_text_input_close(fs_text_input *in) {
+  if (!in) return;
+  if (in->gz) gzclose(in->gz);
+  free(in->buffer);
+  free(in->name);
+  free(in);
+}

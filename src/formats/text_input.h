@@ -1,0 +1,36 @@
+/* text_input.h: streamed line reader for text formats (.dag, traces, GOAL).
+ *
+ * Reads a file, stdin ("-") or a memory block in large chunks and hands out
+ * one line at a time, pointing into its own buffer (valid until the next
+ * call). Files starting with the gzip magic are decompressed transparently
+ * (zlib). Lines end at '\n'; a '\r' before it and a last line without '\n'
+ * are handled. A line longer than FS_TEXT_LINE_MAX bytes or holding a NUL
+ * byte is an error, so memory stays bounded whatever the input. */
+#ifndef FS_TEXT_INPUT_H
+#define FS_TEXT_INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+
+#define FS_TEXT_LINE_MAX ((size_t)1 << 20) /* bytes, without the line end */
+
+typedef struct fs_text_input fs_text_input;
+
+/* Opens path ("-" is stdin). NULL with err set when it cannot be opened. */
+fs_text_input *fs_text_input_open_file(const char *path, fs_error *err);
+/* Reads data[0..length) (not copied: it must outlive the reader); display_name
+ * names it in messages. NULL only when out of memory. */
+fs_text_input *fs_text_input_open_memory(const char *data, size_t length,
+                                         const char *display_name);
+/* 1 and the next line (without its end) in *line, *length; 0 at the end of
+ * the input; -1 with err set as "NAME:LINE: ..." on an I/O error, corrupt
+ * gzip data, a NUL byte or an overlong line. After -1, it keeps failing. */
+int fs_text_input_next_line(fs_text_input *in, const char **line, size_t *length, fs_error *err);
+/* Number of the line last returned (1-based; 0 before the first). */
+int64_t fs_text_input_line_number(const fs_text_input *in);
+const char *fs_text_input_name(const fs_text_input *in);
+void fs_text_input_close(fs_text_input *in);
+
+#endif

@@ -1,0 +1,29 @@
+/* generator_registry.c: the table of generators behind `fennelsim gen`,
+ * looked up by name. */
+#include <string.h>
+
+#include "generators.h"
+
+static const fs_generator generators[] = {
+    {"pingpong", "R round trips of S bytes between ranks 0 and 1 (--rounds R)",
+     fs_generate_pingpong},
+    {"multicast", "rank 0 puts S bytes to each of ranks 1..N-1, in order", fs_generate_multicast},
+    {"allreduce-rd",
+     "allreduce by recursive doubling as in MPICH (collapse/expand off powers of 2)",
+     fs_generate_allreduce_rd},
+    {"allreduce-rm", "allreduce by recursive multiplying (--factors k1,k2,... with product N)",
+     fs_generate_allreduce_rm},
+};
+
+const fs_generator *fs_generator_list(int *count) {
+  if (count) *count = (int)(sizeof generators / sizeof generators[0]);
+  return generators;
+}
+
+const fs_generator *fs_generator_find(const char *name) {
+  int count;
+  const fs_generator *all = fs_generator_list(&count);
+  for (int i = 0; i < count; i++)
+    if (strcmp(all[i].name, name) == 0) return &all[i];
+  return NULL;
+}

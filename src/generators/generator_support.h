@@ -1,0 +1,105 @@
+/* generator_support.h: what the generators share (private to
+ * src/generators): option checks, exact reservation, labelled task
+ * builders and the final count check that keeps every reservation exact. */
+#ifndef FS_GENERATOR_SUPPORT_H
+#define FS_GENERATOR_SUPPORT_H
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "generators.h"
+
+/* The checks every generator makes: ranks >= 1, size >= 0, reduce time >= 0. */
+static inline int fs_gen_check_common(const char *name, const fs_generator_options *o,
+                                      fs_error *err) {
+  if (o->ranks < 1)
+    return fs_error_set(err, "%s: --ranks must be at least 1, not %d", name, o->ranks);
+  if (o->size < 0)
+    return fs_error_set(err, "%s: --size must not be negative, not %lld", name, (long long)o->size);
+  if (o->has_reduce_time && o->reduce_time < 0)
+    return fs_error_set(err, "%s: --reduce-time must not be negative", name);
+  return 0;
+}
+
+/* A program of `ranks` ranks with room for exactly `tasks` tasks and
+ * `dependencies` dependencies; NULL with err set when that is too many. */
+static inline fs_program *fs_gen_begin(const char *name, int32_t ranks, int64_t tasks,
+                                       int64_t dependencies, fs_error *err) {
+  if (tasks > FS_MAX_TASKS) {
+    fs_error_set(err, "%s at %d ranks needs %lld tasks, more than the %d a program holds", name,
+                 ranks, (long long)tasks, FS_MAX_TASKS);
+    return NULL;
+  }
+  fs_program *p = fs_program_new(ranks);
+  if (!p || fs_program_reserve(p, tasks, dependencies)) {
+    fs_program_free(p);
+    fs_error_set(err, "%s: out of memory for %lld tasks and %lld dependencies", name,
+                 (long long)tasks, (long long)dependencies);
+    return NULL;
+  }
+  return p;
+}
+
+/* Interns a printf-formatted label; -1 when out of memory. */
+static inline int32_t fs_gen_label(fs_program *p, const char *format, ...) FS_PRINTF(2, 3);
+static inline int32_t fs_gen_label(fs_program *p, const char *format, ...) {
+  char text[64];
+  va_list ap;
+  va_start(ap, format);
+  int length = vsnprintf(text, sizeof text, format, ap);
+  va_end(ap);
+  if (length < 0 || length >= (int)sizeof text) return -1;
+  return fs_program_intern_label(p, text, length);
+}
+
+/* Adds a task with a label; -1 when out of memory (or the label is -1). */
+static inline int32_t fs_gen_add(fs_program *p, fs_task_kind kind, int32_t rank, int32_t label) {
+  if (label < 0) return -1;
+  int32_t t = fs_program_add(p, kind, rank);
+  if (t >= 0 && fs_task_set_label(p, t, label)) return -1;
+  return t;
+}
+
+static inline int32_t fs_gen_put(fs_program *p, int32_t rank, int32_t to, int64_t size,
+                                 int32_t label) {
+  int32_t t = fs_gen_add(p, FS_PUT, rank, label);
+  if (t >= 0) {
+    fs_task_set_peer(p, t, to);
+    fs_task_set_size(p, t, size);
+  }
+  return t;
+}
+
+/* A reduce: a compute of --reduce-time, or of --size bytes for the compute
+ * model to price. */
+static inline int32_t fs_gen_reduce(fs_program *p, int32_t rank, int32_t label,
+                                    const fs_generator_options *o) {
+  int32_t t = fs_gen_add(p, FS_COMPUTE, rank, label);
+  if (t >= 0) {
+    if (o->has_reduce_time)
+      fs_task_set_time(p, t, o->reduce_time);
+    else
+      fs_task_set_size(p, t, o->size);
+  }
+  return t;
+}
+
+/* Finalizes p, or frees it and returns NULL with err set when a builder
+ * call failed (`failed`) or the built counts differ from the reserved ones
+ * (a generator bug: the reservation would not have been exact). */
+static inline fs_program *fs_gen_finish(const char *name, fs_program *p, int64_t tasks,
+                                        int64_t dependencies, int failed, fs_error *err) {
+  if (failed) {
+    fs_error_set(err, "%s: out of memory building %lld tasks", name, (long long)tasks);
+  } else if (p->tasks != tasks || p->dependencies != dependencies) {
+    fs_error_set(
+        err, "%s: internal error: built %d tasks and %lld dependencies, expected %lld and %lld",
+        name, p->tasks, (long long)p->dependencies, (long long)tasks, (long long)dependencies);
+  } else if (fs_program_finalize(p, err) == 0) {
+    return p;
+  }
+  fs_program_free(p);
+  return NULL;
+}
+
+#endif

@@ -1,0 +1,78 @@
+/* report.c: human and JSON summaries of a run. Times are exact decimal
+ * nanoseconds (the engine counts picoseconds). */
+#include "report.h"
+
+#include <string.h>
+
+#define RANKS_SHOWN 16
+
+void fs_json_string(FILE *out, const char *text) {
+  fputc('"', out);
+  for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+    if (*c == '"' || *c == '\\')
+      fprintf(out, "\\%c", *c);
+    else if (*c < 0x20)
+      fprintf(out, "\\u%04x", *c);
+    else
+      fputc(*c, out);
+  }
+  fputc('"', out);
+}
+
+static double per_second(int64_t count, double seconds) {
+  return seconds > 0 ? (double)count / seconds : 0;
+}
+
+/* Picks a readable unit for a human: "5.04 us". */
+static void human_time(char *buffer, size_t size, fs_time t) {
+  if (t >= FS_S) snprintf(buffer, size, "%.6g s", (double)t / FS_S);
+  else if (t >= FS_MS) snprintf(buffer, size, "%.6g ms", (double)t / FS_MS);
+  else if (t >= FS_US) snprintf(buffer, size, "%.6g us", (double)t / FS_US);
+  else snprintf(buffer, size, "%.6g ns", (double)t / FS_NS);
+}
+
+void fs_report_text(FILE *out, const fs_run_summary *s) {
+  const fs_program *p = s->program;
+  const fs_time *finish = fs_engine_finish_times(s->engine);
+  char describe[512], exact[32], readable[32];
+  fs_time makespan = fs_engine_makespan(s->engine);
+  s->network->describe(s->network->state, describe, sizeof describe);
+  fprintf(out, "input      %s (%d ranks, %d tasks, %lld dependencies)\n", s->input, p->ranks,
+          p->tasks, (long long)p->dependencies);
+  fprintf(out, "model      %s {%s}\n", s->network->name, describe);
+  s->compute->describe(s->compute->state, describe, sizeof describe);
+  fprintf(out, "compute    %s {%s}\n", s->compute->name, describe);
+  human_time(readable, sizeof readable, makespan);
+  fprintf(out, "makespan   %s (%s ns)\n", readable, fs_format_ns(exact, makespan));
+  if (p->ranks <= RANKS_SHOWN) {
+    fprintf(out, "finish ns ");
+    for (int32_t r = 0; r < p->ranks; r++) fprintf(out, " %d:%s", r, fs_format_ns(exact, finish[r]));
+    fprintf(out, "\n");
+  }
+  int64_t events = fs_engine_events(s->engine);
+  fprintf(out, "events     %lld in %.3f s (%.3g events/s); program loaded in %.3f s\n",
+          (long long)events, s->wall_seconds, per_second(events, s->wall_seconds),
+          s->load_seconds);
+}
+
+void fs_report_json(FILE *out, const fs_run_summary *s) {
+  const fs_program *p = s->program;
+  const fs_time *finish = fs_engine_finish_times(s->engine);
+  char describe[512], exact[32];
+  fprintf(out, "{\"input\": ");
+  fs_json_string(out, s->input);
+  s->network->describe(s->network->state, describe, sizeof describe);
+  fprintf(out, ", \"model\": \"%s\", \"model_parameters\": {%s}", s->network->name, describe);
+  s->compute->describe(s->compute->state, describe, sizeof describe);
+  fprintf(out, ", \"compute_model\": \"%s\", \"compute_parameters\": {%s}", s->compute->name,
+          describe);
+  fprintf(out, ", \"ranks\": %d, \"tasks\": %d, \"dependencies\": %lld", p->ranks, p->tasks,
+          (long long)p->dependencies);
+  fprintf(out, ", \"makespan_ns\": %s, \"finish_ns\": [",
+          fs_format_ns(exact, fs_engine_makespan(s->engine)));
+  for (int32_t r = 0; r < p->ranks; r++)
+    fprintf(out, "%s%s", r ? ", " : "", fs_format_ns(exact, finish[r]));
+  int64_t events = fs_engine_events(s->engine);
+  fprintf(out, "], \"events\": %lld, \"wall_s\": %.6f, \"load_s\": %.6f, \"events_per_s\": %.0f}\n",
+          (long long)events, s->wall_seconds, s->load_seconds, per_second(events, s->wall_seconds));
+}

@@ -1,0 +1,25 @@
+/* report.h: the result of a run as a short human summary or as one JSON
+ * object (SPEC §7). */
+#ifndef FS_REPORT_H
+#define FS_REPORT_H
+
+#include <stdio.h>
+
+#include "core/engine.h"
+
+typedef struct fs_run_summary {
+  const char *input;
+  const fs_program *program;
+  const fs_engine *engine;
+  const fs_network_model *network;
+  const fs_compute_model *compute;
+  double wall_seconds;   /* the simulation alone */
+  double load_seconds;   /* reading or generating the program */
+} fs_run_summary;
+
+void fs_report_text(FILE *out, const fs_run_summary *summary);
+void fs_report_json(FILE *out, const fs_run_summary *summary);
+/* Writes text as a JSON string literal, quotes included. */
+void fs_json_string(FILE *out, const char *text);
+
+#endif

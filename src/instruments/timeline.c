@@ -1,0 +1,79 @@
+/* timeline.c: the recorder instrument and its CSV writer. */
+#include "timeline.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+
+enum { READY, START, LOCAL_END, REMOTE_END };
+
+struct fs_timeline {
+  const fs_program *program;
+  fs_time *times; /* 4 per task */
+};
+
+fs_timeline *fs_timeline_new(const fs_program *program) {
+  fs_timeline *t = malloc(sizeof *t);
+  if (!t) return NULL;
+  t->program = program;
+  t->times = malloc(((size_t)program->tasks * 4 + 1) * sizeof *t->times);
+  if (!t->times) {
+    free(t);
+    return NULL;
+  }
+  fs_timeline_reset(t);
+  return t;
+}
+
+void fs_timeline_free(fs_timeline *timeline) {
+  if (!timeline) return;
+  free(timeline->times);
+  free(timeline);
+}
+
+void fs_timeline_reset(fs_timeline *timeline) {
+  for (int64_t i = 0; i < (int64_t)timeline->program->tasks * 4; i++) timeline->times[i] = -1;
+}
+
+static void on_ready(void *state, int32_t task, fs_time t) {
+  ((fs_timeline *)state)->times[(int64_t)task * 4 + READY] = t;
+}
+static void on_started(void *state, int32_t task, fs_time t) {
+  ((fs_timeline *)state)->times[(int64_t)task * 4 + START] = t;
+}
+static void on_local(void *state, int32_t task, fs_time t) {
+  ((fs_timeline *)state)->times[(int64_t)task * 4 + LOCAL_END] = t;
+}
+static void on_remote(void *state, int32_t task, fs_time t) {
+  ((fs_timeline *)state)->times[(int64_t)task * 4 + REMOTE_END] = t;
+}
+
+fs_observer fs_timeline_observer(fs_timeline *timeline) {
+  return (fs_observer){.state = timeline, .ready = on_ready, .started = on_started,
+                       .local_complete = on_local, .remote_complete = on_remote};
+}
+
+void fs_timeline_task(const fs_timeline *timeline, int32_t task, fs_time times[4]) {
+  memcpy(times, timeline->times + (int64_t)task * 4, 4 * sizeof *times);
+}
+
+int fs_timeline_write_csv(const fs_timeline *timeline, fs_output *out, fs_error *err) {
+  const fs_program *p = timeline->program;
+  int failed = fs_output_puts(out, "name,kind,rank,ready_ns,start_ns,local_end_ns,remote_end_ns,label\n");
+  char name[24], value[32];
+  for (int32_t t = 0; t < p->tasks && !failed; t++) {
+    const char *label = fs_task_label(p, t);
+    failed |= fs_output_printf(out, "%s,%s,%d", fs_task_name(p, t, name),
+                               fs_task_kind_name(p->kind[t]), p->rank[t]);
+    for (int k = 0; k < 4; k++) {
+      fs_time v = timeline->times[(int64_t)t * 4 + k];
+      failed |= fs_output_printf(out, ",%s", v < 0 ? "" : fs_format_ns(value, v));
+    }
+    failed |= fs_output_printf(out, ",%s\n", label ? label : "");
+  }
+  if (failed) {
+    fs_output_abort(out);
+    return fs_error_set(err, "%s: write failed", fs_output_path(out));
+  }
+  return fs_output_commit(out, err);
+}

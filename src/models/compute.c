@@ -1,0 +1,57 @@
+/* compute.c: the compute models. A compute task with time= always takes that
+ * time. Otherwise `fixed` charges compute_time per task (default 0) and
+ * `rate` charges gamma per byte of its size= (default 0). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "model_registry.h"
+
+typedef struct compute_parameters {
+  fs_time compute_time;
+  fs_per_byte gamma;
+} compute_parameters;
+
+static fs_time fixed_duration(void *state, const fs_program *p, int32_t task) {
+  const compute_parameters *m = state;
+  return (p->flags[task] & FS_HAS_TIME) ? p->value[task] : m->compute_time;
+}
+
+static fs_time rate_duration(void *state, const fs_program *p, int32_t task) {
+  const compute_parameters *m = state;
+  if (p->flags[task] & FS_HAS_TIME) return p->value[task];
+  return (p->flags[task] & FS_HAS_SIZE) ? fs_time_for_bytes(p->value[task], m->gamma) : 0;
+}
+
+static void fixed_describe(const void *state, char *buffer, size_t size) {
+  char t[32];
+  snprintf(buffer, size, "\"compute_time_ns\": %s",
+           fs_format_ns(t, ((const compute_parameters *)state)->compute_time));
+}
+
+static void rate_describe(const void *state, char *buffer, size_t size) {
+  char g[48];
+  snprintf(buffer, size, "\"gamma_ns_per_byte\": %s",
+           fs_format_ns_per_byte(g, ((const compute_parameters *)state)->gamma));
+}
+
+int fs_fixed_compute_create(fs_parameters *params, fs_compute_model *out, fs_error *err) {
+  compute_parameters m = {0, 0};
+  if (fs_parameter_time(params, "compute_time", 0, &m.compute_time, err)) return -1;
+  compute_parameters *state = malloc(sizeof *state);
+  if (!state) return fs_error_set(err, "out of memory");
+  *state = m;
+  *out = (fs_compute_model){.name = "fixed", .state = state, .duration = fixed_duration,
+                            .describe = fixed_describe, .destroy = free};
+  return 0;
+}
+
+int fs_rate_compute_create(fs_parameters *params, fs_compute_model *out, fs_error *err) {
+  compute_parameters m = {0, 0};
+  if (fs_parameter_per_byte(params, "gamma", &m.gamma, err)) return -1;
+  compute_parameters *state = malloc(sizeof *state);
+  if (!state) return fs_error_set(err, "out of memory");
+  *state = m;
+  *out = (fs_compute_model){.name = "rate", .state = state, .duration = rate_duration,
+                            .describe = rate_describe, .destroy = free};
+  return 0;
+}

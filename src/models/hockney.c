@@ -1,0 +1,43 @@
+/* hockney.c: the latency-bandwidth model, T = alpha + beta * size.
+ * The sender's CPU is held until the data arrives (CPU and NIC are one unit,
+ * as in the Fennel thesis §4.2 and its LB model). A get is a request (alpha)
+ * and the data back (alpha + beta * size), the initiator blocked through both. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/engine.h"
+#include "model_registry.h"
+
+typedef struct hockney {
+  fs_time alpha;
+  fs_per_byte beta;
+} hockney;
+
+static void hockney_start(void *state, fs_engine *engine, int32_t task, fs_time now) {
+  const hockney *m = state;
+  const fs_program *p = fs_engine_program(engine);
+  fs_time cost = m->alpha + fs_time_for_bytes(p->value[task], m->beta);
+  if (p->kind[task] == FS_GET) cost += m->alpha;
+  fs_engine_post_complete(engine, task, now + cost);
+}
+
+static void hockney_describe(const void *state, char *buffer, size_t size) {
+  const hockney *m = state;
+  char alpha[32], beta[48];
+  snprintf(buffer, size, "\"alpha_ns\": %s, \"beta_ns_per_byte\": %s", fs_format_ns(alpha, m->alpha),
+           fs_format_ns_per_byte(beta, m->beta));
+}
+
+int fs_hockney_create(fs_parameters *params, fs_network_model *out, fs_error *err) {
+  hockney defaults = {.alpha = 1260 * FS_NS, .beta = 0};
+  if (fs_parse_per_byte("10.2GB/s", 8, &defaults.beta)) return -1;
+  if (fs_parameter_time(params, "alpha", 0, &defaults.alpha, err) ||
+      fs_parameter_per_byte(params, "beta", &defaults.beta, err))
+    return -1;
+  hockney *m = malloc(sizeof *m);
+  if (!m) return fs_error_set(err, "out of memory");
+  *m = defaults;
+  *out = (fs_network_model){.name = "hockney", .state = m, .start = hockney_start,
+                            .describe = hockney_describe, .destroy = free};
+  return 0;
+}

@@ -1,0 +1,48 @@
+/* model_registry.h: finding a network or compute model by name and building
+ * it from `--param key=value` settings. Every parameter given must be used
+ * by one of the two models, so a typo is an error, not a silent default. */
+#ifndef FS_MODEL_REGISTRY_H
+#define FS_MODEL_REGISTRY_H
+
+#include "core/error.h"
+#include "core/model.h"
+
+typedef struct fs_parameter {
+  const char *key;
+  const char *value;
+  int used;
+} fs_parameter;
+
+typedef struct fs_parameters {
+  fs_parameter *items;
+  int count;
+} fs_parameters;
+
+/* The parameter named key (marked used), or NULL. */
+fs_parameter *fs_parameter_take(fs_parameters *params, const char *key);
+/* Reads a parameter of each kind into *out when present; 0 when absent or
+ * read, -1 (err set) when malformed. */
+int fs_parameter_time(fs_parameters *params, const char *key, int allow_negative, fs_time *out,
+                      fs_error *err);
+int fs_parameter_per_byte(fs_parameters *params, const char *key, fs_per_byte *out,
+                          fs_error *err);
+/* Fails naming the first parameter no model used. */
+int fs_parameters_check_used(const fs_parameters *params, fs_error *err);
+
+int fs_network_model_create(const char *name, fs_parameters *params, fs_network_model *out,
+                            fs_error *err);
+int fs_compute_model_create(const char *name, fs_parameters *params, fs_compute_model *out,
+                            fs_error *err);
+void fs_network_model_destroy(fs_network_model *model);
+void fs_compute_model_destroy(fs_compute_model *model);
+/* "hockney, pipelined" and "fixed, rate", for help and errors. */
+const char *fs_network_model_names(void);
+const char *fs_compute_model_names(void);
+
+/* Constructors behind the registry (one file each). */
+int fs_hockney_create(fs_parameters *params, fs_network_model *out, fs_error *err);
+int fs_pipelined_create(fs_parameters *params, fs_network_model *out, fs_error *err);
+int fs_fixed_compute_create(fs_parameters *params, fs_compute_model *out, fs_error *err);
+int fs_rate_compute_create(fs_parameters *params, fs_compute_model *out, fs_error *err);
+
+#endif

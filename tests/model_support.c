@@ -1,0 +1,42 @@
+/* model_support.c: see model_support.h. */
+#include "model_support.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+int fs_test_parameters(char *text, fs_parameter items[16], fs_parameters *params) {
+  params->items = items;
+  params->count = 0;
+  for (char *token = strtok(text, " "); token; token = strtok(NULL, " ")) {
+    char *equals = strchr(token, '=');
+    if (!equals || params->count == 16) return -1;
+    *equals = 0;
+    items[params->count++] = (fs_parameter){.key = token, .value = equals + 1, .used = 0};
+  }
+  return 0;
+}
+
+void fs_test_simulate(fs_simulation *run, const fs_program *program, const char *network,
+                      const char *compute, const char *parameters) {
+  char text[512];
+  fs_parameter items[16];
+  fs_parameters params;
+  memset(run, 0, sizeof *run);
+  snprintf(text, sizeof text, "%s", parameters ? parameters : "");
+  ck_assert_int_eq(fs_test_parameters(text, items, &params), 0);
+  ck_assert_msg(fs_network_model_create(network, &params, &run->network, &run->err) == 0, "%s",
+                run->err.message);
+  ck_assert_msg(fs_compute_model_create(compute, &params, &run->compute, &run->err) == 0, "%s",
+                run->err.message);
+  ck_assert_msg(fs_parameters_check_used(&params, &run->err) == 0, "%s", run->err.message);
+  run->engine = fs_engine_new(program, &run->network, &run->compute, &run->err);
+  ck_assert_ptr_nonnull(run->engine);
+  run->status = fs_engine_run(run->engine, &run->err);
+}
+
+void fs_test_run_free(fs_simulation *run) {
+  fs_engine_free(run->engine);
+  fs_network_model_destroy(&run->network);
+  fs_compute_model_destroy(&run->compute);
+}

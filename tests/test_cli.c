@@ -1,0 +1,206 @@
+/* test_cli.c: the fennelsim command end to end: gen, run (text, JSON,
+ * timeline), convert, gzip, stdin, and the exit status and message of each
+ * usage or input error. */
+#include <check.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+
+static char *out, *err;
+
+static int fennelsim(const char *format, ...) __attribute__((format(printf, 1, 2)));
+
+static int fennelsim(const char *format, ...) {
+  char arguments[4096];
+  va_list ap;
+  va_start(ap, format);
+  vsnprintf(arguments, sizeof arguments, format, ap);
+  va_end(ap);
+  free(out);
+  free(err);
+  return fs_test_fennelsim(arguments, &out, &err);
+}
+
+static void contains(const char *text, const char *part) {
+  ck_assert_msg(text && strstr(text, part), "expected '%s' in:\n%s", part, text ? text : "(null)");
+}
+
+/* SPEC §4's example under hockney, alpha 1 us, beta 0: p0 blocks rank 0
+ * [0,1000]; c1 [1000,1010]; q1 blocks rank 1 [1010,2010]; c0 [2010,2020].
+ * Finish: rank 0 2020, rank 1 2010. */
+START_TEST(run_spec_example_json) {
+  ck_assert_int_eq(fennelsim("run schedules/spec-example.dag --model hockney --param alpha=1us "
+                             "--param beta=0 --format json"), 0);
+  contains(out, "\"makespan_ns\": 2020, \"finish_ns\": [2020, 2010]");
+  contains(out, "\"model\": \"hockney\", \"model_parameters\": {\"alpha_ns\": 1000, "
+                "\"beta_ns_per_byte\": 0}");
+  contains(out, "\"tasks\": 6, \"dependencies\": 6");
+  contains(out, "\"events\": 6");
+  contains(out, "\"wall_s\": ");
+}
+END_TEST
+
+START_TEST(run_text_summary) {
+  ck_assert_int_eq(fennelsim("run schedules/spec-example.dag --model=hockney --param alpha=1us "
+                             "--param beta=0"), 0);
+  contains(out, "makespan   2.02 us (2020 ns)");
+  contains(out, "finish ns  0:2020 1:2010");
+  contains(out, "events     6 in ");
+}
+END_TEST
+
+/* gen then run: RD on 8 ranks, pipelined (alpha_p 500, alpha_r 100,
+ * beta 0.4 ns/B, 8 B), reduce priced by the default fixed model at 0:
+ * 3 rounds of 603.2 ns = 1809.6 ns. */
+START_TEST(gen_then_run) {
+  char *dag = fs_test_temp_path(".dag");
+  ck_assert_int_eq(fennelsim("gen allreduce-rd --ranks 8 --size 8B -o %s", dag), 0);
+  ck_assert_int_eq(fennelsim("run %s --model pipelined --param alpha_p=500ns --param alpha_r=100ns "
+                             "--param beta=0.4ns --format json", dag), 0);
+  contains(out, "\"makespan_ns\": 1809.6");
+  contains(out, "\"ranks\": 8");
+  /* gzip output: the gzip magic, and the same result */
+  char *gz = fs_test_temp_path(".dag.gz");
+  ck_assert_int_eq(fennelsim("gen allreduce-rd --ranks 8 --size 8B -o %s", gz), 0);
+  size_t length;
+  char *bytes = fs_test_read_file(gz, &length);
+  ck_assert(length > 2 && (unsigned char)bytes[0] == 0x1f && (unsigned char)bytes[1] == 0x8b);
+  free(bytes);
+  ck_assert_int_eq(fennelsim("run %s --param alpha_p=500ns --param alpha_r=100ns --param beta=0.4ns "
+                             "--format json", gz), 0);
+  contains(out, "\"makespan_ns\": 1809.6");
+  /* convert back to text: identical to the direct output */
+  char *back = fs_test_temp_path(".dag");
+  ck_assert_int_eq(fennelsim("convert %s %s", gz, back), 0);
+  char *a = fs_test_read_file(dag, NULL), *b = fs_test_read_file(back, NULL);
+  ck_assert_str_eq(a, b);
+  free(a), free(b), free(dag), free(gz), free(back);
+}
+END_TEST
+
+START_TEST(gen_to_stdout_and_list) {
+  ck_assert_int_eq(fennelsim("gen pingpong --rounds 2 --size 1KiB"), 0);
+  ck_assert(strncmp(out, "fennel-dag 1\nranks 2\n", 21) == 0);
+  contains(out, "size=1KiB");
+  ck_assert_int_eq(fennelsim("gen --list"), 0);
+  contains(out, "pingpong");
+  contains(out, "multicast");
+  contains(out, "allreduce-rd");
+  contains(out, "allreduce-rm");
+  ck_assert_int_eq(fennelsim("gen allreduce-rm --ranks 6 --factors 3,2"), 0);
+  contains(out, "ranks 6");
+}
+END_TEST
+
+START_TEST(stdin_input) {
+  ck_assert_int_eq(fennelsim("run - --model hockney --param alpha=1us --param beta=0 "
+                             "--format json < schedules/spec-example.dag"), 0);
+  contains(out, "\"makespan_ns\": 2020");
+}
+END_TEST
+
+/* The timeline of the spec example under hockney (times above). */
+START_TEST(timeline_csv) {
+  char *csv = fs_test_temp_path(".csv");
+  ck_assert_int_eq(fennelsim("run schedules/spec-example.dag --model hockney --param alpha=1us "
+                             "--param beta=0 --timeline %s", csv), 0);
+  char *text = fs_test_read_file(csv, NULL);
+  ck_assert_str_eq(text,
+                   "name,kind,rank,ready_ns,start_ns,local_end_ns,remote_end_ns,label\n"
+                   "s0,start,0,0,0,0,0,\n"
+                   "s1,start,1,0,0,0,0,\n"
+                   "p0,put,0,0,0,1000,1000,\n"
+                   "c1,compute,1,1000,1000,1010,1010,\n"
+                   "q1,put,1,1010,1010,2010,2010,\n"
+                   "c0,compute,0,2010,2010,2020,2020,\n");
+  free(text);
+  /* into a directory that does not exist: an error, no file */
+  ck_assert_int_eq(fennelsim("run schedules/spec-example.dag --timeline /nonexistent/dir/t.csv"), 2);
+  contains(err, "/nonexistent/dir/t.csv");
+  free(csv);
+}
+END_TEST
+
+START_TEST(bad_input_exits_2_with_position) {
+  char *dag = fs_test_temp_path(".dag");
+  fs_test_write_file(dag, "fennel-dag 1\nranks 2\na start 0\nb put 0 to=5 after=a\n", 0);
+  ck_assert_int_eq(fennelsim("run %s", dag), 2);
+  char where[512];
+  snprintf(where, sizeof where, "%s:4:", dag);
+  contains(err, where);
+  ck_assert_int_eq(fennelsim("run /nonexistent.dag"), 2);
+  contains(err, "/nonexistent.dag");
+  ck_assert_int_eq(fennelsim("convert /nonexistent.dag %s", dag), 2);
+  free(dag);
+}
+END_TEST
+
+START_TEST(usage_errors_exit_2) {
+  const struct { const char *arguments, *message; } cases[] = {
+      {"", "usage: fennelsim"},
+      {"frobnicate", "unknown command 'frobnicate'"},
+      {"run", "no schedule given"},
+      {"run a.dag b.dag", "one schedule at a time"},
+      {"run schedules/spec-example.dag --model nosuch", "unknown network model 'nosuch'"},
+      {"run schedules/spec-example.dag --compute nosuch", "unknown compute model 'nosuch'"},
+      {"run schedules/spec-example.dag --param alfa=1", "--param alfa: no parameter"},
+      {"run schedules/spec-example.dag --param alpha", "expected KEY=VALUE"},
+      {"run schedules/spec-example.dag --format xml", "--format xml: expected text or json"},
+      {"run schedules/spec-example.dag --bogus", "unknown option --bogus"},
+      {"run schedules/spec-example.dag --model", "--model needs a value"},
+      {"gen", "no generator named"},
+      {"gen nosuch --ranks 4", "unknown generator 'nosuch'"},
+      {"gen allreduce-rd", "--ranks is required"},
+      {"gen allreduce-rd --ranks 0", "--ranks 0: expected a whole number"},
+      {"gen allreduce-rd --ranks 4 --size 3parsecs", "--size 3parsecs"},
+      {"gen allreduce-rm --ranks 8 --factors 4,3", "the factors multiply to"},
+      {"gen allreduce-rm --ranks 8 --factors 4,", "trailing comma"},
+      {"gen allreduce-rm --ranks 8 --factors 4,x", "--factors 4,x"},
+      {"gen pingpong --rounds 0", "--rounds 0"},
+      {"gen allreduce-rd --ranks 4 --reduce-time soon", "--reduce-time soon"},
+      {"convert onlyone", "usage: fennelsim convert"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    ck_assert_msg(fennelsim("%s", cases[i].arguments) == 2, "fennelsim %s", cases[i].arguments);
+    contains(err, cases[i].message);
+  }
+}
+END_TEST
+
+START_TEST(help_and_version) {
+  ck_assert_int_eq(fennelsim("--help"), 0);
+  contains(out, "usage: fennelsim");
+  ck_assert_int_eq(fennelsim("run --help"), 0);
+  contains(out, "--timeline");
+  ck_assert_int_eq(fennelsim("gen --help"), 0);
+  contains(out, "--factors");
+  ck_assert_int_eq(fennelsim("--version"), 0);
+  contains(out, "fennelsim ");
+}
+END_TEST
+
+static Suite *cli_suite(void) {
+  Suite *s = suite_create("cli");
+  TCase *c = tcase_create("commands");
+  tcase_add_test(c, run_spec_example_json);
+  tcase_add_test(c, run_text_summary);
+  tcase_add_test(c, gen_then_run);
+  tcase_add_test(c, gen_to_stdout_and_list);
+  tcase_add_test(c, stdin_input);
+  tcase_add_test(c, timeline_csv);
+  tcase_add_test(c, bad_input_exits_2_with_position);
+  tcase_add_test(c, usage_errors_exit_2);
+  tcase_add_test(c, help_and_version);
+  suite_add_tcase(s, c);
+  return s;
+}
+
+int main(void) {
+  int status = fs_test_run(cli_suite());
+  free(out);
+  free(err);
+  return status;
+}

@@ -1,0 +1,626 @@
+/* test_program.c: building and finalizing programs (src/core/program.c).
+ *
+ * Covers fs_program_new, fs_program_add (sequential ids, default fields,
+ * refusal after finalize), the inline setters and flags, fs_program_depend
+ * argument checks, fs_program_finalize (the successor CSR as documented in
+ * program.h: per source task, local edges first, then remote, each in the
+ * order added; need = in-degree or any=K; every error with its exact
+ * message; a failed finalize leaves the program buildable), label interning,
+ * task names, kind names, fs_task_takes_cpu, fs_program_reserve (no regrowth
+ * after reserving), fs_program_bytes, an empty program, and a larger
+ * pseudo-random program whose CSR is compared with a naive recomputation. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/program.h"
+#include "test_support.h"
+
+/* xorshift64 with a fixed seed: the same "random" program on every run. */
+static uint64_t rng_state;
+static uint64_t next_random(void) {
+  uint64_t x = rng_state;
+  x ^= x << 13;
+  x ^= x >> 7;
+  x ^= x << 17;
+  return rng_state = x;
+}
+
+static int32_t add(fs_program *p, fs_task_kind kind, int32_t rank) {
+  int32_t t = fs_program_add(p, kind, rank);
+  ck_assert_int_ge(t, 0);
+  return t;
+}
+
+/* Successors of t as a list, for exact comparison. */
+static void assert_successors(const fs_program *p, int32_t t, const uint32_t *expected, int64_t n) {
+  ck_assert_int_eq(p->successor_at[t + 1] - p->successor_at[t], n);
+  for (int64_t i = 0; i < n; i++)
+    ck_assert_msg(p->successor[p->successor_at[t] + i] == expected[i],
+                  "task %d successor %lld: %#x, expected %#x", (int)t, (long long)i,
+                  (unsigned)p->successor[p->successor_at[t] + i], (unsigned)expected[i]);
+}
+
+/* ---- construction ------------------------------------------------------- */
+
+START_TEST(new_program) {
+  ck_assert_ptr_null(fs_program_new(0));
+  ck_assert_ptr_null(fs_program_new(-1));
+  ck_assert_ptr_null(fs_program_new(INT32_MIN));
+  fs_program *p = fs_program_new(3);
+  ck_assert_ptr_nonnull(p);
+  ck_assert_int_eq(p->ranks, 3);
+  ck_assert_int_eq(p->tasks, 0);
+  ck_assert_int_eq(p->capacity, 0);
+  ck_assert_int_eq(p->finalized, 0);
+  ck_assert_int_eq(p->dependencies, 0);
+  ck_assert_ptr_null(p->label);
+  ck_assert_ptr_null(p->name_at);
+  ck_assert_int_eq(p->label_count, 0);
+  fs_program_free(p);
+  fs_program_free(NULL); /* allowed */
+}
+END_TEST
+
+START_TEST(add_defaults) {
+  fs_program *p = fs_program_new(4);
+  for (int32_t i = 0; i < 3000; i++) {
+    int32_t t = fs_program_add(p, (fs_task_kind)(i % FS_TASK_KINDS), i % 4);
+    ck_assert_int_eq(t, i);
+  }
+  ck_assert_int_eq(p->tasks, 3000);
+  /* capacity grows 1024 -> 2048 -> 4096 */
+  ck_assert_int_eq(p->capacity, 4096);
+  for (int32_t t = 0; t < 3000; t++) {
+    ck_assert_int_eq(p->kind[t], t % FS_TASK_KINDS);
+    ck_assert_int_eq(p->rank[t], t % 4);
+    ck_assert_int_eq(p->flags[t], 0);
+    ck_assert_int_eq(p->peer[t], -1);
+    ck_assert_int_eq(p->value[t], 0);
+    ck_assert_int_eq(p->need[t], 0);
+  }
+  /* a rank out of range is only reported by finalize */
+  ck_assert_int_eq(fs_program_add(p, FS_SLEEP, 99), 3000);
+  fs_program_free(p);
+}
+END_TEST
+
+START_TEST(setters_and_flags) {
+  fs_program *p = fs_program_new(2);
+  int32_t t = add(p, FS_PUT, 0);
+  fs_task_set_peer(p, t, 1);
+  ck_assert_int_eq(p->peer[t], 1);
+  fs_task_set_size(p, t, 4096);
+  ck_assert_int_eq(p->value[t], 4096);
+  ck_assert_int_eq(p->flags[t], FS_HAS_SIZE);
+  /* a time replaces the size and its flag */
+  fs_task_set_time(p, t, 1500);
+  ck_assert_int_eq(p->value[t], 1500);
+  ck_assert_int_eq(p->flags[t], FS_HAS_TIME);
+  fs_task_set_flag(p, t, FS_BLOCKING);
+  fs_task_set_flag(p, t, FS_CONCURRENT);
+  fs_task_set_flag(p, t, FS_BLOCKING); /* idempotent */
+  ck_assert_int_eq(p->flags[t], FS_HAS_TIME | FS_BLOCKING | FS_CONCURRENT);
+  /* and back to a size, keeping the other flags */
+  fs_task_set_size(p, t, 8);
+  ck_assert_int_eq(p->flags[t], FS_HAS_SIZE | FS_BLOCKING | FS_CONCURRENT);
+  fs_task_set_any(p, t, 3);
+  ck_assert_int_eq(p->need[t], 3);
+  ck_assert_int_eq(p->flags[t], FS_HAS_SIZE | FS_BLOCKING | FS_CONCURRENT | FS_HAS_ANY);
+  /* a neighbour is untouched */
+  int32_t u = add(p, FS_SLEEP, 1);
+  ck_assert_int_eq(p->flags[u], 0);
+  ck_assert_int_eq(p->flags[t], FS_HAS_SIZE | FS_BLOCKING | FS_CONCURRENT | FS_HAS_ANY);
+  fs_program_free(p);
+}
+END_TEST
+
+START_TEST(depend_argument_checks) {
+  fs_program *p = fs_program_new(1);
+  add(p, FS_START, 0);
+  add(p, FS_SLEEP, 0);
+  ck_assert_int_eq(fs_program_depend(p, -1, 0, 0), -1);
+  ck_assert_int_eq(fs_program_depend(p, 2, 0, 0), -1);
+  ck_assert_int_eq(fs_program_depend(p, 1, -1, 0), -1);
+  ck_assert_int_eq(fs_program_depend(p, 1, 2, 1), -1);
+  ck_assert_int_eq(fs_program_depend(p, INT32_MAX, 0, 0), -1);
+  ck_assert_int_eq(fs_program_depend(p, 0, INT32_MIN, 0), -1);
+  ck_assert_int_eq(p->dependencies, 0);
+  ck_assert_int_eq(fs_program_depend(p, 1, 0, 0), 0);
+  ck_assert_int_eq(fs_program_depend(p, 1, 0, 1), 0);
+  ck_assert_int_eq(fs_program_depend(p, 0, 0, 0), 0); /* a self-loop is the engine's business */
+  ck_assert_int_eq(p->dependencies, 3);
+  /* pending pairs: (from, to | local bit) */
+  ck_assert_uint_eq(p->pending[0], 0);
+  ck_assert_uint_eq(p->pending[1], 1);
+  ck_assert_uint_eq(p->pending[2], 0);
+  ck_assert_uint_eq(p->pending[3], 1 | FS_EDGE_LOCAL);
+  /* any non-zero `local` means local */
+  ck_assert_int_eq(fs_program_depend(p, 1, 0, 42), 0);
+  ck_assert_uint_eq(p->pending[7], 1 | FS_EDGE_LOCAL);
+  fs_error err;
+  ck_assert_int_eq(fs_program_finalize(p, &err), 0);
+  /* nothing may be added after finalize */
+  ck_assert_int_eq(fs_program_depend(p, 1, 0, 0), -1);
+  ck_assert_int_eq(fs_program_add(p, FS_SLEEP, 0), -1);
+  ck_assert_int_eq(p->tasks, 2);
+  ck_assert_int_eq(p->dependencies, 4);
+  fs_program_free(p);
+}
+END_TEST
+
+/* ---- finalize ----------------------------------------------------------- */
+
+START_TEST(finalize_csr_order) {
+  fs_program *p = fs_program_new(2);
+  for (int i = 0; i < 5; i++) add(p, FS_SLEEP, i % 2);
+  /* edges in the order added, as (task, on, local) */
+  ck_assert_int_eq(fs_program_depend(p, 2, 0, 0), 0);
+  ck_assert_int_eq(fs_program_depend(p, 1, 0, 1), 0);
+  ck_assert_int_eq(fs_program_depend(p, 3, 0, 0), 0);
+  ck_assert_int_eq(fs_program_depend(p, 4, 0, 1), 0);
+  ck_assert_int_eq(fs_program_depend(p, 4, 1, 0), 0);
+  ck_assert_int_eq(fs_program_depend(p, 2, 1, 1), 0);
+  ck_assert_int_eq(fs_program_depend(p, 4, 1, 0), 0); /* a duplicate counts twice */
+  ck_assert_int_eq(fs_program_depend(p, 3, 3, 0), 0);
+  fs_error err = {{0}};
+  ck_assert_int_eq(fs_program_finalize(p, &err), 0);
+  ck_assert_str_eq(err.message, "");
+  ck_assert_int_eq(p->finalized, 1);
+  ck_assert_ptr_null(p->pending);
+  ck_assert_int_eq(p->dependencies, 8);
+  /* task 0: local 1, 4 (in order added), then remote 2, 3 -> [0, 4)
+   * task 1: local 2, then remote 4, 4 -> [4, 7)
+   * task 2: none -> [7, 7); task 3: itself -> [7, 8); task 4: none */
+  static const int64_t at[] = {0, 4, 7, 7, 8, 8};
+  for (int i = 0; i < 6; i++) ck_assert_int_eq(p->successor_at[i], at[i]);
+  const uint32_t s0[] = {1 | FS_EDGE_LOCAL, 4 | FS_EDGE_LOCAL, 2, 3};
+  const uint32_t s1[] = {2 | FS_EDGE_LOCAL, 4, 4};
+  const uint32_t s3[] = {3};
+  assert_successors(p, 0, s0, 4);
+  assert_successors(p, 1, s1, 3);
+  assert_successors(p, 2, NULL, 0);
+  assert_successors(p, 3, s3, 1);
+  assert_successors(p, 4, NULL, 0);
+  ck_assert_int_eq(FS_EDGE_TASK(p->successor[1]), 4);
+  ck_assert_int_eq(FS_EDGE_TASK(p->successor[2]), 2);
+  /* need = in-degree: 0; 1 (0:local); 2 (0, 1:local); 2 (0, itself);
+   * 3 (0:local, 1, 1) */
+  static const int32_t need[] = {0, 1, 2, 2, 3};
+  for (int i = 0; i < 5; i++) ck_assert_int_eq(p->need[i], need[i]);
+  /* finalizing again changes nothing */
+  ck_assert_int_eq(fs_program_finalize(p, &err), 0);
+  ck_assert_int_eq(p->successor_at[5], 8);
+  assert_successors(p, 0, s0, 4);
+  fs_program_free(p);
+}
+END_TEST
+
+START_TEST(finalize_any) {
+  fs_program *p = fs_program_new(1);
+  for (int i = 0; i < 4; i++) add(p, FS_PROXY, 0);
+  fs_program_depend(p, 3, 0, 0);
+  fs_program_depend(p, 3, 1, 0);
+  fs_program_depend(p, 3, 2, 1);
+  fs_program_depend(p, 2, 0, 0);
+  fs_task_set_any(p, 3, 2);
+  fs_task_set_any(p, 2, 1); /* any=K equal to the in-degree */
+  fs_error err;
+  ck_assert_int_eq(fs_program_finalize(p, &err), 0);
+  ck_assert_int_eq(p->need[3], 2); /* any=2 of 3 dependencies */
+  ck_assert_int_eq(p->need[2], 1);
+  ck_assert_int_eq(p->need[1], 0);
+  ck_assert_int_eq(p->need[0], 0);
+  ck_assert_int_eq(p->flags[3], FS_HAS_ANY);
+  fs_program_free(p);
+}
+END_TEST
+
+/* A finalize that must fail and leave the program unfinalized; returns the
+ * error message. */
+static const char *finalize_error(fs_program *p, fs_error *err) {
+  strcpy(err->message, "untouched");
+  ck_assert_int_eq(fs_program_finalize(p, err), -1);
+  ck_assert_int_eq(p->finalized, 0);
+  return err->message;
+}
+
+START_TEST(finalize_errors) {
+  fs_error err;
+  /* rank past the end, and negative */
+  fs_program *p = fs_program_new(4);
+  add(p, FS_SLEEP, 4);
+  ck_assert_str_eq(finalize_error(p, &err), "task t0: rank 4 is outside [0, 4)");
+  p->rank[0] = -1;
+  ck_assert_str_eq(finalize_error(p, &err), "task t0: rank -1 is outside [0, 4)");
+  fs_program_free(p);
+
+  /* put and get need a peer in range; the default peer is -1 */
+  p = fs_program_new(4);
+  add(p, FS_SLEEP, 0); /* no peer needed */
+  int32_t put = add(p, FS_PUT, 1);
+  ck_assert_str_eq(finalize_error(p, &err), "task t1: peer rank -1 is outside [0, 4)");
+  fs_task_set_peer(p, put, 4);
+  ck_assert_str_eq(finalize_error(p, &err), "task t1: peer rank 4 is outside [0, 4)");
+  fs_task_set_peer(p, put, 3);
+  int32_t get = add(p, FS_GET, 3);
+  ck_assert_str_eq(finalize_error(p, &err), "task t2: peer rank -1 is outside [0, 4)");
+  fs_task_set_peer(p, get, 7);
+  ck_assert_str_eq(finalize_error(p, &err), "task t2: peer rank 7 is outside [0, 4)");
+  fs_task_set_peer(p, get, 0);
+  /* the rank is checked before the peer */
+  p->rank[get] = 9;
+  ck_assert_str_eq(finalize_error(p, &err), "task t2: rank 9 is outside [0, 4)");
+  p->rank[get] = 2;
+  /* once fixed, the same program finalizes */
+  ck_assert_int_eq(fs_program_finalize(p, &err), 0);
+  fs_program_free(p);
+
+  /* any=0, any above the in-degree, any without dependencies */
+  p = fs_program_new(1);
+  add(p, FS_START, 0);
+  add(p, FS_START, 0);
+  int32_t join = add(p, FS_PROXY, 0);
+  fs_program_depend(p, join, 0, 0);
+  fs_program_depend(p, join, 1, 1);
+  fs_task_set_any(p, join, 0);
+  ck_assert_str_eq(finalize_error(p, &err), "task t2: any=0 but it has 2 dependencies");
+  fs_task_set_any(p, join, 3);
+  ck_assert_str_eq(finalize_error(p, &err), "task t2: any=3 but it has 2 dependencies");
+  fs_task_set_any(p, join, -1);
+  ck_assert_str_eq(finalize_error(p, &err), "task t2: any=-1 but it has 2 dependencies");
+  fs_task_set_any(p, join, 2);
+  int32_t lonely = add(p, FS_PROXY, 0);
+  fs_task_set_any(p, lonely, 1);
+  ck_assert_str_eq(finalize_error(p, &err), "task t3: any=1 but it has 0 dependencies");
+  /* with a NULL error, just -1 */
+  ck_assert_int_eq(fs_program_finalize(p, NULL), -1);
+  fs_task_set_any(p, lonely, 0);
+  ck_assert_str_eq(finalize_error(p, &err), "task t3: any=0 but it has 0 dependencies");
+  p->flags[lonely] = 0; /* no any=: need is the in-degree, 0 */
+  ck_assert_int_eq(fs_program_finalize(p, &err), 0);
+  ck_assert_int_eq(p->need[join], 2);
+  ck_assert_int_eq(p->need[lonely], 0);
+  /* the failed attempts did not lose or duplicate edges */
+  ck_assert_int_eq(p->successor_at[4], 2);
+  fs_program_free(p);
+
+  /* the first bad task in id order is reported, by name when it has one */
+  p = fs_program_new(2);
+  add(p, FS_SLEEP, 0);
+  add(p, FS_PUT, 5);   /* bad rank and bad peer */
+  add(p, FS_SLEEP, 2); /* bad rank */
+  ck_assert_str_eq(finalize_error(p, &err), "task t1: rank 5 is outside [0, 2)");
+  ck_assert_int_eq(fs_task_set_name(p, 1, "send_x", 6), 0);
+  ck_assert_str_eq(finalize_error(p, &err), "task send_x: rank 5 is outside [0, 2)");
+  p->rank[1] = 1;
+  ck_assert_str_eq(finalize_error(p, &err), "task send_x: peer rank -1 is outside [0, 2)");
+  fs_task_set_peer(p, 1, 0);
+  ck_assert_str_eq(finalize_error(p, &err), "task t2: rank 2 is outside [0, 2)");
+  fs_program_free(p);
+}
+END_TEST
+
+START_TEST(finalize_empty_program) {
+  fs_program *p = fs_program_new(1);
+  fs_error err;
+  ck_assert_int_eq(fs_program_finalize(p, &err), 0);
+  ck_assert_int_eq(p->finalized, 1);
+  ck_assert_ptr_nonnull(p->successor_at);
+  ck_assert_int_eq(p->successor_at[0], 0);
+  ck_assert_int_eq(p->dependencies, 0);
+  ck_assert_int_eq(fs_program_add(p, FS_START, 0), -1);
+  fs_program_free(p);
+
+  /* tasks without any dependency */
+  p = fs_program_new(1);
+  for (int i = 0; i < 3; i++) add(p, FS_START, 0);
+  ck_assert_int_eq(fs_program_finalize(p, &err), 0);
+  for (int i = 0; i <= 3; i++) ck_assert_int_eq(p->successor_at[i], 0);
+  for (int i = 0; i < 3; i++) ck_assert_int_eq(p->need[i], 0);
+  fs_program_free(p);
+}
+END_TEST
+
+/* A larger program checked against a naive recomputation of the CSR. */
+static const uint32_t *sort_from, *sort_to;
+static int compare_edges(const void *a, const void *b) {
+  int i = *(const int *)a, j = *(const int *)b;
+  if (sort_from[i] != sort_from[j]) return sort_from[i] < sort_from[j] ? -1 : 1;
+  int remote_i = !(sort_to[i] & FS_EDGE_LOCAL), remote_j = !(sort_to[j] & FS_EDGE_LOCAL);
+  if (remote_i != remote_j) return remote_i - remote_j;
+  return (i > j) - (i < j);
+}
+
+START_TEST(finalize_random_program) {
+  enum { TASKS = 5000, EDGES = 40000, RANKS = 8 };
+  rng_state = UINT64_C(0x2545f4914f6cdd1d);
+  fs_program *p = fs_program_new(RANKS);
+  ck_assert_int_eq(fs_program_reserve(p, TASKS / 2, EDGES / 3), 0); /* then still grows */
+  for (int32_t t = 0; t < TASKS; t++) {
+    fs_task_kind kind = (fs_task_kind)(next_random() % FS_TASK_KINDS);
+    add(p, kind, (int32_t)(next_random() % RANKS));
+    if (kind == FS_PUT || kind == FS_GET) fs_task_set_peer(p, t, (int32_t)(next_random() % RANKS));
+  }
+  uint32_t *from = malloc(EDGES * sizeof *from), *to = malloc(EDGES * sizeof *to);
+  int32_t *degree = calloc(TASKS, sizeof *degree);
+  for (int e = 0; e < EDGES; e++) {
+    /* a few hub tasks get many successors, as collectives do */
+    uint64_t r = next_random();
+    from[e] = (uint32_t)(r % 8 == 0 ? r % 16 : r % TASKS);
+    uint32_t target = (uint32_t)(next_random() % TASKS);
+    int local = next_random() % 3 == 0;
+    to[e] = target | (local ? FS_EDGE_LOCAL : 0);
+    degree[target]++;
+    ck_assert_int_eq(fs_program_depend(p, (int32_t)target, (int32_t)from[e], local), 0);
+  }
+  /* any=K on every tenth task that has dependencies */
+  int32_t *any = calloc(TASKS, sizeof *any);
+  for (int32_t t = 0; t < TASKS; t += 10)
+    if (degree[t] > 0) {
+      any[t] = 1 + (int32_t)(next_random() % (uint64_t)degree[t]);
+      fs_task_set_any(p, t, any[t]);
+    }
+  fs_error err;
+  ck_assert_msg(fs_program_finalize(p, &err) == 0, "%s", err.message);
+  ck_assert_int_eq(p->dependencies, EDGES);
+  /* naive: sort the edge indices by (source, remote after local, index) and
+   * compare the result with the CSR entry by entry */
+  int *order = malloc(EDGES * sizeof *order);
+  for (int e = 0; e < EDGES; e++) order[e] = e;
+  sort_from = from;
+  sort_to = to;
+  qsort(order, EDGES, sizeof *order, compare_edges);
+  int64_t position = 0;
+  int mismatches = 0;
+  for (int32_t t = 0; t < TASKS; t++) {
+    if (p->successor_at[t] != position) mismatches++;
+    while (position < EDGES && from[order[position]] == (uint32_t)t) {
+      if (p->successor[position] != to[order[position]]) mismatches++;
+      position++;
+    }
+    if (p->need[t] != (any[t] ? any[t] : degree[t])) mismatches++;
+  }
+  free(order);
+  ck_assert_int_eq(position, EDGES);
+  ck_assert_int_eq(p->successor_at[TASKS], EDGES);
+  ck_assert_int_eq(mismatches, 0);
+  free(from);
+  free(to);
+  free(degree);
+  free(any);
+  fs_program_free(p);
+}
+END_TEST
+
+/* ---- labels and names --------------------------------------------------- */
+
+START_TEST(labels_interned) {
+  fs_program *p = fs_program_new(1);
+  ck_assert_int_eq(fs_program_intern_label(p, "compute", 7), 0);
+  ck_assert_int_eq(fs_program_intern_label(p, "put", 3), 1);
+  ck_assert_int_eq(fs_program_intern_label(p, "compute", 7), 0);
+  /* only `length` bytes are the label */
+  ck_assert_int_eq(fs_program_intern_label(p, "computer", 7), 0);
+  ck_assert_int_eq(fs_program_intern_label(p, "comp", 4), 2);
+  ck_assert_int_eq(fs_program_intern_label(p, "putting", 3), 1);
+  ck_assert_int_eq(fs_program_intern_label(p, "", 0), 3);
+  ck_assert_int_eq(fs_program_intern_label(p, "", 0), 3);
+  ck_assert_int_eq(p->label_count, 4);
+  ck_assert_str_eq(p->labels[2], "comp");
+  ck_assert_str_eq(p->labels[3], "");
+  /* many labels: the table grows past 16, indices stay */
+  char text[32];
+  for (int i = 0; i < 100; i++) {
+    snprintf(text, sizeof text, "label%d", i);
+    ck_assert_int_eq(fs_program_intern_label(p, text, (int64_t)strlen(text)), 4 + i);
+  }
+  for (int i = 99; i >= 0; i--) {
+    snprintf(text, sizeof text, "label%d", i);
+    ck_assert_int_eq(fs_program_intern_label(p, text, (int64_t)strlen(text)), 4 + i);
+  }
+  ck_assert_int_eq(fs_program_intern_label(p, "put", 3), 1);
+  ck_assert_int_eq(p->label_count, 104);
+  fs_program_free(p);
+}
+END_TEST
+
+START_TEST(labels_on_tasks) {
+  fs_program *p = fs_program_new(1);
+  add(p, FS_SLEEP, 0);
+  add(p, FS_SLEEP, 0);
+  ck_assert_ptr_null(fs_task_label(p, 0));
+  ck_assert_ptr_null(p->label);
+  int32_t put = fs_program_intern_label(p, "put", 3);
+  ck_assert_int_eq(fs_task_set_label(p, 1, put), 0);
+  ck_assert_ptr_nonnull(p->label);
+  ck_assert_ptr_null(fs_task_label(p, 0));
+  ck_assert_str_eq(fs_task_label(p, 1), "put");
+  /* tasks added afterwards have none, also past a capacity regrowth */
+  for (int i = 0; i < 3000; i++) add(p, FS_SLEEP, 0);
+  ck_assert_ptr_null(fs_task_label(p, 2));
+  ck_assert_ptr_null(fs_task_label(p, 3001));
+  int32_t late = fs_program_intern_label(p, "late", 4);
+  ck_assert_int_eq(fs_task_set_label(p, 3001, late), 0);
+  ck_assert_int_eq(fs_task_set_label(p, 2, put), 0);
+  fs_error err;
+  ck_assert_int_eq(fs_program_finalize(p, &err), 0);
+  ck_assert_str_eq(fs_task_label(p, 3001), "late");
+  ck_assert_str_eq(fs_task_label(p, 2), "put");
+  ck_assert_str_eq(fs_task_label(p, 1), "put");
+  ck_assert_ptr_null(fs_task_label(p, 3000));
+  /* both tasks labelled "put" share one copy */
+  ck_assert_ptr_eq(fs_task_label(p, 1), fs_task_label(p, 2));
+  fs_program_free(p);
+}
+END_TEST
+
+START_TEST(task_names) {
+  char buffer[24];
+  fs_program *p = fs_program_new(1);
+  for (int i = 0; i < 20; i++) add(p, FS_SLEEP, 0);
+  ck_assert_str_eq(fs_task_name(p, 0, buffer), "t0");
+  ck_assert_str_eq(fs_task_name(p, 17, buffer), "t17");
+  ck_assert_ptr_eq(fs_task_name(p, 17, buffer), buffer);
+  /* the generated name needs no task storage */
+  ck_assert_str_eq(fs_task_name(p, 1234567890, buffer), "t1234567890");
+  ck_assert_str_eq(fs_task_name(p, INT32_MAX, buffer), "t2147483647");
+  ck_assert_int_eq(fs_task_set_name(p, 1, "alpha", 5), 0);
+  ck_assert_int_eq(fs_task_set_name(p, 3, "betamax", 4), 0); /* "beta" */
+  ck_assert_int_eq(fs_task_set_name(p, 4, "", 0), 0);
+  ck_assert_str_eq(fs_task_name(p, 1, buffer), "alpha");
+  ck_assert_str_eq(fs_task_name(p, 3, buffer), "beta");
+  ck_assert_str_eq(fs_task_name(p, 4, buffer), "");
+  ck_assert_str_eq(fs_task_name(p, 0, buffer), "t0");
+  ck_assert_str_eq(fs_task_name(p, 2, buffer), "t2");
+  ck_assert_str_eq(fs_task_name(p, 19, buffer), "t19");
+  /* renaming keeps the latest */
+  ck_assert_int_eq(fs_task_set_name(p, 1, "gamma", 5), 0);
+  ck_assert_str_eq(fs_task_name(p, 1, buffer), "gamma");
+  /* tasks added later are unnamed; many names regrow the pool past 4096 B */
+  for (int i = 0; i < 3000; i++) add(p, FS_SLEEP, 0);
+  ck_assert_str_eq(fs_task_name(p, 2500, buffer), "t2500");
+  char text[32];
+  for (int32_t t = 20; t < 3020; t += 2) {
+    snprintf(text, sizeof text, "task_number_%d", (int)t);
+    ck_assert_int_eq(fs_task_set_name(p, t, text, (int64_t)strlen(text)), 0);
+  }
+  ck_assert_int_gt(p->names_capacity, 4096);
+  int mismatches = 0;
+  for (int32_t t = 20; t < 3020; t++) {
+    if (t % 2 == 0)
+      snprintf(text, sizeof text, "task_number_%d", (int)t);
+    else
+      snprintf(text, sizeof text, "t%d", (int)t);
+    if (strcmp(fs_task_name(p, t, buffer), text) != 0) mismatches++;
+  }
+  ck_assert_int_eq(mismatches, 0);
+  ck_assert_str_eq(fs_task_name(p, 3, buffer), "beta");
+  fs_program_free(p);
+}
+END_TEST
+
+/* ---- kinds -------------------------------------------------------------- */
+
+START_TEST(kind_names) {
+  static const char *const names[] = {"start", "proxy", "sleep", "compute", "put", "get"};
+  ck_assert_int_eq(FS_TASK_KINDS, 6);
+  for (int k = 0; k < FS_TASK_KINDS; k++) {
+    ck_assert_str_eq(fs_task_kind_name((fs_task_kind)k), names[k]);
+    ck_assert_int_eq(fs_task_kind_from_name(names[k], (int64_t)strlen(names[k])), k);
+  }
+  ck_assert_int_eq(FS_START, 0);
+  ck_assert_int_eq(FS_GET, 5);
+  ck_assert_str_eq(fs_task_kind_name(FS_TASK_KINDS), "?");
+  ck_assert_str_eq(fs_task_kind_name((fs_task_kind)200), "?");
+  ck_assert_int_eq(fs_task_kind_from_name("sleepy", 5), FS_SLEEP);
+  ck_assert_int_eq(fs_task_kind_from_name("computer", 7), FS_COMPUTE);
+  const char *unknown[] = {"", "sleepy", "pu", "puts", "Start", "GET", " put", "put ", "send", "?"};
+  for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++)
+    ck_assert_int_eq(fs_task_kind_from_name(unknown[i], (int64_t)strlen(unknown[i])), -1);
+  ck_assert_int_eq(fs_task_kind_from_name("get", 2), -1);
+}
+END_TEST
+
+START_TEST(takes_cpu) {
+  /* start and proxy never take the CPU; the others do unless concurrent */
+  static const int expected[FS_TASK_KINDS] = {0, 0, 1, 1, 1, 1};
+  fs_program *p = fs_program_new(1);
+  for (int k = 0; k < FS_TASK_KINDS; k++) {
+    int32_t plain = add(p, (fs_task_kind)k, 0);
+    int32_t concurrent = add(p, (fs_task_kind)k, 0);
+    fs_task_set_flag(p, concurrent, FS_CONCURRENT);
+    int32_t blocking = add(p, (fs_task_kind)k, 0);
+    fs_task_set_flag(p, blocking, FS_BLOCKING | FS_HAS_SIZE | FS_HAS_ANY);
+    ck_assert_msg(fs_task_takes_cpu(p, plain) == expected[k], "kind %d", k);
+    ck_assert_msg(fs_task_takes_cpu(p, concurrent) == 0, "concurrent kind %d", k);
+    ck_assert_msg(fs_task_takes_cpu(p, blocking) == expected[k], "blocking kind %d", k);
+  }
+  fs_program_free(p);
+}
+END_TEST
+
+/* ---- memory ------------------------------------------------------------- */
+
+START_TEST(reserve_then_add_without_regrowth) {
+  enum { TASKS = 5000, DEPENDENCIES = 7000 };
+  fs_program *p = fs_program_new(2);
+  ck_assert_int_eq(fs_program_reserve(p, (int64_t)FS_MAX_TASKS + 1, 0), -1);
+  ck_assert_int_eq(fs_program_reserve(p, TASKS, DEPENDENCIES), 0);
+  ck_assert_int_eq(p->capacity, TASKS);
+  ck_assert_int_eq(p->pending_capacity, DEPENDENCIES);
+  /* reserving less never shrinks */
+  ck_assert_int_eq(fs_program_reserve(p, 10, 10), 0);
+  ck_assert_int_eq(p->capacity, TASKS);
+  ck_assert_int_eq(p->pending_capacity, DEPENDENCIES);
+  void *arrays[] = {p->kind, p->flags, p->rank, p->peer, p->value, p->need, p->pending};
+  for (int32_t i = 0; i < TASKS; i++) ck_assert_int_eq(fs_program_add(p, FS_SLEEP, i % 2), i);
+  for (int i = 0; i < DEPENDENCIES; i++)
+    ck_assert_int_eq(fs_program_depend(p, (i + 1) % TASKS, i % TASKS, i % 2), 0);
+  void *after[] = {p->kind, p->flags, p->rank, p->peer, p->value, p->need, p->pending};
+  for (int i = 0; i < 7; i++) ck_assert_ptr_eq(arrays[i], after[i]);
+  ck_assert_int_eq(p->capacity, TASKS);
+  ck_assert_int_eq(p->pending_capacity, DEPENDENCIES);
+  /* one more of each grows (doubling) */
+  ck_assert_int_eq(fs_program_add(p, FS_SLEEP, 0), TASKS);
+  ck_assert_int_eq(p->capacity, 2 * TASKS);
+  ck_assert_int_eq(fs_program_depend(p, 0, 1, 0), 0);
+  ck_assert_int_eq(p->pending_capacity, 2 * DEPENDENCIES);
+  fs_error err;
+  ck_assert_int_eq(fs_program_finalize(p, &err), 0);
+  fs_program_free(p);
+}
+END_TEST
+
+START_TEST(program_bytes) {
+  fs_program *p = fs_program_new(1);
+  ck_assert_int_eq(fs_program_bytes(p), 0);
+  add(p, FS_SLEEP, 0);
+  add(p, FS_SLEEP, 0);
+  /* capacity 1024 tasks * 30 bytes */
+  ck_assert_int_eq(fs_program_bytes(p), 1024 * 30);
+  fs_program_depend(p, 1, 0, 0);
+  ck_assert_int_eq(fs_program_bytes(p), 1024 * 30 + 4);
+  fs_task_set_label(p, 0, fs_program_intern_label(p, "x", 1));
+  ck_assert_int_eq(fs_program_bytes(p), 1024 * 34 + 4);
+  fs_task_set_name(p, 0, "a", 1);
+  /* + 8 per task for name offsets + the 4096-byte name pool */
+  ck_assert_int_eq(fs_program_bytes(p), 1024 * 42 + 4 + 4096);
+  fs_error err;
+  ck_assert_int_eq(fs_program_finalize(p, &err), 0);
+  ck_assert_int_eq(fs_program_bytes(p), 1024 * 42 + 4 + 4096);
+  fs_program_free(p);
+}
+END_TEST
+
+static Suite *program_suite(void) {
+  Suite *s = suite_create("program");
+  TCase *build = tcase_create("build");
+  tcase_add_test(build, new_program);
+  tcase_add_test(build, add_defaults);
+  tcase_add_test(build, setters_and_flags);
+  tcase_add_test(build, depend_argument_checks);
+  suite_add_tcase(s, build);
+  TCase *finalize = tcase_create("finalize");
+  tcase_add_test(finalize, finalize_csr_order);
+  tcase_add_test(finalize, finalize_any);
+  tcase_add_test(finalize, finalize_errors);
+  tcase_add_test(finalize, finalize_empty_program);
+  tcase_add_test(finalize, finalize_random_program);
+  suite_add_tcase(s, finalize);
+  TCase *text = tcase_create("text");
+  tcase_add_test(text, labels_interned);
+  tcase_add_test(text, labels_on_tasks);
+  tcase_add_test(text, task_names);
+  tcase_add_test(text, kind_names);
+  tcase_add_test(text, takes_cpu);
+  suite_add_tcase(s, text);
+  TCase *memory = tcase_create("memory");
+  tcase_add_test(memory, reserve_then_add_without_regrowth);
+  tcase_add_test(memory, program_bytes);
+  suite_add_tcase(s, memory);
+  return s;
+}
+
+int main(void) { return fs_test_run(program_suite()); }

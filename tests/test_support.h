@@ -1,0 +1,22 @@
+/* test_support.h: small helpers shared by the Check suites: running a suite,
+ * temporary files, and running the fennelsim binary with captured output. */
+#ifndef FS_TEST_SUPPORT_H
+#define FS_TEST_SUPPORT_H
+
+#include <check.h>
+#include <stddef.h>
+
+/* Runs the suite and returns a process exit status (0 when all passed). */
+int fs_test_run(Suite *suite);
+/* A fresh path in a private temporary directory, ending with suffix.
+ * The caller frees it. */
+char *fs_test_temp_path(const char *suffix);
+/* Writes length bytes (or strlen(text) when length is 0). Returns 0 on success. */
+int fs_test_write_file(const char *path, const char *text, size_t length);
+/* Whole file, NUL-terminated; NULL if missing. Caller frees. */
+char *fs_test_read_file(const char *path, size_t *length);
+/* Runs `fennelsim ARGS` through /bin/sh with stdout and stderr captured into
+ * *out and *err (each may be NULL; caller frees). Returns the exit status. */
+int fs_test_fennelsim(const char *arguments, char **out, char **err);
+
+#endif

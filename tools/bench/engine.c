@@ -1,0 +1,64 @@
+/* engine.c (bench): generates allreduce-rd in memory at a given rank count,
+ * runs it under the pipelined model and prints one table row: tasks, events,
+ * generation and simulation seconds, events/s, peak RSS and bytes per task.
+ * One process per size, so each row's peak RSS is its own (tools/bench/engine). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "core/engine.h"
+#include "generators/generators.h"
+#include "models/model_registry.h"
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: bench_engine RANKS [--header]\n");
+    return 2;
+  }
+  if (argc > 2 && strcmp(argv[2], "--header") == 0)
+    printf("%10s %12s %12s %8s %8s %8s %12s %10s %10s %14s\n", "ranks", "tasks", "events", "gen_s",
+           "sim_s", "total_s", "events/s", "peak_MiB", "B/task", "makespan_ns");
+  fs_error err = {{0}};
+  fs_generator_options options = {.ranks = atoi(argv[1]), .size = 8, .rounds = 1};
+  double t0 = now();
+  fs_program *program = fs_generate_allreduce_rd(&options, &err);
+  if (!program) {
+    fprintf(stderr, "bench: %s\n", err.message);
+    return 1;
+  }
+  double t1 = now();
+  fs_network_model network;
+  fs_compute_model compute;
+  if (fs_network_model_create("pipelined", NULL, &network, &err) ||
+      fs_compute_model_create("fixed", NULL, &compute, &err)) {
+    fprintf(stderr, "bench: %s\n", err.message);
+    return 1;
+  }
+  fs_engine *engine = fs_engine_new(program, &network, &compute, &err);
+  if (!engine || fs_engine_run(engine, &err) != FS_RUN_OK) {
+    fprintf(stderr, "bench: %s\n", err.message);
+    return 1;
+  }
+  double t2 = now();
+  struct rusage usage;
+  getrusage(RUSAGE_SELF, &usage);
+  double peak = (double)usage.ru_maxrss * 1024.0;
+  char makespan[32];
+  printf("%10d %12d %12lld %8.2f %8.2f %8.2f %12.3g %10.1f %10.1f %14s\n", program->ranks,
+         program->tasks, (long long)fs_engine_events(engine), t1 - t0, t2 - t1, t2 - t0,
+         (double)fs_engine_events(engine) / (t2 - t1), peak / 1048576.0, peak / program->tasks,
+         fs_format_ns(makespan, fs_engine_makespan(engine)));
+  fs_engine_free(engine);
+  fs_network_model_destroy(&network);
+  fs_compute_model_destroy(&compute);
+  fs_program_free(program);
+  return 0;
+}

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# tools/setup.sh: installs what fennelsim needs to build and test on Debian 12
+# (only the packages that are missing; uses sudo when not root).
+set -euo pipefail
+packages=(gcc meson ninja-build pkg-config check zlib1g-dev libxml2-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
