@@ -1,7 +1,8 @@
 /* fuzz_dag_reader.c: libFuzzer target for the .dag reader. Every input must
- * either give a finalized program or an error that names the input and a
- * line ("fuzz:LINE..."); anything else (a crash, a leak, a sanitizer report,
- * an error without position) is a bug. */
+ * either give a finalized program, which the writer must then accept (it is
+ * written to /dev/null), or an error that names the input and a line
+ * ("fuzz:LINE..."). Anything else (a crash, a leak, a sanitizer report, an
+ * error without position, an unwritable program) is a bug. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 
 #include "core/program.h"
 #include "formats/dag_reader.h"
+#include "formats/dag_writer.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -17,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   err.message[0] = 0;
   fs_program *p = fs_dag_read_memory((const char *)data, size, "fuzz", &err);
   if (p) {
-    if (!p->finalized) abort();
+    if (!p->finalized || fs_dag_write(p, "/dev/null", &err) != 0) abort();
     fs_program_free(p);
   } else if (strncmp(err.message, "fuzz:", 5) != 0 || err.message[5] < '0' || err.message[5] > '9') {
     abort();

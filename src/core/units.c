@@ -8,6 +8,11 @@
 
 typedef __int128 wide;
 
+typedef struct named_scale {
+  const char *name;
+  int64_t scale;
+} named_scale;
+
 typedef struct decimal {
   wide mantissa;  /* all digits, without the point */
   int fraction;   /* digits after the point */
@@ -70,7 +75,7 @@ static int64_t time_unit(const char *s, size_t n) {
 
 /* Scale of a size unit in bytes; 0 when unknown. Empty means bytes. */
 static int64_t size_unit(const char *s, size_t n) {
-  static const struct { const char *name; int64_t scale; } units[] = {
+  static const named_scale units[] = {
       {"B", 1},
       {"KB", 1000},
       {"MB", 1000000},
@@ -155,70 +160,60 @@ fs_time fs_time_for_bytes(int64_t size, fs_per_byte per_byte) {
   return (fs_time)v;
 }
 
-char *fs_format_time(char *buffer, fs_time t) {
-  static const struct { const char *name; int64_t scale; } units[] = {
-      {"s", FS_S}, {"ms", FS_MS}, {"us", FS_US}, {"ns", FS_NS}};
-  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
-    if (t != 0 && t % units[i].scale == 0) {
-      snprintf(buffer, 32, "%lld%s", (long long)(t / units[i].scale), units[i].name);
-      return buffer;
-    }
-  }
-  snprintf(buffer, 32, t == 0 ? "0ns" : "%lldps", (long long)t);
-  return buffer;
-}
-
-char *fs_format_ns(char *buffer, fs_time t) {
-  const char *sign = t < 0 ? "-" : "";
-  uint64_t magnitude = t < 0 ? (uint64_t)0 - (uint64_t)t : (uint64_t)t;
-  uint64_t whole = magnitude / 1000, fraction = magnitude % 1000;
-  if (fraction == 0)
-    snprintf(buffer, 32, "%s%llu", sign, (unsigned long long)whole);
-  else {
-    int width = 3;
+/* value / 10^digits in decimal, trailing zeros of the fraction trimmed,
+ * then suffix: exact for every int64 (the magnitude is taken unsigned). */
+static char *format_fixed(char *buffer, size_t size, int64_t value, int digits, const char *suffix) {
+  uint64_t scale = 1;
+  for (int i = 0; i < digits; i++) scale *= 10;
+  uint64_t magnitude = value < 0 ? (uint64_t)0 - (uint64_t)value : (uint64_t)value;
+  uint64_t whole = magnitude / scale, fraction = magnitude % scale;
+  const char *sign = value < 0 ? "-" : "";
+  if (fraction == 0) {
+    snprintf(buffer, size, "%s%llu%s", sign, (unsigned long long)whole, suffix);
+  } else {
+    int width = digits;
     while (fraction % 10 == 0) fraction /= 10, width--;
-    snprintf(buffer, 32, "%s%llu.%0*llu", sign, (unsigned long long)whole, width,
-             (unsigned long long)fraction);
+    snprintf(buffer, size, "%s%llu.%0*llu%s", sign, (unsigned long long)whole, width,
+             (unsigned long long)fraction, suffix);
   }
   return buffer;
 }
 
-char *fs_format_size(char *buffer, int64_t size) {
-  static const struct { const char *name; int64_t scale; } units[] = {
-      {"TiB", (int64_t)1 << 40}, {"TB", 1000000000000}, {"GiB", (int64_t)1 << 30},
-      {"GB", 1000000000},        {"MiB", 1 << 20},      {"MB", 1000000},
-      {"KiB", 1 << 10},          {"KB", 1000}};
-  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
-    if (size != 0 && size % units[i].scale == 0) {
-      snprintf(buffer, 32, "%lld%s", (long long)(size / units[i].scale), units[i].name);
-      return buffer;
-    }
-  }
-  snprintf(buffer, 32, "%lldB", (long long)size);
-  return buffer;
-}
+char *fs_format_ns(char *buffer, fs_time t) { return format_fixed(buffer, 32, t, 3, ""); }
 
 char *fs_format_per_byte(char *buffer, fs_per_byte per_byte) {
-  /* attoseconds -> picoseconds with up to six fraction digits: exact */
-  int64_t whole = per_byte / 1000000, fraction = per_byte % 1000000;
-  if (fraction == 0) {
-    snprintf(buffer, 40, "%lldps", (long long)whole);
-  } else {
-    int width = 6;
-    while (fraction % 10 == 0) fraction /= 10, width--;
-    snprintf(buffer, 40, "%lld.%0*lldps", (long long)whole, width, (long long)fraction);
-  }
-  return buffer;
+  return format_fixed(buffer, 40, per_byte, 6, "ps"); /* attoseconds as picoseconds */
 }
 
 char *fs_format_ns_per_byte(char *buffer, fs_per_byte per_byte) {
-  int64_t whole = per_byte / 1000000000, fraction = per_byte % 1000000000;
-  if (fraction == 0) {
-    snprintf(buffer, 48, "%lld", (long long)whole);
-  } else {
-    int width = 9;
-    while (fraction % 10 == 0) fraction /= 10, width--;
-    snprintf(buffer, 48, "%lld.%0*lld", (long long)whole, width, (long long)fraction);
+  return format_fixed(buffer, 48, per_byte, 9, "");
+}
+
+/* value in the first (largest) unit in which it is whole; else, or for 0,
+ * in the base unit `base`. */
+static char *format_in_unit(char *buffer, int64_t value, const named_scale *units, size_t count,
+                            const char *base) {
+  for (size_t i = 0; i < count; i++) {
+    if (value != 0 && value % units[i].scale == 0) {
+      snprintf(buffer, 32, "%lld%s", (long long)(value / units[i].scale), units[i].name);
+      return buffer;
+    }
   }
+  snprintf(buffer, 32, "%lld%s", (long long)value, base);
   return buffer;
 }
+
+char *fs_format_time(char *buffer, fs_time t) {
+  static const named_scale units[] = {{"s", FS_S}, {"ms", FS_MS}, {"us", FS_US}, {"ns", FS_NS}};
+  if (t == 0) return strcpy(buffer, "0ns");
+  return format_in_unit(buffer, t, units, sizeof units / sizeof units[0], "ps");
+}
+
+char *fs_format_size(char *buffer, int64_t size) {
+  static const named_scale units[] = {
+      {"TiB", (int64_t)1 << 40}, {"TB", 1000000000000}, {"GiB", (int64_t)1 << 30},
+      {"GB", 1000000000},        {"MiB", 1 << 20},      {"MB", 1000000},
+      {"KiB", 1 << 10},          {"KB", 1000}};
+  return format_in_unit(buffer, size, units, sizeof units / sizeof units[0], "B");
+}
+

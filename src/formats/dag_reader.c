@@ -14,15 +14,15 @@ typedef struct token {
   size_t length;
 } token;
 
-/* Fields in canonical order (the writer uses the same order). */
+/* Fields, in the order the writer emits them. */
 enum field { F_TO, F_FROM, F_SIZE, F_TIME, F_SKEW, F_ANY, F_CONCURRENT, F_BLOCKING, F_AFTER,
              F_LABEL, F_TAG, FIELDS };
 
 #define FIELD(name) {name, sizeof name - 1}
 static const struct { const char *name; size_t length; } fields[FIELDS] = {
     FIELD("to"),         FIELD("from"),     FIELD("size"),  FIELD("time"),
-    FIELD("skew"),       FIELD("any"),      FIELD("concurrent"), FIELD("blocking"),
-    FIELD("after"),      FIELD("label"),    FIELD("tag")};
+    FIELD("skew"),       FIELD("any"),      FIELD("concurrent"),
+    FIELD("blocking"),   FIELD("after"),    FIELD("label"), FIELD("tag")};
 
 #define KIND_BIT(k) (1u << (k))
 #define ALL_KINDS (KIND_BIT(FS_TASK_KINDS) - 1)

@@ -1,0 +1,120 @@
+/* size_table.c: reading and interpolating size-indexed parameter tables. */
+#include "size_table.h"
+
+#include <stdlib.h>
+
+/* a + (b - a) * (s - s0) / (s1 - s0), rounded to nearest (halves away from 0) */
+static fs_time interpolate(fs_time a, fs_time b, int64_t s0, int64_t s1, int64_t s) {
+  __int128 numerator = (__int128)(b - a) * ((__int128)s - s0), denominator = (__int128)s1 - s0;
+  __int128 q = (numerator < 0 ? numerator - denominator / 2 : numerator + denominator / 2) / denominator;
+  __int128 v = a + q;
+  return v > INT64_MAX ? INT64_MAX : v < INT64_MIN ? INT64_MIN : (fs_time)v;
+}
+
+void fs_size_table_lookup(const fs_size_table *t, int64_t size, fs_time *values) {
+  int c = t->columns;
+  if (t->rows == 1 || size <= t->sizes[0]) {
+    for (int k = 0; k < c; k++) values[k] = t->values[k];
+    return;
+  }
+  int i = 1; /* the segment [i-1, i] holding size, or the last one */
+  while (i < t->rows - 1 && size > t->sizes[i]) i++;
+  for (int k = 0; k < c; k++)
+    values[k] = interpolate(t->values[(i - 1) * c + k], t->values[i * c + k], t->sizes[i - 1],
+                            t->sizes[i], size);
+}
+
+void fs_size_table_free(fs_size_table *t) {
+  if (t && t->owned) {
+    free((void *)t->sizes);
+    free((void *)t->values);
+  }
+  if (t) *t = (fs_size_table){0};
+}
+
+/* Skips blanks; returns the length of the next token (stops at '#'). */
+static size_t next_token(const char *line, size_t length, size_t *at) {
+  while (*at < length && (line[*at] == ' ' || line[*at] == '\t')) (*at)++;
+  size_t start = *at;
+  while (*at < length && line[*at] != ' ' && line[*at] != '\t' && line[*at] != '#') (*at)++;
+  return *at - start;
+}
+
+typedef struct growing_table {
+  int64_t *sizes;
+  fs_time *values;
+  int rows, capacity;
+} growing_table;
+
+static int add_row(growing_table *g, int columns, int64_t size, const fs_time *values) {
+  if (g->rows == g->capacity) {
+    int want = g->capacity ? g->capacity * 2 : 16;
+    int64_t *sizes = realloc(g->sizes, (size_t)want * sizeof *sizes);
+    if (sizes) g->sizes = sizes;
+    fs_time *bigger = sizes ? realloc(g->values, (size_t)want * columns * sizeof *bigger) : NULL;
+    if (!bigger) return -1;
+    g->values = bigger;
+    g->capacity = want;
+  }
+  g->sizes[g->rows] = size;
+  for (int k = 0; k < columns; k++) g->values[(size_t)g->rows * columns + k] = values[k];
+  g->rows++;
+  return 0;
+}
+
+/* Parses one non-blank line into size and values; returns the 0-based
+ * column of the first error and sets *expected, or -1 when fine. */
+static long parse_row(const char *line, size_t length, int columns,
+                      const char *const *column_names, const growing_table *g, int64_t *size,
+                      fs_time *values, const char **expected) {
+  size_t at = 0, n = next_token(line, length, &at), start = at - n;
+  if (fs_parse_size(line + start, n, size)) return *expected = "a message size (\"8B\", \"2KiB\")", (long)start;
+  if (g->rows > 0 && *size <= g->sizes[g->rows - 1])
+    return *expected = "a size larger than the previous row's", (long)start;
+  for (int k = 0; k < columns; k++) {
+    n = next_token(line, length, &at), start = at - n;
+    if (n == 0 || fs_parse_time(line + start, n, 1, &values[k]))
+      return *expected = column_names[k], (long)start;
+  }
+  n = next_token(line, length, &at);
+  if (n != 0) return *expected = "the end of the row", (long)(at - n);
+  return -1;
+}
+
+int fs_size_table_read(fs_text_input *in, int columns, const char *const *column_names,
+                       fs_size_table *out, fs_error *err) {
+  growing_table g = {0};
+  const char *line;
+  size_t length;
+  int status;
+  *out = (fs_size_table){0};
+  if (columns < 1 || columns > FS_SIZE_TABLE_MAX_COLUMNS) return fs_error_set(err, "bad table shape");
+  while ((status = fs_text_input_next_line(in, &line, &length, err)) == 1) {
+    size_t at = 0;
+    if (next_token(line, length, &at) == 0) continue; /* blank or comment */
+    int64_t size;
+    fs_time values[FS_SIZE_TABLE_MAX_COLUMNS];
+    const char *expected = NULL;
+    long column = parse_row(line, length, columns, column_names, &g, &size, values, &expected);
+    if (column < 0 && g.rows == FS_SIZE_TABLE_MAX_ROWS) expected = "no more rows (limit reached)", column = 0;
+    if (column >= 0) {
+      status = fs_error_set(err, "%s:%lld:%ld: expected %s", fs_text_input_name(in),
+                            (long long)fs_text_input_line_number(in), column + 1, expected);
+      break;
+    }
+    if (add_row(&g, columns, size, values)) {
+      status = fs_error_set(err, "%s: out of memory", fs_text_input_name(in));
+      break;
+    }
+  }
+  if (status == 0 && g.rows == 0)
+    status = fs_error_set(err, "%s: the table has no rows", fs_text_input_name(in));
+  if (status < 0) {
+    free(g.sizes);
+    free(g.values);
+    return -1;
+  }
+  *out = (fs_size_table){.columns = columns, .rows = g.rows, .sizes = g.sizes, .values = g.values,
+                         .owned = 1};
+  return 0;
+}
