@@ -113,6 +113,11 @@ int32_t fs_program_intern_label(fs_program *p, const char *text, int64_t length)
   for (int32_t i = p->label_count - 1; i >= 0; i--)
     if ((int64_t)strlen(p->labels[i]) == length && memcmp(p->labels[i], text, (size_t)length) == 0)
       return i;
+  return fs_program_add_label(p, text, length);
+}
+
+int32_t fs_program_add_label(fs_program *p, const char *text, int64_t length) {
+  if (p->label_count == INT32_MAX) return -1;
   if (p->label_count == p->label_capacity) {
     int32_t want = p->label_capacity ? p->label_capacity * 2 : 16;
     if (grow(&p->labels, sizeof(char *), want)) return -1;

@@ -97,8 +97,12 @@ static inline void fs_task_set_any(fs_program *p, int32_t t, int32_t any) {
   p->need[t] = any;
   p->flags[t] = (uint8_t)(p->flags[t] | FS_HAS_ANY);
 }
-/* Interns text and returns its label index (or -1 when out of memory). */
+/* Interns text and returns its label index (or -1 when out of memory).
+ * Searches the labels so far: for the few labels of a generator. */
 int32_t fs_program_intern_label(fs_program *p, const char *text, int64_t length);
+/* Appends a new label without searching (a reader that keeps its own index
+ * of label texts); returns its index or -1. */
+int32_t fs_program_add_label(fs_program *p, const char *text, int64_t length);
 int fs_task_set_label(fs_program *p, int32_t t, int32_t label);
 /* Keeps a name for the task (file readers); without names, task i is "t<i>". */
 int fs_task_set_name(fs_program *p, int32_t t, const char *name, int64_t length);

@@ -221,7 +221,7 @@ static int read_label(dag_reader *r, task_line *task, const token *value) {
   uint32_t hash = fs_name_hash(value->text, value->length);
   int32_t label = fs_name_index_find(&r->labels, hash, value->text, value->length, label_of, r->p);
   if (label < 0) {
-    label = fs_program_intern_label(r->p, value->text, (int64_t)value->length);
+    label = fs_program_add_label(r->p, value->text, (int64_t)value->length);
     if (label < 0 || fs_name_index_add(&r->labels, hash, label)) return out_of_memory(r);
   }
   return fs_task_set_label(r->p, task->task, label) ? out_of_memory(r) : 0;
