@@ -184,14 +184,12 @@ static void start_task(fs_engine *e, int32_t task) {
   const fs_program *p = e->program;
   if (e->observer_count) notify(e, 1, task);
   switch (p->kind[task]) {
-    case FS_START:
+    case FS_START: /* value: the skew */
+    case FS_SLEEP:
       fs_engine_post_complete(e, task, e->now + p->value[task]);
       break;
     case FS_PROXY:
       fs_engine_post_complete(e, task, e->now);
-      break;
-    case FS_SLEEP:
-      fs_engine_post_complete(e, task, e->now + p->value[task]);
       break;
     case FS_COMPUTE:
       fs_engine_post_complete(e, task,
@@ -224,27 +222,18 @@ static void release(fs_engine *e, int64_t from, int64_t to) {
   }
 }
 
-/* End of the local part: frees the CPU (unless blocking: then at remote). */
-static void finish_local(fs_engine *e, int32_t task, int also_remote) {
-  const fs_program *p = e->program;
-  int32_t r = p->rank[task];
-  if (e->finish[r] < e->now) e->finish[r] = e->now;
-  if (fs_task_takes_cpu(p, task) && (also_remote || !(p->flags[task] & FS_BLOCKING))) {
-    e->ranks[r].busy = 0;
-    request_dispatch(e, r);
-  }
+static void free_cpu(fs_engine *e, int32_t r) {
+  e->ranks[r].busy = 0;
+  request_dispatch(e, r);
 }
 
-static void finish_remote(fs_engine *e, int32_t task) {
-  const fs_program *p = e->program;
-  /* a put delivers at its peer, a get back at its initiator */
-  int32_t r = p->kind[task] == FS_PUT ? p->peer[task] : p->rank[task];
-  if (p->kind[task] >= FS_SLEEP && e->finish[r] < e->now) e->finish[r] = e->now;
-  if (p->kind[task] != FS_PUT && p->kind[task] != FS_GET) return;
-  if ((p->flags[task] & FS_BLOCKING) && fs_task_takes_cpu(p, task)) {
-    e->ranks[p->rank[task]].busy = 0;
-    request_dispatch(e, p->rank[task]);
-  }
+static void extend_finish(fs_engine *e, int32_t r) {
+  if (e->finish[r] < e->now) e->finish[r] = e->now;
+}
+
+/* Where a transfer's data lands: a put at its peer, a get back home. */
+static int32_t delivered_at(const fs_program *p, int32_t task) {
+  return p->kind[task] == FS_PUT ? p->peer[task] : p->rank[task];
 }
 
 /* First successor index past the local-completion edges. */
@@ -258,21 +247,26 @@ static void handle(fs_engine *e, uint64_t payload) {
   const fs_program *p = e->program;
   int32_t task = (int32_t)(payload >> 2);
   switch (payload & 3) {
-    case EVENT_COMPLETE:
+    case EVENT_COMPLETE: /* local and remote at once */
       if (e->observer_count) notify(e, 2, task), notify(e, 3, task);
-      if (p->kind[task] >= FS_SLEEP) finish_local(e, task, 1);
-      finish_remote(e, task);
+      if (p->kind[task] >= FS_SLEEP) { /* start and proxy do not count */
+        extend_finish(e, p->rank[task]);
+        extend_finish(e, delivered_at(p, task));
+        if (fs_task_takes_cpu(p, task)) free_cpu(e, p->rank[task]);
+      }
       e->completed++;
       release(e, p->successor_at[task], p->successor_at[task + 1]);
       break;
-    case EVENT_LOCAL:
+    case EVENT_LOCAL: /* put and get only; a blocking one keeps its CPU */
       if (e->observer_count) notify(e, 2, task);
-      finish_local(e, task, 0);
+      extend_finish(e, p->rank[task]);
+      if (fs_task_takes_cpu(p, task) && !(p->flags[task] & FS_BLOCKING)) free_cpu(e, p->rank[task]);
       release(e, p->successor_at[task], local_edges_end(p, task));
       break;
     case EVENT_REMOTE:
       if (e->observer_count) notify(e, 3, task);
-      finish_remote(e, task);
+      extend_finish(e, delivered_at(p, task));
+      if (fs_task_takes_cpu(p, task) && (p->flags[task] & FS_BLOCKING)) free_cpu(e, p->rank[task]);
       e->completed++;
       release(e, local_edges_end(p, task), p->successor_at[task + 1]);
       break;
