@@ -1,4 +1,5 @@
-/* test_dag.c: the .dag reader and writer, the streamed text input (plain,
+/* test_dag.c: the .dag reader and writer (with two-sided tasks, tags, CPUs,
+ * NICs and :start dependencies), the streamed text input (plain,
  * gzip, stdin, CRLF, overlong lines, NUL bytes) and atomic output files.
  * Every error path is checked for its exact "file:line:column:" prefix and
  * the words of its message; round trips are checked byte for byte. */
@@ -58,6 +59,38 @@
   "p put 3 to=0 size=1.5KB blocking=0 after=g,g:local,a label=fetch\n"                     \
   "q.1_-Z put 1 to=1 after=p:local concurrent=1\n"
 
+/* Two-sided tasks, tags, CPUs, NICs and :start, with after= out of order
+ * and explicit defaults (tag=0, cpu=0) that the writer leaves out. */
+#define TWO_SIDED                                                                          \
+  "fennel-dag 1\n"                                                                         \
+  "ranks 3\n"                                                                              \
+  "s0 start 0\n"                                                                           \
+  "s send 0 to=1 size=8B tag=5 cpu=1 nic=2 after=s0\n"                                     \
+  "r recv 1 from=0 size=8B tag=5 nic=1 cpu=0\n"                                            \
+  "ra recv 1 from=any size=1KiB tag=any after=r:start\n"                                   \
+  "rm recv 2 from=-1 tag=-1 cpu=3\n"                                                       \
+  "sd send 2 to=0 tag=0 nic=0\n"                                                           \
+  "c compute 0 time=5ns cpu=2 after=s,s:local,s:start\n"                                   \
+  "z sleep 1 time=1ns cpu=255 after=ra:start,r\n"                                          \
+  "p put 2 to=1 size=4B cpu=1 nic=1 after=rm:start\n"                                      \
+  "g get 2 from=0 nic=3\n"                                                                 \
+  "t send 1 to=2 size=1B concurrent=1 tag=2147483647\n"
+
+#define TWO_SIDED_CANONICAL                                                                \
+  "fennel-dag 1\n"                                                                         \
+  "ranks 3\n"                                                                              \
+  "s0 start 0\n"                                                                           \
+  "s send 0 to=1 size=8B tag=5 cpu=1 nic=2 after=s0\n"                                     \
+  "r recv 1 from=0 size=8B tag=5 nic=1\n"                                                  \
+  "ra recv 1 from=any size=1KiB tag=any after=r:start\n"                                   \
+  "rm recv 2 from=any size=0B tag=any cpu=3\n"                                             \
+  "sd send 2 to=0 size=0B\n"                                                               \
+  "c compute 0 time=5ns cpu=2 after=s:start,s:local,s\n"                                   \
+  "z sleep 1 time=1ns cpu=255 after=r,ra:start\n"                                          \
+  "p put 2 to=1 size=4B cpu=1 nic=1 after=rm:start\n"                                      \
+  "g get 2 from=0 size=0B nic=3\n"                                                         \
+  "t send 1 to=2 size=1B tag=2147483647 concurrent=1\n"
+
 #define H "fennel-dag 1\nranks 2\n"
 
 static fs_program *read_text(const char *text, fs_error *err) {
@@ -79,14 +112,15 @@ static int32_t task_named(const fs_program *p, const char *name) {
   return -1;
 }
 
-/* The successors of t as "name[:local] ..." in stored order. */
+/* The successors of t as "name[:start|:local] ..." in stored order. */
 static char *successors_text(const fs_program *p, int32_t t, char *out, size_t size) {
   char buffer[24];
   out[0] = 0;
   for (int64_t e = p->successor_at[t]; e < p->successor_at[t + 1]; e++) {
     uint32_t edge = p->successor[e];
     snprintf(out + strlen(out), size - strlen(out), "%s%s%s", e > p->successor_at[t] ? " " : "",
-             fs_task_name(p, FS_EDGE_TASK(edge), buffer), edge & FS_EDGE_LOCAL ? ":local" : "");
+             fs_task_name(p, FS_EDGE_TASK(edge), buffer),
+             edge & FS_EDGE_LOCAL ? ":local" : edge & FS_EDGE_START ? ":start" : "");
   }
   return out;
 }
@@ -95,15 +129,19 @@ static char *successors_text(const fs_program *p, int32_t t, char *out, size_t s
  * in the loops: a Check assertion per field would cost a syscall each. */
 static const char *program_difference(const fs_program *a, const fs_program *b, char *why, size_t size) {
   char x[24], y[24];
-  if (a->ranks != b->ranks || a->tasks != b->tasks || a->dependencies != b->dependencies) {
-    snprintf(why, size, "ranks %d/%d tasks %d/%d dependencies %lld/%lld", a->ranks, b->ranks,
-             a->tasks, b->tasks, (long long)a->dependencies, (long long)b->dependencies);
+  if (a->ranks != b->ranks || a->tasks != b->tasks || a->dependencies != b->dependencies ||
+      a->cpus != b->cpus || a->nics != b->nics) {
+    snprintf(why, size, "ranks %d/%d tasks %d/%d dependencies %lld/%lld cpus %d/%d nics %d/%d",
+             a->ranks, b->ranks, a->tasks, b->tasks, (long long)a->dependencies,
+             (long long)b->dependencies, a->cpus, b->cpus, a->nics, b->nics);
     return why;
   }
   for (int32_t t = 0; t < a->tasks; t++) {
     const char *la = fs_task_label(a, t), *lb = fs_task_label(b, t);
     if (a->kind[t] != b->kind[t] || a->flags[t] != b->flags[t] || a->rank[t] != b->rank[t] ||
         a->peer[t] != b->peer[t] || a->value[t] != b->value[t] || a->need[t] != b->need[t] ||
+        fs_task_tag(a, t) != fs_task_tag(b, t) || fs_task_cpu(a, t) != fs_task_cpu(b, t) ||
+        fs_task_nic(a, t) != fs_task_nic(b, t) ||
         strcmp(fs_task_name(a, t, x), fs_task_name(b, t, y)) != 0 || (la == NULL) != (lb == NULL) ||
         (la && strcmp(la, lb) != 0)) {
       snprintf(why, size, "task %d (%s/%s) differs", t, x, y);
@@ -824,7 +862,9 @@ typedef struct error_case {
   const char *phrase;
 } error_case;
 
-#define FIELD_LIST "(to, from, size, time, skew, any, concurrent, blocking, after, label)"
+#define FIELD_LIST                                                                         \
+  "(to, from, size, tag, time, skew, cpu, nic, any, concurrent, blocking, after, label)"
+#define KIND_LIST "(start, proxy, sleep, compute, put, get, send, recv)"
 
 static const error_case error_cases[] = {
     {"", 0, "e.dag:1:1: ", "expected the header 'fennel-dag 1' (got end of file)"},
@@ -845,22 +885,22 @@ static const error_case error_cases[] = {
     {H "a/b start 0\n", 0, "e.dag:3:1: ", "expected a task name of letters, digits, '_', '.' and '-' (got 'a/b')"},
     {H "a start 0\na start 1\n", 0, "e.dag:4:1: ", "expected a new task name (this one is defined above) (got 'a')"},
     {H "a start 0\na put 0 to=9\n", 0, "e.dag:4:1: ", "expected a new task name (this one is defined above) (got 'a')"},
-    {H "a send 0\n", 0, "e.dag:3:3: ", "expected a task kind (start, proxy, sleep, compute, put, get) (got 'send')"},
-    {H "a\n", 0, "e.dag:3:2: ", "expected a task kind (start, proxy, sleep, compute, put, get) (got end of line)"},
+    {H "a sent 0\n", 0, "e.dag:3:3: ", "expected a task kind " KIND_LIST " (got 'sent')"},
+    {H "a\n", 0, "e.dag:3:2: ", "expected a task kind " KIND_LIST " (got end of line)"},
     {H "a start\n", 0, "e.dag:3:8: ", "expected a rank in [0, 2) (got end of line)"},
     {H "a start 2\n", 0, "e.dag:3:9: ", "expected a rank in [0, 2) (got '2')"},
     {H "a start -1\n", 0, "e.dag:3:9: ", "expected a rank in [0, 2) (got '-1')"},
     {H "a start 0 skew\n", 0, "e.dag:3:11: ", "expected a field as key=value (got 'skew')"},
     {H "a start 0 =5\n", 0, "e.dag:3:11: ", "expected a field as key=value (got '=5')"},
     {H "a start 0 foo=1\n", 0, "e.dag:3:11: ", "expected a field " FIELD_LIST " (got 'foo')"},
-    {H "a put 0 to=1 tag=3\n", 0, "e.dag:3:14: ", "(got 'tag', which is reserved for send/recv tasks, not supported yet)"},
-    {H "a compute 0 to=1\n", 0, "e.dag:3:13: ", "expected a field of a compute task (size, time, any, concurrent, after, label) (got 'to')"},
-    {H "a sleep 0 time=1ns skew=1ns\n", 0, "e.dag:3:20: ", "expected a field of a sleep task (time, any, concurrent, after, label) (got 'skew')"},
+    {H "a put 0 to=1 tag=3\n", 0, "e.dag:3:14: ", "expected a field of a put task (to, size, cpu, nic, any, concurrent, blocking, after, label) (got 'tag')"},
+    {H "a compute 0 to=1\n", 0, "e.dag:3:13: ", "expected a field of a compute task (size, time, cpu, any, concurrent, after, label) (got 'to')"},
+    {H "a sleep 0 time=1ns skew=1ns\n", 0, "e.dag:3:20: ", "expected a field of a sleep task (time, cpu, any, concurrent, after, label) (got 'skew')"},
     {H "a compute 0 blocking=1\n", 0, "e.dag:3:13: ", "(got 'blocking')"},
     {H "a start 0 size=8B\n", 0, "e.dag:3:11: ", "expected a field of a start task (skew, any, concurrent, after, label) (got 'size')"},
     {H "a proxy 0 time=1ns\n", 0, "e.dag:3:11: ", "expected a field of a proxy task (any, concurrent, after, label) (got 'time')"},
-    {H "a get 0 from=1 to=1\n", 0, "e.dag:3:16: ", "expected a field of a get task (from, size, any, concurrent, blocking, after, label) (got 'to')"},
-    {H "a put 0 to=1 from=1\n", 0, "e.dag:3:14: ", "expected a field of a put task (to, size, any, concurrent, blocking, after, label) (got 'from')"},
+    {H "a get 0 from=1 to=1\n", 0, "e.dag:3:16: ", "expected a field of a get task (from, size, cpu, nic, any, concurrent, blocking, after, label) (got 'to')"},
+    {H "a put 0 to=1 from=1\n", 0, "e.dag:3:14: ", "expected a field of a put task (to, size, cpu, nic, any, concurrent, blocking, after, label) (got 'from')"},
     {H "a start 0 skew=1ns skew=2ns\n", 0, "e.dag:3:20: ", "expected each field at most once (got a second 'skew')"},
     {H "a start 0\nb proxy 0 any=1 after=a any=1\n", 0, "e.dag:4:25: ", "expected each field at most once (got a second 'any')"},
     {H "a start 0 skew=\n", 0, "e.dag:3:16: ", "expected a value after 'skew=' (got end of line)"},
@@ -884,7 +924,7 @@ static const error_case error_cases[] = {
     {H "a start 0\nb proxy 0 after=a,zz\n", 0, "e.dag:4:19: ", "expected the name of a task defined above (got 'zz')"},
     {H "b proxy 0 after=c\nc start 0\n", 0, "e.dag:3:17: ", "expected the name of a task defined above (got 'c')"},
     {H "a proxy 0 after=a\n", 0, "e.dag:3:17: ", "expected a task defined above, not the task itself (got 'a')"},
-    {H "a start 0\nb proxy 0 after=a:remote\n", 0, "e.dag:4:18: ", "expected ':local' or ',' after a dependency name (got ':remote')"},
+    {H "a start 0\nb proxy 0 after=a:remote\n", 0, "e.dag:4:18: ", "expected ':local', ':start' or ',' after a dependency name (got ':remote')"},
     {H "a start 0\nb proxy 0 after=a:local:local\n", 0, "e.dag:4:18: ", "(got ':local:local')"},
     {H "a start 0\nb proxy 0 after=a,,a\n", 0, "e.dag:4:19: ", "expected a task name in after= (got nothing)"},
     {H "a start 0\nb proxy 0 after=a,\n", 0, "e.dag:4:19: ", "expected a task name in after= (got end of line)"},
@@ -894,11 +934,82 @@ static const error_case error_cases[] = {
     {H "a\tstart\t0\tskew=x\n", 0, "e.dag:3:16: ", "expected a non-negative time"},
     {H "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx/ start 0\n", 0, "e.dag:3:1: ",
      "(got 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...')"},
+    /* two-sided tasks, tags, resources, :start */
+    {H "a send 0 size=8B\n", 0, "e.dag:3:17: ", "expected to=RANK on a send task (got end of line)"},
+    {H "a recv 1 size=8B tag=1\n", 0, "e.dag:3:23: ", "expected from=RANK or from=any on a recv task (got end of line)"},
+    {H "a send 0 to=any\n", 0, "e.dag:3:13: ", "expected a destination rank in [0, 2) (got 'any')"},
+    {H "a send 0 to=-1\n", 0, "e.dag:3:13: ", "expected a destination rank in [0, 2) (got '-1')"},
+    {H "a recv 0 from=2\n", 0, "e.dag:3:15: ", "expected a source rank in [0, 2) or 'any' (got '2')"},
+    {H "a recv 0 from=ANY\n", 0, "e.dag:3:15: ", "expected a source rank in [0, 2) or 'any' (got 'ANY')"},
+    {H "a recv 0 from=-2\n", 0, "e.dag:3:15: ", "(got '-2')"},
+    {H "a get 0 from=any\n", 0, "e.dag:3:14: ", "expected a source rank in [0, 2) (got 'any')"},
+    {H "a send 0 to=1 tag=-1\n", 0, "e.dag:3:19: ", "expected a tag from 0 to 2147483647 (got '-1')"},
+    {H "a send 0 to=1 tag=any\n", 0, "e.dag:3:19: ", "expected a tag from 0 to 2147483647 (got 'any')"},
+    {H "a recv 0 from=1 tag=2147483648\n", 0, "e.dag:3:21: ", "expected a tag from 0 to 2147483647 or 'any' (got '2147483648')"},
+    {H "a recv 0 from=1 tag=-2\n", 0, "e.dag:3:21: ", "expected a tag from 0 to 2147483647 or 'any' (got '-2')"},
+    {H "a recv 0 from=1 tag=1 tag=2\n", 0, "e.dag:3:23: ", "expected each field at most once (got a second 'tag')"},
+    {H "a sleep 0 time=1ns cpu=256\n", 0, "e.dag:3:24: ", "expected a CPU index from 0 to 255 (got '256')"},
+    {H "a compute 0 cpu=x\n", 0, "e.dag:3:17: ", "expected a CPU index from 0 to 255 (got 'x')"},
+    {H "a send 0 to=1 nic=-1\n", 0, "e.dag:3:19: ", "expected a NIC index from 0 to 255 (got '-1')"},
+    {H "a compute 0 nic=1\n", 0, "e.dag:3:13: ", "expected a field of a compute task (size, time, cpu, any, concurrent, after, label) (got 'nic')"},
+    {H "a start 0 cpu=1\n", 0, "e.dag:3:11: ", "expected a field of a start task (skew, any, concurrent, after, label) (got 'cpu')"},
+    {H "a proxy 0 cpu=0\n", 0, "e.dag:3:11: ", "expected a field of a proxy task (any, concurrent, after, label) (got 'cpu')"},
+    {H "a send 0 to=1 blocking=1\n", 0, "e.dag:3:15: ", "expected a field of a send task (to, size, tag, cpu, nic, any, concurrent, after, label) (got 'blocking')"},
+    {H "a recv 0 from=1 to=1\n", 0, "e.dag:3:17: ", "expected a field of a recv task (from, size, tag, cpu, nic, any, concurrent, after, label) (got 'to')"},
+    {H "a send 0 to=1 time=1ns\n", 0, "e.dag:3:15: ", "(got 'time')"},
+    {H "a send 0 to=1 size=x\n", 0, "e.dag:3:20: ", "expected a size in bytes such as 8, 8B, 4KiB or 1.5MB (got 'x')"},
+    {H "a start 0\nb proxy 0 after=a:Start\n", 0, "e.dag:4:18: ", "expected ':local', ':start' or ',' after a dependency name (got ':Start')"},
+    {H "a start 0\nb proxy 0 after=a:start:local\n", 0, "e.dag:4:18: ", "(got ':start:local')"},
+    {H "a start 0\nb proxy 0 after=:start\n", 0, "e.dag:4:17: ", "expected a task name in after= (got ':start')"},
 };
 
 START_TEST(test_read_error) {
   const error_case *c = &error_cases[_i];
   assert_error_text(c->text, c->length, c->prefix, c->phrase);
+}
+END_TEST
+
+START_TEST(test_read_two_sided) {
+  fs_program *p = read_ok(TWO_SIDED);
+  char names[256];
+  ck_assert_int_eq(p->ranks, 3);
+  ck_assert_int_eq(p->tasks, 11);
+  ck_assert_int_eq(p->cpus, 256); /* cpu=255 */
+  ck_assert_int_eq(p->nics, 4);   /* nic=3 */
+  const char *name[] = {"s0", "s", "r", "ra", "rm", "sd", "c", "z", "p", "g", "t"};
+  const int kind[] = {FS_START, FS_SEND, FS_RECV, FS_RECV, FS_RECV, FS_SEND,
+                      FS_COMPUTE, FS_SLEEP, FS_PUT, FS_GET, FS_SEND};
+  const int peer[] = {-1, 1, 0, FS_ANY_SOURCE, FS_ANY_SOURCE, 0, -1, -1, 1, 0, 2};
+  const int64_t value[] = {0, 8, 8, 1024, 0, 0, 5000, 1000, 4, 0, 1};
+  const int flags[] = {0, FS_HAS_SIZE, FS_HAS_SIZE, FS_HAS_SIZE, FS_HAS_SIZE, FS_HAS_SIZE,
+                       FS_HAS_TIME, FS_HAS_TIME, FS_HAS_SIZE, FS_HAS_SIZE,
+                       FS_HAS_SIZE | FS_CONCURRENT};
+  const int32_t tag[] = {0, 5, 5, FS_ANY_TAG, FS_ANY_TAG, 0, 0, 0, 0, 0, 2147483647};
+  const int cpu[] = {0, 1, 0, 0, 3, 0, 2, 255, 1, 0, 0}, nic[] = {0, 2, 1, 0, 0, 0, 0, 0, 1, 3, 0};
+  const int need[] = {0, 1, 0, 1, 0, 0, 3, 2, 1, 0, 0};
+  const char *successors[] = {"s", "c:start c:local c", "ra:start z", "z:start", "p:start",
+                              "", "", "", "", "", ""};
+  for (int t = 0; t < 11; t++) {
+    ck_assert_str_eq(fs_task_name(p, t, names), name[t]);
+    ck_assert_int_eq(p->kind[t], kind[t]);
+    ck_assert_int_eq(p->peer[t], peer[t]);
+    ck_assert_int_eq(p->value[t], value[t]);
+    ck_assert_int_eq(p->flags[t], flags[t]);
+    ck_assert_int_eq(fs_task_tag(p, t), tag[t]);
+    ck_assert_int_eq(fs_task_cpu(p, t), cpu[t]);
+    ck_assert_int_eq(fs_task_nic(p, t), nic[t]);
+    ck_assert_int_eq(p->need[t], need[t]);
+    ck_assert_str_eq(successors_text(p, t, names, sizeof names), successors[t]);
+  }
+  fs_program_free(p);
+  /* without tag=, cpu= or nic= the optional arrays are never allocated */
+  p = read_ok(H "a send 0 to=1\nb recv 1 from=0\n");
+  ck_assert_ptr_null(p->tag);
+  ck_assert_ptr_null(p->cpu);
+  ck_assert_ptr_null(p->nic);
+  ck_assert_int_eq(p->cpus, 1);
+  ck_assert_int_eq(p->nics, 1);
+  fs_program_free(p);
 }
 END_TEST
 
@@ -960,7 +1071,19 @@ static void check_round_trip(const char *source, const char *suffix) {
   free(again);
 }
 
+START_TEST(test_write_two_sided) {
+  fs_program *p = read_ok(TWO_SIDED);
+  char *text = write_to_text(p, ".dag");
+  ck_assert_str_eq(text, TWO_SIDED_CANONICAL);
+  free(text);
+  fs_program_free(p);
+}
+END_TEST
+
 START_TEST(test_round_trip_examples) {
+  check_round_trip(TWO_SIDED, ".dag");
+  check_round_trip(TWO_SIDED_CANONICAL, ".dag.gz");
+  check_round_trip(H "a start 0\nb proxy 1 after=a:start,a:start,a:local,a any=2\n", ".dag");
   check_round_trip(SPEC_EXAMPLE, ".dag");
   check_round_trip(ALL_FIELDS, ".dag");
   check_round_trip(ALL_FIELDS, ".dag.gz");
@@ -974,14 +1097,27 @@ static uint32_t next_random(uint64_t *state) {
   return (uint32_t)(*state >> 33);
 }
 
+/* Tag (recv: any sometimes), CPU and NIC of a task, each left out often. */
+static void random_resources(fs_program *p, int32_t id, uint64_t *s) {
+  int kind = p->kind[id];
+  uint32_t coin = next_random(s) % 4;
+  if ((kind == FS_SEND || kind == FS_RECV) && coin < 2)
+    fs_task_set_tag(p, id, kind == FS_RECV && coin == 0 ? FS_ANY_TAG
+                                                         : (int32_t)(next_random(s) >> 1));
+  if (kind >= FS_SLEEP && next_random(s) % 3 == 0) fs_task_set_cpu(p, id, (int)(next_random(s) % 256));
+  if (kind >= FS_PUT && next_random(s) % 3 == 0) fs_task_set_nic(p, id, (int)(next_random(s) % 4));
+}
+
 /* Sets the fields a task of this kind can carry, at random. */
 static void random_fields(fs_program *p, int32_t id, uint64_t *s) {
   int kind = p->kind[id];
-  if (kind == FS_PUT || kind == FS_GET) {
-    fs_task_set_peer(p, id, (int32_t)(next_random(s) % 5));
+  random_resources(p, id, s);
+  if (kind >= FS_PUT) {
+    int any_source = kind == FS_RECV && next_random(s) % 4 == 0;
+    fs_task_set_peer(p, id, any_source ? FS_ANY_SOURCE : (int32_t)(next_random(s) % 5));
     int64_t size = next_random(s) % 4;
     fs_task_set_size(p, id, size << (next_random(s) % 40));
-    if (next_random(s) % 3 == 0) fs_task_set_flag(p, id, FS_BLOCKING);
+    if (kind <= FS_GET && next_random(s) % 3 == 0) fs_task_set_flag(p, id, FS_BLOCKING);
     return;
   }
   uint32_t coin = next_random(s) % 3;
@@ -1015,7 +1151,7 @@ static fs_program *random_program(uint64_t seed, int32_t tasks, int named) {
     int32_t count = t < 5 ? 0 : (int32_t)(1 + next_random(&s) % 4);
     for (int32_t k = 0; k < count; k++) {
       int32_t on = (int32_t)(next_random(&s) % (uint32_t)t);
-      fs_program_depend(p, id, on, next_random(&s) % 3 == 0);
+      fs_program_depend(p, id, on, (int)(next_random(&s) % 3)); /* end, local or start */
     }
     if (count > 1 && next_random(&s) % 2)
       fs_task_set_any(p, id, (int32_t)(1 + next_random(&s) % (uint32_t)count));
@@ -1158,6 +1294,20 @@ START_TEST(test_write_rejects) {
   ck_assert_int_eq(fs_program_finalize(p, &err), 0);
   assert_write_fails(p, ": task t0: negative time -5 cannot be written");
   fs_program_free(p);
+  /* tags the reader would not take back */
+  const struct { int kind; int32_t tag; const char *phrase; } tags[] = {
+      {FS_SEND, FS_ANY_TAG, ": task t0: tag -1 on a send cannot be written (tags are 0 or more)"},
+      {FS_SEND, INT32_MIN, ": task t0: tag -2147483648 on a send cannot be written"},
+      {FS_RECV, -2, ": task t0: tag -2 on a recv cannot be written (tags are 0 or more, or any)"}};
+  for (int i = 0; i < 3; i++) {
+    p = fs_program_new(2);
+    fs_program_add(p, (fs_task_kind)tags[i].kind, 0);
+    fs_task_set_peer(p, 0, 1);
+    fs_task_set_tag(p, 0, tags[i].tag);
+    ck_assert_int_eq(fs_program_finalize(p, &err), 0);
+    assert_write_fails(p, tags[i].phrase);
+    fs_program_free(p);
+  }
   p = fs_program_new(1);
   assert_write_fails(p, "cannot write a program that is not finalized");
   fs_program_free(p);
@@ -1220,6 +1370,7 @@ static Suite *dag_suite(void) {
   TCase *reader = tcase_create("reader");
   tcase_add_test(reader, test_read_spec_example);
   tcase_add_test(reader, test_read_all_fields);
+  tcase_add_test(reader, test_read_two_sided);
   tcase_add_test(reader, test_read_units);
   tcase_add_test(reader, test_read_layout);
   tcase_add_test(reader, test_read_empty_program);
@@ -1234,6 +1385,7 @@ static Suite *dag_suite(void) {
   TCase *writer = tcase_create("writer");
   tcase_add_test(writer, test_write_spec_example);
   tcase_add_test(writer, test_write_all_fields);
+  tcase_add_test(writer, test_write_two_sided);
   tcase_add_test(writer, test_round_trip_examples);
   tcase_add_loop_test(writer, test_round_trip_random, 0, 8);
   tcase_add_test(writer, test_write_unnamed_and_out_of_order);

@@ -1,8 +1,10 @@
 /* test_generators.c: the schedules of `fennelsim gen`: exact structure
  * (counts, peers, edges, labels, issue order), option errors, and a
  * data-flow proof that the allreduces combine every contribution exactly
- * once into every rank's result. Timing under the models is tested with the
- * engine elsewhere. */
+ * once into every rank's result. The two-sided generators are compared op
+ * for op with a literal transcription of schedgen's loops, and their
+ * messages are matched MPI-style and checked for deadlock freedom. Timing
+ * under the models is tested with the engine elsewhere. */
 #include <check.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -234,8 +236,11 @@ static fs_program *two_rank_exchange(enum flow_mistake mistake) {
 START_TEST(test_registry) {
   int count = 0;
   const fs_generator *all = fs_generator_list(&count);
-  const char *expected[] = {"pingpong", "multicast", "allreduce-rd", "allreduce-rm"};
-  ck_assert_int_eq(count, 4);
+  const char *expected[] = {"pingpong",          "multicast",
+                            "allreduce-rd",      "allreduce-rm",
+                            "bcast-binomial",    "reduce-binomial",
+                            "allreduce-recdoub", "barrier-dissemination"};
+  ck_assert_int_eq(count, 8);
   for (int i = 0; i < count; i++) {
     ck_assert_str_eq(all[i].name, expected[i]);
     ck_assert_ptr_eq(fs_generator_find(expected[i]), &all[i]);
@@ -558,6 +563,498 @@ START_TEST(test_rm_errors) {
 }
 END_TEST
 
+/* ---- two-sided generators: helpers ---------------------------------------- */
+
+/* Predecessors of every task, sorted by predecessor id, each with its
+ * FS_EDGE_* bits. */
+typedef struct predecessor_lists {
+  int64_t *at;
+  uint32_t *from;
+} predecessor_lists;
+
+static predecessor_lists predecessors_of(const fs_program *p) {
+  predecessor_lists pl = {calloc((size_t)p->tasks + 2, 8), malloc((size_t)p->dependencies * 4 + 4)};
+  for (int64_t e = 0; e < p->dependencies; e++) pl.at[FS_EDGE_TASK(p->successor[e]) + 2]++;
+  for (int32_t t = 2; t < p->tasks + 2; t++) pl.at[t] += pl.at[t - 1];
+  for (int32_t s = 0; s < p->tasks; s++)
+    for (int64_t e = p->successor_at[s]; e < p->successor_at[s + 1]; e++) {
+      uint32_t edge = p->successor[e];
+      pl.from[pl.at[FS_EDGE_TASK(edge) + 1]++] = (uint32_t)s | (edge & ~0x3fffffffu);
+    }
+  return pl;
+}
+
+static void free_predecessors(predecessor_lists *pl) {
+  free(pl->at);
+  free(pl->from);
+}
+
+/* A rank's ops as schedgen writes them: 's' (send) or 'r' (recv), peer,
+ * size, and the 1-based positions in the rank of the ops it requires. */
+typedef struct expected_op {
+  char kind;
+  int32_t peer;
+  int64_t size;
+  int deps;
+  int dep[8];
+} expected_op;
+
+typedef struct expected_rank {
+  int count;
+  expected_op op[80];
+} expected_rank;
+
+static int add_op(expected_rank *e, char kind, int32_t peer, int64_t size) {
+  ck_assert_int_lt(e->count, 80);
+  e->op[e->count] = (expected_op){kind, peer, size, 0, {0}};
+  return ++e->count;
+}
+
+/* op `tail` requires op `head` (1-based); a repeated requires is dropped
+ * (schedgen writes some twice), the list kept sorted. */
+static void add_requires(expected_rank *e, int tail, int head) {
+  expected_op *op = &e->op[tail - 1];
+  int at = 0;
+  while (at < op->deps && op->dep[at] < head) at++;
+  if (at < op->deps && op->dep[at] == head) return;
+  ck_assert_int_lt(op->deps, 8);
+  memmove(op->dep + at + 1, op->dep + at, (size_t)(op->deps - at) * sizeof op->dep[0]);
+  op->dep[at] = head;
+  op->deps++;
+}
+
+/* Stably reorders the ops so that each follows those it requires (schedgen
+ * writes binomialtreereduce's send before the recvs it requires). */
+static void sort_by_requirements(expected_rank *e) {
+  expected_rank sorted = {0, {{0}}};
+  int position[80] = {0}; /* old 1-based position -> new, 0 while unplaced */
+  while (sorted.count < e->count)
+    for (int i = 0; i < e->count; i++) {
+      int ready = !position[i];
+      for (int d = 0; d < e->op[i].deps && ready; d++) ready = position[e->op[i].dep[d] - 1] != 0;
+      if (!ready) continue;
+      sorted.op[sorted.count] = e->op[i];
+      position[i] = ++sorted.count;
+      break;
+    }
+  for (int i = 0; i < sorted.count; i++) {
+    expected_op op = sorted.op[i];
+    sorted.op[i].deps = 0;
+    for (int d = 0; d < op.deps; d++) {
+      sorted.op[i].dep[sorted.op[i].deps++] = position[op.dep[d] - 1];
+    }
+    for (int a = 1; a < sorted.op[i].deps; a++) /* keep sorted */
+      for (int b = a; b > 0 && sorted.op[i].dep[b - 1] > sorted.op[i].dep[b]; b--) {
+        int swap = sorted.op[i].dep[b];
+        sorted.op[i].dep[b] = sorted.op[i].dep[b - 1], sorted.op[i].dep[b - 1] = swap;
+      }
+  }
+  *e = sorted;
+}
+
+/* "s3/1024<1,2 r0/8": ops in order, size, requirements. */
+static void render(const expected_rank *e, char *text, size_t size) {
+  size_t n = 0;
+  text[0] = 0;
+  for (int i = 0; i < e->count; i++) {
+    const expected_op *op = &e->op[i];
+    n += (size_t)snprintf(text + n, size - n, "%s%c%d/%lld", i ? " " : "", op->kind, op->peer,
+                          (long long)op->size);
+    for (int d = 0; d < op->deps; d++)
+      n += (size_t)snprintf(text + n, size - n, "%c%d", d ? ',' : '<', op->dep[d]);
+    ck_assert_int_lt(n, size);
+  }
+}
+
+/* The rank's tasks as expected_rank, checking what every two-sided task
+ * must be: send or recv with a size, tag 0, CPU and NIC 0, no any=, and
+ * dependencies only on the completion of earlier tasks of its rank. */
+static void describe(const fs_program *p, const predecessor_lists *pl, int32_t rank,
+                     expected_rank *e) {
+  int32_t position[4096];
+  ck_assert(p->tasks <= 4096);
+  e->count = 0;
+  for (int32_t t = 0; t < p->tasks; t++) {
+    if (p->rank[t] != rank) continue;
+    ck_assert(p->kind[t] == FS_SEND || p->kind[t] == FS_RECV);
+    ck_assert_int_eq(p->flags[t], FS_HAS_SIZE);
+    ck_assert_int_eq(fs_task_tag(p, t), 0);
+    ck_assert_int_eq(p->need[t], pl->at[t + 1] - pl->at[t]);
+    position[t] = add_op(e, p->kind[t] == FS_SEND ? 's' : 'r', p->peer[t], p->value[t]);
+    for (int64_t i = pl->at[t]; i < pl->at[t + 1]; i++) {
+      uint32_t from = pl->from[i];
+      ck_assert_uint_eq(from & ~0x3fffffffu, 0); /* FS_AFTER_END: GOAL's requires */
+      ck_assert_int_eq(p->rank[from], rank);
+      ck_assert_int_lt((int32_t)from, t);
+      add_requires(e, position[t], position[from]);
+    }
+  }
+}
+
+static void assert_rank_is(const fs_program *p, const predecessor_lists *pl, int32_t rank,
+                           const expected_rank *expected) {
+  expected_rank actual;
+  char want[4096], got[4096];
+  describe(p, pl, rank, &actual);
+  render(expected, want, sizeof want);
+  render(&actual, got, sizeof got);
+  ck_assert_msg(strcmp(want, got) == 0, "%d ranks, rank %d:\n want %s\n got  %s", p->ranks, rank,
+                want, got);
+}
+
+/* ---- literal transcriptions of schedgen's loops (root 0) ----------------- */
+
+static int ceil_log2(int32_t n) {
+  int k = 0;
+  while (((int64_t)1 << k) < n) k++;
+  return k;
+}
+
+static void schedgen_bcast(int32_t v, int32_t n, int64_t size, expected_rank *e) {
+  int recv = -1, send = -1;
+  e->count = 0;
+  for (int r = 0; r < ceil_log2(n); r++) {
+    int64_t bit = (int64_t)1 << r;
+    if (v + bit < n && v < bit) send = add_op(e, 's', (int32_t)(v + bit), size);
+    if (send >= 0 && recv >= 0) add_requires(e, send, recv);
+    if (v >= bit && v < 2 * bit) recv = add_op(e, 'r', (int32_t)(v - bit), size);
+  }
+}
+
+static void schedgen_reduce(int32_t v, int32_t n, int64_t size, expected_rank *e) {
+  int recv = -1, send = -1;
+  e->count = 0;
+  for (int r = 0; r < ceil_log2(n); r++) {
+    int64_t bit = (int64_t)1 << r;
+    if (v + bit < n && v < bit) recv = add_op(e, 'r', (int32_t)(v + bit), size);
+    if (send >= 0 && recv >= 0) add_requires(e, send, recv);
+    if (v >= bit && v < 2 * bit) send = add_op(e, 's', (int32_t)(v - bit), size);
+  }
+  sort_by_requirements(e);
+}
+
+static void schedgen_recdoub(int32_t rank, int32_t n, int64_t size, expected_rank *e) {
+  int32_t mask = 1, steps = 0, last_recv = -1;
+  int64_t next = size;
+  while ((1 << steps) < n) steps++;
+  e->count = 0;
+  for (int step = 0; step < steps; step++, mask <<= 1) {
+    next /= 2;
+    int send = add_op(e, 's', rank ^ mask, next);
+    if (last_recv != -1) add_requires(e, send, last_recv);
+    last_recv = add_op(e, 'r', rank ^ mask, next);
+  }
+  mask >>= 1;
+  for (int step = 0; step < steps; step++, mask >>= 1, next *= 2) {
+    int send = add_op(e, 's', rank ^ mask, next);
+    if (last_recv != -1) add_requires(e, send, last_recv);
+    last_recv = add_op(e, 'r', rank ^ mask, next);
+  }
+}
+
+static void schedgen_dissemination(int32_t rank, int32_t n, int64_t size, expected_rank *e) {
+  int recv = -1;
+  e->count = 0;
+  for (int64_t dist = 1; dist < n; dist <<= 1) {
+    int send = add_op(e, 's', (int32_t)((rank + dist + n) % n), size);
+    if (recv != -1) add_requires(e, send, recv);
+    recv = add_op(e, 'r', (int32_t)((rank - dist + n) % n), size);
+  }
+}
+
+typedef void (*transcription)(int32_t rank, int32_t n, int64_t size, expected_rank *e);
+
+/* ---- MPI matching and deadlock freedom ------------------------------------ */
+
+/* Pairs the k-th send from s to d with the k-th recv posted on d from s (all
+ * tag 0, no wildcards), in program order; every send must find one recv of
+ * its size and vice versa. Then runs Kahn's algorithm over the dependencies
+ * plus one send -> recv edge per pair: every task must be reached (no
+ * deadlock). Returns the pairs (matched[recv] = send, -1 for sends) and the
+ * topological order, both to free. */
+typedef struct matching {
+  int32_t *matched, *order;
+} matching;
+
+static matching match_messages(const fs_program *p) {
+  int32_t n = p->ranks, T = p->tasks;
+  int64_t channels = (int64_t)n * n;
+  int64_t *at = calloc((size_t)channels + 2, 8);
+  int32_t *sends = malloc((size_t)T * 4 + 4), *next_recv = calloc((size_t)channels + 1, 4);
+  matching m = {malloc((size_t)T * 4 + 4), malloc((size_t)T * 4 + 4)};
+  for (int32_t t = 0; t < T; t++)
+    if (p->kind[t] == FS_SEND) at[(int64_t)p->rank[t] * n + p->peer[t] + 2]++;
+  for (int64_t c = 2; c < channels + 2; c++) at[c] += at[c - 1];
+  for (int32_t t = 0; t < T; t++)
+    if (p->kind[t] == FS_SEND) sends[at[(int64_t)p->rank[t] * n + p->peer[t] + 1]++] = t;
+  for (int32_t t = 0; t < T; t++) {
+    m.matched[t] = -1;
+    if (p->kind[t] != FS_RECV) continue;
+    int64_t c = (int64_t)p->peer[t] * n + p->rank[t];
+    ck_assert_msg(at[c] + next_recv[c] < at[c + 1], "recv %d on rank %d from %d has no send", t,
+                  p->rank[t], p->peer[t]);
+    int32_t send = sends[at[c] + next_recv[c]++];
+    ck_assert_int_eq(p->value[send], p->value[t]);
+    m.matched[t] = send;
+  }
+  for (int64_t c = 0; c < channels; c++)
+    ck_assert_msg(at[c] + next_recv[c] == at[c + 1], "a send from %lld to %lld is never received",
+                  (long long)(c / n), (long long)(c % n));
+  /* Kahn: in-degree = dependencies + the matched send */
+  int32_t *degree = malloc((size_t)T * 4 + 4), done = 0, head = 0;
+  int32_t *receiver = malloc((size_t)T * 4 + 4); /* send -> its recv */
+  for (int32_t t = 0; t < T; t++) receiver[t] = -1;
+  for (int32_t t = 0; t < T; t++) {
+    degree[t] = p->need[t] + (m.matched[t] >= 0);
+    if (m.matched[t] >= 0) receiver[m.matched[t]] = t;
+    if (degree[t] == 0) m.order[done++] = t;
+  }
+  while (head < done) {
+    int32_t t = m.order[head++];
+    for (int64_t e = p->successor_at[t]; e < p->successor_at[t + 1]; e++)
+      if (--degree[FS_EDGE_TASK(p->successor[e])] == 0) m.order[done++] = FS_EDGE_TASK(p->successor[e]);
+    if (receiver[t] >= 0 && --degree[receiver[t]] == 0) m.order[done++] = receiver[t];
+  }
+  ck_assert_msg(done == T, "%d ranks: %d of %d tasks can never run (deadlock)", n, T - done, T);
+  free(at), free(sends), free(next_recv), free(degree), free(receiver);
+  return m;
+}
+
+/* For N <= 64: which ranks' data each task carries, along dependencies and
+ * messages (a send carries its rank's own data). */
+static uint64_t *origins(const fs_program *p, const matching *m, const predecessor_lists *pl) {
+  uint64_t *origin = calloc((size_t)p->tasks + 1, 8);
+  for (int32_t i = 0; i < p->tasks; i++) {
+    int32_t t = m->order[i];
+    if (p->kind[t] == FS_SEND) origin[t] |= (uint64_t)1 << p->rank[t];
+    if (m->matched[t] >= 0) origin[t] |= origin[m->matched[t]];
+    for (int64_t k = pl->at[t]; k < pl->at[t + 1]; k++) origin[t] |= origin[FS_EDGE_TASK(pl->from[k])];
+  }
+  return origin;
+}
+
+static fs_program *generate_sized(const char *name, int32_t ranks, int64_t size) {
+  fs_generator_options o = options_for(ranks, size);
+  return generate(name, &o);
+}
+
+/* ---- two-sided generators: tests ------------------------------------------ */
+
+static const struct {
+  const char *name;
+  transcription schedgen;
+  int powers_of_two_only;
+} two_sided[] = {
+    {"bcast-binomial", schedgen_bcast, 0},
+    {"reduce-binomial", schedgen_reduce, 0},
+    {"allreduce-recdoub", schedgen_recdoub, 1},
+    {"barrier-dissemination", schedgen_dissemination, 0},
+};
+
+/* Every rank op for op as schedgen's loop writes it, at 1..70 ranks (powers
+ * of 2 for recdoub), with a size that halves to 0 B; the messages match and
+ * cannot deadlock; counts are exactly the sums. */
+START_TEST(test_two_sided_match_schedgen) { /* looped over two_sided */
+  for (int32_t n = 1; n <= 70; n++) {
+    if (two_sided[_i].powers_of_two_only && (n & (n - 1))) continue;
+    fs_program *p = generate_sized(two_sided[_i].name, n, 12);
+    predecessor_lists pl = predecessors_of(p);
+    int64_t tasks = 0, dependencies = 0;
+    for (int32_t rank = 0; rank < n; rank++) {
+      expected_rank e;
+      two_sided[_i].schedgen(rank, n, 12, &e);
+      assert_rank_is(p, &pl, rank, &e);
+      tasks += e.count;
+      for (int i = 0; i < e.count; i++) dependencies += e.op[i].deps;
+    }
+    ck_assert_int_eq(p->tasks, tasks);
+    ck_assert_int_eq(p->dependencies, dependencies);
+    ck_assert(!p->tag && !p->cpu && !p->nic); /* all tag 0, CPU 0, NIC 0 */
+    matching m = match_messages(p);
+    free(m.matched), free(m.order);
+    free_predecessors(&pl);
+    fs_program_free(p);
+  }
+}
+END_TEST
+
+/* schedgen -p binomialtreebcast -s 4: the root sends to 1 then 2, rank 1
+ * forwards to 3 after its recv. */
+START_TEST(test_bcast_four_ranks) {
+  fs_program *p = generate_sized("bcast-binomial", 4, 1024);
+  predecessor_lists pl = predecessors_of(p);
+  ck_assert_int_eq(p->tasks, 6);
+  ck_assert_int_eq(p->dependencies, 1);
+  const expected_rank want[4] = {
+      {2, {{'s', 1, 1024, 0, {0}}, {'s', 2, 1024, 0, {0}}}},
+      {2, {{'r', 0, 1024, 0, {0}}, {'s', 3, 1024, 1, {1}}}},
+      {1, {{'r', 0, 1024, 0, {0}}}},
+      {1, {{'r', 1, 1024, 0, {0}}}},
+  };
+  for (int32_t rank = 0; rank < 4; rank++) assert_rank_is(p, &pl, rank, &want[rank]);
+  const char *labels[6] = {"round1", "round2", "round1", "round2", "round2", "round2"};
+  for (int32_t t = 0; t < 6; t++) ck_assert_str_eq(fs_task_label(p, t), labels[t]);
+  free_predecessors(&pl);
+  fs_program_free(p);
+}
+END_TEST
+
+/* schedgen -p binomialtreereduce -s 8 (the README's golden run): ranks 4..7
+ * send only, 2 and 3 forward after one recv, 1 after recvs from 3 and 5,
+ * the root receives from 1, 2 and 4. */
+START_TEST(test_reduce_eight_ranks) {
+  fs_program *p = generate_sized("reduce-binomial", 8, 1024);
+  predecessor_lists pl = predecessors_of(p);
+  ck_assert_int_eq(p->tasks, 14);
+  ck_assert_int_eq(p->dependencies, 4);
+  const expected_rank want[8] = {
+      {3, {{'r', 1, 1024, 0, {0}}, {'r', 2, 1024, 0, {0}}, {'r', 4, 1024, 0, {0}}}},
+      {3, {{'r', 3, 1024, 0, {0}}, {'r', 5, 1024, 0, {0}}, {'s', 0, 1024, 2, {1, 2}}}},
+      {2, {{'r', 6, 1024, 0, {0}}, {'s', 0, 1024, 1, {1}}}},
+      {2, {{'r', 7, 1024, 0, {0}}, {'s', 1, 1024, 1, {1}}}},
+      {1, {{'s', 0, 1024, 0, {0}}}},
+      {1, {{'s', 1, 1024, 0, {0}}}},
+      {1, {{'s', 2, 1024, 0, {0}}}},
+      {1, {{'s', 3, 1024, 0, {0}}}},
+  };
+  for (int32_t rank = 0; rank < 8; rank++) assert_rank_is(p, &pl, rank, &want[rank]);
+  /* labels count steps in time: the leaves' sends first */
+  ck_assert_str_eq(fs_task_label(p, find_task(p, FS_SEND, 5, "round1", 0)), "round1");
+  ck_assert_int_ge(find_task(p, FS_SEND, 3, "round2", 0), 0);
+  ck_assert_int_ge(find_task(p, FS_SEND, 1, "round3", 0), 0);
+  ck_assert_int_ge(find_task(p, FS_RECV, 0, "round3", 0), 0);
+  free_predecessors(&pl);
+  fs_program_free(p);
+}
+END_TEST
+
+/* schedgen -p allreduce_recdoub -s 8 -d 8: partners 1, 2, 4 then 4, 2, 1;
+ * sizes 4, 2, 1 then 1, 2, 4; each send after the previous recv. */
+START_TEST(test_recdoub_eight_ranks) {
+  fs_program *p = generate_sized("allreduce-recdoub", 8, 8);
+  predecessor_lists pl = predecessors_of(p);
+  ck_assert_int_eq(p->tasks, 8 * 12);
+  ck_assert_int_eq(p->dependencies, 8 * 5);
+  const int32_t mask[6] = {1, 2, 4, 4, 2, 1};
+  const int64_t size[6] = {4, 2, 1, 1, 2, 4};
+  for (int32_t rank = 0; rank < 8; rank++) {
+    expected_rank want = {0, {{0}}};
+    for (int step = 0; step < 6; step++) {
+      int send = add_op(&want, 's', rank ^ mask[step], size[step]);
+      if (step > 0) add_requires(&want, send, send - 1);
+      add_op(&want, 'r', rank ^ mask[step], size[step]);
+    }
+    assert_rank_is(p, &pl, rank, &want);
+  }
+  ck_assert_int_ge(find_task(p, FS_RECV, 5, "halving3", 0), 0);
+  ck_assert_int_ge(find_task(p, FS_SEND, 5, "doubling1", 0), 0);
+  free_predecessors(&pl);
+  fs_program_free(p);
+}
+END_TEST
+
+/* Sizes as schedgen computes them: halving by integer division reaches 0 B
+ * (d < N), and doubling starts from there: 16 ranks, 8 B: 4 2 1 0 | 0 0 0 0. */
+START_TEST(test_recdoub_zero_byte_steps) {
+  fs_program *p = generate_sized("allreduce-recdoub", 16, 8);
+  const int64_t size[8] = {4, 2, 1, 0, 0, 0, 0, 0};
+  int step = 0;
+  for (int32_t t = 0; t < p->tasks && p->rank[t] == 0; t += 2, step++) {
+    ck_assert_int_eq(p->value[t], size[step]);
+    ck_assert_int_eq(p->value[t + 1], size[step]);
+  }
+  ck_assert_int_eq(step, 8);
+  fs_program_free(p);
+  p = generate_sized("allreduce-recdoub", 4, 1000); /* 500 250 | 250 500 */
+  const int64_t sizes[4] = {500, 250, 250, 500};
+  for (int i = 0; i < 4; i++) ck_assert_int_eq(p->value[2 * i], sizes[i]);
+  fs_program_free(p);
+}
+END_TEST
+
+/* 5 ranks: rounds at distance 1, 2, 4; rank r sends to r+d, receives from r-d. */
+START_TEST(test_dissemination_five_ranks) {
+  fs_program *p = generate_sized("barrier-dissemination", 5, 8);
+  predecessor_lists pl = predecessors_of(p);
+  ck_assert_int_eq(p->tasks, 5 * 6);
+  ck_assert_int_eq(p->dependencies, 5 * 2);
+  for (int32_t rank = 0; rank < 5; rank++) {
+    expected_rank want = {0, {{0}}};
+    for (int32_t d = 1, round = 0; d < 5; d *= 2, round++) {
+      int send = add_op(&want, 's', (rank + d) % 5, 8);
+      if (round > 0) add_requires(&want, send, send - 1);
+      add_op(&want, 'r', (rank + 5 - d) % 5, 8);
+    }
+    assert_rank_is(p, &pl, rank, &want);
+  }
+  ck_assert_int_ge(find_task(p, FS_RECV, 4, "round3", 0), 0);
+  free_predecessors(&pl);
+  fs_program_free(p);
+}
+END_TEST
+
+/* Data flow along dependencies and messages: every rank's recv of the
+ * broadcast carries the root's data; the root's recvs of the reduce carry
+ * every rank's. */
+START_TEST(test_tree_data_flow) {
+  for (int32_t n = 1; n <= 64; n++) {
+    for (int reduce = 0; reduce < 2; reduce++) {
+      fs_program *p = generate_sized(reduce ? "reduce-binomial" : "bcast-binomial", n, 8);
+      predecessor_lists pl = predecessors_of(p);
+      matching m = match_messages(p);
+      uint64_t *origin = origins(p, &m, &pl), at_root = 1;
+      int recvs = 0;
+      for (int32_t t = 0; t < p->tasks; t++) {
+        if (p->kind[t] != FS_RECV) continue;
+        recvs++;
+        if (!reduce) ck_assert(origin[t] & 1);
+        if (p->rank[t] == 0) at_root |= origin[t];
+      }
+      ck_assert_int_eq(recvs, n - 1);
+      if (reduce) ck_assert_uint_eq(at_root, n == 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1);
+      free(origin), free(m.matched), free(m.order);
+      free_predecessors(&pl);
+      fs_program_free(p);
+    }
+  }
+}
+END_TEST
+
+START_TEST(test_two_sided_errors) {
+  fs_error err;
+  fs_generator_options o = options_for(6, 8);
+  ck_assert(strstr(generate_error("allreduce-recdoub", &o, &err), "power of 2 --ranks"));
+  o = options_for(8, 8);
+  o.has_reduce_time = 1, o.reduce_time = 10 * FS_NS;
+  ck_assert(strstr(generate_error("allreduce-recdoub", &o, &err), "--reduce-time does not apply"));
+  ck_assert(strstr(generate_error("reduce-binomial", &o, &err), "--reduce-time does not apply"));
+  for (int i = 0; i < 4; i++) { /* one rank: nothing to send */
+    fs_program *p = generate_sized(two_sided[i].name, 1, 8);
+    ck_assert_int_eq(p->tasks, 0);
+    ck_assert_int_eq(p->dependencies, 0);
+    fs_program_free(p);
+  }
+}
+END_TEST
+
+/* The sizes of the largest runs: 2^20 ranks, exact counts. */
+START_TEST(test_two_sided_at_scale) {
+  int32_t n = 1 << 20;
+  fs_program *p = generate_sized("barrier-dissemination", n, 8);
+  ck_assert_int_eq(p->tasks, 2 * 20 * n);
+  ck_assert_int_eq(p->dependencies, 19 * (int64_t)n);
+  int32_t last = p->tasks - 1; /* rank n-1's last recv: from n-1 - 2^19 */
+  ck_assert_int_eq(p->kind[last], FS_RECV);
+  ck_assert_int_eq(p->rank[last], n - 1);
+  ck_assert_int_eq(p->peer[last], n - 1 - (1 << 19));
+  fs_program_free(p);
+  p = generate_sized("bcast-binomial", n, 8);
+  ck_assert_int_eq(p->tasks, 2 * (n - 1));
+  ck_assert_int_eq(p->dependencies, n - 1 - 20);
+  fs_program_free(p);
+}
+END_TEST
+
 /* ---- shared option checks and reduce pricing ------------------------------ */
 
 START_TEST(test_common_errors) { /* looped over the generators */
@@ -580,6 +1077,11 @@ START_TEST(test_too_many_tasks) {
   fs_generator_options o = options_for(INT32_MAX, 8);
   ck_assert(strstr(generate_error("allreduce-rd", &o, &err), "more than"));
   ck_assert(strstr(generate_error("multicast", &o, &err), "more than"));
+  ck_assert(strstr(generate_error("bcast-binomial", &o, &err), "more than"));
+  ck_assert(strstr(generate_error("reduce-binomial", &o, &err), "more than"));
+  ck_assert(strstr(generate_error("barrier-dissemination", &o, &err), "more than"));
+  o.ranks = 1 << 30;
+  ck_assert(strstr(generate_error("allreduce-recdoub", &o, &err), "more than"));
 }
 END_TEST
 
@@ -653,11 +1155,22 @@ static Suite *generators_suite(void) {
                       (int)(sizeof factorizations / sizeof factorizations[0]));
   tcase_add_test(tc, test_rm_twos_equal_rd);
   tcase_add_test(tc, test_rm_errors);
-  tcase_add_loop_test(tc, test_common_errors, 0, 4);
+  tcase_add_loop_test(tc, test_common_errors, 0, 8);
   tcase_add_test(tc, test_too_many_tasks);
   tcase_add_test(tc, test_reduce_pricing);
   tcase_add_test(tc, test_flow_checker_catches_mistakes);
   suite_add_tcase(s, tc);
+  TCase *two = tcase_create("two-sided");
+  tcase_add_loop_test(two, test_two_sided_match_schedgen, 0, 4);
+  tcase_add_test(two, test_bcast_four_ranks);
+  tcase_add_test(two, test_reduce_eight_ranks);
+  tcase_add_test(two, test_recdoub_eight_ranks);
+  tcase_add_test(two, test_recdoub_zero_byte_steps);
+  tcase_add_test(two, test_dissemination_five_ranks);
+  tcase_add_test(two, test_tree_data_flow);
+  tcase_add_test(two, test_two_sided_errors);
+  tcase_add_test(two, test_two_sided_at_scale);
+  suite_add_tcase(s, two);
   return s;
 }
 

@@ -1,11 +1,14 @@
 /* test_program.c: building and finalizing programs (src/core/program.c).
  *
  * Covers fs_program_new, fs_program_add (sequential ids, default fields,
- * refusal after finalize), the inline setters and flags, fs_program_depend
- * argument checks, fs_program_finalize (the successor CSR as documented in
- * program.h: per source task, local edges first, then remote, each in the
- * order added; need = in-degree or any=K; every error with its exact
- * message; a failed finalize leaves the program buildable), label interning,
+ * refusal after finalize), the inline setters and flags, the tag, CPU and
+ * NIC arrays (allocated on first use, cpus/nics computed by finalize),
+ * fs_program_depend argument checks and dependency points, FS_EDGE_TASK,
+ * fs_program_finalize (the successor CSR as documented in program.h: per
+ * source task, start edges first, then local, then completion, each in the
+ * order added; need = in-degree or any=K; peers of put, get, send and recv,
+ * where a recv may take any source; every error with its exact message; a
+ * failed finalize leaves the program buildable), label interning,
  * task names, kind names, fs_task_takes_cpu, fs_program_reserve (no regrowth
  * after reserving), fs_program_bytes, an empty program, and a larger
  * pseudo-random program whose CSR is compared with a naive recomputation. */
@@ -126,19 +129,26 @@ START_TEST(depend_argument_checks) {
   ck_assert_int_eq(fs_program_depend(p, 1, 2, 1), -1);
   ck_assert_int_eq(fs_program_depend(p, INT32_MAX, 0, 0), -1);
   ck_assert_int_eq(fs_program_depend(p, 0, INT32_MIN, 0), -1);
+  /* only the three dependency points exist */
+  ck_assert_int_eq(fs_program_depend(p, 1, 0, 3), -1);
+  ck_assert_int_eq(fs_program_depend(p, 1, 0, 42), -1);
+  ck_assert_int_eq(fs_program_depend(p, 1, 0, -1), -1);
   ck_assert_int_eq(p->dependencies, 0);
-  ck_assert_int_eq(fs_program_depend(p, 1, 0, 0), 0);
-  ck_assert_int_eq(fs_program_depend(p, 1, 0, 1), 0);
-  ck_assert_int_eq(fs_program_depend(p, 0, 0, 0), 0); /* a self-loop is the engine's business */
-  ck_assert_int_eq(p->dependencies, 3);
-  /* pending pairs: (from, to | local bit) */
+  ck_assert_int_eq(FS_AFTER_END, 0);
+  ck_assert_int_eq(FS_AFTER_LOCAL, 1);
+  ck_assert_int_eq(FS_AFTER_START, 2);
+  ck_assert_int_eq(fs_program_depend(p, 1, 0, FS_AFTER_END), 0);
+  ck_assert_int_eq(fs_program_depend(p, 1, 0, FS_AFTER_LOCAL), 0);
+  ck_assert_int_eq(fs_program_depend(p, 0, 0, FS_AFTER_END), 0); /* a self-loop is the engine's business */
+  ck_assert_int_eq(fs_program_depend(p, 1, 0, FS_AFTER_START), 0);
+  ck_assert_int_eq(p->dependencies, 4);
+  /* pending pairs: (from, to | point bit) */
   ck_assert_uint_eq(p->pending[0], 0);
   ck_assert_uint_eq(p->pending[1], 1);
   ck_assert_uint_eq(p->pending[2], 0);
   ck_assert_uint_eq(p->pending[3], 1 | FS_EDGE_LOCAL);
-  /* any non-zero `local` means local */
-  ck_assert_int_eq(fs_program_depend(p, 1, 0, 42), 0);
-  ck_assert_uint_eq(p->pending[7], 1 | FS_EDGE_LOCAL);
+  ck_assert_uint_eq(p->pending[5], 0);
+  ck_assert_uint_eq(p->pending[7], 1 | FS_EDGE_START);
   fs_error err;
   ck_assert_int_eq(fs_program_finalize(p, &err), 0);
   /* nothing may be added after finalize */
@@ -146,6 +156,97 @@ START_TEST(depend_argument_checks) {
   ck_assert_int_eq(fs_program_add(p, FS_SLEEP, 0), -1);
   ck_assert_int_eq(p->tasks, 2);
   ck_assert_int_eq(p->dependencies, 4);
+  fs_program_free(p);
+}
+END_TEST
+
+START_TEST(edge_bits) {
+  /* the two point bits and the task id never overlap; ids up to FS_MAX_TASKS */
+  ck_assert_int_eq(FS_MAX_TASKS, 0x3fffffff);
+  ck_assert_uint_eq(FS_EDGE_LOCAL & FS_EDGE_START, 0);
+  ck_assert_uint_eq((FS_EDGE_LOCAL | FS_EDGE_START) & (uint32_t)FS_MAX_TASKS, 0);
+  ck_assert_int_eq(FS_EDGE_TASK((uint32_t)FS_MAX_TASKS | FS_EDGE_LOCAL), FS_MAX_TASKS);
+  ck_assert_int_eq(FS_EDGE_TASK((uint32_t)FS_MAX_TASKS | FS_EDGE_START), FS_MAX_TASKS);
+  ck_assert_int_eq(FS_EDGE_TASK(0u | FS_EDGE_START | FS_EDGE_LOCAL), 0);
+  ck_assert_int_eq(FS_EDGE_TASK(12345u), 12345);
+  ck_assert_int_eq(FS_EDGE_TASK(0xffffffffu), FS_MAX_TASKS);
+  ck_assert_int_eq(FS_ANY_SOURCE, -1);
+  ck_assert_int_eq(FS_ANY_TAG, -1);
+}
+END_TEST
+
+START_TEST(tag_cpu_nic) {
+  fs_program *p = fs_program_new(2);
+  for (int i = 0; i < 5; i++) add(p, i < 3 ? FS_SEND : FS_COMPUTE, 0);
+  /* nothing allocated until a setter runs; the readers say 0 */
+  ck_assert_ptr_null(p->tag);
+  ck_assert_ptr_null(p->cpu);
+  ck_assert_ptr_null(p->nic);
+  ck_assert_int_eq(fs_task_tag(p, 4), 0);
+  ck_assert_int_eq(fs_task_cpu(p, 4), 0);
+  ck_assert_int_eq(fs_task_nic(p, 4), 0);
+  ck_assert_int_eq(fs_task_set_tag(p, 2, FS_ANY_TAG), 0);
+  ck_assert_int_eq(fs_task_set_tag(p, 1, INT32_MAX), 0);
+  ck_assert_int_eq(fs_task_set_cpu(p, 3, 255), 0);
+  ck_assert_int_eq(fs_task_set_nic(p, 0, 7), 0);
+  /* earlier tasks read 0 once the array exists */
+  static const int32_t tags[] = {0, INT32_MAX, FS_ANY_TAG, 0, 0};
+  static const int cpus[] = {0, 0, 0, 255, 0}, nics[] = {7, 0, 0, 0, 0};
+  for (int t = 0; t < 5; t++) {
+    ck_assert_int_eq(fs_task_tag(p, t), tags[t]);
+    ck_assert_int_eq(fs_task_cpu(p, t), cpus[t]);
+    ck_assert_int_eq(fs_task_nic(p, t), nics[t]);
+  }
+  /* out of range: refused, nothing changed */
+  ck_assert_int_eq(fs_task_set_cpu(p, 3, 256), -1);
+  ck_assert_int_eq(fs_task_set_cpu(p, 3, -1), -1);
+  ck_assert_int_eq(fs_task_set_nic(p, 0, 256), -1);
+  ck_assert_int_eq(fs_task_set_nic(p, 0, -1), -1);
+  ck_assert_int_eq(fs_task_cpu(p, 3), 255);
+  ck_assert_int_eq(fs_task_nic(p, 0), 7);
+  /* tasks added later start at 0, also past a regrowth */
+  for (int i = 0; i < 3000; i++) add(p, FS_RECV, 1);
+  ck_assert_int_eq(p->capacity, 4096);
+  int nonzero = 0;
+  for (int32_t t = 5; t < p->tasks; t++)
+    nonzero += fs_task_tag(p, t) != 0 || fs_task_cpu(p, t) != 0 || fs_task_nic(p, t) != 0;
+  ck_assert_int_eq(nonzero, 0);
+  ck_assert_int_eq(fs_task_set_nic(p, 3004, 2), 0);
+  ck_assert_int_eq(fs_task_nic(p, 3004), 2);
+  for (int32_t t = 0; t < p->tasks; t++) fs_task_set_peer(p, t, 1 - p->rank[t]);
+  fs_error err;
+  ck_assert_int_eq(fs_program_finalize(p, &err), 0);
+  /* cpus and nics: one more than the largest index */
+  ck_assert_int_eq(p->cpus, 256);
+  ck_assert_int_eq(p->nics, 8);
+  fs_program_free(p);
+}
+END_TEST
+
+START_TEST(cpus_and_nics_default) {
+  fs_error err;
+  fs_program *p = fs_program_new(1);
+  ck_assert_int_eq(fs_program_finalize(p, &err), 0);
+  ck_assert_int_eq(p->cpus, 1);
+  ck_assert_int_eq(p->nics, 1);
+  fs_program_free(p);
+  /* set, but only to 0 */
+  p = fs_program_new(1);
+  add(p, FS_SLEEP, 0);
+  fs_task_set_cpu(p, 0, 0);
+  fs_task_set_nic(p, 0, 0);
+  ck_assert_ptr_nonnull(p->cpu);
+  ck_assert_int_eq(fs_program_finalize(p, &err), 0);
+  ck_assert_int_eq(p->cpus, 1);
+  ck_assert_int_eq(p->nics, 1);
+  fs_program_free(p);
+  /* a set on the only task of an unreserved program */
+  p = fs_program_new(1);
+  add(p, FS_SLEEP, 0);
+  fs_task_set_cpu(p, 0, 3);
+  ck_assert_int_eq(fs_program_finalize(p, &err), 0);
+  ck_assert_int_eq(p->cpus, 4);
+  ck_assert_int_eq(p->nics, 1);
   fs_program_free(p);
 }
 END_TEST
@@ -193,6 +294,34 @@ START_TEST(finalize_csr_order) {
   ck_assert_int_eq(fs_program_finalize(p, &err), 0);
   ck_assert_int_eq(p->successor_at[5], 8);
   assert_successors(p, 0, s0, 4);
+  fs_program_free(p);
+}
+END_TEST
+
+START_TEST(finalize_csr_start_edges) {
+  fs_program *p = fs_program_new(1);
+  for (int i = 0; i < 5; i++) add(p, FS_PROXY, 0);
+  /* edges out of 0 and 1, all three points, interleaved */
+  ck_assert_int_eq(fs_program_depend(p, 1, 0, FS_AFTER_END), 0);
+  ck_assert_int_eq(fs_program_depend(p, 2, 0, FS_AFTER_START), 0);
+  ck_assert_int_eq(fs_program_depend(p, 3, 0, FS_AFTER_LOCAL), 0);
+  ck_assert_int_eq(fs_program_depend(p, 4, 0, FS_AFTER_START), 0);
+  ck_assert_int_eq(fs_program_depend(p, 2, 0, FS_AFTER_END), 0);
+  ck_assert_int_eq(fs_program_depend(p, 4, 1, FS_AFTER_LOCAL), 0);
+  ck_assert_int_eq(fs_program_depend(p, 3, 1, FS_AFTER_START), 0);
+  ck_assert_int_eq(fs_program_depend(p, 1, 0, FS_AFTER_LOCAL), 0);
+  fs_error err;
+  ck_assert_int_eq(fs_program_finalize(p, &err), 0);
+  /* task 0: start 2, 4; local 3, 1; end 1, 2. task 1: start 3; local 4 */
+  const uint32_t s0[] = {2 | FS_EDGE_START, 4 | FS_EDGE_START, 3 | FS_EDGE_LOCAL,
+                         1 | FS_EDGE_LOCAL, 1, 2};
+  const uint32_t s1[] = {3 | FS_EDGE_START, 4 | FS_EDGE_LOCAL};
+  assert_successors(p, 0, s0, 6);
+  assert_successors(p, 1, s1, 2);
+  for (int t = 2; t < 5; t++) assert_successors(p, t, NULL, 0);
+  /* a start dependency counts toward need like any other */
+  static const int32_t need[] = {0, 2, 2, 2, 2};
+  for (int i = 0; i < 5; i++) ck_assert_int_eq(p->need[i], need[i]);
   fs_program_free(p);
 }
 END_TEST
@@ -286,6 +415,27 @@ START_TEST(finalize_errors) {
   ck_assert_int_eq(p->successor_at[4], 2);
   fs_program_free(p);
 
+  /* send needs a peer in range; a recv may also take any source (-1) */
+  p = fs_program_new(3);
+  int32_t send = add(p, FS_SEND, 0);
+  ck_assert_str_eq(finalize_error(p, &err), "task t0: peer rank -1 is outside [0, 3)");
+  fs_task_set_peer(p, send, 3);
+  ck_assert_str_eq(finalize_error(p, &err), "task t0: peer rank 3 is outside [0, 3)");
+  fs_task_set_peer(p, send, 2);
+  int32_t recv = add(p, FS_RECV, 2); /* default peer -1: any source */
+  ck_assert_int_eq(fs_program_finalize(p, &err), 0);
+  ck_assert_int_eq(p->peer[recv], FS_ANY_SOURCE);
+  fs_program_free(p);
+  p = fs_program_new(3);
+  recv = add(p, FS_RECV, 1);
+  fs_task_set_peer(p, recv, -2);
+  ck_assert_str_eq(finalize_error(p, &err), "task t0: peer rank -2 is outside [0, 3)");
+  fs_task_set_peer(p, recv, 3);
+  ck_assert_str_eq(finalize_error(p, &err), "task t0: peer rank 3 is outside [0, 3)");
+  fs_task_set_peer(p, recv, 0);
+  ck_assert_int_eq(fs_program_finalize(p, &err), 0);
+  fs_program_free(p);
+
   /* the first bad task in id order is reported, by name when it has one */
   p = fs_program_new(2);
   add(p, FS_SLEEP, 0);
@@ -328,8 +478,10 @@ static const uint32_t *sort_from, *sort_to;
 static int compare_edges(const void *a, const void *b) {
   int i = *(const int *)a, j = *(const int *)b;
   if (sort_from[i] != sort_from[j]) return sort_from[i] < sort_from[j] ? -1 : 1;
-  int remote_i = !(sort_to[i] & FS_EDGE_LOCAL), remote_j = !(sort_to[j] & FS_EDGE_LOCAL);
-  if (remote_i != remote_j) return remote_i - remote_j;
+  /* start edges, then local, then completion */
+  int group_i = sort_to[i] & FS_EDGE_START ? 0 : sort_to[i] & FS_EDGE_LOCAL ? 1 : 2;
+  int group_j = sort_to[j] & FS_EDGE_START ? 0 : sort_to[j] & FS_EDGE_LOCAL ? 1 : 2;
+  if (group_i != group_j) return group_i - group_j;
   return (i > j) - (i < j);
 }
 
@@ -341,7 +493,8 @@ START_TEST(finalize_random_program) {
   for (int32_t t = 0; t < TASKS; t++) {
     fs_task_kind kind = (fs_task_kind)(next_random() % FS_TASK_KINDS);
     add(p, kind, (int32_t)(next_random() % RANKS));
-    if (kind == FS_PUT || kind == FS_GET) fs_task_set_peer(p, t, (int32_t)(next_random() % RANKS));
+    if (kind >= FS_PUT) fs_task_set_peer(p, t, (int32_t)(next_random() % RANKS));
+    if (kind == FS_RECV && next_random() % 2) fs_task_set_peer(p, t, FS_ANY_SOURCE);
   }
   uint32_t *from = malloc(EDGES * sizeof *from), *to = malloc(EDGES * sizeof *to);
   int32_t *degree = calloc(TASKS, sizeof *degree);
@@ -350,10 +503,11 @@ START_TEST(finalize_random_program) {
     uint64_t r = next_random();
     from[e] = (uint32_t)(r % 8 == 0 ? r % 16 : r % TASKS);
     uint32_t target = (uint32_t)(next_random() % TASKS);
-    int local = next_random() % 3 == 0;
-    to[e] = target | (local ? FS_EDGE_LOCAL : 0);
+    int point = (int)(next_random() % 3);
+    to[e] = target | (point == FS_AFTER_LOCAL ? FS_EDGE_LOCAL
+                      : point == FS_AFTER_START ? FS_EDGE_START : 0);
     degree[target]++;
-    ck_assert_int_eq(fs_program_depend(p, (int32_t)target, (int32_t)from[e], local), 0);
+    ck_assert_int_eq(fs_program_depend(p, (int32_t)target, (int32_t)from[e], point), 0);
   }
   /* any=K on every tenth task that has dependencies */
   int32_t *any = calloc(TASKS, sizeof *any);
@@ -365,7 +519,7 @@ START_TEST(finalize_random_program) {
   fs_error err;
   ck_assert_msg(fs_program_finalize(p, &err) == 0, "%s", err.message);
   ck_assert_int_eq(p->dependencies, EDGES);
-  /* naive: sort the edge indices by (source, remote after local, index) and
+  /* naive: sort the edge indices by (source, start/local/end, index) and
    * compare the result with the CSR entry by entry */
   int *order = malloc(EDGES * sizeof *order);
   for (int e = 0; e < EDGES; e++) order[e] = e;
@@ -504,19 +658,24 @@ END_TEST
 /* ---- kinds -------------------------------------------------------------- */
 
 START_TEST(kind_names) {
-  static const char *const names[] = {"start", "proxy", "sleep", "compute", "put", "get"};
-  ck_assert_int_eq(FS_TASK_KINDS, 6);
+  static const char *const names[] = {"start", "proxy", "sleep", "compute",
+                                      "put",   "get",   "send",  "recv"};
+  ck_assert_int_eq(FS_TASK_KINDS, 8);
   for (int k = 0; k < FS_TASK_KINDS; k++) {
     ck_assert_str_eq(fs_task_kind_name((fs_task_kind)k), names[k]);
     ck_assert_int_eq(fs_task_kind_from_name(names[k], (int64_t)strlen(names[k])), k);
   }
   ck_assert_int_eq(FS_START, 0);
   ck_assert_int_eq(FS_GET, 5);
+  ck_assert_int_eq(FS_SEND, 6);
+  ck_assert_int_eq(FS_RECV, 7);
   ck_assert_str_eq(fs_task_kind_name(FS_TASK_KINDS), "?");
   ck_assert_str_eq(fs_task_kind_name((fs_task_kind)200), "?");
   ck_assert_int_eq(fs_task_kind_from_name("sleepy", 5), FS_SLEEP);
   ck_assert_int_eq(fs_task_kind_from_name("computer", 7), FS_COMPUTE);
-  const char *unknown[] = {"", "sleepy", "pu", "puts", "Start", "GET", " put", "put ", "send", "?"};
+  ck_assert_int_eq(fs_task_kind_from_name("sender", 4), FS_SEND);
+  const char *unknown[] = {"", "sleepy", "pu", "puts", "Start", "GET", " put", "put ",
+                           "sends", "Recv", "receive", "?"};
   for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++)
     ck_assert_int_eq(fs_task_kind_from_name(unknown[i], (int64_t)strlen(unknown[i])), -1);
   ck_assert_int_eq(fs_task_kind_from_name("get", 2), -1);
@@ -525,7 +684,7 @@ END_TEST
 
 START_TEST(takes_cpu) {
   /* start and proxy never take the CPU; the others do unless concurrent */
-  static const int expected[FS_TASK_KINDS] = {0, 0, 1, 1, 1, 1};
+  static const int expected[FS_TASK_KINDS] = {0, 0, 1, 1, 1, 1, 1, 1};
   fs_program *p = fs_program_new(1);
   for (int k = 0; k < FS_TASK_KINDS; k++) {
     int32_t plain = add(p, (fs_task_kind)k, 0);
@@ -591,6 +750,17 @@ START_TEST(program_bytes) {
   ck_assert_int_eq(fs_program_finalize(p, &err), 0);
   ck_assert_int_eq(fs_program_bytes(p), 1024 * 42 + 4 + 4096);
   fs_program_free(p);
+  /* + 4 per task for tags, 1 each for CPUs and NICs */
+  p = fs_program_new(2);
+  add(p, FS_SEND, 0);
+  ck_assert_int_eq(fs_program_bytes(p), 1024 * 30);
+  fs_task_set_tag(p, 0, 3);
+  ck_assert_int_eq(fs_program_bytes(p), 1024 * 34);
+  fs_task_set_cpu(p, 0, 1);
+  ck_assert_int_eq(fs_program_bytes(p), 1024 * 35);
+  fs_task_set_nic(p, 0, 1);
+  ck_assert_int_eq(fs_program_bytes(p), 1024 * 36);
+  fs_program_free(p);
 }
 END_TEST
 
@@ -601,9 +771,13 @@ static Suite *program_suite(void) {
   tcase_add_test(build, add_defaults);
   tcase_add_test(build, setters_and_flags);
   tcase_add_test(build, depend_argument_checks);
+  tcase_add_test(build, edge_bits);
+  tcase_add_test(build, tag_cpu_nic);
+  tcase_add_test(build, cpus_and_nics_default);
   suite_add_tcase(s, build);
   TCase *finalize = tcase_create("finalize");
   tcase_add_test(finalize, finalize_csr_order);
+  tcase_add_test(finalize, finalize_csr_start_edges);
   tcase_add_test(finalize, finalize_any);
   tcase_add_test(finalize, finalize_errors);
   tcase_add_test(finalize, finalize_empty_program);

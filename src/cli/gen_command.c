@@ -1,11 +1,13 @@
-/* gen_command.c: `fennelsim gen NAME ...` (write a generated schedule) and
- * `fennelsim convert IN OUT` (rewrite a schedule in another encoding). */
+/* gen_command.c: `fennelsim gen NAME ...` (write a generated schedule as
+ * .dag or GOAL) and `fennelsim convert IN OUT` (rewrite a schedule in
+ * another encoding). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "formats/dag_reader.h"
 #include "formats/dag_writer.h"
+#include "formats/goal_writer.h"
 #include "generators/generators.h"
 #include "options.h"
 
@@ -14,16 +16,46 @@ static const char gen_usage[] =
     "       fennelsim gen --list\n"
     "  --ranks N          number of ranks\n"
     "  --size S           bytes per message, with a unit (8B, 4KiB, 1MB); default 8B\n"
-    "  -o FILE            output (.dag, or gzip-compressed .dag.gz); default stdout\n"
+    "  -o FILE            output; default stdout. A name ending in .gz is gzip-compressed\n"
+    "  --format dag|goal  what to write: fennelsim's .dag, or LogGOPSim GOAL (two-sided\n"
+    "                     generators only); default goal for -o *.goal[.gz], else dag\n"
     "  --rounds R         pingpong rounds (default 1)\n"
     "  --factors a,b,...  allreduce-rm factors; their product is the rank count\n"
     "  --reduce-time T    time of each reduce (default: a compute of size S, priced by\n"
     "                     the compute model)\n";
 
+typedef enum output_format { FORMAT_FROM_NAME, FORMAT_DAG, FORMAT_GOAL } output_format;
+
+static int ends_with(const char *text, const char *suffix) {
+  size_t n = strlen(text), k = strlen(suffix);
+  return n >= k && strcmp(text + n - k, suffix) == 0;
+}
+
+/* GOAL for *.goal and *.goal.gz, else .dag. */
+static output_format format_of_path(const char *path) {
+  return ends_with(path, ".goal") || ends_with(path, ".goal.gz") ? FORMAT_GOAL : FORMAT_DAG;
+}
+
+static int parse_format(const char *value, output_format *format, fs_error *err) {
+  if (strcmp(value, "dag") == 0)
+    *format = FORMAT_DAG;
+  else if (strcmp(value, "goal") == 0)
+    *format = FORMAT_GOAL;
+  else
+    return fs_error_set(err, "--format %s: expected dag or goal", value);
+  return 0;
+}
+
+static int write_program(const fs_program *p, output_format format, fs_output *out,
+                         fs_error *err) {
+  return format == FORMAT_GOAL ? fs_goal_write_output(p, out, err)
+                               : fs_dag_write_output(p, out, err);
+}
+
 static int list_generators(void) {
   int count;
   const fs_generator *g = fs_generator_list(&count);
-  for (int i = 0; i < count; i++) printf("%-16s %s\n", g[i].name, g[i].summary);
+  for (int i = 0; i < count; i++) printf("%-22s %s\n", g[i].name, g[i].summary);
   return FS_EXIT_OK;
 }
 
@@ -46,7 +78,7 @@ static int parse_factors(const char *text, fs_generator_options *o, fs_error *er
 }
 
 static int parse_gen_options(int argc, char **argv, const char **name, const char **output,
-                             fs_generator_options *o, fs_error *err) {
+                             output_format *format, fs_generator_options *o, fs_error *err) {
   int64_t number;
   *o = (fs_generator_options){.ranks = 0, .size = 8, .rounds = 1};
   for (int i = 2; i < argc; i++) {
@@ -73,6 +105,8 @@ static int parse_gen_options(int argc, char **argv, const char **name, const cha
                (m = fs_option(argc, argv, &i, "--output", &v, err))) {
       if (m < 0) return -1;
       *output = v;
+    } else if ((m = fs_option(argc, argv, &i, "--format", &v, err))) {
+      if (m < 0 || parse_format(v, format, err)) return -1;
     } else if (argv[i][0] == '-') {
       return fs_error_set(err, "unknown option %s (see fennelsim gen --help)", argv[i]);
     } else if (!*name) {
@@ -98,11 +132,13 @@ int fs_command_gen(int argc, char **argv) {
   }
   fs_error err = {{0}};
   const char *name = NULL, *output = "-";
+  output_format format = FORMAT_FROM_NAME;
   fs_generator_options options;
   fs_program *program = NULL;
   const fs_generator *generator = NULL;
   int status = FS_EXIT_USAGE;
-  if (parse_gen_options(argc, argv, &name, &output, &options, &err)) goto done;
+  if (parse_gen_options(argc, argv, &name, &output, &format, &options, &err)) goto done;
+  if (format == FORMAT_FROM_NAME) format = format_of_path(output);
   generator = fs_generator_find(name);
   if (!generator) {
     fs_error_set(&err, "unknown generator '%s' (see fennelsim gen --list)", name);
@@ -115,9 +151,9 @@ int fs_command_gen(int argc, char **argv) {
     fs_output_abort(out);
     goto done;
   }
-  if (fs_dag_write_output(program, out, &err)) {
+  if (write_program(program, format, out, &err)) {
     fs_output_abort(out);
-    status = FS_EXIT_SIMULATION;
+    status = FS_EXIT_USAGE; /* the program cannot be written in that format */
   } else {
     status = fs_output_commit(out, &err) ? FS_EXIT_SIMULATION : FS_EXIT_OK;
   }
@@ -129,7 +165,8 @@ done:
 
 int fs_command_convert(int argc, char **argv) {
   if (argc != 4) {
-    fputs("usage: fennelsim convert IN OUT   (.dag or .dag.gz; \"-\" for stdin/stdout)\n", stderr);
+    fputs("usage: fennelsim convert IN OUT   (IN .dag[.gz]; OUT .dag[.gz] or .goal[.gz];\n"
+          "                                 \"-\" for stdin/stdout)\n", stderr);
     return FS_EXIT_USAGE;
   }
   fs_error err = {{0}};
@@ -138,7 +175,9 @@ int fs_command_convert(int argc, char **argv) {
     fprintf(stderr, "fennelsim convert: %s\n", err.message);
     return FS_EXIT_USAGE;
   }
-  int status = fs_dag_write(program, argv[3], &err) ? FS_EXIT_SIMULATION : FS_EXIT_OK;
+  int failed = format_of_path(argv[3]) == FORMAT_GOAL ? fs_goal_write(program, argv[3], &err)
+                                                      : fs_dag_write(program, argv[3], &err);
+  int status = failed ? FS_EXIT_SIMULATION : FS_EXIT_OK;
   if (status) fprintf(stderr, "fennelsim convert: %s\n", err.message);
   fs_program_free(program);
   return status;

@@ -1,7 +1,9 @@
-/* engine.c: the event loop. One pass over a queue of timed events; ranks
- * keep a list of waiting tasks; a dispatch round at the end of each instant
- * gives every idle rank its next task. No allocation once a run has begun,
- * except the event queue's buckets growing to their high-water mark. */
+/* engine.c: the event loop. One pass over a queue of timed events; every
+ * CPU keeps a list of waiting tasks (and, at a receiver, waiting messages);
+ * a dispatch round at the end of each instant gives every idle CPU its next
+ * one. Two-sided messages are matched in per-rank FIFO queues linked through
+ * the task arrays. No allocation once a run has begun, except the event
+ * queue's buckets growing to their high-water mark. */
 #include "engine.h"
 
 #include <stdlib.h>
@@ -9,15 +11,34 @@
 
 #include "event_queue.h"
 
-/* Event payload: task id (or model payload) << 2 | kind. */
-enum { EVENT_COMPLETE = 0, EVENT_LOCAL = 1, EVENT_REMOTE = 2, EVENT_MODEL = 3 };
+/* Event payload: task id (or model payload) << 3 | kind. */
+enum {
+  EVENT_COMPLETE,  /* local and remote completion at once */
+  EVENT_LOCAL,     /* the CPU part ends */
+  EVENT_REMOTE,    /* data delivered; a recv or a rendezvous send completes */
+  EVENT_MODEL,     /* the network model's own event */
+  EVENT_ARRIVAL,   /* a send's message reaches its receiver */
+  EVENT_RECEIVED,  /* the receiver's CPU is done with a message */
+  EVENT_RETRY,     /* a task or message waited for the model's resources */
+};
+#define EVENT_BITS 3
 
-typedef struct rank_state {
-  fs_time tail_time;  /* ready time of the last task queued */
-  int32_t head, tail; /* waiting tasks, linked through waiting_next */
-  int32_t segment_before; /* last waiting task readied before tail_time, -1: none */
+/* Per-task flags of two-sided tasks. */
+enum { MESSAGE = 1, RENDEZVOUS = 2, MATCHED = 4 };
+
+typedef struct cpu_state {
+  fs_time tail_time;  /* ready time of the last entry queued */
+  int32_t head, tail; /* waiting tasks and messages, linked through waiting_next */
+  int32_t segment_before; /* last entry readied before tail_time, -1: none */
   uint8_t busy, dispatch_pending;
-} rank_state;
+} cpu_state;
+
+/* FIFO queues of one rank: posted receives and unexpected messages (send
+ * ids), linked through waiting_next. */
+typedef struct match_queues {
+  int32_t posted_head, posted_tail;
+  int32_t unexpected_head, unexpected_tail;
+} match_queues;
 
 struct fs_engine {
   const fs_program *program;
@@ -27,17 +48,27 @@ struct fs_engine {
   int observer_count;
   fs_event_queue queue;
   int32_t *remaining;    /* per task: completions still needed; <= 0 once ready */
-  int32_t *waiting_next; /* per task: next in its rank's waiting list */
-  rank_state *ranks;
+  int32_t *waiting_next; /* per task: next in a CPU's waiting list or a match queue */
+  uint8_t *two_sided;    /* per task: MESSAGE, RENDEZVOUS, MATCHED; NULL without sends */
+  cpu_state *cpus;       /* rank * program->cpus + cpu */
+  match_queues *queues;  /* per rank; NULL without sends and receives */
   fs_time *finish;       /* per rank: latest CPU end or data delivery */
-  int32_t *dispatch;     /* ranks to serve at the end of this instant */
+  int32_t *dispatch;     /* CPUs to serve at the end of this instant */
   int32_t dispatch_count;
   fs_time now;
   int64_t events;
   int64_t completed;
   int64_t stuck;
+  int64_t unmatched;
   int failed;            /* a post was refused (memory, or a time in the past) */
+  const char *failure;   /* why, when not that */
 };
+
+static int has_two_sided(const fs_program *p) {
+  for (int32_t t = 0; t < p->tasks; t++)
+    if (p->kind[t] == FS_SEND || p->kind[t] == FS_RECV) return 1;
+  return 0;
+}
 
 fs_engine *fs_engine_new(const fs_program *program, fs_network_model *network,
                          fs_compute_model *compute, fs_error *err) {
@@ -52,12 +83,19 @@ fs_engine *fs_engine_new(const fs_program *program, fs_network_model *network,
   e->compute = compute;
   fs_event_queue_init(&e->queue);
   size_t tasks = (size_t)program->tasks + 1, ranks = (size_t)program->ranks;
+  size_t cpus = ranks * (size_t)program->cpus;
   e->remaining = malloc(tasks * sizeof *e->remaining);
   e->waiting_next = malloc(tasks * sizeof *e->waiting_next);
-  e->ranks = malloc(ranks * sizeof *e->ranks);
+  e->cpus = malloc(cpus * sizeof *e->cpus);
   e->finish = malloc(ranks * sizeof *e->finish);
-  e->dispatch = malloc(ranks * sizeof *e->dispatch);
-  if (!e->remaining || !e->waiting_next || !e->ranks || !e->finish || !e->dispatch) {
+  e->dispatch = malloc(cpus * sizeof *e->dispatch);
+  int two_sided = has_two_sided(program);
+  if (two_sided) {
+    e->two_sided = malloc(tasks);
+    e->queues = malloc(ranks * sizeof *e->queues);
+  }
+  if (!e->remaining || !e->waiting_next || !e->cpus || !e->finish || !e->dispatch ||
+      (two_sided && (!e->two_sided || !e->queues))) {
     fs_engine_free(e);
     fs_error_set(err, "out of memory for the run state of %d tasks", program->tasks);
     return NULL;
@@ -70,7 +108,9 @@ void fs_engine_free(fs_engine *e) {
   fs_event_queue_free(&e->queue);
   free(e->remaining);
   free(e->waiting_next);
-  free(e->ranks);
+  free(e->two_sided);
+  free(e->cpus);
+  free(e->queues);
   free(e->finish);
   free(e->dispatch);
   free(e);
@@ -91,11 +131,16 @@ fs_time fs_engine_makespan(const fs_engine *e) {
 }
 int64_t fs_engine_events(const fs_engine *e) { return e->events; }
 int64_t fs_engine_stuck_tasks(const fs_engine *e) { return e->stuck; }
+int64_t fs_engine_unmatched(const fs_engine *e) { return e->unmatched; }
 
 const fs_time *fs_engine_finish_times(const fs_engine *e) { return e->finish; }
 
 int64_t fs_engine_bytes(const fs_engine *e) {
-  return (int64_t)e->program->tasks * 8 + (int64_t)e->program->ranks * (int64_t)(sizeof(rank_state) + sizeof(fs_time) + 4);
+  const fs_program *p = e->program;
+  int64_t per_task = 8 + (e->two_sided ? 1 : 0);
+  int64_t per_rank = (int64_t)p->cpus * (int64_t)(sizeof(cpu_state) + 4) + (int64_t)sizeof(fs_time) +
+                     (e->queues ? (int64_t)sizeof(match_queues) : 0);
+  return (int64_t)p->tasks * per_task + (int64_t)p->ranks * per_rank;
 }
 
 /* ---- posting events ---- */
@@ -105,66 +150,78 @@ static void post(fs_engine *e, fs_time at, uint64_t payload) {
 }
 
 void fs_engine_post_complete(fs_engine *e, int32_t task, fs_time at) {
-  post(e, at, (uint64_t)task << 2 | EVENT_COMPLETE);
+  post(e, at, (uint64_t)task << EVENT_BITS | EVENT_COMPLETE);
 }
 void fs_engine_post_local(fs_engine *e, int32_t task, fs_time at) {
-  post(e, at, (uint64_t)task << 2 | EVENT_LOCAL);
+  post(e, at, (uint64_t)task << EVENT_BITS | EVENT_LOCAL);
 }
 void fs_engine_post_remote(fs_engine *e, int32_t task, fs_time at) {
-  post(e, at, (uint64_t)task << 2 | EVENT_REMOTE);
+  post(e, at, (uint64_t)task << EVENT_BITS | EVENT_REMOTE);
 }
 void fs_engine_post_model_event(fs_engine *e, fs_time at, uint32_t payload) {
-  post(e, at, (uint64_t)payload << 2 | EVENT_MODEL);
+  post(e, at, (uint64_t)payload << EVENT_BITS | EVENT_MODEL);
+}
+void fs_engine_post_arrival(fs_engine *e, int32_t task, fs_time at) {
+  post(e, at, (uint64_t)task << EVENT_BITS | EVENT_ARRIVAL);
 }
 
-/* ---- ranks: waiting lists and dispatch ---- */
+/* ---- CPUs: waiting lists and dispatch ---- */
 
-static void request_dispatch(fs_engine *e, int32_t r) {
-  rank_state *rank = &e->ranks[r];
-  if (!rank->dispatch_pending && !rank->busy && rank->head >= 0) {
-    rank->dispatch_pending = 1;
-    e->dispatch[e->dispatch_count++] = r;
+static int32_t cpu_of(const fs_engine *e, int32_t rank, int32_t task) {
+  return rank * e->program->cpus + fs_task_cpu(e->program, task);
+}
+
+static void request_dispatch(fs_engine *e, int32_t c) {
+  cpu_state *cpu = &e->cpus[c];
+  if (!cpu->dispatch_pending && !cpu->busy && cpu->head >= 0) {
+    cpu->dispatch_pending = 1;
+    e->dispatch[e->dispatch_count++] = c;
   }
 }
 
-/* Keeps each rank's list sorted by (ready time, task id). Tasks arrive in
- * time order, so a task goes at the tail unless another of the same ready
+/* Keeps each CPU's list sorted by (ready time, task id). Entries arrive in
+ * time order, so one goes at the tail unless another of the same ready
  * time with a larger id is already there: then it is placed within that
  * last same-time segment. */
-static void enqueue_waiting(fs_engine *e, int32_t r, int32_t task) {
-  rank_state *rank = &e->ranks[r];
+static void enqueue_waiting(fs_engine *e, int32_t c, int32_t task) {
+  cpu_state *cpu = &e->cpus[c];
   int32_t *next = e->waiting_next;
   next[task] = -1;
-  if (rank->head < 0) {
-    rank->head = rank->tail = task;
-    rank->segment_before = -1;
-    rank->tail_time = e->now;
+  if (cpu->head < 0) {
+    cpu->head = cpu->tail = task;
+    cpu->segment_before = -1;
+    cpu->tail_time = e->now;
     return;
   }
-  if (e->now > rank->tail_time) {
-    rank->segment_before = rank->tail;
-    rank->tail_time = e->now;
-  } else if (task < rank->tail) {
-    int32_t previous = rank->segment_before;
-    int32_t current = previous < 0 ? rank->head : next[previous];
+  if (e->now > cpu->tail_time) {
+    cpu->segment_before = cpu->tail;
+    cpu->tail_time = e->now;
+  } else if (task < cpu->tail) {
+    int32_t previous = cpu->segment_before;
+    int32_t current = previous < 0 ? cpu->head : next[previous];
     while (current < task) previous = current, current = next[current];
     next[task] = current;
     if (previous < 0)
-      rank->head = task;
+      cpu->head = task;
     else
       next[previous] = task;
     return;
   }
-  next[rank->tail] = task;
-  rank->tail = task;
+  next[cpu->tail] = task;
+  cpu->tail = task;
 }
 
-static int32_t dequeue_waiting(fs_engine *e, int32_t r) {
-  rank_state *rank = &e->ranks[r];
-  int32_t task = rank->head;
-  rank->head = e->waiting_next[task];
-  if (rank->head < 0) rank->tail = -1;
-  if (rank->segment_before == task) rank->segment_before = -1;
+static void wait_for_cpu(fs_engine *e, int32_t c, int32_t task) {
+  enqueue_waiting(e, c, task);
+  request_dispatch(e, c);
+}
+
+static int32_t dequeue_waiting(fs_engine *e, int32_t c) {
+  cpu_state *cpu = &e->cpus[c];
+  int32_t task = cpu->head;
+  cpu->head = e->waiting_next[task];
+  if (cpu->head < 0) cpu->tail = -1;
+  if (cpu->segment_before == task) cpu->segment_before = -1;
   return task;
 }
 
@@ -180,9 +237,45 @@ static void notify(fs_engine *e, int which, int32_t task) {
   }
 }
 
+static void make_ready(fs_engine *e, int32_t task);
+
+/* Counts one completion for each successor in successor[from..to). */
+static void release(fs_engine *e, int64_t from, int64_t to) {
+  const uint32_t *successor = e->program->successor;
+  int32_t *remaining = e->remaining;
+  for (int64_t i = from; i < to; i++) {
+    int32_t s = FS_EDGE_TASK(successor[i]);
+    if (--remaining[s] == 0) make_ready(e, s);
+  }
+}
+
+/* Ends of the start edges and of the local-completion edges of a task. */
+static int64_t edges_end(const fs_program *p, int32_t task, uint32_t flag, int64_t from) {
+  int64_t i = from, end = p->successor_at[task + 1];
+  while (i < end && (p->successor[i] & flag)) i++;
+  return i;
+}
+static int64_t start_edges_end(const fs_program *p, int32_t task) {
+  return edges_end(p, task, FS_EDGE_START, p->successor_at[task]);
+}
+static int64_t local_edges_end(const fs_program *p, int32_t task) {
+  return edges_end(p, task, FS_EDGE_LOCAL, start_edges_end(p, task));
+}
+
+static void fail_run(fs_engine *e, const char *why) {
+  e->failed = 1;
+  if (!e->failure) e->failure = why;
+}
+
+static void start_send(fs_engine *e, int32_t task);
+static void post_recv(fs_engine *e, int32_t task);
+
 static void start_task(fs_engine *e, int32_t task) {
   const fs_program *p = e->program;
   if (e->observer_count) notify(e, 1, task);
+  int64_t first = p->successor_at[task];
+  if (first < p->successor_at[task + 1] && (p->successor[first] & FS_EDGE_START))
+    release(e, first, start_edges_end(p, task));
   switch (p->kind[task]) {
     case FS_START: /* value: the skew */
     case FS_SLEEP:
@@ -195,6 +288,12 @@ static void start_task(fs_engine *e, int32_t task) {
       fs_engine_post_complete(e, task,
                               e->now + e->compute->duration(e->compute->state, p, task));
       break;
+    case FS_SEND:
+      start_send(e, task);
+      break;
+    case FS_RECV:
+      post_recv(e, task);
+      break;
     default: /* put, get */
       e->network->start(e->network->state, e, task, e->now);
       break;
@@ -203,90 +302,211 @@ static void start_task(fs_engine *e, int32_t task) {
 
 static void make_ready(fs_engine *e, int32_t task) {
   if (e->observer_count) notify(e, 0, task);
-  if (fs_task_takes_cpu(e->program, task)) {
-    int32_t r = e->program->rank[task];
-    enqueue_waiting(e, r, task);
-    request_dispatch(e, r);
-  } else {
+  if (fs_task_takes_cpu(e->program, task))
+    wait_for_cpu(e, cpu_of(e, e->program->rank[task], task), task);
+  else
     start_task(e, task);
-  }
 }
 
-/* Counts one completion for each successor in successor[from..to). */
-static void release(fs_engine *e, int64_t from, int64_t to) {
-  const uint32_t *successor = e->program->successor;
-  int32_t *remaining = e->remaining;
-  for (int64_t i = from; i < to; i++) {
-    int32_t s = FS_EDGE_TASK(successor[i]);
-    if (--remaining[s] == 0) make_ready(e, s);
-  }
-}
-
-static void free_cpu(fs_engine *e, int32_t r) {
-  e->ranks[r].busy = 0;
-  request_dispatch(e, r);
+static void free_cpu(fs_engine *e, int32_t c) {
+  e->cpus[c].busy = 0;
+  request_dispatch(e, c);
 }
 
 static void extend_finish(fs_engine *e, int32_t r) {
   if (e->finish[r] < e->now) e->finish[r] = e->now;
 }
 
-/* Where a transfer's data lands: a put at its peer, a get back home. */
+/* Where a transfer's data lands: a put at its peer; a get, a send (its
+ * completion) and a recv at home. */
 static int32_t delivered_at(const fs_program *p, int32_t task) {
   return p->kind[task] == FS_PUT ? p->peer[task] : p->rank[task];
 }
 
-/* First successor index past the local-completion edges. */
-static int64_t local_edges_end(const fs_program *p, int32_t task) {
-  int64_t i = p->successor_at[task], end = p->successor_at[task + 1];
-  while (i < end && (p->successor[i] & FS_EDGE_LOCAL)) i++;
-  return i;
+/* ---- two-sided: sends, messages, receives, matching ---- */
+
+static void start_send(fs_engine *e, int32_t task) {
+  if (!e->network->send) {
+    fail_run(e, "the network model has no two-sided send/recv");
+    return;
+  }
+  int rendezvous = e->network->send(e->network->state, e, task, e->now);
+  e->two_sided[task] = (uint8_t)(MESSAGE | (rendezvous ? RENDEZVOUS : 0));
+}
+
+/* Does recv `r` accept the message of send `s`? */
+static int accepts(const fs_program *p, int32_t r, int32_t s) {
+  int32_t source = p->peer[r], tag = fs_task_tag(p, r), sent_tag = fs_task_tag(p, s);
+  return (source == FS_ANY_SOURCE || source == p->rank[s]) &&
+         (tag == FS_ANY_TAG || sent_tag == FS_ANY_TAG || tag == sent_tag);
+}
+
+/* Removes and returns the first entry of a FIFO list that `match` accepts,
+ * or -1. want(a, b) is asked as accepts(recv, send). */
+static int32_t take_first(fs_engine *e, int32_t *head, int32_t *tail, int32_t other,
+                          int other_is_send) {
+  const fs_program *p = e->program;
+  int32_t *next = e->waiting_next, previous = -1;
+  for (int32_t t = *head; t >= 0; previous = t, t = next[t]) {
+    if (!(other_is_send ? accepts(p, t, other) : accepts(p, other, t))) continue;
+    if (previous < 0) *head = next[t]; else next[previous] = next[t];
+    if (*tail == t) *tail = previous;
+    return t;
+  }
+  return -1;
+}
+
+static void append(fs_engine *e, int32_t *head, int32_t *tail, int32_t t) {
+  e->waiting_next[t] = -1;
+  if (*tail >= 0) e->waiting_next[*tail] = t; else *head = t;
+  *tail = t;
+}
+
+/* A matched rendezvous send completes now. */
+static void matched(fs_engine *e, int32_t send) {
+  e->two_sided[send] |= MATCHED;
+  if (e->two_sided[send] & RENDEZVOUS) fs_engine_post_remote(e, send, e->now);
+}
+
+/* The message of `send` is received now: by the receiver's CPU, which the
+ * model holds for a while, or (models without a receive cost) by no CPU. */
+static void receive_message(fs_engine *e, int32_t send) {
+  const fs_program *p = e->program;
+  match_queues *q = &e->queues[p->peer[send]];
+  fs_time hold = 0;
+  if (e->network->receive) {
+    hold = e->network->receive(e->network->state, e, send, e->now);
+    post(e, e->now + hold, (uint64_t)send << EVENT_BITS | EVENT_RECEIVED);
+  }
+  int32_t recv = take_first(e, &q->posted_head, &q->posted_tail, send, 1);
+  if (recv < 0) {
+    append(e, &q->unexpected_head, &q->unexpected_tail, send);
+    return;
+  }
+  matched(e, send);
+  fs_engine_post_remote(e, recv, e->now + hold);
+}
+
+/* A recv is posted in no time: it takes the first unexpected message it
+ * accepts (and completes now), or waits in the posted queue. */
+static void post_recv(fs_engine *e, int32_t recv) {
+  const fs_program *p = e->program;
+  match_queues *q = &e->queues[p->rank[recv]];
+  fs_engine_post_local(e, recv, e->now);
+  int32_t send = take_first(e, &q->unexpected_head, &q->unexpected_tail, recv, 0);
+  if (send < 0) {
+    append(e, &q->posted_head, &q->posted_tail, recv);
+    return;
+  }
+  matched(e, send);
+  fs_engine_post_remote(e, recv, e->now);
+}
+
+/* ---- events ---- */
+
+static void handle_local(fs_engine *e, int32_t task) {
+  const fs_program *p = e->program;
+  if (e->observer_count) notify(e, 2, task);
+  extend_finish(e, p->rank[task]);
+  if (fs_task_takes_cpu(p, task) && !(p->flags[task] & FS_BLOCKING))
+    free_cpu(e, cpu_of(e, p->rank[task], task));
+  int64_t from = start_edges_end(p, task);
+  if (p->kind[task] == FS_SEND && !(e->two_sided[task] & RENDEZVOUS)) {
+    if (e->observer_count) notify(e, 3, task); /* an eager send is done */
+    e->completed++;
+    release(e, from, p->successor_at[task + 1]);
+    return;
+  }
+  release(e, from, local_edges_end(p, task));
+}
+
+static void handle_remote(fs_engine *e, int32_t task) {
+  const fs_program *p = e->program;
+  if (e->observer_count) notify(e, 3, task);
+  extend_finish(e, delivered_at(p, task));
+  if (fs_task_takes_cpu(p, task) && (p->flags[task] & FS_BLOCKING))
+    free_cpu(e, cpu_of(e, p->rank[task], task));
+  e->completed++;
+  release(e, local_edges_end(p, task), p->successor_at[task + 1]);
+}
+
+static void handle_complete(fs_engine *e, int32_t task) {
+  const fs_program *p = e->program;
+  if (e->observer_count) notify(e, 2, task), notify(e, 3, task);
+  if (p->kind[task] >= FS_SLEEP) { /* start and proxy do not count */
+    extend_finish(e, p->rank[task]);
+    extend_finish(e, delivered_at(p, task));
+    if (fs_task_takes_cpu(p, task)) free_cpu(e, cpu_of(e, p->rank[task], task));
+  }
+  e->completed++;
+  release(e, start_edges_end(p, task), p->successor_at[task + 1]);
+}
+
+/* The CPU a message of `send` uses at its receiver. */
+static int32_t receiving_cpu(const fs_engine *e, int32_t send) {
+  return cpu_of(e, e->program->peer[send], send);
 }
 
 static void handle(fs_engine *e, uint64_t payload) {
   const fs_program *p = e->program;
-  int32_t task = (int32_t)(payload >> 2);
-  switch (payload & 3) {
-    case EVENT_COMPLETE: /* local and remote at once */
-      if (e->observer_count) notify(e, 2, task), notify(e, 3, task);
-      if (p->kind[task] >= FS_SLEEP) { /* start and proxy do not count */
-        extend_finish(e, p->rank[task]);
-        extend_finish(e, delivered_at(p, task));
-        if (fs_task_takes_cpu(p, task)) free_cpu(e, p->rank[task]);
-      }
-      e->completed++;
-      release(e, p->successor_at[task], p->successor_at[task + 1]);
+  int32_t task = (int32_t)(payload >> EVENT_BITS);
+  switch (payload & ((1 << EVENT_BITS) - 1)) {
+    case EVENT_COMPLETE:
+      handle_complete(e, task);
       break;
-    case EVENT_LOCAL: /* put and get only; a blocking one keeps its CPU */
-      if (e->observer_count) notify(e, 2, task);
-      extend_finish(e, p->rank[task]);
-      if (fs_task_takes_cpu(p, task) && !(p->flags[task] & FS_BLOCKING)) free_cpu(e, p->rank[task]);
-      release(e, p->successor_at[task], local_edges_end(p, task));
+    case EVENT_LOCAL:
+      handle_local(e, task);
       break;
     case EVENT_REMOTE:
-      if (e->observer_count) notify(e, 3, task);
-      extend_finish(e, delivered_at(p, task));
-      if (fs_task_takes_cpu(p, task) && (p->flags[task] & FS_BLOCKING)) free_cpu(e, p->rank[task]);
-      e->completed++;
-      release(e, local_edges_end(p, task), p->successor_at[task + 1]);
+      handle_remote(e, task);
       break;
+    case EVENT_ARRIVAL:
+      if (e->network->receive)
+        wait_for_cpu(e, receiving_cpu(e, task), task);
+      else
+        receive_message(e, task);
+      break;
+    case EVENT_RECEIVED:
+      extend_finish(e, p->peer[task]);
+      free_cpu(e, receiving_cpu(e, task));
+      break;
+    case EVENT_RETRY: {
+      int message = p->kind[task] == FS_SEND && (e->two_sided[task] & MESSAGE);
+      wait_for_cpu(e, message ? receiving_cpu(e, task) : cpu_of(e, p->rank[task], task), task);
+      break;
+    }
     default:
-      if (e->network->event) e->network->event(e->network->state, e, (uint32_t)(payload >> 2), e->now);
+      if (e->network->event) e->network->event(e->network->state, e, (uint32_t)(payload >> EVENT_BITS), e->now);
       break;
   }
 }
 
-/* Every idle rank with waiting work starts its first task, all at `now`. */
+/* Every idle CPU with waiting work starts its first entry, all at `now`.
+ * An entry the model cannot start yet (a NIC gap) comes back when it can. */
 static void dispatch_round(fs_engine *e) {
+  const fs_program *p = e->program;
   int32_t count = e->dispatch_count;
   e->dispatch_count = 0;
   for (int32_t i = 0; i < count; i++) {
-    int32_t r = e->dispatch[i];
-    rank_state *rank = &e->ranks[r];
-    rank->dispatch_pending = 0;
-    if (rank->busy || rank->head < 0) continue;
-    rank->busy = 1;
-    start_task(e, dequeue_waiting(e, r));
+    int32_t c = e->dispatch[i];
+    cpu_state *cpu = &e->cpus[c];
+    cpu->dispatch_pending = 0;
+    while (!cpu->busy && cpu->head >= 0) {
+      int32_t task = dequeue_waiting(e, c);
+      int message = p->kind[task] == FS_SEND && (e->two_sided[task] & MESSAGE);
+      if (e->network->available && p->kind[task] >= FS_PUT && p->kind[task] <= FS_SEND) {
+        fs_time at = e->network->available(e->network->state, e, task, message, e->now);
+        if (at > e->now) {
+          post(e, at, (uint64_t)task << EVENT_BITS | EVENT_RETRY);
+          continue;
+        }
+      }
+      cpu->busy = 1;
+      if (message)
+        receive_message(e, task);
+      else
+        start_task(e, task);
+    }
   }
 }
 
@@ -294,15 +514,34 @@ static void reset(fs_engine *e) {
   const fs_program *p = e->program;
   fs_event_queue_clear(&e->queue);
   if (p->tasks) memcpy(e->remaining, p->need, (size_t)p->tasks * sizeof *e->remaining);
+  for (int64_t c = 0; c < (int64_t)p->ranks * p->cpus; c++)
+    e->cpus[c] = (cpu_state){.tail_time = 0, .head = -1, .tail = -1, .segment_before = -1};
   for (int32_t r = 0; r < p->ranks; r++) {
-    e->ranks[r] = (rank_state){.tail_time = 0, .head = -1, .tail = -1, .segment_before = -1};
     e->finish[r] = 0;
+    if (e->queues) e->queues[r] = (match_queues){-1, -1, -1, -1};
   }
+  if (e->two_sided) memset(e->two_sided, 0, (size_t)p->tasks);
   e->dispatch_count = 0;
   e->now = 0;
-  e->events = e->completed = e->stuck = 0;
+  e->events = e->completed = e->stuck = e->unmatched = 0;
   e->failed = 0;
-  if (e->network->reset) e->network->reset(e->network->state);
+  e->failure = NULL;
+  if (e->network->reset && e->network->reset(e->network->state, p))
+    fail_run(e, "out of memory for the network model's state");
+}
+
+/* Counts what is left in the match queues (into e->unmatched) and returns
+ * how many of those tasks never completed: the posted recvs and the
+ * rendezvous sends (an eager send completed when it left). */
+static int64_t count_unmatched(fs_engine *e) {
+  int64_t unfinished = 0;
+  for (int32_t r = 0; e->queues && r < e->program->ranks; r++) {
+    for (int32_t t = e->queues[r].posted_head; t >= 0; t = e->waiting_next[t])
+      e->unmatched++, unfinished++;
+    for (int32_t t = e->queues[r].unexpected_head; t >= 0; t = e->waiting_next[t])
+      e->unmatched++, unfinished += (e->two_sided[t] & RENDEZVOUS) != 0;
+  }
+  return unfinished;
 }
 
 int fs_engine_run(fs_engine *e, fs_error *err) {
@@ -327,16 +566,19 @@ int fs_engine_run(fs_engine *e, fs_error *err) {
     handle(e, event.payload);
   }
   if (e->failed)
-    return fs_error_set(err, "simulation failed at %lld ps: out of memory, or the network model "
-                        "posted a completion in the past", (long long)e->now);
+    return fs_error_set(err, "simulation failed at %lld ps: %s", (long long)e->now,
+                        e->failure ? e->failure
+                                   : "out of memory, or the network model posted a completion in the past");
   for (int32_t t = 0; t < p->tasks; t++)
     if (e->remaining[t] > 0) e->stuck++;
-  if (e->completed + e->stuck != p->tasks)
+  int64_t unfinished = count_unmatched(e); /* recvs and rendezvous sends left waiting */
+  if (e->completed + e->stuck + unfinished != p->tasks)
     return fs_error_set(err, "simulation failed: the network model left %lld transfers unfinished",
-                        (long long)(p->tasks - e->completed - e->stuck));
-  if (e->stuck) {
-    fs_error_set(err, "deadlock: %lld of %d tasks can never become ready", (long long)e->stuck,
-                 p->tasks);
+                        (long long)(p->tasks - e->completed - e->stuck - unfinished));
+  if (e->stuck || e->unmatched) {
+    fs_error_set(err, "deadlock: %lld of %d tasks can never become ready; %lld receives or "
+                 "messages found no partner", (long long)e->stuck, p->tasks,
+                 (long long)e->unmatched);
     return FS_RUN_DEADLOCK;
   }
   return FS_RUN_OK;
@@ -345,13 +587,34 @@ int fs_engine_run(fs_engine *e, fs_error *err) {
 /* ---- deadlock report ---- */
 
 #define WAITS_SHOWN 8
+enum { DONE = 0, NEVER_READY = 1, UNMATCHED = 2 };
 
-void fs_engine_report_stuck(const fs_engine *e, FILE *out, int limit) {
+/* Per task: DONE, NEVER_READY, or UNMATCHED (left in a match queue). */
+static uint8_t *pending_states(const fs_engine *e) {
   const fs_program *p = e->program;
-  int32_t *slot = malloc((size_t)p->tasks * sizeof *slot);
-  int32_t *shown = calloc((size_t)limit, sizeof *shown);
-  int32_t *waits = calloc((size_t)limit * WAITS_SHOWN, sizeof *waits);
-  int32_t *wait_count = calloc((size_t)limit, sizeof *wait_count);
+  uint8_t *state = malloc((size_t)p->tasks + 1);
+  if (!state) return NULL;
+  for (int32_t t = 0; t < p->tasks; t++) state[t] = e->remaining[t] > 0 ? NEVER_READY : DONE;
+  for (int32_t r = 0; e->queues && r < p->ranks; r++) {
+    for (int32_t t = e->queues[r].posted_head; t >= 0; t = e->waiting_next[t]) state[t] = UNMATCHED;
+    for (int32_t t = e->queues[r].unexpected_head; t >= 0; t = e->waiting_next[t])
+      if (e->two_sided[t] & RENDEZVOUS) state[t] = UNMATCHED;
+  }
+  return state;
+}
+
+static void describe_pending(const fs_program *p, int32_t u, uint8_t state, FILE *out) {
+  char name[24];
+  fprintf(out, " %s (%s, rank %d, %s)", fs_task_name(p, u, name), fs_task_kind_name(p->kind[u]),
+          p->rank[u], state == NEVER_READY ? "never ready" : "never matched");
+}
+
+static void report_waiting_tasks(const fs_engine *e, const uint8_t *state, FILE *out, int limit) {
+  const fs_program *p = e->program;
+  int32_t *slot = malloc((size_t)p->tasks * sizeof *slot + 1);
+  int32_t *shown = calloc((size_t)limit + 1, sizeof *shown);
+  int32_t *waits = calloc(((size_t)limit + 1) * WAITS_SHOWN, sizeof *waits);
+  int32_t *wait_count = calloc((size_t)limit + 1, sizeof *wait_count);
   if (!slot || !shown || !waits || !wait_count) {
     fprintf(out, "(out of memory for the deadlock report)\n");
     goto done;
@@ -359,18 +622,19 @@ void fs_engine_report_stuck(const fs_engine *e, FILE *out, int limit) {
   int count = 0;
   for (int32_t t = 0; t < p->tasks; t++) {
     slot[t] = -1;
-    if (e->remaining[t] > 0 && count < limit) shown[count] = t, slot[t] = count++;
+    if (state[t] == NEVER_READY && count < limit) shown[count] = t, slot[t] = count++;
   }
-  /* a dependency still pending is one that itself never became ready */
+  /* pending: a task never ready, or the completion of an unmatched one */
   for (int32_t u = 0; u < p->tasks; u++) {
-    if (e->remaining[u] <= 0) continue;
-    for (int64_t i = p->successor_at[u]; i < p->successor_at[u + 1]; i++) {
-      int32_t v = FS_EDGE_TASK(p->successor[i]);
-      if (slot[v] >= 0 && wait_count[slot[v]] < WAITS_SHOWN)
+    for (int64_t i = p->successor_at[u]; state[u] != DONE && i < p->successor_at[u + 1]; i++) {
+      uint32_t edge = p->successor[i];
+      int32_t v = FS_EDGE_TASK(edge);
+      int pending = state[u] == NEVER_READY || !(edge & (FS_EDGE_START | FS_EDGE_LOCAL));
+      if (pending && slot[v] >= 0 && wait_count[slot[v]] < WAITS_SHOWN)
         waits[slot[v] * WAITS_SHOWN + wait_count[slot[v]]++] = u;
     }
   }
-  char name[24], other[24];
+  char name[24];
   for (int k = 0; k < count; k++) {
     int32_t t = shown[k];
     fprintf(out, "  %s (%s, rank %d) waits for %d more completion%s:", fs_task_name(p, t, name),
@@ -378,8 +642,7 @@ void fs_engine_report_stuck(const fs_engine *e, FILE *out, int limit) {
             e->remaining[t] == 1 ? "" : "s");
     for (int w = 0; w < wait_count[k]; w++) {
       int32_t u = waits[k * WAITS_SHOWN + w];
-      fprintf(out, " %s (%s, rank %d, never ready)", fs_task_name(p, u, other),
-              fs_task_kind_name(p->kind[u]), p->rank[u]);
+      describe_pending(p, u, state[u], out);
     }
     fprintf(out, "\n");
   }
@@ -389,4 +652,42 @@ done:
   free(shown);
   free(waits);
   free(wait_count);
+}
+
+static void peer_text(char *buffer, size_t size, int32_t value, const char *any) {
+  if (value < 0) snprintf(buffer, size, "%s", any); else snprintf(buffer, size, "%d", value);
+}
+
+/* Per rank, what is left in its match queues. */
+static void report_unmatched(const fs_engine *e, FILE *out, int limit) {
+  const fs_program *p = e->program;
+  int shown = 0;
+  char name[24], source[16], tag[16];
+  for (int32_t r = 0; e->queues && r < p->ranks; r++) {
+    for (int32_t t = e->queues[r].posted_head; t >= 0; t = e->waiting_next[t]) {
+      if (shown++ >= limit) continue;
+      peer_text(source, sizeof source, p->peer[t], "any");
+      peer_text(tag, sizeof tag, fs_task_tag(p, t), "any");
+      fprintf(out, "  rank %d: recv %s from %s tag %s was posted; no message matched it\n", r,
+              fs_task_name(p, t, name), source, tag);
+    }
+    for (int32_t t = e->queues[r].unexpected_head; t >= 0; t = e->waiting_next[t]) {
+      if (shown++ >= limit) continue;
+      peer_text(tag, sizeof tag, fs_task_tag(p, t), "any");
+      fprintf(out, "  rank %d: the message of send %s from rank %d tag %s arrived; no recv matched "
+              "it\n", r, fs_task_name(p, t, name), p->rank[t], tag);
+    }
+  }
+  if (shown > limit) fprintf(out, "  ... and %d more unmatched\n", shown - limit);
+}
+
+void fs_engine_report_stuck(const fs_engine *e, FILE *out, int limit) {
+  uint8_t *state = pending_states(e);
+  if (!state) {
+    fprintf(out, "(out of memory for the deadlock report)\n");
+    return;
+  }
+  if (e->stuck) report_waiting_tasks(e, state, out, limit);
+  if (e->unmatched) report_unmatched(e, out, limit);
+  free(state);
 }

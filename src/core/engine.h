@@ -8,7 +8,19 @@
  * All completions at a time t are processed before any rank picks its next
  * task at t; a rank then picks the waiting task with the earliest ready
  * time, ties by program position. Completions posted for the same time are
- * processed in the order they were posted. */
+ * processed in the order they were posted.
+ *
+ * Two-sided tasks: a send takes its CPU (and whatever the model says, e.g. a
+ * NIC gap), then its message travels to the receiver, where it waits for a
+ * CPU like a task (ordered by arrival time, then by the send's position) and
+ * is matched MPI-style against the posted receives of that rank: FIFO, the
+ * first posted recv whose source and tag accept it (-1: any), else it joins
+ * the unexpected queue. A recv waits for its CPU, is posted in no time, and
+ * takes the first unexpected message it accepts. A recv completes when its
+ * message has been received (the end of the receiver's CPU time for it); an
+ * eager send when it releases its CPU, a rendezvous send when its message is
+ * matched. A rank may have several CPUs (task field cpu); a message uses the
+ * CPU index of its send at the receiver, as LogGOPSim does. */
 #ifndef FS_ENGINE_H
 #define FS_ENGINE_H
 
@@ -46,8 +58,11 @@ fs_time fs_engine_makespan(const fs_engine *e);
 const fs_time *fs_engine_finish_times(const fs_engine *e); /* by rank */
 int64_t fs_engine_events(const fs_engine *e);
 int64_t fs_engine_stuck_tasks(const fs_engine *e);
+/* Receives posted and messages received that found no partner. */
+int64_t fs_engine_unmatched(const fs_engine *e);
 /* Writes the tasks that never became ready (up to limit) and, for each,
- * the dependencies it still waits for. */
+ * the dependencies it still waits for; then, per rank, the unmatched
+ * receives and messages with their peer and tag. */
 void fs_engine_report_stuck(const fs_engine *e, FILE *out, int limit);
 int64_t fs_engine_bytes(const fs_engine *e);
 
@@ -57,5 +72,7 @@ void fs_engine_post_complete(fs_engine *e, int32_t task, fs_time at); /* local =
 void fs_engine_post_local(fs_engine *e, int32_t task, fs_time at);
 void fs_engine_post_remote(fs_engine *e, int32_t task, fs_time at);
 void fs_engine_post_model_event(fs_engine *e, fs_time at, uint32_t payload);
+/* The message of send `task` reaches its receiver at `at`. */
+void fs_engine_post_arrival(fs_engine *e, int32_t task, fs_time at);
 
 #endif

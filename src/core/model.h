@@ -23,10 +23,26 @@ typedef struct fs_network_model {
    * task is concurrent). Must eventually post exactly one completion pair:
    * fs_engine_post_complete, or fs_engine_post_local and _remote. */
   void (*start)(void *state, fs_engine *engine, int32_t task, fs_time now);
+  /* Two-sided communication (NULL when the model has none). A send starts
+   * at now: the model posts the CPU release (fs_engine_post_local) and the
+   * message's arrival at the receiver (fs_engine_post_arrival), and returns
+   * 1 for a rendezvous send (it completes when its message is matched) or 0
+   * for an eager one (it completes when it releases the CPU). */
+  int (*send)(void *state, fs_engine *engine, int32_t task, fs_time now);
+  /* The receiver's CPU takes the message of send `task` at now: returns how
+   * long the CPU is held (the message is matched at now). NULL: receiving
+   * takes no CPU, the message is matched when it arrives. */
+  fs_time (*receive)(void *state, fs_engine *engine, int32_t task, fs_time now);
+  /* Earliest time, >= now, at which the model's resources other than the
+   * CPU (a NIC gap) let a put/get/send start (receiving == 0) or the
+   * message of send `task` be received (receiving == 1). NULL: now. */
+  fs_time (*available)(void *state, const fs_engine *engine, int32_t task, int receiving,
+                       fs_time now);
   /* One of the model's own events (may be NULL when it posts none). */
   void (*event)(void *state, fs_engine *engine, uint32_t payload, fs_time now);
-  /* Forget run state before a new run (may be NULL when stateless). */
-  void (*reset)(void *state);
+  /* Sizes and clears the run state for a program before each run (may be
+   * NULL when stateless); -1 when out of memory. */
+  int (*reset)(void *state, const fs_program *program);
   /* Parameters as JSON object members: "\"alpha_ns\": 1000, ..." */
   void (*describe)(const void *state, char *buffer, size_t size);
   void (*destroy)(void *state);

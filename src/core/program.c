@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const kind_names[FS_TASK_KINDS] = {"start", "proxy", "sleep",
-                                                      "compute", "put", "get"};
+static const char *const kind_names[FS_TASK_KINDS] = {"start", "proxy", "sleep", "compute",
+                                                      "put",   "get",   "send",  "recv"};
 
 const char *fs_task_kind_name(fs_task_kind kind) {
   return kind < FS_TASK_KINDS ? kind_names[kind] : "?";
@@ -35,6 +35,9 @@ void fs_program_free(fs_program *p) {
   free(p->value);
   free(p->need);
   free(p->label);
+  free(p->tag);
+  free(p->cpu);
+  free(p->nic);
   free(p->name_at);
   free(p->successor_at);
   free(p->successor);
@@ -61,7 +64,9 @@ static int set_task_capacity(fs_program *p, int64_t capacity) {
   if (grow(&p->kind, 1, capacity) || grow(&p->flags, 1, capacity) ||
       grow(&p->rank, 4, capacity) || grow(&p->peer, 4, capacity) ||
       grow(&p->value, 8, capacity) || grow(&p->need, 4, capacity) ||
-      (p->label && grow(&p->label, 4, capacity)) || (p->name_at && grow(&p->name_at, 8, capacity)))
+      (p->label && grow(&p->label, 4, capacity)) || (p->name_at && grow(&p->name_at, 8, capacity)) ||
+      (p->tag && grow(&p->tag, 4, capacity)) || (p->cpu && grow(&p->cpu, 1, capacity)) ||
+      (p->nic && grow(&p->nic, 1, capacity)))
     return -1;
   p->capacity = (int32_t)capacity;
   return 0;
@@ -94,18 +99,23 @@ int32_t fs_program_add(fs_program *p, fs_task_kind kind, int32_t rank) {
   p->need[t] = 0;
   if (p->label) p->label[t] = -1;
   if (p->name_at) p->name_at[t] = -1;
+  if (p->tag) p->tag[t] = 0;
+  if (p->cpu) p->cpu[t] = 0;
+  if (p->nic) p->nic[t] = 0;
   return t;
 }
 
-int fs_program_depend(fs_program *p, int32_t task, int32_t on, int local) {
+int fs_program_depend(fs_program *p, int32_t task, int32_t on, int point) {
   if (p->finalized || task < 0 || task >= p->tasks || on < 0 || on >= p->tasks) return -1;
+  if (point < FS_AFTER_END || point > FS_AFTER_START) return -1;
   if (p->dependencies == p->pending_capacity) {
     int64_t want = p->pending_capacity < 1024 ? 1024 : p->pending_capacity * 2;
     if (set_pending_capacity(p, want)) return -1;
   }
   uint32_t *pair = p->pending + 2 * p->dependencies++;
   pair[0] = (uint32_t)on;
-  pair[1] = (uint32_t)task | (local ? FS_EDGE_LOCAL : 0);
+  pair[1] = (uint32_t)task | (point == FS_AFTER_LOCAL ? FS_EDGE_LOCAL
+                               : point == FS_AFTER_START ? FS_EDGE_START : 0);
   return 0;
 }
 
@@ -131,20 +141,41 @@ int32_t fs_program_add_label(fs_program *p, const char *text, int64_t length) {
   return p->label_count++;
 }
 
+/* Allocates an optional per-task array on first use, filled with `fill`. */
+static int optional_array(fs_program *p, void *array, size_t size, int fill) {
+  void **a = array;
+  if (*a) return 0;
+  if (p->capacity && grow(a, size, p->capacity)) return -1;
+  if (p->tasks) memset(*a, fill, (size_t)p->tasks * size);
+  return 0;
+}
+
+int fs_task_set_tag(fs_program *p, int32_t t, int32_t tag) {
+  if (optional_array(p, &p->tag, 4, 0)) return -1;
+  p->tag[t] = tag;
+  return 0;
+}
+
+int fs_task_set_cpu(fs_program *p, int32_t t, int cpu) {
+  if (cpu < 0 || cpu > 255 || optional_array(p, &p->cpu, 1, 0)) return -1;
+  p->cpu[t] = (uint8_t)cpu;
+  return 0;
+}
+
+int fs_task_set_nic(fs_program *p, int32_t t, int nic) {
+  if (nic < 0 || nic > 255 || optional_array(p, &p->nic, 1, 0)) return -1;
+  p->nic[t] = (uint8_t)nic;
+  return 0;
+}
+
 int fs_task_set_label(fs_program *p, int32_t t, int32_t label) {
-  if (!p->label) {
-    if (p->capacity && grow(&p->label, 4, p->capacity)) return -1;
-    for (int32_t i = 0; i < p->tasks; i++) p->label[i] = -1;
-  }
+  if (optional_array(p, &p->label, 4, 0xff)) return -1; /* all bytes 0xff: -1 */
   p->label[t] = label;
   return 0;
 }
 
 int fs_task_set_name(fs_program *p, int32_t t, const char *name, int64_t length) {
-  if (!p->name_at) {
-    if (p->capacity && grow(&p->name_at, 8, p->capacity)) return -1;
-    for (int32_t i = 0; i < p->tasks; i++) p->name_at[i] = -1;
-  }
+  if (optional_array(p, &p->name_at, 8, 0xff)) return -1;
   if (p->names_used + length + 1 > p->names_capacity) {
     int64_t want = p->names_capacity ? p->names_capacity * 2 : 4096;
     while (want < p->names_used + length + 1) want *= 2;
@@ -174,8 +205,8 @@ const char *fs_task_label(const fs_program *p, int32_t t) {
   return p->label && p->label[t] >= 0 ? p->labels[p->label[t]] : NULL;
 }
 
-/* Counting sort of the pairs by `from`; local edges of a task before its
- * remote ones, each group in the order the dependencies were added. */
+/* Counting sort of the pairs by `from`; a task's start edges, then local
+ * ones, then completion ones, each group in the order they were added. */
 static int build_successors(fs_program *p) {
   int64_t n = p->tasks, m = p->dependencies;
   int64_t *at = calloc((size_t)n + 2, sizeof *at);
@@ -189,10 +220,11 @@ static int build_successors(fs_program *p) {
   for (int64_t e = 0; e < m; e++) at[p->pending[2 * e] + 2]++;
   for (int64_t i = 2; i < n + 2; i++) at[i] += at[i - 1];
   /* at[from+1] is now the start of from's range; fill it */
-  for (int pass = 0; pass < 2; pass++)
+  static const uint32_t pass_flags[3] = {FS_EDGE_START, FS_EDGE_LOCAL, 0};
+  for (int pass = 0; pass < 3; pass++)
     for (int64_t e = 0; e < m; e++) {
       uint32_t to = p->pending[2 * e + 1];
-      if (((to & FS_EDGE_LOCAL) != 0) == (pass == 0)) out[at[p->pending[2 * e] + 1]++] = to;
+      if ((to & (FS_EDGE_START | FS_EDGE_LOCAL)) == pass_flags[pass]) out[at[p->pending[2 * e] + 1]++] = to;
     }
   /* at[from+1] is the end of from's range == start of from+1 */
   p->successor_at = at;
@@ -217,7 +249,9 @@ int fs_program_finalize(fs_program *p, fs_error *err) {
       return fs_error_set(err, "task %s: rank %d is outside [0, %d)", fs_task_name(p, t, name),
                           p->rank[t], p->ranks);
     }
-    if ((kind == FS_PUT || kind == FS_GET) && (p->peer[t] < 0 || p->peer[t] >= p->ranks)) {
+    int lowest_peer = kind == FS_RECV ? FS_ANY_SOURCE : 0;
+    if ((kind == FS_PUT || kind == FS_GET || kind == FS_SEND || kind == FS_RECV) &&
+        (p->peer[t] < lowest_peer || p->peer[t] >= p->ranks)) {
       free(degree);
       return fs_error_set(err, "task %s: peer rank %d is outside [0, %d)",
                           fs_task_name(p, t, name), p->peer[t], p->ranks);
@@ -234,12 +268,18 @@ int fs_program_finalize(fs_program *p, fs_error *err) {
     }
   }
   free(degree);
+  p->cpus = p->nics = 1;
+  for (int32_t t = 0; p->cpu && t < p->tasks; t++)
+    if (p->cpu[t] + 1 > p->cpus) p->cpus = p->cpu[t] + 1;
+  for (int32_t t = 0; p->nic && t < p->tasks; t++)
+    if (p->nic[t] + 1 > p->nics) p->nics = p->nic[t] + 1;
   if (build_successors(p)) return fs_error_set(err, "out of memory finalizing dependencies");
   p->finalized = 1;
   return 0;
 }
 
 int64_t fs_program_bytes(const fs_program *p) {
-  int64_t per_task = 1 + 1 + 4 + 4 + 8 + 4 + 8 + (p->label ? 4 : 0) + (p->name_at ? 8 : 0);
+  int64_t per_task = 1 + 1 + 4 + 4 + 8 + 4 + 8 + (p->label ? 4 : 0) + (p->name_at ? 8 : 0) +
+                     (p->tag ? 4 : 0) + (p->cpu ? 1 : 0) + (p->nic ? 1 : 0);
   return (int64_t)p->capacity * per_task + p->dependencies * 4 + p->names_capacity;
 }

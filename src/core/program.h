@@ -24,6 +24,8 @@ typedef enum fs_task_kind {
   FS_COMPUTE,    /* occupies the CPU for time, or what the compute model says */
   FS_PUT,        /* one-sided transfer of size bytes to peer */
   FS_GET,        /* one-sided fetch of size bytes from peer */
+  FS_SEND,       /* two-sided: size bytes to peer with tag, matched MPI-style */
+  FS_RECV,       /* two-sided: size bytes from peer (-1: any) with tag (-1: any) */
   FS_TASK_KINDS
 } fs_task_kind;
 
@@ -35,11 +37,18 @@ enum fs_task_flag {
   FS_HAS_ANY = 1 << 4,    /* need was set by any=K rather than the dependency count */
 };
 
-/* A successor entry: the dependent task id, with this bit set when the
- * dependency is on the local completion (":local"). */
+/* What a dependency waits for: the task's (remote) completion, its local
+ * completion (":local"), or its start (":start", GOAL's irequires). */
+enum fs_dependency_point { FS_AFTER_END = 0, FS_AFTER_LOCAL = 1, FS_AFTER_START = 2 };
+
+/* A successor entry: the dependent task id, with one of these bits when the
+ * dependency is on the local completion or on the start. */
 #define FS_EDGE_LOCAL 0x80000000u
-#define FS_EDGE_TASK(e) ((int32_t)((e) & 0x7fffffffu))
-#define FS_MAX_TASKS 0x7fffffff
+#define FS_EDGE_START 0x40000000u
+#define FS_EDGE_TASK(e) ((int32_t)((e) & 0x3fffffffu))
+#define FS_MAX_TASKS 0x3fffffff
+#define FS_ANY_SOURCE (-1)
+#define FS_ANY_TAG (-1)
 
 typedef struct fs_program {
   int32_t ranks;
@@ -54,9 +63,14 @@ typedef struct fs_program {
   int64_t *value;   /* time (ps) or size (bytes), see FS_HAS_TIME/FS_HAS_SIZE */
   int32_t *need;    /* completions that make the task ready: any=K or in-degree */
   int32_t *label;   /* index into labels, -1 for none; NULL when no task has one */
+  int32_t *tag;     /* send/recv tag (FS_ANY_TAG: any); NULL when no task has one (0) */
+  uint8_t *cpu;     /* CPU of the rank the task runs on; NULL when all use CPU 0 */
+  uint8_t *nic;     /* NIC of a send/recv; NULL when all use NIC 0 */
+  int32_t cpus, nics; /* per rank: 1 + the largest cpu and nic index (after finalize) */
   int64_t *name_at; /* offset into names; NULL when tasks are unnamed ("t<id>") */
   /* successors (valid after finalize): successor[successor_at[i] ..
-   * successor_at[i+1]), local-completion edges first, each in order added */
+   * successor_at[i+1]): start edges, then local-completion edges, then
+   * completion edges, each group in the order added */
   int64_t *successor_at;
   uint32_t *successor;
   int64_t dependencies;
@@ -77,9 +91,10 @@ int fs_program_reserve(fs_program *p, int64_t tasks, int64_t dependencies);
 
 /* Adds a task and returns its id, or -1 when out of memory or ids. */
 int32_t fs_program_add(fs_program *p, fs_task_kind kind, int32_t rank);
-/* task depends on `on` (remote completion, or local when local != 0). Any two
- * tasks may be linked; a cycle is reported by the engine as a deadlock. */
-int fs_program_depend(fs_program *p, int32_t task, int32_t on, int local);
+/* task depends on `on` reaching `point` (an fs_dependency_point; 0 is its
+ * completion). Any two tasks may be linked; a cycle is reported by the
+ * engine as a deadlock. */
+int fs_program_depend(fs_program *p, int32_t task, int32_t on, int point);
 /* Field setters (builders call them right after fs_program_add). */
 static inline void fs_task_set_peer(fs_program *p, int32_t t, int32_t peer) { p->peer[t] = peer; }
 static inline void fs_task_set_size(fs_program *p, int32_t t, int64_t size) {
@@ -97,6 +112,13 @@ static inline void fs_task_set_any(fs_program *p, int32_t t, int32_t any) {
   p->need[t] = any;
   p->flags[t] = (uint8_t)(p->flags[t] | FS_HAS_ANY);
 }
+/* Two-sided fields and resources (allocated on first use). */
+int fs_task_set_tag(fs_program *p, int32_t t, int32_t tag);
+int fs_task_set_cpu(fs_program *p, int32_t t, int cpu); /* 0..255 */
+int fs_task_set_nic(fs_program *p, int32_t t, int nic); /* 0..255 */
+static inline int32_t fs_task_tag(const fs_program *p, int32_t t) { return p->tag ? p->tag[t] : 0; }
+static inline int fs_task_cpu(const fs_program *p, int32_t t) { return p->cpu ? p->cpu[t] : 0; }
+static inline int fs_task_nic(const fs_program *p, int32_t t) { return p->nic ? p->nic[t] : 0; }
 /* Interns text and returns its label index (or -1 when out of memory).
  * Searches the labels so far: for the few labels of a generator. */
 int32_t fs_program_intern_label(fs_program *p, const char *text, int64_t length);
@@ -115,6 +137,8 @@ const char *fs_task_name(const fs_program *p, int32_t t, char buffer[24]);
 const char *fs_task_label(const fs_program *p, int32_t t); /* NULL when none */
 const char *fs_task_kind_name(fs_task_kind kind);
 int fs_task_kind_from_name(const char *name, int64_t length); /* -1 if unknown */
+/* Sleep, compute, put, get, send and recv take a CPU (a recv for no time:
+ * it is posted when its CPU is free), unless concurrent. */
 static inline int fs_task_takes_cpu(const fs_program *p, int32_t t) {
   return p->kind[t] >= FS_SLEEP && !(p->flags[t] & FS_CONCURRENT);
 }

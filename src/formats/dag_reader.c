@@ -15,30 +15,33 @@ typedef struct token {
 } token;
 
 /* Fields, in the order the writer emits them. */
-enum field { F_TO, F_FROM, F_SIZE, F_TIME, F_SKEW, F_ANY, F_CONCURRENT, F_BLOCKING, F_AFTER,
-             F_LABEL, F_TAG, FIELDS };
+enum field { F_TO, F_FROM, F_SIZE, F_TAG, F_TIME, F_SKEW, F_CPU, F_NIC, F_ANY, F_CONCURRENT,
+             F_BLOCKING, F_AFTER, F_LABEL, FIELDS };
 
 #define FIELD(name) {name, sizeof name - 1}
 static const struct { const char *name; size_t length; } fields[FIELDS] = {
-    FIELD("to"),         FIELD("from"),     FIELD("size"),  FIELD("time"),
-    FIELD("skew"),       FIELD("any"),      FIELD("concurrent"),
-    FIELD("blocking"),   FIELD("after"),    FIELD("label"), FIELD("tag")};
+    FIELD("to"),  FIELD("from"), FIELD("size"), FIELD("tag"),        FIELD("time"),
+    FIELD("skew"), FIELD("cpu"), FIELD("nic"),  FIELD("any"),        FIELD("concurrent"),
+    FIELD("blocking"), FIELD("after"), FIELD("label")};
 
 #define KIND_BIT(k) (1u << (k))
 #define ALL_KINDS (KIND_BIT(FS_TASK_KINDS) - 1)
+#define TRANSFERS (KIND_BIT(FS_PUT) | KIND_BIT(FS_GET) | KIND_BIT(FS_SEND) | KIND_BIT(FS_RECV))
 /* The kinds that accept each field. */
 static const unsigned field_kinds[FIELDS] = {
-    [F_TO] = KIND_BIT(FS_PUT),
-    [F_FROM] = KIND_BIT(FS_GET),
-    [F_SIZE] = KIND_BIT(FS_PUT) | KIND_BIT(FS_GET) | KIND_BIT(FS_COMPUTE),
+    [F_TO] = KIND_BIT(FS_PUT) | KIND_BIT(FS_SEND),
+    [F_FROM] = KIND_BIT(FS_GET) | KIND_BIT(FS_RECV),
+    [F_SIZE] = TRANSFERS | KIND_BIT(FS_COMPUTE),
+    [F_TAG] = KIND_BIT(FS_SEND) | KIND_BIT(FS_RECV),
     [F_TIME] = KIND_BIT(FS_SLEEP) | KIND_BIT(FS_COMPUTE),
     [F_SKEW] = KIND_BIT(FS_START),
+    [F_CPU] = TRANSFERS | KIND_BIT(FS_SLEEP) | KIND_BIT(FS_COMPUTE),
+    [F_NIC] = TRANSFERS,
     [F_ANY] = ALL_KINDS,
     [F_CONCURRENT] = ALL_KINDS,
     [F_BLOCKING] = KIND_BIT(FS_PUT) | KIND_BIT(FS_GET),
     [F_AFTER] = ALL_KINDS,
     [F_LABEL] = ALL_KINDS,
-    [F_TAG] = 0,
 };
 
 typedef struct dag_reader {
@@ -180,14 +183,19 @@ static int32_t find_task(const dag_reader *r, const token *name) {
                             name->length, task_name_of, r->p);
 }
 
-/* One entry of after=: NAME or NAME:local. */
+/* One entry of after=: NAME, NAME:local or NAME:start. */
 static int read_dependency(dag_reader *r, task_line *task, const token *item) {
   const char *colon = memchr(item->text, ':', item->length);
   token name = {item->text, colon ? (size_t)(colon - item->text) : item->length};
+  int point = FS_AFTER_END;
   if (colon) {
     token suffix = {colon, item->length - name.length};
-    if (!token_is(&suffix, ":local"))
-      return expected(r, &suffix, "':local' or ',' after a dependency name");
+    if (token_is(&suffix, ":local"))
+      point = FS_AFTER_LOCAL;
+    else if (token_is(&suffix, ":start"))
+      point = FS_AFTER_START;
+    else
+      return expected(r, &suffix, "':local', ':start' or ',' after a dependency name");
   }
   if (name.length == 0) return expected(r, item, "a task name in after=");
   int32_t on = find_task(r, &name);
@@ -197,7 +205,7 @@ static int read_dependency(dag_reader *r, task_line *task, const token *item) {
     return expected(r, &name, itself ? "a task defined above, not the task itself"
                                      : "the name of a task defined above");
   }
-  if (fs_program_depend(r->p, task->task, on, colon != NULL)) return out_of_memory(r);
+  if (fs_program_depend(r->p, task->task, on, point)) return out_of_memory(r);
   task->dependencies++;
   return 0;
 }
@@ -253,17 +261,62 @@ static int read_time(dag_reader *r, task_line *task, const token *value) {
   return 0;
 }
 
+/* "any" or "-1", which a recv takes for from= and tag=. */
+static int is_any(const token *value) { return token_is(value, "any") || token_is(value, "-1"); }
+
+static int read_source(dag_reader *r, task_line *task, const token *value) {
+  int32_t rank = FS_ANY_SOURCE;
+  if (task->kind != FS_RECV) {
+    if (read_rank(r, value, "a source rank", &rank)) return -1;
+  } else if (!is_any(value)) {
+    int64_t v;
+    if (fs_parse_count(value->text, value->length, 0, r->p->ranks - 1, &v)) {
+      char text[96];
+      snprintf(text, sizeof text, "a source rank in [0, %d) or 'any'", r->p->ranks);
+      return expected(r, value, text);
+    }
+    rank = (int32_t)v;
+  }
+  fs_task_set_peer(r->p, task->task, rank);
+  return 0;
+}
+
+static int read_tag(dag_reader *r, task_line *task, const token *value) {
+  int64_t tag = FS_ANY_TAG;
+  int recv = task->kind == FS_RECV;
+  if (!(recv && is_any(value)) && fs_parse_count(value->text, value->length, 0, INT32_MAX, &tag))
+    return expected(r, value, recv ? "a tag from 0 to 2147483647 or 'any'"
+                                   : "a tag from 0 to 2147483647");
+  return fs_task_set_tag(r->p, task->task, (int32_t)tag) ? out_of_memory(r) : 0;
+}
+
+/* cpu= and nic=: an index from 0 to 255. */
+static int read_unit(dag_reader *r, task_line *task, int field, const token *value) {
+  int64_t index;
+  if (fs_parse_count(value->text, value->length, 0, 255, &index))
+    return expected(r, value, field == F_CPU ? "a CPU index from 0 to 255"
+                                             : "a NIC index from 0 to 255");
+  int status = field == F_CPU ? fs_task_set_cpu(r->p, task->task, (int)index)
+                              : fs_task_set_nic(r->p, task->task, (int)index);
+  return status ? out_of_memory(r) : 0;
+}
+
 static int read_value(dag_reader *r, task_line *task, int field, const token *value) {
   fs_program *p = r->p;
   int32_t rank = -1;
   int64_t size;
   switch (field) {
   case F_TO:
-  case F_FROM:
-    if (read_rank(r, value, field == F_TO ? "a destination rank" : "a source rank", &rank))
-      return -1;
+    if (read_rank(r, value, "a destination rank", &rank)) return -1;
     fs_task_set_peer(p, task->task, rank);
     return 0;
+  case F_FROM:
+    return read_source(r, task, value);
+  case F_TAG:
+    return read_tag(r, task, value);
+  case F_CPU:
+  case F_NIC:
+    return read_unit(r, task, field, value);
   case F_SIZE:
     if (fs_parse_size(value->text, value->length, &size))
       return expected(r, value, "a size in bytes such as 8, 8B, 4KiB or 1.5MB");
@@ -311,11 +364,8 @@ static int find_field(const token *key) {
 static int check_key(dag_reader *r, task_line *task, const token *key, int field) {
   char shown[64];
   if (field < 0)
-    return expected(r, key, "a field (to, from, size, time, skew, any, concurrent, blocking, "
-                            "after, label)");
-  if (field == F_TAG)
-    return fail(r, key->text, "expected a field of a %s task (got 'tag', which is reserved for "
-                "send/recv tasks, not supported yet)", fs_task_kind_name(task->kind));
+    return expected(r, key, "a field (to, from, size, tag, time, skew, cpu, nic, any, concurrent, "
+                            "blocking, after, label)");
   if (!(field_kinds[field] & KIND_BIT(task->kind))) return field_not_for_kind(r, task, key);
   if (task->seen & (1u << field))
     return fail(r, key->text, "expected each field at most once (got a second %s)",
@@ -348,7 +398,9 @@ static int check_task(dag_reader *r, const task_line *task) {
   static const struct { fs_task_kind kind; int field; const char *what; } required[] = {
       {FS_SLEEP, F_TIME, "time=T on a sleep task"},
       {FS_PUT, F_TO, "to=RANK on a put task"},
-      {FS_GET, F_FROM, "from=RANK on a get task"}};
+      {FS_GET, F_FROM, "from=RANK on a get task"},
+      {FS_SEND, F_TO, "to=RANK on a send task"},
+      {FS_RECV, F_FROM, "from=RANK or from=any on a recv task"}};
   token end = {r->line + r->length, 0};
   for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
     if (task->kind == required[i].kind && !(task->seen & (1u << required[i].field)))
@@ -368,7 +420,8 @@ static int read_task_body(dag_reader *r, task_line *task) {
   token kind, rank, field;
   next_token(r, &kind);
   int k = fs_task_kind_from_name(kind.text, (int64_t)kind.length);
-  if (k < 0) return expected(r, &kind, "a task kind (start, proxy, sleep, compute, put, get)");
+  if (k < 0)
+    return expected(r, &kind, "a task kind (start, proxy, sleep, compute, put, get, send, recv)");
   task->kind = (fs_task_kind)k;
   int32_t rank_id = -1;
   next_token(r, &rank);
@@ -376,7 +429,8 @@ static int read_task_body(dag_reader *r, task_line *task) {
   task->task = fs_program_add(r->p, task->kind, rank_id);
   if (task->task < 0 || fs_task_set_name(r->p, task->task, task->name.text, (int64_t)task->name.length))
     return out_of_memory(r);
-  if (task->kind == FS_PUT || task->kind == FS_GET) fs_task_set_size(r->p, task->task, 0);
+  /* transfers default to 0 bytes; a compute without size= is the model's */
+  if (TRANSFERS & KIND_BIT(task->kind)) fs_task_set_size(r->p, task->task, 0);
   while (next_token(r, &field))
     if (read_field(r, task, &field)) return -1;
   return check_task(r, task);

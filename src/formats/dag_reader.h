@@ -3,7 +3,17 @@
  * One streaming pass; the input may be gzip-compressed. Task names are kept
  * (fs_task_name), labels interned. On any error, NULL is returned and
  * err->message reads "FILE:LINE:COLUMN: expected ... (got ...)", with the
- * 1-based column of the offending token; nothing is half-built. */
+ * 1-based column of the offending token; nothing is half-built.
+ *
+ * Two-sided tasks and resources (beyond SPEC section 4):
+ *   NAME send RANK to=R size=S [tag=T]          T in [0, 2^31), default 0
+ *   NAME recv RANK from=R|any size=S [tag=T|any] "-1" is accepted for any
+ *   cpu=C  (0..255) on sleep, compute, put, get, send and recv: which of the
+ *          rank's CPUs the task occupies (default 0)
+ *   nic=N  (0..255) on put, get, send and recv (default 0)
+ *   after=NAME:start  depends on NAME's start (GOAL's irequires), beside
+ *          NAME (its completion) and NAME:local (its local completion)
+ * to= and from= are required on send and recv; size defaults to 0 bytes. */
 #ifndef FS_DAG_READER_H
 #define FS_DAG_READER_H
 

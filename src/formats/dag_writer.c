@@ -10,8 +10,8 @@
 #include "formats/name_index.h"
 #include "formats/text_input.h"
 
-/* pred[at[t] .. at[t+1]): predecessors of t, each with FS_EDGE_LOCAL when
- * the dependency is on local completion. */
+/* pred[at[t] .. at[t+1]): predecessors of t, each with FS_EDGE_LOCAL or
+ * FS_EDGE_START when the dependency is on local completion or start. */
 typedef struct predecessors {
   int64_t *at;
   uint32_t *from;
@@ -37,7 +37,8 @@ static int build_predecessors(const fs_program *p, predecessors *pred) {
   for (int32_t s = 0; s < n; s++)
     for (int64_t e = p->successor_at[s]; e < p->successor_at[s + 1]; e++) {
       uint32_t edge = p->successor[e];
-      pred->from[pred->at[FS_EDGE_TASK(edge) + 1]++] = (uint32_t)s | (edge & FS_EDGE_LOCAL);
+      pred->from[pred->at[FS_EDGE_TASK(edge) + 1]++] =
+          (uint32_t)s | (edge & (FS_EDGE_LOCAL | FS_EDGE_START));
     }
   return 0;
 }
@@ -139,26 +140,60 @@ static void put_after(writer *w, int32_t t) {
     if (i > pred->at[t]) put(w, ",", 1);
     put_text(w, fs_task_name(w->p, FS_EDGE_TASK(from), w->name));
     if (from & FS_EDGE_LOCAL) put(w, ":local", 6);
+    if (from & FS_EDGE_START) put(w, ":start", 6);
   }
 }
 
-/* to/from, size, then time or skew: what the kind carries. */
+static int is_transfer(int kind) {
+  return kind == FS_PUT || kind == FS_GET || kind == FS_SEND || kind == FS_RECV;
+}
+
+/* to= or from= (a recv's any source as "any"). */
+static void put_peer(writer *w, int32_t t) {
+  int kind = w->p->kind[t];
+  put_key(w, kind == FS_PUT || kind == FS_SEND ? "to" : "from");
+  if (w->p->peer[t] == FS_ANY_SOURCE)
+    put_text(w, "any"); /* only a recv gets here: finalize checked the others */
+  else
+    put_int(w, w->p->peer[t]);
+}
+
+/* tag= on send and recv, when not 0; a recv's any tag as "any". */
+static int put_tag(writer *w, int32_t t) {
+  const fs_program *p = w->p;
+  int32_t tag = fs_task_tag(p, t);
+  int kind = p->kind[t];
+  if ((kind != FS_SEND && kind != FS_RECV) || tag == 0) return 0;
+  if (tag < (kind == FS_RECV ? FS_ANY_TAG : 0))
+    return fs_error_set(w->err, "task %s: tag %d on a %s cannot be written (tags are 0 or more%s)",
+                        fs_task_name(p, t, w->name), (int)tag, fs_task_kind_name((fs_task_kind)kind),
+                        kind == FS_RECV ? ", or any" : "");
+  put_key(w, "tag");
+  if (tag == FS_ANY_TAG)
+    put_text(w, "any");
+  else
+    put_int(w, tag);
+  return 0;
+}
+
+/* to/from, size, tag, then time or skew: what the kind carries. */
 static int put_value_fields(writer *w, int32_t t) {
   const fs_program *p = w->p;
   int kind = p->kind[t], flags = p->flags[t];
   int64_t value = p->value[t];
-  int has_size = kind == FS_PUT || kind == FS_GET || (kind == FS_COMPUTE && (flags & FS_HAS_SIZE));
+  int has_size = is_transfer(kind) || (kind == FS_COMPUTE && (flags & FS_HAS_SIZE));
   int has_time = kind == FS_SLEEP || ((kind == FS_COMPUTE || kind == FS_START) && (flags & FS_HAS_TIME));
   char text[40];
   if ((has_size || has_time) && value < 0)
     return fs_error_set(w->err, "task %s: negative %s %lld cannot be written",
                         fs_task_name(p, t, w->name), has_size ? "size" : "time", (long long)value);
-  if (kind == FS_PUT || kind == FS_GET) {
-    put_key(w, kind == FS_PUT ? "to" : "from");
-    put_int(w, p->peer[t]);
-  }
+  if (is_transfer(kind)) put_peer(w, t);
   if (has_size) put_key(w, "size"), put_text(w, fs_format_size(text, value));
+  if (put_tag(w, t)) return -1;
   if (has_time) put_key(w, kind == FS_START ? "skew" : "time"), put_text(w, fs_format_time(text, value));
+  /* resources where the kind uses them, when not the default 0 */
+  if (kind >= FS_SLEEP && fs_task_cpu(p, t)) put_key(w, "cpu"), put_int(w, fs_task_cpu(p, t));
+  if (is_transfer(kind) && fs_task_nic(p, t)) put_key(w, "nic"), put_int(w, fs_task_nic(p, t));
   return 0;
 }
 

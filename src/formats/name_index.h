@@ -1,8 +1,9 @@
-/* name_index.h: private to the .dag reader and writer: a hash table from a
- * string to an int32 id, by open addressing with linear probing. The strings
- * themselves live elsewhere (the program's name pool or label table) and are
- * fetched through a callback, so a slot is 8 bytes and nothing is allocated
- * per entry. Header-only: the functions are small and used in two places. */
+/* name_index.h: private to the readers and writers of formats/: a hash
+ * table from a string to an int32 id, by open addressing with linear
+ * probing. The strings themselves live elsewhere (the program's name pool or
+ * label table) and are fetched through a callback, so a slot is 8 bytes and
+ * nothing is allocated per entry. Header-only: the functions are small and
+ * used in a few places. */
 #ifndef FS_NAME_INDEX_H
 #define FS_NAME_INDEX_H
 
@@ -37,8 +38,10 @@ static inline uint32_t fs_name_hash(const char *text, size_t length) {
     memcpy(&word, text, 8);
     h = fs_name_mix((h ^ word) * 0x94d049bb133111ebu);
   }
+  /* the tail by shifts: a byte-wise copy into a word read back at once
+   * stalls store-to-load forwarding */
   word = 0;
-  memcpy(&word, text, length);
+  for (size_t i = 0; i < length; i++) word |= (uint64_t)(unsigned char)text[i] << (8 * i);
   h = fs_name_mix((h ^ word) * 0x94d049bb133111ebu);
   return (uint32_t)(h ^ (h >> 32));
 }
@@ -64,6 +67,18 @@ static inline int fs_name_index_resize(fs_name_index *index, uint64_t capacity) 
   index->slots = slots;
   index->mask = capacity - 1;
   return 0;
+}
+
+/* Empties the index for reuse: a small table is kept (clearing it is
+ * cheaper than allocating again), a large one freed so that one big batch
+ * of names does not make every later clear slow. */
+static inline void fs_name_index_clear(fs_name_index *index, uint64_t keep_capacity) {
+  if (!index->slots || index->mask + 1 > keep_capacity) {
+    fs_name_index_free(index);
+    return;
+  }
+  for (uint64_t i = 0; i <= index->mask; i++) index->slots[i].id = -1;
+  index->count = 0;
 }
 
 /* Starts loading the slot of hash into the cache, to be probed later. */

@@ -13,6 +13,16 @@ static const fs_generator generators[] = {
      fs_generate_allreduce_rd},
     {"allreduce-rm", "allreduce by recursive multiplying (--factors k1,k2,... with product N)",
      fs_generate_allreduce_rm},
+    {"bcast-binomial", "two-sided binomial-tree broadcast from rank 0 (schedgen binomialtreebcast)",
+     fs_generate_bcast_binomial},
+    {"reduce-binomial", "two-sided binomial-tree reduce to rank 0 (schedgen binomialtreereduce)",
+     fs_generate_reduce_binomial},
+    {"allreduce-recdoub",
+     "two-sided recursive halving then doubling, N a power of 2 (schedgen allreduce_recdoub)",
+     fs_generate_allreduce_recdoub},
+    {"barrier-dissemination",
+     "two-sided dissemination barrier, S-byte messages (schedgen dissemination)",
+     fs_generate_barrier_dissemination},
 };
 
 const fs_generator *fs_generator_list(int *count) {

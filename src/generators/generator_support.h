@@ -70,6 +70,50 @@ static inline int32_t fs_gen_put(fs_program *p, int32_t rank, int32_t to, int64_
   return t;
 }
 
+/* Two-sided messages of schedgen's patterns: tag 0 (the default, so no tag
+ * array is allocated), CPU 0, NIC 0. */
+static inline int32_t fs_gen_message(fs_program *p, fs_task_kind kind, int32_t rank,
+                                     int32_t peer, int64_t size, int32_t label) {
+  int32_t t = fs_gen_add(p, kind, rank, label);
+  if (t >= 0) {
+    fs_task_set_peer(p, t, peer);
+    fs_task_set_size(p, t, size);
+  }
+  return t;
+}
+
+static inline int32_t fs_gen_send(fs_program *p, int32_t rank, int32_t to, int64_t size,
+                                  int32_t label) {
+  return fs_gen_message(p, FS_SEND, rank, to, size, label);
+}
+
+static inline int32_t fs_gen_recv(fs_program *p, int32_t rank, int32_t from, int64_t size,
+                                  int32_t label) {
+  return fs_gen_message(p, FS_RECV, rank, from, size, label);
+}
+
+/* floor(log2 n) for n >= 1. */
+static inline int fs_gen_floor_log2(int64_t n) {
+  int k = 0;
+  while (n >>= 1) k++;
+  return k;
+}
+
+/* ceil(log2 n) for n >= 1: the rounds of a tree or dissemination over n ranks. */
+static inline int fs_gen_ceil_log2(int64_t n) {
+  int k = 0;
+  while (((int64_t)1 << k) < n) k++;
+  return k;
+}
+
+/* labels[i] = prefix followed by i + 1, for i < count (<= 64); -1 on failure. */
+static inline int fs_gen_numbered_labels(fs_program *p, const char *prefix, int count,
+                                         int32_t *labels) {
+  for (int i = 0; i < count; i++)
+    if ((labels[i] = fs_gen_label(p, "%s%d", prefix, i + 1)) < 0) return -1;
+  return 0;
+}
+
 /* A reduce: a compute of --reduce-time, or of --size bytes for the compute
  * model to price. */
 static inline int32_t fs_gen_reduce(fs_program *p, int32_t rank, int32_t label,

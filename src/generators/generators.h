@@ -1,5 +1,8 @@
 /* generators.h: the schedules of `fennelsim gen NAME`, each built as an
- * fs_program in memory (the CLI writes it out as a .dag).
+ * fs_program in memory (the CLI writes it out as .dag or GOAL). The
+ * one-sided ones (puts, starts) follow the Fennel thesis; the two-sided ones
+ * (send/recv only, dependencies within a rank) reproduce LogGOPSim's
+ * schedgen patterns and can be written as GOAL.
  *
  * Every generator validates its options, reserves exactly the tasks and
  * dependencies it adds, labels tasks by stage and returns a finalized
@@ -40,5 +43,10 @@ fs_program *fs_generate_pingpong(const fs_generator_options *options, fs_error *
 fs_program *fs_generate_multicast(const fs_generator_options *options, fs_error *err);
 fs_program *fs_generate_allreduce_rd(const fs_generator_options *options, fs_error *err);
 fs_program *fs_generate_allreduce_rm(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_bcast_binomial(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_reduce_binomial(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_allreduce_recdoub(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_barrier_dissemination(const fs_generator_options *options,
+                                              fs_error *err);
 
 #endif

@@ -1,7 +1,9 @@
 /* hockney.c: the latency-bandwidth model, T = alpha + beta * size.
  * The sender's CPU is held until the data arrives (CPU and NIC are one unit,
  * as in the Fennel thesis §4.2 and its LB model). A get is a request (alpha)
- * and the data back (alpha + beta * size), the initiator blocked through both. */
+ * and the data back (alpha + beta * size), the initiator blocked through both.
+ * A send is eager: the sender is busy until its message lands, and receiving
+ * it takes no CPU. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -21,6 +23,15 @@ static void hockney_start(void *state, fs_engine *engine, int32_t task, fs_time 
   fs_engine_post_complete(engine, task, now + cost);
 }
 
+static int hockney_send(void *state, fs_engine *engine, int32_t task, fs_time now) {
+  const hockney *m = state;
+  const fs_program *p = fs_engine_program(engine);
+  fs_time arrival = now + m->alpha + fs_time_for_bytes(p->value[task], m->beta);
+  fs_engine_post_local(engine, task, arrival);
+  fs_engine_post_arrival(engine, task, arrival);
+  return 0;
+}
+
 static void hockney_describe(const void *state, char *buffer, size_t size) {
   const hockney *m = state;
   char alpha[32], beta[48];
@@ -37,7 +48,7 @@ int fs_hockney_create(fs_parameters *params, fs_network_model *out, fs_error *er
   hockney *m = malloc(sizeof *m);
   if (!m) return fs_error_set(err, "out of memory");
   *m = defaults;
-  *out = (fs_network_model){.name = "hockney", .state = m, .start = hockney_start,
+  *out = (fs_network_model){.name = "hockney", .state = m, .start = hockney_start, .send = hockney_send,
                             .describe = hockney_describe, .destroy = free};
   return 0;
 }

@@ -35,13 +35,14 @@ int fs_compute_model_create(const char *name, fs_parameters *params, fs_compute_
                             fs_error *err);
 void fs_network_model_destroy(fs_network_model *model);
 void fs_compute_model_destroy(fs_compute_model *model);
-/* "hockney, pipelined" and "fixed, rate", for help and errors. */
+/* "hockney, pipelined, loggops" and "fixed, rate", for help and errors. */
 const char *fs_network_model_names(void);
 const char *fs_compute_model_names(void);
 
 /* Constructors behind the registry (one file each). */
 int fs_hockney_create(fs_parameters *params, fs_network_model *out, fs_error *err);
 int fs_pipelined_create(fs_parameters *params, fs_network_model *out, fs_error *err);
+int fs_loggops_create(fs_parameters *params, fs_network_model *out, fs_error *err);
 int fs_fixed_compute_create(fs_parameters *params, fs_compute_model *out, fs_error *err);
 int fs_rate_compute_create(fs_parameters *params, fs_compute_model *out, fs_error *err);
 

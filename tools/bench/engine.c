@@ -1,7 +1,9 @@
-/* engine.c (bench): generates allreduce-rd in memory at a given rank count,
- * runs it under the pipelined model and prints one table row: tasks, events,
- * generation and simulation seconds, events/s, peak RSS and bytes per task.
- * One process per size, so each row's peak RSS is its own (tools/bench/engine). */
+/* engine.c (bench): generates a schedule in memory at a given rank count
+ * (default allreduce-rd, 8 B), runs it under a model (default pipelined) and
+ * prints one table row: tasks, events, generation and simulation seconds,
+ * events/s, peak RSS and bytes per task. One process per size, so each
+ * row's peak RSS is its own (tools/bench/engine, tools/bench/goal).
+ * usage: bench_engine RANKS [--header] [--pattern NAME] [--model NAME] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,17 +22,33 @@ static double now(void) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: bench_engine RANKS [--header]\n");
+    fprintf(stderr, "usage: bench_engine RANKS [--header] [--pattern NAME] [--model NAME]\n");
     return 2;
   }
-  if (argc > 2 && strcmp(argv[2], "--header") == 0)
+  const char *pattern = "allreduce-rd", *model = "pipelined";
+  int header = 0;
+  for (int i = 2; i < argc; i++) {
+    if (strcmp(argv[i], "--header") == 0) header = 1;
+    else if (strcmp(argv[i], "--pattern") == 0 && i + 1 < argc) pattern = argv[++i];
+    else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc) model = argv[++i];
+    else {
+      fprintf(stderr, "bench: unknown argument %s\n", argv[i]);
+      return 2;
+    }
+  }
+  const fs_generator *generator = fs_generator_find(pattern);
+  if (!generator) {
+    fprintf(stderr, "bench: unknown pattern %s\n", pattern);
+    return 2;
+  }
+  if (header)
     printf("%9s %11s %11s %6s %6s %7s %10s %9s %11s %11s %12s\n", "ranks", "tasks", "events",
            "gen_s", "sim_s", "total_s", "events/s", "peak_MiB", "peak_B/task", "held_B/task",
            "makespan_ns");
   fs_error err = {{0}};
   fs_generator_options options = {.ranks = atoi(argv[1]), .size = 8, .rounds = 1};
   double t0 = now();
-  fs_program *program = fs_generate_allreduce_rd(&options, &err);
+  fs_program *program = generator->generate(&options, &err);
   if (!program) {
     fprintf(stderr, "bench: %s\n", err.message);
     return 1;
@@ -38,7 +56,7 @@ int main(int argc, char **argv) {
   double t1 = now();
   fs_network_model network;
   fs_compute_model compute;
-  if (fs_network_model_create("pipelined", NULL, &network, &err) ||
+  if (fs_network_model_create(model, NULL, &network, &err) ||
       fs_compute_model_create("fixed", NULL, &compute, &err)) {
     fprintf(stderr, "bench: %s\n", err.message);
     return 1;
