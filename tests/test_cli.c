@@ -182,6 +182,66 @@ START_TEST(help_and_version) {
 }
 END_TEST
 
+/* LogGOPSim's published outputs from hand-written GOAL files (tests/goal/),
+ * under loggops with its defaults; the derivations are in
+ * tests/test_two_sided.c, which builds the same programs in memory. */
+START_TEST(goal_golden_outputs) {
+  const struct { const char *file, *params, *finish; } cases[] = {
+      {"one-send.goal", "", "\"finish_ns\": [1500, 5500]"},
+      {"bcast-binomial-4.goal", "", "\"finish_ns\": [8638, 13138, 18776, 23276]"},
+      {"bcast-binomial-4.goal",
+       "--param L=1000ns --param o=200ns --param g=100ns --param G=1ns --param S=256",
+       "\"finish_ns\": [2323, 3623, 3546, 4846]"},
+      {"reduce-binomial-8.goal", "",
+       "\"finish_ns\": [34914, 24776, 13138, 13138, 1500, 1500, 1500, 1500]"},
+      {"allreduce-recdoub-8.goal", "",
+       "\"finish_ns\": [33048, 33048, 33048, 33048, 33048, 33048, 33048, 33048]"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    ck_assert_int_eq(fennelsim("run tests/goal/%s --model loggops %s --format json", cases[i].file,
+                               cases[i].params), 0);
+    contains(out, cases[i].finish);
+  }
+}
+END_TEST
+
+/* The generators give the same numbers, through GOAL text and through .dag. */
+START_TEST(goal_generators_round_trip) {
+  char *goal = fs_test_temp_path(".goal"), *dag = fs_test_temp_path(".dag");
+  ck_assert_int_eq(fennelsim("gen bcast-binomial --ranks 4 --size 1KiB -o %s", goal), 0);
+  ck_assert_int_eq(fennelsim("run %s --model loggops --format json", goal), 0);
+  contains(out, "\"finish_ns\": [8638, 13138, 18776, 23276]");
+  ck_assert_int_eq(fennelsim("convert %s %s", goal, dag), 0);
+  ck_assert_int_eq(fennelsim("run %s --model loggops --format json", dag), 0);
+  contains(out, "\"finish_ns\": [8638, 13138, 18776, 23276]");
+  /* 3 rounds of o + L + 7G + o = 5542 */
+  ck_assert_int_eq(fennelsim("gen barrier-dissemination --ranks 8 --size 8B -o %s", goal), 0);
+  ck_assert_int_eq(fennelsim("run %s --model loggops --format json", goal), 0);
+  contains(out, "\"makespan_ns\": 16626");
+  /* the hand-written recdoub file is what the generator writes */
+  ck_assert_int_eq(fennelsim("gen allreduce-recdoub --ranks 8 --size 8B --format goal"), 0);
+  char *hand = fs_test_read_file(FENNELSIM_SOURCE_ROOT "/tests/goal/allreduce-recdoub-8.goal", NULL);
+  const char *body = strstr(hand, "num_ranks");
+  ck_assert_str_eq(out, body);
+  free(hand), free(goal), free(dag);
+}
+END_TEST
+
+/* Unmatched messages and a requires cycle: status 1 and a report. */
+START_TEST(goal_deadlock_report) {
+  ck_assert_int_eq(fennelsim("run tests/goal/unmatched.goal --model loggops"), 1);
+  contains(err, "deadlock: 3 of 5 tasks can never become ready; 2 receives or messages found no "
+                "partner");
+  contains(err, "r0.l2 (compute, rank 0) waits for 1 more completion: r0.l3 (compute, rank 0, "
+                "never ready)");
+  contains(err, "r1.l2 (compute, rank 1) waits for 1 more completion: r1.l1 (recv, rank 1, never "
+                "matched)");
+  contains(err, "rank 1: recv r1.l1 from 0 tag 6 was posted; no message matched it");
+  contains(err, "rank 1: the message of send r0.l1 from rank 0 tag 5 arrived; no recv matched it");
+  contains(out, "finish ns  0:1500 1:5542");
+}
+END_TEST
+
 static Suite *cli_suite(void) {
   Suite *s = suite_create("cli");
   TCase *c = tcase_create("commands");
@@ -194,6 +254,9 @@ static Suite *cli_suite(void) {
   tcase_add_test(c, bad_input_exits_2_with_position);
   tcase_add_test(c, usage_errors_exit_2);
   tcase_add_test(c, help_and_version);
+  tcase_add_test(c, goal_golden_outputs);
+  tcase_add_test(c, goal_generators_round_trip);
+  tcase_add_test(c, goal_deadlock_report);
   suite_add_tcase(s, c);
   return s;
 }

@@ -737,29 +737,29 @@ START_TEST(program_bytes) {
   ck_assert_int_eq(fs_program_bytes(p), 0);
   add(p, FS_SLEEP, 0);
   add(p, FS_SLEEP, 0);
-  /* capacity 1024 tasks * 30 bytes */
-  ck_assert_int_eq(fs_program_bytes(p), 1024 * 30);
+  /* capacity 1024 tasks * 26 bytes */
+  ck_assert_int_eq(fs_program_bytes(p), 1024 * 26);
   fs_program_depend(p, 1, 0, 0);
-  ck_assert_int_eq(fs_program_bytes(p), 1024 * 30 + 4);
+  ck_assert_int_eq(fs_program_bytes(p), 1024 * 26 + 4);
   fs_task_set_label(p, 0, fs_program_intern_label(p, "x", 1));
-  ck_assert_int_eq(fs_program_bytes(p), 1024 * 34 + 4);
+  ck_assert_int_eq(fs_program_bytes(p), 1024 * 30 + 4);
   fs_task_set_name(p, 0, "a", 1);
   /* + 8 per task for name offsets + the 4096-byte name pool */
-  ck_assert_int_eq(fs_program_bytes(p), 1024 * 42 + 4 + 4096);
+  ck_assert_int_eq(fs_program_bytes(p), 1024 * 38 + 4 + 4096);
   fs_error err;
   ck_assert_int_eq(fs_program_finalize(p, &err), 0);
-  ck_assert_int_eq(fs_program_bytes(p), 1024 * 42 + 4 + 4096);
+  ck_assert_int_eq(fs_program_bytes(p), 1024 * 38 + 4 + 4096);
   fs_program_free(p);
   /* + 4 per task for tags, 1 each for CPUs and NICs */
   p = fs_program_new(2);
   add(p, FS_SEND, 0);
-  ck_assert_int_eq(fs_program_bytes(p), 1024 * 30);
+  ck_assert_int_eq(fs_program_bytes(p), 1024 * 26);
   fs_task_set_tag(p, 0, 3);
-  ck_assert_int_eq(fs_program_bytes(p), 1024 * 34);
+  ck_assert_int_eq(fs_program_bytes(p), 1024 * 30);
   fs_task_set_cpu(p, 0, 1);
-  ck_assert_int_eq(fs_program_bytes(p), 1024 * 35);
+  ck_assert_int_eq(fs_program_bytes(p), 1024 * 31);
   fs_task_set_nic(p, 0, 1);
-  ck_assert_int_eq(fs_program_bytes(p), 1024 * 36);
+  ck_assert_int_eq(fs_program_bytes(p), 1024 * 32);
   fs_program_free(p);
 }
 END_TEST

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/dag_reader.h"
+#include "formats/schedule_reader.h"
 #include "formats/dag_writer.h"
 #include "formats/goal_writer.h"
 #include "generators/generators.h"
@@ -165,12 +165,12 @@ done:
 
 int fs_command_convert(int argc, char **argv) {
   if (argc != 4) {
-    fputs("usage: fennelsim convert IN OUT   (IN .dag[.gz]; OUT .dag[.gz] or .goal[.gz];\n"
+    fputs("usage: fennelsim convert IN OUT   (IN .dag[.gz] or .goal[.gz]; OUT .dag[.gz] or .goal[.gz];\n"
           "                                 \"-\" for stdin/stdout)\n", stderr);
     return FS_EXIT_USAGE;
   }
   fs_error err = {{0}};
-  fs_program *program = fs_dag_read_file(argv[2], &err);
+  fs_program *program = fs_schedule_read(argv[2], &err);
   if (!program) {
     fprintf(stderr, "fennelsim convert: %s\n", err.message);
     return FS_EXIT_USAGE;

@@ -6,7 +6,7 @@
 
 #include "core/engine.h"
 #include "formats/atomic_file.h"
-#include "formats/dag_reader.h"
+#include "formats/schedule_reader.h"
 #include "instruments/report.h"
 #include "instruments/timeline.h"
 #include "models/model_registry.h"
@@ -14,13 +14,14 @@
 
 static const char run_usage[] =
     "usage: fennelsim run FILE [options]\n"
-    "  FILE                   a .dag or .dag.gz schedule (\"-\" for stdin)\n"
-    "  --model NAME           network model: hockney, pipelined (default pipelined)\n"
+    "  FILE                   a schedule: .dag[.gz] (\"-\" for stdin) or LogGOPSim GOAL .goal[.gz]\n"
+    "  --model NAME           network model: hockney, pipelined, loggops (default pipelined)\n"
     "  --compute NAME         compute model: fixed, rate (default fixed)\n"
     "  --param KEY=VALUE      model parameter, repeatable; times take units (ps ns us ms s),\n"
     "                         per-byte costs take a time (0.4ns) or a bandwidth (10GB/s)\n"
     "      hockney:   alpha (1260ns), beta (10.2GB/s)\n"
     "      pipelined: alpha_p, alpha_r, beta (0), or table=archer|none|FILE (default archer)\n"
+    "      loggops:   L (2500ns), o (1500ns), g (1000ns), G (6ns per byte), O (0), S (65535B)\n"
     "      fixed:     compute_time (0)    rate: gamma (0)\n"
     "  --format text|json     output (default text)\n"
     "  --timeline FILE.csv    record every task's ready/start/end times\n"
@@ -150,7 +151,7 @@ int fs_command_run(int argc, char **argv) {
       fs_parameters_check_used(&o.params, &err))
     goto done;
   double start = fs_seconds_now();
-  program = fs_dag_read_file(o.input, &err);
+  program = fs_schedule_read(o.input, &err);
   if (!program) goto done;
   exit_status = simulate(&o, program, &network, &compute, fs_seconds_now() - start);
   err.message[0] = 0;

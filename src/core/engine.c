@@ -23,8 +23,9 @@ enum {
 };
 #define EVENT_BITS 3
 
-/* Per-task flags of two-sided tasks. */
-enum { MESSAGE = 1, RENDEZVOUS = 2, MATCHED = 4 };
+/* Per-task flags of two-sided tasks. RECEIVED_INTO: the message was
+ * matched when received; the recv it completes is in waiting_next[send]. */
+enum { MESSAGE = 1, RENDEZVOUS = 2, MATCHED = 4, RECEIVED_INTO = 8 };
 
 typedef struct cpu_state {
   fs_time tail_time;  /* ready time of the last entry queued */
@@ -309,8 +310,12 @@ static void make_ready(fs_engine *e, int32_t task) {
 }
 
 static void free_cpu(fs_engine *e, int32_t c) {
-  e->cpus[c].busy = 0;
-  request_dispatch(e, c);
+  cpu_state *cpu = &e->cpus[c];
+  cpu->busy = 0; /* then test the other fields apart: no stall on this store */
+  if (!cpu->dispatch_pending && cpu->head >= 0) {
+    cpu->dispatch_pending = 1;
+    e->dispatch[e->dispatch_count++] = c;
+  }
 }
 
 static void extend_finish(fs_engine *e, int32_t r) {
@@ -369,30 +374,34 @@ static void matched(fs_engine *e, int32_t send) {
 }
 
 /* The message of `send` is received now: by the receiver's CPU, which the
- * model holds for a while, or (models without a receive cost) by no CPU. */
+ * model holds for a while, or (models without a receive cost) by no CPU.
+ * A recv it matches completes when the receipt ends, with the same event. */
 static void receive_message(fs_engine *e, int32_t send) {
   const fs_program *p = e->program;
   match_queues *q = &e->queues[p->peer[send]];
-  fs_time hold = 0;
-  if (e->network->receive) {
-    hold = e->network->receive(e->network->state, e, send, e->now);
-    post(e, e->now + hold, (uint64_t)send << EVENT_BITS | EVENT_RECEIVED);
-  }
   int32_t recv = take_first(e, &q->posted_head, &q->posted_tail, send, 1);
-  if (recv < 0) {
-    append(e, &q->unexpected_head, &q->unexpected_tail, send);
+  if (recv >= 0) matched(e, send);
+  else append(e, &q->unexpected_head, &q->unexpected_tail, send);
+  if (!e->network->receive) {
+    if (recv >= 0) fs_engine_post_remote(e, recv, e->now);
     return;
   }
-  matched(e, send);
-  fs_engine_post_remote(e, recv, e->now + hold);
+  fs_time hold = e->network->receive(e->network->state, e, send, e->now);
+  if (recv >= 0) {
+    e->two_sided[send] |= RECEIVED_INTO;
+    e->waiting_next[send] = recv; /* the send is in no list now */
+  }
+  post(e, e->now + hold, (uint64_t)send << EVENT_BITS | EVENT_RECEIVED);
 }
 
 /* A recv is posted in no time: it takes the first unexpected message it
  * accepts (and completes now), or waits in the posted queue. */
+static void handle_local(fs_engine *e, int32_t task);
+
 static void post_recv(fs_engine *e, int32_t recv) {
   const fs_program *p = e->program;
   match_queues *q = &e->queues[p->rank[recv]];
-  fs_engine_post_local(e, recv, e->now);
+  handle_local(e, recv); /* posted: its CPU is free again, now */
   int32_t send = take_first(e, &q->unexpected_head, &q->unexpected_tail, recv, 0);
   if (send < 0) {
     append(e, &q->posted_head, &q->posted_tail, recv);
@@ -469,6 +478,7 @@ static void handle(fs_engine *e, uint64_t payload) {
     case EVENT_RECEIVED:
       extend_finish(e, p->peer[task]);
       free_cpu(e, receiving_cpu(e, task));
+      if (e->two_sided[task] & RECEIVED_INTO) handle_remote(e, e->waiting_next[task]);
       break;
     case EVENT_RETRY: {
       int message = p->kind[task] == FS_SEND && (e->two_sided[task] & MESSAGE);
@@ -530,6 +540,40 @@ static void reset(fs_engine *e) {
     fail_run(e, "out of memory for the network model's state");
 }
 
+/* Events come in long runs over many ranks, in rank order more or less:
+ * the data of the events a few places ahead is fetched from memory while
+ * this one is handled (first the task's fields, then, once those are in,
+ * the state of the CPUs they name). */
+#define PREFETCH_TASK_AHEAD 8
+#define PREFETCH_CPU_AHEAD 4
+
+static int32_t queued_task(const fs_event_bucket *now, int64_t ahead, int *kind) {
+  if (now->head + ahead >= now->count) return -1;
+  uint64_t payload = now->items[now->head + ahead].payload;
+  *kind = (int)(payload & ((1 << EVENT_BITS) - 1));
+  return *kind == EVENT_MODEL ? -1 : (int32_t)(payload >> EVENT_BITS);
+}
+
+static void prefetch_ahead(const fs_engine *e) {
+  const fs_program *p = e->program;
+  const fs_event_bucket *now = &e->queue.bucket[0];
+  int kind;
+  int32_t task = queued_task(now, PREFETCH_TASK_AHEAD, &kind);
+  if (task >= 0) {
+    __builtin_prefetch(&p->successor_at[task]);
+    __builtin_prefetch(&p->peer[task]);
+    __builtin_prefetch(&p->rank[task]);
+    __builtin_prefetch(&p->kind[task]);
+  }
+  task = queued_task(now, PREFETCH_CPU_AHEAD, &kind);
+  if (task >= 0) {
+    int32_t rank = kind == EVENT_ARRIVAL || kind == EVENT_RECEIVED ? p->peer[task] : p->rank[task];
+    __builtin_prefetch(&e->cpus[(int64_t)rank * p->cpus]);
+    __builtin_prefetch(&e->finish[rank]);
+    __builtin_prefetch(&p->successor[p->successor_at[task]]);
+  }
+}
+
 /* Counts what is left in the match queues (into e->unmatched) and returns
  * how many of those tasks never completed: the posted recvs and the
  * rendezvous sends (an eager send completed when it left). */
@@ -563,6 +607,7 @@ int fs_engine_run(fs_engine *e, fs_error *err) {
     }
     e->now = event.time;
     e->events++;
+    prefetch_ahead(e);
     handle(e, event.payload);
   }
   if (e->failed)

@@ -108,6 +108,7 @@ int32_t fs_program_add(fs_program *p, fs_task_kind kind, int32_t rank) {
 int fs_program_depend(fs_program *p, int32_t task, int32_t on, int point) {
   if (p->finalized || task < 0 || task >= p->tasks || on < 0 || on >= p->tasks) return -1;
   if (point < FS_AFTER_END || point > FS_AFTER_START) return -1;
+  if (p->dependencies == FS_MAX_DEPENDENCIES) return -1;
   if (p->dependencies == p->pending_capacity) {
     int64_t want = p->pending_capacity < 1024 ? 1024 : p->pending_capacity * 2;
     if (set_pending_capacity(p, want)) return -1;
@@ -209,14 +210,14 @@ const char *fs_task_label(const fs_program *p, int32_t t) {
  * ones, then completion ones, each group in the order they were added. */
 static int build_successors(fs_program *p) {
   int64_t n = p->tasks, m = p->dependencies;
-  int64_t *at = calloc((size_t)n + 2, sizeof *at);
+  uint32_t *at = calloc((size_t)n + 2, sizeof *at);
   uint32_t *out = malloc((size_t)(m ? m : 1) * sizeof *out);
   if (!at || !out) {
     free(at);
     free(out);
     return -1;
   }
-  /* at[from+2] counts; two passes place local then remote edges. */
+  /* at[from+2] counts; three passes place start, local, then completion edges. */
   for (int64_t e = 0; e < m; e++) at[p->pending[2 * e] + 2]++;
   for (int64_t i = 2; i < n + 2; i++) at[i] += at[i - 1];
   /* at[from+1] is now the start of from's range; fill it */
@@ -279,7 +280,7 @@ int fs_program_finalize(fs_program *p, fs_error *err) {
 }
 
 int64_t fs_program_bytes(const fs_program *p) {
-  int64_t per_task = 1 + 1 + 4 + 4 + 8 + 4 + 8 + (p->label ? 4 : 0) + (p->name_at ? 8 : 0) +
+  int64_t per_task = 1 + 1 + 4 + 4 + 8 + 4 + 4 + (p->label ? 4 : 0) + (p->name_at ? 8 : 0) +
                      (p->tag ? 4 : 0) + (p->cpu ? 1 : 0) + (p->nic ? 1 : 0);
   return (int64_t)p->capacity * per_task + p->dependencies * 4 + p->names_capacity;
 }

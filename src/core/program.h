@@ -4,10 +4,11 @@
  * task live in parallel arrays; dependencies are kept while building as a
  * list of (from, to) pairs and turned into a successor array (CSR) by
  * fs_program_finalize. Memory, per task: kind 1 + flags 1 + rank 4 + peer 4
- * + value 8 + need 4 + successor offset 8 = 30 bytes, plus 4 per dependency
- * (the successor entry), plus 4 when labels are used and the name bytes when
- * names are kept (read from a file). While building, 8 more bytes per
- * dependency. A program is read-only once finalized: several simulations
+ * + value 8 + need 4 + successor offset 4 = 26 bytes, plus 4 per dependency
+ * (the successor entry), plus 4 when labels are used, 4 with tags, 1 each
+ * with cpu and nic indices, and 8 plus the name bytes when names are kept.
+ * While building, 8 more bytes per dependency. Limits: 2^30-1 tasks and
+ * 2^32-1 dependencies. A program is read-only once finalized: several simulations
  * may share it. */
 #ifndef FS_PROGRAM_H
 #define FS_PROGRAM_H
@@ -47,6 +48,7 @@ enum fs_dependency_point { FS_AFTER_END = 0, FS_AFTER_LOCAL = 1, FS_AFTER_START 
 #define FS_EDGE_START 0x40000000u
 #define FS_EDGE_TASK(e) ((int32_t)((e) & 0x3fffffffu))
 #define FS_MAX_TASKS 0x3fffffff
+#define FS_MAX_DEPENDENCIES 0xffffffffLL /* successor offsets are 32-bit */
 #define FS_ANY_SOURCE (-1)
 #define FS_ANY_TAG (-1)
 
@@ -71,7 +73,7 @@ typedef struct fs_program {
   /* successors (valid after finalize): successor[successor_at[i] ..
    * successor_at[i+1]): start edges, then local-completion edges, then
    * completion edges, each group in the order added */
-  int64_t *successor_at;
+  uint32_t *successor_at;
   uint32_t *successor;
   int64_t dependencies;
   /* while building */

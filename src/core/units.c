@@ -154,6 +154,11 @@ int fs_parse_count(const char *text, size_t length, int64_t min, int64_t max, in
 }
 
 fs_time fs_time_for_bytes(int64_t size, fs_per_byte per_byte) {
+  /* whole picoseconds per byte (the common case): no 128-bit division */
+  if (per_byte >= 0 && size >= 0 && per_byte % 1000000 == 0) {
+    int64_t ps = per_byte / 1000000;
+    if (ps == 0 || size <= INT64_MAX / ps) return size * ps;
+  }
   wide v = divide_rounded((wide)size * per_byte, 1000000);
   if (v > INT64_MAX) return INT64_MAX;
   if (v < INT64_MIN) return INT64_MIN;

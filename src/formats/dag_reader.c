@@ -205,6 +205,9 @@ static int read_dependency(dag_reader *r, task_line *task, const token *item) {
     return expected(r, &name, itself ? "a task defined above, not the task itself"
                                      : "the name of a task defined above");
   }
+  if (r->p->dependencies == FS_MAX_DEPENDENCIES)
+    return fail(r, r->line, "expected at most %lld dependencies in a program (got one more)",
+                (long long)FS_MAX_DEPENDENCIES);
   if (fs_program_depend(r->p, task->task, on, point)) return out_of_memory(r);
   task->dependencies++;
   return 0;

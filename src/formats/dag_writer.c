@@ -166,8 +166,8 @@ static int put_tag(writer *w, int32_t t) {
   if ((kind != FS_SEND && kind != FS_RECV) || tag == 0) return 0;
   if (tag < (kind == FS_RECV ? FS_ANY_TAG : 0))
     return fs_error_set(w->err, "task %s: tag %d on a %s cannot be written (tags are 0 or more%s)",
-                        fs_task_name(p, t, w->name), (int)tag, fs_task_kind_name((fs_task_kind)kind),
-                        kind == FS_RECV ? ", or any" : "");
+                        fs_task_name(p, t, w->name), (int)tag,
+                        fs_task_kind_name((fs_task_kind)kind), kind == FS_RECV ? ", or any" : "");
   put_key(w, "tag");
   if (tag == FS_ANY_TAG)
     put_text(w, "any");

@@ -1,0 +1,55 @@
+/* fuzz_goal_reader.c: libFuzzer target for the GOAL reader. Every input must
+ * either give a finalized program that keeps the reader's promises (ranks
+ * and peers in range, names "rR." of their own rank) and that the .dag
+ * writer accepts (it is written to /dev/null) unless a send carries tag -1,
+ * which .dag cannot hold; or an error that names the input and a line
+ * ("fuzz:LINE..."). Anything else (a crash, a leak, a sanitizer report, an
+ * error without position, a broken promise) is a bug. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/program.h"
+#include "formats/dag_writer.h"
+#include "formats/goal_reader.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* A task the reader could not have made. */
+static int broken(const fs_program *p, int32_t t) {
+  int kind = p->kind[t], lowest_peer = kind == FS_RECV ? FS_ANY_SOURCE : 0;
+  if (kind != FS_SEND && kind != FS_RECV && kind != FS_COMPUTE) return 1;
+  if (p->rank[t] < 0 || p->rank[t] >= p->ranks) return 1;
+  if (kind != FS_COMPUTE && (p->peer[t] < lowest_peer || p->peer[t] >= p->ranks)) return 1;
+  if (p->value[t] < 0) return 1;
+  char buffer[24], prefix[16];
+  const char *name = fs_task_name(p, t, buffer);
+  if (name == buffer) return 0;
+  int n = snprintf(prefix, sizeof prefix, "r%d.", (int)p->rank[t]);
+  return strncmp(name, prefix, (size_t)n) != 0 || name[n] == 0;
+}
+
+static int has_send_with_any_tag(const fs_program *p) {
+  for (int32_t t = 0; t < p->tasks; t++)
+    if (p->kind[t] == FS_SEND && fs_task_tag(p, t) == FS_ANY_TAG) return 1;
+  return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  fs_error err;
+  err.message[0] = 0;
+  fs_program *p = fs_goal_read_memory((const char *)data, size, "fuzz", &err);
+  if (!p) {
+    if (strncmp(err.message, "fuzz:", 5) != 0 || err.message[5] < '0' || err.message[5] > '9')
+      abort();
+    return 0;
+  }
+  if (!p->finalized) abort();
+  for (int32_t t = 0; t < p->tasks; t++)
+    if (broken(p, t)) abort();
+  if (fs_dag_write(p, "/dev/null", &err) != 0 && !has_send_with_any_tag(p)) abort();
+  fs_program_free(p);
+  return 0;
+}

@@ -1,0 +1,512 @@
+/* goal_reader.c: see goal_reader.h. A hand-written scanner over the lines
+ * that text_input hands out, following txt2bin's states: between statements
+ * words are whole identifiers, inside a statement keywords are matched as
+ * prefixes (txt2bin's re2c rules there have no identifier to compete with).
+ * The labels of the open rank block map to task ids through a name_index
+ * whose strings are the task names themselves ("rR." + label). */
+#include "goal_reader.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/name_index.h"
+
+#define LABELS_FIRST 64 /* label table slots at the start of a block */
+#define LABELS_KEEP 256 /* a larger table is freed at '}', not cleared */
+#define MAX_CALC_NS (INT64_MAX / FS_NS)
+
+typedef struct goal_reader {
+  fs_text_input *in;
+  fs_error *err;
+  fs_program *p;          /* created by num_ranks */
+  int32_t rank;           /* the rank whose block is open, or -1 */
+  int32_t next_rank;      /* the number of blocks closed so far */
+  int64_t block_line;     /* where the open block started */
+  int64_t comment_line;   /* where the open block comment started; 0: none */
+  size_t comment_column;
+  fs_name_index labels;   /* label -> task, for the open block */
+  char *name;             /* "rR." then a label: the name being built */
+  size_t name_capacity, prefix_length;
+  const char *line;       /* the current line, its length and the cursor */
+  size_t length, at;
+} goal_reader;
+
+/* One operation, as parsed before it is added. */
+typedef struct operation {
+  fs_task_kind kind;
+  int64_t amount; /* bytes (send, recv) or nanoseconds (calc) */
+  int32_t peer, tag;
+  int64_t cpu, nic;
+} operation;
+
+enum keyword { K_NONE, K_NUM_RANKS, K_RANK, K_SEND, K_RECV, K_CALC };
+
+/* ---- characters and the cursor ---- */
+
+static int is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+static int is_word(char c) { return is_alpha(c) || is_digit(c) || c == '_'; }
+
+/* Runs several times per statement: works on locals, stores the cursor once. */
+static void skip_blanks(goal_reader *r) {
+  const char *line = r->line;
+  size_t at = r->at, length = r->length;
+  while (at < length && (line[at] == ' ' || line[at] == '\t')) at++;
+  r->at = at;
+}
+
+static int at_end(goal_reader *r) {
+  skip_blanks(r);
+  return r->at == r->length;
+}
+
+/* Takes `word` when the text at the cursor (after blanks) starts with it. */
+static int accept_text(goal_reader *r, const char *word, size_t length) {
+  skip_blanks(r);
+  size_t at = r->at;
+  if (r->length - at < length || memcmp(r->line + at, word, length) != 0) return 0;
+  r->at = at + length;
+  return 1;
+}
+#define accept(r, word) accept_text(r, word, sizeof word - 1)
+
+/* The length of the identifier at the cursor, 0 when there is none. */
+static size_t identifier_length(const goal_reader *r) {
+  const char *text = r->line + r->at;
+  size_t n = 0, left = r->length - r->at;
+  if (left > 0 && is_alpha(text[0]))
+    while (n < left && is_word(text[n])) n++;
+  return n;
+}
+
+static enum keyword keyword_of(const char *word, size_t length) {
+  static const struct { const char *text; size_t length; enum keyword keyword; } words[] = {
+      {"num_ranks", 9, K_NUM_RANKS}, {"rank", 4, K_RANK}, {"send", 4, K_SEND},
+      {"recv", 4, K_RECV},           {"calc", 4, K_CALC}};
+  for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+    if (length == words[i].length && memcmp(word, words[i].text, length) == 0)
+      return words[i].keyword;
+  return K_NONE;
+}
+
+/* ---- errors ---- */
+
+/* "FILE:LINE:COLUMN: message" for the byte at `column` (0-based). */
+static int fail(goal_reader *r, size_t column, const char *format, ...) FS_PRINTF(3, 4);
+static int fail(goal_reader *r, size_t column, const char *format, ...) {
+  char message[768];
+  va_list args;
+  va_start(args, format);
+  vsnprintf(message, sizeof message, format, args);
+  va_end(args);
+  return fs_error_set(r->err, "%s:%lld:%zu: %s", fs_text_input_name(r->in),
+                      (long long)fs_text_input_line_number(r->in), column + 1, message);
+}
+
+/* The token at `column` quoted for a message: a word, a number (with its
+ * sign) or one character; shortened, control bytes shown as '?'. */
+static const char *show(const goal_reader *r, size_t column, char buffer[64]) {
+  if (column >= r->length) return "end of line";
+  const char *text = r->line + column;
+  size_t left = r->length - column, n = 1;
+  if (is_word(text[0]) || (text[0] == '-' && left > 1 && is_digit(text[1])))
+    while (n < left && is_word(text[n])) n++;
+  size_t shown = n > 40 ? 40 : n, k = 0;
+  buffer[k++] = '\'';
+  for (size_t i = 0; i < shown; i++) {
+    unsigned char c = (unsigned char)text[i];
+    buffer[k++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+  }
+  if (shown < n) memcpy(buffer + k, "...", 3), k += 3;
+  buffer[k++] = '\'';
+  buffer[k] = 0;
+  return buffer;
+}
+
+static int expected(goal_reader *r, size_t column, const char *what) {
+  char shown[64];
+  return fail(r, column, "expected %s (got %s)", what, show(r, column, shown));
+}
+
+static int out_of_memory(goal_reader *r) { return fail(r, 0, "out of memory"); }
+
+/* What may come where a statement may start, for the error there. */
+static int unexpected(goal_reader *r, size_t column) {
+  char what[160];
+  if (r->rank >= 0)
+    snprintf(what, sizeof what, "a statement (send, recv, calc, LABEL: ..., LABEL requires "
+             "LABEL, LABEL irequires LABEL) or '}' closing the block of rank %d", (int)r->rank);
+  else if (!r->p)
+    snprintf(what, sizeof what, "'num_ranks N'");
+  else if (r->next_rank < r->p->ranks)
+    snprintf(what, sizeof what, "'rank %d {'", (int)r->next_rank);
+  else
+    snprintf(what, sizeof what, "the end of the file after the block of rank %d, the last",
+             (int)r->next_rank - 1);
+  return expected(r, column, what);
+}
+
+/* ---- numbers ---- */
+
+/* Parses the digits at the cursor (after blanks) as a number in [min, max].
+ * On failure *start is where the token began, for the caller's message. */
+static int parse_number(goal_reader *r, int64_t min, int64_t max, int64_t *out, size_t *start) {
+  skip_blanks(r);
+  const char *line = r->line;
+  size_t at = r->at, length = r->length;
+  uint64_t value = 0;
+  *start = at;
+  while (at < length && line[at] == '0') at++;
+  size_t significant = at;
+  for (; at < length && is_digit(line[at]); at++) value = value * 10 + (unsigned)(line[at] - '0');
+  r->at = at;
+  /* 19 significant digits always fit in 64 bits (max < 2^63); more may wrap */
+  if (at == *start || at - significant > 19 || value < (uint64_t)min || value > (uint64_t)max)
+    return -1;
+  *out = (int64_t)value;
+  return 0;
+}
+
+static int read_number(goal_reader *r, int64_t min, int64_t max, const char *what, int64_t *out) {
+  size_t start;
+  return parse_number(r, min, max, out, &start) ? expected(r, start, what) : 0;
+}
+
+/* "-1" (any) or a number in [min, max]. */
+static int parse_number_or_any(goal_reader *r, int64_t max, int32_t *out, size_t *start) {
+  int64_t value;
+  if (accept(r, "-1")) {
+    *out = -1;
+    return 0;
+  }
+  if (parse_number(r, 0, max, &value, start)) return -1;
+  *out = (int32_t)value;
+  return 0;
+}
+
+/* ---- operations ---- */
+
+/* The peer rank; the message (which names the rank count) is made only
+ * when it is needed: this runs once per operation. */
+static int read_peer(goal_reader *r, operation *op) {
+  int32_t ranks = r->p->ranks;
+  int64_t peer;
+  size_t start;
+  char what[96];
+  if (op->kind == FS_RECV) {
+    if (parse_number_or_any(r, ranks - 1, &op->peer, &start) == 0) return 0;
+    snprintf(what, sizeof what, "a source rank in [0, %d) or -1 (any)", (int)ranks);
+    return expected(r, start, what);
+  }
+  if (parse_number(r, 0, ranks - 1, &peer, &start) == 0) {
+    op->peer = (int32_t)peer;
+    return 0;
+  }
+  snprintf(what, sizeof what, "a destination rank in [0, %d)", (int)ranks);
+  return expected(r, start, what);
+}
+
+/* [tag T] [cpu C] [nic N] in this order, each optional, then the end. */
+static int read_clauses(goal_reader *r, operation *op) {
+  static const char *const next[] = {"'tag', 'cpu', 'nic' or end of line",
+                                     "'cpu', 'nic' or end of line", "'nic' or end of line",
+                                     "end of line"};
+  int state = 0;
+  size_t start;
+  if (at_end(r)) return 0; /* most operations: no clause */
+  if (accept(r, "tag")) {
+    if (parse_number_or_any(r, INT32_MAX, &op->tag, &start))
+      return expected(r, start, "a tag from 0 to 2147483647 or -1 (any)");
+    state = 1;
+  }
+  if (accept(r, "cpu")) {
+    if (read_number(r, 0, 255, "a CPU index from 0 to 255", &op->cpu)) return -1;
+    state = 2;
+  }
+  if (accept(r, "nic")) {
+    if (read_number(r, 0, 255, "a NIC index from 0 to 255", &op->nic)) return -1;
+    state = 3;
+  }
+  return at_end(r) ? 0 : expected(r, r->at, next[state]);
+}
+
+/* send SIZEb to PEER ... / recv SIZEb from PEER ...: after the keyword. */
+static int read_message(goal_reader *r, operation *op) {
+  int send = op->kind == FS_SEND;
+  if (read_number(r, 0, INT64_MAX, "a message size in bytes, from 0 to 9223372036854775807",
+                  &op->amount))
+    return -1;
+  if (!accept(r, "b")) return expected(r, r->at, "'b' after the message size");
+  if (send ? !accept(r, "to") : !accept(r, "from"))
+    return expected(r, r->at, send ? "'to' after the size of a send"
+                                   : "'from' after the size of a recv");
+  return read_peer(r, op) || read_clauses(r, op) ? -1 : 0;
+}
+
+/* calc TIME [cpu C]: after the keyword. */
+static int read_calc(goal_reader *r, operation *op) {
+  if (read_number(r, 0, MAX_CALC_NS, "a calc time in ns, from 0 to 9223372036854775",
+                  &op->amount))
+    return -1;
+  int with_cpu = accept(r, "cpu");
+  if (with_cpu && read_number(r, 0, 255, "a CPU index from 0 to 255", &op->cpu)) return -1;
+  return at_end(r) ? 0 : expected(r, r->at, with_cpu ? "end of line" : "'cpu' or end of line");
+}
+
+/* ---- labels ---- */
+
+static const char *label_of(const void *owner, int32_t id) {
+  const goal_reader *r = owner;
+  return r->p->names + r->p->name_at[id] + r->prefix_length;
+}
+
+static int32_t find_label(const goal_reader *r, const char *text, size_t length, uint32_t hash) {
+  return fs_name_index_find(&r->labels, hash, text, length, label_of, r);
+}
+
+/* Names task "rR.LABEL" and enters it in the block's table, unless the
+ * label is taken: then, as in txt2bin, the first operation keeps it. */
+static int define_label(goal_reader *r, int32_t task, const char *text, size_t length) {
+  uint32_t hash = fs_name_hash(text, length);
+  if (find_label(r, text, length, hash) >= 0) return 0;
+  size_t need = r->prefix_length + length;
+  if (need > r->name_capacity) {
+    size_t capacity = r->name_capacity * 2 > need ? r->name_capacity * 2 : need;
+    char *bigger = realloc(r->name, capacity);
+    if (!bigger) return out_of_memory(r);
+    r->name = bigger;
+    r->name_capacity = capacity;
+  }
+  memcpy(r->name + r->prefix_length, text, length);
+  if (fs_task_set_name(r->p, task, r->name, (int64_t)need)) return out_of_memory(r);
+  if (!r->labels.slots && fs_name_index_resize(&r->labels, LABELS_FIRST)) return out_of_memory(r);
+  return fs_name_index_add(&r->labels, hash, task) ? out_of_memory(r) : 0;
+}
+
+/* The task of the label line[column..+length), which must be defined above. */
+static int resolve_label(goal_reader *r, size_t column, size_t length, int32_t *task) {
+  const char *text = r->line + column;
+  *task = find_label(r, text, length, fs_name_hash(text, length));
+  if (*task >= 0) return 0;
+  char what[96];
+  snprintf(what, sizeof what, "a label defined above in the block of rank %d", (int)r->rank);
+  return expected(r, column, what);
+}
+
+/* ---- statements ---- */
+
+static int add_operation(goal_reader *r, const operation *op, size_t label, size_t label_length) {
+  fs_program *p = r->p;
+  int32_t t = fs_program_add(p, op->kind, r->rank);
+  if (t < 0 && p->tasks == FS_MAX_TASKS)
+    return fail(r, 0, "expected at most %d operations in a program (got one more)", FS_MAX_TASKS);
+  if (t < 0) return out_of_memory(r);
+  if (op->kind == FS_COMPUTE) {
+    fs_task_set_time(p, t, op->amount * FS_NS);
+  } else {
+    fs_task_set_peer(p, t, op->peer);
+    fs_task_set_size(p, t, op->amount);
+  }
+  /* the optional arrays stay unallocated while everything is 0 */
+  if ((op->tag && fs_task_set_tag(p, t, op->tag)) ||
+      (op->cpu && fs_task_set_cpu(p, t, (int)op->cpu)) ||
+      (op->nic && fs_task_set_nic(p, t, (int)op->nic)))
+    return out_of_memory(r);
+  return label_length ? define_label(r, t, r->line + label, label_length) : 0;
+}
+
+/* An operation after its keyword; label_length 0 when it has no label. */
+static int read_operation(goal_reader *r, enum keyword keyword, size_t label, size_t label_length) {
+  operation op = {.kind = keyword == K_SEND ? FS_SEND : keyword == K_RECV ? FS_RECV : FS_COMPUTE};
+  int status = keyword == K_CALC ? read_calc(r, &op) : read_message(r, &op);
+  return status ? -1 : add_operation(r, &op, label, label_length);
+}
+
+/* LABEL requires LABEL / LABEL irequires LABEL: after the keyword. */
+static int read_dependency(goal_reader *r, size_t label, size_t label_length, int point) {
+  skip_blanks(r);
+  size_t other = r->at, other_length = identifier_length(r);
+  if (other_length == 0)
+    return expected(r, other, point == FS_AFTER_START ? "a label after 'irequires'"
+                                                      : "a label after 'requires'");
+  r->at += other_length;
+  if (!at_end(r)) return expected(r, r->at, "end of line");
+  int32_t task, on;
+  if (resolve_label(r, label, label_length, &task) || resolve_label(r, other, other_length, &on))
+    return -1;
+  if (r->p->dependencies == FS_MAX_DEPENDENCIES)
+    return fail(r, 0, "expected at most %lld dependencies in a program (got one more)",
+                (long long)FS_MAX_DEPENDENCIES);
+  return fs_program_depend(r->p, task, on, point) ? out_of_memory(r) : 0;
+}
+
+/* After a label: ": operation", "requires LABEL" or "irequires LABEL". */
+static int read_labelled(goal_reader *r, size_t label, size_t label_length) {
+  if (accept(r, ":")) {
+    if (accept(r, "send")) return read_operation(r, K_SEND, label, label_length);
+    if (accept(r, "recv")) return read_operation(r, K_RECV, label, label_length);
+    if (accept(r, "calc")) return read_operation(r, K_CALC, label, label_length);
+    return expected(r, r->at, "'send', 'recv' or 'calc' after 'LABEL:'");
+  }
+  if (accept(r, "requires")) return read_dependency(r, label, label_length, FS_AFTER_END);
+  if (accept(r, "irequires")) return read_dependency(r, label, label_length, FS_AFTER_START);
+  return expected(r, r->at, "':', 'requires' or 'irequires' after a label");
+}
+
+/* ---- the file level ---- */
+
+static int read_num_ranks(goal_reader *r) {
+  int64_t ranks;
+  if (read_number(r, 1, INT32_MAX, "a number of ranks from 1 to 2147483647", &ranks)) return -1;
+  if (!(r->p = fs_program_new((int32_t)ranks))) return out_of_memory(r);
+  return 0;
+}
+
+/* rank R {: after the keyword. The name prefix "rR." is built here. */
+static int open_block(goal_reader *r) {
+  char what[96];
+  int64_t rank;
+  size_t start;
+  if (parse_number(r, r->next_rank, r->next_rank, &rank, &start)) {
+    snprintf(what, sizeof what, "rank %d, the next in order (0 to %d)", (int)r->next_rank,
+             (int)r->p->ranks - 1);
+    return expected(r, start, what);
+  }
+  if (!accept(r, "{")) return expected(r, r->at, "'{' on the line of 'rank R'");
+  char prefix[16];
+  r->prefix_length = (size_t)snprintf(prefix, sizeof prefix, "r%d.", (int)rank);
+  if (r->name_capacity < 64) {
+    char *name = realloc(r->name, 64);
+    if (!name) return out_of_memory(r);
+    r->name = name;
+    r->name_capacity = 64;
+  }
+  memcpy(r->name, prefix, r->prefix_length);
+  r->rank = (int32_t)rank;
+  r->block_line = fs_text_input_line_number(r->in);
+  return 0;
+}
+
+static void close_block(goal_reader *r) {
+  fs_name_index_clear(&r->labels, LABELS_KEEP);
+  r->rank = -1;
+  r->next_rank++;
+}
+
+/* A word where a statement may start: a keyword or a label. */
+static int read_word(goal_reader *r) {
+  size_t start = r->at, length = identifier_length(r);
+  enum keyword keyword = keyword_of(r->line + start, length);
+  int in_block = r->rank >= 0;
+  r->at += length;
+  if (keyword == K_NUM_RANKS && !r->p) return read_num_ranks(r);
+  if (keyword == K_RANK && r->p && !in_block && r->next_rank < r->p->ranks) return open_block(r);
+  if (!in_block || keyword == K_NUM_RANKS || keyword == K_RANK) return unexpected(r, start);
+  if (keyword != K_NONE) return read_operation(r, keyword, 0, 0);
+  return read_labelled(r, start, length);
+}
+
+/* Skips an open block comment; 1 when it goes on past this line. */
+static int skip_comment(goal_reader *r) {
+  for (; r->at + 1 < r->length; r->at++)
+    if (r->line[r->at] == '*' && r->line[r->at + 1] == '/') {
+      r->at += 2;
+      r->comment_line = 0;
+      return 0;
+    }
+  return 1;
+}
+
+static int read_line(goal_reader *r, const char *line, size_t length) {
+  r->line = line;
+  r->length = length;
+  r->at = 0;
+  for (;;) {
+    if (r->comment_line && skip_comment(r)) return 0;
+    if (at_end(r)) return 0;
+    const char *c = r->line + r->at;
+    int two = r->at + 1 < r->length;
+    if (two && c[0] == '/' && c[1] == '/') return 0;
+    if (two && c[0] == '/' && c[1] == '*') {
+      r->comment_line = fs_text_input_line_number(r->in);
+      r->comment_column = r->at + 1;
+      r->at += 2;
+    } else if (c[0] == '}' && r->rank >= 0) {
+      r->at++;
+      close_block(r);
+    } else if (is_alpha(c[0])) {
+      if (read_word(r)) return -1;
+    } else {
+      return unexpected(r, r->at);
+    }
+  }
+}
+
+/* ---- the end of the input ---- */
+
+static fs_program *finish(goal_reader *r) {
+  const char *name = fs_text_input_name(r->in);
+  long long line = (long long)fs_text_input_line_number(r->in) + 1;
+  char what[160];
+  if (r->comment_line)
+    snprintf(what, sizeof what, "'*/' closing the comment opened at %lld:%zu",
+             (long long)r->comment_line, r->comment_column);
+  else if (!r->p)
+    snprintf(what, sizeof what, "'num_ranks N'");
+  else if (r->rank >= 0)
+    snprintf(what, sizeof what, "'}' closing the block of rank %d opened at line %lld",
+             (int)r->rank, (long long)r->block_line);
+  else if (r->next_rank < r->p->ranks)
+    snprintf(what, sizeof what, "'rank %d {' (num_ranks is %d)", (int)r->next_rank,
+             (int)r->p->ranks);
+  else
+    what[0] = 0;
+  if (what[0]) {
+    fs_error_set(r->err, "%s:%lld:1: expected %s (got end of file)", name, line, what);
+    return NULL;
+  }
+  fs_error inner;
+  if (fs_program_finalize(r->p, &inner)) {
+    fs_error_set(r->err, "%s: %s", name, inner.message);
+    return NULL;
+  }
+  fs_program *p = r->p;
+  r->p = NULL;
+  return p;
+}
+
+fs_program *fs_goal_read_input(fs_text_input *in, fs_error *err) {
+  goal_reader r = {.in = in, .err = err, .rank = -1};
+  const char *line;
+  size_t length;
+  int status;
+  while ((status = fs_text_input_next_line(in, &line, &length, err)) == 1)
+    if (read_line(&r, line, length)) break;
+  fs_program *p = status == 0 ? finish(&r) : NULL;
+  fs_program_free(r.p);
+  fs_name_index_free(&r.labels);
+  free(r.name);
+  return p;
+}
+
+fs_program *fs_goal_read_file(const char *path, fs_error *err) {
+  fs_text_input *in = fs_text_input_open_file(path, err);
+  if (!in) return NULL;
+  fs_program *p = fs_goal_read_input(in, err);
+  fs_text_input_close(in);
+  return p;
+}
+
+fs_program *fs_goal_read_memory(const char *data, size_t length, const char *display_name,
+                                fs_error *err) {
+  fs_text_input *in = fs_text_input_open_memory(data, length, display_name);
+  if (!in) {
+    fs_error_set(err, "%s: out of memory", display_name);
+    return NULL;
+  }
+  fs_program *p = fs_goal_read_input(in, err);
+  fs_text_input_close(in);
+  return p;
+}
