@@ -537,7 +537,7 @@ START_TEST(test_rm_twos_equal_rd) {
   ck_assert(memcmp(rm->kind, rd->kind, n) == 0 && memcmp(rm->flags, rd->flags, n) == 0);
   ck_assert(memcmp(rm->rank, rd->rank, 4 * n) == 0 && memcmp(rm->peer, rd->peer, 4 * n) == 0);
   ck_assert(memcmp(rm->value, rd->value, 8 * n) == 0 && memcmp(rm->need, rd->need, 4 * n) == 0);
-  ck_assert(memcmp(rm->successor_at, rd->successor_at, 8 * (n + 1)) == 0);
+  ck_assert(memcmp(rm->successor_at, rd->successor_at, sizeof *rm->successor_at * (n + 1)) == 0);
   ck_assert(memcmp(rm->successor, rd->successor, 4 * (size_t)rm->dependencies) == 0);
   fs_program_free(rm);
   fs_program_free(rd);
