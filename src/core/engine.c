@@ -257,7 +257,8 @@ static int64_t edges_end(const fs_program *p, int32_t task, uint32_t flag, int64
   return i;
 }
 static int64_t start_edges_end(const fs_program *p, int32_t task) {
-  return edges_end(p, task, FS_EDGE_START, p->successor_at[task]);
+  int64_t first = p->successor_at[task];
+  return p->start_dependencies ? edges_end(p, task, FS_EDGE_START, first) : first;
 }
 static int64_t local_edges_end(const fs_program *p, int32_t task) {
   return edges_end(p, task, FS_EDGE_LOCAL, start_edges_end(p, task));
@@ -274,9 +275,10 @@ static void post_recv(fs_engine *e, int32_t task);
 static void start_task(fs_engine *e, int32_t task) {
   const fs_program *p = e->program;
   if (e->observer_count) notify(e, 1, task);
-  int64_t first = p->successor_at[task];
-  if (first < p->successor_at[task + 1] && (p->successor[first] & FS_EDGE_START))
+  if (p->start_dependencies) {
+    int64_t first = p->successor_at[task];
     release(e, first, start_edges_end(p, task));
+  }
   switch (p->kind[task]) {
     case FS_START: /* value: the skew */
     case FS_SLEEP:
@@ -540,40 +542,6 @@ static void reset(fs_engine *e) {
     fail_run(e, "out of memory for the network model's state");
 }
 
-/* Events come in long runs over many ranks, in rank order more or less:
- * the data of the events a few places ahead is fetched from memory while
- * this one is handled (first the task's fields, then, once those are in,
- * the state of the CPUs they name). */
-#define PREFETCH_TASK_AHEAD 8
-#define PREFETCH_CPU_AHEAD 4
-
-static int32_t queued_task(const fs_event_bucket *now, int64_t ahead, int *kind) {
-  if (now->head + ahead >= now->count) return -1;
-  uint64_t payload = now->items[now->head + ahead].payload;
-  *kind = (int)(payload & ((1 << EVENT_BITS) - 1));
-  return *kind == EVENT_MODEL ? -1 : (int32_t)(payload >> EVENT_BITS);
-}
-
-static void prefetch_ahead(const fs_engine *e) {
-  const fs_program *p = e->program;
-  const fs_event_bucket *now = &e->queue.bucket[0];
-  int kind;
-  int32_t task = queued_task(now, PREFETCH_TASK_AHEAD, &kind);
-  if (task >= 0) {
-    __builtin_prefetch(&p->successor_at[task]);
-    __builtin_prefetch(&p->peer[task]);
-    __builtin_prefetch(&p->rank[task]);
-    __builtin_prefetch(&p->kind[task]);
-  }
-  task = queued_task(now, PREFETCH_CPU_AHEAD, &kind);
-  if (task >= 0) {
-    int32_t rank = kind == EVENT_ARRIVAL || kind == EVENT_RECEIVED ? p->peer[task] : p->rank[task];
-    __builtin_prefetch(&e->cpus[(int64_t)rank * p->cpus]);
-    __builtin_prefetch(&e->finish[rank]);
-    __builtin_prefetch(&p->successor[p->successor_at[task]]);
-  }
-}
-
 /* Counts what is left in the match queues (into e->unmatched) and returns
  * how many of those tasks never completed: the posted recvs and the
  * rendezvous sends (an eager send completed when it left). */
@@ -607,7 +575,6 @@ int fs_engine_run(fs_engine *e, fs_error *err) {
     }
     e->now = event.time;
     e->events++;
-    prefetch_ahead(e);
     handle(e, event.payload);
   }
   if (e->failed)

@@ -217,13 +217,22 @@ static int build_successors(fs_program *p) {
     free(out);
     return -1;
   }
-  /* at[from+2] counts; three passes place start, local, then completion edges. */
-  for (int64_t e = 0; e < m; e++) at[p->pending[2 * e] + 2]++;
+  /* at[from+2] counts; then one pass per kind of edge present places start,
+   * local, then completion edges. */
+  int64_t local_dependencies = 0;
+  p->start_dependencies = 0;
+  for (int64_t e = 0; e < m; e++) {
+    at[p->pending[2 * e] + 2]++;
+    p->start_dependencies += (p->pending[2 * e + 1] & FS_EDGE_START) != 0;
+    local_dependencies += (p->pending[2 * e + 1] & FS_EDGE_LOCAL) != 0;
+  }
   for (int64_t i = 2; i < n + 2; i++) at[i] += at[i - 1];
   /* at[from+1] is now the start of from's range; fill it */
-  static const uint32_t pass_flags[3] = {FS_EDGE_START, FS_EDGE_LOCAL, 0};
+  const uint32_t pass_flags[3] = {FS_EDGE_START, FS_EDGE_LOCAL, 0};
+  const int64_t pass_edges[3] = {p->start_dependencies, local_dependencies,
+                                 m - p->start_dependencies - local_dependencies};
   for (int pass = 0; pass < 3; pass++)
-    for (int64_t e = 0; e < m; e++) {
+    for (int64_t e = 0; pass_edges[pass] > 0 && e < m; e++) {
       uint32_t to = p->pending[2 * e + 1];
       if ((to & (FS_EDGE_START | FS_EDGE_LOCAL)) == pass_flags[pass]) out[at[p->pending[2 * e] + 1]++] = to;
     }

@@ -76,6 +76,7 @@ typedef struct fs_program {
   uint32_t *successor_at;
   uint32_t *successor;
   int64_t dependencies;
+  int64_t start_dependencies; /* how many are on a start (none: the engine skips the check) */
   /* while building */
   uint32_t *pending; /* pairs: from, to|FS_EDGE_LOCAL */
   int64_t pending_capacity;
