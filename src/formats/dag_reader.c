@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "formats/name_index.h"
+#include "formats/schedule_reader.h"
 
 typedef struct token {
   const char *text;
@@ -506,21 +507,10 @@ fs_program *fs_dag_read_input(fs_text_input *in, fs_error *err) {
 }
 
 fs_program *fs_dag_read_file(const char *path, fs_error *err) {
-  fs_text_input *in = fs_text_input_open_file(path, err);
-  if (!in) return NULL;
-  fs_program *p = fs_dag_read_input(in, err);
-  fs_text_input_close(in);
-  return p;
+  return fs_read_program_file(fs_dag_read_input, path, err);
 }
 
 fs_program *fs_dag_read_memory(const char *data, size_t length, const char *display_name,
-                               fs_error *err) {
-  fs_text_input *in = fs_text_input_open_memory(data, length, display_name);
-  if (!in) {
-    fs_error_set(err, "%s: out of memory", display_name);
-    return NULL;
-  }
-  fs_program *p = fs_dag_read_input(in, err);
-  fs_text_input_close(in);
-  return p;
+                              fs_error *err) {
+  return fs_read_program_memory(fs_dag_read_input, data, length, display_name, err);
 }

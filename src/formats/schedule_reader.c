@@ -1,4 +1,4 @@
-/* schedule_reader.c: picks the reader by file name. */
+/* schedule_reader.c: picks the reader by file name; opens its input. */
 #include "schedule_reader.h"
 
 #include <string.h>
@@ -17,4 +17,24 @@ int fs_schedule_is_goal(const char *path) {
 
 fs_program *fs_schedule_read(const char *path, fs_error *err) {
   return fs_schedule_is_goal(path) ? fs_goal_read_file(path, err) : fs_dag_read_file(path, err);
+}
+
+fs_program *fs_read_program_file(fs_program_reader read, const char *path, fs_error *err) {
+  fs_text_input *in = fs_text_input_open_file(path, err);
+  if (!in) return NULL;
+  fs_program *p = read(in, err);
+  fs_text_input_close(in);
+  return p;
+}
+
+fs_program *fs_read_program_memory(fs_program_reader read, const char *data, size_t length,
+                                   const char *display_name, fs_error *err) {
+  fs_text_input *in = fs_text_input_open_memory(data, length, display_name);
+  if (!in) {
+    fs_error_set(err, "%s: out of memory", display_name);
+    return NULL;
+  }
+  fs_program *p = read(in, err);
+  fs_text_input_close(in);
+  return p;
 }
