@@ -242,6 +242,25 @@ START_TEST(goal_deadlock_report) {
 }
 END_TEST
 
+/* Where LogGOPSim is wrong, fennelsim keeps program order. allreduce-recdoub
+ * on 256 ranks has 17 operations ready at once on every rank (16 recvs and
+ * the first send), which LogGOPSim's unstable sort reorders, then deadlocks.
+ * fennelsim: each round is o + L + o + (s-1)G = 5500 + 6(s-1) for s >= 1
+ * and 5500 for s = 0 (no negative (s-1)G); halving sends 4, 2, 1, 0, 0, 0,
+ * 0, 0 bytes (5518 + 5506 + 5500 + 5 * 5500 = 44024) and doubling keeps 0
+ * bytes (8 * 5500 = 44000): 88024 on every rank. The binomial broadcast at
+ * 2^17 ranks gives the stable-sort LogGOPSim's 94214 (17 hops of 5542). */
+START_TEST(goal_ordering_beyond_16_ready_ops) {
+  ck_assert_int_eq(fennelsim("gen allreduce-recdoub --ranks 256 --size 8B | "
+                             "'%s' run - --model loggops --format json", FENNELSIM_BINARY), 0);
+  contains(out, "\"makespan_ns\": 88024, \"finish_ns\": [88024, 88024,");
+  ck_assert_ptr_null(strstr(out, "88023"));
+  ck_assert_int_eq(fennelsim("gen bcast-binomial --ranks 131072 --size 8B | "
+                             "'%s' run - --model loggops --format json", FENNELSIM_BINARY), 0);
+  contains(out, "\"makespan_ns\": 94214");
+}
+END_TEST
+
 static Suite *cli_suite(void) {
   Suite *s = suite_create("cli");
   TCase *c = tcase_create("commands");
@@ -257,6 +276,7 @@ static Suite *cli_suite(void) {
   tcase_add_test(c, goal_golden_outputs);
   tcase_add_test(c, goal_generators_round_trip);
   tcase_add_test(c, goal_deadlock_report);
+  tcase_add_test(c, goal_ordering_beyond_16_ready_ops);
   suite_add_tcase(s, c);
   return s;
 }
