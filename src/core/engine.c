@@ -63,6 +63,7 @@ struct fs_engine {
   int64_t unmatched;
   int failed;            /* a post was refused (memory, or a time in the past) */
   const char *failure;   /* why, when not that */
+  fs_error model_error;  /* what the network model said when it could not reset */
 };
 
 static int has_two_sided(const fs_program *p) {
@@ -538,8 +539,8 @@ static void reset(fs_engine *e) {
   e->events = e->completed = e->stuck = e->unmatched = 0;
   e->failed = 0;
   e->failure = NULL;
-  if (e->network->reset && e->network->reset(e->network->state, p))
-    fail_run(e, "out of memory for the network model's state");
+  if (e->network->reset && e->network->reset(e->network->state, p, &e->model_error))
+    fail_run(e, e->model_error.message);
 }
 
 /* Counts what is left in the match queues (into e->unmatched) and returns

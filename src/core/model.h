@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "error.h"
 #include "program.h"
 #include "units.h"
 
@@ -41,8 +42,9 @@ typedef struct fs_network_model {
   /* One of the model's own events (may be NULL when it posts none). */
   void (*event)(void *state, fs_engine *engine, uint32_t payload, fs_time now);
   /* Sizes and clears the run state for a program before each run (may be
-   * NULL when stateless); -1 when out of memory. */
-  int (*reset)(void *state, const fs_program *program);
+   * NULL when stateless); -1 with err set when it cannot (out of memory, or
+   * a program the model's parameters do not fit). */
+  int (*reset)(void *state, const fs_program *program, fs_error *err);
   /* Parameters as JSON object members: "\"alpha_ns\": 1000, ..." */
   void (*describe)(const void *state, char *buffer, size_t size);
   void (*destroy)(void *state);

@@ -38,7 +38,7 @@ static int64_t nic_slot(const loggops *m, const fs_program *p, int32_t rank, int
   return (int64_t)rank * m->nics + fs_task_nic(p, task);
 }
 
-static int loggops_reset(void *state, const fs_program *p) {
+static int loggops_reset(void *state, const fs_program *p, fs_error *err) {
   loggops *m = state;
   int64_t slots = (int64_t)p->ranks * p->nics;
   if (slots > m->nic_slots) {
@@ -47,7 +47,7 @@ static int loggops_reset(void *state, const fs_program *p) {
     m->send_gap = malloc((size_t)slots * sizeof *m->send_gap);
     m->receive_gap = malloc((size_t)slots * sizeof *m->receive_gap);
     m->nic_slots = m->send_gap && m->receive_gap ? slots : 0;
-    if (!m->nic_slots) return -1;
+    if (!m->nic_slots) return fs_error_set(err, "out of memory for the NIC state of %d ranks", p->ranks);
   }
   m->nics = p->nics;
   for (int64_t i = 0; i < slots; i++) m->send_gap[i] = m->receive_gap[i] = 0;

@@ -1,0 +1,384 @@
+/* platform_xml.c: see platform_xml.h. libxml2 builds a small tree from
+ * memory under per-context SAX hooks (first error, element count, DOCTYPE
+ * refusal); the tree is then walked and every value checked through the
+ * platform.h API, whose messages get a "FILE:LINE: " prefix here. */
+#include "platform_xml.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/SAX2.h>
+#include <libxml/parser.h>
+#include <libxml/parserInternals.h>
+#include <libxml/tree.h>
+
+#include "core/units.h"
+
+/* Per-parse state reached from the hooks through ctxt->_private. */
+typedef struct parse_state {
+  const char *name;
+  fs_error *err;
+  int failed;
+  int64_t elements;
+} parse_state;
+
+typedef struct reader {
+  const char *name;
+  fs_error *err;
+  int64_t ranks;
+} reader;
+
+/* ---- parsing -------------------------------------------------------- */
+
+static void stop(xmlParserCtxtPtr ctxt, const char *what) {
+  parse_state *s = ctxt->_private;
+  if (!s->failed) {
+    s->failed = 1;
+    int line = ctxt->input ? ctxt->input->line : 0;
+    fs_error_set(s->err, "%s:%d: %s", s->name, line, what);
+  }
+  xmlStopParser(ctxt);
+}
+
+/* Keeps libxml2's first error (later ones are mostly consequences) and
+ * keeps it off stderr. */
+static void on_error(void *user, xmlErrorPtr e) {
+  xmlParserCtxtPtr ctxt = user;
+  parse_state *s = ctxt->_private;
+  if (s->failed || e->level < XML_ERR_ERROR) return;
+  s->failed = 1;
+  const char *message = e->message ? e->message : "error";
+  size_t length = strlen(message);
+  while (length > 0 && (message[length - 1] == '\n' || message[length - 1] == ' ')) length--;
+  if (length > 300) length = 300;
+  fs_error_set(s->err, "%s:%d:%d: expected well-formed XML (libxml2: %.*s)", s->name, e->line,
+               e->int2, (int)length, message);
+}
+
+/* Called before the internal subset is read: stopping here means no
+ * entity declaration is ever parsed, let alone expanded. */
+static void on_doctype(void *user, const xmlChar *name, const xmlChar *external_id,
+                       const xmlChar *system_id) {
+  (void)name, (void)external_id, (void)system_id;
+  stop(user, "expected no DOCTYPE (DTDs and entities are not read)");
+}
+
+static void on_element(void *user, const xmlChar *localname, const xmlChar *prefix,
+                       const xmlChar *uri, int nb_namespaces, const xmlChar **namespaces,
+                       int nb_attributes, int nb_defaulted, const xmlChar **attributes) {
+  xmlParserCtxtPtr ctxt = user;
+  parse_state *s = ctxt->_private;
+  if (++s->elements > FS_PLATFORM_XML_MAX_ELEMENTS) {
+    char what[64];
+    snprintf(what, sizeof what, "expected at most %d elements", FS_PLATFORM_XML_MAX_ELEMENTS);
+    stop(ctxt, what);
+    return;
+  }
+  xmlSAX2StartElementNs(user, localname, prefix, uri, nb_namespaces, namespaces, nb_attributes,
+                        nb_defaulted, attributes);
+}
+
+/* The document, or NULL with err set. */
+static xmlDocPtr parse(const char *data, size_t length, const char *name, fs_error *err) {
+  if (length == 0) return fs_error_set(err, "%s:1: expected a <platform> element (got an empty file)", name), NULL;
+  if (length > FS_PLATFORM_XML_MAX_BYTES)
+    return fs_error_set(err, "%s: expected at most %zu bytes of XML", name,
+                        FS_PLATFORM_XML_MAX_BYTES), NULL;
+  xmlInitParser();
+  xmlParserCtxtPtr ctxt = xmlCreateMemoryParserCtxt(data, (int)length);
+  if (!ctxt) return fs_error_set(err, "%s: out of memory", name), NULL;
+  /* no XML_PARSE_NOENT, DTDLOAD, XINCLUDE or HUGE: libxml2's limits stay on */
+  xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOERROR |
+                              XML_PARSE_NOWARNING);
+  parse_state s = {name, err, 0, 0};
+  ctxt->_private = &s;
+  ctxt->sax->serror = on_error;
+  ctxt->sax->internalSubset = on_doctype;
+  ctxt->sax->startElementNs = on_element;
+  xmlParseDocument(ctxt);
+  xmlDocPtr doc = ctxt->myDoc;
+  ctxt->myDoc = NULL;
+  if (!s.failed && !ctxt->wellFormed) {
+    s.failed = 1;
+    fs_error_set(err, "%s:%d: expected well-formed XML", name, ctxt->input ? ctxt->input->line : 0);
+  }
+  xmlFreeParserCtxt(ctxt);
+  if (s.failed || !doc) {
+    xmlFreeDoc(doc);
+    if (!s.failed) fs_error_set(err, "%s: out of memory", name);
+    return NULL;
+  }
+  return doc;
+}
+
+/* ---- the tree -------------------------------------------------------- */
+
+static int at(const reader *r, const xmlNode *node, const char *format, ...) FS_PRINTF(3, 4);
+static int at(const reader *r, const xmlNode *node, const char *format, ...) {
+  char what[900];
+  va_list args;
+  va_start(args, format);
+  vsnprintf(what, sizeof what, format, args);
+  va_end(args);
+  return fs_error_set(r->err, "%s:%ld: %s", r->name, xmlGetLineNo(node), what);
+}
+
+static int named(const xmlNode *node, const char *name) {
+  return node->type == XML_ELEMENT_NODE && !node->ns && strcmp((const char *)node->name, name) == 0;
+}
+
+static int blank(const xmlChar *text) {
+  for (; text && *text; text++)
+    if (!strchr(" \t\r\n", *text)) return 0;
+  return 1;
+}
+
+/* Rejects any attribute not in allowed (a NULL-terminated list). */
+static int check_attributes(const reader *r, const xmlNode *node, const char *const *allowed) {
+  for (const xmlAttr *a = node->properties; a; a = a->next) {
+    int known = 0;
+    for (const char *const *n = allowed; *n && !a->ns; n++) known |= strcmp(*n, (const char *)a->name) == 0;
+    if (!known)
+      return at(r, node, "expected only %s%s%s on <%s> (got %.64s)", allowed[0],
+                allowed[1] ? " and " : "", allowed[1] ? allowed[1] : "", node->name, a->name);
+  }
+  return 0;
+}
+
+/* Comments and blank text only. */
+static int check_empty(const reader *r, const xmlNode *node) {
+  for (const xmlNode *c = node->children; c; c = c->next) {
+    if (c->type == XML_COMMENT_NODE || c->type == XML_PI_NODE) continue;
+    if ((c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) && blank(c->content)) continue;
+    return at(r, c, "expected nothing inside <%s> (got %s)", node->name,
+              c->type == XML_ELEMENT_NODE ? "an element" : "text");
+  }
+  return 0;
+}
+
+/* The attribute's value (caller frees with xmlFree), or NULL with err. */
+static xmlChar *attribute(const reader *r, const xmlNode *node, const char *name) {
+  xmlChar *value = xmlGetNoNsProp(node, (const xmlChar *)name);
+  if (!value) at(r, node, "expected attribute %s on <%s>", name, node->name);
+  return value;
+}
+
+static int count_attribute(const reader *r, const xmlNode *node, const char *name, int64_t min,
+                           int64_t max, int64_t *out) {
+  xmlChar *value = attribute(r, node, name);
+  if (!value) return -1;
+  const char *text = (const char *)value;
+  int status = 0;
+  if (fs_parse_count(text, strlen(text), min, max, out))
+    status = at(r, node, "expected %s=\"N\" with N a whole number in [%lld, %lld] (got \"%.64s\")",
+                name, (long long)min, (long long)max, text);
+  xmlFree(value);
+  return status;
+}
+
+/* Runs a platform.h call's error through the element's line. */
+static int relay(const reader *r, const xmlNode *node, int status, const fs_error *why) {
+  return status ? at(r, node, "%s", why->message) : 0;
+}
+
+static int read_level(const reader *r, fs_platform *p, const xmlNode *node) {
+  static const char *const allowed[] = {"name", "fanout", NULL};
+  int64_t fanout;
+  if (check_attributes(r, node, allowed) || check_empty(r, node) ||
+      count_attribute(r, node, "fanout", 0, INT32_MAX, &fanout))
+    return -1;
+  xmlChar *name = attribute(r, node, "name");
+  if (!name) return -1;
+  fs_error why;
+  int status = fs_platform_add_level(p, (const char *)name, strlen((const char *)name), fanout, &why);
+  xmlFree(name);
+  return relay(r, node, status, &why);
+}
+
+static int read_channel(const reader *r, fs_platform *p, const xmlNode *node) {
+  static const char *const allowed[] = {"name", "level", NULL};
+  int64_t level;
+  if (check_attributes(r, node, allowed) || check_empty(r, node) ||
+      count_attribute(r, node, "level", 0, INT32_MAX, &level))
+    return -1;
+  xmlChar *name = attribute(r, node, "name");
+  if (!name) return -1;
+  fs_error why;
+  int status = fs_platform_add_channel(p, (const char *)name, strlen((const char *)name), level, &why);
+  xmlFree(name);
+  return relay(r, node, status, &why);
+}
+
+static size_t count_words(const char *text) {
+  size_t words = 0;
+  for (size_t i = 0; text[i]; i++)
+    if (!strchr(" \t\r\n", text[i]) && (i == 0 || strchr(" \t\r\n", text[i - 1]))) words++;
+  return words;
+}
+
+/* Fills nodes[0..count) from the blank-separated words of text. */
+static int parse_nodes(const reader *r, const xmlNode *node, const char *text, int32_t *nodes) {
+  size_t k = 0;
+  for (const char *s = text; *s;) {
+    s += strspn(s, " \t\r\n");
+    size_t length = strcspn(s, " \t\r\n");
+    if (length == 0) break;
+    int64_t v;
+    if (fs_parse_count(s, length, 0, INT32_MAX, &v))
+      return at(r, node, "expected rank %zu's node as a whole number (got \"%.*s\")", k,
+                length > 64 ? 64 : (int)length, s);
+    nodes[k++] = (int32_t)v;
+    s += length;
+  }
+  return 0;
+}
+
+static int map_explicit(const reader *r, fs_platform *p, const xmlNode *node) {
+  for (const xmlNode *c = node->children; c; c = c->next)
+    if (c->type == XML_ELEMENT_NODE) return at(r, c, "expected only node numbers inside <mapping>");
+  xmlChar *content = xmlNodeGetContent(node);
+  if (!content) return at(r, node, "out of memory");
+  const char *text = (const char *)content;
+  size_t words = count_words(text);
+  int status = 0;
+  if (words == 0 || (r->ranks > 0 && (int64_t)words != r->ranks)) {
+    status = r->ranks > 0
+                 ? at(r, node, "expected %lld node numbers in the explicit mapping, one per rank (got %zu)",
+                      (long long)r->ranks, words)
+                 : at(r, node, "expected node numbers in the explicit mapping, one per rank");
+  } else {
+    int32_t *nodes = malloc(words * sizeof *nodes);
+    fs_error why;
+    if (!nodes) status = at(r, node, "out of memory for %zu ranks", words);
+    else if (!(status = parse_nodes(r, node, text, nodes)))
+      status = relay(r, node, fs_platform_map_explicit(p, (int64_t)words, nodes, &why), &why);
+    free(nodes);
+  }
+  xmlFree(content);
+  return status;
+}
+
+static int read_mapping(const reader *r, fs_platform *p, const xmlNode *node) {
+  static const char *const allowed[] = {"kind", NULL};
+  if (check_attributes(r, node, allowed)) return -1;
+  xmlChar *value = attribute(r, node, "kind");
+  if (!value) return -1;
+  fs_mapping kind = fs_mapping_from_name((const char *)value, strlen((const char *)value));
+  int status = 0;
+  if (kind == FS_MAPPING_NONE)
+    status = at(r, node, "expected kind=\"sequential\", \"round-robin\" or \"explicit\" (got \"%.64s\")",
+                (const char *)value);
+  xmlFree(value);
+  if (status) return -1;
+  if (kind == FS_MAPPING_EXPLICIT) return map_explicit(r, p, node);
+  if (check_empty(r, node)) return -1;
+  int64_t ranks = r->ranks > 0 ? r->ranks : (int64_t)p->nodes * p->cores;
+  fs_error why;
+  status = kind == FS_MAPPING_SEQUENTIAL ? fs_platform_map_sequential(p, ranks, &why)
+                                         : fs_platform_map_round_robin(p, ranks, &why);
+  return relay(r, node, status, &why);
+}
+
+/* Unknown elements and stray text among <platform>'s children. */
+static int check_children(const reader *r, const xmlNode *root) {
+  int mappings = 0;
+  for (const xmlNode *c = root->children; c; c = c->next) {
+    if (c->type == XML_COMMENT_NODE || c->type == XML_PI_NODE) continue;
+    if ((c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) && blank(c->content)) continue;
+    if (c->type != XML_ELEMENT_NODE) return at(r, c, "expected only elements inside <platform>");
+    if (named(c, "mapping") && ++mappings > 1) return at(r, c, "expected at most one <mapping>");
+    if (!named(c, "level") && !named(c, "channel") && !named(c, "mapping"))
+      return at(r, c, "expected <level>, <channel> or <mapping> (got <%.64s>%s)", c->name,
+                c->ns ? " in a namespace" : "");
+  }
+  return 0;
+}
+
+/* Levels first, then channels (their levels depend on the tree), then the
+ * mapping, whatever the order in the file. */
+static int read_children(const reader *r, fs_platform *p, const xmlNode *root) {
+  const xmlNode *mapping = NULL;
+  for (const xmlNode *c = root->children; c; c = c->next)
+    if (named(c, "level") && read_level(r, p, c)) return -1;
+  for (const xmlNode *c = root->children; c; c = c->next) {
+    if (named(c, "channel") && read_channel(r, p, c)) return -1;
+    if (named(c, "mapping")) mapping = c;
+  }
+  fs_error why;
+  if (relay(r, root, fs_platform_default_channels(p, &why), &why)) return -1;
+  if (mapping) return read_mapping(r, p, mapping);
+  int64_t ranks = r->ranks > 0 ? r->ranks : (int64_t)p->nodes * p->cores;
+  return relay(r, root, fs_platform_map_sequential(p, ranks, &why), &why);
+}
+
+static fs_platform *read_platform(const reader *r, const xmlNode *root) {
+  static const char *const allowed[] = {"nodes", "cores", NULL};
+  if (!named(root, "platform"))
+    return at(r, root, "expected <platform> without a namespace as the root element (got <%.64s>%s)",
+              root->name, root->ns ? " in a namespace" : ""), NULL;
+  int64_t nodes, cores;
+  if (check_attributes(r, root, allowed) || check_children(r, root) ||
+      count_attribute(r, root, "nodes", 1, INT32_MAX, &nodes) ||
+      count_attribute(r, root, "cores", 1, INT32_MAX, &cores))
+    return NULL;
+  fs_error why;
+  fs_platform *p = fs_platform_new(nodes, cores, &why);
+  if (!p) return relay(r, root, -1, &why), NULL;
+  if (read_children(r, p, root)) {
+    fs_platform_free(p);
+    return NULL;
+  }
+  return p;
+}
+
+fs_platform *fs_platform_read_xml_memory(const char *data, size_t length, const char *name,
+                                         int64_t ranks, fs_error *err) {
+  if (ranks < 0 || ranks > INT32_MAX)
+    return fs_error_set(err, "%s: expected ranks in [0, %d] (got %lld)", name, INT32_MAX,
+                        (long long)ranks), NULL;
+  xmlDocPtr doc = parse(data, length, name, err);
+  if (!doc) return NULL;
+  reader r = {name, err, ranks};
+  const xmlNode *root = xmlDocGetRootElement(doc);
+  fs_platform *p = root ? read_platform(&r, root)
+                        : (fs_error_set(err, "%s:1: expected a <platform> element", name), NULL);
+  xmlFreeDoc(doc);
+  return p;
+}
+
+/* Whole file into memory, refusing more than the limit (also for pipes,
+ * which have no size to check up front). */
+static char *read_whole(const char *path, size_t *length, fs_error *err) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return fs_error_set(err, "%s: cannot open", path), NULL;
+  size_t used = 0, capacity = 1 << 16;
+  char *data = malloc(capacity);
+  while (data) {
+    used += fread(data + used, 1, capacity - used, f);
+    if (used < capacity || used > FS_PLATFORM_XML_MAX_BYTES) break;
+    size_t next = capacity * 2 > FS_PLATFORM_XML_MAX_BYTES ? FS_PLATFORM_XML_MAX_BYTES + 1 : capacity * 2;
+    char *bigger = realloc(data, next);
+    if (!bigger) free(data);
+    data = bigger;
+    capacity = next;
+  }
+  const char *why = !data ? "out of memory" : ferror(f) ? "read error" : NULL;
+  fclose(f);
+  if (why) {
+    free(data);
+    return fs_error_set(err, "%s: %s", path, why), NULL;
+  }
+  *length = used;
+  return data;
+}
+
+fs_platform *fs_platform_read_xml(const char *path, int64_t ranks, fs_error *err) {
+  size_t length = 0;
+  char *data = read_whole(path, &length, err);
+  if (!data) return NULL;
+  fs_platform *p = fs_platform_read_xml_memory(data, length, path, ranks, err);
+  free(data);
+  return p;
+}

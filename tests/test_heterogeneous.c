@@ -1,0 +1,412 @@
+/* test_heterogeneous.c: the rank-pair parameter file and the models built
+ * on it, hetero-hockney and lmo (src/models/hetero_hockney.c, lmo.c),
+ * against times derived by hand below from their formulas:
+ *   hetero-hockney: i->j of M bytes takes alpha_ij + beta_ij*M, the sender
+ *     busy until arrival; a get by i from j: alpha_ij + alpha_ji + beta_ji*M;
+ *   lmo: sender CPU C_i + M*t_i, wire L_ij + M*invbeta_ij, receiver
+ *     C_j + M*t_j. Times in ns unless said. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "core/engine.h"
+#include "model_support.h"
+#include "test_support.h"
+
+#define NS 1000
+
+static int32_t op(fs_program *p, fs_task_kind kind, int32_t rank, int32_t peer, int64_t size) {
+  int32_t t = fs_program_add(p, kind, rank);
+  ck_assert_int_ge(t, 0);
+  fs_task_set_peer(p, t, peer);
+  fs_task_set_size(p, t, size);
+  return t;
+}
+static void requires(fs_program *p, int32_t task, int32_t on) {
+  ck_assert_int_eq(fs_program_depend(p, task, on, FS_AFTER_END), 0);
+}
+static void finalize(fs_program *p) {
+  fs_error err;
+  ck_assert_msg(fs_program_finalize(p, &err) == 0, "%s", err.message);
+}
+
+/* A temporary parameter file holding text; returns "file=PATH extra". */
+static char *params_for(const char *text, const char *extra) {
+  char *path = fs_test_temp_path(".pairs");
+  ck_assert_int_eq(fs_test_write_file(path, text, 0), 0);
+  char *params = malloc(strlen(path) + 200);
+  sprintf(params, "file=%s%s%s", path, extra ? " " : "", extra ? extra : "");
+  free(path);
+  return params;
+}
+
+/* Runs p under model with the file text; checks each rank's finish (ns). */
+static void expect_finish(const fs_program *p, const char *model, const char *text,
+                          const char *extra, const fs_time *expected_ns) {
+  char *params = params_for(text, extra);
+  fs_simulation run;
+  fs_test_simulate(&run, p, model, "fixed", params);
+  ck_assert_msg(run.status == FS_RUN_OK, "%s", run.err.message);
+  for (int32_t r = 0; r < p->ranks; r++)
+    ck_assert_msg(fs_engine_finish_times(run.engine)[r] == expected_ns[r] * NS,
+                  "%s rank %d: %lld ps, expected %lld ns", model, r,
+                  (long long)fs_engine_finish_times(run.engine)[r], (long long)expected_ns[r]);
+  fs_test_run_free(&run);
+  free(params);
+}
+
+static fs_time makespan_of(const fs_program *p, const char *model, const char *params) {
+  fs_simulation run;
+  fs_test_simulate(&run, p, model, "fixed", params);
+  ck_assert_msg(run.status == FS_RUN_OK, "%s", run.err.message);
+  fs_time m = fs_engine_makespan(run.engine);
+  fs_test_run_free(&run);
+  return m;
+}
+
+#define ASYMMETRIC "ranks 2\n" \
+                   "link 0 1 alpha=1us beta=1ns directed  # fast way out\n" \
+                   "link 1 0 alpha=3us beta=2GB/s directed\n"
+
+/* Ping-pong of 100 B with send/recv over asymmetric links:
+ * 0->1: 1000 + 100*1 = 1100; 1 replies at 1100: 3000 + 100*0.5 = 3050,
+ * landing at 4150; both senders are busy until their message lands. */
+START_TEST(hockney_pingpong_asymmetric) {
+  fs_program *p = fs_program_new(2);
+  int32_t s0 = op(p, FS_SEND, 0, 1, 100);
+  int32_t r1 = op(p, FS_RECV, 1, 0, 100);
+  requires(p, op(p, FS_SEND, 1, 0, 100), r1);
+  requires(p, op(p, FS_RECV, 0, 1, 100), s0);
+  finalize(p);
+  const fs_time expected[] = {4150, 4150};
+  expect_finish(p, "hetero-hockney", ASYMMETRIC, NULL, expected);
+  fs_program_free(p);
+}
+END_TEST
+
+/* The same with puts: 1 puts back after 0's put lands: 1100 + 3050.
+ * A get of 100 B by 0 from 1: request alpha_01 = 1000, data alpha_10 +
+ * beta_10*100 = 3050: 4050. */
+START_TEST(hockney_put_and_get) {
+  fs_program *p = fs_program_new(2);
+  requires(p, op(p, FS_PUT, 1, 0, 100), op(p, FS_PUT, 0, 1, 100));
+  finalize(p);
+  const fs_time expected[] = {4150, 4150};
+  expect_finish(p, "hetero-hockney", ASYMMETRIC, NULL, expected);
+  fs_program_free(p);
+  p = fs_program_new(2);
+  op(p, FS_GET, 0, 1, 100);
+  finalize(p);
+  const fs_time get[] = {4050, 0};
+  expect_finish(p, "hetero-hockney", ASYMMETRIC, NULL, get);
+  fs_program_free(p);
+}
+END_TEST
+
+/* Linear scatter of 1000 B from root 0 to 1, 2, 3 (puts back to back):
+ * sequential formula sum_i (alpha_0i + beta_0i*M) = (1000 + 1000) +
+ * (2000 + 500) + (500 + 2000) = 7000; ranks 1..3 get their data at 2000,
+ * 4500, 7000. The default covers the links the scatter does not use. */
+START_TEST(hockney_linear_scatter) {
+  fs_program *p = fs_program_new(4);
+  for (int32_t i = 1; i < 4; i++) op(p, FS_PUT, 0, i, 1000);
+  finalize(p);
+  const char *text = "ranks 4\ndefault alpha=10us beta=0\n"
+                     "link 0 1 alpha=1us beta=1ns\nlink 0 2 alpha=2us beta=0.5ns\n"
+                     "link 0 3 alpha=500ns beta=2ns\n";
+  const fs_time expected[] = {7000, 2000, 4500, 7000};
+  expect_finish(p, "hetero-hockney", text, NULL, expected);
+  fs_program_free(p);
+}
+END_TEST
+
+/* Binomial scatter on 4 ranks, M = 1000 B (notes §3.3): 0 puts 2M to 2,
+ * then M to 1; 2 forwards M to 3 once its data lands:
+ * T = alpha_02 + 2M*beta_02 + max(alpha_01 + M*beta_01, alpha_23 + M*beta_23).
+ * alpha_02 1us, beta_02 1ns: 3000. Then 0->1 (5us, 1ns) = 6000 against
+ * 2->3 (1us, 1ns) = 2000: 9000; with alpha_23 = 7us, 2->3 = 8000: 11000. */
+START_TEST(hockney_binomial_max) {
+  fs_program *p = fs_program_new(4);
+  int32_t to2 = op(p, FS_PUT, 0, 2, 2000);
+  op(p, FS_PUT, 0, 1, 1000);
+  requires(p, op(p, FS_PUT, 2, 3, 1000), to2);
+  finalize(p);
+  const char *base = "ranks 4\ndefault alpha=1us beta=1ns\nlink 0 1 alpha=5us\n";
+  char text[200];
+  char *params = params_for(base, NULL);
+  ck_assert_int_eq(makespan_of(p, "hetero-hockney", params), 9000 * NS);
+  free(params);
+  snprintf(text, sizeof text, "%slink 2 3 alpha=7us\n", base);
+  params = params_for(text, NULL);
+  ck_assert_int_eq(makespan_of(p, "hetero-hockney", params), 11000 * NS);
+  free(params);
+  fs_program_free(p);
+}
+END_TEST
+
+#define LMO_PAIR "ranks 2\n" \
+                 "rank 0 C=1us t=1ns\n" \
+                 "rank 1 C=2us t=0.5ns\n" \
+                 "link 0 1 L=3us invbeta=4GB/s\n"
+
+/* LMO p2p of 1000 B, send/recv: sender CPU 1000 + 1000 = 2000; wire
+ * 3000 + 250 = 3250; receiver CPU 2000 + 500 = 2500:
+ * C_0 + L_01 + C_1 + M(t_0 + invbeta_01 + t_1) = 6000 + 1750 = 7750. */
+START_TEST(lmo_point_to_point) {
+  fs_program *p = fs_program_new(2);
+  op(p, FS_SEND, 0, 1, 1000);
+  op(p, FS_RECV, 1, 0, 1000);
+  finalize(p);
+  const fs_time expected[] = {2000, 7750};
+  expect_finish(p, "lmo", LMO_PAIR, NULL, expected);
+  fs_program_free(p);
+}
+END_TEST
+
+/* Without L the file is the original LMO: 7750 - 3000 = 4750. */
+START_TEST(lmo_original) {
+  fs_program *p = fs_program_new(2);
+  op(p, FS_SEND, 0, 1, 1000);
+  op(p, FS_RECV, 1, 0, 1000);
+  finalize(p);
+  const fs_time expected[] = {2000, 4750};
+  expect_finish(p, "lmo", "ranks 2\nrank 0 C=1us t=1ns\nrank 1 C=2us t=0.5ns\n"
+                          "default invbeta=0.25ns\n", NULL, expected);
+  fs_program_free(p);
+}
+END_TEST
+
+/* Receiving holds the receiver's CPU: 1 and 2 send 0 B to 0 at 0 (C 1us,
+ * L 1us): both land at 2000; 0 receives them one after the other,
+ * [2000, 3000] and [3000, 4000]. */
+START_TEST(lmo_receiver_cpu) {
+  fs_program *p = fs_program_new(3);
+  op(p, FS_SEND, 1, 0, 0);
+  op(p, FS_SEND, 2, 0, 0);
+  op(p, FS_RECV, 0, 1, 0);
+  op(p, FS_RECV, 0, 2, 0);
+  finalize(p);
+  const fs_time expected[] = {4000, 1000, 1000};
+  expect_finish(p, "lmo", "ranks 3\ndefault C=1us t=0 L=1us invbeta=0\n", NULL, expected);
+  fs_program_free(p);
+}
+END_TEST
+
+/* One put under LMO is heterogeneous Hockney with alpha_01 = C_0 + L_01 +
+ * C_1 = 6us and beta_01 = t_0 + invbeta_01 + t_1 = 1.75ns: both land at
+ * 7750; LMO frees the sender at C_0 + M*t_0 = 2000, Hockney at 7750.
+ * A get of 1000 B by 0 from 1 under LMO: request 1000 + 3000 + 2000, reply
+ * 2000 + 500 + 3000 + 250 + 1000 + 1000: 6000 + 7750 = 13750. */
+START_TEST(lmo_reduces_to_hockney) {
+  fs_program *p = fs_program_new(2);
+  op(p, FS_PUT, 0, 1, 1000);
+  finalize(p);
+  const fs_time lmo[] = {2000, 7750}, hockney[] = {7750, 7750};
+  expect_finish(p, "lmo", LMO_PAIR, NULL, lmo);
+  expect_finish(p, "hetero-hockney", "ranks 2\nlink 0 1 alpha=6us beta=1.75ns\n", NULL, hockney);
+  fs_program_free(p);
+  p = fs_program_new(2);
+  op(p, FS_GET, 0, 1, 1000);
+  finalize(p);
+  const fs_time get[] = {13750, 0};
+  expect_finish(p, "lmo", LMO_PAIR, NULL, get);
+  fs_program_free(p);
+}
+END_TEST
+
+/* Averaging over the 6 ordered pairs of 3 ranks:
+ *   alpha: 01 = 10 = 1us, 02 = 2us (directed), 20 = 12 = 21 = 4us (default):
+ *     16us / 6 = 2666.6667 -> 2666.667 ns;
+ *   beta: 12 = 21 = 2ns, the rest 1ns: 8ns / 6 -> 1.333333 ns/B (as).
+ * A 1000 B put costs 2666667 + 1333333 ps = 4000 ns on every link; the
+ * scatter 0 -> 1, 2 takes 8000, as homogeneous hockney with those values. */
+START_TEST(average_is_homogeneous) {
+  fs_program *p = fs_program_new(3);
+  op(p, FS_PUT, 0, 1, 1000);
+  op(p, FS_PUT, 0, 2, 1000);
+  finalize(p);
+  const char *text = "ranks 3\ndefault alpha=4us beta=1ns\nlink 0 1 alpha=1us\n"
+                     "link 0 2 alpha=2us directed\nlink 1 2 beta=2ns\n";
+  char *params = params_for(text, "average=1");
+  ck_assert_int_eq(makespan_of(p, "hetero-hockney", params), 8000 * NS);
+  ck_assert_int_eq(makespan_of(p, "hockney", "alpha=2666.667ns beta=1.333333ns"), 8000 * NS);
+  fs_simulation run;
+  fs_test_simulate(&run, p, "hetero-hockney", "fixed", params);
+  char description[1000];
+  run.network.describe(run.network.state, description, sizeof description);
+  ck_assert_msg(strstr(description, "\"ranks\": 3, \"average\": 1, \"alpha_ns\": 2666.667, "
+                                    "\"beta_ns_per_byte\": 1.333333") != NULL, "%s", description);
+  fs_test_run_free(&run);
+  free(params);
+  /* not averaged: 0->1 is 2000, 0->2 is 3000 */
+  params = params_for(text, "average=0");
+  ck_assert_int_eq(makespan_of(p, "hetero-hockney", params), 5000 * NS);
+  free(params);
+  fs_program_free(p);
+}
+END_TEST
+
+/* LMO averaging: C 1us and 2us -> 1.5us; t 1ns and 0.5ns -> 0.75ns; the
+ * one pair in both directions: L 3us, invbeta 0.25ns. p2p of 1000 B:
+ * 1500 + 3000 + 1500 + 1000 * (0.75 + 0.25 + 0.75) = 7750; the sender is
+ * free at 1500 + 750 = 2250. */
+START_TEST(lmo_average) {
+  fs_program *p = fs_program_new(2);
+  op(p, FS_SEND, 0, 1, 1000);
+  op(p, FS_RECV, 1, 0, 1000);
+  finalize(p);
+  const fs_time expected[] = {2250, 7750};
+  expect_finish(p, "lmo", LMO_PAIR, "average=1", expected);
+  fs_program_free(p);
+}
+END_TEST
+
+/* The file is read through fs_text_input: gzip works too. */
+START_TEST(gzip_file) {
+  char *path = fs_test_temp_path(".pairs.gz");
+  gzFile gz = gzopen(path, "wb");
+  ck_assert_ptr_nonnull(gz);
+  ck_assert_int_gt(gzputs(gz, ASYMMETRIC), 0);
+  ck_assert_int_eq(gzclose(gz), Z_OK);
+  fs_program *p = fs_program_new(2);
+  op(p, FS_PUT, 0, 1, 100);
+  finalize(p);
+  char params[400];
+  snprintf(params, sizeof params, "file=%s", path);
+  ck_assert_int_eq(makespan_of(p, "hetero-hockney", params), 1100 * NS);
+  fs_program_free(p);
+  free(path);
+}
+END_TEST
+
+/* A program whose rank count differs from the file's fails the run. */
+START_TEST(rank_count_mismatch) {
+  fs_program *p = fs_program_new(3);
+  op(p, FS_PUT, 0, 1, 100);
+  finalize(p);
+  char *params = params_for(ASYMMETRIC, NULL);
+  fs_simulation run;
+  fs_test_simulate(&run, p, "hetero-hockney", "fixed", params);
+  ck_assert_int_eq(run.status, FS_RUN_FAILED);
+  ck_assert_msg(strstr(run.err.message, "the parameter file describes 2 ranks, the program has 3"),
+                "%s", run.err.message);
+  fs_test_run_free(&run);
+  free(params);
+  fs_program_free(p);
+}
+END_TEST
+
+/* The error of building model with params, or "" when it builds. */
+static void model_error(const char *model, const char *params, char *message, size_t size) {
+  char text[512];
+  fs_parameter items[16];
+  fs_parameters parameters;
+  snprintf(text, sizeof text, "%s", params);
+  ck_assert_int_eq(fs_test_parameters(text, items, &parameters), 0);
+  fs_network_model n = {0};
+  fs_error err = {{0}};
+  if (fs_network_model_create(model, &parameters, &n, &err) == 0) err.message[0] = 0;
+  snprintf(message, size, "%s", err.message);
+  fs_network_model_destroy(&n);
+}
+
+/* Each message starts with "PATH" followed by the given text. */
+START_TEST(file_errors) {
+  const struct { const char *model, *text, *message; } cases[] = {
+      {"hetero-hockney", "link 0 1 alpha=1us\n", ":1:1: expected `ranks N` before anything else"},
+      {"hetero-hockney", "ranks 0\n", ":1:7: expected a rank count from 1 to 16777216"},
+      {"hetero-hockney", "ranks 16777217\n", ":1:7: expected a rank count from 1 to 16777216"},
+      {"hetero-hockney", "ranks 2 3\n", ":1:9: expected the end of the line"},
+      {"hetero-hockney", "ranks 2\n\nranks 2\n", ":3:1: expected a single `ranks` line"},
+      {"hetero-hockney", "ranks 2\nlink 0 2 alpha=1us\n", ":2:8: expected a rank from 0 to 1"},
+      {"hetero-hockney", "ranks 2\nlink x 1 alpha=1us\n", ":2:6: expected a rank from 0 to 1"},
+      {"hetero-hockney", "ranks 2\nlink 1  1 alpha=1us\n", ":2:9: expected a second rank other than the first"},
+      {"hetero-hockney", "ranks 2\nlink 0 1 alpha=fast\n", ":2:16: expected a non-negative time with a unit (ps, ns, us, ms, s) for alpha"},
+      {"hetero-hockney", "ranks 2\nlink 0 1 alpha=-1us\n", ":2:16: expected a non-negative time"},
+      {"hetero-hockney", "ranks 2\nlink 0 1 beta=1parsec\n", ":2:15: expected a time per byte (\"0.4ns\") or a bandwidth (\"10GB/s\") for beta"},
+      {"hetero-hockney", "ranks 2\nlink 0 1 gamma=1ns\n", ":2:10: expected KEY=VALUE with KEY one of alpha, beta"},
+      {"hetero-hockney", "ranks 2\nlink 0 1 directed=1\n", ":2:10: expected KEY=VALUE with KEY one of alpha, beta"},
+      {"hetero-hockney", "ranks 2\nlink 0 1  # nothing\n", ":2:11: expected KEY=VALUE with KEY one of alpha, beta"},
+      {"hetero-hockney", "ranks 2\nlink 0 1 alpha=1us alpha=2us\n", ":2:20: expected alpha once per line"},
+      {"hetero-hockney", "ranks 2\nrank 0 C=1us\n", ":2:1: expected `default` or `link`"},
+      {"hetero-hockney", "ranks 2\ndefault C=1us\n", ":2:9: expected KEY=VALUE with KEY one of alpha, beta"},
+      {"lmo", "ranks 2\nfrob\n", ":2:1: expected `default`, `rank` or `link`"},
+      {"lmo", "ranks 2\nrank 0 L=1us\n", ":2:8: expected KEY=VALUE with KEY one of C, t"},
+      {"lmo", "ranks 2\nrank 2 C=1us\n", ":2:6: expected a rank from 0 to 1"},
+      {"lmo", "ranks 2\ndefault x=1\n", ":2:9: expected KEY=VALUE with KEY one of L, invbeta, C, t"},
+      {"hetero-hockney", "ranks 2\ndefault beta=1ns\nlink 0 1 alpha=1us directed\n",
+       ": expected `default alpha=...`: not every link sets alpha"},
+      {"hetero-hockney", "ranks 2\nlink 0 1 alpha=1us\n", ": expected `default beta=...`: not every link sets beta"},
+      {"lmo", "ranks 2\ndefault invbeta=1ns t=0\nrank 0 C=1us\n", ": expected `default C=...`: not every rank sets C"},
+      {"lmo", "ranks 2\ndefault C=1us t=0\n", ": expected `default invbeta=...`: not every link sets invbeta"},
+      {"lmo", "# nothing\n", ": expected a `ranks N` line (the file has none)"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char *path = fs_test_temp_path(".pairs");
+    ck_assert_int_eq(fs_test_write_file(path, cases[i].text, 0), 0);
+    char params[300], message[1024], expected[600];
+    snprintf(params, sizeof params, "file=%s", path);
+    snprintf(expected, sizeof expected, "%s%s", path, cases[i].message);
+    model_error(cases[i].model, params, message, sizeof message);
+    ck_assert_msg(strncmp(message, expected, strlen(expected)) == 0, "case %d: '%s', expected '%s'",
+                  (int)i, message, expected);
+    free(path);
+  }
+}
+END_TEST
+
+START_TEST(parameter_errors) {
+  char message[1024];
+  model_error("hetero-hockney", "", message, sizeof message);
+  ck_assert_str_eq(message, "--model hetero-hockney: expected --param file=PATH (a rank-pair parameter file)");
+  model_error("lmo", "file=/nonexistent/pairs", message, sizeof message);
+  ck_assert_msg(strstr(message, "/nonexistent/pairs") != NULL, "%s", message);
+  char *params = params_for(ASYMMETRIC, "average=2");
+  model_error("hetero-hockney", params, message, sizeof message);
+  ck_assert_str_eq(message, "--param average=2: expected 0 or 1");
+  free(params);
+}
+END_TEST
+
+/* describe names the file, the rank count and the averaging. */
+START_TEST(describe) {
+  char *params = params_for(LMO_PAIR, NULL);
+  fs_simulation run;
+  fs_program *p = fs_program_new(2);
+  finalize(p);
+  fs_test_simulate(&run, p, "lmo", "fixed", params);
+  char description[1000], expected[600];
+  run.network.describe(run.network.state, description, sizeof description);
+  snprintf(expected, sizeof expected, "\"file\": \"%s\", \"ranks\": 2, \"average\": 0", params + 5);
+  ck_assert_str_eq(description, expected);
+  fs_test_run_free(&run);
+  fs_program_free(p);
+  free(params);
+}
+END_TEST
+
+static Suite *heterogeneous_suite(void) {
+  Suite *s = suite_create("heterogeneous");
+  TCase *c = tcase_create("core");
+  tcase_add_test(c, hockney_pingpong_asymmetric);
+  tcase_add_test(c, hockney_put_and_get);
+  tcase_add_test(c, hockney_linear_scatter);
+  tcase_add_test(c, hockney_binomial_max);
+  tcase_add_test(c, lmo_point_to_point);
+  tcase_add_test(c, lmo_original);
+  tcase_add_test(c, lmo_receiver_cpu);
+  tcase_add_test(c, lmo_reduces_to_hockney);
+  tcase_add_test(c, average_is_homogeneous);
+  tcase_add_test(c, lmo_average);
+  tcase_add_test(c, gzip_file);
+  tcase_add_test(c, rank_count_mismatch);
+  tcase_add_test(c, file_errors);
+  tcase_add_test(c, parameter_errors);
+  tcase_add_test(c, describe);
+  suite_add_tcase(s, c);
+  return s;
+}
+
+int main(void) { return fs_test_run(heterogeneous_suite()); }
