@@ -80,6 +80,13 @@ static void on_element(void *user, const xmlChar *localname, const xmlChar *pref
                         nb_defaulted, attributes);
 }
 
+/* libxml2's encoding layer reports through the generic handler, not the
+ * context; this swallows it while we parse (the parser then fails with its
+ * own error through on_error). */
+static void FS_PRINTF(2, 3) quiet(void *user, const char *format, ...) {
+  (void)user, (void)format;
+}
+
 /* The document, or NULL with err set. */
 static xmlDocPtr parse(const char *data, size_t length, const char *name, fs_error *err) {
   if (length == 0) return fs_error_set(err, "%s:1: expected a <platform> element (got an empty file)", name), NULL;
@@ -97,7 +104,12 @@ static xmlDocPtr parse(const char *data, size_t length, const char *name, fs_err
   ctxt->sax->serror = on_error;
   ctxt->sax->internalSubset = on_doctype;
   ctxt->sax->startElementNs = on_element;
+  /* per-thread in libxml2; restored right after */
+  xmlGenericErrorFunc saved_handler = xmlGenericError;
+  void *saved_context = xmlGenericErrorContext;
+  xmlSetGenericErrorFunc(NULL, quiet);
   xmlParseDocument(ctxt);
+  xmlSetGenericErrorFunc(saved_context, saved_handler);
   xmlDocPtr doc = ctxt->myDoc;
   ctxt->myDoc = NULL;
   if (!s.failed && !ctxt->wellFormed) {

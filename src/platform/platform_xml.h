@@ -18,7 +18,8 @@
  * about a million ranks: larger runs use sequential or round-robin).
  *
  * ranks: the program's rank count P. 0 lets the file decide: an explicit
- * list's length, or M * Q for sequential and round-robin.
+ * list's length, or M * Q for sequential and round-robin (4 bytes per
+ * rank, so a caller reading untrusted files should pass the real count).
  *
  * Safety: the file is read by this code (at most FS_PLATFORM_XML_MAX_BYTES,
  * never decompressed) and parsed from memory by libxml2 with no network
@@ -26,7 +27,8 @@
  * before its internal subset is read, so entity bombs and external entities
  * cost nothing. At most FS_PLATFORM_XML_MAX_ELEMENTS elements are built.
  *
- * Errors read "FILE:LINE: expected ..."; malformed XML gives
+ * Errors read "FILE:LINE: expected ..." (LINE: where the element's start
+ * tag ends, as libxml2 records it); malformed XML gives
  * "FILE:LINE:COLUMN: expected well-formed XML (libxml2: MESSAGE)". */
 #ifndef FS_PLATFORM_XML_H
 #define FS_PLATFORM_XML_H
