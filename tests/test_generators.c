@@ -239,8 +239,9 @@ START_TEST(test_registry) {
   const char *expected[] = {"pingpong",          "multicast",
                             "allreduce-rd",      "allreduce-rm",
                             "bcast-binomial",    "reduce-binomial",
-                            "allreduce-recdoub", "barrier-dissemination"};
-  ck_assert_int_eq(count, 8);
+                            "allreduce-recdoub", "barrier-dissemination",
+                            "allgather-ring",    "allgather-rd"};
+  ck_assert_int_eq(count, 10);
   for (int i = 0; i < count; i++) {
     ck_assert_str_eq(all[i].name, expected[i]);
     ck_assert_ptr_eq(fs_generator_find(expected[i]), &all[i]);
@@ -1080,8 +1081,10 @@ START_TEST(test_too_many_tasks) {
   ck_assert(strstr(generate_error("bcast-binomial", &o, &err), "more than"));
   ck_assert(strstr(generate_error("reduce-binomial", &o, &err), "more than"));
   ck_assert(strstr(generate_error("barrier-dissemination", &o, &err), "more than"));
+  ck_assert(strstr(generate_error("allgather-ring", &o, &err), "more than"));
   o.ranks = 1 << 30;
   ck_assert(strstr(generate_error("allreduce-recdoub", &o, &err), "more than"));
+  ck_assert(strstr(generate_error("allgather-rd", &o, &err), "more than"));
 }
 END_TEST
 
@@ -1139,6 +1142,229 @@ START_TEST(test_flow_checker_catches_mistakes) {
 }
 END_TEST
 
+/* ---- allgathers (two-sided, tagged) --------------------------------------- */
+
+/* Every send has exactly one recv with the same (sender, receiver, tag) and
+ * the same size, and every recv one such send: in these allgathers no two
+ * messages share a channel and tag, so the tags alone match them. */
+static void assert_tags_match(const fs_program *p) {
+  for (int32_t t = 0; t < p->tasks; t++) {
+    ck_assert(p->kind[t] == FS_SEND || p->kind[t] == FS_RECV);
+    fs_task_kind other = p->kind[t] == FS_SEND ? FS_RECV : FS_SEND;
+    int same = 0, partners = 0;
+    for (int32_t u = 0; u < p->tasks; u++) {
+      same += p->kind[u] == p->kind[t] && p->rank[u] == p->rank[t] && p->peer[u] == p->peer[t] &&
+              fs_task_tag(p, u) == fs_task_tag(p, t);
+      if (p->kind[u] == other && p->rank[u] == p->peer[t] && p->peer[u] == p->rank[t] &&
+          fs_task_tag(p, u) == fs_task_tag(p, t)) {
+        partners++;
+        ck_assert_int_eq(p->value[u], p->value[t]);
+      }
+    }
+    ck_assert_int_eq(same, 1);
+    ck_assert_msg(partners == 1, "task %d (rank %d, peer %d, tag %d) has %d partners", t,
+                  p->rank[t], p->peer[t], fs_task_tag(p, t), partners);
+  }
+}
+
+/* Messages match, cannot deadlock, and every rank's recvs together with its
+ * own block carry every rank's block. */
+static void assert_allgather_complete(const fs_program *p) {
+  assert_tags_match(p);
+  predecessor_lists pl = predecessors_of(p);
+  matching m = match_messages(p); /* program-order matching agrees with tags here */
+  uint64_t *origin = origins(p, &m, &pl);
+  uint64_t all = p->ranks == 64 ? ~(uint64_t)0 : ((uint64_t)1 << p->ranks) - 1;
+  for (int32_t rank = 0; rank < p->ranks; rank++) {
+    uint64_t held = (uint64_t)1 << rank;
+    for (int32_t t = 0; t < p->tasks; t++)
+      if (p->kind[t] == FS_RECV && p->rank[t] == rank) held |= origin[t];
+    ck_assert_msg(held == all, "%d ranks: rank %d misses blocks", p->ranks, rank);
+  }
+  free(origin), free(m.matched), free(m.order);
+  free_predecessors(&pl);
+}
+
+/* One step of a sendrecv allgather: rank's recv then send, tasks `at` and
+ * at+1, with this peer, size, tag and label, both after exactly `previous`
+ * (the rank's recv of the step before, or nothing when -1). */
+static void assert_sendrecv(const fs_program *p, int32_t at, int32_t rank, int32_t to,
+                            int32_t from, int64_t size, int32_t tag, const char *label,
+                            int32_t previous) {
+  for (int32_t t = at; t <= at + 1; t++) {
+    ck_assert_int_eq(p->kind[t], t == at ? FS_RECV : FS_SEND);
+    ck_assert_int_eq(p->rank[t], rank);
+    ck_assert_int_eq(p->peer[t], t == at ? from : to);
+    ck_assert_int_eq(p->value[t], size);
+    ck_assert_int_eq(p->flags[t], FS_HAS_SIZE);
+    ck_assert_int_eq(fs_task_tag(p, t), tag);
+    ck_assert_int_eq(fs_task_cpu(p, t), 0);
+    ck_assert_int_eq(fs_task_nic(p, t), 0);
+    ck_assert_str_eq(fs_task_label(p, t), label);
+    ck_assert_int_eq(p->need[t], previous >= 0);
+    if (previous >= 0) ck_assert(depends_on(p, t, previous, 0));
+  }
+}
+
+/* Ring at n ranks: rank-major, step s of rank r at 2(r(n-1) + s). */
+static void assert_ring(int32_t n, int64_t size) {
+  fs_program *p = generate_sized("allgather-ring", n, size);
+  ck_assert_int_eq(p->tasks, 2 * n * (n - 1));
+  ck_assert_int_eq(p->dependencies, n > 1 ? 2 * n * (n - 2) : 0);
+  ck_assert_int_eq(count_kind(p, FS_SEND), n * (n - 1));
+  ck_assert_int_eq(count_kind(p, FS_RECV), n * (n - 1));
+  for (int32_t rank = 0; rank < n; rank++)
+    for (int32_t s = 0; s < n - 1; s++) {
+      char label[24];
+      snprintf(label, sizeof label, "step%d", s + 1);
+      int32_t at = 2 * (rank * (n - 1) + s);
+      assert_sendrecv(p, at, rank, (rank + 1) % n, (rank + n - 1) % n, size, s, label,
+                      s > 0 ? at - 2 : -1);
+    }
+  assert_allgather_complete(p);
+  fs_program_free(p);
+}
+
+/* Recursive doubling at n = 2^k ranks: round i of rank r at 2(rk + i). */
+static void assert_rd_allgather(int32_t n, int64_t size) {
+  fs_program *p = generate_sized("allgather-rd", n, size);
+  int k = 0;
+  while ((1 << k) < n) k++;
+  ck_assert_int_eq(p->tasks, 2 * k * n);
+  ck_assert_int_eq(p->dependencies, k > 0 ? 2 * (k - 1) * n : 0);
+  for (int32_t rank = 0; rank < n; rank++)
+    for (int i = 0; i < k; i++) {
+      char label[24];
+      snprintf(label, sizeof label, "round%d", i + 1);
+      int32_t at = 2 * (rank * k + i), partner = rank ^ (1 << i);
+      assert_sendrecv(p, at, rank, partner, partner, size << i, i, label, i > 0 ? at - 2 : -1);
+    }
+  assert_allgather_complete(p);
+  fs_program_free(p);
+}
+
+START_TEST(test_allgather_ring_structure) {
+  assert_ring(4, 1024);
+  assert_ring(5, 8);
+  assert_ring(8, 3);
+  for (int32_t n = 1; n <= 20; n++) assert_ring(n, 100);
+}
+END_TEST
+
+/* 4 ranks, spelled out: rank 2 receives from 1 and sends to 3 in steps
+ * 0, 1, 2 (tags 0, 1, 2); step 1's pair waits for step 0's recv only. */
+START_TEST(test_allgather_ring_four_ranks) {
+  fs_program *p = generate_sized("allgather-ring", 4, 1024);
+  ck_assert_int_eq(p->tasks, 24);
+  ck_assert_int_eq(p->dependencies, 16);
+  ck_assert_ptr_nonnull(p->tag);
+  const int32_t r2[6][4] = {/* kind (0 recv), peer, tag, depends on task */
+                            {0, 1, 0, -1}, {1, 3, 0, -1}, {0, 1, 1, 12},
+                            {1, 3, 1, 12}, {0, 1, 2, 14}, {1, 3, 2, 14}};
+  for (int i = 0; i < 6; i++) {
+    int32_t t = 12 + i;
+    ck_assert_int_eq(p->kind[t], r2[i][0] ? FS_SEND : FS_RECV);
+    ck_assert_int_eq(p->peer[t], r2[i][1]);
+    ck_assert_int_eq(fs_task_tag(p, t), r2[i][2]);
+    dependency_list d = dependencies_of(p, t);
+    ck_assert_int_eq(d.count, r2[i][3] >= 0);
+    if (d.count) ck_assert(d.from[0] == r2[i][3] && !d.local[0]);
+  }
+  ck_assert_int_eq(count_labelled(p, FS_SEND, "step3"), 4);
+  ck_assert_int_eq(count_labelled(p, FS_RECV, "step1"), 4);
+  ck_assert_int_eq(p->label_count, 3);
+  fs_program_free(p);
+  p = generate_sized("allgather-ring", 2, 8); /* one step, all tag 0: no tag array */
+  ck_assert_int_eq(p->tasks, 4);
+  ck_assert_int_eq(p->dependencies, 0);
+  ck_assert_ptr_null(p->tag);
+  fs_program_free(p);
+}
+END_TEST
+
+START_TEST(test_allgather_rd_structure) {
+  assert_rd_allgather(4, 1024);
+  assert_rd_allgather(8, 5);
+  for (int32_t n = 1; n <= 64; n *= 2) assert_rd_allgather(n, 100);
+}
+END_TEST
+
+/* 8 ranks, rank 5: partners 4, 7, 1 with 1, 2, 4 blocks, tags 0, 1, 2. */
+START_TEST(test_allgather_rd_eight_ranks) {
+  fs_program *p = generate_sized("allgather-rd", 8, 1000);
+  ck_assert_int_eq(p->tasks, 48);
+  ck_assert_int_eq(p->dependencies, 32);
+  const int32_t partner[3] = {4, 7, 1};
+  for (int i = 0; i < 3; i++)
+    for (int send = 0; send < 2; send++) {
+      int32_t t = 30 + 2 * i + send;
+      ck_assert_int_eq(p->kind[t], send ? FS_SEND : FS_RECV);
+      ck_assert_int_eq(p->rank[t], 5);
+      ck_assert_int_eq(p->peer[t], partner[i]);
+      ck_assert_int_eq(p->value[t], 1000 << i);
+      ck_assert_int_eq(fs_task_tag(p, t), i);
+      dependency_list d = dependencies_of(p, t);
+      ck_assert_int_eq(d.count, i > 0);
+      if (i > 0) ck_assert_int_eq(d.from[0], 30 + 2 * (i - 1));
+    }
+  ck_assert_int_eq(find_task(p, FS_RECV, 5, "round3", 0), 34);
+  ck_assert_int_eq(p->label_count, 3);
+  fs_program_free(p);
+}
+END_TEST
+
+START_TEST(test_allgather_errors) {
+  fs_error err;
+  for (int32_t n = 3; n <= 12; n++) {
+    if (!(n & (n - 1))) continue;
+    fs_generator_options o = options_for(n, 8);
+    ck_assert(strstr(generate_error("allgather-rd", &o, &err), "power of 2 --ranks"));
+    ck_assert(strstr(err.message, "not"));
+  }
+  fs_generator_options o = options_for(8, 8);
+  o.has_reduce_time = 1, o.reduce_time = 10 * FS_NS;
+  ck_assert(strstr(generate_error("allgather-rd", &o, &err), "--reduce-time does not apply"));
+  ck_assert(strstr(generate_error("allgather-ring", &o, &err), "--reduce-time does not apply"));
+  o = options_for(8, INT64_MAX / 4 + 1); /* the last round's 4 blocks would overflow */
+  ck_assert(strstr(generate_error("allgather-rd", &o, &err), "too large"));
+  o.size = INT64_MAX / 4; /* fits */
+  fs_program *p = generate("allgather-rd", &o);
+  ck_assert_int_eq(p->value[p->tasks - 1], INT64_MAX / 4 * 4);
+  fs_program_free(p);
+  o = options_for(23171, 8); /* 2 * 23171 * 23170 > 2^30 - 1 tasks */
+  ck_assert(strstr(generate_error("allgather-ring", &o, &err), "more than"));
+  for (int i = 0; i < 2; i++) { /* one rank: nothing to send */
+    p = generate_sized(i ? "allgather-rd" : "allgather-ring", 1, 8);
+    ck_assert_int_eq(p->tasks, 0);
+    ck_assert_int_eq(p->dependencies, 0);
+    fs_program_free(p);
+  }
+}
+END_TEST
+
+/* Larger runs: exact counts and the last task. */
+START_TEST(test_allgather_at_scale) {
+  int32_t n = 1000;
+  fs_program *p = generate_sized("allgather-ring", n, 8);
+  ck_assert_int_eq(p->tasks, 2 * n * (n - 1));
+  ck_assert_int_eq(p->dependencies, 2 * n * (n - 2));
+  int32_t last = p->tasks - 1; /* rank n-1's send of step n-2 */
+  ck_assert_int_eq(p->kind[last], FS_SEND);
+  ck_assert_int_eq(p->peer[last], 0);
+  ck_assert_int_eq(fs_task_tag(p, last), n - 2);
+  ck_assert_int_eq(p->label_count, n - 1);
+  fs_program_free(p);
+  n = 1 << 16;
+  p = generate_sized("allgather-rd", n, 8);
+  ck_assert_int_eq(p->tasks, 2 * 16 * n);
+  ck_assert_int_eq(p->dependencies, 2 * 15 * n);
+  last = p->tasks - 1;
+  ck_assert_int_eq(p->peer[last], n - 1 - (1 << 15));
+  ck_assert_int_eq(p->value[last], 8 << 15);
+  fs_program_free(p);
+}
+END_TEST
+
 static Suite *generators_suite(void) {
   Suite *s = suite_create("generators");
   TCase *tc = tcase_create("structure");
@@ -1155,7 +1381,7 @@ static Suite *generators_suite(void) {
                       (int)(sizeof factorizations / sizeof factorizations[0]));
   tcase_add_test(tc, test_rm_twos_equal_rd);
   tcase_add_test(tc, test_rm_errors);
-  tcase_add_loop_test(tc, test_common_errors, 0, 8);
+  tcase_add_loop_test(tc, test_common_errors, 0, 10);
   tcase_add_test(tc, test_too_many_tasks);
   tcase_add_test(tc, test_reduce_pricing);
   tcase_add_test(tc, test_flow_checker_catches_mistakes);
@@ -1170,6 +1396,12 @@ static Suite *generators_suite(void) {
   tcase_add_test(two, test_tree_data_flow);
   tcase_add_test(two, test_two_sided_errors);
   tcase_add_test(two, test_two_sided_at_scale);
+  tcase_add_test(two, test_allgather_ring_structure);
+  tcase_add_test(two, test_allgather_ring_four_ranks);
+  tcase_add_test(two, test_allgather_rd_structure);
+  tcase_add_test(two, test_allgather_rd_eight_ranks);
+  tcase_add_test(two, test_allgather_errors);
+  tcase_add_test(two, test_allgather_at_scale);
   suite_add_tcase(s, two);
   return s;
 }

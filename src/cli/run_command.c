@@ -25,6 +25,11 @@ static const char run_usage[] =
     "      loggops:   L (2500ns), o (1500ns), g (1000ns), G (6ns per byte), O (0), S (65535B)\n"
     "      hetero-hockney, lmo: file=PATH (per-rank and per-pair values), average=0|1\n"
     "      fixed:     compute_time (0)    rate: gamma (0)\n"
+    "  --nodes M --cores Q --mapping seq|rr, or --platform FILE.xml\n"
+    "                         the platform: ranks on nodes (taulop uses it; models without\n"
+    "                         a platform ignore it)\n"
+    "      taulop:    shm_table=FILE net_table=FILE (rows: SIZE L(m,1) ... L(m,T)), shm_o, net_o,\n"
+    "                 net_o_protocol (0), net_H (128KiB), segment (8KiB)\n"
     "  --format text|json     output (default text)\n"
     "  --timeline FILE.csv    record every task's ready/start/end times\n"
     "  --stuck-limit N        tasks listed in a deadlock report (default 20)\n";
@@ -35,20 +40,44 @@ typedef struct run_options {
   fs_parameters params;
 } run_options;
 
+/* Keeps a copy of "key=value", split at the '=' (key and value point into it). */
 static int parse_param(run_options *o, const char *text, fs_error *err) {
   const char *equals = strchr(text, '=');
   if (!equals || equals == text || !equals[1])
     return fs_error_set(err, "--param %s: expected KEY=VALUE", text);
   fs_parameter *items = realloc(o->params.items, (size_t)(o->params.count + 1) * sizeof *items);
   if (!items) return fs_error_set(err, "out of memory");
-  size_t key_length = (size_t)(equals - text);
-  char *key = malloc(key_length + 1);
-  if (!key) return fs_error_set(err, "out of memory");
-  memcpy(key, text, key_length);
-  key[key_length] = 0;
-  items[o->params.count++] = (fs_parameter){.key = key, .value = equals + 1, .used = 0};
   o->params.items = items;
+  char *copy = strdup(text);
+  if (!copy) return fs_error_set(err, "out of memory");
+  size_t key_length = (size_t)(equals - text);
+  copy[key_length] = 0;
+  items[o->params.count++] = (fs_parameter){.key = copy, .value = copy + key_length + 1, .used = 0};
   return 0;
+}
+
+/* --nodes, --cores, --mapping, --platform: parameters of the platform. */
+static int platform_option(run_options *o, int argc, char **argv, int *i, fs_error *err) {
+  static const char *const names[][2] = {{"--nodes", "nodes"}, {"--cores", "cores"},
+                                         {"--mapping", "mapping"}, {"--platform", "platform"}};
+  for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+    const char *v;
+    int m = fs_option(argc, argv, i, names[k][0], &v, err);
+    if (m < 0) return -1;
+    if (m == 0) continue;
+    char text[1200];
+    snprintf(text, sizeof text, "%s=%s", names[k][1], v);
+    return parse_param(o, text, err) ? -1 : 1;
+  }
+  return 0;
+}
+
+/* Models without a platform ignore it: its parameters count as used. */
+static void platform_used(run_options *o) {
+  static const char *const keys[] = {"nodes", "cores", "mapping", "platform"};
+  for (int i = 0; i < o->params.count; i++)
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+      if (strcmp(o->params.items[i].key, keys[k]) == 0) o->params.items[i].used = 1;
 }
 
 static int parse_run_options(int argc, char **argv, run_options *o, fs_error *err) {
@@ -62,6 +91,8 @@ static int parse_run_options(int argc, char **argv, run_options *o, fs_error *er
     else if ((m = fs_option(argc, argv, &i, "--timeline", &v, err))) { if (m < 0) return -1; o->timeline = v; }
     else if ((m = fs_option(argc, argv, &i, "--param", &v, err))) {
       if (m < 0 || parse_param(o, v, err)) return -1;
+    } else if ((m = platform_option(o, argc, argv, &i, err))) {
+      if (m < 0) return -1;
     } else if ((m = fs_option(argc, argv, &i, "--stuck-limit", &v, err))) {
       if (m < 0 || fs_option_count("--stuck-limit", v, 0, 1000000, &o->stuck_limit, err)) return -1;
     } else if (argv[i][0] == '-' && argv[i][1] != 0) {
@@ -150,7 +181,7 @@ int fs_command_run(int argc, char **argv) {
   if (parse_run_options(argc, argv, &o, &err) ||
       fs_network_model_create(o.model, &o.params, &network, &err) ||
       fs_compute_model_create(o.compute, &o.params, &compute, &err) ||
-      fs_parameters_check_used(&o.params, &err))
+      (platform_used(&o), fs_parameters_check_used(&o.params, &err)))
     goto done;
   double start = fs_seconds_now();
   program = fs_schedule_read(o.input, &err);

@@ -270,6 +270,8 @@ static void fail_run(fs_engine *e, const char *why) {
   if (!e->failure) e->failure = why;
 }
 
+void fs_engine_fail(fs_engine *e, const char *why) { fail_run(e, why); }
+
 static void start_send(fs_engine *e, int32_t task);
 static void post_recv(fs_engine *e, int32_t task);
 
@@ -560,7 +562,7 @@ static int64_t count_unmatched(fs_engine *e) {
 int fs_engine_run(fs_engine *e, fs_error *err) {
   const fs_program *p = e->program;
   reset(e);
-  for (int32_t t = 0; t < p->tasks; t++)
+  for (int32_t t = 0; t < p->tasks && !e->failed; t++)
     if (p->need[t] == 0) make_ready(e, t);
   for (;;) {
     /* the instant ends when no event of this time is left */

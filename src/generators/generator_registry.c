@@ -23,6 +23,10 @@ static const fs_generator generators[] = {
     {"barrier-dissemination",
      "two-sided dissemination barrier, S-byte messages (schedgen dissemination)",
      fs_generate_barrier_dissemination},
+    {"allgather-ring", "two-sided ring allgather as in MPICH: N-1 sendrecv steps of S bytes",
+     fs_generate_allgather_ring},
+    {"allgather-rd", "two-sided recursive-doubling allgather as in MPICH, N a power of 2",
+     fs_generate_allgather_rd},
 };
 
 const fs_generator *fs_generator_list(int *count) {

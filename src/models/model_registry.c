@@ -10,6 +10,7 @@ static const struct {
     {"hockney", fs_hockney_create},
     {"pipelined", fs_pipelined_create},
     {"loggops", fs_loggops_create},
+    {"taulop", fs_taulop_create},
     {"hetero-hockney", fs_hetero_hockney_create}, {"lmo", fs_lmo_create},
 };
 
@@ -23,7 +24,7 @@ static const struct {
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-const char *fs_network_model_names(void) { return "hockney, pipelined, loggops, hetero-hockney, lmo"; }
+const char *fs_network_model_names(void) { return "hockney, pipelined, loggops, hetero-hockney, lmo, taulop"; }
 const char *fs_compute_model_names(void) { return "fixed, rate"; }
 
 fs_parameter *fs_parameter_take(fs_parameters *params, const char *key) {

@@ -43,6 +43,7 @@ const char *fs_compute_model_names(void);
 int fs_hockney_create(fs_parameters *params, fs_network_model *out, fs_error *err);
 int fs_pipelined_create(fs_parameters *params, fs_network_model *out, fs_error *err);
 int fs_loggops_create(fs_parameters *params, fs_network_model *out, fs_error *err);
+int fs_taulop_create(fs_parameters *params, fs_network_model *out, fs_error *err);
 int fs_hetero_hockney_create(fs_parameters *params, fs_network_model *out, fs_error *err);
 int fs_lmo_create(fs_parameters *params, fs_network_model *out, fs_error *err);
 int fs_fixed_compute_create(fs_parameters *params, fs_compute_model *out, fs_error *err);

@@ -74,7 +74,7 @@ static long parse_row(const char *line, size_t length, int columns,
   for (int k = 0; k < columns; k++) {
     n = next_token(line, length, &at), start = at - n;
     if (n == 0 || fs_parse_time(line + start, n, 1, &values[k]))
-      return *expected = column_names[k], (long)start;
+      return *expected = column_names ? column_names[k] : "a time with a unit", (long)start;
   }
   n = next_token(line, length, &at);
   if (n != 0) return *expected = "the end of the row", (long)(at - n);
@@ -88,10 +88,19 @@ int fs_size_table_read(fs_text_input *in, int columns, const char *const *column
   size_t length;
   int status;
   *out = (fs_size_table){0};
-  if (columns < 1 || columns > FS_SIZE_TABLE_MAX_COLUMNS) return fs_error_set(err, "bad table shape");
+  if (columns < 0 || columns > FS_SIZE_TABLE_MAX_COLUMNS) return fs_error_set(err, "bad table shape");
   while ((status = fs_text_input_next_line(in, &line, &length, err)) == 1) {
     size_t at = 0;
     if (next_token(line, length, &at) == 0) continue; /* blank or comment */
+    if (columns == 0) { /* the first row says how many values a row has */
+      while (next_token(line, length, &at) != 0) columns++;
+      if (columns < 1 || columns > FS_SIZE_TABLE_MAX_COLUMNS) {
+        status = fs_error_set(err, "%s:%lld:1: expected a size and 1 to %d values",
+                              fs_text_input_name(in), (long long)fs_text_input_line_number(in),
+                              FS_SIZE_TABLE_MAX_COLUMNS);
+        break;
+      }
+    }
     int64_t size;
     fs_time values[FS_SIZE_TABLE_MAX_COLUMNS];
     const char *expected = NULL;

@@ -11,7 +11,7 @@
 #include "core/units.h"
 #include "formats/text_input.h"
 
-#define FS_SIZE_TABLE_MAX_COLUMNS 8
+#define FS_SIZE_TABLE_MAX_COLUMNS 64
 #define FS_SIZE_TABLE_MAX_ROWS 1000000
 
 typedef struct fs_size_table {
@@ -25,7 +25,8 @@ typedef struct fs_size_table {
 /* Reads rows of one size and `columns` times (units required, negative
  * allowed: fitted parameters can be), '#' comments and blank lines; at
  * least one row. Errors: "name:line:column: expected ...". column_names
- * name the value columns in messages. */
+ * name the value columns in messages (NULL: generic). columns 0: as many
+ * as the first row has, the same in every row. */
 int fs_size_table_read(fs_text_input *in, int columns, const char *const *column_names,
                        fs_size_table *out, fs_error *err);
 void fs_size_table_free(fs_size_table *table);

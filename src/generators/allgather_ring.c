@@ -1,0 +1,74 @@
+/* allgather_ring.c: `gen allgather-ring`: MPICH's ring allgather, as the
+ * tau-Lop thesis costs it (§4.3: P-1 stages of P simultaneous send-receives
+ * of m; the initial local copy is not modelled).
+ *
+ * Step s = 0 .. P-2: rank r sends S bytes (the block it received in step
+ * s-1; its own in step 0) to (r+1) mod P and receives S bytes from
+ * (r-1+P) mod P, as one MPIC_Sendrecv. Per rank, step by step, in MPICH's
+ * order: the recv, then the send. Both require (FS_AFTER_END) the rank's
+ * recv of step s-1 (step 0: nothing), so a step's send and recv overlap; the
+ * send only waits for the block it forwards. Tag s (0-based), so messages
+ * match by step; labels step1 .. step(P-1) (label step<s+1> has tag s).
+ * CPU 0, NIC 0, no compute, no start tasks. 2P(P-1) tasks, 2P(P-2)
+ * dependencies (P >= 2). */
+#include <stdlib.h>
+
+#include "generator_support.h"
+
+static const char NAME[] = "allgather-ring";
+
+static int check_options(const fs_generator_options *o, fs_error *err) {
+  if (fs_gen_check_common(NAME, o, err)) return -1;
+  if (o->has_reduce_time)
+    return fs_error_set(err, "%s: --reduce-time does not apply (an allgather has no reduction)",
+                        NAME);
+  return 0;
+}
+
+/* labels[s] = "step<s+1>" for s < steps; the labels are new, so they are
+ * added without the linear search of interning. -1 when out of memory. */
+static int add_step_labels(fs_program *p, int32_t steps, int32_t *labels) {
+  for (int32_t s = 0; s < steps; s++) {
+    char text[24];
+    int length = snprintf(text, sizeof text, "step%d", s + 1);
+    if ((labels[s] = fs_program_add_label(p, text, length)) < 0) return -1;
+  }
+  return 0;
+}
+
+/* A send or recv of step s, tagged s, after `previous` (the rank's recv of
+ * step s-1, or -1). */
+static int32_t add_message(fs_program *p, fs_task_kind kind, int32_t rank, int32_t peer,
+                           int64_t size, int32_t step, int32_t label, int32_t previous) {
+  int32_t t = fs_gen_message(p, kind, rank, peer, size, label);
+  if (t < 0 || (step != 0 && fs_task_set_tag(p, t, step)) ||
+      (previous >= 0 && fs_program_depend(p, t, previous, FS_AFTER_END)))
+    return -1;
+  return t;
+}
+
+static int add_rank(fs_program *p, int32_t rank, int32_t n, int64_t size, const int32_t *labels) {
+  int32_t to = (rank + 1) % n, from = (rank - 1 + n) % n, recv = -1;
+  for (int32_t s = 0; s < n - 1; s++) {
+    int32_t previous = recv;
+    recv = add_message(p, FS_RECV, rank, from, size, s, labels[s], previous);
+    if (recv < 0 || add_message(p, FS_SEND, rank, to, size, s, labels[s], previous) < 0)
+      return -1;
+  }
+  return 0;
+}
+
+fs_program *fs_generate_allgather_ring(const fs_generator_options *o, fs_error *err) {
+  if (check_options(o, err)) return NULL;
+  int32_t n = o->ranks;
+  /* < 2^63 for every int32 n, and fs_gen_begin refuses more than FS_MAX_TASKS */
+  int64_t tasks = 2 * (int64_t)n * (n - 1), dependencies = n > 1 ? 2 * (int64_t)n * (n - 2) : 0;
+  fs_program *p = fs_gen_begin(NAME, n, tasks, dependencies, err);
+  if (!p) return NULL;
+  int32_t *labels = malloc((size_t)n * sizeof *labels); /* n - 1 steps, at least one slot */
+  int failed = !labels || add_step_labels(p, n - 1, labels);
+  for (int32_t rank = 0; rank < n && !failed; rank++)
+    failed = add_rank(p, rank, n, o->size, labels);
+  free(labels);
+  return fs_gen_finish(NAME, p, tasks, dependencies, failed, err);
+}

@@ -1,0 +1,414 @@
+/* taulop.c: the tau-Lop model (Rico-Gallego's thesis, seed 000): transfers
+ * share a channel instance, and a transfer of m bytes among tau active ones
+ * on its instance takes L(m, tau).
+ *
+ * Platform: ranks mapped onto nodes (--param nodes=M cores=Q mapping=seq|rr,
+ * or platform=FILE.xml). Channel instances: the shared memory of each node
+ * (c = 0) and the network into each node's NIC (c = 1: network contention
+ * is counted at the destination NIC, thesis §3.5).
+ *
+ * A message (send, put; a get is a message from its peer) of m bytes:
+ *   o^c(m) on the sender's CPU (a step: O_S, plus O_P from m >= H), never
+ *   scaled by contention; then its transfers:
+ *   same node (eq. 3.2): k = ceil(m/S) segments, each copied into the
+ *     shared buffer (a "put" transfer) and out of it (a "get"); segment j+1
+ *     is put while segment j is got, so alone it costs
+ *     o + 2 L(S,1) + (k-1) L(S,2);
+ *   other node (eq. 3.3): L^0 on the sender's node, L^1 into the receiver's
+ *     NIC, L^0 on the receiver's node, in sequence: o + 2 L^0(m,1) + L^1(m,1).
+ * The sender's CPU is held through o and its own copies (the puts, or the
+ * copy to the NIC); the message is delivered when its last transfer ends.
+ * Receiving takes no further CPU.
+ *
+ * When tau changes on an instance, every active transfer there keeps its
+ * progress fraction f (df/dt = 1/L(m, tau)) and is rescheduled at
+ * t + (1-f) L(m, tau_new): with m1 < m2 starting together the first ends at
+ * L(m1,2) and the second L(m2-m1,1) later, the thesis's rule A2 (notes §6.3).
+ *
+ * L^c(m, tau) comes from a table file per channel (shm_table=, net_table=):
+ * rows "SIZE L(m,1) L(m,2) ... L(m,T)", interpolated linearly in m and
+ * extended along the last segment; beyond T, L(m,T) * tau / T (the serial
+ * bound of the contention axiom). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/engine.h"
+#include "model_registry.h"
+#include "platform/platform.h"
+#include "platform/platform_xml.h"
+#include "size_table.h"
+
+#define START_FLAG 0x80000000u   /* model event: the message's o has passed */
+#define GENERATION_SHIFT 24      /* model event: transfer index | generation << 24 */
+#define MAX_TRANSFERS (1 << GENERATION_SHIFT)
+
+enum leg { SEGMENT_PUT, SEGMENT_GET, TO_NIC, ACROSS, FROM_NIC };
+
+typedef struct transfer {
+  int32_t message, next; /* owner record; next active on the instance, or free */
+  int32_t instance;
+  int64_t bytes;
+  double progress;       /* fraction done */
+  fs_time end;           /* when it ends at the current tau */
+  uint8_t leg, generation, active;
+} transfer;
+
+typedef struct message {
+  int32_t task, source_node, target_node;
+  int64_t bytes, segment;
+  int32_t segments, put, got; /* segments put into / got out of the buffer */
+  uint8_t local_node, getting;
+} message;
+
+typedef struct instance {
+  int32_t head, tau;
+  fs_time last; /* when the progress of its transfers was last brought up to date */
+} instance;
+
+typedef struct taulop {
+  /* parameters */
+  fs_time o[2], o_protocol[2];
+  int64_t threshold[2], segment;
+  fs_size_table table[2];
+  char table_name[2][256], platform_file[256], mapping[32];
+  int64_t nodes, cores;
+  /* run state */
+  fs_platform *platform;
+  instance *instances; /* nodes shared memories, then nodes NICs */
+  transfer *transfers;
+  message *messages;
+  int32_t transfer_count, transfer_capacity, free_transfer;
+  int32_t message_count, message_capacity, free_message;
+} taulop;
+
+static fs_time overhead(const taulop *m, int channel, int64_t bytes) {
+  return m->o[channel] + (bytes >= m->threshold[channel] ? m->o_protocol[channel] : 0);
+}
+
+/* L^c(bytes, tau) in picoseconds. */
+static double transfer_time(const taulop *m, int channel, int64_t bytes, int32_t tau) {
+  const fs_size_table *t = &m->table[channel];
+  fs_time values[FS_SIZE_TABLE_MAX_COLUMNS];
+  fs_size_table_lookup(t, bytes, values);
+  if (tau <= t->columns) return (double)values[tau - 1];
+  return (double)values[t->columns - 1] * tau / t->columns;
+}
+
+static int channel_of_instance(const taulop *m, int32_t instance) {
+  return instance < m->platform->nodes ? 0 : 1;
+}
+
+/* Brings the progress of an instance's transfers up to now at the old tau. */
+static void advance(taulop *m, instance *in, int32_t index, fs_time now) {
+  int channel = channel_of_instance(m, index);
+  for (int32_t x = in->head; x >= 0; x = m->transfers[x].next) {
+    transfer *t = &m->transfers[x];
+    double cost = transfer_time(m, channel, t->bytes, in->tau);
+    t->progress = cost > 0 ? t->progress + (double)(now - in->last) / cost : 1.0;
+  }
+  in->last = now;
+}
+
+static void reschedule(taulop *m, fs_engine *e, instance *in, int32_t index, fs_time now) {
+  int channel = channel_of_instance(m, index);
+  for (int32_t x = in->head; x >= 0; x = m->transfers[x].next) {
+    transfer *t = &m->transfers[x];
+    double left = 1.0 - t->progress;
+    fs_time end = now + (fs_time)llround((left > 0 ? left : 0) * transfer_time(m, channel, t->bytes, in->tau));
+    if (end == t->end && t->generation) continue; /* its event stands */
+    t->end = end;
+    t->generation = (uint8_t)(t->generation == 255 ? 1 : t->generation + 1); /* 0: never posted */
+    fs_engine_post_model_event(e, end, (uint32_t)x | (uint32_t)t->generation << GENERATION_SHIFT);
+  }
+}
+
+static int32_t new_transfer(taulop *m) {
+  if (m->free_transfer >= 0) {
+    int32_t x = m->free_transfer;
+    m->free_transfer = m->transfers[x].next;
+    return x;
+  }
+  if (m->transfer_count == m->transfer_capacity) {
+    int32_t want = m->transfer_capacity ? m->transfer_capacity * 2 : 1024;
+    transfer *bigger = want <= MAX_TRANSFERS ? realloc(m->transfers, (size_t)want * sizeof *bigger) : NULL;
+    if (!bigger) return -1;
+    m->transfers = bigger;
+    m->transfer_capacity = want;
+  }
+  m->transfers[m->transfer_count].generation = 0;
+  return m->transfer_count++;
+}
+
+/* A transfer of the message joins an instance now; everyone there is
+ * slowed down (or the first runs alone). */
+static void begin_transfer(taulop *m, fs_engine *e, int32_t message, int leg, int32_t index,
+                           int64_t bytes, fs_time now) {
+  int32_t x = new_transfer(m);
+  if (x < 0) {
+    fs_engine_fail(e, "out of memory for the transfers of the taulop model");
+    return;
+  }
+  instance *in = &m->instances[index];
+  advance(m, in, index, now);
+  transfer *t = &m->transfers[x];
+  t->message = message, t->instance = index, t->bytes = bytes, t->progress = 0;
+  t->leg = (uint8_t)leg, t->active = 1, t->end = -1;
+  t->next = in->head;
+  in->head = x;
+  in->tau++;
+  reschedule(m, e, in, index, now);
+}
+
+static void leave_instance(taulop *m, fs_engine *e, int32_t x, fs_time now) {
+  transfer *t = &m->transfers[x];
+  instance *in = &m->instances[t->instance];
+  advance(m, in, t->instance, now);
+  int32_t *link = &in->head;
+  while (*link != x) link = &m->transfers[*link].next;
+  *link = t->next;
+  in->tau--;
+  t->active = 0;
+  t->next = m->free_transfer;
+  m->free_transfer = x;
+  reschedule(m, e, in, t->instance, now);
+}
+
+static int64_t segment_bytes(const message *g, int32_t j) {
+  return j + 1 < g->segments ? g->segment : g->bytes - (int64_t)(g->segments - 1) * g->segment;
+}
+
+/* The message's data is where it was sent: a put or a get lands, a send's
+ * message reaches its receiver. */
+static void deliver(taulop *m, fs_engine *e, int32_t record, fs_time now) {
+  message *g = &m->messages[record];
+  const fs_program *p = fs_engine_program(e);
+  if (p->kind[g->task] == FS_SEND)
+    fs_engine_post_arrival(e, g->task, now);
+  else
+    fs_engine_post_remote(e, g->task, now);
+  g->task = -1;
+  g->put = m->free_message; /* the free list runs through `put` */
+  m->free_message = record;
+}
+
+/* The sender's part is over: its CPU is free (a get's initiator was freed
+ * after its o). */
+static void sender_done(fs_engine *e, const message *g, fs_time now) {
+  if (fs_engine_program(e)->kind[g->task] != FS_GET) fs_engine_post_local(e, g->task, now);
+}
+
+static void start_get_if_ready(taulop *m, fs_engine *e, int32_t record, fs_time now) {
+  message *g = &m->messages[record];
+  if (g->getting || g->got >= g->put) return;
+  g->getting = 1;
+  begin_transfer(m, e, record, SEGMENT_GET, g->source_node, segment_bytes(g, g->got), now);
+}
+
+static void transfer_done(taulop *m, fs_engine *e, int32_t x, fs_time now) {
+  int32_t record = m->transfers[x].message;
+  int leg = m->transfers[x].leg;
+  leave_instance(m, e, x, now);
+  message *g = &m->messages[record];
+  int32_t nodes = m->platform->nodes;
+  switch (leg) {
+    case SEGMENT_PUT:
+      g->put++;
+      if (g->put < g->segments)
+        begin_transfer(m, e, record, SEGMENT_PUT, g->source_node, segment_bytes(g, g->put), now);
+      else
+        sender_done(e, g, now);
+      start_get_if_ready(m, e, record, now);
+      break;
+    case SEGMENT_GET:
+      g->got++, g->getting = 0;
+      if (g->got == g->segments)
+        deliver(m, e, record, now);
+      else
+        start_get_if_ready(m, e, record, now);
+      break;
+    case TO_NIC:
+      sender_done(e, g, now);
+      begin_transfer(m, e, record, ACROSS, nodes + g->target_node, g->bytes, now);
+      break;
+    case ACROSS:
+      begin_transfer(m, e, record, FROM_NIC, g->target_node, g->bytes, now);
+      break;
+    default:
+      deliver(m, e, record, now);
+      break;
+  }
+}
+
+static int32_t new_message(taulop *m) {
+  if (m->free_message >= 0) {
+    int32_t r = m->free_message;
+    m->free_message = m->messages[r].put;
+    return r;
+  }
+  if (m->message_count == m->message_capacity) {
+    int32_t want = m->message_capacity ? m->message_capacity * 2 : 1024;
+    message *bigger = realloc(m->messages, (size_t)want * sizeof *bigger);
+    if (!bigger) return -1;
+    m->messages = bigger;
+    m->message_capacity = want;
+  }
+  return m->message_count++;
+}
+
+/* A put, get or send starts: o on the CPU, then the transfers. */
+static void begin_message(taulop *m, fs_engine *e, int32_t task, fs_time now) {
+  const fs_program *p = fs_engine_program(e);
+  int32_t record = new_message(m);
+  if (record < 0) {
+    fs_engine_fail(e, "out of memory for the messages of the taulop model");
+    return;
+  }
+  int32_t from = p->kind[task] == FS_GET ? p->peer[task] : p->rank[task];
+  int32_t to = p->kind[task] == FS_GET ? p->rank[task] : p->peer[task];
+  message *g = &m->messages[record];
+  *g = (message){.task = task, .source_node = fs_platform_node_of(m->platform, from),
+                 .target_node = fs_platform_node_of(m->platform, to), .bytes = p->value[task]};
+  g->local_node = g->source_node == g->target_node;
+  g->segment = m->segment > 0 && g->bytes > m->segment ? m->segment : (g->bytes > 0 ? g->bytes : 1);
+  g->segments = g->local_node ? (int32_t)((g->bytes + g->segment - 1) / g->segment) : 1;
+  if (g->segments < 1) g->segments = 1;
+  fs_time o = overhead(m, g->local_node ? 0 : 1, g->bytes);
+  if (p->kind[task] == FS_GET) fs_engine_post_local(e, task, now + o);
+  fs_engine_post_model_event(e, now + o, (uint32_t)record | START_FLAG);
+}
+
+static void start_transfers(taulop *m, fs_engine *e, int32_t record, fs_time now) {
+  message *g = &m->messages[record];
+  if (g->local_node)
+    begin_transfer(m, e, record, SEGMENT_PUT, g->source_node, segment_bytes(g, 0), now);
+  else
+    begin_transfer(m, e, record, TO_NIC, g->source_node, g->bytes, now);
+}
+
+static void taulop_event(void *state, fs_engine *e, uint32_t payload, fs_time now) {
+  taulop *m = state;
+  if (payload & START_FLAG) {
+    start_transfers(m, e, (int32_t)(payload & ~START_FLAG), now);
+    return;
+  }
+  int32_t x = (int32_t)(payload & (MAX_TRANSFERS - 1));
+  transfer *t = &m->transfers[x];
+  if (!t->active || t->generation != (uint8_t)(payload >> GENERATION_SHIFT) || t->end != now) return;
+  transfer_done(m, e, x, now);
+}
+
+static void taulop_start(void *state, fs_engine *engine, int32_t task, fs_time now) {
+  begin_message(state, engine, task, now);
+}
+
+static int taulop_send(void *state, fs_engine *engine, int32_t task, fs_time now) {
+  begin_message(state, engine, task, now);
+  return 0; /* eager: the protocol cost is folded into o (thesis §1.6) */
+}
+
+static int taulop_reset(void *state, const fs_program *p, fs_error *err) {
+  taulop *m = state;
+  fs_platform_free(m->platform);
+  if (m->platform_file[0])
+    m->platform = fs_platform_read_xml(m->platform_file, p->ranks, err);
+  else
+    m->platform = fs_platform_from_options(m->nodes ? m->nodes : 1,
+                                           m->cores ? m->cores : (m->nodes ? (p->ranks + m->nodes - 1) / m->nodes : p->ranks),
+                                           m->mapping[0] ? m->mapping : "seq", p->ranks, err);
+  if (!m->platform) return -1;
+  free(m->instances);
+  m->instances = malloc((size_t)m->platform->nodes * 2 * sizeof *m->instances);
+  if (!m->instances) return fs_error_set(err, "out of memory for %d channel instances", 2 * m->platform->nodes);
+  for (int32_t i = 0; i < 2 * m->platform->nodes; i++) m->instances[i] = (instance){-1, 0, 0};
+  m->transfer_count = m->message_count = 0;
+  m->free_transfer = m->free_message = -1;
+  return 0;
+}
+
+static void taulop_describe(const void *state, char *buffer, size_t size) {
+  const taulop *m = state;
+  char o0[32], o1[32], op[32];
+  int n = snprintf(buffer, size, "\"shm_table\": \"%s\", \"net_table\": \"%s\", \"shm_o_ns\": %s, "
+                   "\"net_o_ns\": %s, \"net_o_protocol_ns\": %s, \"net_H_bytes\": %lld, "
+                   "\"segment_bytes\": %lld",
+                   m->table_name[0], m->table_name[1], fs_format_ns(o0, m->o[0]),
+                   fs_format_ns(o1, m->o[1]), fs_format_ns(op, m->o_protocol[1]),
+                   (long long)m->threshold[1], (long long)m->segment);
+  if (n > 0 && (size_t)n < size && m->platform)
+    snprintf(buffer + n, size - (size_t)n, ", \"nodes\": %d, \"cores\": %d, \"mapping\": \"%s\"",
+             m->platform->nodes, m->platform->cores, fs_mapping_name(m->platform->mapping));
+}
+
+static void taulop_destroy(void *state) {
+  taulop *m = state;
+  fs_size_table_free(&m->table[0]);
+  fs_size_table_free(&m->table[1]);
+  fs_platform_free(m->platform);
+  free(m->instances);
+  free(m->transfers);
+  free(m->messages);
+  free(m);
+}
+
+static int read_table(taulop *m, int channel, const char *path, fs_error *err) {
+  fs_text_input *in = fs_text_input_open_file(path, err);
+  if (!in) return -1;
+  int status = fs_size_table_read(in, 0, NULL, &m->table[channel], err);
+  fs_text_input_close(in);
+  snprintf(m->table_name[channel], sizeof m->table_name[channel], "%s", path);
+  return status;
+}
+
+static int read_count(fs_parameters *params, const char *key, int64_t *out, fs_error *err) {
+  fs_parameter *p = fs_parameter_take(params, key);
+  if (p && fs_parse_count(p->value, strlen(p->value), 1, 1 << 24, out))
+    return fs_error_set(err, "--param %s=%s: expected a whole number from 1 to 16777216", key, p->value);
+  return 0;
+}
+
+static int read_size(fs_parameters *params, const char *key, int64_t *out, fs_error *err) {
+  fs_parameter *p = fs_parameter_take(params, key);
+  if (p && fs_parse_size(p->value, strlen(p->value), out))
+    return fs_error_set(err, "--param %s=%s: expected a size such as 8KiB", key, p->value);
+  return 0;
+}
+
+static int read_parameters(taulop *m, fs_parameters *params, fs_error *err) {
+  fs_parameter *shm = fs_parameter_take(params, "shm_table");
+  fs_parameter *net = fs_parameter_take(params, "net_table");
+  fs_parameter *platform = fs_parameter_take(params, "platform");
+  fs_parameter *mapping = fs_parameter_take(params, "mapping");
+  if (!shm || !net)
+    return fs_error_set(err, "taulop needs --param shm_table=FILE and --param net_table=FILE "
+                        "(rows: SIZE L(m,1) L(m,2) ... L(m,T))");
+  if (fs_parameter_time(params, "shm_o", 0, &m->o[0], err) ||
+      fs_parameter_time(params, "net_o", 0, &m->o[1], err) ||
+      fs_parameter_time(params, "net_o_protocol", 0, &m->o_protocol[1], err) ||
+      read_size(params, "net_H", &m->threshold[1], err) ||
+      read_size(params, "segment", &m->segment, err) ||
+      read_count(params, "nodes", &m->nodes, err) || read_count(params, "cores", &m->cores, err))
+    return -1;
+  if (platform) snprintf(m->platform_file, sizeof m->platform_file, "%s", platform->value);
+  if (mapping) snprintf(m->mapping, sizeof m->mapping, "%s", mapping->value);
+  if (platform && (m->nodes || m->cores || mapping))
+    return fs_error_set(err, "--param platform= and nodes/cores/mapping exclude each other");
+  return read_table(m, 0, shm->value, err) || read_table(m, 1, net->value, err) ? -1 : 0;
+}
+
+int fs_taulop_create(fs_parameters *params, fs_network_model *out, fs_error *err) {
+  taulop *m = calloc(1, sizeof *m);
+  if (!m) return fs_error_set(err, "out of memory");
+  m->threshold[0] = INT64_MAX; /* shared memory: no protocol change (thesis §1.6) */
+  m->threshold[1] = 128 * 1024; /* H_TCP of MPICH */
+  m->segment = 8 * 1024;
+  if (read_parameters(m, params, err)) {
+    taulop_destroy(m);
+    return -1;
+  }
+  *out = (fs_network_model){.name = "taulop", .state = m, .start = taulop_start,
+                            .send = taulop_send, .event = taulop_event, .reset = taulop_reset,
+                            .describe = taulop_describe, .destroy = taulop_destroy};
+  return 0;
+}

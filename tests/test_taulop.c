@@ -1,0 +1,197 @@
+/* test_taulop.c: the tau-Lop model against the thesis's formulas (seed 000,
+ * notes §1.3-1.4 and §6.3), with tables chosen so every value is exact:
+ *   shared memory: L0(m,1) = m, L0(m,2) = 1.5 m, L0(m,3) = 2 m, L0(m,4) = 3 m
+ *   network:       L1(m,tau) = 10 tau m          (ns, m in bytes)
+ * or zero where a test isolates one channel. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/engine.h"
+#include "instruments/timeline.h"
+#include "model_support.h"
+#include "test_support.h"
+
+#define NS 1000
+
+static char *shm_table, *net_table, *zero_table;
+
+static void write_tables(void) {
+  shm_table = fs_test_temp_path(".shm");
+  net_table = fs_test_temp_path(".net");
+  zero_table = fs_test_temp_path(".zero");
+  fs_test_write_file(shm_table, "# size L(m,1) L(m,2) L(m,3) L(m,4)\n"
+                                "0B 0ns 0ns 0ns 0ns\n1000B 1000ns 1500ns 2000ns 3000ns\n", 0);
+  fs_test_write_file(net_table, "0B 0ns 0ns 0ns 0ns\n1000B 10us 20us 30us 40us\n", 0);
+  fs_test_write_file(zero_table, "0B 0ns\n1000B 0ns\n", 0);
+}
+
+static int32_t transfer(fs_program *p, fs_task_kind kind, int32_t rank, int32_t peer, int64_t size) {
+  int32_t t = fs_program_add(p, kind, rank);
+  fs_task_set_peer(p, t, peer);
+  fs_task_set_size(p, t, size);
+  return t;
+}
+
+static void finalize(fs_program *p) {
+  fs_error err;
+  ck_assert_msg(fs_program_finalize(p, &err) == 0, "%s", err.message);
+}
+
+/* Runs with a timeline; returns the times of every task (caller frees). */
+static fs_time *simulate(const fs_program *p, const char *params, fs_simulation *run) {
+  fs_test_simulate(run, p, "taulop", "fixed", params);
+  ck_assert_msg(run->status == FS_RUN_OK, "%s", run->err.message);
+  fs_timeline *timeline = fs_timeline_new(p);
+  fs_observer observer = fs_timeline_observer(timeline);
+  fs_engine_add_observer(run->engine, &observer);
+  ck_assert_msg(fs_engine_run(run->engine, &run->err) == FS_RUN_OK, "%s", run->err.message);
+  fs_time *times = malloc((size_t)p->tasks * 4 * sizeof *times);
+  for (int32_t t = 0; t < p->tasks; t++) fs_timeline_task(timeline, t, times + 4 * t);
+  fs_timeline_free(timeline);
+  return times;
+}
+
+static char params[1024];
+
+/* Rule A2: transfers of m1 = 100 < m2 = 300 B starting together on one
+ * channel instance (the NIC of node 2; shared memory costs nothing here)
+ * end at L1(100,2) = 2000 ns and L1(100,2) + L1(200,1) = 2000 + 2000 =
+ * 4000 ns: at 2000 the second has done 2000/L1(300,2) = 1/3 and needs
+ * 2/3 L1(300,1) = 2000 more. */
+START_TEST(progress_fractions_give_rule_a2) {
+  fs_program *p = fs_program_new(3);
+  int32_t a = transfer(p, FS_PUT, 0, 2, 100), b = transfer(p, FS_PUT, 1, 2, 300);
+  finalize(p);
+  snprintf(params, sizeof params, "shm_table=%s net_table=%s nodes=3 cores=1", zero_table, net_table);
+  fs_simulation run;
+  fs_time *t = simulate(p, params, &run);
+  ck_assert_int_eq(t[4 * a + 3], 2000 * NS);
+  ck_assert_int_eq(t[4 * b + 3], 4000 * NS);
+  ck_assert_int_eq(fs_engine_finish_times(run.engine)[2], 4000 * NS);
+  free(t);
+  fs_test_run_free(&run);
+  fs_program_free(p);
+}
+END_TEST
+
+/* Segmented shared-memory p2p (eq. 3.2), S = 1000 B, m = 4000 B, o = 50:
+ * put 1 alone [50, 1050]; puts 2..4 each beside the get of the previous
+ * segment at L0(S,2) = 1500: [1050, 2550], [2550, 4050], [4050, 5550]; the
+ * last get alone [5550, 6550]. Total o + 2 L0(S,1) + (k-1) L0(S,2) = 50 +
+ * 2000 + 4500 = 6550; the sender is free after its last put, 5550. */
+START_TEST(segmented_shared_memory_p2p) {
+  fs_program *p = fs_program_new(2);
+  int32_t a = transfer(p, FS_PUT, 0, 1, 4000);
+  finalize(p);
+  snprintf(params, sizeof params, "shm_table=%s net_table=%s nodes=1 cores=2 segment=1000B shm_o=50ns",
+           shm_table, net_table);
+  fs_simulation run;
+  fs_time *t = simulate(p, params, &run);
+  ck_assert_int_eq(t[4 * a + 2], 5550 * NS);
+  ck_assert_int_eq(t[4 * a + 3], 6550 * NS);
+  free(t);
+  fs_test_run_free(&run);
+  fs_program_free(p);
+}
+END_TEST
+
+/* Two concurrent network messages from node 0 to node 1 (ranks 0, 1 on
+ * node 0; 2, 3 on node 1; sequential mapping), m = 1000 B, o1 = 100:
+ * o1 + 2 L0(m,2) + L1(m,2) = 100 + 1500 + 20000 + 1500 = 23100 for both
+ * (thesis §3.5, Fig. 3.11). Two-sided here: the recvs complete then. */
+START_TEST(two_concurrent_network_messages) {
+  fs_program *p = fs_program_new(4);
+  int32_t s0 = transfer(p, FS_SEND, 0, 2, 1000), s1 = transfer(p, FS_SEND, 1, 3, 1000);
+  int32_t r2 = transfer(p, FS_RECV, 2, 0, 1000), r3 = transfer(p, FS_RECV, 3, 1, 1000);
+  finalize(p);
+  snprintf(params, sizeof params, "shm_table=%s net_table=%s nodes=2 cores=2 mapping=seq net_o=100ns",
+           shm_table, net_table);
+  fs_simulation run;
+  fs_time *t = simulate(p, params, &run);
+  ck_assert_int_eq(t[4 * r2 + 3], 23100 * NS);
+  ck_assert_int_eq(t[4 * r3 + 3], 23100 * NS);
+  /* each sender is free once its copy to the NIC ends: 100 + 1500 */
+  ck_assert_int_eq(t[4 * s0 + 2], 1600 * NS);
+  ck_assert_int_eq(t[4 * s1 + 2], 1600 * NS);
+  free(t);
+  fs_test_run_free(&run);
+  fs_program_free(p);
+}
+END_TEST
+
+/* The same program round-robin: 0, 2 on node 0 and 1, 3 on node 1, so both
+ * messages stay in a node, one per node: o0 + 2 L0(m,1) = 0 + 2000. */
+START_TEST(mapping_changes_the_channel) {
+  fs_program *p = fs_program_new(4);
+  transfer(p, FS_SEND, 0, 2, 1000);
+  transfer(p, FS_SEND, 1, 3, 1000);
+  transfer(p, FS_RECV, 2, 0, 1000);
+  finalize(p);
+  snprintf(params, sizeof params, "shm_table=%s net_table=%s nodes=2 cores=2 mapping=rr segment=0B",
+           shm_table, net_table);
+  fs_simulation run;
+  fs_test_simulate(&run, p, "taulop", "fixed", params);
+  ck_assert_int_eq(run.status, FS_RUN_DEADLOCK); /* rank 3 posts no recv: its message waits */
+  ck_assert_int_eq(fs_engine_finish_times(run.engine)[2], 2000 * NS);
+  fs_test_run_free(&run);
+  fs_program_free(p);
+}
+END_TEST
+
+static void expect_error(const char *parameters, const char *message) {
+  char text[1024];
+  fs_parameter items[16];
+  fs_parameters list;
+  snprintf(text, sizeof text, "%s", parameters);
+  ck_assert_int_eq(fs_test_parameters(text, items, &list), 0);
+  fs_network_model model = {0};
+  fs_error err = {{0}};
+  ck_assert_int_ne(fs_network_model_create("taulop", &list, &model, &err), 0);
+  ck_assert_msg(strstr(err.message, message), "'%s' lacks '%s'", err.message, message);
+}
+
+START_TEST(parameter_errors) {
+  expect_error("", "taulop needs --param shm_table=FILE and --param net_table=FILE");
+  snprintf(params, sizeof params, "shm_table=%s net_table=/nonexistent/net", shm_table);
+  expect_error(params, "/nonexistent/net");
+  snprintf(params, sizeof params, "shm_table=%s net_table=%s platform=x.xml nodes=2", shm_table,
+           net_table);
+  expect_error(params, "exclude each other");
+  snprintf(params, sizeof params, "shm_table=%s net_table=%s nodes=0", shm_table, net_table);
+  expect_error(params, "--param nodes=0");
+  snprintf(params, sizeof params, "shm_table=%s net_table=%s segment=big", shm_table, net_table);
+  expect_error(params, "--param segment=big");
+  /* more ranks than cores: the run fails, saying so */
+  fs_program *p = fs_program_new(5);
+  transfer(p, FS_PUT, 0, 1, 10);
+  finalize(p);
+  snprintf(params, sizeof params, "shm_table=%s net_table=%s nodes=2 cores=2", shm_table, net_table);
+  fs_simulation run;
+  fs_test_simulate(&run, p, "taulop", "fixed", params);
+  ck_assert_int_eq(run.status, FS_RUN_FAILED);
+  ck_assert_msg(strstr(run.err.message, "--nodes"), "%s", run.err.message);
+  fs_test_run_free(&run);
+  fs_program_free(p);
+}
+END_TEST
+
+static Suite *taulop_suite(void) {
+  Suite *s = suite_create("taulop");
+  TCase *c = tcase_create("formulas");
+  tcase_add_test(c, progress_fractions_give_rule_a2);
+  tcase_add_test(c, segmented_shared_memory_p2p);
+  tcase_add_test(c, two_concurrent_network_messages);
+  tcase_add_test(c, mapping_changes_the_channel);
+  tcase_add_test(c, parameter_errors);
+  suite_add_tcase(s, c);
+  return s;
+}
+
+int main(void) {
+  write_tables();
+  int status = fs_test_run(taulop_suite());
+  free(shm_table), free(net_table), free(zero_table);
+  return status;
+}
