@@ -42,6 +42,7 @@
 
 #define START_FLAG 0x80000000u   /* model event: the message's o has passed */
 #define GENERATION_SHIFT 24      /* model event: transfer index | generation << 24 */
+#define GENERATIONS 127          /* 7 bits, below START_FLAG; 0: never posted */
 #define MAX_TRANSFERS (1 << GENERATION_SHIFT)
 
 enum leg { SEGMENT_PUT, SEGMENT_GET, TO_NIC, ACROSS, FROM_NIC };
@@ -119,7 +120,7 @@ static void reschedule(taulop *m, fs_engine *e, instance *in, int32_t index, fs_
     fs_time end = now + (fs_time)llround((left > 0 ? left : 0) * transfer_time(m, channel, t->bytes, in->tau));
     if (end == t->end && t->generation) continue; /* its event stands */
     t->end = end;
-    t->generation = (uint8_t)(t->generation == 255 ? 1 : t->generation + 1); /* 0: never posted */
+    t->generation = (uint8_t)(t->generation == GENERATIONS ? 1 : t->generation + 1);
     fs_engine_post_model_event(e, end, (uint32_t)x | (uint32_t)t->generation << GENERATION_SHIFT);
   }
 }
@@ -295,7 +296,7 @@ static void taulop_event(void *state, fs_engine *e, uint32_t payload, fs_time no
   }
   int32_t x = (int32_t)(payload & (MAX_TRANSFERS - 1));
   transfer *t = &m->transfers[x];
-  if (!t->active || t->generation != (uint8_t)(payload >> GENERATION_SHIFT) || t->end != now) return;
+  if (!t->active || t->generation != (payload >> GENERATION_SHIFT) || t->end != now) return;
   transfer_done(m, e, x, now);
 }
 
