@@ -11,17 +11,26 @@ static fs_time interpolate(fs_time a, fs_time b, int64_t s0, int64_t s1, int64_t
   return v > INT64_MAX ? INT64_MAX : v < INT64_MIN ? INT64_MIN : (fs_time)v;
 }
 
-void fs_size_table_lookup(const fs_size_table *t, int64_t size, fs_time *values) {
-  int c = t->columns;
-  if (t->rows == 1 || size <= t->sizes[0]) {
-    for (int k = 0; k < c; k++) values[k] = t->values[k];
-    return;
+/* The row segment [i-1, i] holding size (or the last one); 0: below the first row. */
+static int segment_of(const fs_size_table *t, int64_t size) {
+  if (t->rows == 1 || size <= t->sizes[0]) return 0;
+  int low = 1, high = t->rows - 1; /* first i with size <= sizes[i], or the last */
+  while (low < high) {
+    int middle = (low + high) / 2;
+    if (size <= t->sizes[middle]) high = middle; else low = middle + 1;
   }
-  int i = 1; /* the segment [i-1, i] holding size, or the last one */
-  while (i < t->rows - 1 && size > t->sizes[i]) i++;
-  for (int k = 0; k < c; k++)
-    values[k] = interpolate(t->values[(i - 1) * c + k], t->values[i * c + k], t->sizes[i - 1],
-                            t->sizes[i], size);
+  return low;
+}
+
+fs_time fs_size_table_value(const fs_size_table *t, int64_t size, int k) {
+  int c = t->columns, i = segment_of(t, size);
+  if (i == 0) return t->values[k];
+  return interpolate(t->values[(i - 1) * c + k], t->values[i * c + k], t->sizes[i - 1], t->sizes[i],
+                     size);
+}
+
+void fs_size_table_lookup(const fs_size_table *t, int64_t size, fs_time *values) {
+  for (int k = 0; k < t->columns; k++) values[k] = fs_size_table_value(t, size, k);
 }
 
 void fs_size_table_free(fs_size_table *t) {

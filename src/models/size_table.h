@@ -32,5 +32,7 @@ int fs_size_table_read(fs_text_input *in, int columns, const char *const *column
 void fs_size_table_free(fs_size_table *table);
 /* values[0..columns) at size. */
 void fs_size_table_lookup(const fs_size_table *table, int64_t size, fs_time *values);
+/* One column's value at size. */
+fs_time fs_size_table_value(const fs_size_table *table, int64_t size, int column);
 
 #endif

@@ -40,10 +40,13 @@
 #include "platform/platform_xml.h"
 #include "size_table.h"
 
-#define START_FLAG 0x80000000u   /* model event: the message's o has passed */
-#define GENERATION_SHIFT 24      /* model event: transfer index | generation << 24 */
-#define GENERATIONS 127          /* 7 bits, below START_FLAG; 0: never posted */
-#define MAX_TRANSFERS (1 << GENERATION_SHIFT)
+/* Model events: a message's o has passed (START_FLAG | message record), or
+ * an instance's next transfer ends (instance | generation << 24); a change
+ * of tau posts a new generation and the old event is ignored when it comes. */
+#define START_FLAG 0x80000000u
+#define GENERATION_SHIFT 24
+#define GENERATIONS 127 /* 7 bits, below START_FLAG */
+#define MAX_INSTANCES (1 << GENERATION_SHIFT)
 
 enum leg { SEGMENT_PUT, SEGMENT_GET, TO_NIC, ACROSS, FROM_NIC };
 
@@ -53,7 +56,8 @@ typedef struct transfer {
   int64_t bytes;
   double progress;       /* fraction done */
   fs_time end;           /* when it ends at the current tau */
-  uint8_t leg, generation, active;
+  double cost;           /* L(bytes, tau) at the current tau, ps */
+  uint8_t leg;
 } transfer;
 
 typedef struct message {
@@ -65,7 +69,9 @@ typedef struct message {
 
 typedef struct instance {
   int32_t head, tau;
-  fs_time last; /* when the progress of its transfers was last brought up to date */
+  fs_time last;     /* when the progress of its transfers was last brought up to date */
+  fs_time next_end; /* of its first transfer to end; -1 when none is posted */
+  uint32_t generation;
 } instance;
 
 typedef struct taulop {
@@ -91,10 +97,8 @@ static fs_time overhead(const taulop *m, int channel, int64_t bytes) {
 /* L^c(bytes, tau) in picoseconds. */
 static double transfer_time(const taulop *m, int channel, int64_t bytes, int32_t tau) {
   const fs_size_table *t = &m->table[channel];
-  fs_time values[FS_SIZE_TABLE_MAX_COLUMNS];
-  fs_size_table_lookup(t, bytes, values);
-  if (tau <= t->columns) return (double)values[tau - 1];
-  return (double)values[t->columns - 1] * tau / t->columns;
+  if (tau <= t->columns) return (double)fs_size_table_value(t, bytes, tau - 1);
+  return (double)fs_size_table_value(t, bytes, t->columns - 1) * tau / t->columns;
 }
 
 static int channel_of_instance(const taulop *m, int32_t instance) {
@@ -102,27 +106,30 @@ static int channel_of_instance(const taulop *m, int32_t instance) {
 }
 
 /* Brings the progress of an instance's transfers up to now at the old tau. */
-static void advance(taulop *m, instance *in, int32_t index, fs_time now) {
-  int channel = channel_of_instance(m, index);
+static void advance(taulop *m, instance *in, fs_time now) {
   for (int32_t x = in->head; x >= 0; x = m->transfers[x].next) {
     transfer *t = &m->transfers[x];
-    double cost = transfer_time(m, channel, t->bytes, in->tau);
-    t->progress = cost > 0 ? t->progress + (double)(now - in->last) / cost : 1.0;
+    t->progress = t->cost > 0 ? t->progress + (double)(now - in->last) / t->cost : 1.0;
   }
   in->last = now;
 }
 
+/* Recomputes when each transfer of the instance ends at the current tau,
+ * and posts one event, for the first of them, if that time changed. */
 static void reschedule(taulop *m, fs_engine *e, instance *in, int32_t index, fs_time now) {
   int channel = channel_of_instance(m, index);
+  fs_time first = -1;
   for (int32_t x = in->head; x >= 0; x = m->transfers[x].next) {
     transfer *t = &m->transfers[x];
     double left = 1.0 - t->progress;
-    fs_time end = now + (fs_time)llround((left > 0 ? left : 0) * transfer_time(m, channel, t->bytes, in->tau));
-    if (end == t->end && t->generation) continue; /* its event stands */
-    t->end = end;
-    t->generation = (uint8_t)(t->generation == GENERATIONS ? 1 : t->generation + 1);
-    fs_engine_post_model_event(e, end, (uint32_t)x | (uint32_t)t->generation << GENERATION_SHIFT);
+    t->cost = transfer_time(m, channel, t->bytes, in->tau);
+    t->end = now + (fs_time)llround((left > 0 ? left : 0) * t->cost);
+    if (first < 0 || t->end < first) first = t->end;
   }
+  if (first == in->next_end) return; /* its event stands (or none is needed) */
+  in->next_end = first;
+  in->generation = in->generation == GENERATIONS ? 1 : in->generation + 1;
+  if (first >= 0) fs_engine_post_model_event(e, first, (uint32_t)index | in->generation << GENERATION_SHIFT);
 }
 
 static int32_t new_transfer(taulop *m) {
@@ -133,12 +140,11 @@ static int32_t new_transfer(taulop *m) {
   }
   if (m->transfer_count == m->transfer_capacity) {
     int32_t want = m->transfer_capacity ? m->transfer_capacity * 2 : 1024;
-    transfer *bigger = want <= MAX_TRANSFERS ? realloc(m->transfers, (size_t)want * sizeof *bigger) : NULL;
+    transfer *bigger = realloc(m->transfers, (size_t)want * sizeof *bigger);
     if (!bigger) return -1;
     m->transfers = bigger;
     m->transfer_capacity = want;
   }
-  m->transfers[m->transfer_count].generation = 0;
   return m->transfer_count++;
 }
 
@@ -152,28 +158,14 @@ static void begin_transfer(taulop *m, fs_engine *e, int32_t message, int leg, in
     return;
   }
   instance *in = &m->instances[index];
-  advance(m, in, index, now);
+  advance(m, in, now);
   transfer *t = &m->transfers[x];
   t->message = message, t->instance = index, t->bytes = bytes, t->progress = 0;
-  t->leg = (uint8_t)leg, t->active = 1, t->end = -1;
+  t->leg = (uint8_t)leg, t->end = -1;
   t->next = in->head;
   in->head = x;
   in->tau++;
   reschedule(m, e, in, index, now);
-}
-
-static void leave_instance(taulop *m, fs_engine *e, int32_t x, fs_time now) {
-  transfer *t = &m->transfers[x];
-  instance *in = &m->instances[t->instance];
-  advance(m, in, t->instance, now);
-  int32_t *link = &in->head;
-  while (*link != x) link = &m->transfers[*link].next;
-  *link = t->next;
-  in->tau--;
-  t->active = 0;
-  t->next = m->free_transfer;
-  m->free_transfer = x;
-  reschedule(m, e, in, t->instance, now);
 }
 
 static int64_t segment_bytes(const message *g, int32_t j) {
@@ -207,10 +199,8 @@ static void start_get_if_ready(taulop *m, fs_engine *e, int32_t record, fs_time 
   begin_transfer(m, e, record, SEGMENT_GET, g->source_node, segment_bytes(g, g->got), now);
 }
 
-static void transfer_done(taulop *m, fs_engine *e, int32_t x, fs_time now) {
-  int32_t record = m->transfers[x].message;
-  int leg = m->transfers[x].leg;
-  leave_instance(m, e, x, now);
+/* What follows the end of a transfer (already off its instance). */
+static void transfer_done(taulop *m, fs_engine *e, int32_t record, int leg, fs_time now) {
   message *g = &m->messages[record];
   int32_t nodes = m->platform->nodes;
   switch (leg) {
@@ -288,16 +278,44 @@ static void start_transfers(taulop *m, fs_engine *e, int32_t record, fs_time now
     begin_transfer(m, e, record, TO_NIC, g->source_node, g->bytes, now);
 }
 
+/* The first transfers of an instance end: off the instance (the others
+ * speed up), then each goes on with its message. */
+static void instance_event(taulop *m, fs_engine *e, int32_t index, uint32_t generation, fs_time now) {
+  instance *in = &m->instances[index];
+  if (generation != in->generation || now != in->next_end) return; /* superseded */
+  advance(m, in, now);
+  int32_t ended = -1, *link = &in->head;
+  while (*link >= 0) {
+    transfer *t = &m->transfers[*link];
+    if (t->end > now) {
+      link = &t->next;
+      continue;
+    }
+    int32_t x = *link;
+    *link = t->next;
+    t->next = ended;
+    ended = x;
+    in->tau--;
+  }
+  in->next_end = -1;
+  reschedule(m, e, in, index, now);
+  while (ended >= 0) {
+    transfer *t = &m->transfers[ended];
+    int32_t record = t->message, following = t->next;
+    int leg = t->leg;
+    t->next = m->free_transfer;
+    m->free_transfer = ended;
+    transfer_done(m, e, record, leg, now);
+    ended = following;
+  }
+}
+
 static void taulop_event(void *state, fs_engine *e, uint32_t payload, fs_time now) {
   taulop *m = state;
-  if (payload & START_FLAG) {
+  if (payload & START_FLAG)
     start_transfers(m, e, (int32_t)(payload & ~START_FLAG), now);
-    return;
-  }
-  int32_t x = (int32_t)(payload & (MAX_TRANSFERS - 1));
-  transfer *t = &m->transfers[x];
-  if (!t->active || t->generation != (payload >> GENERATION_SHIFT) || t->end != now) return;
-  transfer_done(m, e, x, now);
+  else
+    instance_event(m, e, (int32_t)(payload & (MAX_INSTANCES - 1)), payload >> GENERATION_SHIFT, now);
 }
 
 static void taulop_start(void *state, fs_engine *engine, int32_t task, fs_time now) {
@@ -322,7 +340,10 @@ static int taulop_reset(void *state, const fs_program *p, fs_error *err) {
   free(m->instances);
   m->instances = malloc((size_t)m->platform->nodes * 2 * sizeof *m->instances);
   if (!m->instances) return fs_error_set(err, "out of memory for %d channel instances", 2 * m->platform->nodes);
-  for (int32_t i = 0; i < 2 * m->platform->nodes; i++) m->instances[i] = (instance){-1, 0, 0};
+  if ((int64_t)2 * m->platform->nodes > MAX_INSTANCES)
+    return fs_error_set(err, "taulop handles at most %d nodes", MAX_INSTANCES / 2);
+  for (int32_t i = 0; i < 2 * m->platform->nodes; i++)
+    m->instances[i] = (instance){.head = -1, .tau = 0, .last = 0, .next_end = -1, .generation = 0};
   m->transfer_count = m->message_count = 0;
   m->free_transfer = m->free_message = -1;
   return 0;
