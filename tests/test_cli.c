@@ -261,6 +261,38 @@ START_TEST(goal_ordering_beyond_16_ready_ops) {
 }
 END_TEST
 
+/* A platform changes nothing for models without one: the ring allgather
+ * on 4 nodes of 8 under hockney, sequential or round-robin, gives the same
+ * makespan; under taulop (the shipped illustrative Metropolis tables)
+ * round-robin is several times slower. */
+START_TEST(platform_mapping) {
+  char *dag = fs_test_temp_path(".dag");
+  ck_assert_int_eq(fennelsim("gen allgather-ring --ranks 32 --size 64KiB -o %s", dag), 0);
+  char *runs[2][2];
+  const char *models[2] = {"--model hockney",
+                           "--model taulop --param shm_table=models/metropolis-shm.table "
+                           "--param net_table=models/metropolis-net.table"};
+  const char *mappings[2] = {"seq", "rr"};
+  for (int m = 0; m < 2; m++)
+    for (int k = 0; k < 2; k++) {
+      ck_assert_int_eq(fennelsim("run %s %s --nodes 4 --cores 8 --mapping %s --format json", dag,
+                                 models[m], mappings[k]), 0);
+      char *at = strstr(out, "\"makespan_ns\": ");
+      ck_assert_ptr_nonnull(at);
+      runs[m][k] = strndup(at, (size_t)(strchr(at, ',') - at));
+    }
+  ck_assert_str_eq(runs[0][0], runs[0][1]);
+  double sequential = atof(runs[1][0] + 15), round_robin = atof(runs[1][1] + 15);
+  ck_assert_msg(round_robin > 4 * sequential, "%s vs %s", runs[1][1], runs[1][0]);
+  for (int m = 0; m < 2; m++) free(runs[m][0]), free(runs[m][1]);
+  ck_assert_int_eq(fennelsim("run %s --mapping diagonal --nodes 4 --cores 8 --model taulop "
+                             "--param shm_table=models/metropolis-shm.table "
+                             "--param net_table=models/metropolis-net.table", dag), 2);
+  contains(err, "--mapping diagonal: expected seq or rr");
+  free(dag);
+}
+END_TEST
+
 static Suite *cli_suite(void) {
   Suite *s = suite_create("cli");
   TCase *c = tcase_create("commands");
@@ -277,6 +309,7 @@ static Suite *cli_suite(void) {
   tcase_add_test(c, goal_generators_round_trip);
   tcase_add_test(c, goal_deadlock_report);
   tcase_add_test(c, goal_ordering_beyond_16_ready_ops);
+  tcase_add_test(c, platform_mapping);
   suite_add_tcase(s, c);
   return s;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/engine.h"
+#include "generators/generators.h"
 #include "instruments/timeline.h"
 #include "model_support.h"
 #include "test_support.h"
@@ -140,6 +141,61 @@ START_TEST(mapping_changes_the_channel) {
 }
 END_TEST
 
+/* The hierarchical formula of the thesis (eq. 5.17): recursive-doubling
+ * allgather, P = 16 on M = 4 nodes of Q = 4, sequential mapping: two
+ * shared-memory stages (2 exchanges per node, tau 4) and two network
+ * stages (4 messages into each NIC, tau 4) cost 2 o0 + 2 o1 + 30 L0(m,4) +
+ * 12 L1(m,4). m = 100 B, o0 = 7, o1 = 11: 14 + 22 + 30*300 + 12*4000 =
+ * 57036 ns. Round-robin makes the first stages cross nodes one message per
+ * NIC and the last ones stay inside nodes: cheaper here (thesis §5.3). */
+START_TEST(recursive_doubling_hierarchical_formula) {
+  fs_generator_options o = {.ranks = 16, .size = 100, .rounds = 1};
+  fs_error err;
+  fs_program *p = fs_generator_find("allgather-rd")->generate(&o, &err);
+  ck_assert_ptr_nonnull(p);
+  snprintf(params, sizeof params, "shm_table=%s net_table=%s segment=0B shm_o=7ns net_o=11ns "
+           "nodes=4 cores=4 mapping=seq", shm_table, net_table);
+  fs_simulation run;
+  fs_test_simulate(&run, p, "taulop", "fixed", params);
+  ck_assert_msg(run.status == FS_RUN_OK, "%s", run.err.message);
+  ck_assert_int_eq(fs_engine_makespan(run.engine), 57036 * NS);
+  fs_time sequential = fs_engine_makespan(run.engine);
+  fs_test_run_free(&run);
+  snprintf(params, sizeof params, "shm_table=%s net_table=%s segment=0B shm_o=7ns net_o=11ns "
+           "nodes=4 cores=4 mapping=rr", shm_table, net_table);
+  fs_test_simulate(&run, p, "taulop", "fixed", params);
+  ck_assert_int_lt(fs_engine_makespan(run.engine), sequential);
+  fs_test_run_free(&run);
+  fs_program_free(p);
+}
+END_TEST
+
+/* Ring allgather, P = 32 on 4 nodes of 8, 64 KiB (the thesis's Fig. 6.4
+ * setting, where round-robin measured about six times slower): under
+ * taulop with these tables round-robin is several times slower (under
+ * hockney the mapping changes nothing: tests/test_cli.c). */
+START_TEST(ring_allgather_mapping) {
+  fs_generator_options o = {.ranks = 32, .size = 65536, .rounds = 1};
+  fs_error err;
+  fs_program *p = fs_generator_find("allgather-ring")->generate(&o, &err);
+  ck_assert_ptr_nonnull(p);
+  fs_time taulop[2];
+  const char *mappings[2] = {"seq", "rr"};
+  for (int k = 0; k < 2; k++) {
+    fs_simulation run;
+    snprintf(params, sizeof params, "shm_table=%s net_table=%s nodes=4 cores=8 mapping=%s",
+             shm_table, net_table, mappings[k]);
+    fs_test_simulate(&run, p, "taulop", "fixed", params);
+    ck_assert_msg(run.status == FS_RUN_OK, "%s", run.err.message);
+    taulop[k] = fs_engine_makespan(run.engine);
+    fs_test_run_free(&run);
+  }
+  ck_assert_msg(taulop[1] > 4 * taulop[0], "rr %lld, seq %lld", (long long)taulop[1],
+                (long long)taulop[0]);
+  fs_program_free(p);
+}
+END_TEST
+
 static void expect_error(const char *parameters, const char *message) {
   char text[1024];
   fs_parameter items[16];
@@ -184,6 +240,8 @@ static Suite *taulop_suite(void) {
   tcase_add_test(c, segmented_shared_memory_p2p);
   tcase_add_test(c, two_concurrent_network_messages);
   tcase_add_test(c, mapping_changes_the_channel);
+  tcase_add_test(c, recursive_doubling_hierarchical_formula);
+  tcase_add_test(c, ring_allgather_mapping);
   tcase_add_test(c, parameter_errors);
   suite_add_tcase(s, c);
   return s;

@@ -413,7 +413,13 @@ static int read_parameters(taulop *m, fs_parameters *params, fs_error *err) {
       read_count(params, "nodes", &m->nodes, err) || read_count(params, "cores", &m->cores, err))
     return -1;
   if (platform) snprintf(m->platform_file, sizeof m->platform_file, "%s", platform->value);
-  if (mapping) snprintf(m->mapping, sizeof m->mapping, "%s", mapping->value);
+  if (mapping) {
+    fs_mapping kind = fs_mapping_from_name(mapping->value, strlen(mapping->value));
+    if (kind != FS_MAPPING_SEQUENTIAL && kind != FS_MAPPING_ROUND_ROBIN)
+      return fs_error_set(err, "--mapping %s: expected seq or rr (or an explicit list in a "
+                          "--platform file)", mapping->value);
+    snprintf(m->mapping, sizeof m->mapping, "%s", mapping->value);
+  }
   if (platform && (m->nodes || m->cores || mapping))
     return fs_error_set(err, "--param platform= and nodes/cores/mapping exclude each other");
   return read_table(m, 0, shm->value, err) || read_table(m, 1, net->value, err) ? -1 : 0;
