@@ -207,7 +207,7 @@ static int missing_default(reader *r, fs_error *err, int slot, const char *what)
 static int resolve(reader *r, fs_rank_pair_table *t, fs_error *err) {
   if (r->keys->link_time_defaults_to_zero && !(r->defaults.set & 1u << LINK_TIME))
     r->defaults.v[LINK_TIME] = 0, r->defaults.set |= 1u << LINK_TIME;
-  qsort(r->raw, (size_t)r->raw_count, sizeof *r->raw, by_pair_then_order);
+  if (r->raw_count > 0) qsort(r->raw, (size_t)r->raw_count, sizeof *r->raw, by_pair_then_order);
   int64_t links = 0, complete[2] = {0, 0};
   for (int64_t k = 0; k < r->raw_count; k++) {
     if (k > 0 && r->raw[k].pair == r->raw[k - 1].pair) {
