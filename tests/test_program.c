@@ -223,6 +223,34 @@ START_TEST(tag_cpu_nic) {
 }
 END_TEST
 
+START_TEST(strides) {
+  fs_program *p = fs_program_new(2);
+  for (int i = 0; i < 4; i++) add(p, i < 2 ? FS_PUT : FS_RECV, 0);
+  /* nothing allocated until the setter runs; the reader says 0 (contiguous) */
+  ck_assert_ptr_null(p->stride);
+  ck_assert_int_eq(fs_task_stride(p, 3), 0);
+  ck_assert_int_eq(fs_task_set_stride(p, 1, 1024), 0);
+  ck_assert_int_eq(fs_task_set_stride(p, 3, INT64_MAX), 0);
+  static const int64_t expected[] = {0, 1024, 0, INT64_MAX};
+  for (int t = 0; t < 4; t++) ck_assert_int_eq(fs_task_stride(p, t), expected[t]);
+  /* negative: refused, nothing changed; 0 sets contiguous again */
+  ck_assert_int_eq(fs_task_set_stride(p, 1, -1), -1);
+  ck_assert_int_eq(fs_task_stride(p, 1), 1024);
+  ck_assert_int_eq(fs_task_set_stride(p, 3, 0), 0);
+  ck_assert_int_eq(fs_task_stride(p, 3), 0);
+  /* tasks added later start contiguous, also past a regrowth */
+  for (int i = 0; i < 3000; i++) add(p, FS_SEND, 1);
+  ck_assert_int_eq(p->capacity, 4096);
+  int strided = 0;
+  for (int32_t t = 4; t < p->tasks; t++) strided += fs_task_stride(p, t) != 0;
+  ck_assert_int_eq(strided, 0);
+  ck_assert_int_eq(fs_task_set_stride(p, 3003, 8), 0);
+  ck_assert_int_eq(fs_task_stride(p, 3003), 8);
+  ck_assert_int_eq(fs_task_stride(p, 1), 1024);
+  fs_program_free(p);
+}
+END_TEST
+
 START_TEST(cpus_and_nics_default) {
   fs_error err;
   fs_program *p = fs_program_new(1);
@@ -760,6 +788,8 @@ START_TEST(program_bytes) {
   ck_assert_int_eq(fs_program_bytes(p), 1024 * 31);
   fs_task_set_nic(p, 0, 1);
   ck_assert_int_eq(fs_program_bytes(p), 1024 * 32);
+  fs_task_set_stride(p, 0, 64); /* + 8 per task for strides */
+  ck_assert_int_eq(fs_program_bytes(p), 1024 * 40);
   fs_program_free(p);
 }
 END_TEST
@@ -773,6 +803,7 @@ static Suite *program_suite(void) {
   tcase_add_test(build, depend_argument_checks);
   tcase_add_test(build, edge_bits);
   tcase_add_test(build, tag_cpu_nic);
+  tcase_add_test(build, strides);
   tcase_add_test(build, cpus_and_nics_default);
   suite_add_tcase(s, build);
   TCase *finalize = tcase_create("finalize");

@@ -15,8 +15,9 @@
 static const char run_usage[] =
     "usage: fennelsim run FILE [options]\n"
     "  FILE                   a schedule: .dag[.gz] (\"-\" for stdin) or LogGOPSim GOAL .goal[.gz]\n"
-    "  --model NAME           network model: hockney, pipelined, loggops, hetero-hockney, lmo\n"
-    "                         (default pipelined)\n"
+    "  --model NAME           network model: hockney, pipelined, loggops, hetero-hockney, lmo,\n"
+    "                         taulop (default pipelined), or a model file: NAME.xml or\n"
+    "                         models/NAME.xml (its parameters; --param values override them)\n"
     "  --compute NAME         compute model: fixed, rate (default fixed)\n"
     "  --param KEY=VALUE      model parameter, repeatable; times take units (ps ns us ms s),\n"
     "                         per-byte costs take a time (0.4ns) or a bandwidth (10GB/s)\n"

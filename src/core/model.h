@@ -48,6 +48,9 @@ typedef struct fs_network_model {
   /* Parameters as JSON object members: "\"alpha_ns\": 1000, ..." */
   void (*describe)(const void *state, char *buffer, size_t size);
   void (*destroy)(void *state);
+  /* What the model was read from (a model file), freed with it by
+   * fs_network_model_destroy; NULL for a model built from parameters. */
+  void *source;
 } fs_network_model;
 
 typedef struct fs_compute_model {

@@ -36,6 +36,7 @@ void fs_program_free(fs_program *p) {
   free(p->need);
   free(p->label);
   free(p->tag);
+  free(p->stride);
   free(p->cpu);
   free(p->nic);
   free(p->name_at);
@@ -65,7 +66,7 @@ static int set_task_capacity(fs_program *p, int64_t capacity) {
       grow(&p->rank, 4, capacity) || grow(&p->peer, 4, capacity) ||
       grow(&p->value, 8, capacity) || grow(&p->need, 4, capacity) ||
       (p->label && grow(&p->label, 4, capacity)) || (p->name_at && grow(&p->name_at, 8, capacity)) ||
-      (p->tag && grow(&p->tag, 4, capacity)) || (p->cpu && grow(&p->cpu, 1, capacity)) ||
+      (p->tag && grow(&p->tag, 4, capacity)) || (p->stride && grow(&p->stride, 8, capacity)) || (p->cpu && grow(&p->cpu, 1, capacity)) ||
       (p->nic && grow(&p->nic, 1, capacity)))
     return -1;
   p->capacity = (int32_t)capacity;
@@ -100,6 +101,7 @@ int32_t fs_program_add(fs_program *p, fs_task_kind kind, int32_t rank) {
   if (p->label) p->label[t] = -1;
   if (p->name_at) p->name_at[t] = -1;
   if (p->tag) p->tag[t] = 0;
+  if (p->stride) p->stride[t] = 0;
   if (p->cpu) p->cpu[t] = 0;
   if (p->nic) p->nic[t] = 0;
   return t;
@@ -154,6 +156,12 @@ static int optional_array(fs_program *p, void *array, size_t size, int fill) {
 int fs_task_set_tag(fs_program *p, int32_t t, int32_t tag) {
   if (optional_array(p, &p->tag, 4, 0)) return -1;
   p->tag[t] = tag;
+  return 0;
+}
+
+int fs_task_set_stride(fs_program *p, int32_t t, int64_t stride) {
+  if (stride < 0 || optional_array(p, &p->stride, 8, 0)) return -1;
+  p->stride[t] = stride;
   return 0;
 }
 
@@ -290,6 +298,6 @@ int fs_program_finalize(fs_program *p, fs_error *err) {
 
 int64_t fs_program_bytes(const fs_program *p) {
   int64_t per_task = 1 + 1 + 4 + 4 + 8 + 4 + 4 + (p->label ? 4 : 0) + (p->name_at ? 8 : 0) +
-                     (p->tag ? 4 : 0) + (p->cpu ? 1 : 0) + (p->nic ? 1 : 0);
+                     (p->tag ? 4 : 0) + (p->stride ? 8 : 0) + (p->cpu ? 1 : 0) + (p->nic ? 1 : 0);
   return (int64_t)p->capacity * per_task + p->dependencies * 4 + p->names_capacity;
 }

@@ -5,7 +5,7 @@
  * list of (from, to) pairs and turned into a successor array (CSR) by
  * fs_program_finalize. Memory, per task: kind 1 + flags 1 + rank 4 + peer 4
  * + value 8 + need 4 + successor offset 4 = 26 bytes, plus 4 per dependency
- * (the successor entry), plus 4 when labels are used, 4 with tags, 1 each
+ * (the successor entry), plus 4 when labels are used, 4 with tags, 8 with strides, 1 each
  * with cpu and nic indices, and 8 plus the name bytes when names are kept.
  * While building, 8 more bytes per dependency. Limits: 2^30-1 tasks and
  * 2^32-1 dependencies. A program is read-only once finalized: several simulations
@@ -66,6 +66,8 @@ typedef struct fs_program {
   int32_t *need;    /* completions that make the task ready: any=K or in-degree */
   int32_t *label;   /* index into labels, -1 for none; NULL when no task has one */
   int32_t *tag;     /* send/recv tag (FS_ANY_TAG: any); NULL when no task has one (0) */
+  int64_t *stride;  /* put/get/send/recv data layout: 0 contiguous, else a vector with this
+                     * stride in bytes; NULL when no task has one (0) */
   uint8_t *cpu;     /* CPU of the rank the task runs on; NULL when all use CPU 0 */
   uint8_t *nic;     /* NIC of a send/recv; NULL when all use NIC 0 */
   int32_t cpus, nics; /* per rank: 1 + the largest cpu and nic index (after finalize) */
@@ -117,9 +119,15 @@ static inline void fs_task_set_any(fs_program *p, int32_t t, int32_t any) {
 }
 /* Two-sided fields and resources (allocated on first use). */
 int fs_task_set_tag(fs_program *p, int32_t t, int32_t tag);
+/* The data layout of a transfer: 0 contiguous, else the stride in bytes
+ * (-1 when negative or out of memory). */
+int fs_task_set_stride(fs_program *p, int32_t t, int64_t stride);
 int fs_task_set_cpu(fs_program *p, int32_t t, int cpu); /* 0..255 */
 int fs_task_set_nic(fs_program *p, int32_t t, int nic); /* 0..255 */
 static inline int32_t fs_task_tag(const fs_program *p, int32_t t) { return p->tag ? p->tag[t] : 0; }
+static inline int64_t fs_task_stride(const fs_program *p, int32_t t) {
+  return p->stride ? p->stride[t] : 0;
+}
 static inline int fs_task_cpu(const fs_program *p, int32_t t) { return p->cpu ? p->cpu[t] : 0; }
 static inline int fs_task_nic(const fs_program *p, int32_t t) { return p->nic ? p->nic[t] : 0; }
 /* Interns text and returns its label index (or -1 when out of memory).

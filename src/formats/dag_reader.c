@@ -16,12 +16,12 @@ typedef struct token {
 } token;
 
 /* Fields, in the order the writer emits them. */
-enum field { F_TO, F_FROM, F_SIZE, F_TAG, F_TIME, F_SKEW, F_CPU, F_NIC, F_ANY, F_CONCURRENT,
+enum field { F_TO, F_FROM, F_SIZE, F_STRIDE, F_TAG, F_TIME, F_SKEW, F_CPU, F_NIC, F_ANY, F_CONCURRENT,
              F_BLOCKING, F_AFTER, F_LABEL, FIELDS };
 
 #define FIELD(name) {name, sizeof name - 1}
 static const struct { const char *name; size_t length; } fields[FIELDS] = {
-    FIELD("to"),  FIELD("from"), FIELD("size"), FIELD("tag"),        FIELD("time"),
+    FIELD("to"),  FIELD("from"), FIELD("size"), FIELD("stride"), FIELD("tag"),        FIELD("time"),
     FIELD("skew"), FIELD("cpu"), FIELD("nic"),  FIELD("any"),        FIELD("concurrent"),
     FIELD("blocking"), FIELD("after"), FIELD("label")};
 
@@ -33,6 +33,7 @@ static const unsigned field_kinds[FIELDS] = {
     [F_TO] = KIND_BIT(FS_PUT) | KIND_BIT(FS_SEND),
     [F_FROM] = KIND_BIT(FS_GET) | KIND_BIT(FS_RECV),
     [F_SIZE] = TRANSFERS | KIND_BIT(FS_COMPUTE),
+    [F_STRIDE] = TRANSFERS,
     [F_TAG] = KIND_BIT(FS_SEND) | KIND_BIT(FS_RECV),
     [F_TIME] = KIND_BIT(FS_SLEEP) | KIND_BIT(FS_COMPUTE),
     [F_SKEW] = KIND_BIT(FS_START),
@@ -294,6 +295,14 @@ static int read_tag(dag_reader *r, task_line *task, const token *value) {
   return fs_task_set_tag(r->p, task->task, (int32_t)tag) ? out_of_memory(r) : 0;
 }
 
+/* stride=: the data layout, 0 contiguous, else a vector stride in bytes. */
+static int read_stride(dag_reader *r, task_line *task, const token *value) {
+  int64_t stride;
+  if (fs_parse_size(value->text, value->length, &stride))
+    return expected(r, value, "a stride in bytes such as 0, 8, 1KiB (0: contiguous)");
+  return fs_task_set_stride(r->p, task->task, stride) ? out_of_memory(r) : 0;
+}
+
 /* cpu= and nic=: an index from 0 to 255. */
 static int read_unit(dag_reader *r, task_line *task, int field, const token *value) {
   int64_t index;
@@ -316,6 +325,8 @@ static int read_value(dag_reader *r, task_line *task, int field, const token *va
     return 0;
   case F_FROM:
     return read_source(r, task, value);
+  case F_STRIDE:
+    return read_stride(r, task, value);
   case F_TAG:
     return read_tag(r, task, value);
   case F_CPU:
@@ -368,7 +379,7 @@ static int find_field(const token *key) {
 static int check_key(dag_reader *r, task_line *task, const token *key, int field) {
   char shown[64];
   if (field < 0)
-    return expected(r, key, "a field (to, from, size, tag, time, skew, cpu, nic, any, concurrent, "
+    return expected(r, key, "a field (to, from, size, stride, tag, time, skew, cpu, nic, any, concurrent, "
                             "blocking, after, label)");
   if (!(field_kinds[field] & KIND_BIT(task->kind))) return field_not_for_kind(r, task, key);
   if (task->seen & (1u << field))

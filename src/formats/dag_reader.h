@@ -11,6 +11,8 @@
  *   cpu=C  (0..255) on sleep, compute, put, get, send and recv: which of the
  *          rank's CPUs the task occupies (default 0)
  *   nic=N  (0..255) on put, get, send and recv (default 0)
+ *   stride=D  (a size) on put, get, send and recv: the data layout, 0
+ *          (default) contiguous, else a vector with stride D bytes
  *   after=NAME:start  depends on NAME's start (GOAL's irequires), beside
  *          NAME (its completion) and NAME:local (its local completion)
  * to= and from= are required on send and recv; size defaults to 0 bytes. */

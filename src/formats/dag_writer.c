@@ -176,7 +176,20 @@ static int put_tag(writer *w, int32_t t) {
   return 0;
 }
 
-/* to/from, size, tag, then time or skew: what the kind carries. */
+/* stride= on a transfer, when not 0 (contiguous). */
+static int put_stride(writer *w, int32_t t) {
+  int64_t stride = fs_task_stride(w->p, t);
+  char text[40];
+  if (!is_transfer(w->p->kind[t]) || stride == 0) return 0;
+  if (stride < 0)
+    return fs_error_set(w->err, "task %s: negative stride %lld cannot be written",
+                        fs_task_name(w->p, t, w->name), (long long)stride);
+  put_key(w, "stride");
+  put_text(w, fs_format_size(text, stride));
+  return 0;
+}
+
+/* to/from, size, stride, tag, then time or skew: what the kind carries. */
 static int put_value_fields(writer *w, int32_t t) {
   const fs_program *p = w->p;
   int kind = p->kind[t], flags = p->flags[t];
@@ -189,7 +202,7 @@ static int put_value_fields(writer *w, int32_t t) {
                         fs_task_name(p, t, w->name), has_size ? "size" : "time", (long long)value);
   if (is_transfer(kind)) put_peer(w, t);
   if (has_size) put_key(w, "size"), put_text(w, fs_format_size(text, value));
-  if (put_tag(w, t)) return -1;
+  if (put_stride(w, t) || put_tag(w, t)) return -1;
   if (has_time) put_key(w, kind == FS_START ? "skew" : "time"), put_text(w, fs_format_time(text, value));
   /* resources where the kind uses them, when not the default 0 */
   if (kind >= FS_SLEEP && fs_task_cpu(p, t)) put_key(w, "cpu"), put_int(w, fs_task_cpu(p, t));

@@ -1,7 +1,11 @@
 /* model_registry.c: the table of built-in models and parameter reading. */
 #include "model_registry.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "model_xml.h"
 
 static const struct {
   const char *name;
@@ -12,6 +16,7 @@ static const struct {
     {"loggops", fs_loggops_create},
     {"taulop", fs_taulop_create},
     {"hetero-hockney", fs_hetero_hockney_create}, {"lmo", fs_lmo_create},
+    {"lognp", fs_lognp_create}, {"log3p", fs_lognp_create},
 };
 
 static const struct {
@@ -24,7 +29,7 @@ static const struct {
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-const char *fs_network_model_names(void) { return "hockney, pipelined, loggops, hetero-hockney, lmo, taulop"; }
+const char *fs_network_model_names(void) { return "hockney, pipelined, loggops, hetero-hockney, lmo, taulop, lognp, log3p"; }
 const char *fs_compute_model_names(void) { return "fixed, rate"; }
 
 fs_parameter *fs_parameter_take(fs_parameters *params, const char *key) {
@@ -62,11 +67,91 @@ int fs_parameters_check_used(const fs_parameters *params, fs_error *err) {
   return 0;
 }
 
+fs_text_input *fs_parameter_open_text(const fs_parameter *p, fs_error *err) {
+  if (!p->text) return fs_text_input_open_file(p->value, err);
+  fs_text_input *in = fs_text_input_open_memory(p->text, p->text_length, p->value);
+  if (!in) fs_error_set(err, "out of memory");
+  return in;
+}
+
+typedef int (*network_constructor)(fs_parameters *, fs_network_model *, fs_error *);
+
+static network_constructor built_in_network(const char *name) {
+  for (size_t i = 0; i < COUNT(network_models); i++)
+    if (strcmp(name, network_models[i].name) == 0) return network_models[i].create;
+  return NULL;
+}
+
+/* The file's parameters, then params (the last one given wins); marks
+ * back into params which of them the model used. */
+static int create_merged(network_constructor create, fs_model_file *file, fs_parameters *params,
+                         fs_network_model *out, fs_error *err) {
+  int given = params ? params->count : 0;
+  fs_parameters merged = {calloc((size_t)(file->params.count + given) + 1, sizeof(fs_parameter)), 0};
+  if (!merged.items) return fs_error_set(err, "out of memory");
+  for (int i = 0; i < file->params.count; i++) merged.items[merged.count++] = file->params.items[i];
+  for (int i = 0; i < given; i++) merged.items[merged.count++] = params->items[i];
+  int status = create(&merged, out, err);
+  for (int i = 0; i < file->params.count; i++) file->params.items[i].used = merged.items[i].used;
+  for (int i = 0; i < given; i++) params->items[i].used = merged.items[file->params.count + i].used;
+  free(merged.items);
+  return status;
+}
+
+/* Fails naming the file's first parameter the model did not use. */
+static int check_file_used(const fs_model_file *file, fs_error *err) {
+  for (int i = 0; i < file->params.count; i++)
+    if (!file->params.items[i].used)
+      return fs_error_set(err, "%s:%d: %s: no parameter of that name in model %s", file->name,
+                          file->lines[i], file->params.items[i].key, file->kind);
+  return 0;
+}
+
+/* "PATH: " in front of a constructor's message unless it names PATH. */
+static int from_file(const char *path, const fs_error *why, fs_error *err) {
+  size_t n = strlen(path);
+  if (strncmp(why->message, path, n) == 0 && why->message[n] == ':') return fs_error_set(err, "%s", why->message);
+  return fs_error_set(err, "%s: %s", path, why->message);
+}
+
+static int create_from_file(const char *path, fs_parameters *params, fs_network_model *out,
+                            fs_error *err) {
+  fs_model_file *file = fs_model_file_read(path, err);
+  if (!file) return -1;
+  network_constructor create = built_in_network(file->kind);
+  fs_error why;
+  int status = !create ? fs_error_set(err, "%s:%d: expected kind= one of %s (got \"%.64s\")", path,
+                                      file->kind_line, fs_network_model_names(), file->kind)
+               : create_merged(create, file, params, out, &why) ? from_file(path, &why, err)
+               : check_file_used(file, err);
+  if (status) {
+    if (create && out->destroy) fs_network_model_destroy(out);
+    fs_model_file_free(file);
+    return -1;
+  }
+  out->source = file;
+  return 0;
+}
+
+static int ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), k = strlen(suffix);
+  return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
 int fs_network_model_create(const char *name, fs_parameters *params, fs_network_model *out,
                             fs_error *err) {
-  for (size_t i = 0; i < COUNT(network_models); i++)
-    if (strcmp(name, network_models[i].name) == 0) return network_models[i].create(params, out, err);
-  return fs_error_set(err, "unknown network model '%s' (known: %s)", name, fs_network_model_names());
+  memset(out, 0, sizeof *out);
+  network_constructor create = built_in_network(name);
+  if (create) return create(params, out, err);
+  if (ends_with(name, ".xml")) return create_from_file(name, params, out, err);
+  char path[4096];
+  snprintf(path, sizeof path, "models/%s.xml", name);
+  FILE *f = strchr(name, '/') ? NULL : fopen(path, "rb");
+  if (!f)
+    return fs_error_set(err, "unknown network model '%s' (known: %s, or a models/NAME.xml file)",
+                        name, fs_network_model_names());
+  fclose(f);
+  return create_from_file(path, params, out, err);
 }
 
 int fs_compute_model_create(const char *name, fs_parameters *params, fs_compute_model *out,
@@ -78,6 +163,7 @@ int fs_compute_model_create(const char *name, fs_parameters *params, fs_compute_
 
 void fs_network_model_destroy(fs_network_model *model) {
   if (model && model->destroy) model->destroy(model->state);
+  if (model) fs_model_file_free(model->source);
   if (model) memset(model, 0, sizeof *model);
 }
 

@@ -6,11 +6,16 @@
 
 #include "core/error.h"
 #include "core/model.h"
+#include "formats/text_input.h"
 
 typedef struct fs_parameter {
   const char *key;
   const char *value;
   int used;
+  /* Inline text (a model file's <table>), NULL for an ordinary key=value;
+   * then value names where the text comes from in messages. */
+  const char *text;
+  size_t text_length;
 } fs_parameter;
 
 typedef struct fs_parameters {
@@ -26,9 +31,15 @@ int fs_parameter_time(fs_parameters *params, const char *key, int allow_negative
                       fs_error *err);
 int fs_parameter_per_byte(fs_parameters *params, const char *key, fs_per_byte *out,
                           fs_error *err);
+/* The parameter's inline text (named by value in messages) or else the
+ * file named by value; NULL with err set. */
+fs_text_input *fs_parameter_open_text(const fs_parameter *p, fs_error *err);
 /* Fails naming the first parameter no model used. */
 int fs_parameters_check_used(const fs_parameters *params, fs_error *err);
 
+/* name is a built-in model, a model file (NAME.xml) or models/NAME.xml
+ * (model_xml.h): the model of its kind with its parameters, params
+ * overriding them. */
 int fs_network_model_create(const char *name, fs_parameters *params, fs_network_model *out,
                             fs_error *err);
 int fs_compute_model_create(const char *name, fs_parameters *params, fs_compute_model *out,
@@ -46,6 +57,7 @@ int fs_loggops_create(fs_parameters *params, fs_network_model *out, fs_error *er
 int fs_taulop_create(fs_parameters *params, fs_network_model *out, fs_error *err);
 int fs_hetero_hockney_create(fs_parameters *params, fs_network_model *out, fs_error *err);
 int fs_lmo_create(fs_parameters *params, fs_network_model *out, fs_error *err);
+int fs_lognp_create(fs_parameters *params, fs_network_model *out, fs_error *err);
 int fs_fixed_compute_create(fs_parameters *params, fs_compute_model *out, fs_error *err);
 int fs_rate_compute_create(fs_parameters *params, fs_compute_model *out, fs_error *err);
 

@@ -93,8 +93,8 @@ static void pipelined_destroy(void *state) {
   free(m);
 }
 
-static int read_table(pipelined *m, const char *path, fs_error *err) {
-  fs_text_input *in = fs_text_input_open_file(path, err);
+static int read_table(pipelined *m, const fs_parameter *table, fs_error *err) {
+  fs_text_input *in = fs_parameter_open_text(table, err);
   if (!in) return -1;
   int status = fs_size_table_read(in, 2, column_names, &m->table, err);
   fs_text_input_close(in);
@@ -116,12 +116,12 @@ int fs_pipelined_create(fs_parameters *params, fs_network_model *out, fs_error *
     fs_error_set(err, "--param table= and alpha_p/alpha_r exclude each other");
     goto fail;
   }
-  if ((!table && !has_alpha) || (table && strcmp(table->value, "archer") == 0)) {
+  if ((!table && !has_alpha) || (table && !table->text && strcmp(table->value, "archer") == 0)) {
     m->table = (fs_size_table){.columns = 2, .rows = 9, .sizes = archer_sizes, .values = archer_values};
     snprintf(m->table_name, sizeof m->table_name, "archer");
-  } else if (table && strcmp(table->value, "none") != 0) {
+  } else if (table && (table->text || strcmp(table->value, "none") != 0)) {
     snprintf(m->table_name, sizeof m->table_name, "%s", table->value);
-    if (read_table(m, table->value, err)) goto fail;
+    if (read_table(m, table, err)) goto fail;
   }
   *out = (fs_network_model){.name = "pipelined", .state = m, .start = pipelined_start, .send = pipelined_send,
                             .describe = pipelined_describe, .destroy = pipelined_destroy};

@@ -374,12 +374,12 @@ static void taulop_destroy(void *state) {
   free(m);
 }
 
-static int read_table(taulop *m, int channel, const char *path, fs_error *err) {
-  fs_text_input *in = fs_text_input_open_file(path, err);
+static int read_table(taulop *m, int channel, const fs_parameter *table, fs_error *err) {
+  fs_text_input *in = fs_parameter_open_text(table, err);
   if (!in) return -1;
   int status = fs_size_table_read(in, 0, NULL, &m->table[channel], err);
   fs_text_input_close(in);
-  snprintf(m->table_name[channel], sizeof m->table_name[channel], "%s", path);
+  snprintf(m->table_name[channel], sizeof m->table_name[channel], "%s", table->value);
   return status;
 }
 
@@ -422,7 +422,7 @@ static int read_parameters(taulop *m, fs_parameters *params, fs_error *err) {
   }
   if (platform && (m->nodes || m->cores || mapping))
     return fs_error_set(err, "--param platform= and nodes/cores/mapping exclude each other");
-  return read_table(m, 0, shm->value, err) || read_table(m, 1, net->value, err) ? -1 : 0;
+  return read_table(m, 0, shm, err) || read_table(m, 1, net, err) ? -1 : 0;
 }
 
 int fs_taulop_create(fs_parameters *params, fs_network_model *out, fs_error *err) {

@@ -1,7 +1,6 @@
-/* platform_xml.c: see platform_xml.h. libxml2 builds a small tree from
- * memory under per-context SAX hooks (first error, element count, DOCTYPE
- * refusal); the tree is then walked and every value checked through the
- * platform.h API, whose messages get a "FILE:LINE: " prefix here. */
+/* platform_xml.c: see platform_xml.h. formats/xml_input.h builds a small
+ * tree safely (first error, element count, DOCTYPE refusal); it is walked
+ * and every value checked through the platform.h API, whose messages get a "FILE:LINE: " prefix here. */
 #include "platform_xml.h"
 
 #include <stdarg.h>
@@ -9,20 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libxml/SAX2.h>
-#include <libxml/parser.h>
-#include <libxml/parserInternals.h>
 #include <libxml/tree.h>
 
 #include "core/units.h"
-
-/* Per-parse state reached from the hooks through ctxt->_private. */
-typedef struct parse_state {
-  const char *name;
-  fs_error *err;
-  int failed;
-  int64_t elements;
-} parse_state;
+#include "formats/xml_input.h"
 
 typedef struct reader {
   const char *name;
@@ -30,99 +19,10 @@ typedef struct reader {
   int64_t ranks;
 } reader;
 
-/* ---- parsing -------------------------------------------------------- */
-
-static void stop(xmlParserCtxtPtr ctxt, const char *what) {
-  parse_state *s = ctxt->_private;
-  if (!s->failed) {
-    s->failed = 1;
-    int line = ctxt->input ? ctxt->input->line : 0;
-    fs_error_set(s->err, "%s:%d: %s", s->name, line, what);
-  }
-  xmlStopParser(ctxt);
-}
-
-/* Keeps libxml2's first error (later ones are mostly consequences) and
- * keeps it off stderr. */
-static void on_error(void *user, xmlErrorPtr e) {
-  xmlParserCtxtPtr ctxt = user;
-  parse_state *s = ctxt->_private;
-  if (s->failed || e->level < XML_ERR_ERROR) return;
-  s->failed = 1;
-  const char *message = e->message ? e->message : "error";
-  size_t length = strlen(message);
-  while (length > 0 && (message[length - 1] == '\n' || message[length - 1] == ' ')) length--;
-  if (length > 300) length = 300;
-  fs_error_set(s->err, "%s:%d:%d: expected well-formed XML (libxml2: %.*s)", s->name, e->line,
-               e->int2, (int)length, message);
-}
-
-/* Called before the internal subset is read: stopping here means no
- * entity declaration is ever parsed, let alone expanded. */
-static void on_doctype(void *user, const xmlChar *name, const xmlChar *external_id,
-                       const xmlChar *system_id) {
-  (void)name, (void)external_id, (void)system_id;
-  stop(user, "expected no DOCTYPE (DTDs and entities are not read)");
-}
-
-static void on_element(void *user, const xmlChar *localname, const xmlChar *prefix,
-                       const xmlChar *uri, int nb_namespaces, const xmlChar **namespaces,
-                       int nb_attributes, int nb_defaulted, const xmlChar **attributes) {
-  xmlParserCtxtPtr ctxt = user;
-  parse_state *s = ctxt->_private;
-  if (++s->elements > FS_PLATFORM_XML_MAX_ELEMENTS) {
-    char what[64];
-    snprintf(what, sizeof what, "expected at most %d elements", FS_PLATFORM_XML_MAX_ELEMENTS);
-    stop(ctxt, what);
-    return;
-  }
-  xmlSAX2StartElementNs(user, localname, prefix, uri, nb_namespaces, namespaces, nb_attributes,
-                        nb_defaulted, attributes);
-}
-
-/* libxml2's encoding layer reports through the generic handler, not the
- * context; this swallows it while we parse (the parser then fails with its
- * own error through on_error). */
-static void FS_PRINTF(2, 3) quiet(void *user, const char *format, ...) {
-  (void)user, (void)format;
-}
-
 /* The document, or NULL with err set. */
 static xmlDocPtr parse(const char *data, size_t length, const char *name, fs_error *err) {
-  if (length == 0) return fs_error_set(err, "%s:1: expected a <platform> element (got an empty file)", name), NULL;
-  if (length > FS_PLATFORM_XML_MAX_BYTES)
-    return fs_error_set(err, "%s: expected at most %zu bytes of XML", name,
-                        FS_PLATFORM_XML_MAX_BYTES), NULL;
-  xmlInitParser();
-  xmlParserCtxtPtr ctxt = xmlCreateMemoryParserCtxt(data, (int)length);
-  if (!ctxt) return fs_error_set(err, "%s: out of memory", name), NULL;
-  /* no XML_PARSE_NOENT, DTDLOAD, XINCLUDE or HUGE: libxml2's limits stay on */
-  xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOERROR |
-                              XML_PARSE_NOWARNING);
-  parse_state s = {name, err, 0, 0};
-  ctxt->_private = &s;
-  ctxt->sax->serror = on_error;
-  ctxt->sax->internalSubset = on_doctype;
-  ctxt->sax->startElementNs = on_element;
-  /* per-thread in libxml2; restored right after */
-  xmlGenericErrorFunc saved_handler = xmlGenericError;
-  void *saved_context = xmlGenericErrorContext;
-  xmlSetGenericErrorFunc(NULL, quiet);
-  xmlParseDocument(ctxt);
-  xmlSetGenericErrorFunc(saved_context, saved_handler);
-  xmlDocPtr doc = ctxt->myDoc;
-  ctxt->myDoc = NULL;
-  if (!s.failed && !ctxt->wellFormed) {
-    s.failed = 1;
-    fs_error_set(err, "%s:%d: expected well-formed XML", name, ctxt->input ? ctxt->input->line : 0);
-  }
-  xmlFreeParserCtxt(ctxt);
-  if (s.failed || !doc) {
-    xmlFreeDoc(doc);
-    if (!s.failed) fs_error_set(err, "%s: out of memory", name);
-    return NULL;
-  }
-  return doc;
+  return fs_xml_parse(data, length, name, "platform", FS_PLATFORM_XML_MAX_BYTES,
+                      FS_PLATFORM_XML_MAX_ELEMENTS, err);
 }
 
 /* ---- the tree -------------------------------------------------------- */
@@ -360,35 +260,9 @@ fs_platform *fs_platform_read_xml_memory(const char *data, size_t length, const 
   return p;
 }
 
-/* Whole file into memory, refusing more than the limit (also for pipes,
- * which have no size to check up front). */
-static char *read_whole(const char *path, size_t *length, fs_error *err) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return fs_error_set(err, "%s: cannot open", path), NULL;
-  size_t used = 0, capacity = 1 << 16;
-  char *data = malloc(capacity);
-  while (data) {
-    used += fread(data + used, 1, capacity - used, f);
-    if (used < capacity || used > FS_PLATFORM_XML_MAX_BYTES) break;
-    size_t next = capacity * 2 > FS_PLATFORM_XML_MAX_BYTES ? FS_PLATFORM_XML_MAX_BYTES + 1 : capacity * 2;
-    char *bigger = realloc(data, next);
-    if (!bigger) free(data);
-    data = bigger;
-    capacity = next;
-  }
-  const char *why = !data ? "out of memory" : ferror(f) ? "read error" : NULL;
-  fclose(f);
-  if (why) {
-    free(data);
-    return fs_error_set(err, "%s: %s", path, why), NULL;
-  }
-  *length = used;
-  return data;
-}
-
 fs_platform *fs_platform_read_xml(const char *path, int64_t ranks, fs_error *err) {
   size_t length = 0;
-  char *data = read_whole(path, &length, err);
+  char *data = fs_xml_read_file(path, FS_PLATFORM_XML_MAX_BYTES, &length, err);
   if (!data) return NULL;
   fs_platform *p = fs_platform_read_xml_memory(data, length, path, ranks, err);
   free(data);

@@ -1,0 +1,30 @@
+/* xml_input.h: reading an XML file safely with libxml2, shared by the
+ * platform and model readers.
+ *
+ * The file is read by this code (at most max_bytes, never decompressed)
+ * and parsed from memory with no network access, no entity substitution
+ * and no DTD: a DOCTYPE stops the parse before its internal subset is
+ * read, so entity bombs and external entities cost nothing. At most
+ * max_elements elements are built. libxml2's messages are kept off stderr.
+ *
+ * Errors: "NAME:LINE: expected ...", malformed XML as
+ * "NAME:LINE:COLUMN: expected well-formed XML (libxml2: MESSAGE)". */
+#ifndef FS_XML_INPUT_H
+#define FS_XML_INPUT_H
+
+#include <stddef.h>
+
+#include <libxml/tree.h>
+
+#include "core/error.h"
+
+/* The whole file, refusing more than max_bytes (also for pipes); caller
+ * frees. NULL with err set as "PATH: cannot open" and the like. */
+char *fs_xml_read_file(const char *path, size_t max_bytes, size_t *length, fs_error *err);
+/* The document parsed from data[0..length) (caller frees with xmlFreeDoc),
+ * or NULL with err set; name stands for the file in messages and root
+ * names the expected root element in the message for an empty input. */
+xmlDocPtr fs_xml_parse(const char *data, size_t length, const char *name, const char *root,
+                       size_t max_bytes, int max_elements, fs_error *err);
+
+#endif
