@@ -29,7 +29,6 @@
  * rows "SIZE L(m,1) L(m,2) ... L(m,T)", interpolated linearly in m and
  * extended along the last segment; beyond T, L(m,T) * tau / T (the serial
  * bound of the contention axiom). */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,28 +36,15 @@
 #include "core/engine.h"
 #include "model_registry.h"
 #include "platform/platform.h"
-#include "platform/platform_xml.h"
+#include "platform_parameters.h"
+#include "shared_resource.h"
 #include "size_table.h"
 
 /* Model events: a message's o has passed (START_FLAG | message record), or
- * an instance's next transfer ends (instance | generation << 24); a change
- * of tau posts a new generation and the old event is ignored when it comes. */
+ * the shared channels' own events (below bit 31). */
 #define START_FLAG 0x80000000u
-#define GENERATION_SHIFT 24
-#define GENERATIONS 127 /* 7 bits, below START_FLAG */
-#define MAX_INSTANCES (1 << GENERATION_SHIFT)
 
 enum leg { SEGMENT_PUT, SEGMENT_GET, TO_NIC, ACROSS, FROM_NIC };
-
-typedef struct transfer {
-  int32_t message, next; /* owner record; next active on the instance, or free */
-  int32_t instance;
-  int64_t bytes;
-  double progress;       /* fraction done */
-  fs_time end;           /* when it ends at the current tau */
-  double cost;           /* L(bytes, tau) at the current tau, ps */
-  uint8_t leg;
-} transfer;
 
 typedef struct message {
   int32_t task, source_node, target_node;
@@ -67,26 +53,17 @@ typedef struct message {
   uint8_t local_node, getting;
 } message;
 
-typedef struct instance {
-  int32_t head, tau;
-  fs_time last;     /* when the progress of its transfers was last brought up to date */
-  fs_time next_end; /* of its first transfer to end; -1 when none is posted */
-  uint32_t generation;
-} instance;
-
 typedef struct taulop {
   /* parameters */
   fs_time o[2], o_protocol[2];
   int64_t threshold[2], segment;
   fs_size_table table[2];
-  char table_name[2][256], platform_file[256], mapping[32];
-  int64_t nodes, cores;
+  char table_name[2][256];
+  fs_platform_parameters where;
   /* run state */
   fs_platform *platform;
-  instance *instances; /* nodes shared memories, then nodes NICs */
-  transfer *transfers;
+  fs_shared_resource *channels; /* nodes' shared memories, then nodes' NICs */
   message *messages;
-  int32_t transfer_count, transfer_capacity, free_transfer;
   int32_t message_count, message_capacity, free_message;
 } taulop;
 
@@ -105,67 +82,14 @@ static int channel_of_instance(const taulop *m, int32_t instance) {
   return instance < m->platform->nodes ? 0 : 1;
 }
 
-/* Brings the progress of an instance's transfers up to now at the old tau. */
-static void advance(taulop *m, instance *in, fs_time now) {
-  for (int32_t x = in->head; x >= 0; x = m->transfers[x].next) {
-    transfer *t = &m->transfers[x];
-    t->progress = t->cost > 0 ? t->progress + (double)(now - in->last) / t->cost : 1.0;
-  }
-  in->last = now;
+static double channel_cost(void *owner, int32_t instance, int64_t bytes, int32_t tau) {
+  const taulop *m = owner;
+  return transfer_time(m, channel_of_instance(m, instance), bytes, tau);
 }
 
-/* Recomputes when each transfer of the instance ends at the current tau,
- * and posts one event, for the first of them, if that time changed. */
-static void reschedule(taulop *m, fs_engine *e, instance *in, int32_t index, fs_time now) {
-  int channel = channel_of_instance(m, index);
-  fs_time first = -1;
-  for (int32_t x = in->head; x >= 0; x = m->transfers[x].next) {
-    transfer *t = &m->transfers[x];
-    double left = 1.0 - t->progress;
-    t->cost = transfer_time(m, channel, t->bytes, in->tau);
-    t->end = now + (fs_time)llround((left > 0 ? left : 0) * t->cost);
-    if (first < 0 || t->end < first) first = t->end;
-  }
-  if (first == in->next_end) return; /* its event stands (or none is needed) */
-  in->next_end = first;
-  in->generation = in->generation == GENERATIONS ? 1 : in->generation + 1;
-  if (first >= 0) fs_engine_post_model_event(e, first, (uint32_t)index | in->generation << GENERATION_SHIFT);
-}
-
-static int32_t new_transfer(taulop *m) {
-  if (m->free_transfer >= 0) {
-    int32_t x = m->free_transfer;
-    m->free_transfer = m->transfers[x].next;
-    return x;
-  }
-  if (m->transfer_count == m->transfer_capacity) {
-    int32_t want = m->transfer_capacity ? m->transfer_capacity * 2 : 1024;
-    transfer *bigger = realloc(m->transfers, (size_t)want * sizeof *bigger);
-    if (!bigger) return -1;
-    m->transfers = bigger;
-    m->transfer_capacity = want;
-  }
-  return m->transfer_count++;
-}
-
-/* A transfer of the message joins an instance now; everyone there is
- * slowed down (or the first runs alone). */
-static void begin_transfer(taulop *m, fs_engine *e, int32_t message, int leg, int32_t index,
+static void begin_transfer(taulop *m, fs_engine *e, int32_t record, int leg, int32_t instance,
                            int64_t bytes, fs_time now) {
-  int32_t x = new_transfer(m);
-  if (x < 0) {
-    fs_engine_fail(e, "out of memory for the transfers of the taulop model");
-    return;
-  }
-  instance *in = &m->instances[index];
-  advance(m, in, now);
-  transfer *t = &m->transfers[x];
-  t->message = message, t->instance = index, t->bytes = bytes, t->progress = 0;
-  t->leg = (uint8_t)leg, t->end = -1;
-  t->next = in->head;
-  in->head = x;
-  in->tau++;
-  reschedule(m, e, in, index, now);
+  fs_shared_resource_begin(m->channels, e, instance, bytes, record, leg, now);
 }
 
 static int64_t segment_bytes(const message *g, int32_t j) {
@@ -200,7 +124,8 @@ static void start_get_if_ready(taulop *m, fs_engine *e, int32_t record, fs_time 
 }
 
 /* What follows the end of a transfer (already off its instance). */
-static void transfer_done(taulop *m, fs_engine *e, int32_t record, int leg, fs_time now) {
+static void transfer_done(void *owner, fs_engine *e, int32_t record, int leg, fs_time now) {
+  taulop *m = owner;
   message *g = &m->messages[record];
   int32_t nodes = m->platform->nodes;
   switch (leg) {
@@ -278,44 +203,12 @@ static void start_transfers(taulop *m, fs_engine *e, int32_t record, fs_time now
     begin_transfer(m, e, record, TO_NIC, g->source_node, g->bytes, now);
 }
 
-/* The first transfers of an instance end: off the instance (the others
- * speed up), then each goes on with its message. */
-static void instance_event(taulop *m, fs_engine *e, int32_t index, uint32_t generation, fs_time now) {
-  instance *in = &m->instances[index];
-  if (generation != in->generation || now != in->next_end) return; /* superseded */
-  advance(m, in, now);
-  int32_t ended = -1, *link = &in->head;
-  while (*link >= 0) {
-    transfer *t = &m->transfers[*link];
-    if (t->end > now) {
-      link = &t->next;
-      continue;
-    }
-    int32_t x = *link;
-    *link = t->next;
-    t->next = ended;
-    ended = x;
-    in->tau--;
-  }
-  in->next_end = -1;
-  reschedule(m, e, in, index, now);
-  while (ended >= 0) {
-    transfer *t = &m->transfers[ended];
-    int32_t record = t->message, following = t->next;
-    int leg = t->leg;
-    t->next = m->free_transfer;
-    m->free_transfer = ended;
-    transfer_done(m, e, record, leg, now);
-    ended = following;
-  }
-}
-
 static void taulop_event(void *state, fs_engine *e, uint32_t payload, fs_time now) {
   taulop *m = state;
   if (payload & START_FLAG)
     start_transfers(m, e, (int32_t)(payload & ~START_FLAG), now);
   else
-    instance_event(m, e, (int32_t)(payload & (MAX_INSTANCES - 1)), payload >> GENERATION_SHIFT, now);
+    fs_shared_resource_event(m->channels, e, payload, now);
 }
 
 static void taulop_start(void *state, fs_engine *engine, int32_t task, fs_time now) {
@@ -330,22 +223,13 @@ static int taulop_send(void *state, fs_engine *engine, int32_t task, fs_time now
 static int taulop_reset(void *state, const fs_program *p, fs_error *err) {
   taulop *m = state;
   fs_platform_free(m->platform);
-  if (m->platform_file[0])
-    m->platform = fs_platform_read_xml(m->platform_file, p->ranks, err);
-  else
-    m->platform = fs_platform_from_options(m->nodes ? m->nodes : 1,
-                                           m->cores ? m->cores : (m->nodes ? (p->ranks + m->nodes - 1) / m->nodes : p->ranks),
-                                           m->mapping[0] ? m->mapping : "seq", p->ranks, err);
+  m->platform = fs_platform_parameters_build(&m->where, p->ranks, err);
   if (!m->platform) return -1;
-  free(m->instances);
-  m->instances = malloc((size_t)m->platform->nodes * 2 * sizeof *m->instances);
-  if (!m->instances) return fs_error_set(err, "out of memory for %d channel instances", 2 * m->platform->nodes);
-  if ((int64_t)2 * m->platform->nodes > MAX_INSTANCES)
-    return fs_error_set(err, "taulop handles at most %d nodes", MAX_INSTANCES / 2);
-  for (int32_t i = 0; i < 2 * m->platform->nodes; i++)
-    m->instances[i] = (instance){.head = -1, .tau = 0, .last = 0, .next_end = -1, .generation = 0};
-  m->transfer_count = m->message_count = 0;
-  m->free_transfer = m->free_message = -1;
+  if ((int64_t)2 * m->platform->nodes > FS_SHARED_MAX_INSTANCES)
+    return fs_error_set(err, "taulop handles at most %d nodes", FS_SHARED_MAX_INSTANCES / 2);
+  if (fs_shared_resource_reset(m->channels, 2 * m->platform->nodes, err)) return -1;
+  m->message_count = 0;
+  m->free_message = -1;
   return 0;
 }
 
@@ -368,8 +252,7 @@ static void taulop_destroy(void *state) {
   fs_size_table_free(&m->table[0]);
   fs_size_table_free(&m->table[1]);
   fs_platform_free(m->platform);
-  free(m->instances);
-  free(m->transfers);
+  fs_shared_resource_free(m->channels);
   free(m->messages);
   free(m);
 }
@@ -383,13 +266,6 @@ static int read_table(taulop *m, int channel, const fs_parameter *table, fs_erro
   return status;
 }
 
-static int read_count(fs_parameters *params, const char *key, int64_t *out, fs_error *err) {
-  fs_parameter *p = fs_parameter_take(params, key);
-  if (p && fs_parse_count(p->value, strlen(p->value), 1, 1 << 24, out))
-    return fs_error_set(err, "--param %s=%s: expected a whole number from 1 to 16777216", key, p->value);
-  return 0;
-}
-
 static int read_size(fs_parameters *params, const char *key, int64_t *out, fs_error *err) {
   fs_parameter *p = fs_parameter_take(params, key);
   if (p && fs_parse_size(p->value, strlen(p->value), out))
@@ -400,8 +276,6 @@ static int read_size(fs_parameters *params, const char *key, int64_t *out, fs_er
 static int read_parameters(taulop *m, fs_parameters *params, fs_error *err) {
   fs_parameter *shm = fs_parameter_take(params, "shm_table");
   fs_parameter *net = fs_parameter_take(params, "net_table");
-  fs_parameter *platform = fs_parameter_take(params, "platform");
-  fs_parameter *mapping = fs_parameter_take(params, "mapping");
   if (!shm || !net)
     return fs_error_set(err, "taulop needs --param shm_table=FILE and --param net_table=FILE "
                         "(rows: SIZE L(m,1) L(m,2) ... L(m,T))");
@@ -410,18 +284,8 @@ static int read_parameters(taulop *m, fs_parameters *params, fs_error *err) {
       fs_parameter_time(params, "net_o_protocol", 0, &m->o_protocol[1], err) ||
       read_size(params, "net_H", &m->threshold[1], err) ||
       read_size(params, "segment", &m->segment, err) ||
-      read_count(params, "nodes", &m->nodes, err) || read_count(params, "cores", &m->cores, err))
+      fs_platform_parameters_read(params, &m->where, err))
     return -1;
-  if (platform) snprintf(m->platform_file, sizeof m->platform_file, "%s", platform->value);
-  if (mapping) {
-    fs_mapping kind = fs_mapping_from_name(mapping->value, strlen(mapping->value));
-    if (kind != FS_MAPPING_SEQUENTIAL && kind != FS_MAPPING_ROUND_ROBIN)
-      return fs_error_set(err, "--mapping %s: expected seq or rr (or an explicit list in a "
-                          "--platform file)", mapping->value);
-    snprintf(m->mapping, sizeof m->mapping, "%s", mapping->value);
-  }
-  if (platform && (m->nodes || m->cores || mapping))
-    return fs_error_set(err, "--param platform= and nodes/cores/mapping exclude each other");
   return read_table(m, 0, shm, err) || read_table(m, 1, net, err) ? -1 : 0;
 }
 
@@ -431,7 +295,10 @@ int fs_taulop_create(fs_parameters *params, fs_network_model *out, fs_error *err
   m->threshold[0] = INT64_MAX; /* shared memory: no protocol change (thesis §1.6) */
   m->threshold[1] = 128 * 1024; /* H_TCP of MPICH */
   m->segment = 8 * 1024;
-  if (read_parameters(m, params, err)) {
+  fs_shared_callbacks callbacks = {.owner = m, .cost = channel_cost,
+                                   .post = fs_engine_post_model_event, .done = transfer_done};
+  m->channels = fs_shared_resource_new(&callbacks);
+  if (!m->channels || read_parameters(m, params, err)) {
     taulop_destroy(m);
     return -1;
   }

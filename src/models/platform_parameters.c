@@ -1,0 +1,42 @@
+/* platform_parameters.c: see platform_parameters.h. */
+#include "platform_parameters.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "platform/platform_xml.h"
+
+static int read_count(fs_parameters *params, const char *key, int64_t *out, fs_error *err) {
+  fs_parameter *p = fs_parameter_take(params, key);
+  if (p && fs_parse_count(p->value, strlen(p->value), 1, 1 << 24, out))
+    return fs_error_set(err, "--param %s=%s: expected a whole number from 1 to 16777216", key,
+                        p->value);
+  return 0;
+}
+
+int fs_platform_parameters_read(fs_parameters *params, fs_platform_parameters *out, fs_error *err) {
+  memset(out, 0, sizeof *out);
+  fs_parameter *platform = fs_parameter_take(params, "platform");
+  fs_parameter *mapping = fs_parameter_take(params, "mapping");
+  if (read_count(params, "nodes", &out->nodes, err) || read_count(params, "cores", &out->cores, err))
+    return -1;
+  if (platform) snprintf(out->file, sizeof out->file, "%s", platform->value);
+  if (mapping) {
+    fs_mapping kind = fs_mapping_from_name(mapping->value, strlen(mapping->value));
+    if (kind != FS_MAPPING_SEQUENTIAL && kind != FS_MAPPING_ROUND_ROBIN)
+      return fs_error_set(err, "--mapping %s: expected seq or rr (or an explicit list in a "
+                          "--platform file)", mapping->value);
+    snprintf(out->mapping, sizeof out->mapping, "%s", mapping->value);
+  }
+  if (platform && (out->nodes || out->cores || mapping))
+    return fs_error_set(err, "--param platform= and nodes/cores/mapping exclude each other");
+  return 0;
+}
+
+fs_platform *fs_platform_parameters_build(const fs_platform_parameters *pp, int32_t ranks,
+                                          fs_error *err) {
+  if (pp->file[0]) return fs_platform_read_xml(pp->file, ranks, err);
+  int64_t nodes = pp->nodes ? pp->nodes : 1;
+  int64_t cores = pp->cores ? pp->cores : (ranks + nodes - 1) / nodes;
+  return fs_platform_from_options(nodes, cores, pp->mapping[0] ? pp->mapping : "seq", ranks, err);
+}
