@@ -196,6 +196,47 @@ START_TEST(ring_allgather_mapping) {
 }
 END_TEST
 
+/* The gamma compute model: reduces of 100 and 300 B on one node, with
+ * gamma(m,1) = m and gamma(m,2) = 2m ns, end at gamma(100,2) = 200 and
+ * 200 + gamma(200,1) = 400 (the same progress rule as transfers); on two
+ * nodes each runs alone: 100 and 300; a compute with time= is not shared. */
+START_TEST(gamma_reductions_share_a_node) {
+  char *gamma = fs_test_temp_path(".gamma");
+  fs_test_write_file(gamma, "0B 0ns 0ns\n1000B 1000ns 2000ns\n", 0);
+  for (int nodes = 1; nodes <= 2; nodes++) {
+    fs_program *p = fs_program_new(2);
+    int32_t a = fs_program_add(p, FS_COMPUTE, 0), b = fs_program_add(p, FS_COMPUTE, 1);
+    int32_t c = fs_program_add(p, FS_COMPUTE, 1);
+    fs_task_set_size(p, a, 100);
+    fs_task_set_size(p, b, 300);
+    fs_task_set_time(p, c, 50 * NS);
+    ck_assert_int_eq(fs_program_depend(p, c, b, FS_AFTER_END), 0);
+    finalize(p);
+    char text[1024];
+    snprintf(text, sizeof text, "shm_table=%s net_table=%s gamma_table=%s nodes=%d cores=%d",
+             shm_table, net_table, gamma, nodes, 3 - nodes);
+    fs_simulation run;
+    fs_test_simulate(&run, p, "taulop", "gamma", text);
+    ck_assert_msg(run.status == FS_RUN_OK, "%s", run.err.message);
+    const fs_time *finish = fs_engine_finish_times(run.engine);
+    ck_assert_int_eq(finish[0], (nodes == 1 ? 200 : 100) * NS);
+    ck_assert_int_eq(finish[1], (nodes == 1 ? 450 : 350) * NS);
+    fs_test_run_free(&run);
+    fs_program_free(p);
+  }
+  /* without a table */
+  char text[64] = "nodes=1";
+  fs_parameter items[16];
+  fs_parameters list;
+  fs_test_parameters(text, items, &list);
+  fs_compute_model model;
+  fs_error err;
+  ck_assert_int_ne(fs_compute_model_create("gamma", &list, &model, &err), 0);
+  ck_assert_ptr_nonnull(strstr(err.message, "needs --param gamma_table=FILE"));
+  free(gamma);
+}
+END_TEST
+
 static void expect_error(const char *parameters, const char *message) {
   char text[1024];
   fs_parameter items[16];
@@ -242,6 +283,7 @@ static Suite *taulop_suite(void) {
   tcase_add_test(c, mapping_changes_the_channel);
   tcase_add_test(c, recursive_doubling_hierarchical_formula);
   tcase_add_test(c, ring_allgather_mapping);
+  tcase_add_test(c, gamma_reductions_share_a_node);
   tcase_add_test(c, parameter_errors);
   suite_add_tcase(s, c);
   return s;

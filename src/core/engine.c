@@ -20,6 +20,7 @@ enum {
   EVENT_ARRIVAL,   /* a send's message reaches its receiver */
   EVENT_RECEIVED,  /* the receiver's CPU is done with a message */
   EVENT_RETRY,     /* a task or message waited for the model's resources */
+  EVENT_COMPUTE,   /* the compute model's own event */
 };
 #define EVENT_BITS 3
 
@@ -163,6 +164,9 @@ void fs_engine_post_remote(fs_engine *e, int32_t task, fs_time at) {
 void fs_engine_post_model_event(fs_engine *e, fs_time at, uint32_t payload) {
   post(e, at, (uint64_t)payload << EVENT_BITS | EVENT_MODEL);
 }
+void fs_engine_post_compute_event(fs_engine *e, fs_time at, uint32_t payload) {
+  post(e, at, (uint64_t)payload << EVENT_BITS | EVENT_COMPUTE);
+}
 void fs_engine_post_arrival(fs_engine *e, int32_t task, fs_time at) {
   post(e, at, (uint64_t)task << EVENT_BITS | EVENT_ARRIVAL);
 }
@@ -291,8 +295,10 @@ static void start_task(fs_engine *e, int32_t task) {
       fs_engine_post_complete(e, task, e->now);
       break;
     case FS_COMPUTE:
-      fs_engine_post_complete(e, task,
-                              e->now + e->compute->duration(e->compute->state, p, task));
+      if (e->compute->start)
+        e->compute->start(e->compute->state, e, task, e->now);
+      else
+        fs_engine_post_complete(e, task, e->now + e->compute->duration(e->compute->state, p, task));
       break;
     case FS_SEND:
       start_send(e, task);
@@ -490,6 +496,9 @@ static void handle(fs_engine *e, uint64_t payload) {
       wait_for_cpu(e, message ? receiving_cpu(e, task) : cpu_of(e, p->rank[task], task), task);
       break;
     }
+    case EVENT_COMPUTE:
+      if (e->compute->event) e->compute->event(e->compute->state, e, (uint32_t)(payload >> EVENT_BITS), e->now);
+      break;
     default:
       if (e->network->event) e->network->event(e->network->state, e, (uint32_t)(payload >> EVENT_BITS), e->now);
       break;
@@ -542,6 +551,8 @@ static void reset(fs_engine *e) {
   e->failed = 0;
   e->failure = NULL;
   if (e->network->reset && e->network->reset(e->network->state, p, &e->model_error))
+    fail_run(e, e->model_error.message);
+  else if (e->compute->reset && e->compute->reset(e->compute->state, p, &e->model_error))
     fail_run(e, e->model_error.message);
 }
 

@@ -74,6 +74,8 @@ void fs_engine_post_remote(fs_engine *e, int32_t task, fs_time at);
 void fs_engine_post_model_event(fs_engine *e, fs_time at, uint32_t payload);
 /* Ends the run as failed (a model out of memory, say); why is kept. */
 void fs_engine_fail(fs_engine *e, const char *why);
+/* For compute models: an event of the compute model's own. */
+void fs_engine_post_compute_event(fs_engine *e, fs_time at, uint32_t payload);
 /* The message of send `task` reaches its receiver at `at`. */
 void fs_engine_post_arrival(fs_engine *e, int32_t task, fs_time at);
 

@@ -58,6 +58,13 @@ typedef struct fs_compute_model {
   void *state;
   /* How long a compute task occupies its CPU. */
   fs_time (*duration)(void *state, const fs_program *program, int32_t task);
+  /* Optional, for models whose costs change while a task runs (contention):
+   * the model carries the task out and posts its completion
+   * (fs_engine_post_complete), possibly from its own events
+   * (fs_engine_post_compute_event); duration is then not used. */
+  void (*start)(void *state, fs_engine *engine, int32_t task, fs_time now);
+  void (*event)(void *state, fs_engine *engine, uint32_t payload, fs_time now);
+  int (*reset)(void *state, const fs_program *program, fs_error *err);
   void (*describe)(const void *state, char *buffer, size_t size);
   void (*destroy)(void *state);
 } fs_compute_model;

@@ -25,12 +25,13 @@ static const struct {
 } compute_models[] = {
     {"fixed", fs_fixed_compute_create},
     {"rate", fs_rate_compute_create},
+    {"gamma", fs_gamma_compute_create},
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 const char *fs_network_model_names(void) { return "hockney, pipelined, loggops, hetero-hockney, lmo, taulop, lognp, log3p"; }
-const char *fs_compute_model_names(void) { return "fixed, rate"; }
+const char *fs_compute_model_names(void) { return "fixed, rate, gamma"; }
 
 fs_parameter *fs_parameter_take(fs_parameters *params, const char *key) {
   fs_parameter *found = NULL;

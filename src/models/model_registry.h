@@ -46,7 +46,7 @@ int fs_compute_model_create(const char *name, fs_parameters *params, fs_compute_
                             fs_error *err);
 void fs_network_model_destroy(fs_network_model *model);
 void fs_compute_model_destroy(fs_compute_model *model);
-/* "hockney, pipelined, loggops" and "fixed, rate", for help and errors. */
+/* The names of the built-in network and compute models, for help and errors. */
 const char *fs_network_model_names(void);
 const char *fs_compute_model_names(void);
 
@@ -60,5 +60,6 @@ int fs_lmo_create(fs_parameters *params, fs_network_model *out, fs_error *err);
 int fs_lognp_create(fs_parameters *params, fs_network_model *out, fs_error *err);
 int fs_fixed_compute_create(fs_parameters *params, fs_compute_model *out, fs_error *err);
 int fs_rate_compute_create(fs_parameters *params, fs_compute_model *out, fs_error *err);
+int fs_gamma_compute_create(fs_parameters *params, fs_compute_model *out, fs_error *err);
 
 #endif
