@@ -1206,7 +1206,7 @@ static void assert_sendrecv(const fs_program *p, int32_t at, int32_t rank, int32
   }
 }
 
-/* Ring at n ranks: rank-major, step s of rank r at 2(r(n-1) + s). */
+/* Ring at n ranks: step-major, step s of rank r at 2(sn + r). */
 static void assert_ring(int32_t n, int64_t size) {
   fs_program *p = generate_sized("allgather-ring", n, size);
   ck_assert_int_eq(p->tasks, 2 * n * (n - 1));
@@ -1217,9 +1217,9 @@ static void assert_ring(int32_t n, int64_t size) {
     for (int32_t s = 0; s < n - 1; s++) {
       char label[24];
       snprintf(label, sizeof label, "step%d", s + 1);
-      int32_t at = 2 * (rank * (n - 1) + s);
+      int32_t at = 2 * (s * n + rank);
       assert_sendrecv(p, at, rank, (rank + 1) % n, (rank + n - 1) % n, size, s, label,
-                      s > 0 ? at - 2 : -1);
+                      s > 0 ? at - 2 * n : -1);
     }
   assert_allgather_complete(p);
   fs_program_free(p);
@@ -1258,17 +1258,18 @@ START_TEST(test_allgather_ring_four_ranks) {
   ck_assert_int_eq(p->tasks, 24);
   ck_assert_int_eq(p->dependencies, 16);
   ck_assert_ptr_nonnull(p->tag);
-  const int32_t r2[6][4] = {/* kind (0 recv), peer, tag, depends on task */
-                            {0, 1, 0, -1}, {1, 3, 0, -1}, {0, 1, 1, 12},
-                            {1, 3, 1, 12}, {0, 1, 2, 14}, {1, 3, 2, 14}};
+  const int32_t r2[6][5] = {/* task, kind (0 recv), peer, tag, depends on task */
+                            {4, 0, 1, 0, -1},  {5, 1, 3, 0, -1},  {12, 0, 1, 1, 4},
+                            {13, 1, 3, 1, 4},  {20, 0, 1, 2, 12}, {21, 1, 3, 2, 12}};
   for (int i = 0; i < 6; i++) {
-    int32_t t = 12 + i;
-    ck_assert_int_eq(p->kind[t], r2[i][0] ? FS_SEND : FS_RECV);
-    ck_assert_int_eq(p->peer[t], r2[i][1]);
-    ck_assert_int_eq(fs_task_tag(p, t), r2[i][2]);
+    int32_t t = r2[i][0];
+    ck_assert_int_eq(p->rank[t], 2);
+    ck_assert_int_eq(p->kind[t], r2[i][1] ? FS_SEND : FS_RECV);
+    ck_assert_int_eq(p->peer[t], r2[i][2]);
+    ck_assert_int_eq(fs_task_tag(p, t), r2[i][3]);
     dependency_list d = dependencies_of(p, t);
-    ck_assert_int_eq(d.count, r2[i][3] >= 0);
-    if (d.count) ck_assert(d.from[0] == r2[i][3] && !d.local[0]);
+    ck_assert_int_eq(d.count, r2[i][4] >= 0);
+    if (d.count) ck_assert(d.from[0] == r2[i][4] && !d.local[0]);
   }
   ck_assert_int_eq(count_labelled(p, FS_SEND, "step3"), 4);
   ck_assert_int_eq(count_labelled(p, FS_RECV, "step1"), 4);

@@ -12,6 +12,8 @@
 #include <zlib.h>
 
 #include "core/engine.h"
+#include "formats/text_input.h"
+#include "models/rank_pair_table.h"
 #include "model_support.h"
 #include "test_support.h"
 
@@ -248,6 +250,92 @@ START_TEST(average_is_homogeneous) {
 }
 END_TEST
 
+/* The files above in matrix form (`matrix KEY`: row i = from rank i,
+ * column j = to rank j; the diagonal is not read) give the same times. */
+START_TEST(matrix_form_hockney) {
+  fs_program *p = fs_program_new(3);
+  op(p, FS_PUT, 0, 1, 1000);
+  op(p, FS_PUT, 0, 2, 1000);
+  finalize(p);
+  const char *text = "ranks 3\nmatrix alpha  # from \\ to\n"
+                     "0    1us 2us\n1us  0   4us\n# a comment between rows\n4us  4us 0\n"
+                     "\nmatrix beta\n- 1ns 1GB/s\n1ns - 2ns\n1000MB/s 0.5GB/s -  # per byte or bandwidth\n";
+  char *params = params_for(text, "average=1");
+  ck_assert_int_eq(makespan_of(p, "hetero-hockney", params), 8000 * NS);
+  free(params);
+  params = params_for(text, "average=0");
+  ck_assert_int_eq(makespan_of(p, "hetero-hockney", params), 5000 * NS);
+  free(params);
+  fs_program_free(p);
+  /* the linear scatter; the link line before the matrix loses to it, the
+   * one after wins (and only for beta of 0->3) */
+  p = fs_program_new(4);
+  for (int32_t i = 1; i < 4; i++) op(p, FS_PUT, 0, i, 1000);
+  finalize(p);
+  const char *scatter = "ranks 4\nlink 0 1 alpha=9us beta=9ns\nmatrix alpha\n"
+                        "0 1us 2us 500ns\n10us 0 10us 10us\n10us 10us 0 10us\n10us 10us 10us 0\n"
+                        "matrix beta\n0 1ns 0.5ns 9ns\n0 0 0 0\n0 0 0 0\n0 0 0 0\n"
+                        "link 0 3 beta=2ns directed\n";
+  const fs_time expected[] = {7000, 2000, 4500, 7000};
+  expect_finish(p, "hetero-hockney", scatter, NULL, expected);
+  fs_program_free(p);
+}
+END_TEST
+
+/* LMO_PAIR with `vector` for the per-rank keys and `matrix` for the pair's. */
+START_TEST(vector_form_lmo) {
+  fs_program *p = fs_program_new(2);
+  op(p, FS_SEND, 0, 1, 1000);
+  op(p, FS_RECV, 1, 0, 1000);
+  finalize(p);
+  const fs_time expected[] = {2000, 7750}, averaged[] = {2250, 7750};
+  const char *text = "ranks 2\nvector C\n1us 2us\nvector t\n1ns 0.5ns\n"
+                     "matrix L\n0 3us\n3us 0\nmatrix invbeta\n0 4GB/s\n0.25ns 0\n";
+  expect_finish(p, "lmo", text, NULL, expected);
+  expect_finish(p, "lmo", text, "average=1", averaged);
+  /* a later rank line wins over the vector, value by value */
+  const char *later = "ranks 2\nvector C\n5us 2us\nvector t\n1ns 0.5ns\nrank 0 C=1us\n"
+                      "default L=3us\nmatrix invbeta\n0 4GB/s\n0.25ns 0\n";
+  expect_finish(p, "lmo", later, NULL, expected);
+  fs_program_free(p);
+}
+END_TEST
+
+/* Every pair of a 5-rank table read straight: `link` lines before a
+ * matrix lose to it, lines after it win value by value; pairs a matrix
+ * block sets but no line names are appended in order. */
+START_TEST(matrix_table_values) {
+  const char *text = "ranks 5\ndefault alpha=1ms beta=1ms\nlink 1 3 alpha=7ns beta=7ns\n"
+                     "link 4 0 beta=8ns directed\nmatrix alpha\n"
+                     "0 1ns 2ns 3ns 4ns\n10ns 0 12ns 13ns 14ns\n20ns 21ns 0 23ns 24ns\n"
+                     "30ns 31ns 32ns 0 34ns\n40ns 41ns 42ns 43ns 0\n"
+                     "link 2 4 alpha=99ns directed\nlink 0 1 beta=5ns\n";
+  const fs_rank_pair_keys keys = {"alpha", "beta", NULL, NULL, 0};
+  fs_text_input *in = fs_text_input_open_memory(text, strlen(text), "mem");
+  fs_rank_pair_table t;
+  fs_error err;
+  ck_assert_msg(fs_rank_pair_table_read(in, &keys, &t, &err) == 0, "%s", err.message);
+  fs_text_input_close(in);
+  ck_assert_int_eq(t.links, 20);
+  for (int32_t i = 0; i < 5; i++)
+    for (int32_t j = 0; j < 5; j++) {
+      if (i == j) continue;
+      fs_time time;
+      fs_per_byte per_byte;
+      fs_rank_pair_table_link(&t, i, j, &time, &per_byte);
+      fs_time alpha = i == 2 && j == 4 ? 99 : (i == 0 ? 0 : 10 * i) + j;
+      if (i == 0) alpha = j;
+      ck_assert_msg(time == alpha * NS, "%d->%d: %lld", i, j, (long long)time);
+      fs_per_byte beta = (i == 1 && j == 3) || (i == 3 && j == 1) ? 7 : i == 4 && j == 0 ? 8
+                         : (i == 0 && j == 1) || (i == 1 && j == 0)    ? 5 : 1000000;
+      fs_per_byte beta_ps;
+      ck_assert_int_eq(fs_parse_per_byte("1ns", 3, &beta_ps), 0);
+      ck_assert_msg(per_byte == beta * beta_ps, "%d->%d: %lld", i, j, (long long)per_byte);
+    }
+  fs_rank_pair_table_free(&t);
+}
+END_TEST
+
 /* LMO averaging: C 1us and 2us -> 1.5us; t 1ns and 0.5ns -> 0.75ns; the
  * one pair in both directions: L 3us, invbeta 0.25ns. p2p of 1000 B:
  * 1500 + 3000 + 1500 + 1000 * (0.75 + 0.25 + 0.75) = 7750; the sender is
@@ -330,9 +418,9 @@ START_TEST(file_errors) {
       {"hetero-hockney", "ranks 2\nlink 0 1 directed=1\n", ":2:10: expected KEY=VALUE with KEY one of alpha, beta"},
       {"hetero-hockney", "ranks 2\nlink 0 1  # nothing\n", ":2:11: expected KEY=VALUE with KEY one of alpha, beta"},
       {"hetero-hockney", "ranks 2\nlink 0 1 alpha=1us alpha=2us\n", ":2:20: expected alpha once per line"},
-      {"hetero-hockney", "ranks 2\nrank 0 C=1us\n", ":2:1: expected `default` or `link`"},
+      {"hetero-hockney", "ranks 2\nrank 0 C=1us\n", ":2:1: expected `default`, `link` or `matrix`"},
       {"hetero-hockney", "ranks 2\ndefault C=1us\n", ":2:9: expected KEY=VALUE with KEY one of alpha, beta"},
-      {"lmo", "ranks 2\nfrob\n", ":2:1: expected `default`, `rank` or `link`"},
+      {"lmo", "ranks 2\nfrob\n", ":2:1: expected `default`, `rank`, `link`, `matrix` or `vector`"},
       {"lmo", "ranks 2\nrank 0 L=1us\n", ":2:8: expected KEY=VALUE with KEY one of C, t"},
       {"lmo", "ranks 2\nrank 2 C=1us\n", ":2:6: expected a rank from 0 to 1"},
       {"lmo", "ranks 2\ndefault x=1\n", ":2:9: expected KEY=VALUE with KEY one of L, invbeta, C, t"},
@@ -342,6 +430,28 @@ START_TEST(file_errors) {
       {"lmo", "ranks 2\ndefault invbeta=1ns t=0\nrank 0 C=1us\n", ": expected `default C=...`: not every rank sets C"},
       {"lmo", "ranks 2\ndefault C=1us t=0\n", ": expected `default invbeta=...`: not every link sets invbeta"},
       {"lmo", "# nothing\n", ": expected a `ranks N` line (the file has none)"},
+      /* matrix and vector blocks */
+      {"hetero-hockney", "ranks 2\nmatrix alpha\n0 1us\n1us\n", ":4:4: expected 2 values in row 1 of `matrix alpha`"},
+      {"hetero-hockney", "ranks 2\nmatrix alpha\n0 1us # 2us\n1us  # 0\n", ":4:6: expected 2 values in row 1 of `matrix alpha`"},
+      {"hetero-hockney", "ranks 2\nmatrix alpha\n0 1us 2us\n", ":3:7: expected the end of the line: 2 values in row 0 of `matrix alpha`"},
+      {"hetero-hockney", "ranks 2\nmatrix beta\n0 fast\n", ":3:3: expected a time per byte (\"0.4ns\") or a bandwidth (\"10GB/s\") for beta"},
+      {"hetero-hockney", "ranks 2\nmatrix alpha\n0 1us\n-1us 0\n", ":4:1: expected a non-negative time with a unit (ps, ns, us, ms, s) for alpha"},
+      {"hetero-hockney", "ranks 3\n# c\nmatrix alpha\n0 1us 1us\n\n", ":3:1: expected 3 rows after `matrix alpha`, the file ends after 1"},
+      {"hetero-hockney", "ranks 2\n  matrix beta\n", ":2:3: expected 2 rows after `matrix beta`, the file ends after 0"},
+      {"hetero-hockney", "ranks 2\nmatrix gamma\n", ":2:8: expected a per-pair key after `matrix`: alpha or beta"},
+      {"hetero-hockney", "ranks 2\nmatrix\n", ":2:7: expected a per-pair key after `matrix`: alpha or beta"},
+      {"hetero-hockney", "ranks 2\nmatrix alpha beta\n", ":2:14: expected the end of the line"},
+      {"hetero-hockney", "ranks 2\nvector alpha\n", ":2:1: expected `default`, `link` or `matrix`"},
+      {"hetero-hockney", "ranks 4097\nmatrix alpha\n",
+       ":2:1: expected `link` lines: a `matrix` block needs N^2 entries and takes at most 4096 ranks (the file has 4097)"},
+      {"lmo", "ranks 2\nmatrix C\n", ":2:8: expected a per-pair key after `matrix` (L or invbeta; C is per-rank: `vector`)"},
+      {"lmo", "ranks 2\nvector invbeta\n", ":2:8: expected a per-rank key after `vector` (C or t; invbeta is per-pair: `matrix`)"},
+      {"lmo", "ranks 2\nvector x\n", ":2:8: expected a per-rank key after `vector`: C or t"},
+      {"lmo", "ranks 3\nvector t\n1ns 2ns\n", ":3:8: expected 3 values in the line of `vector t`"},
+      {"lmo", "ranks 2\nvector t\n1ns 2ns 3ns\n", ":3:9: expected the end of the line: 2 values in the line of `vector t`"},
+      {"lmo", "ranks 2\nvector C\n1us x\n", ":3:5: expected a non-negative time with a unit (ps, ns, us, ms, s) for C"},
+      {"lmo", "ranks 2\nvector C\n", ":2:1: expected 1 row after `vector C`, the file ends after 0"},
+      {"lmo", "ranks 2\nvector C\n1us 1us\nmatrix L\n0 1us\n", ":4:1: expected 2 rows after `matrix L`, the file ends after 1"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     char *path = fs_test_temp_path(".pairs");
@@ -461,6 +571,9 @@ static Suite *heterogeneous_suite(void) {
   tcase_add_test(c, lmo_reduces_to_hockney);
   tcase_add_test(c, average_is_homogeneous);
   tcase_add_test(c, lmo_average);
+  tcase_add_test(c, matrix_form_hockney);
+  tcase_add_test(c, vector_form_lmo);
+  tcase_add_test(c, matrix_table_values);
   tcase_add_test(c, gzip_file);
   tcase_add_test(c, rank_count_mismatch);
   tcase_add_test(c, file_errors);

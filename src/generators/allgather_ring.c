@@ -10,7 +10,9 @@
  * send only waits for the block it forwards. Tag s (0-based), so messages
  * match by step; labels step1 .. step(P-1) (label step<s+1> has tag s).
  * CPU 0, NIC 0, no compute, no start tasks. 2P(P-1) tasks, 2P(P-2)
- * dependencies (P >= 2). */
+ * dependencies (P >= 2). Tasks are laid out step by step (step s of rank r
+ * at 2(sP + r)), the order in which they run: a run then walks its arrays
+ * forward instead of jumping across 2(P-1) tasks at every event. */
 #include <stdlib.h>
 
 #include "generator_support.h"
@@ -47,12 +49,15 @@ static int32_t add_message(fs_program *p, fs_task_kind kind, int32_t rank, int32
   return t;
 }
 
-static int add_rank(fs_program *p, int32_t rank, int32_t n, int64_t size, const int32_t *labels) {
-  int32_t to = (rank + 1) % n, from = (rank - 1 + n) % n, recv = -1;
-  for (int32_t s = 0; s < n - 1; s++) {
-    int32_t previous = recv;
-    recv = add_message(p, FS_RECV, rank, from, size, s, labels[s], previous);
-    if (recv < 0 || add_message(p, FS_SEND, rank, to, size, s, labels[s], previous) < 0)
+/* Step s of every rank; recv[r] holds rank r's recv of step s-1 and
+ * becomes its recv of step s. */
+static int add_step(fs_program *p, int32_t s, int32_t n, int64_t size, int32_t label,
+                    int32_t *recv) {
+  for (int32_t rank = 0; rank < n; rank++) {
+    int32_t previous = s > 0 ? recv[rank] : -1;
+    recv[rank] = add_message(p, FS_RECV, rank, (rank - 1 + n) % n, size, s, label, previous);
+    if (recv[rank] < 0 ||
+        add_message(p, FS_SEND, rank, (rank + 1) % n, size, s, label, previous) < 0)
       return -1;
   }
   return 0;
@@ -66,9 +71,10 @@ fs_program *fs_generate_allgather_ring(const fs_generator_options *o, fs_error *
   fs_program *p = fs_gen_begin(NAME, n, tasks, dependencies, err);
   if (!p) return NULL;
   int32_t *labels = malloc((size_t)n * sizeof *labels); /* n - 1 steps, at least one slot */
-  int failed = !labels || add_step_labels(p, n - 1, labels);
-  for (int32_t rank = 0; rank < n && !failed; rank++)
-    failed = add_rank(p, rank, n, o->size, labels);
+  int32_t *recv = malloc((size_t)n * sizeof *recv);
+  int failed = !labels || !recv || add_step_labels(p, n - 1, labels);
+  for (int32_t s = 0; s < n - 1 && !failed; s++) failed = add_step(p, s, n, o->size, labels[s], recv);
   free(labels);
+  free(recv);
   return fs_gen_finish(NAME, p, tasks, dependencies, failed, err);
 }

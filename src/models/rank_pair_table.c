@@ -1,7 +1,10 @@
 /* rank_pair_table.c: reading, resolving and averaging rank-pair parameter
  * files (format in rank_pair_table.h). Link lines are collected as raw
  * entries, then sorted by (pair, line order) and folded value by value, so
- * the last line that sets a value wins and `default` may come anywhere. */
+ * the last line that sets a value wins and `default` may come anywhere.
+ * A `matrix` block first folds the entries so far (each pair once, sorted),
+ * then writes its values into them in place or appends the pairs they lack,
+ * so the entries never exceed the pairs named plus one block. */
 #include "rank_pair_table.h"
 
 #include <stdio.h>
@@ -29,7 +32,12 @@ typedef struct reader {
   values defaults;
   values *rank; /* [ranks] */
   raw_link *raw;
-  int64_t raw_count, raw_capacity;
+  int64_t raw_count, raw_capacity, next_order;
+  /* the pending `matrix`/`vector` block: slot -1 when none */
+  int block_slot, block_is_matrix;
+  int32_t block_rows, block_row;
+  int64_t block_line, block_prefix; /* raw[0, block_prefix): folded before it */
+  size_t block_column;
   char expected[200];
 } reader;
 
@@ -66,6 +74,17 @@ static long fail_keys(reader *r, size_t column, unsigned allowed) {
   return fail(r, column, "KEY=VALUE with KEY one of %s%s", list, "");
 }
 
+/* Parses the value of slot s. Returns -1 when fine, else column. */
+static long parse_slot(reader *r, int s, const char *text, size_t n, size_t column, int64_t *out) {
+  int is_time = s == LINK_TIME || s == RANK_TIME;
+  if (is_time ? fs_parse_time(text, n, 0, out) == 0 : fs_parse_per_byte(text, n, out) == 0) return -1;
+  if (is_time)
+    return fail(r, column, "a non-negative time with a unit (ps, ns, us, ms, s) for %s%s",
+                slot_name(r->keys, s), "");
+  return fail(r, column, "a time per byte (\"0.4ns\") or a bandwidth (\"10GB/s\") for %s%s",
+              slot_name(r->keys, s), "");
+}
+
 /* Reads one KEY=VALUE token into v. Returns -1 when fine, else a column. */
 static long read_value(reader *r, const char *token, size_t n, size_t start, unsigned allowed,
                        values *v) {
@@ -75,15 +94,8 @@ static long read_value(reader *r, const char *token, size_t n, size_t start, uns
   for (int s = 0; s < SLOTS; s++) {
     if (!(allowed & 1u << s) || !token_is(token, key_length, slot_name(r->keys, s))) continue;
     if (v->set & 1u << s) return fail(r, start, "%s once per line%s", slot_name(r->keys, s), "");
-    int bad = s == LINK_TIME || s == RANK_TIME
-                  ? fs_parse_time(token + value_start, n - value_start, 0, &v->v[s])
-                  : fs_parse_per_byte(token + value_start, n - value_start, &v->v[s]);
-    if (bad && (s == LINK_TIME || s == RANK_TIME))
-      return fail(r, start + value_start, "a non-negative time with a unit (ps, ns, us, ms, s) for %s%s",
-                  slot_name(r->keys, s), "");
-    if (bad)
-      return fail(r, start + value_start, "a time per byte (\"0.4ns\") or a bandwidth (\"10GB/s\") for %s%s",
-                  slot_name(r->keys, s), "");
+    long column = parse_slot(r, s, token + value_start, n - value_start, start + value_start, &v->v[s]);
+    if (column >= 0) return column;
     v->set |= 1u << s;
     return -1;
   }
@@ -130,7 +142,7 @@ static int add_raw(reader *r, int64_t i, int64_t j, const values *v) {
     if (!bigger) return -1;
     r->raw = bigger, r->raw_capacity = want;
   }
-  r->raw[r->raw_count] = (raw_link){.pair = i * r->ranks + j, .order = r->raw_count, .values = *v};
+  r->raw[r->raw_count] = (raw_link){.pair = i * r->ranks + j, .order = r->next_order++, .values = *v};
   r->raw_count++;
   return 0;
 }
@@ -163,11 +175,134 @@ static long read_link_line(reader *r, const char *line, size_t length, size_t *a
   return -1;
 }
 
+static int by_pair_then_order(const void *a, const void *b) {
+  const raw_link *x = a, *y = b;
+  if (x->pair != y->pair) return x->pair < y->pair ? -1 : 1;
+  return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Sorts the raw entries and folds each pair's into one, in line order (a
+ * folded entry keeps its last order, below every later line's). */
+static void fold_raw(reader *r) {
+  if (r->raw_count > 0) qsort(r->raw, (size_t)r->raw_count, sizeof *r->raw, by_pair_then_order);
+  int64_t folded = 0;
+  for (int64_t k = 0; k < r->raw_count; k++) {
+    if (folded > 0 && r->raw[k].pair == r->raw[folded - 1].pair) {
+      merge(&r->raw[folded - 1].values, &r->raw[k].values);
+      r->raw[folded - 1].order = r->raw[k].order;
+      continue;
+    }
+    r->raw[folded++] = r->raw[k];
+  }
+  r->raw_count = folded;
+}
+
+/* `matrix KEY` or `vector KEY`: checks the key and opens the block. */
+static long read_block_line(reader *r, const char *line, size_t length, size_t *at, size_t word,
+                            int is_matrix) {
+  size_t n = next_token(line, length, at), start = *at - n;
+  int wanted[2] = {is_matrix ? LINK_TIME : RANK_TIME, is_matrix ? LINK_PER_BYTE : RANK_PER_BYTE};
+  int other[2] = {is_matrix ? RANK_TIME : LINK_TIME, is_matrix ? RANK_PER_BYTE : LINK_PER_BYTE};
+  int slot = -1;
+  for (int k = 0; k < 2; k++)
+    if (token_is(line + start, n, slot_name(r->keys, wanted[k]))) slot = wanted[k];
+  char keys[100];
+  snprintf(keys, sizeof keys, "%s or %s", slot_name(r->keys, wanted[0]), slot_name(r->keys, wanted[1]));
+  if (slot < 0) {
+    for (int k = 0; k < 2; k++) {
+      const char *name = slot_name(r->keys, other[k]);
+      if (name && token_is(line + start, n, name))
+        return fail(r, start, is_matrix ? "a per-pair key after `matrix` (%s; %s is per-rank: `vector`)"
+                                        : "a per-rank key after `vector` (%s; %s is per-pair: `matrix`)",
+                    keys, name);
+    }
+    return fail(r, start, is_matrix ? "a per-pair key after `matrix`: %s%s"
+                                    : "a per-rank key after `vector`: %s%s", keys, "");
+  }
+  if (is_matrix && r->ranks > FS_RANK_PAIR_MAX_MATRIX_RANKS) {
+    char ranks[24];
+    snprintf(ranks, sizeof ranks, "%d", (int)r->ranks);
+    return fail(r, word, "`link` lines: a `matrix` block needs N^2 entries and takes at most "
+                         "%s ranks (the file has %s)", FS_RANK_PAIR_MAX_MATRIX_RANKS_TEXT, ranks);
+  }
+  size_t end = next_token(line, length, at);
+  if (end) return fail(r, *at - end, "the end of the line%s%s", "", "");
+  if (is_matrix) {
+    fold_raw(r);
+    /* folded, the entries are distinct pairs: the block adds the rest */
+    int64_t want = (int64_t)r->ranks * (r->ranks - 1);
+    if (want > r->raw_capacity) {
+      raw_link *bigger = realloc(r->raw, (size_t)want * sizeof *bigger);
+      if (!bigger) return -2;
+      r->raw = bigger, r->raw_capacity = want;
+    }
+    r->block_prefix = r->raw_count;
+  }
+  r->block_slot = slot, r->block_is_matrix = is_matrix;
+  r->block_rows = is_matrix ? r->ranks : 1, r->block_row = 0;
+  r->block_line = fs_text_input_line_number(r->in), r->block_column = word;
+  return -1;
+}
+
+/* Sets value v of the pair i->j, inside a matrix block. */
+static void set_matrix_value(reader *r, int64_t i, int64_t j, int64_t v) {
+  int64_t pair = i * r->ranks + j, low = 0, high = r->block_prefix;
+  while (low < high) {
+    int64_t middle = low + (high - low) / 2;
+    if (r->raw[middle].pair < pair) low = middle + 1;
+    else high = middle;
+  }
+  unsigned bit = 1u << r->block_slot;
+  if (low < r->block_prefix && r->raw[low].pair == pair) {
+    r->raw[low].values.v[r->block_slot] = v;
+    r->raw[low].values.set |= bit;
+    return;
+  }
+  values single = {.set = bit};
+  single.v[r->block_slot] = v;
+  r->raw[r->raw_count++] = (raw_link){.pair = pair, .order = r->next_order++, .values = single};
+}
+
+/* One row of the pending block: N values (a matrix's diagonal unread). */
+static long read_block_row(reader *r, const char *line, size_t length) {
+  size_t at = 0, n;
+  int32_t row = r->block_row;
+  char what[96], count[24];
+  if (r->block_is_matrix)
+    snprintf(what, sizeof what, "row %d of `matrix %.40s`", (int)row, slot_name(r->keys, r->block_slot));
+  else
+    snprintf(what, sizeof what, "the line of `vector %.40s`", slot_name(r->keys, r->block_slot));
+  snprintf(count, sizeof count, "%d", (int)r->ranks);
+  for (int32_t k = 0; k < r->ranks; k++) {
+    n = next_token(line, length, &at);
+    size_t start = at - n;
+    if (n == 0) return fail(r, at, "%s values in %s", count, what);
+    if (r->block_is_matrix && k == row) continue;
+    int64_t v;
+    long column = parse_slot(r, r->block_slot, line + start, n, start, &v);
+    if (column >= 0) return column;
+    if (!r->block_is_matrix) {
+      r->rank[k].v[r->block_slot] = v;
+      r->rank[k].set |= 1u << r->block_slot;
+    } else {
+      set_matrix_value(r, row, k, v);
+    }
+  }
+  n = next_token(line, length, &at);
+  if (n) return fail(r, at - n, "the end of the line: %s values in %s", count, what);
+  if (++r->block_row < r->block_rows) return -1;
+  if (r->block_is_matrix && r->raw_count > r->block_prefix)
+    qsort(r->raw, (size_t)r->raw_count, sizeof *r->raw, by_pair_then_order);
+  r->block_slot = -1;
+  return -1;
+}
+
 /* Returns -1 when fine, -2 when out of memory, else the error column. */
 static long read_line(reader *r, const char *line, size_t length) {
   size_t at = 0, n = next_token(line, length, &at), start = at - n;
   const char *word = line + start;
   if (n == 0) return -1; /* blank or comment */
+  if (r->block_slot >= 0) return read_block_row(r, line, length);
   int is_ranks = token_is(word, n, "ranks");
   if (!r->ranks && !is_ranks) return fail(r, start, "`ranks N` before anything else%s%s", "", "");
   if (is_ranks && r->ranks) return fail(r, start, "a single `ranks` line%s%s", "", "");
@@ -187,13 +322,10 @@ static long read_line(reader *r, const char *line, size_t length) {
     return column;
   }
   if (token_is(word, n, "link")) return read_link_line(r, line, length, &at);
-  return fail(r, start, rank_slots ? "`default`, `rank` or `link`%s%s" : "`default` or `link`%s%s", "", "");
-}
-
-static int by_pair_then_order(const void *a, const void *b) {
-  const raw_link *x = a, *y = b;
-  if (x->pair != y->pair) return x->pair < y->pair ? -1 : 1;
-  return x->order < y->order ? -1 : x->order > y->order;
+  if (token_is(word, n, "matrix")) return read_block_line(r, line, length, &at, start, 1);
+  if (rank_slots && token_is(word, n, "vector")) return read_block_line(r, line, length, &at, start, 0);
+  return fail(r, start, rank_slots ? "`default`, `rank`, `link`, `matrix` or `vector`%s%s"
+                                   : "`default`, `link` or `matrix`%s%s", "", "");
 }
 
 static int missing_default(reader *r, fs_error *err, int slot, const char *what) {
@@ -207,15 +339,8 @@ static int missing_default(reader *r, fs_error *err, int slot, const char *what)
 static int resolve(reader *r, fs_rank_pair_table *t, fs_error *err) {
   if (r->keys->link_time_defaults_to_zero && !(r->defaults.set & 1u << LINK_TIME))
     r->defaults.v[LINK_TIME] = 0, r->defaults.set |= 1u << LINK_TIME;
-  if (r->raw_count > 0) qsort(r->raw, (size_t)r->raw_count, sizeof *r->raw, by_pair_then_order);
-  int64_t links = 0, complete[2] = {0, 0};
-  for (int64_t k = 0; k < r->raw_count; k++) {
-    if (k > 0 && r->raw[k].pair == r->raw[k - 1].pair) {
-      merge(&r->raw[links - 1].values, &r->raw[k].values);
-      continue;
-    }
-    r->raw[links++] = r->raw[k];
-  }
+  fold_raw(r);
+  int64_t links = r->raw_count, complete[2] = {0, 0};
   int64_t pairs = (int64_t)r->ranks * (r->ranks - 1);
   t->link = malloc((size_t)(links ? links : 1) * sizeof *t->link);
   if (!t->link) return fs_error_set(err, "%s: out of memory", fs_text_input_name(r->in));
@@ -258,12 +383,18 @@ static int read_lines(reader *r, fs_error *err) {
   }
   if (status == 0 && !r->ranks)
     return fs_error_set(err, "%s: expected a `ranks N` line (the file has none)", fs_text_input_name(r->in));
+  if (status == 0 && r->block_slot >= 0)
+    return fs_error_set(err, "%s:%lld:%zu: expected %d %s after `%s %s`, the file ends after %d",
+                        fs_text_input_name(r->in), (long long)r->block_line, r->block_column + 1,
+                        (int)r->block_rows, r->block_is_matrix ? "rows" : "row",
+                        r->block_is_matrix ? "matrix" : "vector", slot_name(r->keys, r->block_slot),
+                        (int)r->block_row);
   return status;
 }
 
 int fs_rank_pair_table_read(fs_text_input *in, const fs_rank_pair_keys *keys,
                             fs_rank_pair_table *out, fs_error *err) {
-  reader r = {.in = in, .keys = keys};
+  reader r = {.in = in, .keys = keys, .block_slot = -1};
   *out = (fs_rank_pair_table){0};
   int status = read_lines(&r, err);
   if (status == 0) {

@@ -7,16 +7,29 @@
  *   rank I KEY=VALUE...                per-rank values (lmo: C=, t=)
  *   link I J KEY=VALUE... [directed]   per-pair values, i->j and j->i
  *                                      unless `directed` (then i->j only)
+ *   matrix KEY                         per-pair KEY for every ordered pair:
+ *   V V ... V                          N lines of N values, row i = from
+ *                                      rank i, column j = to rank j; the
+ *                                      diagonal must be there (0, -) but is
+ *                                      not read
+ *   vector KEY                         per-rank KEY (lmo: C, t): one line
+ *   V V ... V                          of N values, rank 0 first
  *
  * Each model names its keys: a pair has a time (alpha, L) and a time per
  * byte (beta, invbeta); a rank has a time (C) and a time per byte (t).
  * Times need a unit (fs_parse_time, non-negative); per-byte values are a
  * time per byte or a bandwidth (fs_parse_per_byte). A later line wins over
  * an earlier one, value by value; a value no line sets comes from
- * `default` (or is an error). Errors: "FILE:LINE:COLUMN: expected ...".
+ * `default` (or is an error); a matrix or vector block counts as lines at
+ * its place, so `link` lines after it override it value by value. Blank
+ * and comment lines may come between a block's rows. Errors:
+ * "FILE:LINE:COLUMN: expected ...".
  *
  * Pairs are stored sparsely (one entry per pair the file names, sorted),
- * so memory follows the file, not N^2; per-rank values are dense arrays. */
+ * so memory follows the file, not N^2; per-rank values are dense arrays.
+ * A `matrix` block names all N(N-1) pairs, so it is refused above
+ * FS_RANK_PAIR_MAX_MATRIX_RANKS ranks (4096: 16.8M entries, ~1.3 GB while
+ * reading); larger files use `default` and `link` lines. */
 #ifndef FS_RANK_PAIR_TABLE_H
 #define FS_RANK_PAIR_TABLE_H
 
@@ -29,6 +42,8 @@
 #include "model_registry.h"
 
 #define FS_RANK_PAIR_MAX_RANKS ((int64_t)1 << 24)
+#define FS_RANK_PAIR_MAX_MATRIX_RANKS 4096
+#define FS_RANK_PAIR_MAX_MATRIX_RANKS_TEXT "4096"
 
 typedef struct fs_rank_pair_keys {
   const char *link_time, *link_per_byte; /* "alpha", "beta" or "L", "invbeta" */

@@ -3,7 +3,8 @@
  * prints one table row: tasks, events, generation and simulation seconds,
  * events/s, peak RSS and bytes per task. One process per size, so each
  * row's peak RSS is its own (tools/bench/engine, tools/bench/goal).
- * usage: bench_engine RANKS [--header] [--pattern NAME] [--model NAME] */
+ * usage: bench_engine RANKS [--header] [--pattern NAME] [--model NAME]
+ *                           [--size BYTES] [--param KEY=VALUE]... */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,10 +28,23 @@ int main(int argc, char **argv) {
   }
   const char *pattern = "allreduce-rd", *model = "pipelined";
   int header = 0;
+  int64_t size = 8;
+  fs_parameter items[32];
+  fs_parameters params = {items, 0};
   for (int i = 2; i < argc; i++) {
     if (strcmp(argv[i], "--header") == 0) header = 1;
     else if (strcmp(argv[i], "--pattern") == 0 && i + 1 < argc) pattern = argv[++i];
     else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc) model = argv[++i];
+    else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) size = atoll(argv[++i]);
+    else if (strcmp(argv[i], "--param") == 0 && i + 1 < argc && params.count < 32) {
+      char *pair = argv[++i], *equals = strchr(pair, '=');
+      if (!equals) {
+        fprintf(stderr, "bench: --param %s: expected KEY=VALUE\n", pair);
+        return 2;
+      }
+      *equals = 0;
+      items[params.count++] = (fs_parameter){.key = pair, .value = equals + 1};
+    }
     else {
       fprintf(stderr, "bench: unknown argument %s\n", argv[i]);
       return 2;
@@ -46,7 +60,7 @@ int main(int argc, char **argv) {
            "gen_s", "sim_s", "total_s", "events/s", "peak_MiB", "peak_B/task", "held_B/task",
            "makespan_ns");
   fs_error err = {{0}};
-  fs_generator_options options = {.ranks = atoi(argv[1]), .size = 8, .rounds = 1};
+  fs_generator_options options = {.ranks = atoi(argv[1]), .size = size, .rounds = 1};
   double t0 = now();
   fs_program *program = generator->generate(&options, &err);
   if (!program) {
@@ -56,8 +70,8 @@ int main(int argc, char **argv) {
   double t1 = now();
   fs_network_model network;
   fs_compute_model compute;
-  if (fs_network_model_create(model, NULL, &network, &err) ||
-      fs_compute_model_create("fixed", NULL, &compute, &err)) {
+  if (fs_network_model_create(model, &params, &network, &err) ||
+      fs_compute_model_create("fixed", &params, &compute, &err)) {
     fprintf(stderr, "bench: %s\n", err.message);
     return 1;
   }
