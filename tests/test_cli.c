@@ -285,6 +285,13 @@ START_TEST(platform_mapping) {
   double sequential = atof(runs[1][0] + 15), round_robin = atof(runs[1][1] + 15);
   ck_assert_msg(round_robin > 4 * sequential, "%s vs %s", runs[1][1], runs[1][0]);
   for (int m = 0; m < 2; m++) free(runs[m][0]), free(runs[m][1]);
+  /* a platform that does not fit the program is bad input: exit 2, file:line */
+  ck_assert_int_eq(fennelsim("gen allgather-ring --ranks 40 -o %s", dag), 0);
+  ck_assert_int_eq(fennelsim("run %s --platform models/platform-4x8-seq.xml --model taulop "
+                             "--param shm_table=models/metropolis-shm.table "
+                             "--param net_table=models/metropolis-net.table", dag), 2);
+  contains(err, "models/platform-4x8-seq.xml:18: expected at most 32 ranks on 4 nodes x 8 cores "
+                "(got 40)");
   ck_assert_int_eq(fennelsim("run %s --mapping diagonal --nodes 4 --cores 8 --model taulop "
                              "--param shm_table=models/metropolis-shm.table "
                              "--param net_table=models/metropolis-net.table", dag), 2);

@@ -377,7 +377,7 @@ START_TEST(rank_count_mismatch) {
   char *params = params_for(ASYMMETRIC, NULL);
   fs_simulation run;
   fs_test_simulate(&run, p, "hetero-hockney", "fixed", params);
-  ck_assert_int_eq(run.status, FS_RUN_FAILED);
+  ck_assert_int_eq(run.status, FS_RUN_REJECTED);
   ck_assert_msg(strstr(run.err.message, "the parameter file describes 2 ranks, the program has 3"),
                 "%s", run.err.message);
   fs_test_run_free(&run);

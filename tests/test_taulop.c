@@ -267,7 +267,7 @@ START_TEST(parameter_errors) {
   snprintf(params, sizeof params, "shm_table=%s net_table=%s nodes=2 cores=2", shm_table, net_table);
   fs_simulation run;
   fs_test_simulate(&run, p, "taulop", "fixed", params);
-  ck_assert_int_eq(run.status, FS_RUN_FAILED);
+  ck_assert_int_eq(run.status, FS_RUN_REJECTED);
   ck_assert_msg(strstr(run.err.message, "--nodes"), "%s", run.err.message);
   fs_test_run_free(&run);
   fs_program_free(p);

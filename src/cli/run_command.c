@@ -141,7 +141,8 @@ static int simulate(run_options *o, fs_program *program, fs_network_model *netwo
   double start = fs_seconds_now();
   int status = fs_engine_run(engine, &err);
   double wall = fs_seconds_now() - start;
-  if (status == FS_RUN_FAILED) goto done;
+  if (status == FS_RUN_REJECTED) exit_status = FS_EXIT_USAGE;
+  if (status == FS_RUN_FAILED || status == FS_RUN_REJECTED) goto done;
   if (status == FS_RUN_DEADLOCK) {
     fprintf(stderr, "fennelsim: %s: %s\n", o->input, err.message);
     fs_engine_report_stuck(engine, stderr, (int)o->stuck_limit);

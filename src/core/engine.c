@@ -573,6 +573,10 @@ static int64_t count_unmatched(fs_engine *e) {
 int fs_engine_run(fs_engine *e, fs_error *err) {
   const fs_program *p = e->program;
   reset(e);
+  if (e->failed) {
+    fs_error_set(err, "%s", e->failure);
+    return FS_RUN_REJECTED;
+  }
   for (int32_t t = 0; t < p->tasks && !e->failed; t++)
     if (p->need[t] == 0) make_ready(e, t);
   for (;;) {

@@ -42,7 +42,10 @@ typedef struct fs_observer {
 
 #define FS_MAX_OBSERVERS 8
 
-enum fs_run_status { FS_RUN_OK = 0, FS_RUN_DEADLOCK = 1, FS_RUN_FAILED = -1 };
+/* FS_RUN_REJECTED: a model refused the program before it ran (its
+ * parameters do not fit it: a platform file with fewer cores than ranks, a
+ * parameter file for another rank count): bad input, not a failed run. */
+enum fs_run_status { FS_RUN_OK = 0, FS_RUN_DEADLOCK = 1, FS_RUN_FAILED = -1, FS_RUN_REJECTED = 2 };
 
 fs_engine *fs_engine_new(const fs_program *program, fs_network_model *network,
                          fs_compute_model *compute, fs_error *err);
@@ -51,7 +54,7 @@ int fs_engine_add_observer(fs_engine *e, const fs_observer *observer);
 
 /* Runs the program from time 0 (again, if it ran before). Returns
  * FS_RUN_OK, FS_RUN_DEADLOCK (tasks could never become ready; see
- * fs_engine_report_stuck) or FS_RUN_FAILED (err says why). */
+ * fs_engine_report_stuck), FS_RUN_REJECTED or FS_RUN_FAILED (err says why). */
 int fs_engine_run(fs_engine *e, fs_error *err);
 
 fs_time fs_engine_makespan(const fs_engine *e);
