@@ -18,6 +18,7 @@
 #include "size_table.h"
 
 typedef struct gamma_model {
+  struct { int64_t bytes; int32_t tau; double cost; } last; /* the last cost asked */
   fs_size_table table;
   char table_name[256];
   fs_platform_parameters where;
@@ -26,10 +27,14 @@ typedef struct gamma_model {
 } gamma_model;
 
 static double gamma_cost(void *owner, int32_t node, int64_t bytes, int32_t tau) {
-  const gamma_model *m = owner;
+  gamma_model *m = owner;
   (void)node;
-  if (tau <= m->table.columns) return (double)fs_size_table_value(&m->table, bytes, tau - 1);
-  return (double)fs_size_table_value(&m->table, bytes, m->table.columns - 1) * tau / m->table.columns;
+  if (m->last.bytes == bytes && m->last.tau == tau) return m->last.cost;
+  const fs_size_table *t = &m->table;
+  m->last.bytes = bytes, m->last.tau = tau;
+  m->last.cost = tau <= t->columns ? (double)fs_size_table_value(t, bytes, tau - 1)
+                                   : (double)fs_size_table_value(t, bytes, t->columns - 1) * tau / t->columns;
+  return m->last.cost;
 }
 
 static void gamma_done(void *owner, fs_engine *e, int32_t task, int tag, fs_time now) {
@@ -64,6 +69,7 @@ static int gamma_reset(void *state, const fs_program *p, fs_error *err) {
   fs_platform_free(m->platform);
   m->platform = fs_platform_parameters_build(&m->where, p->ranks, err);
   if (!m->platform) return -1;
+  m->last.tau = 0; /* nothing cached */
   return fs_shared_resource_reset(m->nodes, m->platform->nodes, err);
 }
 

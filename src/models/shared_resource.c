@@ -3,7 +3,6 @@
  * its active jobs. */
 #include "shared_resource.h"
 
-#include <math.h>
 #include <stdlib.h>
 
 #define GENERATION_SHIFT 24
@@ -80,7 +79,7 @@ static void reschedule(fs_shared_resource *r, fs_engine *e, int32_t index, fs_ti
     job *j = &r->jobs[x];
     double left = 1.0 - j->progress;
     j->cost = r->callbacks.cost(r->callbacks.owner, index, j->bytes, in->tau);
-    j->end = now + (fs_time)llround((left > 0 ? left : 0) * j->cost);
+    j->end = now + (fs_time)((left > 0 ? left : 0) * j->cost + 0.5); /* nearest ps */
     if (first < 0 || j->end < first) first = j->end;
   }
   if (first == in->next_end) return; /* its event stands (or none is needed) */

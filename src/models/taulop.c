@@ -63,6 +63,7 @@ typedef struct taulop {
   /* run state */
   fs_platform *platform;
   fs_shared_resource *channels; /* nodes' shared memories, then nodes' NICs */
+  struct { int64_t bytes; int32_t tau; double cost; } last[2]; /* per channel: the last cost asked */
   message *messages;
   int32_t message_count, message_capacity, free_message;
 } taulop;
@@ -82,9 +83,16 @@ static int channel_of_instance(const taulop *m, int32_t instance) {
   return instance < m->platform->nodes ? 0 : 1;
 }
 
+/* Collectives move many messages of one size: the last answer per channel
+ * is kept. */
 static double channel_cost(void *owner, int32_t instance, int64_t bytes, int32_t tau) {
-  const taulop *m = owner;
-  return transfer_time(m, channel_of_instance(m, instance), bytes, tau);
+  taulop *m = owner;
+  int c = channel_of_instance(m, instance);
+  if (m->last[c].bytes != bytes || m->last[c].tau != tau) {
+    m->last[c].bytes = bytes, m->last[c].tau = tau;
+    m->last[c].cost = transfer_time(m, c, bytes, tau);
+  }
+  return m->last[c].cost;
 }
 
 static void begin_transfer(taulop *m, fs_engine *e, int32_t record, int leg, int32_t instance,
@@ -228,6 +236,7 @@ static int taulop_reset(void *state, const fs_program *p, fs_error *err) {
   if ((int64_t)2 * m->platform->nodes > FS_SHARED_MAX_INSTANCES)
     return fs_error_set(err, "taulop handles at most %d nodes", FS_SHARED_MAX_INSTANCES / 2);
   if (fs_shared_resource_reset(m->channels, 2 * m->platform->nodes, err)) return -1;
+  m->last[0].tau = m->last[1].tau = 0; /* nothing cached */
   m->message_count = 0;
   m->free_message = -1;
   return 0;
