@@ -3,6 +3,8 @@
  * refusal). */
 #include "xml_input.h"
 
+#include <stdarg.h>
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,4 +145,23 @@ char *fs_xml_read_file(const char *path, size_t max_bytes, size_t *length, fs_er
   }
   *length = used;
   return data;
+}
+
+int fs_xml_error_at(fs_error *err, const char *file, const xmlNode *node, const char *format, ...) {
+  char what[900];
+  va_list args;
+  va_start(args, format);
+  vsnprintf(what, sizeof what, format, args);
+  va_end(args);
+  return fs_error_set(err, "%s:%ld: %s", file, xmlGetLineNo(node), what);
+}
+
+int fs_xml_is_element(const xmlNode *node, const char *name) {
+  return node->type == XML_ELEMENT_NODE && !node->ns && strcmp((const char *)node->name, name) == 0;
+}
+
+int fs_xml_is_blank(const xmlChar *text) {
+  for (; text && *text; text++)
+    if (!strchr(" \t\r\n", *text)) return 0;
+  return 1;
 }

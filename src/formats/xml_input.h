@@ -27,4 +27,13 @@ char *fs_xml_read_file(const char *path, size_t max_bytes, size_t *length, fs_er
 xmlDocPtr fs_xml_parse(const char *data, size_t length, const char *name, const char *root,
                        size_t max_bytes, int max_elements, fs_error *err);
 
+/* Walking a parsed tree. */
+/* "FILE:LINE: message" at node's line into err; returns -1. */
+int fs_xml_error_at(fs_error *err, const char *file, const xmlNode *node, const char *format, ...)
+    FS_PRINTF(4, 5);
+/* An element called name, without a namespace. */
+int fs_xml_is_element(const xmlNode *node, const char *name);
+/* Text of blanks only (or none). */
+int fs_xml_is_blank(const xmlChar *text);
+
 #endif

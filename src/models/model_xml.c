@@ -17,25 +17,8 @@ typedef struct reader {
   fs_model_file *file;
 } reader;
 
-static int at(const reader *r, const xmlNode *node, const char *format, ...) FS_PRINTF(3, 4);
-static int at(const reader *r, const xmlNode *node, const char *format, ...) {
-  char what[900];
-  va_list args;
-  va_start(args, format);
-  vsnprintf(what, sizeof what, format, args);
-  va_end(args);
-  return fs_error_set(r->err, "%s:%ld: %s", r->name, xmlGetLineNo(node), what);
-}
-
-static int named(const xmlNode *node, const char *name) {
-  return node->type == XML_ELEMENT_NODE && !node->ns && strcmp((const char *)node->name, name) == 0;
-}
-
-static int blank(const xmlChar *text) {
-  for (; text && *text; text++)
-    if (!strchr(" \t\r\n", *text)) return 0;
-  return 1;
-}
+/* "FILE:LINE: ..." at node */
+#define at(r, node, ...) fs_xml_error_at((r)->err, (r)->name, (node), __VA_ARGS__)
 
 static int is_text(const xmlNode *node) {
   return node->type == XML_TEXT_NODE || node->type == XML_CDATA_SECTION_NODE;
@@ -96,7 +79,7 @@ static void add(const reader *r, const xmlNode *node, fs_parameter p) {
 static int read_param(const reader *r, const xmlNode *node) {
   if (check_attributes(r, node, "name", "value")) return -1;
   for (const xmlNode *c = node->children; c; c = c->next)
-    if (c->type != XML_COMMENT_NODE && !(is_text(c) && blank(c->content)))
+    if (c->type != XML_COMMENT_NODE && !(is_text(c) && fs_xml_is_blank(c->content)))
       return at(r, c, "expected nothing inside <param>");
   char *name = parameter_name(r, node);
   char *value = name ? attribute(r, node, "value") : NULL;
@@ -143,10 +126,10 @@ static int read_table(const reader *r, const xmlNode *node) {
 static int read_children(const reader *r, const xmlNode *root) {
   for (const xmlNode *c = root->children; c; c = c->next) {
     if (c->type == XML_COMMENT_NODE || c->type == XML_PI_NODE) continue;
-    if (is_text(c) && blank(c->content)) continue;
+    if (is_text(c) && fs_xml_is_blank(c->content)) continue;
     if (c->type != XML_ELEMENT_NODE) return at(r, c, "expected only elements inside <model>");
-    int status = named(c, "param")   ? read_param(r, c)
-                 : named(c, "table") ? read_table(r, c)
+    int status = fs_xml_is_element(c, "param")   ? read_param(r, c)
+                 : fs_xml_is_element(c, "table") ? read_table(r, c)
                                      : at(r, c, "expected <param> or <table> (got <%.64s>%s)",
                                           c->name, c->ns ? " in a namespace" : "");
     if (status) return -1;
@@ -155,7 +138,7 @@ static int read_children(const reader *r, const xmlNode *root) {
 }
 
 static int read_model(const reader *r, const xmlNode *root) {
-  if (!named(root, "model"))
+  if (!fs_xml_is_element(root, "model"))
     return at(r, root, "expected <model> without a namespace as the root element (got <%.64s>%s)",
               root->name, root->ns ? " in a namespace" : "");
   if (check_attributes(r, root, "kind", NULL)) return -1;

@@ -27,25 +27,8 @@ static xmlDocPtr parse(const char *data, size_t length, const char *name, fs_err
 
 /* ---- the tree -------------------------------------------------------- */
 
-static int at(const reader *r, const xmlNode *node, const char *format, ...) FS_PRINTF(3, 4);
-static int at(const reader *r, const xmlNode *node, const char *format, ...) {
-  char what[900];
-  va_list args;
-  va_start(args, format);
-  vsnprintf(what, sizeof what, format, args);
-  va_end(args);
-  return fs_error_set(r->err, "%s:%ld: %s", r->name, xmlGetLineNo(node), what);
-}
-
-static int named(const xmlNode *node, const char *name) {
-  return node->type == XML_ELEMENT_NODE && !node->ns && strcmp((const char *)node->name, name) == 0;
-}
-
-static int blank(const xmlChar *text) {
-  for (; text && *text; text++)
-    if (!strchr(" \t\r\n", *text)) return 0;
-  return 1;
-}
+/* "FILE:LINE: ..." at node */
+#define at(r, node, ...) fs_xml_error_at((r)->err, (r)->name, (node), __VA_ARGS__)
 
 /* Rejects any attribute not in allowed (a NULL-terminated list). */
 static int check_attributes(const reader *r, const xmlNode *node, const char *const *allowed) {
@@ -63,7 +46,7 @@ static int check_attributes(const reader *r, const xmlNode *node, const char *co
 static int check_empty(const reader *r, const xmlNode *node) {
   for (const xmlNode *c = node->children; c; c = c->next) {
     if (c->type == XML_COMMENT_NODE || c->type == XML_PI_NODE) continue;
-    if ((c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) && blank(c->content)) continue;
+    if ((c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) && fs_xml_is_blank(c->content)) continue;
     return at(r, c, "expected nothing inside <%s> (got %s)", node->name,
               c->type == XML_ELEMENT_NODE ? "an element" : "text");
   }
@@ -198,10 +181,10 @@ static int check_children(const reader *r, const xmlNode *root) {
   int mappings = 0;
   for (const xmlNode *c = root->children; c; c = c->next) {
     if (c->type == XML_COMMENT_NODE || c->type == XML_PI_NODE) continue;
-    if ((c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) && blank(c->content)) continue;
+    if ((c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) && fs_xml_is_blank(c->content)) continue;
     if (c->type != XML_ELEMENT_NODE) return at(r, c, "expected only elements inside <platform>");
-    if (named(c, "mapping") && ++mappings > 1) return at(r, c, "expected at most one <mapping>");
-    if (!named(c, "level") && !named(c, "channel") && !named(c, "mapping"))
+    if (fs_xml_is_element(c, "mapping") && ++mappings > 1) return at(r, c, "expected at most one <mapping>");
+    if (!fs_xml_is_element(c, "level") && !fs_xml_is_element(c, "channel") && !fs_xml_is_element(c, "mapping"))
       return at(r, c, "expected <level>, <channel> or <mapping> (got <%.64s>%s)", c->name,
                 c->ns ? " in a namespace" : "");
   }
@@ -213,10 +196,10 @@ static int check_children(const reader *r, const xmlNode *root) {
 static int read_children(const reader *r, fs_platform *p, const xmlNode *root) {
   const xmlNode *mapping = NULL;
   for (const xmlNode *c = root->children; c; c = c->next)
-    if (named(c, "level") && read_level(r, p, c)) return -1;
+    if (fs_xml_is_element(c, "level") && read_level(r, p, c)) return -1;
   for (const xmlNode *c = root->children; c; c = c->next) {
-    if (named(c, "channel") && read_channel(r, p, c)) return -1;
-    if (named(c, "mapping")) mapping = c;
+    if (fs_xml_is_element(c, "channel") && read_channel(r, p, c)) return -1;
+    if (fs_xml_is_element(c, "mapping")) mapping = c;
   }
   fs_error why;
   if (relay(r, root, fs_platform_default_channels(p, &why), &why)) return -1;
@@ -227,7 +210,7 @@ static int read_children(const reader *r, fs_platform *p, const xmlNode *root) {
 
 static fs_platform *read_platform(const reader *r, const xmlNode *root) {
   static const char *const allowed[] = {"nodes", "cores", NULL};
-  if (!named(root, "platform"))
+  if (!fs_xml_is_element(root, "platform"))
     return at(r, root, "expected <platform> without a namespace as the root element (got <%.64s>%s)",
               root->name, root->ns ? " in a namespace" : ""), NULL;
   int64_t nodes, cores;
