@@ -196,16 +196,25 @@ char *fs_format_ns_per_byte(char *buffer, fs_per_byte per_byte) {
 
 /* value in the first (largest) unit in which it is whole; else, or for 0,
  * in the base unit `base`. */
+/* "<value><unit>" without printf (formatting runs once per task written). */
+static char *integer_and_unit(char *buffer, int64_t value, const char *unit) {
+  char digits[24];
+  int n = sizeof digits;
+  uint64_t magnitude = value < 0 ? (uint64_t)0 - (uint64_t)value : (uint64_t)value;
+  do digits[--n] = (char)('0' + magnitude % 10), magnitude /= 10; while (magnitude);
+  if (value < 0) digits[--n] = '-';
+  size_t length = sizeof digits - (size_t)n, unit_length = strlen(unit);
+  memcpy(buffer, digits + n, length);
+  memcpy(buffer + length, unit, unit_length + 1);
+  return buffer;
+}
+
 static char *format_in_unit(char *buffer, int64_t value, const named_scale *units, size_t count,
                             const char *base) {
-  for (size_t i = 0; i < count; i++) {
-    if (value != 0 && value % units[i].scale == 0) {
-      snprintf(buffer, 32, "%lld%s", (long long)(value / units[i].scale), units[i].name);
-      return buffer;
-    }
-  }
-  snprintf(buffer, 32, "%lld%s", (long long)value, base);
-  return buffer;
+  for (size_t i = 0; i < count; i++)
+    if (value != 0 && value % units[i].scale == 0)
+      return integer_and_unit(buffer, value / units[i].scale, units[i].name);
+  return integer_and_unit(buffer, value, base);
 }
 
 char *fs_format_time(char *buffer, fs_time t) {

@@ -118,10 +118,14 @@ static void put(writer *w, const char *text, size_t length) {
 
 static void put_text(writer *w, const char *text) { put(w, text, strlen(text)); }
 
+/* Decimal digits without printf: the writer emits millions of them. */
 static void put_int(writer *w, int64_t v) {
   char digits[24];
-  int n = snprintf(digits, sizeof digits, "%lld", (long long)v);
-  put(w, digits, (size_t)n);
+  int n = sizeof digits;
+  uint64_t magnitude = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+  do digits[--n] = (char)('0' + magnitude % 10), magnitude /= 10; while (magnitude);
+  if (v < 0) digits[--n] = '-';
+  put(w, digits + n, sizeof digits - (size_t)n);
 }
 
 /* " key=" before a field's value. */
