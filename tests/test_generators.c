@@ -240,8 +240,10 @@ START_TEST(test_registry) {
                             "allreduce-rd",      "allreduce-rm",
                             "bcast-binomial",    "reduce-binomial",
                             "allreduce-recdoub", "barrier-dissemination",
-                            "allgather-ring",    "allgather-rd"};
-  ck_assert_int_eq(count, 10);
+                            "allgather-ring",    "allgather-rd",
+                            "bcast-linear",      "scatter-binomial",
+                            "gather-binomial",   "alltoall-pairwise"};
+  ck_assert_int_eq(count, 14);
   for (int i = 0; i < count; i++) {
     ck_assert_str_eq(all[i].name, expected[i]);
     ck_assert_ptr_eq(fs_generator_find(expected[i]), &all[i]);
@@ -1366,6 +1368,330 @@ START_TEST(test_allgather_at_scale) {
 }
 END_TEST
 
+/* ---- bcast-linear, scatter/gather-binomial, alltoall-pairwise ------------- */
+
+/* Open MPI's basic linear bcast, root 0: the root sends to 1 .. n-1 in
+ * order, every other rank receives once. */
+static void linear_bcast_ops(int32_t rank, int32_t n, int64_t size, expected_rank *e) {
+  e->count = 0;
+  if (rank > 0) add_op(e, 'r', 0, size);
+  for (int32_t v = 1; rank == 0 && v < n; v++) add_op(e, 's', v, size);
+}
+
+/* MPICH's MPIR_Scatter_intra_binomial, root 0, transcribed: curr_cnt
+ * blocks held, the recv's count from the subtree, each send the part of
+ * curr_cnt beyond mask. */
+static void mpich_scatter_ops(int32_t rank, int32_t n, int64_t size, expected_rank *e) {
+  e->count = 0;
+  int64_t curr_cnt = rank == 0 ? n : 0;
+  int recv = -1;
+  int32_t mask = 1;
+  while (mask < n) {
+    if (rank & mask) {
+      curr_cnt = n - rank < mask ? n - rank : mask;
+      recv = add_op(e, 'r', rank - mask, curr_cnt * size);
+      break;
+    }
+    mask <<= 1;
+  }
+  for (mask >>= 1; mask > 0; mask >>= 1)
+    if ((int64_t)rank + mask < n) {
+      int64_t send_subtree_cnt = curr_cnt - mask;
+      int send = add_op(e, 's', rank + mask, send_subtree_cnt * size);
+      if (recv >= 0) add_requires(e, send, recv);
+      curr_cnt -= send_subtree_cnt;
+    }
+}
+
+/* MPICH's MPIR_Gather_intra_binomial, root 0, transcribed: recvs from
+ * rank | mask while that bit is clear, then one send of all held blocks. */
+static void mpich_gather_ops(int32_t rank, int32_t n, int64_t size, expected_rank *e) {
+  e->count = 0;
+  int64_t curr_cnt = 1;
+  int recvs[32], count = 0;
+  for (int32_t mask = 1; mask < n; mask <<= 1) {
+    if ((rank & mask) == 0) {
+      int64_t src = (int64_t)rank | mask;
+      if (src < n) {
+        int64_t blocks = n - src < mask ? n - src : mask;
+        recvs[count++] = add_op(e, 'r', (int32_t)src, blocks * size);
+        curr_cnt += blocks;
+      }
+    } else {
+      int send = add_op(e, 's', rank & ~mask, curr_cnt * size);
+      for (int i = 0; i < count; i++) add_requires(e, send, recvs[i]);
+      break;
+    }
+  }
+}
+
+static const struct {
+  const char *name;
+  transcription ops;
+} rooted[] = {
+    {"bcast-linear", linear_bcast_ops},
+    {"scatter-binomial", mpich_scatter_ops},
+    {"gather-binomial", mpich_gather_ops},
+};
+
+/* The blocks of a tree message: block b is rank b's; a message between v
+ * and u carries the blocks of the subtree of the larger, [max(v, u), + k)
+ * where k = size / block. Checks conservation at every rank: what it holds
+ * at first and receives equals what it keeps and sends, each a disjoint
+ * union (no block twice), and every send carries only blocks its rank held
+ * before it (its own at first, or from a recv it depends on). */
+static void assert_blocks_conserved(const fs_program *p, int64_t block, int scatter) {
+  int32_t n = p->ranks;
+  ck_assert_int_le(n, 64);
+  uint64_t all = n == 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
+  uint64_t *carried = calloc((size_t)p->tasks + 1, 8);
+  uint64_t in[64] = {0}, out[64] = {0};
+  for (int32_t r = 0; r < n; r++) {
+    in[r] = scatter ? (r == 0 ? all : 0) : (uint64_t)1 << r;
+    out[r] = scatter ? (uint64_t)1 << r : (r == 0 ? all : 0);
+  }
+  uint64_t initial[64];
+  memcpy(initial, in, sizeof initial);
+  uint64_t received[64] = {0}, sent[64] = {0};
+  for (int32_t t = 0; t < p->tasks; t++) {
+    int32_t r = p->rank[t], low = p->rank[t] > p->peer[t] ? p->rank[t] : p->peer[t];
+    ck_assert_int_eq(p->value[t] % block, 0);
+    int64_t k = p->value[t] / block;
+    ck_assert(k >= 1 && low + k <= n);
+    carried[t] = (k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << k) - 1) << low;
+    if (p->kind[t] == FS_RECV) {
+      ck_assert_msg(!(received[r] & carried[t]) && !(initial[r] & carried[t]),
+                    "%d ranks: rank %d receives a block twice", n, r);
+      received[r] |= carried[t];
+    } else {
+      uint64_t held = initial[r];
+      dependency_list d = dependencies_of(p, t);
+      for (int i = 0; i < d.count; i++) {
+        ck_assert(p->kind[d.from[i]] == FS_RECV && p->rank[d.from[i]] == r && !d.local[i]);
+        held |= carried[d.from[i]];
+      }
+      ck_assert_msg((carried[t] & ~held) == 0, "%d ranks: rank %d sends blocks it lacks", n, r);
+      ck_assert_msg(!(sent[r] & carried[t]) && !(out[r] & carried[t]),
+                    "%d ranks: rank %d sends a block twice", n, r);
+      sent[r] |= carried[t];
+    }
+  }
+  for (int32_t r = 0; r < n; r++)
+    ck_assert_msg((initial[r] | received[r]) == (out[r] | sent[r]),
+                  "%d ranks: rank %d does not end with exactly its blocks", n, r);
+  free(carried);
+}
+
+/* Every rank op for op as the MPI library's loop, at 1..70 ranks; task
+ * order round by round (bcast-linear: the root's send to v, v's recv);
+ * messages match (tags, sizes) and cannot deadlock; data flow per
+ * collective. */
+START_TEST(test_rooted_match_mpi) { /* looped over rooted */
+  for (int32_t n = 1; n <= 70; n++) {
+    fs_program *p = generate_sized(rooted[_i].name, n, 12);
+    predecessor_lists pl = predecessors_of(p);
+    int64_t tasks = 0, dependencies = 0;
+    for (int32_t rank = 0; rank < n; rank++) {
+      expected_rank e;
+      rooted[_i].ops(rank, n, 12, &e);
+      assert_rank_is(p, &pl, rank, &e);
+      tasks += e.count;
+      for (int i = 0; i < e.count; i++) dependencies += e.op[i].deps;
+    }
+    ck_assert_int_eq(p->tasks, tasks);
+    ck_assert_int_eq(p->tasks, 2 * (n - 1));
+    ck_assert_int_eq(p->dependencies, dependencies);
+    ck_assert(!p->tag && !p->cpu && !p->nic);
+    /* laid out as it runs: each send immediately followed by its recv */
+    for (int32_t t = 0; t < p->tasks; t += 2) {
+      ck_assert_int_eq(p->kind[t], FS_SEND);
+      ck_assert_int_eq(p->kind[t + 1], FS_RECV);
+      ck_assert_int_eq(p->rank[t + 1], p->peer[t]);
+      ck_assert_int_eq(p->peer[t + 1], p->rank[t]);
+      ck_assert_str_eq(fs_task_label(p, t), fs_task_label(p, t + 1));
+    }
+    if (n <= 64) {
+      assert_tags_match(p);
+      matching m = match_messages(p);
+      uint64_t *origin = origins(p, &m, &pl);
+      for (int32_t t = 0; t < p->tasks; t++)
+        if (p->kind[t] == FS_RECV && _i < 2) ck_assert(origin[t] & 1); /* the root's data */
+      free(origin), free(m.matched), free(m.order);
+      if (_i > 0) assert_blocks_conserved(p, 12, _i == 1);
+    }
+    free_predecessors(&pl);
+    fs_program_free(p);
+  }
+}
+END_TEST
+
+/* 6 ranks spelled out. scatter: round 1 0->4 (2 blocks); round 2 0->2 (2);
+ * round 3 0->1, 2->3, 4->5 (1 each). gather mirrors it: round 1 1->0, 3->2, 5->4;
+ * round 2 2->0 (2 blocks), round 3 4->0 (2 blocks). */
+START_TEST(test_scatter_gather_six_ranks) {
+  fs_program *p = generate_sized("scatter-binomial", 6, 100);
+  const int32_t scatter[5][4] = {/* from, to, blocks, round */
+                                 {0, 4, 2, 1}, {0, 2, 2, 2}, {0, 1, 1, 3}, {2, 3, 1, 3},
+                                 {4, 5, 1, 3}};
+  ck_assert_int_eq(p->tasks, 10);
+  ck_assert_int_eq(p->dependencies, 2); /* 4->5 after 4's recv, 2->3 after 2's */
+  for (int i = 0; i < 5; i++) {
+    char label[24];
+    snprintf(label, sizeof label, "round%d", scatter[i][3]);
+    ck_assert_int_eq(p->rank[2 * i], scatter[i][0]);
+    ck_assert_int_eq(p->peer[2 * i], scatter[i][1]);
+    ck_assert_int_eq(p->value[2 * i], 100 * scatter[i][2]);
+    ck_assert_int_eq(p->value[2 * i + 1], 100 * scatter[i][2]);
+    ck_assert_str_eq(fs_task_label(p, 2 * i), label);
+  }
+  ck_assert(depends_on(p, 6, 3, 0) && p->need[6] == 1); /* 2->3 after the recv on 2 */
+  ck_assert(depends_on(p, 8, 1, 0) && p->need[8] == 1); /* 4->5 after the recv on 4 */
+  fs_program_free(p);
+  p = generate_sized("gather-binomial", 6, 100);
+  const int32_t gather[5][4] = {{1, 0, 1, 1}, {3, 2, 1, 1}, {5, 4, 1, 1}, {2, 0, 2, 2},
+                                {4, 0, 2, 3}};
+  ck_assert_int_eq(p->tasks, 10);
+  ck_assert_int_eq(p->dependencies, 2);
+  for (int i = 0; i < 5; i++) {
+    char label[24];
+    snprintf(label, sizeof label, "round%d", gather[i][3]);
+    ck_assert_int_eq(p->rank[2 * i], gather[i][0]);
+    ck_assert_int_eq(p->peer[2 * i], gather[i][1]);
+    ck_assert_int_eq(p->value[2 * i], 100 * gather[i][2]);
+    ck_assert_str_eq(fs_task_label(p, 2 * i), label);
+  }
+  ck_assert(depends_on(p, 6, 3, 0) && p->need[6] == 1); /* 2->0 after 3->2 arrived */
+  ck_assert(depends_on(p, 8, 5, 0) && p->need[8] == 1); /* 4->0 after 5->4 arrived */
+  fs_program_free(p);
+  p = generate_sized("gather-binomial", 16, 1); /* rank 8 sends 8 blocks after 3 recvs */
+  int32_t last = p->tasks - 2;
+  ck_assert_int_eq(p->rank[last], 8);
+  ck_assert_int_eq(p->value[last], 8);
+  ck_assert_int_eq(p->need[last], 3);
+  fs_program_free(p);
+}
+END_TEST
+
+/* Pairwise alltoall at n ranks: step s (1-based) of rank r at
+ * 2((s-1)n + r): recv from r-s, send to r+s, tag s, label step<s>, both
+ * after exactly the rank's recv and send of step s-1. Every (i, j) block,
+ * i != j, is sent once, from i to j, and received once. */
+static void assert_pairwise(int32_t n, int64_t size) {
+  fs_program *p = generate_sized("alltoall-pairwise", n, size);
+  ck_assert_int_eq(p->tasks, 2 * n * (n - 1));
+  ck_assert_int_eq(p->dependencies, n > 1 ? 4 * n * (n - 2) : 0);
+  for (int32_t s = 1; s < n; s++)
+    for (int32_t r = 0; r < n; r++) {
+      char label[24];
+      snprintf(label, sizeof label, "step%d", s);
+      int32_t at = 2 * ((s - 1) * n + r);
+      for (int32_t t = at; t <= at + 1; t++) {
+        ck_assert_int_eq(p->kind[t], t == at ? FS_RECV : FS_SEND);
+        ck_assert_int_eq(p->rank[t], r);
+        ck_assert_int_eq(p->peer[t], t == at ? (r - s + n) % n : (r + s) % n);
+        ck_assert_int_eq(p->value[t], size);
+        ck_assert_int_eq(p->flags[t], FS_HAS_SIZE);
+        ck_assert_int_eq(fs_task_tag(p, t), s);
+        ck_assert_int_eq(fs_task_cpu(p, t), 0);
+        ck_assert_int_eq(fs_task_nic(p, t), 0);
+        ck_assert_str_eq(fs_task_label(p, t), label);
+        ck_assert_int_eq(p->need[t], s > 1 ? 2 : 0);
+        if (s > 1) {
+          ck_assert(depends_on(p, t, at - 2 * n, 0));
+          ck_assert(depends_on(p, t, at - 2 * n + 1, 0));
+        }
+      }
+    }
+  assert_tags_match(p);
+  matching m = match_messages(p);
+  int sends[16][16] = {{0}}, recvs[16][16] = {{0}};
+  for (int32_t t = 0; t < p->tasks; t++) {
+    if (p->kind[t] == FS_SEND) sends[p->rank[t]][p->peer[t]]++;
+    else recvs[p->peer[t]][p->rank[t]]++; /* block (sender, receiver) */
+  }
+  for (int32_t i = 0; i < n; i++)
+    for (int32_t j = 0; j < n; j++) {
+      ck_assert_int_eq(sends[i][j], i != j);
+      ck_assert_int_eq(recvs[i][j], i != j);
+    }
+  for (int32_t t = 0; t < p->tasks; t++) /* the recv of block (i, j) gets i's send to j */
+    if (p->kind[t] == FS_RECV) {
+      int32_t send = m.matched[t];
+      ck_assert(p->rank[send] == p->peer[t] && p->peer[send] == p->rank[t]);
+      ck_assert_int_eq(fs_task_tag(p, send), fs_task_tag(p, t));
+    }
+  free(m.matched), free(m.order);
+  fs_program_free(p);
+}
+
+START_TEST(test_alltoall_pairwise_structure) {
+  for (int32_t n = 1; n <= 16; n++) assert_pairwise(n, 100);
+  assert_pairwise(5, 0);
+  fs_program *p = generate_sized("alltoall-pairwise", 2, 8); /* one step, tag 1 */
+  ck_assert_int_eq(p->tasks, 4);
+  ck_assert_int_eq(p->dependencies, 0);
+  ck_assert_int_eq(p->label_count, 1);
+  fs_program_free(p);
+}
+END_TEST
+
+START_TEST(test_rooted_and_alltoall_errors) {
+  fs_error err;
+  const char *names[] = {"bcast-linear", "scatter-binomial", "gather-binomial",
+                         "alltoall-pairwise"};
+  fs_generator_options o = options_for(8, 8);
+  o.has_reduce_time = 1, o.reduce_time = 10 * FS_NS;
+  for (int i = 0; i < 4; i++) {
+    ck_assert(strstr(generate_error(names[i], &o, &err), "--reduce-time does not apply"));
+    fs_program *p = generate_sized(names[i], 1, 8); /* one rank: nothing to send */
+    ck_assert_int_eq(p->tasks, 0);
+    ck_assert_int_eq(p->dependencies, 0);
+    fs_program_free(p);
+  }
+  o = options_for(8, INT64_MAX / 7); /* 8 blocks overflow */
+  ck_assert(strstr(generate_error("scatter-binomial", &o, &err), "too large"));
+  ck_assert(strstr(generate_error("gather-binomial", &o, &err), "too large"));
+  o = options_for(INT32_MAX, 8);
+  for (int i = 0; i < 4; i++) ck_assert(strstr(generate_error(names[i], &o, &err), "more than"));
+  o = options_for(23171, 8); /* 2 * 23171 * 23170 > 2^30 - 1 tasks */
+  ck_assert(strstr(generate_error("alltoall-pairwise", &o, &err), "more than"));
+}
+END_TEST
+
+/* Larger runs: exact counts and the last tasks. */
+START_TEST(test_rooted_at_scale) {
+  int32_t n = 1 << 20;
+  fs_program *p = generate_sized("scatter-binomial", n + 1, 8);
+  ck_assert_int_eq(p->tasks, 2 * n);
+  ck_assert_int_eq(p->dependencies, n - 21);
+  ck_assert_int_eq(p->rank[0], 0); /* round 1: the root sends all but its half */
+  ck_assert_int_eq(p->peer[0], n);
+  ck_assert_int_eq(p->value[0], 8);
+  ck_assert_int_eq(p->peer[2], n / 2);
+  ck_assert_int_eq(p->value[2], 8 * (int64_t)(n / 2));
+  fs_program_free(p);
+  p = generate_sized("gather-binomial", n, 8);
+  ck_assert_int_eq(p->tasks, 2 * (n - 1));
+  ck_assert_int_eq(p->dependencies, n - 1 - 20);
+  int32_t last = p->tasks - 2; /* n/2 sends its half to the root after 19 recvs */
+  ck_assert_int_eq(p->rank[last], n / 2);
+  ck_assert_int_eq(p->value[last], 8 * (int64_t)(n / 2));
+  ck_assert_int_eq(p->need[last], 19);
+  fs_program_free(p);
+  p = generate_sized("bcast-linear", n, 8);
+  ck_assert_int_eq(p->tasks, 2 * (n - 1));
+  ck_assert_int_eq(p->peer[p->tasks - 2], n - 1);
+  fs_program_free(p);
+  n = 1000;
+  p = generate_sized("alltoall-pairwise", n, 8);
+  ck_assert_int_eq(p->tasks, 2 * n * (n - 1));
+  ck_assert_int_eq(p->dependencies, 4 * n * (n - 2));
+  ck_assert_int_eq(fs_task_tag(p, p->tasks - 1), n - 1);
+  ck_assert_int_eq(p->peer[p->tasks - 1], n - 2);
+  fs_program_free(p);
+}
+END_TEST
+
 static Suite *generators_suite(void) {
   Suite *s = suite_create("generators");
   TCase *tc = tcase_create("structure");
@@ -1382,7 +1708,7 @@ static Suite *generators_suite(void) {
                       (int)(sizeof factorizations / sizeof factorizations[0]));
   tcase_add_test(tc, test_rm_twos_equal_rd);
   tcase_add_test(tc, test_rm_errors);
-  tcase_add_loop_test(tc, test_common_errors, 0, 10);
+  tcase_add_loop_test(tc, test_common_errors, 0, 14);
   tcase_add_test(tc, test_too_many_tasks);
   tcase_add_test(tc, test_reduce_pricing);
   tcase_add_test(tc, test_flow_checker_catches_mistakes);
@@ -1403,6 +1729,11 @@ static Suite *generators_suite(void) {
   tcase_add_test(two, test_allgather_rd_eight_ranks);
   tcase_add_test(two, test_allgather_errors);
   tcase_add_test(two, test_allgather_at_scale);
+  tcase_add_loop_test(two, test_rooted_match_mpi, 0, 3);
+  tcase_add_test(two, test_scatter_gather_six_ranks);
+  tcase_add_test(two, test_alltoall_pairwise_structure);
+  tcase_add_test(two, test_rooted_and_alltoall_errors);
+  tcase_add_test(two, test_rooted_at_scale);
   suite_add_tcase(s, two);
   return s;
 }

@@ -27,6 +27,14 @@ static const fs_generator generators[] = {
      fs_generate_allgather_ring},
     {"allgather-rd", "two-sided recursive-doubling allgather as in MPICH, N a power of 2",
      fs_generate_allgather_rd},
+    {"bcast-linear", "two-sided linear broadcast: rank 0 sends S bytes to 1..N-1 in order",
+     fs_generate_bcast_linear},
+    {"scatter-binomial", "two-sided binomial-tree scatter from rank 0 as in MPICH, S-byte blocks",
+     fs_generate_scatter_binomial},
+    {"gather-binomial", "two-sided binomial-tree gather to rank 0 as in MPICH, S-byte blocks",
+     fs_generate_gather_binomial},
+    {"alltoall-pairwise", "two-sided pairwise alltoall: N-1 sendrecv steps of S bytes (shift)",
+     fs_generate_alltoall_pairwise},
 };
 
 const fs_generator *fs_generator_list(int *count) {

@@ -50,5 +50,9 @@ fs_program *fs_generate_barrier_dissemination(const fs_generator_options *option
                                               fs_error *err);
 fs_program *fs_generate_allgather_ring(const fs_generator_options *options, fs_error *err);
 fs_program *fs_generate_allgather_rd(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_bcast_linear(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_scatter_binomial(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_gather_binomial(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_alltoall_pairwise(const fs_generator_options *options, fs_error *err);
 
 #endif

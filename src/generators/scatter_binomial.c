@@ -1,0 +1,67 @@
+/* scatter_binomial.c: `gen scatter-binomial`: MPICH's binomial scatter
+ * (MPIR_Scatter_intra_binomial; Open MPI's ompi_coll_base_scatter_intra_
+ * binomial is the same tree), root 0, S bytes per rank's block.
+ *
+ * A rank v > 0 receives once, from v - lowbit(v), the blocks of its subtree
+ * (ranks v .. min(v + lowbit(v), N) - 1: k blocks, k*S bytes), then sends to
+ * v + m for m = lowbit(v)/2, /4, ..., 1 (the root: m = 2^(R-1), ..., 1, R =
+ * ceil(log2 N)) when v + m < N, the subtree of v + m: min(m, N - v - m)
+ * blocks. Per rank, in MPICH's order: the recv, then the sends, largest
+ * subtree first. Every send requires (FS_AFTER_END) the rank's recv (the
+ * root's sends require nothing). All tag 0 (MPIR_SCATTER_TAG: no pair of
+ * ranks exchanges two messages), CPU 0, NIC 0, no compute; the root's local
+ * copy is not modelled. 2(N-1) tasks, N-1-R dependencies.
+ *
+ * Tasks are laid out round by round, as they run: round i = 0 .. R-1 (label
+ * round<i+1>) has mask m = 2^(R-1-i) and, for v = 0, 2m, 4m, ... with
+ * v + m < N, v's send to v + m followed by v + m's recv. So rank v's recv
+ * (round R-1-j for lowbit(v) = 2^j) is at base[R-1-j] + 2(v >> (j+1)) + 1. */
+#include "generator_support.h"
+
+static const char NAME[] = "scatter-binomial";
+
+static int check_options(const fs_generator_options *o, fs_error *err) {
+  if (fs_gen_check_common(NAME, o, err)) return -1;
+  if (o->has_reduce_time)
+    return fs_error_set(err, "%s: --reduce-time does not apply (a scatter has no reduction)",
+                        NAME);
+  if (o->size > 0 && o->ranks > INT64_MAX / o->size)
+    return fs_error_set(err, "%s: %d blocks of --size %lld bytes are too large", NAME, o->ranks,
+                        (long long)o->size);
+  return 0;
+}
+
+/* The messages of a round of mask m: one per v = 0, 2m, ... with v + m < n. */
+static int64_t pairs_of(int32_t n, int64_t m) { return n > m ? (n - m + 2 * m - 1) / (2 * m) : 0; }
+
+fs_program *fs_generate_scatter_binomial(const fs_generator_options *o, fs_error *err) {
+  if (check_options(o, err)) return NULL;
+  int32_t n = o->ranks;
+  int rounds = fs_gen_ceil_log2(n);
+  int64_t tasks = 2 * ((int64_t)n - 1), dependencies = (int64_t)n - 1 - rounds;
+  fs_program *p = fs_gen_begin(NAME, n, tasks, dependencies, err);
+  if (!p) return NULL;
+  int32_t labels[32];
+  int64_t base[32]; /* the first task of each round */
+  int failed = fs_gen_numbered_labels(p, "round", rounds, labels);
+  int64_t at = 0;
+  for (int i = 0; i < rounds; i++) {
+    base[i] = at;
+    at += 2 * pairs_of(n, (int64_t)1 << (rounds - 1 - i));
+  }
+  for (int i = 0; i < rounds && !failed; i++) {
+    int64_t m = (int64_t)1 << (rounds - 1 - i);
+    for (int64_t v = 0; v + m < n && !failed; v += 2 * m) {
+      int64_t blocks = m < n - v - m ? m : n - v - m;
+      int32_t send = fs_gen_send(p, (int32_t)v, (int32_t)(v + m), blocks * o->size, labels[i]);
+      failed = send < 0 || fs_gen_recv(p, (int32_t)(v + m), (int32_t)v, blocks * o->size,
+                                       labels[i]) < 0;
+      if (!failed && v > 0) {
+        int j = fs_gen_floor_log2(v & -v);
+        int32_t recv = (int32_t)(base[rounds - 1 - j] + 2 * (v >> (j + 1)) + 1);
+        failed = fs_program_depend(p, send, recv, FS_AFTER_END) != 0;
+      }
+    }
+  }
+  return fs_gen_finish(NAME, p, tasks, dependencies, failed, err);
+}
