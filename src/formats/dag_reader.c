@@ -493,14 +493,7 @@ static fs_program *finish(dag_reader *r) {
     fs_error_set(r->err, "%s:%lld:1: expected 'ranks N' (got end of file)", name, line);
     return NULL;
   }
-  fs_error inner;
-  if (fs_program_finalize(r->p, &inner)) {
-    fs_error_set(r->err, "%s: %s", name, inner.message);
-    return NULL;
-  }
-  fs_program *p = r->p;
-  r->p = NULL;
-  return p;
+  return fs_read_program_finalize(&r->p, name, r->err);
 }
 
 fs_program *fs_dag_read_input(fs_text_input *in, fs_error *err) {

@@ -38,3 +38,14 @@ fs_program *fs_read_program_memory(fs_program_reader read, const char *data, siz
   fs_text_input_close(in);
   return p;
 }
+
+fs_program *fs_read_program_finalize(fs_program **program, const char *name, fs_error *err) {
+  fs_error inner;
+  if (fs_program_finalize(*program, &inner)) {
+    fs_error_set(err, "%s: %s", name, inner.message);
+    return NULL;
+  }
+  fs_program *p = *program;
+  *program = NULL;
+  return p;
+}

@@ -21,9 +21,7 @@ static int check_options(const fs_generator_options *o, fs_error *err) {
   if (o->ranks & (o->ranks - 1))
     return fs_error_set(err, "%s needs a power of 2 --ranks (recursive doubling pairs r with "
                         "r XOR 2^i), not %d; allgather-ring takes any --ranks", NAME, o->ranks);
-  if (o->has_reduce_time)
-    return fs_error_set(err, "%s: --reduce-time does not apply (an allgather has no reduction)",
-                        NAME);
+  if (fs_gen_refuse_reduce_time(NAME, o, "an allgather has no reduction", err)) return -1;
   int rounds = fs_gen_floor_log2(o->ranks);
   if (rounds > 0 && o->size > INT64_MAX >> (rounds - 1))
     return fs_error_set(err, "%s: the last round's message, %d/2 x --size %lld bytes, is too large",

@@ -21,9 +21,7 @@ static const char NAME[] = "allgather-ring";
 
 static int check_options(const fs_generator_options *o, fs_error *err) {
   if (fs_gen_check_common(NAME, o, err)) return -1;
-  if (o->has_reduce_time)
-    return fs_error_set(err, "%s: --reduce-time does not apply (an allgather has no reduction)",
-                        NAME);
+  if (fs_gen_refuse_reduce_time(NAME, o, "an allgather has no reduction", err)) return -1;
   return 0;
 }
 

@@ -50,9 +50,8 @@ static int check_options(const fs_generator_options *o, fs_error *err) {
   if (o->ranks & (o->ranks - 1))
     return fs_error_set(err, "%s needs a power of 2 --ranks (as schedgen's allreduce_recdoub), "
                         "not %d", NAME, o->ranks);
-  if (o->has_reduce_time)
-    return fs_error_set(err, "%s: --reduce-time does not apply (schedgen's allreduce_recdoub has "
-                        "no reduce computation)", NAME);
+  if (fs_gen_refuse_reduce_time(NAME, o, "schedgen's allreduce_recdoub has no reduce computation", err))
+    return -1;
   return 0;
 }
 

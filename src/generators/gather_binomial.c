@@ -23,17 +23,9 @@ static const char NAME[] = "gather-binomial";
 
 static int check_options(const fs_generator_options *o, fs_error *err) {
   if (fs_gen_check_common(NAME, o, err)) return -1;
-  if (o->has_reduce_time)
-    return fs_error_set(err, "%s: --reduce-time does not apply (a gather has no reduction)",
-                        NAME);
-  if (o->size > 0 && o->ranks > INT64_MAX / o->size)
-    return fs_error_set(err, "%s: %d blocks of --size %lld bytes are too large", NAME, o->ranks,
-                        (long long)o->size);
-  return 0;
+  if (fs_gen_refuse_reduce_time(NAME, o, "a gather has no reduction", err)) return -1;
+  return fs_gen_check_blocks(NAME, o, err);
 }
-
-/* The messages of a round of mask m: one per v = 0, 2m, ... with v + m < n. */
-static int64_t pairs_of(int32_t n, int64_t m) { return n > m ? (n - m + 2 * m - 1) / (2 * m) : 0; }
 
 fs_program *fs_generate_gather_binomial(const fs_generator_options *o, fs_error *err) {
   if (check_options(o, err)) return NULL;
@@ -48,7 +40,7 @@ fs_program *fs_generate_gather_binomial(const fs_generator_options *o, fs_error 
   int64_t at = 0;
   for (int i = 0; i < rounds; i++) {
     base[i] = at;
-    at += 2 * pairs_of(n, (int64_t)1 << i);
+    at += 2 * fs_gen_binomial_pairs(n, (int64_t)1 << i);
   }
   for (int i = 0; i < rounds && !failed; i++) {
     int64_t m = (int64_t)1 << i;

@@ -23,6 +23,27 @@ static inline int fs_gen_check_common(const char *name, const fs_generator_optio
 
 /* A program of `ranks` ranks with room for exactly `tasks` tasks and
  * `dependencies` dependencies; NULL with err set when that is too many. */
+/* --reduce-time given to a collective without reduction: refused, saying why. */
+static inline int fs_gen_refuse_reduce_time(const char *name, const fs_generator_options *o,
+                                            const char *why, fs_error *err) {
+  if (!o->has_reduce_time) return 0;
+  return fs_error_set(err, "%s: --reduce-time does not apply (%s)", name, why);
+}
+
+/* A message of all N blocks of --size bytes must fit in int64 bytes. */
+static inline int fs_gen_check_blocks(const char *name, const fs_generator_options *o,
+                                      fs_error *err) {
+  if (o->size > 0 && o->ranks > INT64_MAX / o->size)
+    return fs_error_set(err, "%s: %d blocks of --size %lld bytes are too large", name, o->ranks,
+                        (long long)o->size);
+  return 0;
+}
+
+/* The messages of a binomial round of mask m: one per v = 0, 2m, ... with v + m < n. */
+static inline int64_t fs_gen_binomial_pairs(int32_t n, int64_t m) {
+  return n > m ? (n - m + 2 * m - 1) / (2 * m) : 0;
+}
+
 static inline fs_program *fs_gen_begin(const char *name, int32_t ranks, int64_t tasks,
                                        int64_t dependencies, fs_error *err) {
   if (tasks > FS_MAX_TASKS) {

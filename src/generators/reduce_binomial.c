@@ -36,11 +36,9 @@ static int add_rank(fs_program *p, int32_t v, int32_t n, int64_t size, int round
 
 fs_program *fs_generate_reduce_binomial(const fs_generator_options *o, fs_error *err) {
   if (fs_gen_check_common(NAME, o, err)) return NULL;
-  if (o->has_reduce_time) {
-    fs_error_set(err, "%s: --reduce-time does not apply (schedgen's binomialtreereduce has no "
-                 "reduce computation)", NAME);
+  if (fs_gen_refuse_reduce_time(NAME, o, "schedgen's binomialtreereduce has no reduce computation",
+                                err))
     return NULL;
-  }
   int32_t n = o->ranks;
   int rounds = fs_gen_ceil_log2(n);
   /* every rank but the root sends once; the root's recvs have no send to gate */
