@@ -437,7 +437,7 @@ static void handle_local(fs_engine *e, int32_t task) {
     release(e, from, p->successor_at[task + 1]);
     return;
   }
-  release(e, from, local_edges_end(p, task));
+  release(e, from, edges_end(p, task, FS_EDGE_LOCAL, from));
 }
 
 static void handle_remote(fs_engine *e, int32_t task) {
