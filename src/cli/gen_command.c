@@ -10,6 +10,7 @@
 #include "formats/goal_writer.h"
 #include "generators/generators.h"
 #include "options.h"
+#include "platform/platform_xml.h"
 
 static const char gen_usage[] =
     "usage: fennelsim gen NAME --ranks N [--size S] [-o FILE] [options]\n"
@@ -22,7 +23,14 @@ static const char gen_usage[] =
     "  --rounds R         pingpong rounds (default 1)\n"
     "  --factors a,b,...  allreduce-rm factors; their product is the rank count\n"
     "  --reduce-time T    time of each reduce (default: a compute of size S, priced by\n"
-    "                     the compute model)\n";
+    "                     the compute model)\n"
+    "  --root R           root of a rooted collective (default 0)\n"
+    "  --segment S        segment size of pipelined algorithms (bcast-chain)\n"
+    "  --ways F           fan-out of dissemination algorithms (allreduce-dissemination,\n"
+    "                     barrier-nway)\n"
+    "  --schedule TEXT    allreduce-rm stages: a4,a2 | c6m2,a2,a2,e6m2 | m1g2a3,n1g3a2 | auto\n"
+    "  --nodes M --cores Q [--mapping seq|rr], or --platform FILE.xml\n"
+    "                     the platform of SMP-aware and kappa-level algorithms\n";
 
 typedef enum output_format { FORMAT_FROM_NAME, FORMAT_DAG, FORMAT_GOAL } output_format;
 
@@ -77,8 +85,74 @@ static int parse_factors(const char *text, fs_generator_options *o, fs_error *er
   return 0;
 }
 
+/* The platform options of gen, kept as text until the rank count is known. */
+typedef struct platform_text {
+  const char *nodes, *cores, *mapping, *file;
+} platform_text;
+
+static int platform_option(int argc, char **argv, int *i, platform_text *t, fs_error *err) {
+  const char *v;
+  int m;
+  if ((m = fs_option(argc, argv, i, "--nodes", &v, err))) t->nodes = v;
+  else if ((m = fs_option(argc, argv, i, "--cores", &v, err))) t->cores = v;
+  else if ((m = fs_option(argc, argv, i, "--mapping", &v, err))) t->mapping = v;
+  else if ((m = fs_option(argc, argv, i, "--platform", &v, err))) t->file = v;
+  return m;
+}
+
+/* The mapped platform the options describe, NULL when none was given (or
+ * on error, with err set and *failed). */
+static fs_platform *platform_of(const platform_text *t, int32_t ranks, int *failed,
+                                fs_error *err) {
+  *failed = 0;
+  if (!t->nodes && !t->cores && !t->mapping && !t->file) return NULL;
+  fs_platform *platform = NULL;
+  int64_t nodes = 0, cores = 0;
+  if (t->file) {
+    if (t->nodes || t->cores || t->mapping)
+      fs_error_set(err, "--platform replaces --nodes, --cores and --mapping: give one or the other");
+    else
+      platform = fs_platform_read_xml(t->file, ranks, err);
+  } else if (!t->nodes || !t->cores) {
+    fs_error_set(err, "--nodes and --cores go together");
+  } else if (!fs_option_count("--nodes", t->nodes, 1, 1 << 30, &nodes, err) &&
+             !fs_option_count("--cores", t->cores, 1, 1 << 30, &cores, err)) {
+    platform = fs_platform_from_options(nodes, cores, t->mapping, ranks, err);
+  }
+  *failed = platform == NULL;
+  return platform;
+}
+
+/* The FS_GEN_* options given on the command line. */
+static unsigned options_given(const fs_generator_options *o, const platform_text *platform,
+                              int rounds_given) {
+  unsigned given = 0;
+  if (o->root) given |= FS_GEN_ROOT;
+  if (o->segment) given |= FS_GEN_SEGMENT;
+  if (o->ways) given |= FS_GEN_WAYS;
+  if (o->schedule) given |= FS_GEN_SCHEDULE;
+  if (platform->nodes || platform->cores || platform->mapping || platform->file)
+    given |= FS_GEN_PLATFORM;
+  if (o->factor_count) given |= FS_GEN_FACTORS;
+  if (rounds_given) given |= FS_GEN_ROUNDS;
+  return given;
+}
+
+/* An option the generator does not read is an error, not silently ignored. */
+static int check_options_apply(const fs_generator *g, unsigned given, fs_error *err) {
+  static const char *const names[] = {"--root",     "--segment", "--ways",  "--schedule",
+                                      "--platform/--nodes/--cores/--mapping", "--factors",
+                                      "--rounds"};
+  unsigned extra = given & ~g->options;
+  for (int bit = 0; bit < (int)(sizeof names / sizeof names[0]); bit++)
+    if (extra & (1u << bit))
+      return fs_error_set(err, "%s does not apply to %s", names[bit], g->name);
+  return 0;
+}
+
 static int parse_gen_options(int argc, char **argv, const char **name, const char **output,
-                             output_format *format, fs_generator_options *o, fs_error *err) {
+                             output_format *format, fs_generator_options *o,
+                             platform_text *platform, int *rounds_given, fs_error *err) {
   int64_t number;
   *o = (fs_generator_options){.ranks = 0, .size = 8, .rounds = 1};
   for (int i = 2; i < argc; i++) {
@@ -94,6 +168,7 @@ static int parse_gen_options(int argc, char **argv, const char **name, const cha
     } else if ((m = fs_option(argc, argv, &i, "--rounds", &v, err))) {
       if (m < 0 || fs_option_count("--rounds", v, 1, 1 << 30, &number, err)) return -1;
       o->rounds = (int32_t)number;
+      *rounds_given = 1;
     } else if ((m = fs_option(argc, argv, &i, "--factors", &v, err))) {
       if (m < 0 || parse_factors(v, o, err)) return -1;
     } else if ((m = fs_option(argc, argv, &i, "--reduce-time", &v, err))) {
@@ -101,6 +176,21 @@ static int parse_gen_options(int argc, char **argv, const char **name, const cha
       if (fs_parse_time(v, strlen(v), 0, &o->reduce_time))
         return fs_error_set(err, "--reduce-time %s: expected a time such as 10ns", v);
       o->has_reduce_time = 1;
+    } else if ((m = fs_option(argc, argv, &i, "--root", &v, err))) {
+      if (m < 0 || fs_option_count("--root", v, 0, FS_MAX_TASKS, &number, err)) return -1;
+      o->root = (int32_t)number;
+    } else if ((m = fs_option(argc, argv, &i, "--segment", &v, err))) {
+      if (m < 0) return -1;
+      if (fs_parse_size(v, strlen(v), &o->segment) || o->segment < 1)
+        return fs_error_set(err, "--segment %s: expected a size of at least 1B, such as 8KiB", v);
+    } else if ((m = fs_option(argc, argv, &i, "--ways", &v, err))) {
+      if (m < 0 || fs_option_count("--ways", v, 1, 1 << 20, &number, err)) return -1;
+      o->ways = (int32_t)number;
+    } else if ((m = fs_option(argc, argv, &i, "--schedule", &v, err))) {
+      if (m < 0) return -1;
+      o->schedule = v;
+    } else if ((m = platform_option(argc, argv, &i, platform, err))) {
+      if (m < 0) return -1;
     } else if ((m = fs_option(argc, argv, &i, "-o", &v, err)) ||
                (m = fs_option(argc, argv, &i, "--output", &v, err))) {
       if (m < 0) return -1;
@@ -135,15 +225,25 @@ int fs_command_gen(int argc, char **argv) {
   output_format format = FORMAT_FROM_NAME;
   fs_generator_options options;
   fs_program *program = NULL;
+  fs_platform *platform = NULL;
+  platform_text platform_options = {0};
   const fs_generator *generator = NULL;
-  int status = FS_EXIT_USAGE;
-  if (parse_gen_options(argc, argv, &name, &output, &format, &options, &err)) goto done;
+  int status = FS_EXIT_USAGE, failed, rounds_given = 0;
+  if (parse_gen_options(argc, argv, &name, &output, &format, &options, &platform_options,
+                        &rounds_given, &err))
+    goto done;
+  platform = platform_of(&platform_options, options.ranks, &failed, &err);
+  if (failed) goto done;
+  options.platform = platform;
   if (format == FORMAT_FROM_NAME) format = format_of_path(output);
   generator = fs_generator_find(name);
   if (!generator) {
     fs_error_set(&err, "unknown generator '%s' (see fennelsim gen --list)", name);
     goto done;
   }
+  if (check_options_apply(generator, options_given(&options, &platform_options, rounds_given),
+                          &err))
+    goto done;
   fs_output *out = fs_output_open(output, &err); /* a bad path fails before any work */
   if (!out) goto done;
   program = generator->generate(&options, &err);
@@ -160,6 +260,7 @@ int fs_command_gen(int argc, char **argv) {
 done:
   if (status != FS_EXIT_OK) fprintf(stderr, "fennelsim gen: %s\n", err.message);
   fs_program_free(program);
+  fs_platform_free(platform);
   return status;
 }
 

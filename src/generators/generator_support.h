@@ -149,13 +149,62 @@ static inline int32_t fs_gen_reduce(fs_program *p, int32_t rank, int32_t label,
   return t;
 }
 
+/* --root must name a rank. */
+static inline int fs_gen_check_root(const char *name, const fs_generator_options *o,
+                                    fs_error *err) {
+  if (o->root < 0 || o->root >= o->ranks)
+    return fs_error_set(err, "%s: --root %d is not a rank of 0..%d", name, o->root, o->ranks - 1);
+  return 0;
+}
+
+/* --root given to a collective without a root: refused. */
+static inline int fs_gen_refuse_root(const char *name, const fs_generator_options *o,
+                                     fs_error *err) {
+  if (o->root == 0) return 0;
+  return fs_error_set(err, "%s: --root does not apply (the collective has no root)", name);
+}
+
+/* Rank of relative rank v when the tree is rooted at `root`, and back. */
+static inline int32_t fs_gen_absolute(int32_t v, int32_t root, int32_t n) {
+  return (int32_t)(((int64_t)v + root) % n);
+}
+static inline int32_t fs_gen_relative(int32_t rank, int32_t root, int32_t n) {
+  return (int32_t)(((int64_t)rank - root + n) % n);
+}
+
+/* ---- data flow (recorded only when o->flow is set; see data_flow.h) ---- */
+
+/* Declares the collective; `failed` |= its result in the callers. */
+static inline int fs_gen_flow_begin(const fs_generator_options *o, fs_collective collective,
+                                    int32_t root, int32_t blocks, int64_t total_size) {
+  return o->flow ? fs_data_flow_begin(o->flow, collective, root, blocks, total_size) : 0;
+}
+
+/* Task t does `action` on the cyclic block range first .. first+count-1. */
+static inline int fs_gen_flow_range(const fs_generator_options *o, int32_t task,
+                                    fs_flow_action action, int32_t first, int32_t count) {
+  if (!o->flow) return 0;
+  return task < 0 ? -1 : fs_data_flow_range(o->flow, task, action, first, count);
+}
+
+/* Task t does `action` on the listed blocks. */
+static inline int fs_gen_flow_blocks(const fs_generator_options *o, int32_t task,
+                                     fs_flow_action action, const int32_t *blocks,
+                                     int32_t count) {
+  if (!o->flow) return 0;
+  return task < 0 ? -1 : fs_data_flow_set(o->flow, task, action, blocks, count);
+}
+
 /* Finalizes p, or frees it and returns NULL with err set when a builder
  * call failed (`failed`) or the built counts differ from the reserved ones
  * (a generator bug: the reservation would not have been exact). */
-static inline fs_program *fs_gen_finish(const char *name, fs_program *p, int64_t tasks,
-                                        int64_t dependencies, int failed, fs_error *err) {
+static inline fs_program *fs_gen_finish_flow(const char *name, fs_program *p, int64_t tasks,
+                                             int64_t dependencies, int failed,
+                                             int flow_failed, fs_error *err) {
   if (failed) {
     fs_error_set(err, "%s: out of memory building %lld tasks", name, (long long)tasks);
+  } else if (flow_failed) {
+    fs_error_set(err, "%s: could not record the data flow (out of memory or a bad block)", name);
   } else if (p->tasks != tasks || p->dependencies != dependencies) {
     fs_error_set(
         err, "%s: internal error: built %d tasks and %lld dependencies, expected %lld and %lld",
@@ -166,5 +215,12 @@ static inline fs_program *fs_gen_finish(const char *name, fs_program *p, int64_t
   fs_program_free(p);
   return NULL;
 }
+
+/* fs_gen_finish_flow for generators that may record a data flow. */
+#define fs_gen_finish(name, p, tasks, dependencies, failed, err) \
+  fs_gen_finish_flow(name, p, tasks, dependencies, failed, 0, err)
+#define fs_gen_finish_options(name, p, tasks, dependencies, failed, o, err)               \
+  fs_gen_finish_flow(name, p, tasks, dependencies, failed, (o)->flow && (o)->flow->failed, \
+                     err)
 
 #endif

@@ -16,6 +16,8 @@
 #include "core/error.h"
 #include "core/program.h"
 #include "core/units.h"
+#include "data_flow.h"
+#include "platform/platform.h"
 
 typedef struct fs_generator_options {
   int32_t ranks;       /* --ranks */
@@ -26,12 +28,33 @@ typedef struct fs_generator_options {
   fs_time reduce_time; /* --reduce-time */
   int has_reduce_time; /* without it, each reduce is a compute with size=S
                           (the compute model prices it; 0 under the default) */
+  int32_t root;        /* --root, default 0 (rooted collectives only) */
+  int64_t segment;     /* --segment bytes for pipelined algorithms, 0 = default */
+  int32_t ways;        /* --ways f (f-way / n-way dissemination), 0 = default */
+  const char *schedule; /* --schedule (allreduce-rm): "a4,a2", "m1g2a3,n1g3a2", "auto" */
+  const fs_platform *platform; /* mapped platform (--nodes/--cores/--mapping or
+                                  --platform) for SMP-aware and kappa-level
+                                  algorithms; NULL: one rank per node */
+  fs_data_flow *flow;  /* when not NULL, the generator records its data flow */
 } fs_generator_options;
+
+/* The options beyond --ranks and --size a generator reads; the CLI refuses
+ * the others rather than silently ignoring them. */
+enum {
+  FS_GEN_ROOT = 1 << 0,
+  FS_GEN_SEGMENT = 1 << 1,
+  FS_GEN_WAYS = 1 << 2,
+  FS_GEN_SCHEDULE = 1 << 3,
+  FS_GEN_PLATFORM = 1 << 4,
+  FS_GEN_FACTORS = 1 << 5,
+  FS_GEN_ROUNDS = 1 << 6,
+};
 
 typedef struct fs_generator {
   const char *name;    /* "allreduce-rd" */
   const char *summary; /* one line for `gen --list` */
   fs_program *(*generate)(const fs_generator_options *options, fs_error *err);
+  unsigned options;    /* FS_GEN_* it reads */
 } fs_generator;
 
 /* The generator called name, or NULL. */
@@ -54,5 +77,38 @@ fs_program *fs_generate_bcast_linear(const fs_generator_options *options, fs_err
 fs_program *fs_generate_scatter_binomial(const fs_generator_options *options, fs_error *err);
 fs_program *fs_generate_gather_binomial(const fs_generator_options *options, fs_error *err);
 fs_program *fs_generate_alltoall_pairwise(const fs_generator_options *options, fs_error *err);
+
+/* broadcast */
+fs_program *fs_generate_bcast_binary(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_bcast_chain(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_bcast_scatter_allgather(const fs_generator_options *options,
+                                                fs_error *err);
+fs_program *fs_generate_bcast_klevel(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_scatter_klevel(const fs_generator_options *options, fs_error *err);
+/* reduce, scatter, gather */
+fs_program *fs_generate_reduce_linear(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_reduce_rabenseifner(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_scatter_linear(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_gather_linear(const fs_generator_options *options, fs_error *err);
+/* allreduce */
+fs_program *fs_generate_allreduce_ring(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_allreduce_rabenseifner(const fs_generator_options *options,
+                                               fs_error *err);
+fs_program *fs_generate_allreduce_fan(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_allreduce_dissemination(const fs_generator_options *options,
+                                                fs_error *err);
+fs_program *fs_generate_allreduce_elimination(const fs_generator_options *options,
+                                              fs_error *err);
+/* allgather, alltoall, barrier */
+fs_program *fs_generate_allgather_bruck(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_allgather_neighbor(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_alltoall_linear(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_alltoall_bruck(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_barrier_linear(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_barrier_nway(const fs_generator_options *options, fs_error *err);
+/* hierarchical (SMP-aware) */
+fs_program *fs_generate_allreduce_smp(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_bcast_smp(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_reduce_smp(const fs_generator_options *options, fs_error *err);
 
 #endif
