@@ -19,6 +19,7 @@
  *   rank b (gathers), each (source, destination) block where it belongs
  *   (alltoall); for a barrier, every rank's last tasks come after every
  *   rank's first task.
+ * Blocks of 0 bytes (an uneven split) carry no data and are not checked.
  *
  * Contributions are sets of ranks: exact bitsets up to 64 ranks, beyond
  * that a count and a sum of 64-bit hashes (a duplicate or a missing

@@ -1,18 +1,286 @@
-/* test_best.c: (being written). */
+/* test_best.c: the schedule search behind `fennelsim best allreduce`
+ * (src/cli/best_command.c, fs_rm_enumerate in src/generators/rm_schedule.c;
+ * Fennel thesis §5.4.4): the candidate space and its cap, then the command
+ * end to end: exact makespans of the ranking under pipelined and hockney,
+ * JSON structure, --top, and exit status 2 for bad input. */
 #include <check.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-START_TEST(test_placeholder) { ck_assert_int_eq(1, 1); }
+#include "generators/rm_schedule.h"
+#include "test_support.h"
+
+static char *out, *err;
+
+static int fennelsim(const char *format, ...) __attribute__((format(printf, 1, 2)));
+
+static int fennelsim(const char *format, ...) {
+  char arguments[4096];
+  va_list ap;
+  va_start(ap, format);
+  vsnprintf(arguments, sizeof arguments, format, ap);
+  va_end(ap);
+  free(out);
+  free(err);
+  return fs_test_fennelsim(arguments, &out, &err);
+}
+
+static void contains(const char *text, const char *part) {
+  ck_assert_msg(text && strstr(text, part), "expected '%s' in:\n%s", part, text ? text : "(null)");
+}
+
+static int occurrences(const char *text, const char *part) {
+  int n = 0;
+  for (const char *at = text; (at = strstr(at, part)); at += strlen(part)) n++;
+  return n;
+}
+
+/* The n-th (0-based) JSON entry, from its '{' to its '}'. */
+static const char *entry(const char *json, int n, char *buf, size_t size) {
+  const char *at = strstr(json, "\"entries\": [");
+  ck_assert_ptr_nonnull(at);
+  for (int i = 0; i <= n; i++) {
+    at = strchr(at + 1, '{');
+    ck_assert_ptr_nonnull(at);
+  }
+  const char *end = strchr(at, '}');
+  ck_assert_ptr_nonnull(end);
+  snprintf(buf, size, "%.*s", (int)(end - at + 1), at);
+  return buf;
+}
+
+/* ---- the candidate space -------------------------------------------------- */
+
+static int in(const fs_rm_candidates *c, const char *text) {
+  char buf[160];
+  for (int i = 0; i < c->count; i++) {
+    fs_rm_schedule_format(&c->items[i], buf, sizeof buf);
+    if (strcmp(buf, text) == 0) return 1;
+  }
+  return 0;
+}
+
+/* 16 with room for all: every ordered factorization (H(16) = 8); the
+ * merges with 1 <= R < K1 and two core stages or more (R = 1: 3,5 and 5,3;
+ * R = 2: 7,2; R = 4: 6,2: 4); collapses to the two nearest 7-smooth counts
+ * n' below 16 per M (n' = N - T + T/M): M = 2 reaches 15 (c2m2, H(15) = 3)
+ * and 14 (c4m2, 3); M = 3 reaches 14 (c3m3, 3) and 12 (c6m3, H(12) = 8).
+ * 8 + 4 + 17 = 29, sorted by the cost model, each listed once. */
+START_TEST(enumerate_sixteen_exhaustive) {
+  fs_rm_candidates c;
+  fs_error e = {{0}};
+  ck_assert_int_eq(fs_rm_enumerate(16, 5, 1000, &c, &e), 0);
+  ck_assert_int_eq(c.capped, 0);
+  ck_assert_int_eq(c.considered, c.count);
+  const char *expected[] = {"a16",           "a2,a8",           "a8,a2",
+                            "a4,a4",         "a2,a2,a4",        "a2,a4,a2",
+                            "a4,a2,a2",      "a2,a2,a2,a2",     "m1g5a3,n1g3a5",
+                            "m1g3a5,n1g5a3", "m2g2a7,n2g7a2",   "m4g2a6,n4g6a2",
+                            "c2m2,a3,a5,e2m2", "c2m2,a15,e2m2", "c4m2,a2,a7,e4m2",
+                            "c3m3,a2,a7,e3m3", "c6m3,a3,a4,e6m3", "c6m3,a12,e6m3"};
+  for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++)
+    ck_assert_msg(in(&c, expected[i]), "%s missing", expected[i]);
+  ck_assert(!in(&c, "m2g7a2,n2g2a7")); /* R >= K1 */
+  ck_assert(!in(&c, "m4g6a2,n4g2a6"));
+  char buf[160];
+  for (int i = 0; i < c.count; i++) {
+    if (i) ck_assert(c.cost[i - 1] <= c.cost[i]);
+    fs_rm_schedule_format(&c.items[i], buf, sizeof buf);
+    ck_assert_double_eq(c.cost[i], fs_rm_schedule_cost(&c.items[i], 5));
+    for (int j = 0; j < i; j++) {
+      char other[160];
+      fs_rm_schedule_format(&c.items[j], other, sizeof other);
+      ck_assert_str_ne(buf, other);
+    }
+  }
+  /* c = 5: a4,a4 = 2c + 6 = 16 is the cheapest */
+  fs_rm_schedule_format(&c.items[0], buf, sizeof buf);
+  ck_assert_str_eq(buf, "a4,a4");
+  ck_assert_int_eq(c.count, 29);
+  fs_rm_candidates_free(&c);
+}
 END_TEST
 
+/* A cap keeps the cheapest: the first equals the exhaustive best
+ * (fs_rm_best, same cost model) and the list is marked capped. */
+START_TEST(enumerate_capped_keeps_the_cheapest) {
+  fs_rm_candidates c;
+  fs_rm_schedule best;
+  fs_error e = {{0}};
+  for (int32_t n = 2; n <= 300; n += 7) {
+    ck_assert_int_eq(fs_rm_enumerate(n, 2.911, 5, &c, &e), 0);
+    ck_assert_int_eq(fs_rm_best(n, 2.911, &best, &e), 0);
+    ck_assert(c.count >= 1 && c.count <= 5);
+    ck_assert_double_eq(c.cost[0], fs_rm_schedule_cost(&best, 2.911));
+    for (int i = 0; i < c.count; i++) {
+      int64_t covered = 0;
+      ck_assert_int_eq(fs_rm_schedule_ranks(&c.items[i], &covered, &e), 0);
+      ck_assert_int_eq(covered, n);
+    }
+    fs_rm_candidates_free(&c);
+  }
+  ck_assert_int_eq(fs_rm_enumerate(720, 2.911, 10, &c, &e), 0);
+  ck_assert_int_eq(c.count, 10);
+  ck_assert_int_eq(c.capped, 1);
+  fs_rm_candidates_free(&c);
+  ck_assert_int_eq(fs_rm_enumerate(0, 2.911, 10, &c, &e), -1);
+  ck_assert_str_eq(e.message, "rm candidates: ranks must be in [1, 65536], not 0");
+  ck_assert_int_eq(fs_rm_enumerate(8, 2.911, 0, &c, &e), -1);
+  ck_assert_str_eq(e.message, "rm candidates: limit must be in [1, 1000000], not 0");
+}
+END_TEST
+
+/* ---- the command ---------------------------------------------------------- */
+
+#define PIPELINED(ap) "--model pipelined --param alpha_p=" ap " --param alpha_r=1us --param beta=0"
+
+/* 16 ranks, alpha_p 5 us, alpha_r 1 us, beta 0, free reduces: a4,a4 takes
+ * 2 (5 + 3) = 16 us (eq. 5.7), 96 puts (eq. 5.12: 2 * 16 * 3); RD 4 (5 + 1)
+ * = 24 us, 64 puts; a16 5 + 15 = 20 us, 240 puts. */
+START_TEST(best_sixteen_json) {
+  char buf[256];
+  ck_assert_int_eq(fennelsim("best allreduce --ranks 16 " PIPELINED("5us") " --format json"), 0);
+  contains(out, "{\"collective\": \"allreduce\", \"ranks\": 16, \"size_bytes\": 8, "
+                "\"model\": \"pipelined\", \"model_parameters\": {\"alpha_p_ns\": 5000, "
+                "\"alpha_r_ns\": 1000, \"beta_ns_per_byte\": 0}, \"compute_model\": \"fixed\", "
+                "\"cost_ratio\": 5, \"simulated\": 30, \"capped\": false, \"entries\": [");
+  ck_assert_str_eq(entry(out, 0, buf, sizeof buf), "{\"schedule\": \"a4,a4\", \"makespan_ns\": "
+                                                    "16000, \"messages\": 96, \"ratio\": "
+                                                    "1.000000}");
+  contains(out, "{\"schedule\": \"rd\", \"makespan_ns\": 24000, \"messages\": 64, "
+                "\"ratio\": 1.500000}");
+  contains(out, "{\"schedule\": \"a16\", \"makespan_ns\": 20000, \"messages\": 240, "
+                "\"ratio\": 1.250000}");
+  ck_assert_int_eq(occurrences(out, "\"schedule\""), 30); /* json: all by default */
+  ck_assert(strcmp(out + strlen(out) - 3, "]}\n") == 0);
+  /* --top 3: three entries */
+  ck_assert_int_eq(fennelsim("best allreduce --ranks 16 " PIPELINED("5us") " --format json "
+                             "--top 3"), 0);
+  ck_assert_int_eq(occurrences(out, "\"schedule\""), 3);
+}
+END_TEST
+
+/* A large c favours a high radix: alpha_p 20 us, alpha_r 1 us: a16 costs
+ * 20 + 15 = 35 us, a2,a8 2 * 20 + 8 = 48, a4,a4 2 * 20 + 6 = 46. A small
+ * c the opposite: alpha_p = 0 gives RD 4 * 1 us, a16 15 us; rd and
+ * a2,a2,a2,a2 tie (same DAG) and rd comes first. */
+START_TEST(best_radix_follows_the_ratio) {
+  char buf[256];
+  ck_assert_int_eq(fennelsim("best allreduce --ranks 16 " PIPELINED("20us") " --format json"), 0);
+  ck_assert_str_eq(entry(out, 0, buf, sizeof buf), "{\"schedule\": \"a16\", \"makespan_ns\": "
+                                                    "35000, \"messages\": 240, \"ratio\": "
+                                                    "1.000000}");
+  ck_assert_int_eq(fennelsim("best allreduce --ranks 16 " PIPELINED("0") " --format json"), 0);
+  ck_assert_str_eq(entry(out, 0, buf, sizeof buf), "{\"schedule\": \"rd\", \"makespan_ns\": "
+                                                    "4000, \"messages\": 64, \"ratio\": "
+                                                    "1.000000}");
+  ck_assert_str_eq(entry(out, 1, buf, sizeof buf), "{\"schedule\": \"a2,a2,a2,a2\", "
+                                                    "\"makespan_ns\": 4000, \"messages\": 64, "
+                                                    "\"ratio\": 1.000000}");
+}
+END_TEST
+
+/* A prime count: 7 under alpha_p 5 us, alpha_r 1 us. a7 = 5 + 6 = 11 us;
+ * m1g2a3,n1g3a2 = (5 + 3) + (5 + 1 + 1) = 15 us (eq. 5.11); RD with
+ * collapse/expand 4 (5 + 1) = 24 us. Text output: the header, one line per
+ * entry, 20 at most by default. */
+START_TEST(best_seven_text) {
+  ck_assert_int_eq(fennelsim("best allreduce --ranks 7 " PIPELINED("5us")), 0);
+  contains(out, "best allreduce: 7 ranks, 8B, model pipelined {\"alpha_p_ns\": 5000, "
+                "\"alpha_r_ns\": 1000, \"beta_ns_per_byte\": 0}, compute fixed\n");
+  contains(out, "(all of them)\n");
+  contains(out, "rank  schedule                          makespan_ns   messages   ratio\n");
+  char line[128];
+  snprintf(line, sizeof line, "\n%-5d %-28s %16s %10d %7.3f\n", 1, "a7", "11000", 42, 1.0);
+  contains(out, line);
+  snprintf(line, sizeof line, " %-28s %16s %10d %7.3f\n", "m1g2a3,n1g3a2", "15000", 23, 15 / 11.0);
+  contains(out, line); /* 6 core puts of a3 *2 + 3 remainder, 6 + 2 */
+  snprintf(line, sizeof line, " %-28s %16s %10d %7.3f\n", "rd", "24000", 14, 24 / 11.0);
+  contains(out, line); /* collapse 3, 2 rounds of 4, expand 3 */
+  ck_assert_int_le(occurrences(out, "\n"), 3 + 20);
+}
+END_TEST
+
+/* Under hockney a put blocks its CPU until it lands, so a stage of factor
+ * k costs (k-1)(alpha + beta S): RD is best (3 * 1 us for 8 ranks, beta 0)
+ * and a8 costs 7 us. The pre-filter uses c = 0. */
+START_TEST(best_hockney_prefers_rd) {
+  char buf[256];
+  ck_assert_int_eq(fennelsim("best allreduce --ranks 8 --model hockney --param alpha=1us "
+                             "--param beta=0 --format json"), 0);
+  contains(out, "\"cost_ratio\": 0,");
+  ck_assert_str_eq(entry(out, 0, buf, sizeof buf), "{\"schedule\": \"rd\", \"makespan_ns\": "
+                                                    "3000, \"messages\": 24, \"ratio\": "
+                                                    "1.000000}");
+  contains(out, "{\"schedule\": \"a8\", \"makespan_ns\": 7000, \"messages\": 56, \"ratio\": "
+                "2.333333}");
+  /* one rank: rd alone, nothing to do */
+  ck_assert_int_eq(fennelsim("best allreduce --ranks 1 --format json"), 0);
+  contains(out, "\"simulated\": 1, ");
+  contains(out, "\"entries\": [{\"schedule\": \"rd\", \"makespan_ns\": 0, \"messages\": 0, ");
+}
+END_TEST
+
+START_TEST(best_capped_says_so) {
+  ck_assert_int_eq(fennelsim("best allreduce --ranks 720 --candidates 20 --top 2"), 0);
+  contains(out, "simulated 22 schedules: rd, the heuristic's and the 20 cheapest under the cost "
+                "model (c = 2.316) (capped: raise --candidates to search more)\n");
+  ck_assert_int_eq(occurrences(out, "\n"), 3 + 2);
+}
+END_TEST
+
+START_TEST(best_bad_input_exits_2) {
+  const struct { const char *arguments, *message; } cases[] = {
+      {"best", "no collective named"},
+      {"best allreduce", "--ranks is required"},
+      {"best bcast --ranks 4", "best bcast: only allreduce is searched"},
+      {"best allreduce allreduce --ranks 4", "one collective at a time"},
+      {"best allreduce --ranks 0", "--ranks 0: expected a whole number from 1 to 4096"},
+      {"best allreduce --ranks 5000", "--ranks 5000: expected a whole number from 1 to 4096"},
+      {"best allreduce --ranks 4 --model nosuch", "unknown network model 'nosuch'"},
+      {"best allreduce --ranks 4 --compute nosuch", "unknown compute model 'nosuch'"},
+      {"best allreduce --ranks 4 --param alfa=1", "--param alfa: no parameter"},
+      {"best allreduce --ranks 4 --param alpha_p", "--param alpha_p: expected KEY=VALUE"},
+      {"best allreduce --ranks 4 --format xml", "--format xml: expected text or json"},
+      {"best allreduce --ranks 4 --candidates 0", "--candidates 0: expected a whole number"},
+      {"best allreduce --ranks 4 --top -1", "--top -1: expected a whole number"},
+      {"best allreduce --ranks 4 --size 3parsecs", "--size 3parsecs"},
+      {"best allreduce --ranks 4 --bogus", "unknown option --bogus (see fennelsim best --help)"},
+      {"best allreduce --ranks", "--ranks needs a value"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    ck_assert_msg(fennelsim("%s", cases[i].arguments) == 2, "fennelsim %s", cases[i].arguments);
+    contains(err, "fennelsim best: ");
+    contains(err, cases[i].message);
+  }
+  ck_assert_int_eq(fennelsim("best --help"), 0);
+  contains(out, "usage: fennelsim best allreduce --ranks N");
+}
+END_TEST
+
+static Suite *best_suite(void) {
+  Suite *s = suite_create("best");
+  TCase *space = tcase_create("candidates");
+  tcase_add_test(space, enumerate_sixteen_exhaustive);
+  tcase_add_test(space, enumerate_capped_keeps_the_cheapest);
+  suite_add_tcase(s, space);
+  TCase *command = tcase_create("command");
+  tcase_set_timeout(command, 120);
+  tcase_add_test(command, best_sixteen_json);
+  tcase_add_test(command, best_radix_follows_the_ratio);
+  tcase_add_test(command, best_seven_text);
+  tcase_add_test(command, best_hockney_prefers_rd);
+  tcase_add_test(command, best_capped_says_so);
+  tcase_add_test(command, best_bad_input_exits_2);
+  suite_add_tcase(s, command);
+  return s;
+}
+
 int main(void) {
-  Suite *s = suite_create("test_best");
-  TCase *tc = tcase_create("placeholder");
-  tcase_add_test(tc, test_placeholder);
-  suite_add_tcase(s, tc);
-  SRunner *runner = srunner_create(s);
-  srunner_run_all(runner, CK_NORMAL);
-  int failed = srunner_ntests_failed(runner);
-  srunner_free(runner);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  int status = fs_test_run(best_suite());
+  free(out);
+  free(err);
+  return status;
 }

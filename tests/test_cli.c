@@ -95,6 +95,40 @@ START_TEST(gen_to_stdout_and_list) {
 }
 END_TEST
 
+/* --schedule: Fig. 5.13's merge for 7 ranks, the heuristic (auto, auto:C),
+ * then run: m1g2a3,n1g3a2 under alpha_p 500, alpha_r 100, beta 0 takes
+ * (500 + 3*100) + (500 + 2*100) = 1500 ns (eq. 5.11). auto:5 for 16 is
+ * a4,a4 (sorted factors 6,5,7,4,...): 2 (500 + 300) = 1600 ns. */
+START_TEST(gen_allreduce_rm_schedules) {
+  char *dag = fs_test_temp_path(".dag");
+  const struct { const char *arguments; const char *makespan; } cases[] = {
+      {"--ranks 7 --schedule m1g2a3,n1g3a2", "\"makespan_ns\": 1500,"},
+      {"--ranks 16 --schedule auto:5", "\"makespan_ns\": 1600,"},
+      {"--ranks 7 --schedule=c6m2,a2,a2,e6m2", "\"makespan_ns\": 2400,"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    ck_assert_int_eq(fennelsim("gen allreduce-rm %s -o %s", cases[i].arguments, dag), 0);
+    ck_assert_int_eq(fennelsim("run %s --model pipelined --param alpha_p=500ns --param "
+                               "alpha_r=100ns --param beta=0 --format json", dag), 0);
+    contains(out, cases[i].makespan);
+  }
+  ck_assert_int_eq(fennelsim("gen allreduce-rm --ranks 300 --schedule auto"), 0);
+  contains(out, "ranks 300");
+  free(dag);
+}
+END_TEST
+
+/* best: listed in the help; a small ranking in JSON. */
+START_TEST(best_command) {
+  ck_assert_int_eq(fennelsim("help"), 0);
+  contains(out, "  best allreduce --ranks N");
+  ck_assert_int_eq(fennelsim("best allreduce --ranks 4 --model pipelined --param alpha_p=500ns "
+                             "--param alpha_r=100ns --param beta=0 --format json --top 1"), 0);
+  contains(out, "\"entries\": [{\"schedule\": \"a4\", \"makespan_ns\": 800, \"messages\": 12, "
+                "\"ratio\": 1.000000}]}\n");
+}
+END_TEST
+
 START_TEST(stdin_input) {
   ck_assert_int_eq(fennelsim("run - --model hockney --param alpha=1us --param beta=0 "
                              "--format json < schedules/spec-example.dag"), 0);
@@ -159,6 +193,17 @@ START_TEST(usage_errors_exit_2) {
       {"gen allreduce-rm --ranks 8 --factors 4,3", "the factors multiply to"},
       {"gen allreduce-rm --ranks 8 --factors 4,", "trailing comma"},
       {"gen allreduce-rm --ranks 8 --factors 4,x", "--factors 4,x"},
+      {"gen allreduce-rm --ranks 8 --factors 4,2 --schedule a4,a2", "give --factors or --schedule, "
+                                                                   "not both"},
+      {"gen allreduce-rm --ranks 8 --schedule a4,a4", "stage 2 (a4): 4 does not divide the 2 "
+                                                      "ranks left"},
+      {"gen allreduce-rm --ranks 8 --schedule m1g2a3,n1g3a2", "stage 1 (m1g2a3): R + G*K = 7, "
+                                                              "not the 8 ranks"},
+      {"gen allreduce-rm --ranks 8 --schedule a4,x2", "rm schedule: column 4: expected a stage"},
+      {"gen allreduce-rm --ranks 8 --schedule auto:fast", "expected auto or auto:C"},
+      {"gen allreduce-rd --ranks 8 --schedule a4,a2", "--schedule does not apply to allreduce-rd"},
+      {"best allreduce --ranks 0", "fennelsim best: --ranks 0"},
+      {"best gather --ranks 4", "only allreduce is searched"},
       {"gen pingpong --rounds 0", "--rounds 0"},
       {"gen allreduce-rd --ranks 4 --reduce-time soon", "--reduce-time soon"},
       {"convert onlyone", "usage: fennelsim convert"},
@@ -307,6 +352,8 @@ static Suite *cli_suite(void) {
   tcase_add_test(c, run_text_summary);
   tcase_add_test(c, gen_then_run);
   tcase_add_test(c, gen_to_stdout_and_list);
+  tcase_add_test(c, gen_allreduce_rm_schedules);
+  tcase_add_test(c, best_command);
   tcase_add_test(c, stdin_input);
   tcase_add_test(c, timeline_csv);
   tcase_add_test(c, bad_input_exits_2_with_position);

@@ -318,7 +318,7 @@ START_TEST(test_cli_format) {
   text = fs_test_read_file(goal, NULL);
   ck_assert(strncmp(text, "fennel-dag 1\nranks 4\n", 21) == 0);
   free(text);
-  ck_assert_int_eq(fennelsim("gen barrier-dissemination --ranks 2 -o %s --format=goal", dag), 0);
+  ck_assert_int_eq(fennelsim("gen barrier-dissemination-schedgen --ranks 2 -o %s --format=goal", dag), 0);
   text = fs_test_read_file(dag, NULL);
   ck_assert_str_eq(text, "num_ranks 2\n\nrank 0 {\nl1: send 8b to 1 tag 0\nl2: recv 8b from 1 "
                          "tag 0\n}\n\nrank 1 {\nl1: send 8b to 0 tag 0\nl2: recv 8b from 0 tag "

@@ -1,18 +1,631 @@
-/* test_reduce_scatter_gather.c: (being written). */
+/* test_reduce_scatter_gather.c: the rooted two-sided generators
+ * reduce-linear (Open MPI basic linear), reduce-rabenseifner (MPICH's
+ * reduce-scatter + gather), scatter-linear and gather-linear (Open MPI
+ * basic linear): exact per-rank structure for small N and several roots
+ * (derived by hand from the libraries' loops), option errors, the data-flow
+ * proof for N = 1..64 and a few large N with several roots, and exact
+ * makespans under hockney (and pipelined) against closed forms derived in
+ * the comments. */
 #include <check.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-START_TEST(test_placeholder) { ck_assert_int_eq(1, 1); }
+#include "core/program.h"
+#include "data_flow_check.h"
+#include "generators/generators.h"
+#include "model_support.h"
+#include "test_support.h"
+
+/* ---- helpers ---------------------------------------------------------- */
+
+static fs_generator_options options_for(int32_t ranks, int64_t size, int32_t root) {
+  fs_generator_options o;
+  memset(&o, 0, sizeof o);
+  o.ranks = ranks;
+  o.size = size;
+  o.rounds = 1;
+  o.root = root;
+  return o;
+}
+
+static fs_program *generate(const char *name, const fs_generator_options *o) {
+  const fs_generator *g = fs_generator_find(name);
+  ck_assert_msg(g != NULL, "no generator %s", name);
+  fs_error err = {{0}};
+  fs_program *p = g->generate(o, &err);
+  ck_assert_msg(p != NULL, "%s failed: %s", name, err.message);
+  ck_assert(p->finalized);
+  ck_assert_int_eq(p->capacity, p->tasks); /* the reservation was exact */
+  return p;
+}
+
+/* Generates and expects failure; returns the message. */
+static const char *generate_error(const char *name, const fs_generator_options *o, fs_error *err) {
+  memset(err, 0, sizeof *err);
+  fs_program *p = fs_generator_find(name)->generate(o, err);
+  ck_assert_msg(p == NULL, "%s accepted bad options", name);
+  ck_assert_msg(err->message[0] != 0, "%s failed without a message", name);
+  return err->message;
+}
+
+static void append(char *text, size_t size, const char *format, ...) FS_PRINTF(3, 4);
+static void append(char *text, size_t size, const char *format, ...) {
+  size_t used = strlen(text);
+  ck_assert_uint_lt(used, size);
+  va_list ap;
+  va_start(ap, format);
+  vsnprintf(text + used, size - used, format, ap);
+  va_end(ap);
+}
+
+/* Rank `rank`'s tasks in program order, one token each: S<peer>:<bytes>
+ * (send), R<peer>:<bytes> (recv), C:<bytes> or C=<ns>ns (compute), then
+ * #<tag> when the tag is not 0, then [i,j] the rank-local positions of the
+ * tasks it depends on (a dependency on another rank's task shows as
+ * r<rank>, one on a local completion or a start as i! : neither occurs). */
+static const char *describe_rank(const fs_program *p, int32_t rank, char *text, size_t size) {
+  int32_t *local = malloc((size_t)(p->tasks ? p->tasks : 1) * sizeof *local);
+  int32_t count = 0;
+  for (int32_t t = 0; t < p->tasks; t++) local[t] = p->rank[t] == rank ? count++ : -1;
+  text[0] = 0;
+  for (int32_t t = 0; t < p->tasks; t++) {
+    if (p->rank[t] != rank) continue;
+    if (text[0]) append(text, size, " ");
+    if (p->kind[t] == FS_SEND || p->kind[t] == FS_RECV)
+      append(text, size, "%c%d:%lld", p->kind[t] == FS_SEND ? 'S' : 'R', p->peer[t],
+             (long long)p->value[t]);
+    else if (p->kind[t] == FS_COMPUTE && (p->flags[t] & FS_HAS_TIME))
+      append(text, size, "C=%lldns", (long long)(p->value[t] / FS_NS));
+    else if (p->kind[t] == FS_COMPUTE)
+      append(text, size, "C:%lld", (long long)p->value[t]);
+    else
+      append(text, size, "%s", fs_task_kind_name((fs_task_kind)p->kind[t]));
+    if (fs_task_tag(p, t) != 0) append(text, size, "#%d", fs_task_tag(p, t));
+    int first = 1;
+    for (int32_t s = 0; s < t; s++)
+      for (uint32_t e = p->successor_at[s]; e < p->successor_at[s + 1]; e++) {
+        if (FS_EDGE_TASK(p->successor[e]) != t) continue;
+        append(text, size, first ? "[" : ",");
+        first = 0;
+        if (p->rank[s] != rank)
+          append(text, size, "r%d", p->rank[s]);
+        else
+          append(text, size, "%d", local[s]);
+        if (p->successor[e] & (FS_EDGE_LOCAL | FS_EDGE_START)) append(text, size, "!");
+      }
+    if (!first) append(text, size, "]");
+  }
+  free(local);
+  return text;
+}
+
+/* Generates name and compares every rank with expected[rank]. */
+static void expect_ranks(const char *name, const fs_generator_options *o,
+                         const char *const *expected) {
+  fs_program *p = generate(name, o);
+  char text[1024];
+  for (int32_t r = 0; r < o->ranks; r++)
+    ck_assert_msg(strcmp(describe_rank(p, r, text, sizeof text), expected[r]) == 0,
+                  "%s N=%d root=%d rank %d:\n  got      %s\n  expected %s", name, o->ranks,
+                  o->root, r, text, expected[r]);
+  fs_program_free(p);
+}
+
+static int count_labelled(const fs_program *p, const char *label) {
+  int n = 0;
+  for (int32_t t = 0; t < p->tasks; t++) {
+    const char *l = fs_task_label(p, t);
+    n += l && strcmp(l, label) == 0;
+  }
+  return n;
+}
+
+/* The makespan of name under network/compute with params (all exact ps). */
+static fs_time makespan(const char *name, const fs_generator_options *o, const char *network,
+                        const char *compute, const char *params) {
+  fs_program *p = generate(name, o);
+  fs_simulation run;
+  fs_test_simulate(&run, p, network, compute, params);
+  ck_assert_msg(run.status == FS_RUN_OK, "%s N=%d: %s", name, o->ranks, run.err.message);
+  fs_time t = fs_engine_makespan(run.engine);
+  fs_test_run_free(&run);
+  fs_program_free(p);
+  return t;
+}
+
+/* Distinct roots worth trying at n ranks: 0, 1, n/2, n-1 (count returned). */
+static int roots_for(int32_t n, int32_t roots[4]) {
+  int count = 0;
+  int32_t candidates[4] = {0, 1, n / 2, n - 1};
+  for (int i = 0; i < 4; i++) {
+    int seen = candidates[i] >= n;
+    for (int j = 0; j < count; j++) seen |= roots[j] == candidates[i];
+    if (!seen) roots[count++] = candidates[i];
+  }
+  return count;
+}
+
+/* ---- reduce-linear: structure ------------------------------------------ */
+
+/* Open MPI's loop: the root receives from N-1 down to 0, skipping itself,
+ * each recv after the previous reduce, each reduce after its recv. */
+START_TEST(test_reduce_linear_structure) {
+  fs_generator_options o = options_for(4, 100, 0);
+  const char *root0[] = {"R3:100 C:100[0] R2:100[1] C:100[2] R1:100[3] C:100[4]", "S0:100",
+                         "S0:100", "S0:100"};
+  expect_ranks("reduce-linear", &o, root0);
+  o.root = 2;
+  const char *root2[] = {"S2:100", "S2:100",
+                         "R3:100 C:100[0] R1:100[1] C:100[2] R0:100[3] C:100[4]", "S2:100"};
+  expect_ranks("reduce-linear", &o, root2);
+  o.root = 3;
+  const char *root3[] = {"S3:100", "S3:100", "S3:100",
+                         "R2:100 C:100[0] R1:100[1] C:100[2] R0:100[3] C:100[4]"};
+  expect_ranks("reduce-linear", &o, root3);
+  o = options_for(3, 64, 1);
+  o.has_reduce_time = 1, o.reduce_time = 250 * FS_NS;
+  const char *timed[] = {"S1:64", "R2:64 C=250ns[0] R0:64[1] C=250ns[2]", "S1:64"};
+  expect_ranks("reduce-linear", &o, timed);
+  o = options_for(1, 64, 0);
+  const char *alone[] = {""};
+  expect_ranks("reduce-linear", &o, alone);
+}
 END_TEST
 
-int main(void) {
-  Suite *s = suite_create("test_reduce_scatter_gather");
-  TCase *tc = tcase_create("placeholder");
-  tcase_add_test(tc, test_placeholder);
-  suite_add_tcase(s, tc);
-  SRunner *runner = srunner_create(s);
-  srunner_run_all(runner, CK_NORMAL);
-  int failed = srunner_ntests_failed(runner);
-  srunner_free(runner);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+/* 3(N-1) tasks, 2N-3 dependencies, all labelled "reduce", at many N. */
+START_TEST(test_reduce_linear_counts) {
+  for (int32_t n = 1; n <= 40; n++) {
+    fs_generator_options o = options_for(n, 8, n - 1);
+    fs_program *p = generate("reduce-linear", &o);
+    ck_assert_int_eq(p->tasks, 3 * (n - 1));
+    ck_assert_int_eq(p->dependencies, n > 1 ? 2 * n - 3 : 0);
+    ck_assert_int_eq(count_labelled(p, "reduce"), p->tasks);
+    fs_program_free(p);
+  }
 }
+END_TEST
+
+/* ---- scatter-linear, gather-linear: structure -------------------------- */
+
+/* The root sends block r to r in rank order, each blocking send after the
+ * previous one; the gather's root receives in rank order, each recv after
+ * the previous one. */
+START_TEST(test_scatter_gather_linear_structure) {
+  fs_generator_options o = options_for(4, 10, 0);
+  const char *scatter0[] = {"S1:10 S2:10[0] S3:10[1]", "R0:10", "R0:10", "R0:10"};
+  expect_ranks("scatter-linear", &o, scatter0);
+  const char *gather0[] = {"R1:10 R2:10[0] R3:10[1]", "S0:10", "S0:10", "S0:10"};
+  expect_ranks("gather-linear", &o, gather0);
+  o.root = 2;
+  const char *scatter2[] = {"R2:10", "R2:10", "S0:10 S1:10[0] S3:10[1]", "R2:10"};
+  expect_ranks("scatter-linear", &o, scatter2);
+  const char *gather2[] = {"S2:10", "S2:10", "R0:10 R1:10[0] R3:10[1]", "S2:10"};
+  expect_ranks("gather-linear", &o, gather2);
+  o = options_for(2, 7, 1);
+  const char *scatter_two[] = {"R1:7", "S0:7"};
+  expect_ranks("scatter-linear", &o, scatter_two);
+  const char *gather_two[] = {"S1:7", "R0:7"};
+  expect_ranks("gather-linear", &o, gather_two);
+  o = options_for(1, 7, 0);
+  const char *alone[] = {""};
+  expect_ranks("scatter-linear", &o, alone);
+  expect_ranks("gather-linear", &o, alone);
+  for (int32_t n = 1; n <= 40; n++) {
+    o = options_for(n, 8, n / 2);
+    fs_program *s = generate("scatter-linear", &o), *g = generate("gather-linear", &o);
+    ck_assert_int_eq(s->tasks, 2 * (n - 1));
+    ck_assert_int_eq(g->tasks, 2 * (n - 1));
+    ck_assert_int_eq(s->dependencies, n > 1 ? n - 2 : 0);
+    ck_assert_int_eq(g->dependencies, n > 1 ? n - 2 : 0);
+    ck_assert_int_eq(count_labelled(s, "scatter"), s->tasks);
+    ck_assert_int_eq(count_labelled(g, "gather"), g->tasks);
+    fs_program_free(s);
+    fs_program_free(g);
+  }
+}
+END_TEST
+
+/* ---- reduce-rabenseifner: structure ------------------------------------ */
+
+/* N = 4, root 0, S = 8: blocks of 2 bytes. Reduce-scatter (MPICH's
+ * send_idx/recv_idx): mask 1, newrank v < v^1 keeps [0,2) and sends [2,4);
+ * mask 2 halves again, so v ends with block bitreverse(v): 0:0 1:2 2:1 3:3.
+ * Gather to newroot 0: mask 2, 2 sends block 1 to 0, 3 sends block 3 to 1;
+ * mask 1, 1 sends blocks [2,4) to 0. A sendrecv is recv then send after the
+ * rank's previous task; the reduce after both. */
+START_TEST(test_rabenseifner_power_of_two) {
+  fs_generator_options o = options_for(4, 8, 0);
+  const char *root0[] = {
+      "R1:4 S1:4 C:4[0,1] R2:2[2] S2:2[2] C:2[3,4] R2:2[5] R1:4[6]",
+      "R0:4 S0:4 C:4[0,1] R3:2[2] S3:2[2] C:2[3,4] R3:2[5] S0:4[6]",
+      "R3:4 S3:4 C:4[0,1] R0:2[2] S0:2[2] C:2[3,4] S0:2[5]",
+      "R2:4 S2:4 C:4[0,1] R1:2[2] S1:2[2] C:2[3,4] S1:2[5]",
+  };
+  expect_ranks("reduce-rabenseifner", &o, root0);
+  /* Root 3 (newroot 3): mask 2 (subtree {2,3}): 0 sends block 0 to 2, 1
+   * sends block 2 to 3; mask 1: 2 sends blocks [0,2) to 3. */
+  o.root = 3;
+  const char *root3[] = {
+      "R1:4 S1:4 C:4[0,1] R2:2[2] S2:2[2] C:2[3,4] S2:2[5]",
+      "R0:4 S0:4 C:4[0,1] R3:2[2] S3:2[2] C:2[3,4] S3:2[5]",
+      "R3:4 S3:4 C:4[0,1] R0:2[2] S0:2[2] C:2[3,4] R0:2[5] S3:4[6]",
+      "R2:4 S2:4 C:4[0,1] R1:2[2] S1:2[2] C:2[3,4] R1:2[5] R2:4[6]",
+  };
+  expect_ranks("reduce-rabenseifner", &o, root3);
+  /* --reduce-time: every reduce takes it, whatever its size. */
+  o = options_for(2, 5, 1);
+  o.has_reduce_time = 1, o.reduce_time = 40 * FS_NS;
+  const char *two[] = {"R1:3 S1:2 C=40ns[0,1] S1:3[2]", "R0:2 S0:3 C=40ns[0,1] R0:3[2]"};
+  expect_ranks("reduce-rabenseifner", &o, two);
+  o = options_for(1, 5, 0);
+  const char *alone[] = {""};
+  expect_ranks("reduce-rabenseifner", &o, alone);
+}
+END_TEST
+
+/* N = 3, S = 8: pof2 = 2, rem = 1, blocks of 4. Collapse: 1 sends its 8
+ * bytes to 0, which reduces them; newranks 0 (rank 0) and 1 (rank 2).
+ * Root 1 was dropped: after the reduce-scatter rank 0 sends block 0 to it
+ * ("newroot") and leaves; the root, as newrank 0, receives block 1 from
+ * rank 2, whose partner newrank 0 now means the root. Root 0 and root 2
+ * (newroot 1) for comparison. */
+START_TEST(test_rabenseifner_three) {
+  fs_generator_options o = options_for(3, 8, 1);
+  const char *root1[] = {"R1:8 C:8[0] R2:4[1] S2:4[1] C:4[2,3] S1:4[4]", "S0:8 R0:4[0] R2:4[1]",
+                         "R0:4 S0:4 C:4[0,1] S1:4[2]"};
+  expect_ranks("reduce-rabenseifner", &o, root1);
+  o.root = 0;
+  const char *root0[] = {"R1:8 C:8[0] R2:4[1] S2:4[1] C:4[2,3] R2:4[4]", "S0:8",
+                         "R0:4 S0:4 C:4[0,1] S0:4[2]"};
+  expect_ranks("reduce-rabenseifner", &o, root0);
+  o.root = 2;
+  const char *root2[] = {"R1:8 C:8[0] R2:4[1] S2:4[1] C:4[2,3] S2:4[4]", "S0:8",
+                         "R0:4 S0:4 C:4[0,1] R0:4[2]"};
+  expect_ranks("reduce-rabenseifner", &o, root2);
+}
+END_TEST
+
+/* N = 6, root 3, S = 10: pof2 = 4, rem = 2, cnts = 3,3,2,2. Newranks
+ * 0:r0 1:r2 2:r4 3:r5; 1 and 3 drop out. Reduce-scatter mask 1: r0<->r2,
+ * r4<->r5 (lower keeps [0,2) = 6 B, sends [2,4) = 4 B); mask 2: r0<->r4
+ * (blocks 0 and 1, 3 B), r2<->r5 (blocks 2 and 3, 2 B). Root 3 is odd and
+ * < 2rem: r0 sends it block 0, it becomes newrank 0 (newroot 0, last_idx
+ * 2). Gather mask 2: r4 -> root block 1, r5 -> r2 block 3; mask 1: r2 ->
+ * root blocks [2,4). Hand-derived from MPICH's loops. */
+START_TEST(test_rabenseifner_six_root_dropped) {
+  fs_generator_options o = options_for(6, 10, 3);
+  const char *expected[] = {
+      "R1:10 C:10[0] R2:6[1] S2:4[1] C:6[2,3] R4:3[4] S4:3[4] C:3[5,6] S3:3[7]",
+      "S0:10",
+      "R3:10 C:10[0] R0:4[1] S0:6[1] C:4[2,3] R5:2[4] S5:2[4] C:2[5,6] R5:2[7] S3:4[8]",
+      "S2:10 R0:3[0] R4:3[1] R2:4[2]",
+      "R5:6 S5:4 C:6[0,1] R0:3[2] S0:3[2] C:3[3,4] S3:3[5]",
+      "R4:4 S4:6 C:4[0,1] R2:2[2] S2:2[2] C:2[3,4] S2:2[5]",
+  };
+  expect_ranks("reduce-rabenseifner", &o, expected);
+  fs_program *p = generate("reduce-rabenseifner", &o);
+  ck_assert_int_eq(count_labelled(p, "collapse"), 6);
+  ck_assert_int_eq(count_labelled(p, "reduce-scatter1"), 12);
+  ck_assert_int_eq(count_labelled(p, "reduce-scatter2"), 12);
+  ck_assert_int_eq(count_labelled(p, "newroot"), 2);
+  ck_assert_int_eq(count_labelled(p, "gather1"), 4);
+  ck_assert_int_eq(count_labelled(p, "gather2"), 2);
+  fs_program_free(p);
+}
+END_TEST
+
+/* N = 5, root 4, S = 9: pof2 4, rem 1, cnts 3,2,2,2; newranks 0:r0 1:r2
+ * 2:r3 3:r4; root 4 is newroot 3 (no swap). Mask 1: r0 and r3 keep [0,2)
+ * (5 B) and send [2,4) (4 B); mask 2: r0 keeps block 0 (3 B), r3 block 1,
+ * r2 block 2, r4 block 3 (2 B each). Gather to newroot 3: mask 2 (subtree
+ * {2,3}), r0 -> r3 block 0, r2 -> r4 block 2; mask 1, r3 -> r4 blocks
+ * [0,2) (5 B; MPICH grows r3's last_idx from 2 to 4 here). */
+START_TEST(test_rabenseifner_five) {
+  fs_generator_options o = options_for(5, 9, 4);
+  const char *expected[] = {
+      "R1:9 C:9[0] R2:5[1] S2:4[1] C:5[2,3] R3:3[4] S3:2[4] C:3[5,6] S3:3[7]",
+      "S0:9",
+      "R0:4 S0:5 C:4[0,1] R4:2[2] S4:2[2] C:2[3,4] S4:2[5]",
+      "R4:5 S4:4 C:5[0,1] R0:2[2] S0:3[2] C:2[3,4] R0:3[5] S4:5[6]",
+      "R3:4 S3:5 C:4[0,1] R2:2[2] S2:2[2] C:2[3,4] R2:2[5] R3:5[6]",
+  };
+  expect_ranks("reduce-rabenseifner", &o, expected);
+}
+END_TEST
+
+/* tasks 3 rem + 3 pof2 L + 2 swap + 2 (pof2 - 1); dependencies rem +
+ * 4 pof2 L - 2 (pof2 - rem) + 2 swap + 2 (pof2 - 1) (L > 0), every root. */
+START_TEST(test_rabenseifner_counts) {
+  for (int32_t n = 1; n <= 40; n++)
+    for (int32_t root = 0; root < n; root++) {
+      fs_generator_options o = options_for(n, 100, root);
+      fs_program *p = generate("reduce-rabenseifner", &o);
+      int64_t steps = 0, pof2 = 1;
+      while (pof2 * 2 <= n) pof2 *= 2, steps++;
+      int64_t rem = n - pof2, swap = root < 2 * rem && root % 2;
+      ck_assert_int_eq(p->tasks, 3 * rem + 3 * pof2 * steps + 2 * swap + 2 * (pof2 - 1));
+      ck_assert_int_eq(p->dependencies, rem + (steps ? 4 * pof2 * steps - 2 * (pof2 - rem) : 0) +
+                                            2 * swap + 2 * (pof2 - 1));
+      fs_program_free(p);
+    }
+}
+END_TEST
+
+/* ---- option errors ------------------------------------------------------ */
+
+START_TEST(test_errors) {
+  const char *names[] = {"reduce-linear", "reduce-rabenseifner", "scatter-linear",
+                         "gather-linear"};
+  fs_error err;
+  for (int i = 0; i < 4; i++) {
+    fs_generator_options o = options_for(4, 8, 4);
+    ck_assert_ptr_nonnull(strstr(generate_error(names[i], &o, &err), "--root 4 is not a rank"));
+    o.root = -1;
+    ck_assert_ptr_nonnull(strstr(generate_error(names[i], &o, &err), "--root -1 is not a rank"));
+    o = options_for(0, 8, 0);
+    ck_assert_ptr_nonnull(strstr(generate_error(names[i], &o, &err), "--ranks must be at least 1"));
+    o = options_for(4, -1, 0);
+    ck_assert_ptr_nonnull(
+        strstr(generate_error(names[i], &o, &err), "--size must not be negative"));
+    ck_assert_ptr_nonnull(strstr(err.message, names[i]));
+    o = options_for(4, 8, 0);
+    o.has_reduce_time = 1, o.reduce_time = -1;
+    ck_assert_ptr_nonnull(strstr(generate_error(names[i], &o, &err), "--reduce-time"));
+  }
+  fs_generator_options o = options_for(4, 8, 0);
+  o.has_reduce_time = 1, o.reduce_time = FS_NS;
+  ck_assert_str_eq(generate_error("scatter-linear", &o, &err),
+                   "scatter-linear: --reduce-time does not apply (a scatter has no reduction)");
+  ck_assert_str_eq(generate_error("gather-linear", &o, &err),
+                   "gather-linear: --reduce-time does not apply (a gather has no reduction)");
+  o = options_for(4, INT64_MAX / 2, 0); /* N blocks of S do not fit in int64 */
+  ck_assert_ptr_nonnull(strstr(generate_error("scatter-linear", &o, &err), "too large"));
+  ck_assert_ptr_nonnull(strstr(generate_error("gather-linear", &o, &err), "too large"));
+}
+END_TEST
+
+/* ---- data flow ---------------------------------------------------------- */
+
+static void expect_flow(const char *name, int32_t n, int64_t size, int32_t root, int timed) {
+  fs_generator_options o = options_for(n, size, root);
+  o.has_reduce_time = timed, o.reduce_time = timed ? 10 * FS_NS : 0;
+  char why[512];
+  const char *failure = fs_check_generator_flow(name, &o, why, sizeof why);
+  ck_assert_msg(failure == NULL, "%s N=%d S=%lld root=%d: %s", name, n, (long long)size, root,
+                failure);
+}
+
+/* N = 1..64, roots 0, 1, N/2, N-1; sizes that leave remainders (the
+ * Rabenseifner blocks of 100 bytes over pof2 differ by one byte) and sizes
+ * below pof2 (0-byte blocks). */
+START_TEST(test_data_flow_small) {
+  const char *names[] = {"reduce-linear", "reduce-rabenseifner", "scatter-linear",
+                         "gather-linear"};
+  for (int i = 0; i < 4; i++)
+    for (int32_t n = 1; n <= 64; n++) {
+      int32_t roots[4];
+      int count = roots_for(n, roots);
+      for (int k = 0; k < count; k++) expect_flow(names[i], n, 100, roots[k], 0);
+    }
+  for (int32_t n = 1; n <= 64; n++) {
+    expect_flow("reduce-rabenseifner", n, 3, n - 1, 1);
+    expect_flow("reduce-rabenseifner", n, 0, n / 3, 0);
+  }
+}
+END_TEST
+
+START_TEST(test_data_flow_large) {
+  const int32_t sizes[] = {100, 128, 257, 1000};
+  const char *names[] = {"reduce-linear", "reduce-rabenseifner", "scatter-linear",
+                         "gather-linear"};
+  for (int i = 0; i < 4; i++)
+    for (int s = 0; s < 4; s++) {
+      int32_t n = sizes[s], roots[4];
+      int count = roots_for(n, roots);
+      for (int k = 0; k < count; k++) expect_flow(names[i], n, 4096, roots[k], 0);
+    }
+}
+END_TEST
+
+/* ---- analytic makespans -------------------------------------------------
+ * hockney with alpha = 1 us, beta = 1 ns/B (eager: a send holds its CPU
+ * from t to its arrival at t + alpha + beta*s; a recv takes no CPU and
+ * completes at max(its posting, the arrival)); reduces priced by the rate
+ * compute model, gamma per byte, or --reduce-time. */
+
+#define ALPHA (1000 * FS_NS)
+#define BETA FS_NS /* per byte */
+#define HOCKNEY "alpha=1us beta=1ns"
+
+/* Linear reduce: every non-root sends at 0, all N-1 messages reach the
+ * root at alpha + beta*S. The root's first recv completes then; each reduce
+ * takes its CPU for gamma*S, and each next recv finds its message already
+ * there, so the reduces run back to back:
+ *   T = alpha + beta*S + (N-1)*gamma*S     (N >= 2; any root),
+ * and with --reduce-time R: alpha + beta*S + (N-1)*R. Senders finish at
+ * alpha + beta*S. Under pipelined the messages arrive at alpha_r + alpha_p
+ * + beta*S instead, and the reduces follow the same way. */
+START_TEST(test_reduce_linear_time) {
+  const int64_t size = 1000;
+  for (int32_t n = 2; n <= 17; n++) {
+    int32_t roots[4];
+    int count = roots_for(n, roots);
+    for (int k = 0; k < count; k++) {
+      fs_generator_options o = options_for(n, size, roots[k]);
+      fs_time expected = ALPHA + BETA * size + (n - 1) * (fs_time)(size * 2 * FS_NS);
+      ck_assert_int_eq(makespan("reduce-linear", &o, "hockney", "rate", HOCKNEY " gamma=2ns"),
+                       expected);
+      ck_assert_int_eq(makespan("reduce-linear", &o, "pipelined", "rate",
+                                "alpha_p=700ns alpha_r=150ns beta=1ns gamma=2ns"),
+                       expected - ALPHA + 850 * FS_NS);
+      o.has_reduce_time = 1, o.reduce_time = 300 * FS_NS;
+      ck_assert_int_eq(makespan("reduce-linear", &o, "hockney", "fixed", HOCKNEY),
+                       ALPHA + BETA * size + (n - 1) * 300 * FS_NS);
+    }
+  }
+  fs_generator_options one = options_for(1, size, 0);
+  ck_assert_int_eq(makespan("reduce-linear", &one, "hockney", "rate", HOCKNEY " gamma=2ns"), 0);
+}
+END_TEST
+
+/* Linear scatter: the root's blocking sends run back to back, each holding
+ * its CPU alpha + beta*S, so the k-th destination (k = 1 .. N-1, in rank
+ * order skipping the root) finishes at k*(alpha + beta*S) and
+ *   T = (N-1)(alpha + beta*S).
+ * Under pipelined (eq. 4.4-4.6: CPU free after alpha_r, arrival alpha_p +
+ * beta*S later) the sends pipeline: T = (N-1) alpha_r + alpha_p + beta*S.
+ * Linear gather: all non-roots send at 0 and the root's recvs take no CPU:
+ *   T = alpha + beta*S, every rank. */
+START_TEST(test_scatter_gather_linear_time) {
+  const int64_t size = 512;
+  const fs_time step = ALPHA + BETA * size;
+  for (int32_t n = 1; n <= 17; n++) {
+    int32_t roots[4];
+    int count = roots_for(n, roots);
+    for (int k = 0; k < count; k++) {
+      int32_t root = roots[k];
+      fs_generator_options o = options_for(n, size, root);
+      fs_program *p = generate("scatter-linear", &o);
+      fs_simulation run;
+      fs_test_simulate(&run, p, "hockney", "fixed", HOCKNEY);
+      ck_assert_int_eq(run.status, FS_RUN_OK);
+      ck_assert_int_eq(fs_engine_makespan(run.engine), (n - 1) * step);
+      const fs_time *finish = fs_engine_finish_times(run.engine);
+      for (int32_t r = 0, order = 0; r < n; r++)
+        if (r != root) ck_assert_int_eq(finish[r], ++order * step);
+      ck_assert_int_eq(finish[root], (n - 1) * step);
+      fs_test_run_free(&run);
+      fs_program_free(p);
+      ck_assert_int_eq(makespan("scatter-linear", &o, "pipelined", "fixed",
+                                "alpha_p=700ns alpha_r=150ns beta=1ns"),
+                       n > 1 ? (n - 1) * 150 * FS_NS + 700 * FS_NS + BETA * size : 0);
+      ck_assert_int_eq(makespan("gather-linear", &o, "hockney", "fixed", HOCKNEY),
+                       n > 1 ? step : 0);
+    }
+  }
+}
+END_TEST
+
+/* Rabenseifner, N = 2^L, S divisible by N, rate gamma. Every rank starts
+ * round k (k = 1..L, distance 2^(k-1)) at the same time: it posts its recv,
+ * its send of S/2^k holds its CPU alpha + beta*S/2^k, the partner's message
+ * arrives at the same instant, and the reduce of S/2^k follows:
+ *   T_reduce-scatter = sum_k (alpha + beta*S/2^k + gamma*S/2^k)
+ *                    = L*alpha + (beta + gamma)*S*(N-1)/N.
+ * The gather, round i = 1..L, moves 2^(i-1) blocks of S/N; a round-i sender
+ * received in round i-1, so the rounds chain:
+ *   T_gather = sum_i (alpha + beta*2^(i-1)*S/N) = L*alpha + beta*S*(N-1)/N.
+ * T = 2L*alpha + 2*beta*S*(N-1)/N + gamma*S*(N-1)/N, MPICH's own comment in
+ * MPIR_Reduce_intra_reduce_scatter_gather, and exactly the thesis's
+ * eq. 5.4 for the Rabenseifner allreduce: the binomial gather to one root
+ * moves the same bytes per round on its critical path as the recursive-
+ * doubling allgather, with N-1 messages instead of N*L and only the root
+ * ending with the result. Every root gives the same T (the gather tree is
+ * the same up to relabelling). With --reduce-time R: L*R replaces the
+ * gamma term. */
+START_TEST(test_rabenseifner_time_power_of_two) {
+  const int64_t size = 65536;
+  const fs_time gamma = FS_NS / 2; /* per byte: 0.5 ns */
+  for (int32_t n = 2, steps = 1; n <= 64; n *= 2, steps++) {
+    fs_time rounds = 0;
+    for (int k = 1; k <= steps; k++)
+      rounds += ALPHA + (BETA + gamma) * (size >> k) + ALPHA + BETA * ((size / n) << (k - 1));
+    fs_time eq54 = 2 * steps * ALPHA + 2 * BETA * size * (n - 1) / n + gamma * size * (n - 1) / n;
+    ck_assert_int_eq(rounds, eq54);
+    int32_t roots[4];
+    int count = roots_for(n, roots);
+    for (int k = 0; k < count; k++) {
+      fs_generator_options o = options_for(n, size, roots[k]);
+      ck_assert_int_eq(
+          makespan("reduce-rabenseifner", &o, "hockney", "rate", HOCKNEY " gamma=0.5ns"), eq54);
+      o.has_reduce_time = 1, o.reduce_time = 3 * FS_US;
+      ck_assert_int_eq(makespan("reduce-rabenseifner", &o, "hockney", "fixed", HOCKNEY),
+                       2 * steps * ALPHA + 2 * BETA * size * (n - 1) / n + steps * 3 * FS_US);
+    }
+  }
+}
+END_TEST
+
+/* N = 6 by hand (root 0), S = 65536, pof2 = 4, rem = 2, blocks S/4:
+ * - collapse: ranks 1 and 3 send S at 0; ranks 0 and 2 receive at
+ *   alpha + beta*S and reduce S: t1 = alpha + (beta+gamma)*S.
+ * - reduce-scatter mask 1: ranks 4 <-> 5 start at 0 and finish at
+ *   u1 = alpha + (beta+gamma)*S/2; ranks 0 <-> 2 start at t1 and finish at
+ *   t2 = t1 + alpha + (beta+gamma)*S/2.
+ * - mask 2 (0 <-> 4, 2 <-> 5, S/4 each way): 4 and 5 post their recvs and
+ *   send at u1, early; 0 and 2 find those messages at t2, send theirs,
+ *   which arrive at t2 + alpha + beta*S/4; everyone reduces S/4:
+ *   t3 = t2 + alpha + (beta+gamma)*S/4.
+ * - gather to 0: mask 2, 4 -> 0 and 5 -> 2 (S/4) end at t3 + alpha +
+ *   beta*S/4; mask 1, 2 -> 0 (S/2) ends alpha + beta*S/2 later.
+ * T = 5 alpha + 2.5 beta*S + 1.75 gamma*S = 5000 + 163840 + 57344 ns
+ *   = 226184 ns with gamma 0.5 ns/B.
+ * N = 3 the same way: (alpha + (beta+gamma)S) + (alpha + (beta+gamma)S/2)
+ * + (alpha + beta*S/2) = 3 alpha + 2 beta*S + 1.5 gamma*S = 183224 ns.
+ * Both are MPICH's non-power-of-two cost (comment of MPIR_Reduce_intra_
+ * reduce_scatter_gather) with p = pof2 and L = log2 pof2:
+ *   (2L+1) alpha + (2(p-1)/p + 1) beta*S + (1 + (p-1)/p) gamma*S.
+ * A dropped root (odd < 2 rem) costs nothing more under hockney: rank 0's
+ * newroot message of block 0 travels while the first gather round's do,
+ * and the root receives both by the same instant. So every N and root
+ * obeys the formula; asserted for N = 2..64 with four roots each. */
+START_TEST(test_rabenseifner_time_any) {
+  const int64_t size = 65536;
+  const fs_time gamma = FS_NS / 2;
+  fs_generator_options o = options_for(6, size, 0);
+  ck_assert_int_eq(makespan("reduce-rabenseifner", &o, "hockney", "rate", HOCKNEY " gamma=0.5ns"),
+                   226184 * FS_NS);
+  o = options_for(3, size, 1);
+  ck_assert_int_eq(makespan("reduce-rabenseifner", &o, "hockney", "rate", HOCKNEY " gamma=0.5ns"),
+                   183224 * FS_NS);
+  for (int32_t n = 2; n <= 64; n++) {
+    int64_t pof2 = 1, steps = 0;
+    while (pof2 * 2 <= n) pof2 *= 2, steps++;
+    int odd = pof2 != n;
+    fs_time expected = (2 * steps + odd) * ALPHA + 2 * BETA * size * (pof2 - 1) / pof2 +
+                       odd * BETA * size + gamma * size * (pof2 - 1) / pof2 + odd * gamma * size;
+    int32_t roots[4];
+    int count = roots_for(n, roots);
+    for (int k = 0; k < count; k++) {
+      o = options_for(n, size, roots[k]);
+      ck_assert_msg(makespan("reduce-rabenseifner", &o, "hockney", "rate",
+                             HOCKNEY " gamma=0.5ns") == expected,
+                    "N=%d root=%d", n, roots[k]);
+    }
+  }
+}
+END_TEST
+
+/* ---- suite -------------------------------------------------------------- */
+
+static Suite *reduce_scatter_gather_suite(void) {
+  Suite *s = suite_create("reduce_scatter_gather");
+  TCase *structure = tcase_create("structure");
+  tcase_add_test(structure, test_reduce_linear_structure);
+  tcase_add_test(structure, test_reduce_linear_counts);
+  tcase_add_test(structure, test_scatter_gather_linear_structure);
+  tcase_add_test(structure, test_rabenseifner_power_of_two);
+  tcase_add_test(structure, test_rabenseifner_three);
+  tcase_add_test(structure, test_rabenseifner_six_root_dropped);
+  tcase_add_test(structure, test_rabenseifner_five);
+  tcase_add_test(structure, test_rabenseifner_counts);
+  tcase_add_test(structure, test_errors);
+  suite_add_tcase(s, structure);
+  TCase *flow = tcase_create("data_flow");
+  tcase_add_test(flow, test_data_flow_small);
+  tcase_add_test(flow, test_data_flow_large);
+  tcase_set_timeout(flow, 120); /* about 20 s under the sanitizers */
+  suite_add_tcase(s, flow);
+  TCase *time = tcase_create("time");
+  tcase_add_test(time, test_reduce_linear_time);
+  tcase_add_test(time, test_scatter_gather_linear_time);
+  tcase_add_test(time, test_rabenseifner_time_power_of_two);
+  tcase_add_test(time, test_rabenseifner_time_any);
+  suite_add_tcase(s, time);
+  return s;
+}
+
+int main(void) { return fs_test_run(reduce_scatter_gather_suite()); }

@@ -29,6 +29,7 @@ static const char gen_usage[] =
     "  --ways F           fan-out of dissemination algorithms (allreduce-dissemination,\n"
     "                     barrier-nway)\n"
     "  --schedule TEXT    allreduce-rm stages: a4,a2 | c6m2,a2,a2,e6m2 | m1g2a3,n1g3a2 | auto\n"
+    "                     (Alg. 7 with c = alpha_p/alpha_r of Table 4.1 at --size) | auto:C\n"
     "  --nodes M --cores Q [--mapping seq|rr], or --platform FILE.xml\n"
     "                     the platform of SMP-aware and kappa-level algorithms\n";
 
@@ -63,7 +64,7 @@ static int write_program(const fs_program *p, output_format format, fs_output *o
 static int list_generators(void) {
   int count;
   const fs_generator *g = fs_generator_list(&count);
-  for (int i = 0; i < count; i++) printf("%-22s %s\n", g[i].name, g[i].summary);
+  for (int i = 0; i < count; i++) printf("%-31s %s\n", g[i].name, g[i].summary);
   return FS_EXIT_OK;
 }
 

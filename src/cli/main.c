@@ -11,6 +11,7 @@ static const char usage[] =
     "  gen NAME --ranks N --size S [-o FILE]   generate a schedule (.dag, .dag.gz)\n"
     "  gen --list                              list the generators\n"
     "  run FILE --model NAME [--param k=v]...  simulate a schedule\n"
+    "  best allreduce --ranks N [options]      rank allreduce schedules by simulating them\n"
     "  convert IN OUT                          rewrite a schedule (e.g. .dag -> .dag.gz)\n"
     "  help, --help                            this text; `fennelsim COMMAND --help` for more\n"
     "  version, --version\n";
@@ -24,6 +25,7 @@ int main(int argc, char **argv) {
   if (strcmp(command, "run") == 0) return fs_command_run(argc, argv);
   if (strcmp(command, "gen") == 0) return fs_command_gen(argc, argv);
   if (strcmp(command, "convert") == 0) return fs_command_convert(argc, argv);
+  if (strcmp(command, "best") == 0) return fs_command_best(argc, argv);
   if (strcmp(command, "help") == 0 || strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0) {
     fputs(usage, stdout);
     return FS_EXIT_OK;

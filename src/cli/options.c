@@ -1,6 +1,7 @@
 /* options.c: option matching and the clock for the subcommands. */
 #include "options.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -32,4 +33,25 @@ double fs_seconds_now(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+int fs_option_param(fs_parameters *params, const char *text, fs_error *err) {
+  const char *equals = strchr(text, '=');
+  if (!equals || equals == text || !equals[1])
+    return fs_error_set(err, "--param %s: expected KEY=VALUE", text);
+  fs_parameter *items = realloc(params->items, (size_t)(params->count + 1) * sizeof *items);
+  if (!items) return fs_error_set(err, "out of memory");
+  params->items = items;
+  char *copy = strdup(text);
+  if (!copy) return fs_error_set(err, "out of memory");
+  size_t key_length = (size_t)(equals - text);
+  copy[key_length] = 0;
+  items[params->count++] = (fs_parameter){.key = copy, .value = copy + key_length + 1, .used = 0};
+  return 0;
+}
+
+void fs_option_params_free(fs_parameters *params) {
+  for (int i = 0; i < params->count; i++) free((char *)params->items[i].key);
+  free(params->items);
+  params->items = NULL, params->count = 0;
 }

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "core/error.h"
+#include "models/model_registry.h"
 
 #define FS_EXIT_OK 0
 #define FS_EXIT_SIMULATION 1
@@ -19,9 +20,14 @@ int fs_option(int argc, char **argv, int *i, const char *name, const char **valu
 int fs_option_count(const char *name, const char *value, int64_t min, int64_t max, int64_t *out,
                     fs_error *err);
 double fs_seconds_now(void);
+/* Appends a copy of "key=value" (split at the '=') to params, for
+ * `--param`; fs_option_params_free releases the copies. */
+int fs_option_param(fs_parameters *params, const char *text, fs_error *err);
+void fs_option_params_free(fs_parameters *params);
 
 int fs_command_run(int argc, char **argv);
 int fs_command_gen(int argc, char **argv);
 int fs_command_convert(int argc, char **argv);
+int fs_command_best(int argc, char **argv);
 
 #endif

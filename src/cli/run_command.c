@@ -42,22 +42,6 @@ typedef struct run_options {
   fs_parameters params;
 } run_options;
 
-/* Keeps a copy of "key=value", split at the '=' (key and value point into it). */
-static int parse_param(run_options *o, const char *text, fs_error *err) {
-  const char *equals = strchr(text, '=');
-  if (!equals || equals == text || !equals[1])
-    return fs_error_set(err, "--param %s: expected KEY=VALUE", text);
-  fs_parameter *items = realloc(o->params.items, (size_t)(o->params.count + 1) * sizeof *items);
-  if (!items) return fs_error_set(err, "out of memory");
-  o->params.items = items;
-  char *copy = strdup(text);
-  if (!copy) return fs_error_set(err, "out of memory");
-  size_t key_length = (size_t)(equals - text);
-  copy[key_length] = 0;
-  items[o->params.count++] = (fs_parameter){.key = copy, .value = copy + key_length + 1, .used = 0};
-  return 0;
-}
-
 /* --nodes, --cores, --mapping, --platform: parameters of the platform. */
 static int platform_option(run_options *o, int argc, char **argv, int *i, fs_error *err) {
   static const char *const names[][2] = {{"--nodes", "nodes"}, {"--cores", "cores"},
@@ -69,7 +53,7 @@ static int platform_option(run_options *o, int argc, char **argv, int *i, fs_err
     if (m == 0) continue;
     char text[1200];
     snprintf(text, sizeof text, "%s=%s", names[k][1], v);
-    return parse_param(o, text, err) ? -1 : 1;
+    return fs_option_param(&o->params, text, err) ? -1 : 1;
   }
   return 0;
 }
@@ -92,7 +76,7 @@ static int parse_run_options(int argc, char **argv, run_options *o, fs_error *er
     else if ((m = fs_option(argc, argv, &i, "--format", &v, err))) { if (m < 0) return -1; o->format = v; }
     else if ((m = fs_option(argc, argv, &i, "--timeline", &v, err))) { if (m < 0) return -1; o->timeline = v; }
     else if ((m = fs_option(argc, argv, &i, "--param", &v, err))) {
-      if (m < 0 || parse_param(o, v, err)) return -1;
+      if (m < 0 || fs_option_param(&o->params, v, err)) return -1;
     } else if ((m = platform_option(o, argc, argv, &i, err))) {
       if (m < 0) return -1;
     } else if ((m = fs_option(argc, argv, &i, "--stuck-limit", &v, err))) {
@@ -111,10 +95,7 @@ static int parse_run_options(int argc, char **argv, run_options *o, fs_error *er
   return 0;
 }
 
-static void free_run_options(run_options *o) {
-  for (int i = 0; i < o->params.count; i++) free((char *)o->params.items[i].key);
-  free(o->params.items);
-}
+static void free_run_options(run_options *o) { fs_option_params_free(&o->params); }
 
 /* Runs with models and instruments ready; returns the exit status. */
 static int simulate(run_options *o, fs_program *program, fs_network_model *network,

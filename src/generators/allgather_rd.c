@@ -11,7 +11,11 @@
  * messages match by round; labels round1 .. round(log2 P) (label
  * round<i+1> has tag i). CPU 0, NIC 0, no compute, no start tasks.
  * 2P log2 P tasks, 2P(log2 P - 1) dependencies (P >= 2). Other P are
- * refused: MPICH then uses another algorithm. */
+ * refused: MPICH then uses another algorithm.
+ *
+ * Data flow: P blocks of S bytes, block r from rank r; before round i rank r
+ * holds the 2^i blocks of its aligned group, r - r mod 2^i onwards, sends
+ * them and receives its partner's group. */
 #include "generator_support.h"
 
 static const char NAME[] = "allgather-rd";
@@ -40,16 +44,25 @@ static int32_t add_message(fs_program *p, fs_task_kind kind, int32_t rank, int32
   return t;
 }
 
-static int add_rank(fs_program *p, int32_t rank, int rounds, int64_t size, const int32_t *labels) {
+static int add_rank(fs_program *p, int32_t rank, int rounds, const fs_generator_options *o,
+                    const int32_t *labels) {
   int32_t recv = -1;
   for (int i = 0; i < rounds; i++) {
-    int32_t partner = rank ^ ((int32_t)1 << i), previous = recv;
-    int64_t bytes = size << i; /* 2^i blocks; check_options keeps it in range */
+    int32_t group = (int32_t)1 << i, partner = rank ^ group, previous = recv;
+    int64_t bytes = o->size << i; /* 2^i blocks; check_options keeps it in range */
     recv = add_message(p, FS_RECV, rank, partner, bytes, i, labels[i], previous);
-    if (recv < 0 || add_message(p, FS_SEND, rank, partner, bytes, i, labels[i], previous) < 0)
+    int32_t send =
+        recv < 0 ? -1 : add_message(p, FS_SEND, rank, partner, bytes, i, labels[i], previous);
+    if (send < 0 || fs_gen_flow_range(o, recv, FS_FLOW_WRITE, partner & -group, group) ||
+        fs_gen_flow_range(o, send, FS_FLOW_READ, rank & -group, group))
       return -1;
   }
   return 0;
+}
+
+/* N blocks of S bytes, or -1 (the flow then fails) when that overflows. */
+static int64_t all_blocks(const fs_generator_options *o) {
+  return o->size > 0 && o->ranks > INT64_MAX / o->size ? -1 : o->ranks * o->size;
 }
 
 fs_program *fs_generate_allgather_rd(const fs_generator_options *o, fs_error *err) {
@@ -61,8 +74,8 @@ fs_program *fs_generate_allgather_rd(const fs_generator_options *o, fs_error *er
   fs_program *p = fs_gen_begin(NAME, n, tasks, dependencies, err);
   if (!p) return NULL;
   int32_t labels[32];
-  int failed = fs_gen_numbered_labels(p, "round", rounds, labels);
-  for (int32_t rank = 0; rank < n && !failed; rank++)
-    failed = add_rank(p, rank, rounds, o->size, labels);
-  return fs_gen_finish(NAME, p, tasks, dependencies, failed, err);
+  int failed = fs_gen_numbered_labels(p, "round", rounds, labels) |
+               fs_gen_flow_begin(o, FS_COLLECTIVE_ALLGATHER, 0, n, all_blocks(o));
+  for (int32_t rank = 0; rank < n && !failed; rank++) failed = add_rank(p, rank, rounds, o, labels);
+  return fs_gen_finish_options(NAME, p, tasks, dependencies, failed, o, err);
 }

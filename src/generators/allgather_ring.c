@@ -12,7 +12,10 @@
  * CPU 0, NIC 0, no compute, no start tasks. 2P(P-1) tasks, 2P(P-2)
  * dependencies (P >= 2). Tasks are laid out step by step (step s of rank r
  * at 2(sP + r)), the order in which they run: a run then walks its arrays
- * forward instead of jumping across 2(P-1) tasks at every event. */
+ * forward instead of jumping across 2(P-1) tasks at every event.
+ *
+ * Data flow: P blocks of S bytes, block r from rank r; in step s rank r
+ * sends block (r-s) mod P and receives block (r-s-1) mod P. */
 #include <stdlib.h>
 
 #include "generator_support.h"
@@ -49,16 +52,26 @@ static int32_t add_message(fs_program *p, fs_task_kind kind, int32_t rank, int32
 
 /* Step s of every rank; recv[r] holds rank r's recv of step s-1 and
  * becomes its recv of step s. */
-static int add_step(fs_program *p, int32_t s, int32_t n, int64_t size, int32_t label,
+static int add_step(fs_program *p, int32_t s, const fs_generator_options *o, int32_t label,
                     int32_t *recv) {
+  int32_t n = o->ranks;
   for (int32_t rank = 0; rank < n; rank++) {
     int32_t previous = s > 0 ? recv[rank] : -1;
-    recv[rank] = add_message(p, FS_RECV, rank, (rank - 1 + n) % n, size, s, label, previous);
-    if (recv[rank] < 0 ||
-        add_message(p, FS_SEND, rank, (rank + 1) % n, size, s, label, previous) < 0)
+    int32_t forwarded = (int32_t)(((int64_t)rank - s + n) % n); /* the block sent */
+    recv[rank] = add_message(p, FS_RECV, rank, (rank - 1 + n) % n, o->size, s, label, previous);
+    int32_t send = recv[rank] < 0 ? -1
+                   : add_message(p, FS_SEND, rank, (rank + 1) % n, o->size, s, label, previous);
+    if (send < 0 ||
+        fs_gen_flow_range(o, recv[rank], FS_FLOW_WRITE, (forwarded - 1 + n) % n, 1) ||
+        fs_gen_flow_range(o, send, FS_FLOW_READ, forwarded, 1))
       return -1;
   }
   return 0;
+}
+
+/* N blocks of S bytes, or -1 (the flow then fails) when that overflows. */
+static int64_t all_blocks(const fs_generator_options *o) {
+  return o->size > 0 && o->ranks > INT64_MAX / o->size ? -1 : o->ranks * o->size;
 }
 
 fs_program *fs_generate_allgather_ring(const fs_generator_options *o, fs_error *err) {
@@ -70,9 +83,10 @@ fs_program *fs_generate_allgather_ring(const fs_generator_options *o, fs_error *
   if (!p) return NULL;
   int32_t *labels = malloc((size_t)n * sizeof *labels); /* n - 1 steps, at least one slot */
   int32_t *recv = malloc((size_t)n * sizeof *recv);
-  int failed = !labels || !recv || add_step_labels(p, n - 1, labels);
-  for (int32_t s = 0; s < n - 1 && !failed; s++) failed = add_step(p, s, n, o->size, labels[s], recv);
+  int failed = !labels || !recv || add_step_labels(p, n - 1, labels) ||
+               fs_gen_flow_begin(o, FS_COLLECTIVE_ALLGATHER, 0, n, all_blocks(o));
+  for (int32_t s = 0; s < n - 1 && !failed; s++) failed = add_step(p, s, o, labels[s], recv);
   free(labels);
   free(recv);
-  return fs_gen_finish(NAME, p, tasks, dependencies, failed, err);
+  return fs_gen_finish_options(NAME, p, tasks, dependencies, failed, o, err);
 }

@@ -8,7 +8,12 @@
  * value; reduce after that put's local completion and the partner's put.
  * Tasks are laid out in blocks (starts, collapse puts, collapse reduces,
  * then per round its puts and its reduces, expand puts), each block in
- * rank order, so every task id is known by arithmetic. */
+ * rank order, so every task id is known by arithmetic.
+ *
+ * Data flow (one block, the whole S-byte vector): the collapse and round
+ * puts land in a temporary at the target (FS_FLOW_PUT_TEMP), which the
+ * target's reduce combines into its buffer (FS_FLOW_COMBINE); the expand
+ * puts write the result into the even rank's buffer (FS_FLOW_PUT_WRITE). */
 #include "generator_support.h"
 
 static const char NAME[] = "allreduce-rd";
@@ -55,13 +60,15 @@ static int add_collapse(fs_program *p, const rd_shape *s, const fs_generator_opt
   int failed = 0;
   for (int32_t i = 0; i < s->rem; i++) {
     int32_t put = fs_gen_put(p, 2 * i, 2 * i + 1, o->size, label);
-    failed |= put < 0 || fs_program_depend(p, put, 2 * i, 0);
+    failed |= put < 0 || fs_program_depend(p, put, 2 * i, 0) ||
+              fs_gen_flow_range(o, put, FS_FLOW_PUT_TEMP, 0, 1);
   }
   int32_t first_put = s->ranks;
   for (int32_t i = 0; i < s->rem; i++) {
     int32_t reduce = fs_gen_reduce(p, 2 * i + 1, label, o);
     failed |= reduce < 0 || fs_program_depend(p, reduce, 2 * i + 1, 0) ||
-              fs_program_depend(p, reduce, first_put + i, 0);
+              fs_program_depend(p, reduce, first_put + i, 0) ||
+              fs_gen_flow_range(o, reduce, FS_FLOW_COMBINE, 0, 1);
   }
   return failed;
 }
@@ -73,12 +80,14 @@ static int add_round(fs_program *p, const rd_shape *s, int32_t round,
   int failed = 0;
   for (int32_t q = 0; q < s->pof2; q++) {
     int32_t put = fs_gen_put(p, real_rank(s, q), real_rank(s, q ^ mask), o->size, label);
-    failed |= put < 0 || fs_program_depend(p, put, value_before(s, round, q), 0);
+    failed |= put < 0 || fs_program_depend(p, put, value_before(s, round, q), 0) ||
+              fs_gen_flow_range(o, put, FS_FLOW_PUT_TEMP, 0, 1);
   }
   for (int32_t q = 0; q < s->pof2; q++) {
     int32_t reduce = fs_gen_reduce(p, real_rank(s, q), label, o);
     failed |= reduce < 0 || fs_program_depend(p, reduce, first_put + q, 1) ||
-              fs_program_depend(p, reduce, first_put + (q ^ mask), 0);
+              fs_program_depend(p, reduce, first_put + (q ^ mask), 0) ||
+              fs_gen_flow_range(o, reduce, FS_FLOW_COMBINE, 0, 1);
   }
   return failed;
 }
@@ -89,7 +98,8 @@ static int add_expand(fs_program *p, const rd_shape *s, const fs_generator_optio
   int failed = 0;
   for (int32_t i = 0; i < s->rem; i++) {
     int32_t put = fs_gen_put(p, 2 * i + 1, 2 * i, o->size, label);
-    failed |= put < 0 || fs_program_depend(p, put, value_before(s, s->rounds + 1, i), 0);
+    failed |= put < 0 || fs_program_depend(p, put, value_before(s, s->rounds + 1, i), 0) ||
+              fs_gen_flow_range(o, put, FS_FLOW_PUT_WRITE, 0, 1);
   }
   return failed;
 }
@@ -101,10 +111,10 @@ fs_program *fs_generate_allreduce_rd(const fs_generator_options *o, fs_error *er
   int64_t dependencies = 4 * (int64_t)s.rem + 3 * (int64_t)s.rounds * s.pof2;
   fs_program *p = fs_gen_begin(NAME, s.ranks, tasks, dependencies, err);
   if (!p) return NULL;
-  int failed = add_starts(p, &s);
+  int failed = add_starts(p, &s) | fs_gen_flow_begin(o, FS_COLLECTIVE_ALLREDUCE, 0, 1, o->size);
   if (s.rem > 0 && !failed) failed = add_collapse(p, &s, o);
   for (int32_t round = 1; round <= s.rounds && !failed; round++)
     failed = add_round(p, &s, round, o);
   if (s.rem > 0 && !failed) failed = add_expand(p, &s, o);
-  return fs_gen_finish(NAME, p, tasks, dependencies, failed, err);
+  return fs_gen_finish_options(NAME, p, tasks, dependencies, failed, o, err);
 }

@@ -12,7 +12,15 @@
  * the previous step's recv; recvs require nothing, so all of a rank's recvs
  * are posted at once, in program order, which is what matches them (all tag
  * 0, and the first and last steps share a partner). No compute (schedgen
- * prices no reduction; --reduce-time is refused). */
+ * prices no reduction; --reduce-time is refused).
+ *
+ * It is kept as schedgen's pattern, the reference for LogGOPSim's numbers,
+ * not as a correct allreduce: a send waits for the previous recv only, so
+ * the sends of one channel (rank r to r XOR 2^i, in halving and doubling)
+ * and a recv's combine with the blocks a later send reads are ordered by
+ * timing, not by dependencies. Its data flow records no collective
+ * (FS_COLLECTIVE_NONE); allreduce-rabenseifner is MPICH's correct
+ * reduce-scatter by recursive halving plus allgather by recursive doubling. */
 #include "generator_support.h"
 
 static const char NAME[] = "allreduce-recdoub";
@@ -64,8 +72,9 @@ fs_program *fs_generate_allreduce_recdoub(const fs_generator_options *o, fs_erro
   if (!p) return NULL;
   int32_t halving[32], doubling[32];
   int failed = fs_gen_numbered_labels(p, "halving", k, halving) ||
-               fs_gen_numbered_labels(p, "doubling", k, doubling);
+               fs_gen_numbered_labels(p, "doubling", k, doubling) ||
+               fs_gen_flow_begin(o, FS_COLLECTIVE_NONE, 0, 1, o->size);
   for (int32_t rank = 0; rank < n && !failed; rank++)
     failed = add_rank(p, rank, k, o->size, halving, doubling);
-  return fs_gen_finish(NAME, p, tasks, dependencies, failed, err);
+  return fs_gen_finish_options(NAME, p, tasks, dependencies, failed, o, err);
 }

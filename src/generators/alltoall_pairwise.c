@@ -11,7 +11,11 @@
  * sendrecv has returned. Tag s (so messages match by step), label step<s>;
  * CPU 0, NIC 0, no compute; the local copy of the own block is not
  * modelled. 2N(N-1) tasks, 4N(N-2) dependencies (N >= 2). Tasks are laid out
- * step by step, as they run: step s of rank r at 2((s-1)N + r). */
+ * step by step, as they run: step s of rank r at 2((s-1)N + r).
+ *
+ * Data flow: N*N blocks of S bytes, block i*N + j from rank i to rank j;
+ * in step s rank r sends block r*N + (r+s) mod N and receives block
+ * ((r-s) mod N)*N + r. */
 #include <stdlib.h>
 
 #include "generator_support.h"
@@ -25,13 +29,22 @@ static int check_options(const fs_generator_options *o, fs_error *err) {
 }
 
 /* A send or recv of step s, tagged s, after the rank's pair of step s-1
- * (tasks previous and previous+1; none when previous < 0). */
-static int add_message(fs_program *p, fs_task_kind kind, int32_t rank, int32_t peer, int64_t size,
-                       int32_t step, int32_t label, int32_t previous) {
-  int32_t t = fs_gen_message(p, kind, rank, peer, size, label);
+ * (tasks previous and previous+1; none when previous < 0), carrying block
+ * `block` (the send reads it, the recv writes it). */
+static int add_message(fs_program *p, const fs_generator_options *o, fs_task_kind kind,
+                       int32_t rank, int32_t peer, int32_t step, int32_t label, int32_t previous,
+                       int32_t block) {
+  int32_t t = fs_gen_message(p, kind, rank, peer, o->size, label);
   return t < 0 || fs_task_set_tag(p, t, step) ||
          (previous >= 0 && (fs_program_depend(p, t, previous, FS_AFTER_END) ||
-                            fs_program_depend(p, t, previous + 1, FS_AFTER_END)));
+                            fs_program_depend(p, t, previous + 1, FS_AFTER_END))) ||
+         fs_gen_flow_range(o, t, kind == FS_SEND ? FS_FLOW_READ : FS_FLOW_WRITE, block, 1);
+}
+
+/* N*N blocks of S bytes, or -1 (the flow then fails) when that overflows. */
+static int64_t all_blocks(const fs_generator_options *o) {
+  int64_t blocks = (int64_t)o->ranks * o->ranks;
+  return o->size > 0 && blocks > INT64_MAX / o->size ? -1 : blocks * o->size;
 }
 
 fs_program *fs_generate_alltoall_pairwise(const fs_generator_options *o, fs_error *err) {
@@ -43,7 +56,9 @@ fs_program *fs_generate_alltoall_pairwise(const fs_generator_options *o, fs_erro
   int64_t dependencies = n > 1 && tasks <= FS_MAX_TASKS ? 4 * (int64_t)n * (n - 2) : 0;
   fs_program *p = fs_gen_begin(NAME, n, tasks, dependencies, err);
   if (!p) return NULL;
-  int failed = 0;
+  /* fs_gen_begin accepted 2N(N-1) tasks, so N*N blocks fit an int32 */
+  int failed = fs_gen_flow_begin(o, FS_COLLECTIVE_ALLTOALL, 0, (int32_t)((int64_t)n * n),
+                                 all_blocks(o));
   for (int32_t s = 1; s < n && !failed; s++) {
     char text[24];
     int length = snprintf(text, sizeof text, "step%d", s);
@@ -51,11 +66,10 @@ fs_program *fs_generate_alltoall_pairwise(const fs_generator_options *o, fs_erro
     failed = label < 0;
     for (int32_t r = 0; r < n && !failed; r++) {
       int32_t previous = s > 1 ? (int32_t)(2 * ((int64_t)(s - 2) * n + r)) : -1;
-      failed = add_message(p, FS_RECV, r, (int32_t)(((int64_t)r - s + n) % n), o->size, s, label,
-                           previous) ||
-               add_message(p, FS_SEND, r, (int32_t)(((int64_t)r + s) % n), o->size, s, label,
-                           previous);
+      int32_t from = (int32_t)(((int64_t)r - s + n) % n), to = (int32_t)(((int64_t)r + s) % n);
+      failed = add_message(p, o, FS_RECV, r, from, s, label, previous, from * n + r) ||
+               add_message(p, o, FS_SEND, r, to, s, label, previous, r * n + to);
     }
   }
-  return fs_gen_finish(NAME, p, tasks, dependencies, failed, err);
+  return fs_gen_finish_options(NAME, p, tasks, dependencies, failed, o, err);
 }

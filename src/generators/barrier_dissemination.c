@@ -1,38 +1,53 @@
-/* barrier_dissemination.c: `gen barrier-dissemination`: the dissemination
- * barrier of LogGOPSim's schedgen `dissemination`, op for op.
+/* barrier_dissemination.c: `gen barrier-dissemination`: MPICH's
+ * dissemination barrier (MPIR_Barrier_intra_dissemination; Hensgen,
+ * Finkel and Manber), with S-byte messages (MPICH sends 0 bytes: --size 0).
  *
- * Round k = 0 .. ceil(log2 N)-1, distance 2^k: rank r sends S bytes (8 B by
- * default) to (r + 2^k) mod N, then receives from (r - 2^k) mod N. The send
- * of round k > 0 requires (FS_AFTER_END) the recv of round k-1 and nothing
- * else; recvs require nothing, so all are posted at once. All tag 0, CPU 0,
- * NIC 0. Under LogGOPS every round costs one hop, o+L+(S-1)G+o. */
+ * Round k = 0 .. ceil(log2 N)-1, distance 2^k: rank r sends to
+ * (r + 2^k) mod N and receives from (r - 2^k) mod N, as one blocking
+ * MPIC_Sendrecv: per rank and round, the recv then the send (the order
+ * MPIC_Sendrecv posts them), both requiring (FS_AFTER_END) the recv and the
+ * send of round k-1, so what a rank knows accumulates: after round k it has
+ * heard, directly or not, from the 2^(k+1) - 1 ranks before it. (schedgen's
+ * pattern, which waits for the recv alone, is barrier-dissemination-schedgen.)
+ * All tag 0 (MPIR_BARRIER_TAG: the destinations of the rounds differ, as
+ * 0 < 2^k - 2^j < N), CPU 0, NIC 0, labels round1 .. roundK, no compute.
+ * 2NK tasks, 4N(K-1) dependencies (K = ceil(log2 N) >= 1). Tasks are laid
+ * out round by round, as they run: round k of rank r at 2(kN + r).
+ *
+ * Data flow: a barrier (FS_COLLECTIVE_BARRIER); the messages carry no data
+ * of the collective, only the knowledge of who has entered. */
 #include "generator_support.h"
 
 static const char NAME[] = "barrier-dissemination";
 
-static int add_rank(fs_program *p, int32_t rank, int32_t n, int rounds, int64_t size,
-                    const int32_t *labels) {
-  int32_t recv = -1;
-  for (int k = 0; k < rounds; k++) {
-    int64_t distance = (int64_t)1 << k;
-    int32_t to = (int32_t)((rank + distance) % n), from = (int32_t)((rank - distance % n + n) % n);
-    int32_t send = fs_gen_send(p, rank, to, size, labels[k]);
-    if (send < 0 || (recv >= 0 && fs_program_depend(p, send, recv, FS_AFTER_END))) return -1;
-    if ((recv = fs_gen_recv(p, rank, from, size, labels[k])) < 0) return -1;
-  }
-  return 0;
+/* A recv or send of round k, after the rank's pair of round k-1 (tasks
+ * previous and previous+1; none when previous < 0). */
+static int add_message(fs_program *p, fs_task_kind kind, int32_t rank, int32_t peer, int64_t size,
+                       int32_t label, int64_t previous) {
+  int32_t t = fs_gen_message(p, kind, rank, peer, size, label);
+  return t < 0 || (previous >= 0 && (fs_program_depend(p, t, (int32_t)previous, FS_AFTER_END) ||
+                                     fs_program_depend(p, t, (int32_t)previous + 1, FS_AFTER_END)));
 }
 
 fs_program *fs_generate_barrier_dissemination(const fs_generator_options *o, fs_error *err) {
   if (fs_gen_check_common(NAME, o, err)) return NULL;
   int32_t n = o->ranks;
   int rounds = fs_gen_ceil_log2(n);
-  int64_t tasks = 2 * (int64_t)rounds * n, dependencies = rounds > 0 ? (int64_t)(rounds - 1) * n : 0;
+  int64_t tasks = 2 * (int64_t)rounds * n;
+  int64_t dependencies = rounds > 0 ? 4 * (int64_t)(rounds - 1) * n : 0;
   fs_program *p = fs_gen_begin(NAME, n, tasks, dependencies, err);
   if (!p) return NULL;
   int32_t labels[32];
-  int failed = fs_gen_numbered_labels(p, "round", rounds, labels);
-  for (int32_t rank = 0; rank < n && !failed; rank++)
-    failed = add_rank(p, rank, n, rounds, o->size, labels);
-  return fs_gen_finish(NAME, p, tasks, dependencies, failed, err);
+  int failed = fs_gen_numbered_labels(p, "round", rounds, labels) |
+               fs_gen_flow_begin(o, FS_COLLECTIVE_BARRIER, 0, 1, 0);
+  for (int k = 0; k < rounds && !failed; k++) {
+    int64_t distance = (int64_t)1 << k;
+    for (int32_t rank = 0; rank < n && !failed; rank++) {
+      int64_t previous = k > 0 ? 2 * ((int64_t)(k - 1) * n + rank) : -1;
+      int32_t to = (int32_t)((rank + distance) % n), from = (int32_t)((rank - distance + n) % n);
+      failed = add_message(p, FS_RECV, rank, from, o->size, labels[k], previous) ||
+               add_message(p, FS_SEND, rank, to, o->size, labels[k], previous);
+    }
+  }
+  return fs_gen_finish_options(NAME, p, tasks, dependencies, failed, o, err);
 }

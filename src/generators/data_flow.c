@@ -47,7 +47,7 @@ static int grow_tasks(fs_data_flow *flow, int32_t task) {
 }
 
 static int grow_blocks(fs_data_flow *flow, int32_t count) {
-  if (flow->block_used + count <= flow->block_capacity) return 0;
+  if (flow->block && flow->block_used + count <= flow->block_capacity) return 0;
   int64_t capacity = flow->block_capacity ? flow->block_capacity : 256;
   while (capacity < flow->block_used + count) capacity *= 2;
   int32_t *block = realloc(flow->block, (size_t)capacity * 4);

@@ -113,6 +113,23 @@ static inline int32_t fs_gen_recv(fs_program *p, int32_t rank, int32_t from, int
   return fs_gen_message(p, FS_RECV, rank, from, size, label);
 }
 
+/* A blocking sendrecv (MPI_Sendrecv): the recv from `from`, then the send
+ * to `to`, each after the rank's previous recv and send (last[0], last[1];
+ * -1 before the first step), which it then replaces. 0, or -1 when out of
+ * memory. */
+static inline int fs_gen_sendrecv(fs_program *p, int32_t rank, int32_t to, int32_t from,
+                                  int64_t size, int32_t label, int32_t last[2]) {
+  int32_t recv = fs_gen_recv(p, rank, from, size, label);
+  int32_t send = recv < 0 ? -1 : fs_gen_send(p, rank, to, size, label);
+  if (send < 0) return -1;
+  for (int i = 0; i < 2 && last[0] >= 0; i++)
+    if (fs_program_depend(p, recv, last[i], FS_AFTER_END) ||
+        fs_program_depend(p, send, last[i], FS_AFTER_END))
+      return -1;
+  last[0] = recv, last[1] = send;
+  return 0;
+}
+
 /* floor(log2 n) for n >= 1. */
 static inline int fs_gen_floor_log2(int64_t n) {
   int k = 0;
@@ -172,6 +189,10 @@ static inline int32_t fs_gen_relative(int32_t rank, int32_t root, int32_t n) {
   return (int32_t)(((int64_t)rank - root + n) % n);
 }
 
+/* The kappa-level broadcast (personalized: the scatter), in bcast_klevel.c. */
+fs_program *fs_generate_klevel(const char *name, const fs_generator_options *o,
+                               int personalized, fs_error *err);
+
 /* ---- data flow (recorded only when o->flow is set; see data_flow.h) ---- */
 
 /* Declares the collective; `failed` |= its result in the callers. */
@@ -216,11 +237,18 @@ static inline fs_program *fs_gen_finish_flow(const char *name, fs_program *p, in
   return NULL;
 }
 
-/* fs_gen_finish_flow for generators that may record a data flow. */
-#define fs_gen_finish(name, p, tasks, dependencies, failed, err) \
-  fs_gen_finish_flow(name, p, tasks, dependencies, failed, 0, err)
-#define fs_gen_finish_options(name, p, tasks, dependencies, failed, o, err)               \
-  fs_gen_finish_flow(name, p, tasks, dependencies, failed, (o)->flow && (o)->flow->failed, \
-                     err)
+/* fs_gen_finish_flow without a data flow. */
+static inline fs_program *fs_gen_finish(const char *name, fs_program *p, int64_t tasks,
+                                        int64_t dependencies, int failed, fs_error *err) {
+  return fs_gen_finish_flow(name, p, tasks, dependencies, failed, 0, err);
+}
+
+/* fs_gen_finish_flow for generators that record their data flow in o->flow. */
+static inline fs_program *fs_gen_finish_options(const char *name, fs_program *p, int64_t tasks,
+                                                int64_t dependencies, int failed,
+                                                const fs_generator_options *o, fs_error *err) {
+  return fs_gen_finish_flow(name, p, tasks, dependencies, failed, o->flow && o->flow->failed,
+                            err);
+}
 
 #endif

@@ -71,6 +71,8 @@ fs_program *fs_generate_reduce_binomial(const fs_generator_options *options, fs_
 fs_program *fs_generate_allreduce_recdoub(const fs_generator_options *options, fs_error *err);
 fs_program *fs_generate_barrier_dissemination(const fs_generator_options *options,
                                               fs_error *err);
+fs_program *fs_generate_barrier_dissemination_schedgen(const fs_generator_options *options,
+                                                       fs_error *err);
 fs_program *fs_generate_allgather_ring(const fs_generator_options *options, fs_error *err);
 fs_program *fs_generate_allgather_rd(const fs_generator_options *options, fs_error *err);
 fs_program *fs_generate_bcast_linear(const fs_generator_options *options, fs_error *err);

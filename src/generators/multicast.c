@@ -1,6 +1,8 @@
 /* multicast.c: `gen multicast`: rank 0 puts S bytes to ranks 1..b (N = b+1
  * ranks), in that order, all issued after its start. Under pipelined the
- * makespan is alpha_p + b*alpha_r + beta*S: the RM stage's building block. */
+ * makespan is alpha_p + b*alpha_r + beta*S: the RM stage's building block.
+ * Its data flow is a broadcast from 0 of one S-byte block, each put
+ * writing the target's buffer (FS_FLOW_PUT_WRITE). */
 #include "generator_support.h"
 
 static const char NAME[] = "multicast";
@@ -12,12 +14,13 @@ fs_program *fs_generate_multicast(const fs_generator_options *o, fs_error *err) 
   fs_program *p = fs_gen_begin(NAME, n, tasks, dependencies, err);
   if (!p) return NULL;
   int32_t start = fs_gen_label(p, "start"), multicast = fs_gen_label(p, "multicast");
-  int failed = 0;
+  int failed = fs_gen_flow_begin(o, FS_COLLECTIVE_BCAST, 0, 1, o->size);
   for (int32_t rank = 0; rank < n; rank++) failed |= fs_gen_add(p, FS_START, rank, start) < 0;
   const int32_t root_start = 0; /* starts were added first, rank by rank */
   for (int32_t to = 1; to < n && !failed; to++) {
     int32_t put = fs_gen_put(p, 0, to, o->size, multicast);
-    failed |= put < 0 || fs_program_depend(p, put, root_start, 0);
+    failed |= put < 0 || fs_program_depend(p, put, root_start, 0) ||
+              fs_gen_flow_range(o, put, FS_FLOW_PUT_WRITE, 0, 1);
   }
-  return fs_gen_finish(NAME, p, tasks, dependencies, failed, err);
+  return fs_gen_finish_options(NAME, p, tasks, dependencies, failed, o, err);
 }

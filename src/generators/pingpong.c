@@ -1,7 +1,8 @@
 /* pingpong.c: `gen pingpong`: R round trips of S bytes between ranks 0 and 1
  * (Fennel thesis Fig. 4.12). Round r: ping_r (0 to 1) after pong_{r-1},
  * pong_r (1 to 0) after ping_r arrives; under hockney R rounds take
- * 2R(alpha + beta*S). */
+ * 2R(alpha + beta*S). No collective: the data flow records none
+ * (FS_COLLECTIVE_NONE). */
 #include "generator_support.h"
 
 static const char NAME[] = "pingpong";
@@ -22,7 +23,8 @@ fs_program *fs_generate_pingpong(const fs_generator_options *o, fs_error *err) {
   int32_t start = fs_gen_label(p, "start"), ping = fs_gen_label(p, "ping"),
           pong = fs_gen_label(p, "pong");
   int32_t start0 = fs_gen_add(p, FS_START, 0, start), start1 = fs_gen_add(p, FS_START, 1, start);
-  int failed = start0 < 0 || start1 < 0;
+  int failed = start0 < 0 || start1 < 0 ||
+               fs_gen_flow_begin(o, FS_COLLECTIVE_NONE, 0, 1, o->size);
   int32_t previous = start0; /* what rank 0 waits for before its next ping */
   for (int32_t r = 0; r < o->rounds && !failed; r++) {
     int32_t ping_r = fs_gen_put(p, 0, 1, o->size, ping);
@@ -32,5 +34,5 @@ fs_program *fs_generate_pingpong(const fs_generator_options *o, fs_error *err) {
     if (r == 0) failed |= fs_program_depend(p, pong_r, start1, 0);
     previous = pong_r;
   }
-  return fs_gen_finish(NAME, p, tasks, dependencies, failed, err);
+  return fs_gen_finish_options(NAME, p, tasks, dependencies, failed, o, err);
 }

@@ -12,6 +12,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_NUMBER 1000000000L
@@ -216,7 +217,8 @@ static int collapse_ranks(const fs_rm_schedule *s, int first, int last, int64_t 
     return stage_error(s, first, err, what);
   }
   *ranks = inner + c->t - c->t / c->m;
-  if (*ranks > MAX_NUMBER) return stage_error(s, first, err, "the schedule covers more than 1e9 ranks");
+  if (*ranks > MAX_NUMBER)
+    return stage_error(s, first, err, "the schedule covers more than 1e9 ranks");
   return 0;
 }
 
@@ -437,4 +439,197 @@ int fs_rm_best(int32_t ranks, double c, fs_rm_schedule *out, fs_error *err) {
     extend(&s, ranks - r, ranks - r, 0);
   }
   return build_schedule(s.best, s.best_n, s.best_merge, out, err);
+}
+
+/* ---- defaults for `--schedule auto` ------------------------------------- */
+
+/* Table 4.1: size (B), alpha_p (ns), alpha_r (ns); pipelined.c's default. */
+static const double TABLE_4_1[][3] = {
+    {8, 880, 380},      {64, 890, 380},        {128, 910, 380},
+    {512, 960, 460},    {2048, 960, 790},      {8192, 860, 2170},
+    {32768, 680, 7750}, {131072, -120, 30100}, {524288, -1700, 119300},
+};
+
+double fs_rm_archer_ratio(int64_t size) {
+  const int rows = (int)(sizeof TABLE_4_1 / sizeof TABLE_4_1[0]);
+  double alpha_p = TABLE_4_1[0][1], alpha_r = TABLE_4_1[0][2];
+  if (size > TABLE_4_1[0][0]) {
+    int i = 1;
+    while (i < rows - 1 && size > TABLE_4_1[i][0]) i++;
+    const double *a = TABLE_4_1[i - 1], *b = TABLE_4_1[i];
+    double f = ((double)size - a[0]) / (b[0] - a[0]);
+    alpha_p = a[1] + f * (b[1] - a[1]), alpha_r = a[2] + f * (b[2] - a[2]);
+  }
+  return alpha_p > 0 && alpha_r > 0 ? alpha_p / alpha_r : 0;
+}
+
+int32_t fs_rm_upper_clamped(double c) {
+  if (!(c > 0)) return 2;
+  double u = floor(fs_rm_b_upper(c)) + 1;
+  return !(u >= 2) ? 2 : u > 4096 ? 4096 : (int32_t)u;
+}
+
+int fs_rm_auto(int32_t ranks, double c, fs_rm_schedule *out, fs_error *err) {
+  if (ranks < 1 || ranks > MAX_NUMBER)
+    return fs_error_set(err, "rm heuristic: ranks must be in [1, 1e9], not %d", (int)ranks);
+  if (fs_rm_heuristic(ranks, c, fs_rm_upper_clamped(c), 1, out, NULL) == 0) return 0;
+  *out = (fs_rm_schedule){.count = 1};
+  factor_stage(&out->stages[0], ranks);
+  return 0;
+}
+
+/* ---- candidates for `best` ------------------------------------------------ */
+
+typedef struct ranking {
+  fs_rm_candidates *out;
+  int64_t *order; /* enumeration order of each kept item (ties) */
+  int64_t next;
+  double c;
+  fs_rm_stage prefix, suffix; /* collapse/expand around the factors, or kind = -1 */
+  int32_t merge;
+  double extra;               /* the wrapper's least cost beyond the factors */
+  int32_t factors[64];
+  int depth;
+} ranking;
+
+static int worse(const ranking *r, int i, int j) { /* item i ranks after item j */
+  const double *cost = r->out->cost;
+  return cost[i] > cost[j] || (cost[i] == cost[j] && r->order[i] > r->order[j]);
+}
+
+static void swap_items(ranking *r, int i, int j) {
+  fs_rm_schedule s = r->out->items[i];
+  r->out->items[i] = r->out->items[j], r->out->items[j] = s;
+  double c = r->out->cost[i];
+  r->out->cost[i] = r->out->cost[j], r->out->cost[j] = c;
+  int64_t o = r->order[i];
+  r->order[i] = r->order[j], r->order[j] = o;
+}
+
+/* Max-heap on (cost, order): the root is the one to drop first. */
+static void sift_down(ranking *r, int i) {
+  for (;;) {
+    int worst = i, left = 2 * i + 1, right = left + 1;
+    if (left < r->out->count && worse(r, left, worst)) worst = left;
+    if (right < r->out->count && worse(r, right, worst)) worst = right;
+    if (worst == i) return;
+    swap_items(r, i, worst);
+    i = worst;
+  }
+}
+
+static void offer(ranking *r, const fs_rm_schedule *s) {
+  fs_rm_candidates *out = r->out;
+  double cost = fs_rm_schedule_cost(s, r->c);
+  int64_t order = r->next++;
+  out->considered++;
+  if (out->count == out->limit) {
+    out->capped = 1;
+    if (cost >= out->cost[0]) return;
+    out->items[0] = *s, out->cost[0] = cost, r->order[0] = order;
+    sift_down(r, 0);
+    return;
+  }
+  int i = out->count++;
+  out->items[i] = *s, out->cost[i] = cost, r->order[i] = order;
+  while (i > 0 && worse(r, i, (i - 1) / 2)) {
+    swap_items(r, i, (i - 1) / 2);
+    i = (i - 1) / 2;
+  }
+}
+
+/* The current factor list inside its wrapper, offered. */
+static void offer_list(ranking *r) {
+  fs_rm_schedule s;
+  if (build_schedule(r->factors, r->depth, r->merge, &s, NULL)) return;
+  if (r->prefix.kind == FS_RM_COLLAPSE) {
+    if (s.count + 2 > FS_RM_MAX_STAGES) return;
+    memmove(&s.stages[1], &s.stages[0], (size_t)s.count * sizeof s.stages[0]);
+    s.stages[0] = r->prefix, s.stages[s.count + 1] = r->suffix;
+    s.count += 2;
+  }
+  offer(r, &s);
+}
+
+static void factor_lists(ranking *r, int32_t left, double partial) {
+  fs_rm_candidates *out = r->out;
+  double bound = partial + r->extra + (left > 1 ? r->c + 1 : 0);
+  if (out->count == out->limit && bound >= out->cost[0]) {
+    out->capped = 1;
+    return;
+  }
+  if (left == 1) {
+    if (r->merge == 0 || r->depth >= 2) offer_list(r);
+    return;
+  }
+  if (r->depth == 64) return;
+  for (int32_t k = 2; k <= left; k++) {
+    if (left % k != 0 || (r->depth == 0 && r->merge > 0 && r->merge >= k)) continue;
+    r->factors[r->depth++] = k;
+    factor_lists(r, left / k, partial + r->c + k - 1);
+    r->depth--;
+  }
+}
+
+static int smooth(int32_t n) { /* every prime factor <= 7 */
+  for (int32_t p = 2; p <= 7; p++)
+    while (n % p == 0) n /= p;
+  return n == 1;
+}
+
+static void collapses(ranking *r, int32_t ranks) {
+  for (int32_t m = 2; m <= 3; m++) {
+    int found = 0;
+    for (int32_t inner = ranks - 1; inner >= 2 && found < 2; inner--) {
+      int64_t folded = ranks - inner; /* T - T/M = T(M-1)/M */
+      if (folded % (m - 1) != 0) continue;
+      int64_t t = folded / (m - 1) * m;
+      if (t > ranks || t / m > inner || !smooth(inner)) continue;
+      found++;
+      r->prefix = (fs_rm_stage){.kind = FS_RM_COLLAPSE, .t = (int32_t)t, .m = m};
+      r->suffix = (fs_rm_stage){.kind = FS_RM_EXPAND, .t = (int32_t)t, .m = m};
+      r->extra = 2 * r->c + m; /* (c + 1) + (c + M - 1) */
+      factor_lists(r, inner, 0);
+    }
+  }
+}
+
+int fs_rm_enumerate(int32_t ranks, double c, int limit, fs_rm_candidates *out, fs_error *err) {
+  *out = (fs_rm_candidates){0};
+  if (ranks < 1 || ranks > 65536)
+    return fs_error_set(err, "rm candidates: ranks must be in [1, 65536], not %d", (int)ranks);
+  if (limit < 1 || limit > 1000000)
+    return fs_error_set(err, "rm candidates: limit must be in [1, 1000000], not %d", limit);
+  ranking r = {.out = out, .c = c};
+  out->limit = limit;
+  out->items = malloc((size_t)limit * sizeof *out->items);
+  out->cost = malloc((size_t)limit * sizeof *out->cost);
+  r.order = malloc((size_t)limit * sizeof *r.order);
+  if (!out->items || !out->cost || !r.order) {
+    free(r.order);
+    fs_rm_candidates_free(out);
+    return fs_error_set(err, "rm candidates: out of memory for %d schedules", limit);
+  }
+  r.prefix.kind = r.suffix.kind = FS_RM_FACTOR; /* no wrapper */
+  factor_lists(&r, ranks, 0);
+  r.extra = 2;                                  /* merge c+K1, inverse >= c+Ks */
+  for (r.merge = 1; r.merge < ranks; r.merge++) factor_lists(&r, ranks - r.merge, 0);
+  r.merge = 0;
+  collapses(&r, ranks);
+  /* heap -> ascending (cost, order) */
+  int kept = out->count;
+  for (int n = kept; n > 1; n--) {
+    swap_items(&r, 0, n - 1);
+    out->count--;
+    sift_down(&r, 0);
+  }
+  out->count = kept;
+  free(r.order);
+  return 0;
+}
+
+void fs_rm_candidates_free(fs_rm_candidates *candidates) {
+  free(candidates->items);
+  free(candidates->cost);
+  *candidates = (fs_rm_candidates){0};
 }

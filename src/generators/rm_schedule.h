@@ -99,4 +99,41 @@ int fs_rm_heuristic(int32_t ranks, double c, int32_t upper, int sorted, fs_rm_sc
  * ranks in [1, 65536] (branch and bound: 1024 takes ~1 ms, 65536 ~5 s). */
 int fs_rm_best(int32_t ranks, double c, fs_rm_schedule *out, fs_error *err);
 
+/* c = alpha_p/alpha_r of the thesis's Table 4.1 (ARCHER; the default table
+ * of `--model pipelined`) at a message of `size` bytes, interpolated as
+ * that model does: linearly between rows, clamped below the first row,
+ * extended along the last segment. 0 where alpha_p or alpha_r is not
+ * positive (above ~100 KiB: no pipelining). 8 B: 0.88/0.38 = 2.316. */
+double fs_rm_archer_ratio(int64_t size);
+
+/* fs_rm_upper(c) clamped to [2, 4096] (2 for c <= 0, where b_upper = 1). */
+int32_t fs_rm_upper_clamped(double c);
+
+/* `--schedule auto`: the sorted heuristic with upper fs_rm_upper_clamped(c);
+ * where it fails (a merge over a single core factor, e.g. N = 3 at
+ * upper 2) the single stage aN. ranks in [1, 1e9]. */
+int fs_rm_auto(int32_t ranks, double c, fs_rm_schedule *out, fs_error *err);
+
+/* Candidates for `fennelsim best`: the `limit` cheapest under
+ * fs_rm_schedule_cost(., c) (ties: first enumerated) of
+ *   1. every ordered factor list of N (plain schedules);
+ *   2. every merge as fs_rm_best searches them (1 <= R < K1, s >= 2);
+ *   3. collapse/expand around the nearest factorable counts: for M = 2, 3
+ *      the two largest counts n' < N with all prime factors <= 7 that a
+ *      cTmM reaches (n' = N - T + T/M), each with every ordered factor list.
+ * Branch and bound keeps this fast: a partial list is dropped once it
+ * cannot beat the limit-th cheapest. Sorted by cost, then enumeration
+ * order. `considered` counts the complete schedules that reached the
+ * ranking; `capped` says some schedule was left out (dropped from a full
+ * ranking or cut by the bound); when 0 the list is the whole space.
+ * ranks in [1, 65536], limit in [1, 1e6]. */
+typedef struct fs_rm_candidates {
+  fs_rm_schedule *items;
+  double *cost;
+  int count, limit, capped;
+  int64_t considered;
+} fs_rm_candidates;
+int fs_rm_enumerate(int32_t ranks, double c, int limit, fs_rm_candidates *out, fs_error *err);
+void fs_rm_candidates_free(fs_rm_candidates *candidates);
+
 #endif
