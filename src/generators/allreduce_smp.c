@@ -22,47 +22,34 @@
 static const char NAME[] = "allreduce-smp";
 
 typedef struct allreduce_labels {
-  int32_t node_reduce[SMP_MAX_ROUNDS], node_bcast[SMP_MAX_ROUNDS], leaders[SMP_MAX_ROUNDS];
+  int32_t node_reduce[FS_SMP_MAX_ROUNDS], node_bcast[FS_SMP_MAX_ROUNDS], leaders[FS_SMP_MAX_ROUNDS];
   int32_t collapse, expand;
 } allreduce_labels;
 
-static void add_rank(smp_builder *b, const smp_nodes *n, const allreduce_labels *l,
+static void add_rank(fs_smp_builder *b, const fs_smp_nodes *n, const allreduce_labels *l,
                      int32_t rank) {
-  int32_t k = n->node[rank], i = n->local[rank], q = smp_node_size(n, k), last = -1;
-  const int32_t *node = smp_node_members(n, k);
-  if (q > 1) last = smp_binomial_reduce(b, node, q, 0, i, last, l->node_reduce);
+  int32_t k = n->node[rank], i = n->local[rank], q = fs_smp_node_size(n, k), last = -1;
+  const int32_t *node = fs_smp_node_members(n, k);
+  if (q > 1) last = fs_smp_binomial_reduce(b, node, q, 0, i, last, l->node_reduce);
   if (i == 0 && n->count > 1)
-    last = smp_recursive_doubling(b, n->leader, n->count, k, last, l->collapse, l->leaders,
+    last = fs_smp_recursive_doubling(b, n->leader, n->count, k, last, l->collapse, l->leaders,
                                   l->expand);
-  if (q > 1) smp_binomial_bcast(b, node, q, 0, i, last, l->node_bcast);
+  if (q > 1) fs_smp_binomial_bcast(b, node, q, 0, i, last, l->node_bcast);
 }
 
-static void build(smp_builder *b, const smp_nodes *n) {
+static void build(fs_smp_builder *b, const fs_smp_nodes *n) {
   allreduce_labels l = {{0}, {0}, {0}, 0, 0};
-  smp_round_labels(b, "node-reduce", n->largest, l.node_reduce);
+  fs_smp_round_labels(b, "node-reduce", n->largest, l.node_reduce);
   int uneven = n->count & (n->count - 1); /* not a power of 2: collapse and expand */
-  if (uneven) l.collapse = smp_label(b, "collapse");
-  smp_round_labels(b, "leaders", n->count, l.leaders);
-  if (uneven) l.expand = smp_label(b, "expand");
-  smp_round_labels(b, "node-bcast", n->largest, l.node_bcast);
+  if (uneven) l.collapse = fs_smp_label(b, "collapse");
+  fs_smp_round_labels(b, "leaders", n->count, l.leaders);
+  if (uneven) l.expand = fs_smp_label(b, "expand");
+  fs_smp_round_labels(b, "node-bcast", n->largest, l.node_bcast);
   for (int32_t rank = 0; rank < n->ranks && b->tasks <= FS_MAX_TASKS; rank++)
     add_rank(b, n, &l, rank);
 }
 
 fs_program *fs_generate_allreduce_smp(const fs_generator_options *o, fs_error *err) {
   if (fs_gen_check_common(NAME, o, err) || fs_gen_refuse_root(NAME, o, err)) return NULL;
-  smp_nodes n;
-  if (smp_nodes_init(&n, NAME, o, err)) return NULL;
-  smp_builder count = {.o = o};
-  build(&count, &n);
-  fs_program *p = fs_gen_begin(NAME, o->ranks, count.tasks, count.dependencies, err);
-  if (!p) {
-    smp_nodes_free(&n);
-    return NULL;
-  }
-  smp_builder b = {.p = p, .o = o};
-  fs_gen_flow_begin(o, FS_COLLECTIVE_ALLREDUCE, 0, 1, o->size);
-  build(&b, &n);
-  smp_nodes_free(&n);
-  return fs_gen_finish_options(NAME, p, count.tasks, count.dependencies, b.failed, o, err);
+  return fs_smp_generate(NAME, o, FS_COLLECTIVE_ALLREDUCE, build, err);
 }

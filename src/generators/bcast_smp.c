@@ -22,28 +22,29 @@
 static const char NAME[] = "bcast-smp";
 
 typedef struct bcast_labels {
-  int32_t to_leader, leaders[SMP_MAX_ROUNDS], node_bcast[SMP_MAX_ROUNDS];
+  int32_t to_leader, leaders[FS_SMP_MAX_ROUNDS], node_bcast[FS_SMP_MAX_ROUNDS];
 } bcast_labels;
 
-static void add_rank(smp_builder *b, const smp_nodes *n, const bcast_labels *l, int32_t root,
+static void add_rank(fs_smp_builder *b, const fs_smp_nodes *n, const bcast_labels *l, int32_t root,
                      int32_t rank) {
-  int32_t k = n->node[rank], i = n->local[rank], q = smp_node_size(n, k), last = -1;
+  int32_t k = n->node[rank], i = n->local[rank], q = fs_smp_node_size(n, k), last = -1;
   int32_t root_node = n->node[root];
-  const int32_t *node = smp_node_members(n, k);
+  const int32_t *node = fs_smp_node_members(n, k);
   if (rank == root && i > 0)
-    last = smp_task(b, FS_SEND, rank, n->leader[k], l->to_leader, FS_FLOW_READ, -1);
+    last = fs_smp_task(b, FS_SEND, rank, n->leader[k], l->to_leader, FS_FLOW_READ, -1);
   if (i == 0 && k == root_node && rank != root)
-    last = smp_task(b, FS_RECV, rank, root, l->to_leader, FS_FLOW_WRITE, -1);
+    last = fs_smp_task(b, FS_RECV, rank, root, l->to_leader, FS_FLOW_WRITE, -1);
   if (i == 0 && n->count > 1)
-    last = smp_binomial_bcast(b, n->leader, n->count, root_node, k, last, l->leaders);
-  if (q > 1) smp_binomial_bcast(b, node, q, 0, i, last, l->node_bcast);
+    last = fs_smp_binomial_bcast(b, n->leader, n->count, root_node, k, last, l->leaders);
+  if (q > 1) fs_smp_binomial_bcast(b, node, q, 0, i, last, l->node_bcast);
 }
 
-static void build(smp_builder *b, const smp_nodes *n, int32_t root) {
+static void build(fs_smp_builder *b, const fs_smp_nodes *n) {
+  int32_t root = b->o->root;
   bcast_labels l = {0, {0}, {0}};
-  if (n->local[root] > 0) l.to_leader = smp_label(b, "to-leader");
-  smp_round_labels(b, "leaders", n->count, l.leaders);
-  smp_round_labels(b, "node-bcast", n->largest, l.node_bcast);
+  if (n->local[root] > 0) l.to_leader = fs_smp_label(b, "to-leader");
+  fs_smp_round_labels(b, "leaders", n->count, l.leaders);
+  fs_smp_round_labels(b, "node-bcast", n->largest, l.node_bcast);
   for (int32_t rank = 0; rank < n->ranks && b->tasks <= FS_MAX_TASKS; rank++)
     add_rank(b, n, &l, root, rank);
 }
@@ -52,18 +53,5 @@ fs_program *fs_generate_bcast_smp(const fs_generator_options *o, fs_error *err) 
   if (fs_gen_check_common(NAME, o, err) || fs_gen_check_root(NAME, o, err) ||
       fs_gen_refuse_reduce_time(NAME, o, "a broadcast has no reduction", err))
     return NULL;
-  smp_nodes n;
-  if (smp_nodes_init(&n, NAME, o, err)) return NULL;
-  smp_builder count = {.o = o};
-  build(&count, &n, o->root);
-  fs_program *p = fs_gen_begin(NAME, o->ranks, count.tasks, count.dependencies, err);
-  if (!p) {
-    smp_nodes_free(&n);
-    return NULL;
-  }
-  smp_builder b = {.p = p, .o = o};
-  fs_gen_flow_begin(o, FS_COLLECTIVE_BCAST, o->root, 1, o->size);
-  build(&b, &n, o->root);
-  smp_nodes_free(&n);
-  return fs_gen_finish_options(NAME, p, count.tasks, count.dependencies, b.failed, o, err);
+  return fs_smp_generate(NAME, o, FS_COLLECTIVE_BCAST, build, err);
 }

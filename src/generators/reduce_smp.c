@@ -24,44 +24,32 @@
 static const char NAME[] = "reduce-smp";
 
 typedef struct reduce_labels {
-  int32_t node_reduce[SMP_MAX_ROUNDS], leaders[SMP_MAX_ROUNDS], root_node[SMP_MAX_ROUNDS];
+  int32_t node_reduce[FS_SMP_MAX_ROUNDS], leaders[FS_SMP_MAX_ROUNDS], root_node[FS_SMP_MAX_ROUNDS];
 } reduce_labels;
 
-static void add_rank(smp_builder *b, const smp_nodes *n, const reduce_labels *l, int32_t root,
+static void add_rank(fs_smp_builder *b, const fs_smp_nodes *n, const reduce_labels *l, int32_t root,
                      int32_t rank) {
-  int32_t k = n->node[rank], i = n->local[rank], q = smp_node_size(n, k), last = -1;
+  int32_t k = n->node[rank], i = n->local[rank], q = fs_smp_node_size(n, k), last = -1;
   int32_t root_node = n->node[root];
-  const int32_t *node = smp_node_members(n, k);
-  if (k != root_node && q > 1) last = smp_binomial_reduce(b, node, q, 0, i, last, l->node_reduce);
+  const int32_t *node = fs_smp_node_members(n, k);
+  if (k != root_node && q > 1) last = fs_smp_binomial_reduce(b, node, q, 0, i, last, l->node_reduce);
   if (i == 0 && n->count > 1)
-    last = smp_binomial_reduce(b, n->leader, n->count, root_node, k, last, l->leaders);
+    last = fs_smp_binomial_reduce(b, n->leader, n->count, root_node, k, last, l->leaders);
   if (k == root_node && q > 1)
-    smp_binomial_reduce(b, node, q, n->local[root], i, last, l->root_node);
+    fs_smp_binomial_reduce(b, node, q, n->local[root], i, last, l->root_node);
 }
 
-static void build(smp_builder *b, const smp_nodes *n, int32_t root) {
+static void build(fs_smp_builder *b, const fs_smp_nodes *n) {
+  int32_t root = b->o->root;
   reduce_labels l = {{0}, {0}, {0}};
-  smp_round_labels(b, "node-reduce", n->largest, l.node_reduce);
-  smp_round_labels(b, "leaders", n->count, l.leaders);
-  smp_round_labels(b, "root-node", smp_node_size(n, n->node[root]), l.root_node);
+  fs_smp_round_labels(b, "node-reduce", n->largest, l.node_reduce);
+  fs_smp_round_labels(b, "leaders", n->count, l.leaders);
+  fs_smp_round_labels(b, "root-node", fs_smp_node_size(n, n->node[root]), l.root_node);
   for (int32_t rank = 0; rank < n->ranks && b->tasks <= FS_MAX_TASKS; rank++)
     add_rank(b, n, &l, root, rank);
 }
 
 fs_program *fs_generate_reduce_smp(const fs_generator_options *o, fs_error *err) {
   if (fs_gen_check_common(NAME, o, err) || fs_gen_check_root(NAME, o, err)) return NULL;
-  smp_nodes n;
-  if (smp_nodes_init(&n, NAME, o, err)) return NULL;
-  smp_builder count = {.o = o};
-  build(&count, &n, o->root);
-  fs_program *p = fs_gen_begin(NAME, o->ranks, count.tasks, count.dependencies, err);
-  if (!p) {
-    smp_nodes_free(&n);
-    return NULL;
-  }
-  smp_builder b = {.p = p, .o = o};
-  fs_gen_flow_begin(o, FS_COLLECTIVE_REDUCE, o->root, 1, o->size);
-  build(&b, &n, o->root);
-  smp_nodes_free(&n);
-  return fs_gen_finish_options(NAME, p, count.tasks, count.dependencies, b.failed, o, err);
+  return fs_smp_generate(NAME, o, FS_COLLECTIVE_REDUCE, build, err);
 }

@@ -27,44 +27,28 @@
 #ifndef FS_SMP_SUPPORT_H
 #define FS_SMP_SUPPORT_H
 
-#include <stdlib.h>
-#include <string.h>
-
 #include "generator_support.h"
 
-#define SMP_MAX_ROUNDS 32
+#define FS_SMP_MAX_ROUNDS 32
 
 /* The builder: counts while p is NULL, else adds; ids are the same in both
  * passes, so a count pass followed by a build pass reserves exactly. */
-typedef struct smp_builder {
+typedef struct fs_smp_builder {
   fs_program *p;
   const fs_generator_options *o;
   int64_t tasks, dependencies;
   int failed;
-} smp_builder;
+} fs_smp_builder;
 
 /* Adds a task (a send/recv of S bytes to/from peer, or a reduce) doing
  * `action` on block 0 after `after` (-1: nothing); returns its id. */
-static inline int32_t smp_task(smp_builder *b, fs_task_kind kind, int32_t rank, int32_t peer,
-                               int32_t label, fs_flow_action action, int32_t after) {
-  int32_t id = (int32_t)b->tasks++;
-  if (after >= 0) b->dependencies++;
-  if (!b->p || b->failed) return id;
-  int32_t t = kind == FS_COMPUTE ? fs_gen_reduce(b->p, rank, label, b->o)
-                                 : fs_gen_message(b->p, kind, rank, peer, b->o->size, label);
-  if (t != id || (after >= 0 && fs_program_depend(b->p, t, after, FS_AFTER_END))) b->failed = 1;
-  fs_gen_flow_range(b->o, t, action, 0, 1); /* a failure shows in o->flow->failed */
-  return id;
-}
+int32_t fs_smp_task(fs_smp_builder *b, fs_task_kind kind, int32_t rank, int32_t peer,
+                               int32_t label, fs_flow_action action, int32_t after);
 
-static inline int32_t smp_depend(smp_builder *b, int32_t task, int32_t on) {
-  b->dependencies++;
-  if (b->p && !b->failed && fs_program_depend(b->p, task, on, FS_AFTER_END)) b->failed = 1;
-  return task;
-}
+int32_t fs_smp_depend(fs_smp_builder *b, int32_t task, int32_t on);
 
 /* The nodes of a mapping. */
-typedef struct smp_nodes {
+typedef struct fs_smp_nodes {
   int32_t ranks, count;  /* count: nodes holding ranks */
   int32_t *node;         /* rank -> node index (leader order) */
   int32_t *local;        /* rank -> local rank */
@@ -72,78 +56,24 @@ typedef struct smp_nodes {
   int32_t *member;       /* the ranks of each node in rank order, nodes in leader order */
   int32_t *leader;       /* node index -> its leader */
   int32_t largest;       /* ranks on the fullest node */
-} smp_nodes;
+} fs_smp_nodes;
 
-static inline void smp_nodes_free(smp_nodes *n) {
-  free(n->node);
-  free(n->local);
-  free(n->first);
-  free(n->member);
-  free(n->leader);
-}
+void fs_smp_nodes_free(fs_smp_nodes *n);
 
 /* Reads the mapping; -1 with err set when it does not fit the options or
  * memory runs out. */
-static inline int smp_nodes_init(smp_nodes *n, const char *name, const fs_generator_options *o,
-                                 fs_error *err) {
-  const fs_platform *platform = o->platform;
-  int32_t ranks = o->ranks;
-  memset(n, 0, sizeof *n);
-  if (platform && (!platform->node || platform->ranks != ranks))
-    return fs_error_set(err, "%s: the platform maps %d ranks, not --ranks %d", name,
-                        platform->node ? platform->ranks : 0, ranks);
-  int32_t ids = platform ? platform->nodes : ranks;
-  size_t r = (size_t)ranks;
-  n->ranks = ranks;
-  n->node = malloc(r * sizeof *n->node);
-  n->local = malloc(r * sizeof *n->local);
-  n->first = calloc(r + 2, sizeof *n->first);
-  n->member = malloc(r * sizeof *n->member);
-  n->leader = malloc(r * sizeof *n->leader);
-  int32_t *index = malloc((size_t)ids * sizeof *index); /* platform node -> node index */
-  if (!n->node || !n->local || !n->first || !n->member || !n->leader || !index) {
-    free(index);
-    smp_nodes_free(n);
-    return fs_error_set(err, "%s: out of memory for the nodes of %d ranks", name, ranks);
-  }
-  for (int32_t i = 0; i < ids; i++) index[i] = -1;
-  for (int32_t rank = 0; rank < ranks; rank++) {
-    int32_t id = platform ? fs_platform_node_of(platform, rank) : rank;
-    if (index[id] < 0) n->leader[n->count] = rank, index[id] = n->count++;
-    n->node[rank] = index[id];
-    n->local[rank] = n->first[index[id] + 1]++; /* counts the node's ranks so far */
-  }
-  for (int32_t k = 0; k < n->count; k++) {
-    if (n->first[k + 1] > n->largest) n->largest = n->first[k + 1];
-    n->first[k + 1] += n->first[k];
-  }
-  for (int32_t rank = 0; rank < ranks; rank++)
-    n->member[n->first[n->node[rank]] + n->local[rank]] = rank;
-  free(index);
-  return 0;
-}
+int fs_smp_nodes_init(fs_smp_nodes *n, const char *name, const fs_generator_options *o,
+                                 fs_error *err);
 
-static inline int32_t smp_node_size(const smp_nodes *n, int32_t k) {
-  return n->first[k + 1] - n->first[k];
-}
-static inline const int32_t *smp_node_members(const smp_nodes *n, int32_t k) {
-  return n->member + n->first[k];
-}
+int32_t fs_smp_node_size(const fs_smp_nodes *n, int32_t k);
+const int32_t *fs_smp_node_members(const fs_smp_nodes *n, int32_t k);
 
 /* Labels "<prefix><i+1>" for the rounds of a tree on up to `size` members;
  * nothing while counting. */
-static inline void smp_round_labels(smp_builder *b, const char *prefix, int32_t size,
-                                    int32_t labels[SMP_MAX_ROUNDS]) {
-  if (b->p && !b->failed && fs_gen_numbered_labels(b->p, prefix, fs_gen_ceil_log2(size), labels))
-    b->failed = 1;
-}
+void fs_smp_round_labels(fs_smp_builder *b, const char *prefix, int32_t size,
+                                    int32_t labels[FS_SMP_MAX_ROUNDS]);
 
-static inline int32_t smp_label(smp_builder *b, const char *text) {
-  if (!b->p || b->failed) return 0;
-  int32_t label = fs_gen_label(b->p, "%s", text);
-  if (label < 0) b->failed = 1;
-  return label;
-}
+int32_t fs_smp_label(fs_smp_builder *b, const char *text);
 
 /* Member i of group g (n members) in MPICH's binomial broadcast from member
  * root: the recv from v - lowbit(v) (v = i - root mod n) after `after`, then
@@ -151,23 +81,9 @@ static inline int32_t smp_label(smp_builder *b, const char *text) {
  * power of 2 below n), each after the recv. Round labels in time order: a
  * message of mask m is in round ceil(log2 n) - log2 m. Returns the task
  * holding the data: the recv, or `after` for the root. */
-static inline int32_t smp_binomial_bcast(smp_builder *b, const int32_t *g, int32_t n,
+int32_t fs_smp_binomial_bcast(fs_smp_builder *b, const int32_t *g, int32_t n,
                                          int32_t root, int32_t i, int32_t after,
-                                         const int32_t *labels) {
-  int rounds = fs_gen_ceil_log2(n);
-  int32_t v = fs_gen_relative(i, root, n), value = after;
-  int64_t mask = (int64_t)1 << rounds;
-  if (v > 0) {
-    mask = v & -v;
-    value = smp_task(b, FS_RECV, g[i], g[fs_gen_absolute(v - (int32_t)mask, root, n)],
-                     labels[rounds - 1 - fs_gen_floor_log2(mask)], FS_FLOW_WRITE, after);
-  }
-  for (mask >>= 1; mask > 0; mask >>= 1)
-    if (v + mask < n)
-      smp_task(b, FS_SEND, g[i], g[fs_gen_absolute(v + (int32_t)mask, root, n)],
-               labels[rounds - 1 - fs_gen_floor_log2(mask)], FS_FLOW_READ, value);
-  return value;
-}
+                                         const int32_t *labels);
 
 /* Member i of group g in MPICH's binomial reduce to member root: for mask
  * m = 1, 2, ...: while bit m of v is clear, the recv (TEMP) from v | m when
@@ -175,22 +91,9 @@ static inline int32_t smp_binomial_bcast(smp_builder *b, const int32_t *g, int32
  * at the first set bit, the send to v & ~m, and done. Labels: round
  * log2 m + 1. Returns the member's last task (the send, or the root's last
  * reduce, or `after`). */
-static inline int32_t smp_binomial_reduce(smp_builder *b, const int32_t *g, int32_t n,
+int32_t fs_smp_binomial_reduce(fs_smp_builder *b, const int32_t *g, int32_t n,
                                           int32_t root, int32_t i, int32_t after,
-                                          const int32_t *labels) {
-  int32_t v = fs_gen_relative(i, root, n), last = after;
-  for (int64_t mask = 1, round = 0; mask < n; mask <<= 1, round++) {
-    if (v & mask)
-      return smp_task(b, FS_SEND, g[i], g[fs_gen_absolute(v & ~(int32_t)mask, root, n)],
-                      labels[round], FS_FLOW_READ, last);
-    if (v + mask < n) {
-      int32_t recv = smp_task(b, FS_RECV, g[i], g[fs_gen_absolute(v | (int32_t)mask, root, n)],
-                              labels[round], FS_FLOW_TEMP, last);
-      last = smp_task(b, FS_COMPUTE, g[i], -1, labels[round], FS_FLOW_COMBINE, recv);
-    }
-  }
-  return last;
-}
+                                          const int32_t *labels);
 
 /* Member i of group g in MPICH's recursive-doubling allreduce (pof2 = the
  * largest power of 2 <= n, rem = n - pof2): even i < 2 rem sends to i+1 and
@@ -200,29 +103,16 @@ static inline int32_t smp_binomial_reduce(smp_builder *b, const int32_t *g, int3
  * = 1, 2, ..., pof2/2, as MPIC_Sendrecv (recv, then send, both after the
  * previous step) and reduce after both. Labels: collapse, rounds[j],
  * expand. Returns the member's last task. */
-static inline int32_t smp_recursive_doubling(smp_builder *b, const int32_t *g, int32_t n,
+int32_t fs_smp_recursive_doubling(fs_smp_builder *b, const int32_t *g, int32_t n,
                                              int32_t i, int32_t after, int32_t collapse,
-                                             const int32_t *rounds, int32_t expand) {
-  int32_t pof2 = (int32_t)1 << fs_gen_floor_log2(n), rem = n - pof2, last = after;
-  if (i < 2 * rem && i % 2 == 0) {
-    int32_t send = smp_task(b, FS_SEND, g[i], g[i + 1], collapse, FS_FLOW_READ, last);
-    return smp_task(b, FS_RECV, g[i], g[i + 1], expand, FS_FLOW_WRITE, send);
-  }
-  if (i < 2 * rem) {
-    int32_t recv = smp_task(b, FS_RECV, g[i], g[i - 1], collapse, FS_FLOW_TEMP, last);
-    last = smp_task(b, FS_COMPUTE, g[i], -1, collapse, FS_FLOW_COMBINE, recv);
-  }
-  int32_t active = i < 2 * rem ? i / 2 : i - rem;
-  for (int32_t mask = 1, round = 0; mask < pof2; mask <<= 1, round++) {
-    int32_t partner = active ^ mask;
-    int32_t peer = g[partner < rem ? 2 * partner + 1 : partner + rem];
-    int32_t recv = smp_task(b, FS_RECV, g[i], peer, rounds[round], FS_FLOW_TEMP, last);
-    int32_t send = smp_task(b, FS_SEND, g[i], peer, rounds[round], FS_FLOW_READ, last);
-    last = smp_depend(b, smp_task(b, FS_COMPUTE, g[i], -1, rounds[round], FS_FLOW_COMBINE, recv),
-                      send);
-  }
-  if (i < 2 * rem) last = smp_task(b, FS_SEND, g[i], g[i - 1], expand, FS_FLOW_READ, last);
-  return last;
-}
+                                             const int32_t *rounds, int32_t expand);
+
+/* Runs `build` twice over the mapping's nodes, counting then adding, so
+ * the program is reserved exactly; declares the data flow as `collective`
+ * over one block of S bytes. The program, or NULL with err set. */
+fs_program *fs_smp_generate(const char *name, const fs_generator_options *o,
+                            fs_collective collective,
+                            void (*build)(fs_smp_builder *b, const fs_smp_nodes *n),
+                            fs_error *err);
 
 #endif

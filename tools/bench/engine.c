@@ -4,7 +4,8 @@
  * events/s, peak RSS and bytes per task. One process per size, so each
  * row's peak RSS is its own (tools/bench/engine, tools/bench/goal).
  * usage: bench_engine RANKS [--header] [--pattern NAME] [--model NAME]
- *                           [--size BYTES] [--param KEY=VALUE]... */
+ *                           [--size BYTES] [--schedule TEXT] [--param KEY=VALUE]...
+ * (a pattern that takes a --schedule gets "auto" unless one is given) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: bench_engine RANKS [--header] [--pattern NAME] [--model NAME]\n");
     return 2;
   }
-  const char *pattern = "allreduce-rd", *model = "pipelined";
+  const char *pattern = "allreduce-rd", *model = "pipelined", *schedule = NULL;
   int header = 0;
   int64_t size = 8;
   fs_parameter items[32];
@@ -36,6 +37,7 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[i], "--pattern") == 0 && i + 1 < argc) pattern = argv[++i];
     else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc) model = argv[++i];
     else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) size = atoll(argv[++i]);
+    else if (strcmp(argv[i], "--schedule") == 0 && i + 1 < argc) schedule = argv[++i];
     else if (strcmp(argv[i], "--param") == 0 && i + 1 < argc && params.count < 32) {
       char *pair = argv[++i], *equals = strchr(pair, '=');
       if (!equals) {
@@ -61,6 +63,7 @@ int main(int argc, char **argv) {
            "makespan_ns");
   fs_error err = {{0}};
   fs_generator_options options = {.ranks = atoi(argv[1]), .size = size, .rounds = 1};
+  if (generator->options & FS_GEN_SCHEDULE) options.schedule = schedule ? schedule : "auto";
   double t0 = now();
   fs_program *program = generator->generate(&options, &err);
   if (!program) {
