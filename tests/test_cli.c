@@ -200,7 +200,7 @@ START_TEST(usage_errors_exit_2) {
       {"gen allreduce-rm --ranks 8 --schedule m1g2a3,n1g3a2", "stage 1 (m1g2a3): R + G*K = 7, "
                                                               "not the 8 ranks"},
       {"gen allreduce-rm --ranks 8 --schedule a4,x2", "rm schedule: column 4: expected a stage"},
-      {"gen allreduce-rm --ranks 8 --schedule auto:fast", "expected auto or auto:C"},
+      {"gen allreduce-rm --ranks 8 --schedule auto:fast", "expected auto[-unsorted] or auto[-unsorted]:C"},
       {"gen allreduce-rd --ranks 8 --schedule a4,a2", "--schedule does not apply to allreduce-rd"},
       {"best allreduce --ranks 0", "fennelsim best: --ranks 0"},
       {"best gather --ranks 4", "only allreduce is searched"},

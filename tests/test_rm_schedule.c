@@ -855,6 +855,19 @@ START_TEST(auto_defaults) {
   ck_assert(memcmp(a->peer, b->peer, 4 * (size_t)a->tasks) == 0);
   fs_program_free(a);
   fs_program_free(b);
+  /* the unsorted heuristic (candidates 12..2 at c = 2.911) favours large
+   * factors: 16 = a8,a2 (sorted: a4,a4), 19 = 18 + 1 with 18 = 9 * 2 */
+  ck_assert_int_eq(fs_rm_auto_unsorted(16, C_THESIS, &s, NULL), 0);
+  ck_assert_str_eq(format(&s, buf, sizeof buf), "a8,a2");
+  ck_assert_int_eq(fs_rm_auto(16, C_THESIS, &s, NULL), 0);
+  ck_assert_str_eq(format(&s, buf, sizeof buf), "a4,a4");
+  ck_assert_int_eq(fs_rm_auto_unsorted(19, C_THESIS, &s, NULL), 0);
+  ck_assert_str_eq(format(&s, buf, sizeof buf), "m1g2a9,n1g9a2");
+  a = generate_ok(16, "auto-unsorted:2.911"), b = generate_ok(16, "a8,a2");
+  ck_assert_int_eq(a->tasks, b->tasks);
+  ck_assert(memcmp(a->peer, b->peer, 4 * (size_t)a->tasks) == 0);
+  fs_program_free(a);
+  fs_program_free(b);
 }
 END_TEST
 
@@ -882,9 +895,9 @@ START_TEST(generator_errors) {
                                    "size)");
   generate_bad(7, "a7,", "allreduce-rm: --schedule a7,: rm schedule: column 4: expected a stage "
                          "(aK, cTmM, eTmM, mRgGaK or nRgGaK), found the end");
-  generate_bad(7, "auto:x", "allreduce-rm: --schedule auto:x: expected auto or auto:C with a "
+  generate_bad(7, "auto:x", "allreduce-rm: --schedule auto:x: expected auto[-unsorted] or auto[-unsorted]:C with a "
                             "ratio C = alpha_p/alpha_r from 0 to 1e6");
-  generate_bad(7, "auto:-1", "allreduce-rm: --schedule auto:-1: expected auto or auto:C with a "
+  generate_bad(7, "auto:-1", "allreduce-rm: --schedule auto:-1: expected auto[-unsorted] or auto[-unsorted]:C with a "
                              "ratio C = alpha_p/alpha_r from 0 to 1e6");
   generate_bad(7, NULL, "allreduce-rm needs --schedule (a4,a2 | auto | ...) or --factors "
                         "k1,k2,... whose product is --ranks 7");

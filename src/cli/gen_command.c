@@ -30,6 +30,7 @@ static const char gen_usage[] =
     "                     barrier-nway)\n"
     "  --schedule TEXT    allreduce-rm stages: a4,a2 | c6m2,a2,a2,e6m2 | m1g2a3,n1g3a2 | auto\n"
     "                     (Alg. 7 with c = alpha_p/alpha_r of Table 4.1 at --size) | auto:C\n"
+    "                     | auto-unsorted[:C] (the unsorted variant: factors from the largest)\n"
     "  --nodes M --cores Q [--mapping seq|rr], or --platform FILE.xml\n"
     "                     the platform of SMP-aware and kappa-level algorithms\n";
 

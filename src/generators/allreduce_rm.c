@@ -79,18 +79,20 @@ static int check_factors(const fs_generator_options *o, fs_error *err) {
 }
 
 /* "auto" (c from Table 4.1 at --size, as `--model pipelined` prices it) or
- * "auto:C": the sorted heuristic (Alg. 7, fs_rm_auto). */
-static int auto_schedule(const fs_generator_options *o, const char *text, fs_rm_schedule *s,
-                         fs_error *err) {
+ * "auto:C": the sorted heuristic (Alg. 7, fs_rm_auto); "auto-unsorted[:C]"
+ * the unsorted one. `after` points past the word. */
+static int auto_schedule(const fs_generator_options *o, const char *text, const char *after,
+                         int sorted, fs_rm_schedule *s, fs_error *err) {
   double c = fs_rm_archer_ratio(o->size);
-  if (text[4] == ':') {
+  if (*after == ':') {
     char *end;
-    c = strtod(text + 5, &end);
-    if (end == text + 5 || *end || !(c >= 0 && c <= 1e6))
-      return fs_error_set(err, "%s: --schedule %s: expected auto or auto:C with a ratio "
-                          "C = alpha_p/alpha_r from 0 to 1e6", NAME, text);
+    c = strtod(after + 1, &end);
+    if (end == after + 1 || *end || !(c >= 0 && c <= 1e6))
+      return fs_error_set(err, "%s: --schedule %s: expected auto[-unsorted] or "
+                          "auto[-unsorted]:C with a ratio C = alpha_p/alpha_r from 0 to 1e6",
+                          NAME, text);
   }
-  return fs_rm_auto(o->ranks, c, s, err);
+  return sorted ? fs_rm_auto(o->ranks, c, s, err) : fs_rm_auto_unsorted(o->ranks, c, s, err);
 }
 
 static int stage_misfit(const fs_rm_schedule *s, int i, int32_t ranks, fs_error *err,
@@ -150,8 +152,11 @@ static int schedule_of(const fs_generator_options *o, fs_rm_schedule *s, fs_erro
       s->stages[i] = (fs_rm_stage){.kind = FS_RM_FACTOR, .k = o->factors[i]};
     return 0;
   }
-  if (strncmp(o->schedule, "auto", 4) == 0 && (!o->schedule[4] || o->schedule[4] == ':'))
-    return auto_schedule(o, o->schedule, s, err);
+  const char *text = o->schedule;
+  if (strncmp(text, "auto-unsorted", 13) == 0 && (!text[13] || text[13] == ':'))
+    return auto_schedule(o, text, text + 13, 0, s, err);
+  if (strncmp(text, "auto", 4) == 0 && (!text[4] || text[4] == ':'))
+    return auto_schedule(o, text, text + 4, 1, s, err);
   fs_error why = {{0}};
   int64_t covered = 0;
   if (fs_rm_schedule_parse(o->schedule, s, &why) || fs_rm_schedule_ranks(s, &covered, &why))

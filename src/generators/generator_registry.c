@@ -54,7 +54,7 @@ static const fs_generator generators[] = {
     {"allreduce-rd",
      "allreduce by recursive doubling as in MPICH (collapse/expand off powers of 2)",
      fs_generate_allreduce_rd, 0},
-    {"allreduce-rm", "allreduce by recursive multiplying (--schedule a4,a2 | m1g2a3,n1g3a2 | c6m2,a2,a2,e6m2 | auto[:C], or --factors k1,k2,...)",
+    {"allreduce-rm", "allreduce by recursive multiplying (--schedule a4,a2 | m1g2a3,n1g3a2 | c6m2,a2,a2,e6m2 | auto[-unsorted][:C], or --factors k1,k2,...)",
      fs_generate_allreduce_rm, FS_GEN_FACTORS | FS_GEN_SCHEDULE},
     {"allreduce-recdoub",
      "two-sided recursive halving then doubling, N a power of 2 (schedgen allreduce_recdoub)",

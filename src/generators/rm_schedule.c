@@ -469,13 +469,22 @@ int32_t fs_rm_upper_clamped(double c) {
   return !(u >= 2) ? 2 : u > 4096 ? 4096 : (int32_t)u;
 }
 
-int fs_rm_auto(int32_t ranks, double c, fs_rm_schedule *out, fs_error *err) {
+static int heuristic_or_one_stage(int32_t ranks, double c, int sorted, fs_rm_schedule *out,
+                                  fs_error *err) {
   if (ranks < 1 || ranks > MAX_NUMBER)
     return fs_error_set(err, "rm heuristic: ranks must be in [1, 1e9], not %d", (int)ranks);
-  if (fs_rm_heuristic(ranks, c, fs_rm_upper_clamped(c), 1, out, NULL) == 0) return 0;
+  if (fs_rm_heuristic(ranks, c, fs_rm_upper_clamped(c), sorted, out, NULL) == 0) return 0;
   *out = (fs_rm_schedule){.count = 1};
   factor_stage(&out->stages[0], ranks);
   return 0;
+}
+
+int fs_rm_auto(int32_t ranks, double c, fs_rm_schedule *out, fs_error *err) {
+  return heuristic_or_one_stage(ranks, c, 1, out, err);
+}
+
+int fs_rm_auto_unsorted(int32_t ranks, double c, fs_rm_schedule *out, fs_error *err) {
+  return heuristic_or_one_stage(ranks, c, 0, out, err);
 }
 
 /* ---- candidates for `best` ------------------------------------------------ */

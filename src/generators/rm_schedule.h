@@ -113,6 +113,8 @@ int32_t fs_rm_upper_clamped(double c);
  * where it fails (a merge over a single core factor, e.g. N = 3 at
  * upper 2) the single stage aN. ranks in [1, 1e9]. */
 int fs_rm_auto(int32_t ranks, double c, fs_rm_schedule *out, fs_error *err);
+/* The same with the unsorted heuristic (candidates upper..2): `auto-unsorted`. */
+int fs_rm_auto_unsorted(int32_t ranks, double c, fs_rm_schedule *out, fs_error *err);
 
 /* Candidates for `fennelsim best`: the `limit` cheapest under
  * fs_rm_schedule_cost(., c) (ties: first enumerated) of
