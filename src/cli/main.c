@@ -13,6 +13,7 @@ static const char usage[] =
     "  run FILE --model NAME [--param k=v]...  simulate a schedule\n"
     "  best allreduce --ranks N [options]      rank allreduce schedules by simulating them\n"
     "  convert IN OUT                          rewrite a schedule (e.g. .dag -> .dag.gz)\n"
+    "  merge A.csv B.csv... [--format json]    the statistics of a study's shards, combined\n"
     "  help, --help                            this text; `fennelsim COMMAND --help` for more\n"
     "  version, --version\n";
 
@@ -26,6 +27,7 @@ int main(int argc, char **argv) {
   if (strcmp(command, "gen") == 0) return fs_command_gen(argc, argv);
   if (strcmp(command, "convert") == 0) return fs_command_convert(argc, argv);
   if (strcmp(command, "best") == 0) return fs_command_best(argc, argv);
+  if (strcmp(command, "merge") == 0) return fs_command_merge(argc, argv);
   if (strcmp(command, "help") == 0 || strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0) {
     fputs(usage, stdout);
     return FS_EXIT_OK;

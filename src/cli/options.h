@@ -29,5 +29,6 @@ int fs_command_run(int argc, char **argv);
 int fs_command_gen(int argc, char **argv);
 int fs_command_convert(int argc, char **argv);
 int fs_command_best(int argc, char **argv);
+int fs_command_merge(int argc, char **argv);
 
 #endif

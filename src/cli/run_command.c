@@ -10,7 +10,10 @@
 #include "instruments/report.h"
 #include "instruments/timeline.h"
 #include "models/model_registry.h"
+#include "noise/noise.h"
 #include "options.h"
+#include "run_study.h"
+#include "study/merge.h"
 
 static const char run_usage[] =
     "usage: fennelsim run FILE [options]\n"
@@ -32,6 +35,21 @@ static const char run_usage[] =
     "                         a platform ignore it)\n"
     "      taulop:    shm_table=FILE net_table=FILE (rows: SIZE L(m,1) ... L(m,T)), shm_o, net_o,\n"
     "                 net_o_protocol (0), net_H (128KiB), segment (8KiB)\n"
+    "  --noise KIND=DIST      noise on every rank: host (CPU occupations), net (transfer\n"
+    "                         latency) or compute; DIST as lognormal:mu=0,sigma=0.2, with\n"
+    "                         mode=mul (default: d*X) or mode=add (d+X, X in ns); kinds:\n"
+    "                         normal, lognormal, gamma, exponential, uniform, beta-prime,\n"
+    "                         constant, empirical:file=PATH\n"
+    "  --noise-rank R:KIND=DIST   the same for rank R (or R1-R2) only, replacing --noise\n"
+    "  --noise-trace FILE     OS-noise detours (`start duration` lines, ns): every CPU is\n"
+    "                         unavailable during them, each rank at an offset drawn from the seed\n"
+    "  --seed S               the noise's seed (default 1); with --seeds, the first seed\n"
+    "  --seeds N              a Monte-Carlo study: N runs, seeds S .. S+N-1, reported as\n"
+    "                         distributions (min, p25, median, mean, p75, p95, p99, max, stdev)\n"
+    "  --threads T            study threads (default: all cores); results do not depend on T\n"
+    "  --samples FILE.csv     one row per seed (seed, makespan, finish per rank), streamed\n"
+    "  --histogram FILE.svg   the makespan distribution, drawn\n"
+    "  --shard I/N            run only seed indices I, I+N, ... (job arrays; fennelsim merge)\n"
     "  --format text|json     output (default text)\n"
     "  --timeline FILE.csv    record every task's ready/start/end times\n"
     "  --stuck-limit N        tasks listed in a deadlock report (default 20)\n";
@@ -40,7 +58,39 @@ typedef struct run_options {
   const char *input, *model, *compute, *format, *timeline;
   int64_t stuck_limit;
   fs_parameters params;
+  fs_noise *noise;
+  int64_t seeds, threads, shard_index, shard_count;
+  uint64_t seed;
+  const char *samples, *histogram;
 } run_options;
+
+/* --noise, --noise-rank, --noise-trace, and the study's options. */
+static int study_option(run_options *o, int argc, char **argv, int *i, fs_error *err) {
+  const char *v;
+  int m;
+  int64_t number;
+  if ((m = fs_option(argc, argv, i, "--noise", &v, err))) {
+    if (m > 0 && fs_noise_add(o->noise, v, err)) return -1;
+  } else if ((m = fs_option(argc, argv, i, "--noise-rank", &v, err))) {
+    if (m > 0 && fs_noise_add_rank(o->noise, v, err)) return -1;
+  } else if ((m = fs_option(argc, argv, i, "--noise-trace", &v, err))) {
+    if (m > 0 && fs_noise_read_trace(o->noise, v, err)) return -1;
+  } else if ((m = fs_option(argc, argv, i, "--seed", &v, err))) {
+    if (m > 0 && fs_option_count("--seed", v, 0, INT64_MAX, &number, err)) return -1;
+    o->seed = (uint64_t)number;
+  } else if ((m = fs_option(argc, argv, i, "--seeds", &v, err))) {
+    if (m > 0 && fs_option_count("--seeds", v, 1, (int64_t)1 << 40, &o->seeds, err)) return -1;
+  } else if ((m = fs_option(argc, argv, i, "--threads", &v, err))) {
+    if (m > 0 && fs_option_count("--threads", v, 1, 4096, &o->threads, err)) return -1;
+  } else if ((m = fs_option(argc, argv, i, "--samples", &v, err))) {
+    o->samples = v;
+  } else if ((m = fs_option(argc, argv, i, "--histogram", &v, err))) {
+    o->histogram = v;
+  } else if ((m = fs_option(argc, argv, i, "--shard", &v, err))) {
+    if (m > 0 && fs_study_parse_shard(v, &o->shard_index, &o->shard_count, err)) return -1;
+  }
+  return m;
+}
 
 /* --nodes, --cores, --mapping, --platform: parameters of the platform. */
 static int platform_option(run_options *o, int argc, char **argv, int *i, fs_error *err) {
@@ -67,7 +117,9 @@ static void platform_used(run_options *o) {
 }
 
 static int parse_run_options(int argc, char **argv, run_options *o, fs_error *err) {
-  *o = (run_options){.model = "pipelined", .compute = "fixed", .format = "text", .stuck_limit = 20};
+  *o = (run_options){.model = "pipelined", .compute = "fixed", .format = "text", .stuck_limit = 20,
+                     .seed = 1, .shard_count = 1, .noise = fs_noise_new()};
+  if (!o->noise) return fs_error_set(err, "out of memory");
   for (int i = 2; i < argc; i++) {
     const char *v;
     int m;
@@ -78,6 +130,8 @@ static int parse_run_options(int argc, char **argv, run_options *o, fs_error *er
     else if ((m = fs_option(argc, argv, &i, "--param", &v, err))) {
       if (m < 0 || fs_option_param(&o->params, v, err)) return -1;
     } else if ((m = platform_option(o, argc, argv, &i, err))) {
+      if (m < 0) return -1;
+    } else if ((m = study_option(o, argc, argv, &i, err))) {
       if (m < 0) return -1;
     } else if ((m = fs_option(argc, argv, &i, "--stuck-limit", &v, err))) {
       if (m < 0 || fs_option_count("--stuck-limit", v, 0, 1000000, &o->stuck_limit, err)) return -1;
@@ -92,10 +146,17 @@ static int parse_run_options(int argc, char **argv, run_options *o, fs_error *er
   if (!o->input) return fs_error_set(err, "no schedule given (see fennelsim run --help)");
   if (strcmp(o->format, "text") != 0 && strcmp(o->format, "json") != 0)
     return fs_error_set(err, "--format %s: expected text or json", o->format);
+  if (!o->seeds && (o->threads || o->samples || o->histogram || o->shard_count > 1))
+    return fs_error_set(err, "--threads, --samples, --histogram and --shard need --seeds N");
+  if (o->seeds && o->timeline)
+    return fs_error_set(err, "--timeline records one run: not with --seeds");
   return 0;
 }
 
-static void free_run_options(run_options *o) { fs_option_params_free(&o->params); }
+static void free_run_options(run_options *o) {
+  fs_option_params_free(&o->params);
+  fs_noise_free(o->noise);
+}
 
 /* Runs with models and instruments ready; returns the exit status. */
 static int simulate(run_options *o, fs_program *program, fs_network_model *network,
@@ -105,7 +166,8 @@ static int simulate(run_options *o, fs_program *program, fs_network_model *netwo
   fs_timeline *timeline = NULL;
   fs_output *timeline_output = NULL;
   int exit_status = FS_EXIT_SIMULATION;
-  if (!engine) goto done;
+  const fs_noise *noise = fs_noise_active(o->noise) ? o->noise : NULL;
+  if (!engine || fs_engine_set_noise(engine, noise, o->seed, &err)) goto done;
   if (o->timeline) {
     timeline_output = fs_output_open(o->timeline, &err);
     if (!timeline_output) {
@@ -136,7 +198,7 @@ static int simulate(run_options *o, fs_program *program, fs_network_model *netwo
   }
   fs_run_summary summary = {.input = o->input, .program = program, .engine = engine,
                             .network = network, .compute = compute, .wall_seconds = wall,
-                            .load_seconds = load_seconds};
+                            .load_seconds = load_seconds, .noise = noise, .seed = o->seed};
   if (strcmp(o->format, "json") == 0)
     fs_report_json(stdout, &summary);
   else
@@ -169,8 +231,18 @@ int fs_command_run(int argc, char **argv) {
     goto done;
   double start = fs_seconds_now();
   program = fs_schedule_read(o.input, &err);
-  if (!program) goto done;
-  exit_status = simulate(&o, program, &network, &compute, fs_seconds_now() - start);
+  if (!program || fs_noise_prepare(o.noise, program->ranks, &err)) goto done;
+  if (o.seeds) {
+    fs_study_setup setup = {.input = o.input, .model = o.model, .compute = o.compute,
+                            .format = o.format, .params = &o.params, .program = program,
+                            .noise = fs_noise_active(o.noise) ? o.noise : NULL,
+                            .seeds = o.seeds, .base_seed = o.seed, .threads = (int)o.threads,
+                            .shard_index = o.shard_index, .shard_count = o.shard_count,
+                            .samples = o.samples, .histogram = o.histogram};
+    exit_status = fs_run_study(&setup, &argc, &argv);
+  } else {
+    exit_status = simulate(&o, program, &network, &compute, fs_seconds_now() - start);
+  }
   err.message[0] = 0;
 done:
   if (err.message[0]) fprintf(stderr, "fennelsim: %s\n", err.message);

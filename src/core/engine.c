@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "event_queue.h"
+#include "noise/noise.h"
 
 /* Event payload: task id (or model payload) << 3 | kind. */
 enum {
@@ -65,6 +66,13 @@ struct fs_engine {
   int failed;            /* a post was refused (memory, or a time in the past) */
   const char *failure;   /* why, when not that */
   fs_error model_error;  /* what the network model said when it could not reset */
+  /* noise (fs_engine_set_noise); all unused when noise is NULL */
+  const fs_noise *noise;
+  uint64_t seed;
+  uint64_t *draws;       /* per rank: draws so far in this run */
+  fs_time *started;      /* per task: when it started */
+  int32_t pending;       /* a local completion held until the model's call returns, or -1 */
+  fs_time pending_at;    /* its time as the model posted it */
 };
 
 static int has_two_sided(const fs_program *p) {
@@ -116,7 +124,24 @@ void fs_engine_free(fs_engine *e) {
   free(e->queues);
   free(e->finish);
   free(e->dispatch);
+  free(e->draws);
+  free(e->started);
   free(e);
+}
+
+int fs_engine_set_noise(fs_engine *e, const fs_noise *noise, uint64_t seed, fs_error *err) {
+  e->seed = seed;
+  if (!fs_noise_active(noise)) {
+    e->noise = NULL;
+    return 0;
+  }
+  const fs_program *p = e->program;
+  if (!e->draws) e->draws = malloc((size_t)(p->ranks ? p->ranks : 1) * sizeof *e->draws);
+  if (!e->started) e->started = malloc((size_t)(p->tasks + 1) * sizeof *e->started);
+  if (!e->draws || !e->started)
+    return fs_error_set(err, "out of memory for the noise state of %d tasks", p->tasks);
+  e->noise = noise;
+  return 0;
 }
 
 int fs_engine_add_observer(fs_engine *e, const fs_observer *observer) {
@@ -152,14 +177,100 @@ static void post(fs_engine *e, fs_time at, uint64_t payload) {
   if (at < e->now || fs_event_queue_push(&e->queue, at, payload)) e->failed = 1;
 }
 
+/* ---- noise: each interval a model posts, perturbed (noise/noise.h) ---- */
+
+static fs_time not_before_now(const fs_engine *e, fs_time t) { return t < e->now ? e->now : t; }
+
+/* d under rank's noise of `kind`, spending one of the rank's draws. */
+static fs_time perturb(fs_engine *e, fs_noise_kind kind, int32_t rank, fs_time d) {
+  if (!fs_noise_has(e->noise, kind, rank)) return d;
+  return fs_noise_apply(e->noise, kind, rank, e->seed, e->draws[rank]++, d);
+}
+
+/* The end of a CPU occupation of rank from start to end: host noise (and
+ * compute noise for a compute), then the detours it meets. */
+static fs_time occupation_end(fs_engine *e, int32_t rank, int takes_cpu, int compute,
+                              fs_time start, fs_time end) {
+  fs_time d = perturb(e, FS_NOISE_HOST, rank, end - start);
+  if (compute) d = perturb(e, FS_NOISE_COMPUTE, rank, d);
+  fs_time t = start + d;
+  if (takes_cpu) t = fs_noise_detour_end(e->noise, rank, e->seed, start, t);
+  return not_before_now(e, t);
+}
+
+static fs_time task_occupation_end(fs_engine *e, int32_t task, int compute, fs_time at) {
+  const fs_program *p = e->program;
+  return occupation_end(e, p->rank[task], fs_task_takes_cpu(p, task), compute,
+                        e->started[task], at);
+}
+
+/* A completion with local = remote: a sleep or compute is an occupation; a
+ * put/get whose sender is busy until the data lands is one, then a
+ * transfer (net noise on the whole). */
+static fs_time noisy_complete(fs_engine *e, int32_t task, fs_time at) {
+  const fs_program *p = e->program;
+  switch (p->kind[task]) {
+    case FS_START:
+    case FS_PROXY:
+      return at;
+    case FS_SLEEP:
+      return task_occupation_end(e, task, 0, at);
+    case FS_COMPUTE:
+      return task_occupation_end(e, task, 1, at);
+    default: {
+      fs_time start = e->started[task], cpu_end = task_occupation_end(e, task, 0, at);
+      return not_before_now(e, start + perturb(e, FS_NOISE_NET, p->rank[task], cpu_end - start));
+    }
+  }
+}
+
+static void flush_pending_local(fs_engine *e) {
+  if (e->pending < 0) return;
+  int32_t task = e->pending;
+  e->pending = -1;
+  post(e, task_occupation_end(e, task, 0, e->pending_at),
+       (uint64_t)task << EVENT_BITS | EVENT_LOCAL);
+}
+
+/* A transfer's remote completion or arrival at `at`: its latency after
+ * the local completion under net noise, or, when the model keeps the
+ * sender busy until then (the same time), the whole interval. */
+static fs_time noisy_transfer(fs_engine *e, int32_t task, fs_time at) {
+  int32_t rank = e->program->rank[task];
+  fs_time start = e->started[task];
+  if (e->pending != task) /* no local completion seen in this call */
+    return not_before_now(e, start + perturb(e, FS_NOISE_NET, rank, at - start));
+  fs_time local = e->pending_at, noisy_local = task_occupation_end(e, task, 0, local), arrival;
+  e->pending = -1;
+  if (at == local)
+    noisy_local = arrival =
+        not_before_now(e, start + perturb(e, FS_NOISE_NET, rank, noisy_local - start));
+  else
+    arrival = noisy_local + perturb(e, FS_NOISE_NET, rank, at - local);
+  post(e, noisy_local, (uint64_t)task << EVENT_BITS | EVENT_LOCAL);
+  return arrival;
+}
+
 void fs_engine_post_complete(fs_engine *e, int32_t task, fs_time at) {
+  if (e->noise) at = noisy_complete(e, task, at);
   post(e, at, (uint64_t)task << EVENT_BITS | EVENT_COMPLETE);
 }
 void fs_engine_post_local(fs_engine *e, int32_t task, fs_time at) {
+  if (e->noise) { /* held until the remote part is known: hockney posts both at once */
+    flush_pending_local(e);
+    e->pending = task;
+    e->pending_at = at;
+    return;
+  }
   post(e, at, (uint64_t)task << EVENT_BITS | EVENT_LOCAL);
 }
 void fs_engine_post_remote(fs_engine *e, int32_t task, fs_time at) {
+  if (e->noise) at = noisy_transfer(e, task, at);
   post(e, at, (uint64_t)task << EVENT_BITS | EVENT_REMOTE);
+}
+/* The engine's own remote completions (a match, a receipt): no noise. */
+static void post_remote_now(fs_engine *e, int32_t task) {
+  post(e, e->now, (uint64_t)task << EVENT_BITS | EVENT_REMOTE);
 }
 void fs_engine_post_model_event(fs_engine *e, fs_time at, uint32_t payload) {
   post(e, at, (uint64_t)payload << EVENT_BITS | EVENT_MODEL);
@@ -168,6 +279,7 @@ void fs_engine_post_compute_event(fs_engine *e, fs_time at, uint32_t payload) {
   post(e, at, (uint64_t)payload << EVENT_BITS | EVENT_COMPUTE);
 }
 void fs_engine_post_arrival(fs_engine *e, int32_t task, fs_time at) {
+  if (e->noise) at = noisy_transfer(e, task, at);
   post(e, at, (uint64_t)task << EVENT_BITS | EVENT_ARRIVAL);
 }
 
@@ -282,6 +394,7 @@ static void post_recv(fs_engine *e, int32_t task);
 static void start_task(fs_engine *e, int32_t task) {
   const fs_program *p = e->program;
   if (e->observer_count) notify(e, 1, task);
+  if (e->noise) e->started[task] = e->now;
   if (p->start_dependencies) {
     int64_t first = p->successor_at[task];
     release(e, first, start_edges_end(p, task));
@@ -310,6 +423,7 @@ static void start_task(fs_engine *e, int32_t task) {
       e->network->start(e->network->state, e, task, e->now);
       break;
   }
+  if (e->noise) flush_pending_local(e);
 }
 
 static void make_ready(fs_engine *e, int32_t task) {
@@ -381,7 +495,7 @@ static void append(fs_engine *e, int32_t *head, int32_t *tail, int32_t t) {
 /* A matched rendezvous send completes now. */
 static void matched(fs_engine *e, int32_t send) {
   e->two_sided[send] |= MATCHED;
-  if (e->two_sided[send] & RENDEZVOUS) fs_engine_post_remote(e, send, e->now);
+  if (e->two_sided[send] & RENDEZVOUS) post_remote_now(e, send);
 }
 
 /* The message of `send` is received now: by the receiver's CPU, which the
@@ -394,10 +508,11 @@ static void receive_message(fs_engine *e, int32_t send) {
   if (recv >= 0) matched(e, send);
   else append(e, &q->unexpected_head, &q->unexpected_tail, send);
   if (!e->network->receive) {
-    if (recv >= 0) fs_engine_post_remote(e, recv, e->now);
+    if (recv >= 0) post_remote_now(e, recv);
     return;
   }
   fs_time hold = e->network->receive(e->network->state, e, send, e->now);
+  if (e->noise) hold = occupation_end(e, p->peer[send], 1, 0, e->now, e->now + hold) - e->now;
   if (recv >= 0) {
     e->two_sided[send] |= RECEIVED_INTO;
     e->waiting_next[send] = recv; /* the send is in no list now */
@@ -419,7 +534,7 @@ static void post_recv(fs_engine *e, int32_t recv) {
     return;
   }
   matched(e, send);
-  fs_engine_post_remote(e, recv, e->now);
+  post_remote_now(e, recv);
 }
 
 /* ---- events ---- */
@@ -501,6 +616,7 @@ static void handle(fs_engine *e, uint64_t payload) {
       break;
     default:
       if (e->network->event) e->network->event(e->network->state, e, (uint32_t)(payload >> EVENT_BITS), e->now);
+      if (e->noise) flush_pending_local(e);
       break;
   }
 }
@@ -550,6 +666,8 @@ static void reset(fs_engine *e) {
   e->events = e->completed = e->stuck = e->unmatched = 0;
   e->failed = 0;
   e->failure = NULL;
+  e->pending = -1;
+  if (e->noise) memset(e->draws, 0, (size_t)p->ranks * sizeof *e->draws);
   if (e->network->reset && e->network->reset(e->network->state, p, &e->model_error))
     fail_run(e, e->model_error.message);
   else if (e->compute->reset && e->compute->reset(e->compute->state, p, &e->model_error))

@@ -31,17 +31,45 @@ static void human_time(char *buffer, size_t size, fs_time t) {
   else snprintf(buffer, size, "%.6g ns", (double)t / FS_NS);
 }
 
-void fs_report_text(FILE *out, const fs_run_summary *s) {
+void fs_report_inputs_text(FILE *out, const fs_run_summary *s) {
   const fs_program *p = s->program;
-  const fs_time *finish = fs_engine_finish_times(s->engine);
-  char describe[512], exact[32], readable[32];
-  fs_time makespan = fs_engine_makespan(s->engine);
+  char describe[1024];
   s->network->describe(s->network->state, describe, sizeof describe);
   fprintf(out, "input      %s (%d ranks, %d tasks, %lld dependencies)\n", s->input, p->ranks,
           p->tasks, (long long)p->dependencies);
   fprintf(out, "model      %s {%s}\n", s->network->name, describe);
   s->compute->describe(s->compute->state, describe, sizeof describe);
   fprintf(out, "compute    %s {%s}\n", s->compute->name, describe);
+  if (s->noise) {
+    fs_noise_describe(s->noise, describe, sizeof describe);
+    fprintf(out, "noise      {%s} seed %llu\n", describe, (unsigned long long)s->seed);
+  }
+}
+
+void fs_report_inputs_json(FILE *out, const fs_run_summary *s) {
+  const fs_program *p = s->program;
+  char describe[1024];
+  fprintf(out, "\"input\": ");
+  fs_json_string(out, s->input);
+  s->network->describe(s->network->state, describe, sizeof describe);
+  fprintf(out, ", \"model\": \"%s\", \"model_parameters\": {%s}", s->network->name, describe);
+  s->compute->describe(s->compute->state, describe, sizeof describe);
+  fprintf(out, ", \"compute_model\": \"%s\", \"compute_parameters\": {%s}", s->compute->name,
+          describe);
+  if (s->noise) {
+    fs_noise_describe(s->noise, describe, sizeof describe);
+    fprintf(out, ", \"noise\": {%s}, \"seed\": %llu", describe, (unsigned long long)s->seed);
+  }
+  fprintf(out, ", \"ranks\": %d, \"tasks\": %d, \"dependencies\": %lld", p->ranks, p->tasks,
+          (long long)p->dependencies);
+}
+
+void fs_report_text(FILE *out, const fs_run_summary *s) {
+  const fs_program *p = s->program;
+  const fs_time *finish = fs_engine_finish_times(s->engine);
+  char exact[32], readable[32];
+  fs_time makespan = fs_engine_makespan(s->engine);
+  fs_report_inputs_text(out, s);
   human_time(readable, sizeof readable, makespan);
   fprintf(out, "makespan   %s (%s ns)\n", readable, fs_format_ns(exact, makespan));
   if (p->ranks <= RANKS_SHOWN) {
@@ -58,16 +86,9 @@ void fs_report_text(FILE *out, const fs_run_summary *s) {
 void fs_report_json(FILE *out, const fs_run_summary *s) {
   const fs_program *p = s->program;
   const fs_time *finish = fs_engine_finish_times(s->engine);
-  char describe[512], exact[32];
-  fprintf(out, "{\"input\": ");
-  fs_json_string(out, s->input);
-  s->network->describe(s->network->state, describe, sizeof describe);
-  fprintf(out, ", \"model\": \"%s\", \"model_parameters\": {%s}", s->network->name, describe);
-  s->compute->describe(s->compute->state, describe, sizeof describe);
-  fprintf(out, ", \"compute_model\": \"%s\", \"compute_parameters\": {%s}", s->compute->name,
-          describe);
-  fprintf(out, ", \"ranks\": %d, \"tasks\": %d, \"dependencies\": %lld", p->ranks, p->tasks,
-          (long long)p->dependencies);
+  char exact[32];
+  fprintf(out, "{");
+  fs_report_inputs_json(out, s);
   fprintf(out, ", \"makespan_ns\": %s, \"finish_ns\": [",
           fs_format_ns(exact, fs_engine_makespan(s->engine)));
   for (int32_t r = 0; r < p->ranks; r++)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "core/engine.h"
+#include "noise/noise.h"
 
 typedef struct fs_run_summary {
   const char *input;
@@ -15,10 +16,18 @@ typedef struct fs_run_summary {
   const fs_compute_model *compute;
   double wall_seconds;   /* the simulation alone */
   double load_seconds;   /* reading or generating the program */
+  const fs_noise *noise; /* NULL: none */
+  uint64_t seed;         /* the noise's seed (the base seed of a study) */
 } fs_run_summary;
 
 void fs_report_text(FILE *out, const fs_run_summary *summary);
 void fs_report_json(FILE *out, const fs_run_summary *summary);
+/* What was simulated (input, models, noise), without results: the first
+ * lines of the text report; the first members of the JSON object (after
+ * its "{"), without a trailing comma. A study (engine NULL) prints its
+ * statistics after them. */
+void fs_report_inputs_text(FILE *out, const fs_run_summary *summary);
+void fs_report_inputs_json(FILE *out, const fs_run_summary *summary);
 /* Writes text as a JSON string literal, quotes included. */
 void fs_json_string(FILE *out, const char *text);
 

@@ -1,0 +1,143 @@
+/* run_study.c: the Monte-Carlo side of `fennelsim run ... --seeds N`: one
+ * worker per thread (its own models and engine over the shared read-only
+ * program) runs the seeds the study gives it; the results, in seed order,
+ * become the distribution report, the samples CSV and the histogram. Under
+ * mpirun the seeds are split across processes and process 0 reports. */
+#include "run_study.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/engine.h"
+#include "formats/atomic_file.h"
+#include "instruments/report.h"
+#include "options.h"
+#include "study/histogram_svg.h"
+#include "study/merge.h"
+#include "study/statistics.h"
+#include "study/study.h"
+#include "study/study_mpi.h"
+
+struct fs_study_worker {
+  fs_network_model network;
+  fs_compute_model compute;
+  fs_engine *engine;
+  const fs_study_setup *setup;
+  fs_parameter *items; /* this thread's copy of the parameters (models mark them used) */
+};
+
+static void worker_free(fs_study_worker *w) {
+  if (!w) return;
+  fs_engine_free(w->engine);
+  fs_network_model_destroy(&w->network);
+  fs_compute_model_destroy(&w->compute);
+  free(w->items);
+  free(w);
+}
+
+static fs_study_worker *worker_new(void *arg, fs_error *err) {
+  const fs_study_setup *setup = arg;
+  fs_study_worker *w = calloc(1, sizeof *w);
+  int count = setup->params->count;
+  if (w) w->items = malloc((size_t)(count ? count : 1) * sizeof *w->items);
+  if (!w || !w->items) {
+    worker_free(w);
+    fs_error_set(err, "out of memory for a study worker");
+    return NULL;
+  }
+  w->setup = setup;
+  if (count) memcpy(w->items, setup->params->items, (size_t)count * sizeof *w->items);
+  fs_parameters params = {w->items, count};
+  if (fs_network_model_create(setup->model, &params, &w->network, err) ||
+      fs_compute_model_create(setup->compute, &params, &w->compute, err) ||
+      !(w->engine = fs_engine_new(setup->program, &w->network, &w->compute, err))) {
+    worker_free(w);
+    return NULL;
+  }
+  return w;
+}
+
+static int worker_run(fs_study_worker *w, uint64_t seed, fs_time *makespan, fs_time *finish,
+                      fs_error *err) {
+  const fs_program *p = w->setup->program;
+  if (fs_engine_set_noise(w->engine, w->setup->noise, seed, err)) return -1;
+  int status = fs_engine_run(w->engine, err);
+  if (status == FS_RUN_DEADLOCK && !err->message[0])
+    fs_error_set(err, "deadlock: %lld tasks can never run",
+                 (long long)fs_engine_stuck_tasks(w->engine));
+  if (status != FS_RUN_OK) return -1;
+  *makespan = fs_engine_makespan(w->engine);
+  memcpy(finish, fs_engine_finish_times(w->engine), (size_t)p->ranks * sizeof *finish);
+  return 0;
+}
+
+/* The samples CSV of gathered results (process 0 under MPI). */
+static int write_samples(const char *path, const fs_study_results *r, int32_t ranks,
+                         fs_error *err) {
+  fs_output *out = fs_output_open(path, err);
+  if (!out) return -1;
+  if (fs_merge_write_samples(r, ranks, out, err)) return -1; /* commits or aborts */
+  return 0;
+}
+
+static int write_histogram(const char *path, const fs_study_results *r, fs_error *err) {
+  fs_output *out = fs_output_open(path, err);
+  if (!out) return -1;
+  return fs_histogram_svg(r, out, err); /* commits or aborts */
+}
+
+static int report(const fs_study_setup *s, const fs_run_summary *summary,
+                  const fs_study_results *r, fs_error *err) {
+  int32_t ranks = s->program->ranks;
+  if (strcmp(s->format, "json") == 0) {
+    fprintf(stdout, "{");
+    fs_report_inputs_json(stdout, summary);
+    fprintf(stdout, ", ");
+    if (fs_study_report_json(stdout, r, ranks, s->base_seed, err)) return -1;
+    fprintf(stdout, "}\n");
+    return 0;
+  }
+  fs_report_inputs_text(stdout, summary);
+  return fs_study_report_text(stdout, r, ranks, s->base_seed, err);
+}
+
+int fs_run_study(const fs_study_setup *s, int *argc, char ***argv) {
+  fs_error err = {{0}};
+  int rank = 0, size = 1, status = FS_EXIT_SIMULATION;
+  int mpi = fs_study_mpi_active();
+  if (mpi) fs_study_mpi_begin(argc, argv, &rank, &size);
+  fs_study_options o = {.seeds = s->seeds,
+                        .base_seed = s->base_seed,
+                        .threads = s->threads,
+                        .ranks = s->program->ranks,
+                        /* a shard's seeds, dealt out to the MPI processes */
+                        .first = s->shard_index + (int64_t)rank * s->shard_count,
+                        .step = s->shard_count * size,
+                        .samples = mpi ? NULL : s->samples,
+                        .progress = rank == 0 && isatty(2)};
+  fs_study_callbacks callbacks = {worker_new, worker_run, worker_free, (void *)s};
+  fs_study_results local = {0}, all = {0};
+  int failed = fs_study_run(&o, &callbacks, &local, &err);
+  if (failed) fprintf(stderr, "fennelsim: %s\n", err.message), err.message[0] = 0;
+  if (fs_study_mpi_gather(failed ? NULL : &local, s->program->ranks, &all, &err)) goto done;
+  if (rank != 0) {
+    status = FS_EXIT_OK;
+    goto done;
+  }
+  fs_study_worker *w = worker_new((void *)s, &err); /* for the models' descriptions */
+  if (!w) goto done;
+  fs_run_summary summary = {.input = s->input, .program = s->program, .network = &w->network,
+                            .compute = &w->compute, .noise = s->noise, .seed = s->base_seed};
+  if (!report(s, &summary, &all, &err) &&
+      !(mpi && s->samples && write_samples(s->samples, &all, s->program->ranks, &err)) &&
+      !(s->histogram && write_histogram(s->histogram, &all, &err)))
+    status = FS_EXIT_OK;
+  worker_free(w);
+  fs_study_results_free(&all);
+done:
+  if (err.message[0]) fprintf(stderr, "fennelsim: %s\n", err.message);
+  fs_study_mpi_end();
+  return status;
+}

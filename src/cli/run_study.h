@@ -1,0 +1,27 @@
+/* run_study.h: `fennelsim run --seeds N`, the Monte-Carlo study (run_study.c). */
+#ifndef FS_RUN_STUDY_H
+#define FS_RUN_STUDY_H
+
+#include <stdint.h>
+
+#include "core/program.h"
+#include "models/model_registry.h"
+#include "noise/noise.h"
+
+typedef struct fs_study_setup {
+  const char *input, *model, *compute, *format;
+  const fs_parameters *params; /* checked by the caller; each worker copies them */
+  const fs_program *program;
+  const fs_noise *noise;       /* prepared for the program's ranks, or NULL */
+  int64_t seeds;
+  uint64_t base_seed;
+  int threads;
+  int64_t shard_index, shard_count; /* 0, 1 without --shard */
+  const char *samples, *histogram;  /* or NULL */
+} fs_study_setup;
+
+/* Runs the study and prints its report; the exit status. Under mpirun,
+ * every process calls it and process 0 reports. */
+int fs_run_study(const fs_study_setup *setup, int *argc, char ***argv);
+
+#endif
