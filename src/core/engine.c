@@ -207,7 +207,7 @@ static fs_time task_occupation_end(fs_engine *e, int32_t task, int compute, fs_t
 /* A completion with local = remote: a sleep or compute is an occupation; a
  * put/get whose sender is busy until the data lands is one, then a
  * transfer (net noise on the whole). */
-static fs_time noisy_complete(fs_engine *e, int32_t task, fs_time at) {
+FS_COLD static fs_time noisy_complete(fs_engine *e, int32_t task, fs_time at) {
   const fs_program *p = e->program;
   switch (p->kind[task]) {
     case FS_START:
@@ -224,7 +224,7 @@ static fs_time noisy_complete(fs_engine *e, int32_t task, fs_time at) {
   }
 }
 
-static void flush_pending_local(fs_engine *e) {
+FS_COLD static void flush_pending_local(fs_engine *e) {
   if (e->pending < 0) return;
   int32_t task = e->pending;
   e->pending = -1;
@@ -235,7 +235,7 @@ static void flush_pending_local(fs_engine *e) {
 /* A transfer's remote completion or arrival at `at`: its latency after
  * the local completion under net noise, or, when the model keeps the
  * sender busy until then (the same time), the whole interval. */
-static fs_time noisy_transfer(fs_engine *e, int32_t task, fs_time at) {
+FS_COLD static fs_time noisy_transfer(fs_engine *e, int32_t task, fs_time at) {
   int32_t rank = e->program->rank[task];
   fs_time start = e->started[task];
   if (e->pending != task) /* no local completion seen in this call */
@@ -255,11 +255,17 @@ void fs_engine_post_complete(fs_engine *e, int32_t task, fs_time at) {
   if (e->noise) at = noisy_complete(e, task, at);
   post(e, at, (uint64_t)task << EVENT_BITS | EVENT_COMPLETE);
 }
+/* With noise, a local completion is held until the remote part is known
+ * (hockney posts both at once, and the noise treats them as one). */
+FS_COLD static void hold_local(fs_engine *e, int32_t task, fs_time at) {
+  flush_pending_local(e);
+  e->pending = task;
+  e->pending_at = at;
+}
+
 void fs_engine_post_local(fs_engine *e, int32_t task, fs_time at) {
-  if (e->noise) { /* held until the remote part is known: hockney posts both at once */
-    flush_pending_local(e);
-    e->pending = task;
-    e->pending_at = at;
+  if (e->noise) {
+    hold_local(e, task, at);
     return;
   }
   post(e, at, (uint64_t)task << EVENT_BITS | EVENT_LOCAL);

@@ -10,8 +10,10 @@ typedef struct fs_error {
 
 #if defined(__GNUC__)
 #define FS_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define FS_COLD __attribute__((cold, noinline)) /* off the hot path */
 #else
 #define FS_PRINTF(a, b)
+#define FS_COLD
 #endif
 
 /* Formats into err (when err is not NULL); always returns -1 so callers can
