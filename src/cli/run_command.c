@@ -64,32 +64,33 @@ typedef struct run_options {
   const char *samples, *histogram;
 } run_options;
 
-/* --noise, --noise-rank, --noise-trace, and the study's options. */
+/* --noise, --noise-rank, --noise-trace, and the study's options: 1 when
+ * argv[*i] was one of them, 0 when not, -1 on error. */
 static int study_option(run_options *o, int argc, char **argv, int *i, fs_error *err) {
-  const char *v;
-  int m;
-  int64_t number;
-  if ((m = fs_option(argc, argv, i, "--noise", &v, err))) {
-    if (m > 0 && fs_noise_add(o->noise, v, err)) return -1;
-  } else if ((m = fs_option(argc, argv, i, "--noise-rank", &v, err))) {
-    if (m > 0 && fs_noise_add_rank(o->noise, v, err)) return -1;
-  } else if ((m = fs_option(argc, argv, i, "--noise-trace", &v, err))) {
-    if (m > 0 && fs_noise_read_trace(o->noise, v, err)) return -1;
-  } else if ((m = fs_option(argc, argv, i, "--seed", &v, err))) {
-    if (m > 0 && fs_option_count("--seed", v, 0, INT64_MAX, &number, err)) return -1;
-    o->seed = (uint64_t)number;
-  } else if ((m = fs_option(argc, argv, i, "--seeds", &v, err))) {
-    if (m > 0 && fs_option_count("--seeds", v, 1, (int64_t)1 << 40, &o->seeds, err)) return -1;
-  } else if ((m = fs_option(argc, argv, i, "--threads", &v, err))) {
-    if (m > 0 && fs_option_count("--threads", v, 1, 4096, &o->threads, err)) return -1;
-  } else if ((m = fs_option(argc, argv, i, "--samples", &v, err))) {
-    o->samples = v;
-  } else if ((m = fs_option(argc, argv, i, "--histogram", &v, err))) {
-    o->histogram = v;
-  } else if ((m = fs_option(argc, argv, i, "--shard", &v, err))) {
-    if (m > 0 && fs_study_parse_shard(v, &o->shard_index, &o->shard_count, err)) return -1;
+  static const char *const names[] = {"--noise", "--noise-rank", "--noise-trace", "--seed",
+                                      "--seeds", "--threads", "--samples", "--histogram",
+                                      "--shard"};
+  const char *v = NULL;
+  int m = 0, which = 0;
+  for (; which < (int)(sizeof names / sizeof names[0]) && !m; which++)
+    m = fs_option(argc, argv, i, names[which], &v, err);
+  if (m <= 0) return m;
+  int64_t number = 0;
+  switch (which - 1) {
+    case 0: return fs_noise_add(o->noise, v, err) ? -1 : 1;
+    case 1: return fs_noise_add_rank(o->noise, v, err) ? -1 : 1;
+    case 2: return fs_noise_read_trace(o->noise, v, err) ? -1 : 1;
+    case 3:
+      if (fs_option_count("--seed", v, 0, INT64_MAX, &number, err)) return -1;
+      o->seed = (uint64_t)number;
+      return 1;
+    case 4: return fs_option_count("--seeds", v, 1, (int64_t)1 << 40, &o->seeds, err) ? -1 : 1;
+    case 5: return fs_option_count("--threads", v, 1, 4096, &o->threads, err) ? -1 : 1;
+    case 6: o->samples = v; return 1;
+    case 7: o->histogram = v; return 1;
+    default:
+      return fs_study_parse_shard(v, &o->shard_index, &o->shard_count, err) ? -1 : 1;
   }
-  return m;
 }
 
 /* --nodes, --cores, --mapping, --platform: parameters of the platform. */

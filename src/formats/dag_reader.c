@@ -105,9 +105,7 @@ static int fail(dag_reader *r, const char *where, const char *format, ...) {
   va_start(args, format);
   vsnprintf(message, sizeof message, format, args);
   va_end(args);
-  return fs_error_set(r->err, "%s:%lld:%zu: %s", fs_text_input_name(r->in),
-                      (long long)fs_text_input_line_number(r->in), (size_t)(where - r->line) + 1,
-                      message);
+  return fs_text_input_error(r->in, where - r->line + 1, r->err, "%s", message);
 }
 
 /* A token quoted for a message: shortened, control bytes shown as '?'. */

@@ -102,8 +102,7 @@ static int fail(goal_reader *r, size_t column, const char *format, ...) {
   va_start(args, format);
   vsnprintf(message, sizeof message, format, args);
   va_end(args);
-  return fs_error_set(r->err, "%s:%lld:%zu: %s", fs_text_input_name(r->in),
-                      (long long)fs_text_input_line_number(r->in), column + 1, message);
+  return fs_text_input_error(r->in, (int64_t)column + 1, r->err, "%s", message);
 }
 
 /* The token at `column` quoted for a message: a word, a number (with its

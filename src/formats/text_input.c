@@ -3,6 +3,8 @@
  * lines straight from the caller's block, without copying. */
 #include "text_input.h"
 
+#include <stdarg.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -173,4 +175,15 @@ void fs_text_input_close(fs_text_input *in) {
   free(in->buffer);
   free(in->name);
   free(in);
+}
+
+int fs_text_input_error(const fs_text_input *in, int64_t column, fs_error *err,
+                        const char *format, ...) {
+  char message[768];
+  va_list args;
+  va_start(args, format);
+  vsnprintf(message, sizeof message, format, args);
+  va_end(args);
+  return fs_error_set(err, "%s:%lld:%lld: %s", fs_text_input_name(in),
+                      (long long)fs_text_input_line_number(in), (long long)column, message);
 }

@@ -31,6 +31,10 @@ int fs_text_input_next_line(fs_text_input *in, const char **line, size_t *length
 /* Number of the line last returned (1-based; 0 before the first). */
 int64_t fs_text_input_line_number(const fs_text_input *in);
 const char *fs_text_input_name(const fs_text_input *in);
+/* Sets err to "NAME:LINE:COLUMN: message" for the line last returned
+ * (column 1-based) and returns -1: how every reader reports bad input. */
+int fs_text_input_error(const fs_text_input *in, int64_t column, fs_error *err,
+                        const char *format, ...) FS_PRINTF(4, 5);
 void fs_text_input_close(fs_text_input *in);
 
 #endif

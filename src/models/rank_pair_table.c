@@ -378,8 +378,7 @@ static int read_lines(reader *r, fs_error *err) {
     long column = read_line(r, line, length);
     if (column == -2) return fs_error_set(err, "%s: out of memory", fs_text_input_name(r->in));
     if (column >= 0)
-      return fs_error_set(err, "%s:%lld:%ld: expected %s", fs_text_input_name(r->in),
-                          (long long)fs_text_input_line_number(r->in), column + 1, r->expected);
+      return fs_text_input_error(r->in, column + 1, err, "expected %s", r->expected);
   }
   if (status == 0 && !r->ranks)
     return fs_error_set(err, "%s: expected a `ranks N` line (the file has none)", fs_text_input_name(r->in));

@@ -104,9 +104,8 @@ int fs_size_table_read(fs_text_input *in, int columns, const char *const *column
     if (columns == 0) { /* the first row says how many values a row has */
       while (next_token(line, length, &at) != 0) columns++;
       if (columns < 1 || columns > FS_SIZE_TABLE_MAX_COLUMNS) {
-        status = fs_error_set(err, "%s:%lld:1: expected a size and 1 to %d values",
-                              fs_text_input_name(in), (long long)fs_text_input_line_number(in),
-                              FS_SIZE_TABLE_MAX_COLUMNS);
+        status = fs_text_input_error(in, 1, err, "expected a size and 1 to %d values",
+                                     FS_SIZE_TABLE_MAX_COLUMNS);
         break;
       }
     }
@@ -116,8 +115,7 @@ int fs_size_table_read(fs_text_input *in, int columns, const char *const *column
     long column = parse_row(line, length, columns, column_names, &g, &size, values, &expected);
     if (column < 0 && g.rows == FS_SIZE_TABLE_MAX_ROWS) expected = "no more rows (limit reached)", column = 0;
     if (column >= 0) {
-      status = fs_error_set(err, "%s:%lld:%ld: expected %s", fs_text_input_name(in),
-                            (long long)fs_text_input_line_number(in), column + 1, expected);
+      status = fs_text_input_error(in, column + 1, err, "expected %s", expected);
       break;
     }
     if (add_row(&g, columns, size, values)) {

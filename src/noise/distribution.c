@@ -156,9 +156,8 @@ static int check(fs_distribution *d, const int given[2], fs_error *err) {
 
 static int empirical_fail(fs_text_input *in, size_t column, const char *what, const char *text,
                           size_t length, fs_error *err) {
-  return fs_error_set(err, "%s:%lld:%zu: empirical: %s'%.*s'", fs_text_input_name(in),
-                      (long long)fs_text_input_line_number(in), column, what,
-                      (int)(length > 40 ? 40 : length), text);
+  return fs_text_input_error(in, (int64_t)column, err, "empirical: %s'%.*s'", what,
+                             (int)(length > 40 ? 40 : length), text);
 }
 
 /* One line: blank, a comment, or one number with optional blanks and comment. */
@@ -195,9 +194,8 @@ static int empirical_read(fs_distribution *d, fs_error *err) {
     if (got < 0) break;
     if (got == 0) continue;
     if (d->sample_count == FS_DISTRIBUTION_SAMPLES_MAX) {
-      status = fs_error_set(err, "%s:%lld:1: empirical: more than %lld samples",
-                            fs_text_input_name(in), (long long)fs_text_input_line_number(in),
-                            (long long)FS_DISTRIBUTION_SAMPLES_MAX);
+      status = fs_text_input_error(in, 1, err, "empirical: more than %lld samples",
+                                   (long long)FS_DISTRIBUTION_SAMPLES_MAX);
       break;
     }
     if (d->sample_count == capacity) {

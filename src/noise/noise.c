@@ -14,6 +14,8 @@
 #include "noise/random.h"
 
 #define MAX_TERMS 256
+/* Times beyond this (about 53 days) saturate: no arithmetic can overflow. */
+#define FS_NOISE_TIME_LIMIT ((fs_time)1 << 62)
 /* Random streams: rank r draws from stream r; the detour offsets from
  * stream DETOUR_STREAM + r, so they never meet a term's draws. */
 #define DETOUR_STREAM ((uint64_t)1 << 40)
@@ -158,16 +160,14 @@ static int parse_detour(fs_text_input *in, const char *line, size_t length, deto
     field_length[f] = (size_t)(line + at - field[f]);
     fs_time *value = f == 0 ? &d->start : &d->duration;
     if (!field_length[f] || fs_parse_time(field[f], field_length[f], 0, value))
-      return fs_error_set(err, "%s:%lld:%d: expected %s in ns (got \"%.*s\")",
-                          fs_text_input_name(in), (long long)fs_text_input_line_number(in),
-                          (int)(field[f] - line) + 1, f == 0 ? "a start time" : "a duration",
-                          (int)(field_length[f] > 40 ? 40 : field_length[f]), field[f]);
+      return fs_text_input_error(in, field[f] - line + 1, err, "expected %s in ns (got \"%.*s\")",
+                                 f == 0 ? "a start time" : "a duration",
+                                 (int)(field_length[f] > 40 ? 40 : field_length[f]), field[f]);
   }
   while (at < length && (line[at] == ' ' || line[at] == '\t')) at++;
   if (at < length)
-    return fs_error_set(err, "%s:%lld:%d: expected the end of the line after the duration",
-                        fs_text_input_name(in), (long long)fs_text_input_line_number(in),
-                        (int)at + 1);
+    return fs_text_input_error(in, (int64_t)at + 1, err,
+                               "expected the end of the line after the duration");
   return 0;
 }
 
@@ -202,16 +202,16 @@ static int finish_trace(fs_noise *n, const char *path, fs_error *err) {
   return 0;
 }
 
-int fs_noise_read_trace(fs_noise *n, const char *path, fs_error *err) {
+int fs_noise_read_trace_input(fs_noise *n, fs_text_input *in, fs_error *err) {
   if (n->detours) return fs_error_set(err, "--noise-trace: one trace at a time");
-  fs_text_input *in = fs_text_input_open_file(path, err);
-  if (!in) return -1;
+  const char *path = fs_text_input_name(in);
   int64_t capacity = 0;
   const char *line;
   size_t length;
   int status, failed = 0;
   while (!failed && (status = fs_text_input_next_line(in, &line, &length, err)) == 1) {
-    size_t first = strspn(line, " \t");
+    size_t first = 0; /* lines are not NUL-terminated */
+    while (first < length && (line[first] == ' ' || line[first] == '\t')) first++;
     if (first == length || line[first] == '#') continue;
     if (n->detour_count == capacity) {
       capacity = capacity ? 2 * capacity : 256;
@@ -223,13 +223,12 @@ int fs_noise_read_trace(fs_noise *n, const char *path, fs_error *err) {
       n->detours = grown;
     }
     failed = parse_detour(in, line, length, &n->detours[n->detour_count], err);
-    if (!failed && n->detours[n->detour_count].start > ((fs_time)1 << 60))
-      failed = fs_error_set(err, "%s:%lld:1: the start time is too large", path,
-                            (long long)fs_text_input_line_number(in));
+    if (!failed && (n->detours[n->detour_count].start > ((fs_time)1 << 60) ||
+                    n->detours[n->detour_count].duration > ((fs_time)1 << 60)))
+      failed = fs_text_input_error(in, 1, err, "a time beyond 2^60 ps (13 days)");
     n->detour_count += !failed;
   }
   if (!failed && status < 0) failed = 1;
-  fs_text_input_close(in);
   if (!failed && n->detour_count == 0) failed = fs_error_set(err, "%s: no detours", path);
   if (!failed) failed = finish_trace(n, path, err);
   snprintf(n->trace_path, sizeof n->trace_path, "%s", path);
@@ -238,6 +237,15 @@ int fs_noise_read_trace(fs_noise *n, const char *path, fs_error *err) {
     n->detours = NULL, n->busy_before = NULL, n->detour_count = 0;
   }
   return failed ? -1 : 0;
+}
+
+int fs_noise_read_trace(fs_noise *n, const char *path, fs_error *err) {
+  if (n->detours) return fs_error_set(err, "--noise-trace: one trace at a time");
+  fs_text_input *in = fs_text_input_open_file(path, err);
+  if (!in) return -1;
+  int status = fs_noise_read_trace_input(n, in, err);
+  fs_text_input_close(in);
+  return status;
 }
 
 int fs_noise_prepare(fs_noise *n, int32_t ranks, fs_error *err) {
@@ -278,7 +286,7 @@ fs_time fs_noise_apply(const fs_noise *n, fs_noise_kind kind, int32_t rank, uint
   double x = fs_distribution_draw(&term->distribution, seed, (uint64_t)rank, index);
   double value = term->additive ? (double)d + x * 1000.0 /* ns to ps */ : (double)d * x;
   if (!(value > 0)) return 0; /* also NaN */
-  if (value >= 4.0e18) return (fs_time)4000000000000000000LL;
+  if (value >= (double)FS_NOISE_TIME_LIMIT) return FS_NOISE_TIME_LIMIT;
   return (fs_time)llround(value);
 }
 
@@ -330,7 +338,9 @@ fs_time fs_noise_detour_end(const fs_noise *n, int32_t rank, uint64_t seed, fs_t
   fs_time needed = free_before(n, within) + (end - start);
   fs_time cycles = (needed - 1) / free; /* whole periods before the one it ends in */
   fs_time last = position_after_free(n, needed - cycles * free);
-  return start + (cycles * period + last) - within;
+  if (cycles > (FS_NOISE_TIME_LIMIT - start) / period) return FS_NOISE_TIME_LIMIT;
+  fs_time stretched = cycles * period + last - within;
+  return stretched > FS_NOISE_TIME_LIMIT - start ? FS_NOISE_TIME_LIMIT : start + stretched;
 }
 
 /* text with JSON's quotes and backslashes escaped (paths of empirical

@@ -43,6 +43,9 @@ int fs_noise_add(fs_noise *noise, const char *spec, fs_error *err);
 int fs_noise_add_rank(fs_noise *noise, const char *spec, fs_error *err);
 /* Reads a detour trace (`start duration` per line, ns, `#` comments). */
 int fs_noise_read_trace(fs_noise *noise, const char *path, fs_error *err);
+/* The same from an open reader (tests, fuzzing). */
+typedef struct fs_text_input fs_text_input;
+int fs_noise_read_trace_input(fs_noise *noise, fs_text_input *in, fs_error *err);
 /* Checks the per-rank terms against the program's rank count and prepares
  * the per-rank lookup. */
 int fs_noise_prepare(fs_noise *noise, int32_t ranks, fs_error *err);
