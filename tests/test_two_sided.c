@@ -201,10 +201,16 @@ START_TEST(mpi_matching) {
   fs_engine_add_observer(run.engine, &observer);
   ck_assert_int_eq(fs_engine_run(run.engine, &run.err), FS_RUN_OK);
   const fs_time expected[3] = {1000 * NS, 1000 * NS, 2000 * NS};
+  /* tag 5 from anyone takes rank 1's message; "from 0" the first of 0's
+   * (tag 7); the wildcard 0's second, when it arrives */
+  const int32_t partner[3] = {2, 0, 1};
   for (int i = 0; i < 3; i++) {
-    fs_time times[4];
+    fs_time times[4], when;
     fs_timeline_task(timeline, recvs[i], times);
     ck_assert_int_eq(times[3], expected[i]);
+    ck_assert_int_eq(fs_timeline_partner(timeline, recvs[i], &when), partner[i]);
+    ck_assert_int_eq(fs_timeline_partner(timeline, partner[i], NULL), recvs[i]);
+    ck_assert_int_eq(when, expected[i]);
   }
   fs_timeline_free(timeline);
   fs_test_run_free(&run);

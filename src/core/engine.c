@@ -367,6 +367,11 @@ static void notify(fs_engine *e, int which, int32_t task) {
   }
 }
 
+static void notify_match(fs_engine *e, int32_t send, int32_t recv) {
+  for (int i = 0; i < e->observer_count; i++)
+    if (e->observers[i].matched) e->observers[i].matched(e->observers[i].state, send, recv, e->now);
+}
+
 static void make_ready(fs_engine *e, int32_t task);
 
 /* Counts one completion for each successor in successor[from..to). */
@@ -505,7 +510,8 @@ static void append(fs_engine *e, int32_t *head, int32_t *tail, int32_t t) {
 }
 
 /* A matched rendezvous send completes now. */
-static void matched(fs_engine *e, int32_t send) {
+static void matched(fs_engine *e, int32_t send, int32_t recv) {
+  if (e->observer_count) notify_match(e, send, recv);
   e->two_sided[send] |= MATCHED;
   if (e->two_sided[send] & RENDEZVOUS) post_remote_now(e, send);
 }
@@ -517,7 +523,7 @@ static void receive_message(fs_engine *e, int32_t send) {
   const fs_program *p = e->program;
   match_queues *q = &e->queues[p->peer[send]];
   int32_t recv = take_first(e, &q->posted_head, &q->posted_tail, send, 1);
-  if (recv >= 0) matched(e, send);
+  if (recv >= 0) matched(e, send, recv);
   else append(e, &q->unexpected_head, &q->unexpected_tail, send);
   if (!e->network->receive) {
     if (recv >= 0) post_remote_now(e, recv);
@@ -545,7 +551,7 @@ static void post_recv(fs_engine *e, int32_t recv) {
     append(e, &q->posted_head, &q->posted_tail, recv);
     return;
   }
-  matched(e, send);
+  matched(e, send, recv);
   post_remote_now(e, recv);
 }
 

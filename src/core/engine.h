@@ -38,6 +38,8 @@ typedef struct fs_observer {
   void (*started)(void *state, int32_t task, fs_time t);
   void (*local_complete)(void *state, int32_t task, fs_time t);
   void (*remote_complete)(void *state, int32_t task, fs_time t);
+  /* A message was matched: send's message with recv (may be NULL). */
+  void (*matched)(void *state, int32_t send, int32_t recv, fs_time t);
 } fs_observer;
 
 #define FS_MAX_OBSERVERS 8

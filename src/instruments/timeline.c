@@ -9,16 +9,29 @@ enum { READY, START, LOCAL_END, REMOTE_END };
 
 struct fs_timeline {
   const fs_program *program;
-  fs_time *times; /* 4 per task */
+  fs_time *times;   /* 4 per task */
+  int32_t *partner; /* per task: the send or recv it was matched with, -1 */
+  fs_time *matched; /* per task: when (the same for both) */
 };
+
+static int has_messages(const fs_program *p) {
+  for (int32_t t = 0; t < p->tasks; t++)
+    if (p->kind[t] == FS_SEND || p->kind[t] == FS_RECV) return 1;
+  return 0;
+}
 
 fs_timeline *fs_timeline_new(const fs_program *program) {
   fs_timeline *t = malloc(sizeof *t);
   if (!t) return NULL;
   t->program = program;
   t->times = malloc(((size_t)program->tasks * 4 + 1) * sizeof *t->times);
-  if (!t->times) {
-    free(t);
+  t->partner = NULL, t->matched = NULL;
+  if (t->times && has_messages(program)) {
+    t->partner = malloc(((size_t)program->tasks + 1) * sizeof *t->partner);
+    t->matched = malloc(((size_t)program->tasks + 1) * sizeof *t->matched);
+  }
+  if (!t->times || (has_messages(program) && (!t->partner || !t->matched))) {
+    fs_timeline_free(t);
     return NULL;
   }
   fs_timeline_reset(t);
@@ -28,11 +41,15 @@ fs_timeline *fs_timeline_new(const fs_program *program) {
 void fs_timeline_free(fs_timeline *timeline) {
   if (!timeline) return;
   free(timeline->times);
+  free(timeline->partner);
+  free(timeline->matched);
   free(timeline);
 }
 
 void fs_timeline_reset(fs_timeline *timeline) {
   for (int64_t i = 0; i < (int64_t)timeline->program->tasks * 4; i++) timeline->times[i] = -1;
+  for (int32_t i = 0; timeline->partner && i < timeline->program->tasks; i++)
+    timeline->partner[i] = -1, timeline->matched[i] = -1;
 }
 
 static void on_ready(void *state, int32_t task, fs_time t) {
@@ -48,10 +65,25 @@ static void on_remote(void *state, int32_t task, fs_time t) {
   ((fs_timeline *)state)->times[(int64_t)task * 4 + REMOTE_END] = t;
 }
 
+static void on_matched(void *state, int32_t send, int32_t recv, fs_time t) {
+  fs_timeline *timeline = state;
+  timeline->partner[send] = recv, timeline->partner[recv] = send;
+  timeline->matched[send] = timeline->matched[recv] = t;
+}
+
 fs_observer fs_timeline_observer(fs_timeline *timeline) {
   return (fs_observer){.state = timeline, .ready = on_ready, .started = on_started,
-                       .local_complete = on_local, .remote_complete = on_remote};
+                       .local_complete = on_local, .remote_complete = on_remote,
+                       .matched = timeline->partner ? on_matched : NULL};
 }
+
+int32_t fs_timeline_partner(const fs_timeline *timeline, int32_t task, fs_time *when) {
+  if (!timeline->partner) return -1;
+  if (when) *when = timeline->matched[task];
+  return timeline->partner[task];
+}
+
+const fs_program *fs_timeline_program(const fs_timeline *timeline) { return timeline->program; }
 
 void fs_timeline_task(const fs_timeline *timeline, int32_t task, fs_time times[4]) {
   memcpy(times, timeline->times + (int64_t)task * 4, 4 * sizeof *times);
