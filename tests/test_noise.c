@@ -334,7 +334,8 @@ START_TEST(test_cli_study) {
       {"--seeds 0", "fennelsim: --seeds 0: "},
       {"--noise-rank 99:host=constant:value=2", "fennelsim: --noise-rank 99: the program has "
                                                 "ranks 0..15"},
-      {"--seeds 2 --timeline x.csv", "fennelsim: --timeline records one run: not with --seeds"},
+      {"--seeds 2 --timeline x.csv", "fennelsim: --timeline, --svg, --chrome, --critical-path "
+                                     "and --channel-load show one run: not with --seeds"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     snprintf(command, sizeof command, "run %s %s", dag, bad[i].options);

@@ -13,6 +13,10 @@
 #include "noise/noise.h"
 #include "options.h"
 #include "run_study.h"
+#include "run_views.h"
+#include "instruments/progress.h"
+
+#include <unistd.h>
 #include "study/merge.h"
 
 static const char run_usage[] =
@@ -52,10 +56,20 @@ static const char run_usage[] =
     "  --shard I/N            run only seed indices I, I+N, ... (job arrays; fennelsim merge)\n"
     "  --format text|json     output (default text)\n"
     "  --timeline FILE.csv    record every task's ready/start/end times\n"
+    "  --svg FILE.svg         draw the run: a lane per rank, boxes and message arrows\n"
+    "                         (up to 64 lanes; --svg-ranks A-B picks them)\n"
+    "  --chrome FILE.json     a Chrome trace (Perfetto, chrome://tracing): a process per\n"
+    "                         node, a thread per rank, flows for messages\n"
+    "  --bandwidth            per transfer, rank and link: bytes, busy time, bandwidth\n"
+    "  --critical-path        the chain that sets the makespan: CPU, latency, bandwidth,\n"
+    "                         contention and waiting for a busy rank\n"
+    "  --channel-load         contention models: tau per channel instance (max, mean, time\n"
+    "                         at each tau); --channel-csv FILE.csv writes it\n"
     "  --stuck-limit N        tasks listed in a deadlock report (default 20)\n";
 
 typedef struct run_options {
   const char *input, *model, *compute, *format, *timeline;
+  fs_views_options views;
   int64_t stuck_limit;
   fs_parameters params;
   fs_noise *noise;
@@ -128,6 +142,13 @@ static int parse_run_options(int argc, char **argv, run_options *o, fs_error *er
     else if ((m = fs_option(argc, argv, &i, "--compute", &v, err))) { if (m < 0) return -1; o->compute = v; }
     else if ((m = fs_option(argc, argv, &i, "--format", &v, err))) { if (m < 0) return -1; o->format = v; }
     else if ((m = fs_option(argc, argv, &i, "--timeline", &v, err))) { if (m < 0) return -1; o->timeline = v; }
+    else if ((m = fs_option(argc, argv, &i, "--svg", &v, err))) { if (m < 0) return -1; o->views.svg = v; }
+    else if ((m = fs_option(argc, argv, &i, "--svg-ranks", &v, err))) { if (m < 0) return -1; o->views.svg_ranks = v; }
+    else if ((m = fs_option(argc, argv, &i, "--chrome", &v, err))) { if (m < 0) return -1; o->views.chrome = v; }
+    else if ((m = fs_option(argc, argv, &i, "--channel-csv", &v, err))) { if (m < 0) return -1; o->views.channel_load = v; }
+    else if (strcmp(argv[i], "--bandwidth") == 0) o->views.bandwidth = 1;
+    else if (strcmp(argv[i], "--critical-path") == 0) o->views.critical_path = 1;
+    else if (strcmp(argv[i], "--channel-load") == 0) o->views.channel_report = 1;
     else if ((m = fs_option(argc, argv, &i, "--param", &v, err))) {
       if (m < 0 || fs_option_param(&o->params, v, err)) return -1;
     } else if ((m = platform_option(o, argc, argv, &i, err))) {
@@ -149,8 +170,12 @@ static int parse_run_options(int argc, char **argv, run_options *o, fs_error *er
     return fs_error_set(err, "--format %s: expected text or json", o->format);
   if (!o->seeds && (o->threads || o->samples || o->histogram || o->shard_count > 1))
     return fs_error_set(err, "--threads, --samples, --histogram and --shard need --seeds N");
-  if (o->seeds && o->timeline)
-    return fs_error_set(err, "--timeline records one run: not with --seeds");
+  const fs_views_options *w = &o->views;
+  if (o->seeds && (o->timeline || w->svg || w->chrome || w->critical_path ||
+                   w->channel_report || w->channel_load))
+    return fs_error_set(err, "--timeline, --svg, --chrome, --critical-path and --channel-load "
+                             "show one run: not with --seeds (--bandwidth can)");
+  if (w->svg_ranks && !w->svg) return fs_error_set(err, "--svg-ranks needs --svg FILE");
   return 0;
 }
 
@@ -159,32 +184,57 @@ static void free_run_options(run_options *o) {
   fs_noise_free(o->noise);
 }
 
+/* The platform options, as the views need them (--chrome's nodes). */
+static void views_platform(run_options *o) {
+  for (int i = 0; i < o->params.count; i++) {
+    const fs_parameter *p = &o->params.items[i];
+    if (strcmp(p->key, "nodes") == 0) o->views.nodes = atoll(p->value);
+    else if (strcmp(p->key, "cores") == 0) o->views.cores = atoll(p->value);
+    else if (strcmp(p->key, "mapping") == 0) o->views.mapping = p->value;
+    else if (strcmp(p->key, "platform") == 0) o->views.platform_file = p->value;
+  }
+}
+
+/* The progress bar of a run: the tasks completed so far (every task
+ * completes exactly once, at its remote completion). */
+typedef struct run_progress {
+  fs_progress *bar;
+  int64_t done;
+} run_progress;
+
+static void progress_completed(void *state, int32_t task, fs_time t) {
+  (void)task, (void)t;
+  run_progress *p = state;
+  fs_progress_update(p->bar, ++p->done);
+}
+
 /* Runs with models and instruments ready; returns the exit status. */
 static int simulate(run_options *o, fs_program *program, fs_network_model *network,
                     fs_compute_model *compute, double load_seconds) {
   fs_error err = {{0}};
   fs_engine *engine = fs_engine_new(program, network, compute, &err);
-  fs_timeline *timeline = NULL;
-  fs_output *timeline_output = NULL;
+  fs_views *views = NULL;
   int exit_status = FS_EXIT_SIMULATION;
   const fs_noise *noise = fs_noise_active(o->noise) ? o->noise : NULL;
   if (!engine || fs_engine_set_noise(engine, noise, o->seed, &err)) goto done;
-  if (o->timeline) {
-    timeline_output = fs_output_open(o->timeline, &err);
-    if (!timeline_output) {
-      exit_status = FS_EXIT_USAGE;
-      goto done;
-    }
-    timeline = fs_timeline_new(program);
-    fs_observer observer = timeline ? fs_timeline_observer(timeline) : (fs_observer){0};
-    if (!timeline || fs_engine_add_observer(engine, &observer)) {
-      fs_error_set(&err, "out of memory for the timeline");
-      goto done;
-    }
+  o->views.input = o->input;
+  o->views.timeline_csv = o->timeline;
+  views_platform(o);
+  views = fs_views_open(&o->views, program, network, compute, engine, &err);
+  if (!views) {
+    exit_status = FS_EXIT_USAGE;
+    goto done;
+  }
+  /* on a terminal only: the observer costs a call per task */
+  run_progress progress = {fs_progress_new("simulating", program->tasks, isatty(2), stderr), 0};
+  if (progress.bar) {
+    fs_observer observer = {.state = &progress, .remote_complete = progress_completed};
+    fs_engine_add_observer(engine, &observer);
   }
   double start = fs_seconds_now();
   int status = fs_engine_run(engine, &err);
   double wall = fs_seconds_now() - start;
+  fs_progress_done(progress.bar);
   if (status == FS_RUN_REJECTED) exit_status = FS_EXIT_USAGE;
   if (status == FS_RUN_FAILED || status == FS_RUN_REJECTED) goto done;
   if (status == FS_RUN_DEADLOCK) {
@@ -192,14 +242,12 @@ static int simulate(run_options *o, fs_program *program, fs_network_model *netwo
     fs_engine_report_stuck(engine, stderr, (int)o->stuck_limit);
     err.message[0] = 0;
   }
-  if (timeline) {
-    int written = fs_timeline_write_csv(timeline, timeline_output, &err);
-    timeline_output = NULL; /* committed or aborted */
-    if (written) goto done;
-  }
+  if (fs_views_write(views, engine, &err)) goto done;
   fs_run_summary summary = {.input = o->input, .program = program, .engine = engine,
                             .network = network, .compute = compute, .wall_seconds = wall,
-                            .load_seconds = load_seconds, .noise = noise, .seed = o->seed};
+                            .load_seconds = load_seconds, .noise = noise, .seed = o->seed,
+                            .text_sections = fs_views_text, .json_members = fs_views_json,
+                            .sections_arg = views};
   if (strcmp(o->format, "json") == 0)
     fs_report_json(stdout, &summary);
   else
@@ -207,8 +255,7 @@ static int simulate(run_options *o, fs_program *program, fs_network_model *netwo
   exit_status = status == FS_RUN_DEADLOCK ? FS_EXIT_SIMULATION : FS_EXIT_OK;
 done:
   if (err.message[0]) fprintf(stderr, "fennelsim: %s\n", err.message);
-  if (timeline_output) fs_output_abort(timeline_output);
-  fs_timeline_free(timeline);
+  fs_views_free(views);
   fs_engine_free(engine);
   return exit_status;
 }
@@ -231,7 +278,7 @@ int fs_command_run(int argc, char **argv) {
       (platform_used(&o), fs_parameters_check_used(&o.params, &err)))
     goto done;
   double start = fs_seconds_now();
-  program = fs_schedule_read(o.input, &err);
+  program = fs_schedule_read_showing(o.input, isatty(2) ? stderr : NULL, &err);
   if (!program || fs_noise_prepare(o.noise, program->ranks, &err)) goto done;
   if (o.seeds) {
     fs_study_setup setup = {.input = o.input, .model = o.model, .compute = o.compute,
@@ -239,7 +286,8 @@ int fs_command_run(int argc, char **argv) {
                             .noise = fs_noise_active(o.noise) ? o.noise : NULL,
                             .seeds = o.seeds, .base_seed = o.seed, .threads = (int)o.threads,
                             .shard_index = o.shard_index, .shard_count = o.shard_count,
-                            .samples = o.samples, .histogram = o.histogram};
+                            .samples = o.samples, .histogram = o.histogram,
+                            .bandwidth = o.views.bandwidth};
     exit_status = fs_run_study(&setup, &argc, &argv);
   } else {
     exit_status = simulate(&o, program, &network, &compute, fs_seconds_now() - start);

@@ -5,6 +5,7 @@
  * mpirun the seeds are split across processes and process 0 reports. */
 #include "run_study.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,9 @@
 
 #include "core/engine.h"
 #include "formats/atomic_file.h"
+#include "instruments/bandwidth.h"
 #include "instruments/report.h"
+#include "instruments/timeline.h"
 #include "options.h"
 #include "study/histogram_svg.h"
 #include "study/merge.h"
@@ -26,11 +29,14 @@ struct fs_study_worker {
   fs_engine *engine;
   const fs_study_setup *setup;
   fs_parameter *items; /* this thread's copy of the parameters (models mark them used) */
+  fs_timeline *timeline; /* --bandwidth only */
 };
+
 
 static void worker_free(fs_study_worker *w) {
   if (!w) return;
   fs_engine_free(w->engine);
+  fs_timeline_free(w->timeline);
   fs_network_model_destroy(&w->network);
   fs_compute_model_destroy(&w->compute);
   free(w->items);
@@ -56,6 +62,15 @@ static fs_study_worker *worker_new(void *arg, fs_error *err) {
     worker_free(w);
     return NULL;
   }
+  if (setup->aggregate_gbps) { /* --bandwidth: record each run */
+    w->timeline = fs_timeline_new(setup->program);
+    fs_observer observer = w->timeline ? fs_timeline_observer(w->timeline) : (fs_observer){0};
+    if (!w->timeline || fs_engine_add_observer(w->engine, &observer)) {
+      fs_error_set(err, "out of memory for a study worker's timeline");
+      worker_free(w);
+      return NULL;
+    }
+  }
   return w;
 }
 
@@ -70,7 +85,72 @@ static int worker_run(fs_study_worker *w, uint64_t seed, fs_time *makespan, fs_t
   if (status != FS_RUN_OK) return -1;
   *makespan = fs_engine_makespan(w->engine);
   memcpy(finish, fs_engine_finish_times(w->engine), (size_t)p->ranks * sizeof *finish);
+  if (w->timeline) {
+    fs_bandwidth *b = fs_bandwidth_compute(w->timeline, err);
+    if (!b) return -1;
+    int64_t index = (int64_t)(seed - w->setup->base_seed); /* each index has one writer */
+    w->setup->aggregate_gbps[index] = b->aggregate_gbps;
+    w->setup->mean_gbps[index] = b->mean_gbps;
+    fs_bandwidth_free(b);
+    fs_timeline_reset(w->timeline);
+  }
   return 0;
+}
+
+static int compare_doubles(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* min, p25, median, mean, p75, p95, p99, max, stdev of values[0..n) (the
+ * study's own definitions: Hyndman-Fan type 7, sample stdev), sorted in place. */
+static void summarize_doubles(double *values, int64_t n, double out[9]) {
+  qsort(values, (size_t)n, sizeof *values, compare_doubles);
+  static const int percents[5] = {25, 50, 75, 95, 99};
+  double q[5], sum = 0, squares = 0;
+  for (int k = 0; k < 5; k++) {
+    double h = (double)(n - 1) * percents[k] / 100.0;
+    int64_t low = (int64_t)h;
+    double high = low + 1 < n ? values[low + 1] : values[low];
+    q[k] = values[low] + (h - (double)low) * (high - values[low]);
+  }
+  for (int64_t i = 0; i < n; i++) sum += values[i];
+  double mean = sum / (double)n;
+  for (int64_t i = 0; i < n; i++) squares += (values[i] - mean) * (values[i] - mean);
+  double stdev = n > 1 ? sqrt(squares / (double)(n - 1)) : 0;
+  double all[9] = {values[0], q[0], q[1], mean, q[2], q[3], q[4], values[n - 1], stdev};
+  memcpy(out, all, sizeof all);
+}
+
+static const char *const statistic_names[9] = {"min", "p25", "median", "mean", "p75",
+                                               "p95", "p99", "max",    "stdev"};
+
+/* The distribution of the achieved bandwidths over the seeds. */
+static void report_bandwidth(const fs_study_setup *s, int64_t n, int json) {
+  double stats[2][9];
+  summarize_doubles(s->aggregate_gbps, n, stats[0]);
+  summarize_doubles(s->mean_gbps, n, stats[1]);
+  const char *names[2] = {"aggregate_gbps", "mean_gbps"};
+  if (json) {
+    fprintf(stdout, ", \"bandwidth\": {");
+    for (int k = 0; k < 2; k++) {
+      fprintf(stdout, "%s\"%s\": {", k ? ", " : "", names[k]);
+      for (int i = 0; i < 9; i++)
+        fprintf(stdout, "%s\"%s\": %.17g", i ? ", " : "", statistic_names[i], stats[k][i]);
+      fprintf(stdout, "}");
+    }
+    fprintf(stdout, "}");
+    return;
+  }
+  fprintf(stdout, "bandwidth  GB/s over the seeds (aggregate: bytes / makespan; mean: per transfer)\n");
+  fprintf(stdout, "          ");
+  for (int i = 0; i < 9; i++) fprintf(stdout, " %10s", statistic_names[i]);
+  fprintf(stdout, "\n");
+  for (int k = 0; k < 2; k++) {
+    fprintf(stdout, "%-10s", k ? "mean" : "aggregate");
+    for (int i = 0; i < 9; i++) fprintf(stdout, " %10.6g", stats[k][i]);
+    fprintf(stdout, "\n");
+  }
 }
 
 /* The samples CSV of gathered results (process 0 under MPI). */
@@ -96,18 +176,36 @@ static int report(const fs_study_setup *s, const fs_run_summary *summary,
     fs_report_inputs_json(stdout, summary);
     fprintf(stdout, ", ");
     if (fs_study_report_json(stdout, r, ranks, s->base_seed, err)) return -1;
+    if (s->aggregate_gbps) report_bandwidth(s, r->count, 1);
     fprintf(stdout, "}\n");
     return 0;
   }
   fs_report_inputs_text(stdout, summary);
-  return fs_study_report_text(stdout, r, ranks, s->base_seed, err);
+  if (fs_study_report_text(stdout, r, ranks, s->base_seed, err)) return -1;
+  if (s->aggregate_gbps) report_bandwidth(s, r->count, 0);
+  return 0;
 }
 
-int fs_run_study(const fs_study_setup *s, int *argc, char ***argv) {
+int fs_run_study(const fs_study_setup *given, int *argc, char ***argv) {
   fs_error err = {{0}};
   int rank = 0, size = 1, status = FS_EXIT_SIMULATION;
   int mpi = fs_study_mpi_active();
+  fs_study_setup setup = *given, *s = &setup;
   if (mpi) fs_study_mpi_begin(argc, argv, &rank, &size);
+  if (s->bandwidth) {
+    if (mpi || s->shard_count > 1) {
+      fs_error_set(&err, "--bandwidth with --seeds runs in one process (not under mpirun "
+                         "or --shard)");
+      status = FS_EXIT_USAGE;
+      goto done;
+    }
+    s->aggregate_gbps = calloc((size_t)s->seeds, sizeof *s->aggregate_gbps);
+    s->mean_gbps = calloc((size_t)s->seeds, sizeof *s->mean_gbps);
+    if (!s->aggregate_gbps || !s->mean_gbps) {
+      fs_error_set(&err, "out of memory for the bandwidths of %lld seeds", (long long)s->seeds);
+      goto done;
+    }
+  }
   fs_study_options o = {.seeds = s->seeds,
                         .base_seed = s->base_seed,
                         .threads = s->threads,
@@ -138,6 +236,7 @@ int fs_run_study(const fs_study_setup *s, int *argc, char ***argv) {
   fs_study_results_free(&all);
 done:
   if (err.message[0]) fprintf(stderr, "fennelsim: %s\n", err.message);
+  free(s->aggregate_gbps), free(s->mean_gbps);
   fs_study_mpi_end();
   return status;
 }

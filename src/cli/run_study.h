@@ -18,6 +18,10 @@ typedef struct fs_study_setup {
   int threads;
   int64_t shard_index, shard_count; /* 0, 1 without --shard */
   const char *samples, *histogram;  /* or NULL */
+  int bandwidth;                    /* --bandwidth: its distribution too (one process) */
+  /* with --bandwidth, filled by the study: each seed's achieved bandwidths
+   * (GB/s) by seed index, every index written by the thread that runs it */
+  double *aggregate_gbps, *mean_gbps;
 } fs_study_setup;
 
 /* Runs the study and prints its report; the exit status. Under mpirun,

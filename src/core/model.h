@@ -17,6 +17,19 @@
 
 typedef struct fs_engine fs_engine;
 
+/* Watches a contention model's channel instances (taulop's shared memories
+ * and NICs, gamma's nodes): tau, the jobs active on each, over time. */
+typedef void (*fs_instance_namer)(const void *model, int32_t instance, char *buffer, size_t size);
+typedef struct fs_load_observer {
+  void *state;
+  /* At each model reset: `instances` instances, all at tau 0 from time 0;
+   * name(model, i, ...) writes instance i's name ("net node 3") until the
+   * model's next reset. */
+  void (*reset)(void *state, int32_t instances, const void *model, fs_instance_namer name);
+  /* instance's tau became `tau` at t (jobs joined or left) */
+  void (*changed)(void *state, int32_t instance, int32_t tau, fs_time t);
+} fs_load_observer;
+
 typedef struct fs_network_model {
   const char *name;
   void *state;
@@ -48,9 +61,17 @@ typedef struct fs_network_model {
   /* Parameters as JSON object members: "\"alpha_ns\": 1000, ..." */
   void (*describe)(const void *state, char *buffer, size_t size);
   void (*destroy)(void *state);
+  /* Optional (the critical path): the network time of put, get or send
+   * `task` alone, after its CPU part (all of it when the CPU is held until
+   * delivery): latency (size-independent), per_size (size-dependent).
+   * 0, or -1 when the model cannot say. */
+  int (*price)(void *state, const fs_program *p, int32_t task, fs_time *latency, fs_time *per_size);
   /* What the model was read from (a model file), freed with it by
    * fs_network_model_destroy; NULL for a model built from parameters. */
   void *source;
+  /* Contention models: reports tau to observer (copied; NULL: stop) from
+   * the next reset on. NULL when the model has no channel instances. */
+  void (*set_load_observer)(void *state, const fs_load_observer *observer);
 } fs_network_model;
 
 typedef struct fs_compute_model {
@@ -67,6 +88,8 @@ typedef struct fs_compute_model {
   int (*reset)(void *state, const fs_program *program, fs_error *err);
   void (*describe)(const void *state, char *buffer, size_t size);
   void (*destroy)(void *state);
+  /* As the network model's (NULL when the model shares nothing). */
+  void (*set_load_observer)(void *state, const fs_load_observer *observer);
 } fs_compute_model;
 
 #endif

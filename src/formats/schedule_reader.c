@@ -19,6 +19,16 @@ fs_program *fs_schedule_read(const char *path, fs_error *err) {
   return fs_schedule_is_goal(path) ? fs_goal_read_file(path, err) : fs_dag_read_file(path, err);
 }
 
+fs_program *fs_schedule_read_showing(const char *path, FILE *progress, fs_error *err) {
+  fs_text_input *in = fs_text_input_open_file(path, err);
+  if (!in) return NULL;
+  if (progress) fs_text_input_show_progress(in, progress);
+  fs_program *p = fs_schedule_is_goal(path) ? fs_goal_read_input(in, err)
+                                            : fs_dag_read_input(in, err);
+  fs_text_input_close(in);
+  return p;
+}
+
 fs_program *fs_read_program_file(fs_program_reader read, const char *path, fs_error *err) {
   fs_text_input *in = fs_text_input_open_file(path, err);
   if (!in) return NULL;

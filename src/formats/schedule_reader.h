@@ -4,12 +4,15 @@
 #define FS_SCHEDULE_READER_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "core/program.h"
 #include "formats/text_input.h"
 
 int fs_schedule_is_goal(const char *path);
 fs_program *fs_schedule_read(const char *path, fs_error *err);
+/* The same with a progress bar on `progress` (NULL: none) while reading. */
+fs_program *fs_schedule_read_showing(const char *path, FILE *progress, fs_error *err);
 
 /* Runs a reader over a file ("-": stdin) or a memory block: the shared
  * opening and closing of fs_dag_read_* and fs_goal_read_*. */

@@ -3,6 +3,10 @@
  * lines straight from the caller's block, without copying. */
 #include "text_input.h"
 
+#include <sys/stat.h>
+
+#include "instruments/progress.h"
+
 #include <stdarg.h>
 
 #include <errno.h>
@@ -27,6 +31,7 @@ struct fs_text_input {
   size_t zlib_prefix; /* zlib's messages start with its name for the file and ": " */
   int64_t line_number;
   char *name;
+  fs_progress *progress; /* fs_text_input_show_progress, or NULL */
 };
 
 static fs_text_input *new_input(const char *name) {
@@ -132,7 +137,19 @@ static int refill(fs_text_input *in, fs_error *err) {
   }
   if (got == 0) in->source_done = 1;
   in->end += (size_t)got;
+  if (in->progress) fs_progress_update(in->progress, (int64_t)gzoffset(in->gz));
   return 0;
+}
+
+void fs_text_input_show_progress(fs_text_input *in, FILE *out) {
+  struct stat info;
+  if (!in->gz || in->progress || strcmp(in->name, "<stdin>") == 0 || stat(in->name, &info) != 0)
+    return;
+  char what[64];
+  const char *base = strrchr(in->name, '/');
+  snprintf(what, sizeof what, "reading %.50s", base ? base + 1 : in->name);
+  in->progress = fs_progress_new(what, (int64_t)info.st_size, 1, out);
+  fs_progress_check_every(in->progress, 1); /* an update per chunk of the file */
 }
 
 static int next_file_line(fs_text_input *in, const char **line, size_t *length, fs_error *err) {
@@ -171,6 +188,7 @@ const char *fs_text_input_name(const fs_text_input *in) { return in->name; }
 
 void fs_text_input_close(fs_text_input *in) {
   if (!in) return;
+  fs_progress_done(in->progress);
   if (in->gz) gzclose(in->gz);
   free(in->buffer);
   free(in->name);

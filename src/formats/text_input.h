@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core/error.h"
 
@@ -36,5 +37,8 @@ const char *fs_text_input_name(const fs_text_input *in);
 int fs_text_input_error(const fs_text_input *in, int64_t column, fs_error *err,
                         const char *format, ...) FS_PRINTF(4, 5);
 void fs_text_input_close(fs_text_input *in);
+/* Draws a progress bar on out while a file is read (bytes of the file,
+ * compressed or not, against its size); nothing for memory input or stdin. */
+void fs_text_input_show_progress(fs_text_input *in, FILE *out);
 
 #endif

@@ -81,6 +81,7 @@ void fs_report_text(FILE *out, const fs_run_summary *s) {
   fprintf(out, "events     %lld in %.3f s (%.3g events/s); program loaded in %.3f s\n",
           (long long)events, s->wall_seconds, per_second(events, s->wall_seconds),
           s->load_seconds);
+  if (s->text_sections) s->text_sections(out, s->sections_arg);
 }
 
 void fs_report_json(FILE *out, const fs_run_summary *s) {
@@ -94,6 +95,8 @@ void fs_report_json(FILE *out, const fs_run_summary *s) {
   for (int32_t r = 0; r < p->ranks; r++)
     fprintf(out, "%s%s", r ? ", " : "", fs_format_ns(exact, finish[r]));
   int64_t events = fs_engine_events(s->engine);
-  fprintf(out, "], \"events\": %lld, \"wall_s\": %.6f, \"load_s\": %.6f, \"events_per_s\": %.0f}\n",
+  fprintf(out, "], \"events\": %lld, \"wall_s\": %.6f, \"load_s\": %.6f, \"events_per_s\": %.0f",
           (long long)events, s->wall_seconds, s->load_seconds, per_second(events, s->wall_seconds));
+  if (s->json_members) s->json_members(out, s->sections_arg);
+  fprintf(out, "}\n");
 }

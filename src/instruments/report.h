@@ -18,6 +18,12 @@ typedef struct fs_run_summary {
   double load_seconds;   /* reading or generating the program */
   const fs_noise *noise; /* NULL: none */
   uint64_t seed;         /* the noise's seed (the base seed of a study) */
+  /* Optional sections after the results (the instruments': bandwidth,
+   * critical path, channel load): text lines, and JSON members each
+   * starting with ", ". */
+  void (*text_sections)(FILE *out, void *arg);
+  void (*json_members)(FILE *out, void *arg);
+  void *sections_arg;
 } fs_run_summary;
 
 void fs_report_text(FILE *out, const fs_run_summary *summary);

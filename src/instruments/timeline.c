@@ -104,8 +104,9 @@ int fs_timeline_write_csv(const fs_timeline *timeline, fs_output *out, fs_error 
     failed |= fs_output_printf(out, ",%s\n", label ? label : "");
   }
   if (failed) {
+    fs_error_set(err, "%s: write failed", fs_output_path(out)); /* before abort frees out */
     fs_output_abort(out);
-    return fs_error_set(err, "%s: write failed", fs_output_path(out));
+    return -1;
   }
   return fs_output_commit(out, err);
 }

@@ -79,6 +79,16 @@ static void gamma_describe(const void *state, char *buffer, size_t size) {
            m->table.columns);
 }
 
+/* Its nodes for a load observer: "gamma node 3". */
+static void instance_name(const void *state, int32_t node, char *buffer, size_t size) {
+  (void)state;
+  snprintf(buffer, size, "gamma node %d", node);
+}
+
+static void gamma_set_load_observer(void *state, const fs_load_observer *observer) {
+  fs_shared_resource_set_observer(((gamma_model *)state)->nodes, observer, instance_name);
+}
+
 static void gamma_destroy(void *state) {
   gamma_model *m = state;
   fs_size_table_free(&m->table);
@@ -114,6 +124,7 @@ int fs_gamma_compute_create(fs_parameters *params, fs_compute_model *out, fs_err
   }
   *out = (fs_compute_model){.name = "gamma", .state = m, .duration = gamma_duration,
                             .start = gamma_start, .event = gamma_event, .reset = gamma_reset,
-                            .describe = gamma_describe, .destroy = gamma_destroy};
+                            .describe = gamma_describe, .destroy = gamma_destroy,
+                            .set_load_observer = gamma_set_load_observer};
   return 0;
 }

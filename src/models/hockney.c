@@ -32,6 +32,16 @@ static int hockney_send(void *state, fs_engine *engine, int32_t task, fs_time no
   return 0;
 }
 
+/* Alone, all of a transfer is network time: alpha (twice for a get's
+ * request and reply) and beta * size. */
+static int hockney_price(void *state, const fs_program *p, int32_t task, fs_time *latency,
+                         fs_time *per_size) {
+  const hockney *m = state;
+  *latency = p->kind[task] == FS_GET ? 2 * m->alpha : m->alpha;
+  *per_size = fs_time_for_bytes(p->value[task], m->beta);
+  return 0;
+}
+
 static void hockney_describe(const void *state, char *buffer, size_t size) {
   const hockney *m = state;
   char alpha[32], beta[48];
@@ -49,6 +59,7 @@ int fs_hockney_create(fs_parameters *params, fs_network_model *out, fs_error *er
   if (!m) return fs_error_set(err, "out of memory");
   *m = defaults;
   *out = (fs_network_model){.name = "hockney", .state = m, .start = hockney_start, .send = hockney_send,
-                            .describe = hockney_describe, .destroy = free};
+                            .describe = hockney_describe, .destroy = free,
+                            .price = hockney_price};
   return 0;
 }

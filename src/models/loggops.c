@@ -98,6 +98,16 @@ static void loggops_start(void *state, fs_engine *engine, int32_t task, fs_time 
   fs_engine_post_remote(engine, task, now + m->o + m->L + per_extra_byte(size, m->G));
 }
 
+/* After the CPU's o: L (2L for a get) and (s-1)G; a send's message lands
+ * after L, its (s-1)G is spent on the receiver's side. */
+static int loggops_price(void *state, const fs_program *p, int32_t task, fs_time *latency,
+                         fs_time *per_size) {
+  const loggops *m = state;
+  *latency = p->kind[task] == FS_GET ? 2 * m->L : m->L;
+  *per_size = p->kind[task] == FS_SEND ? 0 : per_extra_byte(p->value[task], m->G);
+  return 0;
+}
+
 static void loggops_describe(const void *state, char *buffer, size_t size) {
   const loggops *m = state;
   char L[32], o[32], g[32], G[48], O[48];
@@ -134,6 +144,7 @@ int fs_loggops_create(fs_parameters *params, fs_network_model *out, fs_error *er
   *out = (fs_network_model){.name = "loggops", .state = m, .start = loggops_start,
                             .send = loggops_send, .receive = loggops_receive,
                             .available = loggops_available, .reset = loggops_reset,
-                            .describe = loggops_describe, .destroy = loggops_destroy};
+                            .describe = loggops_describe, .destroy = loggops_destroy,
+                            .price = loggops_price};
   return 0;
 }

@@ -75,6 +75,21 @@ static int pipelined_send(void *state, fs_engine *engine, int32_t task, fs_time 
   return 0;
 }
 
+/* After alpha_r on the CPU: alpha_p (twice for a get) and beta * size; a
+ * negative fitted alpha_p shortens the size part, and a flight that is not
+ * positive costs nothing (the model then completes the transfer at once). */
+static int pipelined_price(void *state, const fs_program *p, int32_t task, fs_time *latency,
+                           fs_time *per_size) {
+  const pipelined *m = state;
+  fs_time alpha_p, alpha_r;
+  latencies(m, p->value[task], &alpha_p, &alpha_r);
+  *latency = p->kind[task] == FS_GET ? 2 * alpha_p : alpha_p;
+  *per_size = fs_time_for_bytes(p->value[task], m->beta);
+  if (*latency < 0) *per_size += *latency, *latency = 0;
+  if (*per_size < 0) *per_size = 0;
+  return 0;
+}
+
 static void pipelined_describe(const void *state, char *buffer, size_t size) {
   const pipelined *m = state;
   char a[32], b[32], beta[48];
@@ -124,7 +139,8 @@ int fs_pipelined_create(fs_parameters *params, fs_network_model *out, fs_error *
     if (read_table(m, table, err)) goto fail;
   }
   *out = (fs_network_model){.name = "pipelined", .state = m, .start = pipelined_start, .send = pipelined_send,
-                            .describe = pipelined_describe, .destroy = pipelined_destroy};
+                            .describe = pipelined_describe, .destroy = pipelined_destroy,
+                            .price = pipelined_price};
   return 0;
 fail:
   pipelined_destroy(m);

@@ -30,6 +30,8 @@ struct fs_shared_resource {
   int32_t instance_count;
   job *jobs;
   int32_t job_count, job_capacity, free_job;
+  fs_load_observer observer; /* changed is NULL when none */
+  fs_instance_namer name;
 };
 
 fs_shared_resource *fs_shared_resource_new(const fs_shared_callbacks *callbacks) {
@@ -58,7 +60,15 @@ int fs_shared_resource_reset(fs_shared_resource *r, int32_t instances, fs_error 
     r->instances[i] = (instance){.head = -1, .tau = 0, .last = 0, .next_end = -1, .generation = 0};
   r->job_count = 0;
   r->free_job = -1;
+  if (r->observer.reset)
+    r->observer.reset(r->observer.state, instances, r->callbacks.owner, r->name);
   return 0;
+}
+
+void fs_shared_resource_set_observer(fs_shared_resource *r, const fs_load_observer *observer,
+                                     fs_instance_namer name) {
+  r->observer = observer ? *observer : (fs_load_observer){0};
+  r->name = name;
 }
 
 /* Brings the progress of an instance's jobs up to now at the old tau. */
@@ -117,6 +127,7 @@ void fs_shared_resource_begin(fs_shared_resource *r, fs_engine *e, int32_t index
                      .cost = 0, .end = -1, .tag = job_tag};
   in->head = x;
   in->tau++;
+  if (r->observer.changed) r->observer.changed(r->observer.state, index, in->tau, now);
   reschedule(r, e, index, now);
 }
 
@@ -141,6 +152,7 @@ void fs_shared_resource_event(fs_shared_resource *r, fs_engine *e, uint32_t payl
     in->tau--;
   }
   in->next_end = -1;
+  if (r->observer.changed) r->observer.changed(r->observer.state, index, in->tau, now);
   reschedule(r, e, index, now);
   while (ended >= 0) {
     job *j = &r->jobs[ended];

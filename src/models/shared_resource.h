@@ -39,5 +39,9 @@ void fs_shared_resource_begin(fs_shared_resource *r, fs_engine *e, int32_t insta
                               int64_t bytes, int32_t job_owner, int job_tag, fs_time now);
 /* Handles an event posted by this resource (a payload below bit 31). */
 void fs_shared_resource_event(fs_shared_resource *r, fs_engine *e, uint32_t payload, fs_time now);
+/* Reports each instance's tau to observer (copied; NULL: none) from the
+ * next reset on, naming instances with name(callbacks.owner, ...). */
+void fs_shared_resource_set_observer(fs_shared_resource *r, const fs_load_observer *observer,
+                                     fs_instance_namer name);
 
 #endif

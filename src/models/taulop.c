@@ -242,6 +242,40 @@ static int taulop_reset(void *state, const fs_program *p, fs_error *err) {
   return 0;
 }
 
+/* Alone (tau = 1), after the sender's CPU part (o and its own copies; a
+ * get's initiator only has o): the rest of the message's transfers. The
+ * latency is their cost at 0 bytes in the tables, the size part the rest.
+ * A segmented same-node message (its puts and gets overlap) is not priced. */
+static int taulop_price(void *state, const fs_program *p, int32_t task, fs_time *latency,
+                        fs_time *per_size) {
+  const taulop *m = state;
+  if (!m->platform) return -1;
+  int get = p->kind[task] == FS_GET;
+  int32_t from = get ? p->peer[task] : p->rank[task], to = get ? p->rank[task] : p->peer[task];
+  int64_t bytes = p->value[task];
+  int same_node = fs_platform_node_of(m->platform, from) == fs_platform_node_of(m->platform, to);
+  if (same_node && m->segment > 0 && bytes > m->segment) return -1;
+  /* channel of each leg after the CPU part: same node: (put,) get; other: (L0,) L1, L0 */
+  int legs[3], count = 0;
+  if (same_node) {
+    if (get) legs[count++] = 0;
+    legs[count++] = 0;
+  } else {
+    if (get) legs[count++] = 0;
+    legs[count++] = 1, legs[count++] = 0;
+  }
+  fs_time total = 0, fixed = 0;
+  for (int i = 0; i < count; i++) {
+    total += fs_size_table_value(&m->table[legs[i]], bytes, 0);
+    fixed += fs_size_table_value(&m->table[legs[i]], 0, 0);
+  }
+  if (total < 0) total = 0;
+  if (fixed > total) fixed = total;
+  if (fixed < 0) fixed = 0;
+  *latency = fixed, *per_size = total - fixed;
+  return 0;
+}
+
 static void taulop_describe(const void *state, char *buffer, size_t size) {
   const taulop *m = state;
   char o0[32], o1[32], op[32];
@@ -254,6 +288,18 @@ static void taulop_describe(const void *state, char *buffer, size_t size) {
   if (n > 0 && (size_t)n < size && m->platform)
     snprintf(buffer + n, size - (size_t)n, ", \"nodes\": %d, \"cores\": %d, \"mapping\": \"%s\"",
              m->platform->nodes, m->platform->cores, fs_mapping_name(m->platform->mapping));
+}
+
+/* Channel instances for a load observer: "shm node 3", "net node 3". */
+static void instance_name(const void *state, int32_t instance, char *buffer, size_t size) {
+  const taulop *m = state;
+  int channel = channel_of_instance(m, instance);
+  snprintf(buffer, size, "%s node %d", channel ? "net" : "shm",
+           channel ? instance - m->platform->nodes : instance);
+}
+
+static void taulop_set_load_observer(void *state, const fs_load_observer *observer) {
+  fs_shared_resource_set_observer(((taulop *)state)->channels, observer, instance_name);
 }
 
 static void taulop_destroy(void *state) {
@@ -313,6 +359,8 @@ int fs_taulop_create(fs_parameters *params, fs_network_model *out, fs_error *err
   }
   *out = (fs_network_model){.name = "taulop", .state = m, .start = taulop_start,
                             .send = taulop_send, .event = taulop_event, .reset = taulop_reset,
-                            .describe = taulop_describe, .destroy = taulop_destroy};
+                            .price = taulop_price,
+                            .describe = taulop_describe, .destroy = taulop_destroy,
+                            .set_load_observer = taulop_set_load_observer};
   return 0;
 }

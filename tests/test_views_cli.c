@@ -1,0 +1,129 @@
+/* test_views_cli.c: the views of `fennelsim run` from the command line:
+ * every file written, the report sections in text and JSON, and the bad
+ * uses refused with exit status 2 before any work. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+
+static char *dag;
+
+static void make_schedule(void) {
+  dag = fs_test_temp_path(".dag");
+  char command[512];
+  snprintf(command, sizeof command, "gen allreduce-rd --ranks 8 --size 1KiB -o %s", dag);
+  ck_assert_int_eq(fs_test_fennelsim(command, NULL, NULL), 0);
+}
+
+static int starts_with_file(const char *path, const char *prefix) {
+  char *text = fs_test_read_file(path, NULL);
+  int ok = text && strncmp(text, prefix, strlen(prefix)) == 0;
+  free(text);
+  return ok;
+}
+
+START_TEST(test_every_view_written) {
+  make_schedule();
+  char *svg = fs_test_temp_path(".svg"), *chrome = fs_test_temp_path(".json");
+  char *csv = fs_test_temp_path(".csv"), command[1024], *out = NULL;
+  snprintf(command, sizeof command,
+           "run %s --model pipelined --svg %s --chrome %s --timeline %s --bandwidth "
+           "--critical-path --format json", dag, svg, chrome, csv);
+  ck_assert_int_eq(fs_test_fennelsim(command, &out, NULL), 0);
+  ck_assert(starts_with_file(svg, "<svg") || starts_with_file(svg, "<?xml"));
+  ck_assert(starts_with_file(chrome, "{"));
+  ck_assert(starts_with_file(csv, "name,kind,rank,"));
+  ck_assert_ptr_nonnull(strstr(out, ", \"bandwidth\": {"));
+  /* 1 KiB under the ARCHER table: 3 rounds of alpha_r + alpha_p at 1 KiB */
+  ck_assert_ptr_nonnull(strstr(out, ", \"critical_path\": {\"makespan_ns\": 4590"));
+  ck_assert(out[strlen(out) - 2] == '}');
+  free(out);
+  /* text: the sections follow the results */
+  snprintf(command, sizeof command, "run %s --model pipelined --critical-path", dag);
+  ck_assert_int_eq(fs_test_fennelsim(command, &out, NULL), 0);
+  ck_assert_ptr_nonnull(strstr(out, "critical path  4590 ns"));
+  free(out);
+  remove(svg), remove(chrome), remove(csv);
+  free(svg), free(chrome), free(csv);
+}
+END_TEST
+
+START_TEST(test_channel_load_needs_contention) {
+  make_schedule();
+  char command[1024], *out = NULL, *err = NULL;
+  snprintf(command, sizeof command, "run %s --model hockney --channel-load", dag);
+  ck_assert_int_eq(fs_test_fennelsim(command, NULL, &err), 2);
+  ck_assert_ptr_nonnull(strstr(err, "--channel-load needs a model with channel instances"));
+  free(err);
+  snprintf(command, sizeof command,
+           "run %s --model taulop --param shm_table=%s/models/metropolis-shm.table "
+           "--param net_table=%s/models/metropolis-net.table --nodes 2 --cores 4 "
+           "--channel-load --format json", dag, FENNELSIM_SOURCE_ROOT, FENNELSIM_SOURCE_ROOT);
+  ck_assert_int_eq(fs_test_fennelsim(command, &out, NULL), 0);
+  ck_assert_ptr_nonnull(strstr(out, ", \"channel_load\": [{\"instance\": "));
+  free(out);
+}
+END_TEST
+
+START_TEST(test_bad_uses_refused) {
+  make_schedule();
+  static const struct {
+    const char *options, *message;
+  } bad[] = {
+      {"--svg-ranks 0-3", "fennelsim: --svg-ranks needs --svg FILE"},
+      {"--svg x.svg --svg-ranks 3", "fennelsim: --svg-ranks 3: expected FIRST-LAST, such as 0-63"},
+      {"--chrome /nonexistent/dir/x.json", "fennelsim: /nonexistent/dir/x.json"},
+      {"--svg x.svg --svg-ranks 4-12", "fennelsim: svg: rank range 4-12 is not within the "
+                                       "program's ranks 0-7"},
+      {"--seeds 3 --critical-path", "fennelsim: --timeline, --svg, --chrome, --critical-path"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    char command[1024], *err = NULL;
+    snprintf(command, sizeof command, "run %s %s", dag, bad[i].options);
+    ck_assert_int_eq(fs_test_fennelsim(command, NULL, &err), 2);
+    ck_assert_msg(strncmp(err, bad[i].message, strlen(bad[i].message)) == 0, "%s", err);
+    free(err);
+  }
+}
+END_TEST
+
+/* With --seeds, --bandwidth gives the distribution of the achieved
+ * bandwidth: the same for any thread count; without noise every statistic
+ * is the single run's (aggregate = bytes / makespan: 24 puts of 1 KiB over
+ * 4590 ns = 24576 / 4590 GB/s). */
+START_TEST(test_study_bandwidth) {
+  make_schedule();
+  char command[1024], *a = NULL, *b = NULL;
+  const char *study = "run %s --model pipelined --noise net=lognormal:sigma=0.3 --seeds 40 "
+                      "--bandwidth --format json --threads %d";
+  snprintf(command, sizeof command, study, dag, 1);
+  ck_assert_int_eq(fs_test_fennelsim(command, &a, NULL), 0);
+  snprintf(command, sizeof command, study, dag, 2);
+  ck_assert_int_eq(fs_test_fennelsim(command, &b, NULL), 0);
+  ck_assert_str_eq(a, b);
+  ck_assert_ptr_nonnull(strstr(a, ", \"bandwidth\": {\"aggregate_gbps\": {\"min\": "));
+  free(a), free(b);
+  snprintf(command, sizeof command,
+           "run %s --model pipelined --seeds 5 --bandwidth --format json", dag);
+  ck_assert_int_eq(fs_test_fennelsim(command, &a, NULL), 0);
+  char want[128];
+  snprintf(want, sizeof want, "\"aggregate_gbps\": {\"min\": %.17g, \"p25\": %.17g",
+           24576.0 / 4590, 24576.0 / 4590);
+  ck_assert_msg(strstr(a, want) != NULL, "%s", a);
+  ck_assert_ptr_nonnull(strstr(a, "\"stdev\": 0}"));
+  free(a);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("views_cli");
+  TCase *tc = tcase_create("cli");
+  tcase_add_test(tc, test_every_view_written);
+  tcase_add_test(tc, test_channel_load_needs_contention);
+  tcase_add_test(tc, test_bad_uses_refused);
+  tcase_add_test(tc, test_study_bandwidth);
+  suite_add_tcase(s, tc);
+  return fs_test_run(s);
+}
