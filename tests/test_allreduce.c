@@ -15,6 +15,7 @@
 #include "data_flow_check.h"
 #include "generators/generators.h"
 #include "model_support.h"
+#include "generator_support.h"
 #include "test_support.h"
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -26,17 +27,6 @@ static fs_generator_options options_for(int32_t ranks, int64_t size) {
   o.size = size;
   o.rounds = 1;
   return o;
-}
-
-static fs_program *generate(const char *name, const fs_generator_options *o) {
-  const fs_generator *g = fs_generator_find(name);
-  ck_assert_msg(g != NULL, "no generator %s", name);
-  fs_error err = {{0}};
-  fs_program *p = g->generate(o, &err);
-  ck_assert_msg(p != NULL, "%s at %d ranks failed: %s", name, o->ranks, err.message);
-  ck_assert(p->finalized);
-  ck_assert_int_eq(p->capacity, p->tasks); /* the reservation was exact */
-  return p;
 }
 
 static void expect_error(const char *name, const fs_generator_options *o, const char *text) {
@@ -118,7 +108,7 @@ enum { ALPHA = 1000000, BETA = 1000, GAMMA = 2000 };
 
 static fs_time makespan(const char *name, const fs_generator_options *o, const char *network,
                         const char *compute, const char *params) {
-  fs_program *p = generate(name, o);
+  fs_program *p = fs_test_generate(name, o);
   fs_simulation run;
   fs_test_simulate(&run, p, network, compute, params);
   ck_assert_msg(run.status == FS_RUN_OK, "%s N=%d: %s", name, o->ranks, run.err.message);
@@ -143,7 +133,7 @@ static void expect_flow(const char *name, const fs_generator_options *o) {
  * block r-i, skipping empty ones. */
 START_TEST(test_ring_structure) {
   fs_generator_options o = options_for(4, 5);
-  fs_program *p = generate("allreduce-ring", &o);
+  fs_program *p = fs_test_generate("allreduce-ring", &o);
   /* rank 0: RS recv 2,1,0 send 3,2,1; AG send 0; recv 2; recv 1 + send 2 */
   expect_story(p, 0,
                "R3:1 S1:0 C:1<0,1 R3:2<2 S1:1<2 C:2<3,4 R3:2<5 S1:2<5 C:2<6,7 S1:2<8 R3:1<9 "
@@ -172,18 +162,18 @@ END_TEST
  * ends with block 0; allgather receives 2 then 1, sends 0 then 2. */
 START_TEST(test_ring_structure_three) {
   fs_generator_options o = options_for(3, 5);
-  fs_program *p = generate("allreduce-ring", &o);
+  fs_program *p = fs_test_generate("allreduce-ring", &o);
   expect_story(p, 0, "R2:2 S1:1 C:2<0,1 R2:2<2 S1:2<2 C:2<3,4 R2:1<5 S1:2<5 R2:2<6,7 S1:1<6,7");
   ck_assert_int_eq(p->tasks, 2 * (6 + 9));
   fs_program_free(p);
   o = options_for(1, 100);
-  p = generate("allreduce-ring", &o);
+  p = fs_test_generate("allreduce-ring", &o);
   ck_assert_int_eq(p->tasks, 0);
   fs_program_free(p);
   /* --reduce-time: every reduce takes it, whatever its bytes */
   o = options_for(2, 10);
   o.reduce_time = 7000, o.has_reduce_time = 1;
-  p = generate("allreduce-ring", &o);
+  p = fs_test_generate("allreduce-ring", &o);
   expect_story(p, 0, "R1:5 S1:5 C@7000<0,1 R1:5<2 S1:5<2");
   expect_story(p, 1, "R0:5 S0:5 C@7000<0,1 R0:5<2 S0:5<2");
   fs_program_free(p);
@@ -197,7 +187,7 @@ END_TEST
  * block 1. */
 START_TEST(test_rabenseifner_structure) {
   fs_generator_options o = options_for(3, 11);
-  fs_program *p = generate("allreduce-rabenseifner", &o);
+  fs_program *p = fs_test_generate("allreduce-rabenseifner", &o);
   expect_story(p, 0, "S1:11 R1:11<0");
   expect_story(p, 1, "R0:11 C:11<0 R2:6<1 S2:5<1 C:6<2,3 R2:5<4 S2:6<4 S0:11<5,6");
   expect_story(p, 2, "R1:5 S1:6 C:5<0,1 R1:6<2 S1:5<2");
@@ -211,7 +201,7 @@ START_TEST(test_rabenseifner_structure) {
    * [4,6), [5,6) (send [0,4) = 7 B, [6,8) = 2 B, [4,5) = 1 B); doubling
    * sends [5,6), [4,6), [4,8) and receives [4,5), [6,8), [0,4). */
   o = options_for(8, 11);
-  p = generate("allreduce-rabenseifner", &o);
+  p = fs_test_generate("allreduce-rabenseifner", &o);
   expect_story(p, 5,
                "R4:4 S4:7 C:4<0,1 R7:2<2 S7:2<2 C:2<3,4 R1:1<5 S1:1<5 C:1<6,7 R1:1<8 S1:1<8 "
                "R7:2<9,10 S7:2<9,10 R4:7<11,12 S4:4<11,12");
@@ -222,7 +212,7 @@ START_TEST(test_rabenseifner_structure) {
   /* N = 6, S = 4 (one byte a block): rank 4 is newrank 2, its partners are
    * newrank 3 (rank 5) and newrank 0 (rank 1, the collapsed odd rank). */
   o = options_for(6, 4);
-  p = generate("allreduce-rabenseifner", &o);
+  p = fs_test_generate("allreduce-rabenseifner", &o);
   expect_story(p, 4, "R5:2 S5:2 C:2<0,1 R1:1<2 S1:1<2 C:1<3,4 R1:1<5 S1:1<5 R5:2<6,7 S5:2<6,7");
   expect_story(p, 1,
                "R0:4 C:4<0 R3:2<1 S3:2<1 C:2<2,3 R4:1<4 S4:1<4 C:1<5,6 R4:1<7 S4:1<7 R3:2<8,9 "
@@ -232,7 +222,7 @@ START_TEST(test_rabenseifner_structure) {
   fs_program_free(p);
 
   o = options_for(1, 8);
-  p = generate("allreduce-rabenseifner", &o);
+  p = fs_test_generate("allreduce-rabenseifner", &o);
   ck_assert_int_eq(p->tasks, 0);
   fs_program_free(p);
 }
@@ -244,7 +234,7 @@ END_TEST
  * then sends up; the broadcast goes 0 -> 2, then 0 -> 1 and 2 -> 3. */
 START_TEST(test_fan_structure) {
   fs_generator_options o = options_for(4, 8);
-  fs_program *p = generate("allreduce-fan", &o);
+  fs_program *p = fs_test_generate("allreduce-fan", &o);
   expect_story(p, 0, "R1:8 C:8<0 R2:8<1 C:8<2 S2:8<3 S1:8<3");
   expect_story(p, 1, "S0:8 R0:8<0");
   expect_story(p, 2, "R3:8 C:8<0 S0:8<1 R0:8<2 S3:8<3");
@@ -261,7 +251,7 @@ START_TEST(test_fan_structure) {
    * the root reduces 1, 2 and 4 in that order and broadcasts to 4, 2, 1. */
   o = options_for(6, 8);
   o.reduce_time = 5000, o.has_reduce_time = 1;
-  p = generate("allreduce-fan", &o);
+  p = fs_test_generate("allreduce-fan", &o);
   expect_story(p, 0, "R1:8 C@5000<0 R2:8<1 C@5000<2 R4:8<3 C@5000<4 S4:8<5 S2:8<5 S1:8<5");
   expect_story(p, 4, "R5:8 C@5000<0 S0:8<1 R0:8<2 S5:8<3");
   expect_story(p, 5, "S4:8 R4:8<0");
@@ -270,7 +260,7 @@ START_TEST(test_fan_structure) {
   fs_program_free(p);
 
   o = options_for(1, 8);
-  p = generate("allreduce-fan", &o);
+  p = fs_test_generate("allreduce-fan", &o);
   ck_assert_int_eq(p->tasks, 0);
   fs_program_free(p);
 }
@@ -282,7 +272,7 @@ START_TEST(test_dissemination_structure) {
   /* f = 1, N = 3: m = 1, M = 1 = c_0: in round 1 each rank also sends
    * its own vector (P_0) to r + O_0 = r + 2, kept until the last round */
   fs_generator_options o = options_for(3, 8);
-  fs_program *p = generate("allreduce-dissemination", &o);
+  fs_program *p = fs_test_generate("allreduce-dissemination", &o);
   expect_story(p, 0, "R2:8 R1:8 S1:8 S2:8 C:8<0,2,3 C:8<1,4");
   ck_assert_int_eq(p->tasks, 3 * 6);
   ck_assert_int_eq(p->dependencies, 3 * 5);
@@ -293,7 +283,7 @@ START_TEST(test_dissemination_structure) {
    * P_2 from its rounds ({4,5,6,0}), P_1(3) = {2,3} early in round 2 and
    * P_0(1) = {1} early in round 1; the last round only combines. */
   o = options_for(7, 8);
-  p = generate("allreduce-dissemination", &o);
+  p = fs_test_generate("allreduce-dissemination", &o);
   expect_story(p, 0,
                "R6:8 R1:8 S1:8 S6:8 C:8<0,2,3 R5:8<4 R3:8<4 S2:8<4 S4:8<4 C:8<5,7,8 C:8<1,9 "
                "C:8<6,10");
@@ -304,7 +294,7 @@ START_TEST(test_dissemination_structure) {
    * early to r+6; the last round is a 1-way round (from r-3) */
   o = options_for(7, 8);
   o.ways = 2;
-  p = generate("allreduce-dissemination", &o);
+  p = fs_test_generate("allreduce-dissemination", &o);
   expect_story(p, 0,
                "R6:8 R5:8 R1:8 S1:8 S2:8 S6:8 C:8<0,3,4,5 C:8<1,6 R4:8<7 S3:8<7 C:8<2,9 "
                "C:8<8,10");
@@ -315,7 +305,7 @@ START_TEST(test_dissemination_structure) {
   /* f = 3, N = 16 = 4^2 with --reduce-time: two plain 3-way rounds */
   o = options_for(16, 8);
   o.ways = 3, o.reduce_time = 9000, o.has_reduce_time = 1;
-  p = generate("allreduce-dissemination", &o);
+  p = fs_test_generate("allreduce-dissemination", &o);
   expect_story(p, 5,
                "R4:8 R3:8 R2:8 S6:8 S7:8 S8:8 C@9000<0,3,4,5 C@9000<1,6 C@9000<2,7 R1:8<8 "
                "R13:8<8 R9:8<8 S9:8<8 S13:8<8 S1:8<8 C@9000<9,12,13,14 C@9000<10,15 "
@@ -326,12 +316,12 @@ START_TEST(test_dissemination_structure) {
   /* ways 0 means 1; ways >= N: one round to everyone */
   o = options_for(5, 8);
   o.ways = 9;
-  p = generate("allreduce-dissemination", &o);
+  p = fs_test_generate("allreduce-dissemination", &o);
   expect_story(p, 0, "R4:8 R3:8 R2:8 R1:8 S1:8 S2:8 S3:8 S4:8 C:8<0,4,5,6,7 C:8<1,8 C:8<2,9 "
                      "C:8<3,10");
   fs_program_free(p);
   o = options_for(1, 8);
-  p = generate("allreduce-dissemination", &o);
+  p = fs_test_generate("allreduce-dissemination", &o);
   ck_assert_int_eq(p->tasks, 0);
   fs_program_free(p);
 }
@@ -343,7 +333,7 @@ START_TEST(test_dissemination_rounds) {
     for (int32_t n = 2; n <= 40; n++) {
       fs_generator_options o = options_for(n, 8);
       o.ways = f;
-      fs_program *p = generate("allreduce-dissemination", &o);
+      fs_program *p = fs_test_generate("allreduce-dissemination", &o);
       int rounds = 0;
       for (int64_t d = 1; d < n; d *= f + 1) rounds++;
       ck_assert_int_eq(distinct_labels(p), rounds);

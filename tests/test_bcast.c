@@ -14,6 +14,7 @@
 #include "data_flow_check.h"
 #include "generators/generators.h"
 #include "model_support.h"
+#include "generator_support.h"
 #include "test_support.h"
 
 /* ---- helpers ---------------------------------------------------------- */
@@ -26,17 +27,6 @@ static fs_generator_options options_for(int32_t ranks, int64_t size, int32_t roo
   o.rounds = 1;
   o.root = root;
   return o;
-}
-
-static fs_program *generate(const char *name, const fs_generator_options *o) {
-  const fs_generator *g = fs_generator_find(name);
-  ck_assert_msg(g != NULL, "no generator %s", name);
-  fs_error err = {{0}};
-  fs_program *p = g->generate(o, &err);
-  ck_assert_msg(p != NULL, "%s failed: %s", name, err.message);
-  ck_assert(p->finalized);
-  ck_assert_int_eq(p->capacity, p->tasks); /* the reservation was exact */
-  return p;
 }
 
 static void expect_error(const char *name, const fs_generator_options *o, const char *part) {
@@ -113,7 +103,7 @@ static fs_time makespan(const fs_program *p, const char *model, const char *para
 
 static fs_time generated_makespan(const char *name, const fs_generator_options *o,
                                   const char *model, const char *parameters) {
-  fs_program *p = generate(name, o);
+  fs_program *p = fs_test_generate(name, o);
   fs_time t = makespan(p, model, parameters);
   fs_program_free(p);
   return t;
@@ -133,7 +123,7 @@ static void expect_flow(const char *name, const fs_generator_options *o) {
 START_TEST(test_binary_structure) {
   /* root 2 of 6: relative v = (rank - 2) mod 6; v sends to 2v+1, 2v+2 */
   fs_generator_options o = options_for(6, 100, 2);
-  fs_program *p = generate("bcast-binary", &o);
+  fs_program *p = fs_test_generate("bcast-binary", &o);
   ck_assert_int_eq(p->tasks, 10);
   ck_assert_int_eq(p->dependencies, 3);
   expect_rank(p, 2, "S3:100 S4:100");         /* v0 -> v1, v2 */
@@ -147,19 +137,19 @@ START_TEST(test_binary_structure) {
   fs_program_free(p);
 
   o = options_for(1, 100, 0);
-  p = generate("bcast-binary", &o);
+  p = fs_test_generate("bcast-binary", &o);
   ck_assert_int_eq(p->tasks, 0);
   fs_program_free(p);
 
   o = options_for(2, 0, 1);
-  p = generate("bcast-binary", &o);
+  p = fs_test_generate("bcast-binary", &o);
   expect_rank(p, 1, "S0:0");
   expect_rank(p, 0, "R1:0");
   ck_assert_int_eq(p->dependencies, 0);
   fs_program_free(p);
 
   o = options_for(9, 8, 8); /* v7, v8 are the children of v3 = rank 2 */
-  p = generate("bcast-binary", &o);
+  p = fs_test_generate("bcast-binary", &o);
   expect_rank(p, 2, "R0:8 S6:8<0 S7:8<0");
   expect_rank(p, 7, "R2:8");
   ck_assert_int_eq(count_labelled(p, "level3"), 4);
@@ -170,7 +160,7 @@ END_TEST
 START_TEST(test_binary_counts) {
   for (int32_t n = 1; n <= 70; n++) {
     fs_generator_options o = options_for(n, 10, n / 3);
-    fs_program *p = generate("bcast-binary", &o);
+    fs_program *p = fs_test_generate("bcast-binary", &o);
     int64_t root_sends = n - 1 < 2 ? n - 1 : 2;
     ck_assert_int_eq(p->tasks, 2 * (n - 1));
     ck_assert_int_eq(p->dependencies, n - 1 - root_sends);
@@ -255,7 +245,7 @@ START_TEST(test_chain_structure) {
    * ranks 1, 2, 3, 0. Middle ranks: R0 R1 S0 R2 S1 S2 (Open MPI's loop) */
   fs_generator_options o = options_for(4, 20, 1);
   o.segment = 8;
-  fs_program *p = generate("bcast-chain", &o);
+  fs_program *p = fs_test_generate("bcast-chain", &o);
   ck_assert_int_eq(p->tasks, 18);
   ck_assert_int_eq(p->dependencies, 21);
   expect_rank(p, 1, "S2:8 S2:8<0 S2:4<1");
@@ -267,20 +257,20 @@ START_TEST(test_chain_structure) {
   fs_program_free(p);
 
   o = options_for(3, 0, 2); /* S = 0: one 0-byte segment */
-  p = generate("bcast-chain", &o);
+  p = fs_test_generate("bcast-chain", &o);
   expect_rank(p, 2, "S0:0");
   expect_rank(p, 0, "R2:0 S1:0<0");
   expect_rank(p, 1, "R0:0");
   fs_program_free(p);
 
   o = options_for(2, 20000, 0); /* --segment 0: 8 KiB */
-  p = generate("bcast-chain", &o);
+  p = fs_test_generate("bcast-chain", &o);
   expect_rank(p, 0, "S1:8192 S1:8192<0 S1:3616<1");
   expect_rank(p, 1, "R0:8192 R0:8192<^0 R0:3616<0<^1");
   fs_program_free(p);
 
   o = options_for(1, 20000, 0);
-  p = generate("bcast-chain", &o);
+  p = fs_test_generate("bcast-chain", &o);
   ck_assert_int_eq(p->tasks, 0);
   fs_program_free(p);
 }
@@ -295,7 +285,7 @@ START_TEST(test_chain_counts) {
       fs_generator_options o = options_for(n, sizes[i], n - 1);
       o.segment = 8;
       int64_t k = sizes[i] ? (sizes[i] + 7) / 8 : 1, older = k > 2 ? k - 2 : 0;
-      fs_program *p = generate("bcast-chain", &o);
+      fs_program *p = fs_test_generate("bcast-chain", &o);
       ck_assert_int_eq(p->tasks, 2 * k * (n - 1));
       int64_t deps = n < 2 ? 0 : (k - 1) + (n - 2) * (3 * k - 2 + older) + (k - 1) + older;
       ck_assert_int_eq(p->dependencies, deps);
@@ -345,7 +335,7 @@ START_TEST(test_scatter_allgather_structure) {
    * ranks 2, 3, 0, 1). Scatter: only v0 -> v1 (MPICH skips the empty
    * chunks). Ring step i: v receives chunk v-i-1, sends chunk v-i. */
   fs_generator_options o = options_for(4, 2, 2);
-  fs_program *p = generate("bcast-scatter-allgather", &o);
+  fs_program *p = fs_test_generate("bcast-scatter-allgather", &o);
   ck_assert_int_eq(p->tasks, 26);
   ck_assert_int_eq(p->dependencies, 36);
   expect_rank(p, 2, "S3:1 R1:0<0 S3:1<0 R1:0<1<2 S3:0<1<2 R1:1<3<4 S3:0<3<4");
@@ -359,7 +349,7 @@ START_TEST(test_scatter_allgather_structure) {
   /* N = 3, root 0, S = 5: ss = 2, chunks 2, 2, 1; the root sends chunk 2
    * (mask 2) then chunk 1 (mask 1) */
   o = options_for(3, 5, 0);
-  p = generate("bcast-scatter-allgather", &o);
+  p = fs_test_generate("bcast-scatter-allgather", &o);
   expect_rank(p, 0, "S2:1 S1:2<0 R2:1<1 S1:2<1 R2:2<2<3 S1:1<2<3");
   expect_rank(p, 1, "R0:2 R0:2<0 S2:2<0 R0:1<1<2 S2:2<1<2");
   expect_rank(p, 2, "R0:1 R1:2<0 S0:1<0 R1:2<1<2 S0:2<1<2");
@@ -368,7 +358,7 @@ START_TEST(test_scatter_allgather_structure) {
   /* N = 8, S = 800: the scatter halves 400, 200, 100 from the root; v4
    * forwards 200 to v6 and 100 to v5 */
   o = options_for(8, 800, 0);
-  p = generate("bcast-scatter-allgather", &o);
+  p = fs_test_generate("bcast-scatter-allgather", &o);
   char text[4096];
   describe_rank(p, 0, text, sizeof text);
   expect_prefix(text, "S4:400 S2:200<0 S1:100<1 R7:100<2 S1:100<2 ");
@@ -378,11 +368,11 @@ START_TEST(test_scatter_allgather_structure) {
 
   /* S = 0 or N = 1: MPICH returns at once */
   o = options_for(5, 0, 1);
-  p = generate("bcast-scatter-allgather", &o);
+  p = fs_test_generate("bcast-scatter-allgather", &o);
   ck_assert_int_eq(p->tasks, 0);
   fs_program_free(p);
   o = options_for(1, 100, 0);
-  p = generate("bcast-scatter-allgather", &o);
+  p = fs_test_generate("bcast-scatter-allgather", &o);
   ck_assert_int_eq(p->tasks, 0);
   fs_program_free(p);
 }
@@ -397,7 +387,7 @@ START_TEST(test_scatter_allgather_counts) {
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
       int64_t s = sizes[i], ss = (s + n - 1) / n, k = (s + ss - 1) / ss;
       fs_generator_options o = options_for(n, s, n - 1);
-      fs_program *p = generate("bcast-scatter-allgather", &o);
+      fs_program *p = fs_test_generate("bcast-scatter-allgather", &o);
       ck_assert_int_eq(p->tasks, 2 * (k - 1) + 2 * n * (n - 1));
       ck_assert_int_eq(p->dependencies, (k >= 2 ? 3 * k - 2 : 0) + 4 * n * (n - 2));
       expect_local_dependencies(p);

@@ -21,6 +21,7 @@
 #include "data_flow_check.h"
 #include "generators/generators.h"
 #include "model_support.h"
+#include "generator_support.h"
 #include "test_support.h"
 
 #define NS 1000LL /* picoseconds */
@@ -37,32 +38,13 @@ static fs_generator_options options_for(int32_t ranks, int64_t size) {
   return o;
 }
 
-static fs_program *generate(const char *name, const fs_generator_options *o) {
-  const fs_generator *g = fs_generator_find(name);
-  ck_assert_msg(g != NULL, "no generator %s", name);
-  fs_error err = {{0}};
-  fs_program *p = g->generate(o, &err);
-  ck_assert_msg(p != NULL, "%s failed: %s", name, err.message);
-  ck_assert(p->finalized);
-  ck_assert_int_eq(p->capacity, p->tasks); /* the reservation was exact */
-  return p;
-}
-
 /* Generated with its data flow recorded into *flow (the caller frees it). */
 static fs_program *generate_flow(const char *name, fs_generator_options o, fs_data_flow *flow) {
   fs_data_flow_init(flow);
   o.flow = flow;
-  fs_program *p = generate(name, &o);
+  fs_program *p = fs_test_generate(name, &o);
   ck_assert(!flow->failed);
   return p;
-}
-
-static const char *generate_error(const char *name, const fs_generator_options *o, fs_error *err) {
-  memset(err, 0, sizeof *err);
-  fs_program *p = fs_generator_find(name)->generate(o, err);
-  ck_assert_msg(p == NULL, "%s accepted bad options", name);
-  ck_assert_msg(err->message[0] != 0, "%s failed without a message", name);
-  return err->message;
 }
 
 /* A growing string. */
@@ -154,7 +136,7 @@ static void free_texts(text *texts, int32_t n) {
 static void expect_same(const char *name, fs_generator_options o, text *expected, int with_flow) {
   fs_data_flow flow;
   fs_data_flow_init(&flow);
-  fs_program *p = with_flow ? generate_flow(name, o, &flow) : generate(name, &o);
+  fs_program *p = with_flow ? generate_flow(name, o, &flow) : fs_test_generate(name, &o);
   text *got = calloc((size_t)o.ranks, sizeof *got);
   describe(p, with_flow ? &flow : NULL, got);
   for (int32_t r = 0; r < o.ranks; r++)
@@ -386,24 +368,24 @@ START_TEST(task_and_dependency_counts) {
     int64_t k = 0;
     while ((1LL << k) < n) k++;
     fs_generator_options o = options_for(n, 8);
-    fs_program *p = generate("allgather-bruck", &o);
+    fs_program *p = fs_test_generate("allgather-bruck", &o);
     ck_assert_int_eq(p->tasks, 2 * n * k);
     ck_assert_int_eq(p->dependencies, k ? 4 * n * (k - 1) : 0);
     fs_program_free(p);
-    p = generate("alltoall-bruck", &o);
+    p = fs_test_generate("alltoall-bruck", &o);
     ck_assert_int_eq(p->tasks, 2 * n * k);
     ck_assert_int_eq(p->dependencies, k ? 4 * n * (k - 1) : 0);
     fs_program_free(p);
-    p = generate("alltoall-linear", &o);
+    p = fs_test_generate("alltoall-linear", &o);
     ck_assert_int_eq(p->tasks, 2 * (int64_t)n * (n - 1));
     ck_assert_int_eq(p->dependencies, 0);
     fs_program_free(p);
-    p = generate("barrier-linear", &o);
+    p = fs_test_generate("barrier-linear", &o);
     ck_assert_int_eq(p->tasks, 4 * (n - 1));
     ck_assert_int_eq(p->dependencies, n > 1 ? 3 * n - 4 : 0);
     fs_program_free(p);
     if (n % 2 == 0) {
-      p = generate("allgather-neighbor", &o);
+      p = fs_test_generate("allgather-neighbor", &o);
       ck_assert_int_eq(p->tasks, (int64_t)n * n);
       ck_assert_int_eq(p->dependencies, 4 * (int64_t)n * (n / 2 - 1));
       fs_program_free(p);
@@ -421,12 +403,12 @@ START_TEST(barrier_linear_by_hand) {
   expect_same("barrier-linear", options_for(4, 0), expected, 0);
   free_texts(expected, 4);
   fs_generator_options o = options_for(4, 0);
-  fs_program *p = generate("barrier-linear", &o);
+  fs_program *p = fs_test_generate("barrier-linear", &o);
   ck_assert_str_eq(fs_task_label(p, 0), "gather");
   ck_assert_str_eq(fs_task_label(p, 3), "release");
   fs_program_free(p);
   o = options_for(1, 8);
-  p = generate("barrier-linear", &o);
+  p = fs_test_generate("barrier-linear", &o);
   ck_assert_int_eq(p->tasks, 0);
   fs_program_free(p);
 }
@@ -457,7 +439,7 @@ START_TEST(barrier_nway_structure) {
   text *expected = calloc(6, sizeof *expected);
   append(&expected[0], "R5:8 R4:8 S1:8 S2:8 R3:8<0,1,2,3 S3:8<0,1,2,3 ");
   fs_generator_options o = options_for(6, 8);
-  fs_program *p = generate("barrier-nway", &o);
+  fs_program *p = fs_test_generate("barrier-nway", &o);
   text *got = calloc(6, sizeof *got);
   describe(p, NULL, got);
   ck_assert_str_eq(got[0].at, expected[0].at);
@@ -484,9 +466,9 @@ END_TEST
 START_TEST(barrier_nway_one_way_is_dissemination) {
   for (int32_t n = 1; n <= 40; n++) {
     fs_generator_options o = options_for(n, 8);
-    fs_program *p = generate("barrier-dissemination", &o);
+    fs_program *p = fs_test_generate("barrier-dissemination", &o);
     o.ways = 1;
-    fs_program *q = generate("barrier-nway", &o);
+    fs_program *q = fs_test_generate("barrier-nway", &o);
     ck_assert_int_eq(q->tasks, p->tasks);
     ck_assert_int_eq(q->dependencies, p->dependencies);
     for (int32_t t = 0; t < p->tasks; t++) {
@@ -515,7 +497,7 @@ END_TEST
 /* name refuses o with a message containing `part`. */
 static void expect_error(const char *name, const fs_generator_options *o, const char *part) {
   fs_error err;
-  const char *message = generate_error(name, o, &err);
+  const char *message = fs_test_generate_error(name, o, &err);
   ck_assert_msg(strstr(message, part) != NULL, "%s: \"%s\" lacks \"%s\"", name, message, part);
 }
 
@@ -536,7 +518,7 @@ START_TEST(bad_options) {
     expect_error(names[i], &o, "--reduce-time does not apply");
   }
   fs_generator_options o = options_for(7, 8);
-  ck_assert_str_eq(generate_error("allgather-neighbor", &o, &err),
+  ck_assert_str_eq(fs_test_generate_error("allgather-neighbor", &o, &err),
                    "allgather-neighbor: --ranks must be even, not 7 (Open MPI falls back to the "
                    "ring for an odd count: use allgather-ring)");
   o = options_for(4, INT64_MAX / 2);
@@ -544,7 +526,7 @@ START_TEST(bad_options) {
   expect_error("alltoall-bruck", &o, "too large");
   o = options_for(4, 8);
   o.ways = -1;
-  ck_assert_str_eq(generate_error("barrier-nway", &o, &err),
+  ck_assert_str_eq(fs_test_generate_error("barrier-nway", &o, &err),
                    "barrier-nway: --ways must be at least 1 (messages per round), not -1");
 }
 END_TEST
@@ -600,7 +582,7 @@ static fs_time makespan(const char *name, int32_t n, int64_t size, int32_t ways,
                         const char *model, const char *params) {
   fs_generator_options o = options_for(n, size);
   o.ways = ways;
-  fs_program *p = generate(name, &o);
+  fs_program *p = fs_test_generate(name, &o);
   fs_simulation run;
   fs_test_simulate(&run, p, model, "fixed", params);
   ck_assert_msg(run.status == FS_RUN_OK, "%s at %d: %s", name, n, run.err.message);

@@ -18,6 +18,7 @@
 #include "data_flow_check.h"
 #include "generators/generators.h"
 #include "model_support.h"
+#include "generator_support.h"
 #include "test_support.h"
 
 /* ---- helpers ---------------------------------------------------------- */
@@ -34,26 +35,6 @@ static fs_generator_options options_for(int32_t ranks, int64_t size) {
 static void set_factors(fs_generator_options *o, const int32_t *factors, int count) {
   memcpy(o->factors, factors, (size_t)count * sizeof *factors);
   o->factor_count = count;
-}
-
-static fs_program *generate(const char *name, const fs_generator_options *o) {
-  const fs_generator *g = fs_generator_find(name);
-  ck_assert_msg(g != NULL, "no generator %s", name);
-  fs_error err = {{0}};
-  fs_program *p = g->generate(o, &err);
-  ck_assert_msg(p != NULL, "%s failed: %s", name, err.message);
-  ck_assert(p->finalized);
-  ck_assert_int_eq(p->capacity, p->tasks); /* the reservation was exact */
-  return p;
-}
-
-/* Generates and expects failure; returns the message. */
-static const char *generate_error(const char *name, const fs_generator_options *o, fs_error *err) {
-  memset(err, 0, sizeof *err);
-  fs_program *p = fs_generator_find(name)->generate(o, err);
-  ck_assert_msg(p == NULL, "%s accepted bad options", name);
-  ck_assert_msg(err->message[0] != 0, "%s failed without a message", name);
-  return err->message;
 }
 
 static int count_kind(const fs_program *p, fs_task_kind kind) {
@@ -150,7 +131,7 @@ END_TEST
 START_TEST(test_pingpong_structure) {
   fs_generator_options o = options_for(2, 64);
   o.rounds = 3;
-  fs_program *p = generate("pingpong", &o);
+  fs_program *p = fs_test_generate("pingpong", &o);
   ck_assert_int_eq(p->ranks, 2);
   ck_assert_int_eq(p->tasks, 8);
   ck_assert_int_eq(p->dependencies, 7);
@@ -182,12 +163,12 @@ END_TEST
 START_TEST(test_pingpong_errors) {
   fs_error err;
   fs_generator_options o = options_for(3, 8);
-  ck_assert(strstr(generate_error("pingpong", &o, &err), "exactly 2 ranks"));
+  ck_assert(strstr(fs_test_generate_error("pingpong", &o, &err), "exactly 2 ranks"));
   o = options_for(2, 8);
   o.rounds = 0;
-  ck_assert(strstr(generate_error("pingpong", &o, &err), "--rounds"));
+  ck_assert(strstr(fs_test_generate_error("pingpong", &o, &err), "--rounds"));
   o.rounds = INT32_MAX; /* 2^32 tasks: refused before allocating */
-  ck_assert(strstr(generate_error("pingpong", &o, &err), "more than"));
+  ck_assert(strstr(fs_test_generate_error("pingpong", &o, &err), "more than"));
 }
 END_TEST
 
@@ -195,7 +176,7 @@ END_TEST
 
 START_TEST(test_multicast_structure) {
   fs_program *p =
-      generate("multicast", &(fs_generator_options){.ranks = 5, .size = 1000, .rounds = 1});
+      fs_test_generate("multicast", &(fs_generator_options){.ranks = 5, .size = 1000, .rounds = 1});
   ck_assert_int_eq(p->tasks, 9);
   ck_assert_int_eq(p->dependencies, 4);
   ck_assert_int_eq(count_kind(p, FS_START), 5);
@@ -211,7 +192,7 @@ START_TEST(test_multicast_structure) {
     previous = put;
   }
   fs_program_free(p);
-  p = generate("multicast", &(fs_generator_options){.ranks = 1, .rounds = 1});
+  p = fs_test_generate("multicast", &(fs_generator_options){.ranks = 1, .rounds = 1});
   ck_assert_int_eq(p->tasks, 1);
   fs_program_free(p);
 }
@@ -233,7 +214,7 @@ static rd_counts rd_counts_of(int n) {
 
 START_TEST(test_rd_power_of_two_edges) {
   fs_program *p =
-      generate("allreduce-rd", &(fs_generator_options){.ranks = 8, .size = 8, .rounds = 1});
+      fs_test_generate("allreduce-rd", &(fs_generator_options){.ranks = 8, .size = 8, .rounds = 1});
   ck_assert_int_eq(p->tasks, 8 + 2 * 3 * 8);
   ck_assert_int_eq(p->dependencies, 3 * 3 * 8);
   ck_assert_int_eq(count_kind(p, FS_START), 8);
@@ -266,7 +247,7 @@ END_TEST
  * 1, 3, 4, 5 (new ranks 0..3) pair as 1-3, 4-5, then 1-4, 3-5. */
 START_TEST(test_rd_collapse_expand_edges) {
   fs_program *p =
-      generate("allreduce-rd", &(fs_generator_options){.ranks = 6, .size = 8, .rounds = 1});
+      fs_test_generate("allreduce-rd", &(fs_generator_options){.ranks = 6, .size = 8, .rounds = 1});
   ck_assert_int_eq(p->tasks, 6 + 3 * 2 + 2 * 2 * 4);
   ck_assert_int_eq(p->dependencies, 4 * 2 + 3 * 2 * 4);
   ck_assert_int_eq(count_labelled(p, FS_PUT, "collapse"), 2);
@@ -312,7 +293,7 @@ START_TEST(test_rd_counts) { /* looped over n = 1..64; data flow: test_flow_smal
   int n = _i;
   rd_counts c = rd_counts_of(n);
   fs_program *p =
-      generate("allreduce-rd", &(fs_generator_options){.ranks = n, .size = 8, .rounds = 1});
+      fs_test_generate("allreduce-rd", &(fs_generator_options){.ranks = n, .size = 8, .rounds = 1});
   ck_assert_int_eq(p->tasks, n + 3 * c.rem + 2 * c.rounds * c.pof2);
   ck_assert_int_eq(p->dependencies, 4 * c.rem + 3 * c.rounds * c.pof2);
   ck_assert_int_eq(count_kind(p, FS_START), n);
@@ -330,7 +311,7 @@ END_TEST
 
 START_TEST(test_rd_one_rank) {
   fs_program *p =
-      generate("allreduce-rd", &(fs_generator_options){.ranks = 1, .size = 8, .rounds = 1});
+      fs_test_generate("allreduce-rd", &(fs_generator_options){.ranks = 1, .size = 8, .rounds = 1});
   ck_assert_int_eq(p->tasks, 1);
   ck_assert_int_eq(p->kind[0], FS_START);
   ck_assert_int_eq(p->dependencies, 0);
@@ -344,7 +325,7 @@ END_TEST
 START_TEST(test_rm_six_ranks_figure) {
   fs_generator_options o = options_for(6, 8);
   set_factors(&o, (const int32_t[]){3, 2}, 2);
-  fs_program *p = generate("allreduce-rm", &o);
+  fs_program *p = fs_test_generate("allreduce-rm", &o);
   ck_assert_int_eq(count_kind(p, FS_START), 6);
   ck_assert_int_eq(count_kind(p, FS_PUT), 18);
   ck_assert_int_eq(count_kind(p, FS_COMPUTE), 12);
@@ -391,7 +372,7 @@ START_TEST(test_rm_counts_and_flow) { /* looped over factorizations */
   for (int i = 0; i < count; i++) n *= k[i];
   fs_generator_options o = options_for(n, 8);
   set_factors(&o, k, count);
-  fs_program *p = generate("allreduce-rm", &o);
+  fs_program *p = fs_test_generate("allreduce-rm", &o);
   int messages = 0, sum = 0;
   for (int i = 0; i < count; i++) {
     char label[24];
@@ -422,7 +403,7 @@ END_TEST
 START_TEST(test_rm_twos_equal_rd) {
   fs_generator_options o = options_for(8, 32);
   set_factors(&o, (const int32_t[]){2, 2, 2}, 3);
-  fs_program *rm = generate("allreduce-rm", &o), *rd = generate("allreduce-rd", &o);
+  fs_program *rm = fs_test_generate("allreduce-rm", &o), *rd = fs_test_generate("allreduce-rd", &o);
   ck_assert_int_eq(rm->tasks, rd->tasks);
   ck_assert_int_eq(rm->dependencies, rd->dependencies);
   size_t n = (size_t)rm->tasks;
@@ -439,17 +420,17 @@ END_TEST
 START_TEST(test_rm_errors) {
   fs_error err;
   fs_generator_options o = options_for(6, 8);
-  ck_assert(strstr(generate_error("allreduce-rm", &o, &err), "--factors"));
+  ck_assert(strstr(fs_test_generate_error("allreduce-rm", &o, &err), "--factors"));
   set_factors(&o, (const int32_t[]){4, 2}, 2);
-  ck_assert(strstr(generate_error("allreduce-rm", &o, &err), "more than --ranks 6"));
+  ck_assert(strstr(fs_test_generate_error("allreduce-rm", &o, &err), "more than --ranks 6"));
   set_factors(&o, (const int32_t[]){2, 2}, 2);
-  ck_assert(strstr(generate_error("allreduce-rm", &o, &err), "multiply to 4, not --ranks 6"));
+  ck_assert(strstr(fs_test_generate_error("allreduce-rm", &o, &err), "multiply to 4, not --ranks 6"));
   set_factors(&o, (const int32_t[]){6, 1}, 2);
-  ck_assert(strstr(generate_error("allreduce-rm", &o, &err), "at least 2"));
+  ck_assert(strstr(fs_test_generate_error("allreduce-rm", &o, &err), "at least 2"));
   o.factor_count = 65;
-  ck_assert(strstr(generate_error("allreduce-rm", &o, &err), "at most 64"));
+  ck_assert(strstr(fs_test_generate_error("allreduce-rm", &o, &err), "at most 64"));
   o = options_for(1, 8); /* one rank needs no factor */
-  fs_program *p = generate("allreduce-rm", &o);
+  fs_program *p = fs_test_generate("allreduce-rm", &o);
   ck_assert_int_eq(p->tasks, 1);
   fs_program_free(p);
 }
@@ -658,7 +639,7 @@ typedef void (*transcription)(int32_t rank, int32_t n, int64_t size, expected_ra
 
 static fs_program *generate_sized(const char *name, int32_t ranks, int64_t size) {
   fs_generator_options o = options_for(ranks, size);
-  return generate(name, &o);
+  return fs_test_generate(name, &o);
 }
 
 /* ---- two-sided generators: tests ------------------------------------------ */
@@ -855,11 +836,11 @@ END_TEST
 START_TEST(test_two_sided_errors) {
   fs_error err;
   fs_generator_options o = options_for(6, 8);
-  ck_assert(strstr(generate_error("allreduce-recdoub", &o, &err), "power of 2 --ranks"));
+  ck_assert(strstr(fs_test_generate_error("allreduce-recdoub", &o, &err), "power of 2 --ranks"));
   o = options_for(8, 8);
   o.has_reduce_time = 1, o.reduce_time = 10 * FS_NS;
-  ck_assert(strstr(generate_error("allreduce-recdoub", &o, &err), "--reduce-time does not apply"));
-  ck_assert(strstr(generate_error("reduce-binomial", &o, &err), "--reduce-time does not apply"));
+  ck_assert(strstr(fs_test_generate_error("allreduce-recdoub", &o, &err), "--reduce-time does not apply"));
+  ck_assert(strstr(fs_test_generate_error("reduce-binomial", &o, &err), "--reduce-time does not apply"));
   for (int i = 0; i < 4; i++) { /* one rank: nothing to send */
     fs_program *p = generate_sized(two_sided[i].name, 1, 8);
     ck_assert_int_eq(p->tasks, 0);
@@ -902,29 +883,29 @@ START_TEST(test_common_errors) { /* looped over the generators */
   fs_error err;
   fs_generator_options o = options_for(2, -1);
   o.factors[0] = 2, o.factor_count = 1;
-  ck_assert(strstr(generate_error(name, &o, &err), "--size"));
+  ck_assert(strstr(fs_test_generate_error(name, &o, &err), "--size"));
   o = options_for(0, 8);
-  ck_assert(strstr(generate_error(name, &o, &err), "--ranks"));
+  ck_assert(strstr(fs_test_generate_error(name, &o, &err), "--ranks"));
   o = options_for(2, 8);
   o.factors[0] = 2, o.factor_count = 1;
   o.has_reduce_time = 1, o.reduce_time = -1;
-  ck_assert(strstr(generate_error(name, &o, &err), "--reduce-time"));
+  ck_assert(strstr(fs_test_generate_error(name, &o, &err), "--reduce-time"));
 }
 END_TEST
 
 START_TEST(test_too_many_tasks) {
   fs_error err;
   fs_generator_options o = options_for(INT32_MAX, 8);
-  ck_assert(strstr(generate_error("allreduce-rd", &o, &err), "more than"));
-  ck_assert(strstr(generate_error("multicast", &o, &err), "more than"));
-  ck_assert(strstr(generate_error("bcast-binomial", &o, &err), "more than"));
-  ck_assert(strstr(generate_error("reduce-binomial", &o, &err), "more than"));
-  ck_assert(strstr(generate_error("barrier-dissemination", &o, &err), "more than"));
-  ck_assert(strstr(generate_error("barrier-dissemination-schedgen", &o, &err), "more than"));
-  ck_assert(strstr(generate_error("allgather-ring", &o, &err), "more than"));
+  ck_assert(strstr(fs_test_generate_error("allreduce-rd", &o, &err), "more than"));
+  ck_assert(strstr(fs_test_generate_error("multicast", &o, &err), "more than"));
+  ck_assert(strstr(fs_test_generate_error("bcast-binomial", &o, &err), "more than"));
+  ck_assert(strstr(fs_test_generate_error("reduce-binomial", &o, &err), "more than"));
+  ck_assert(strstr(fs_test_generate_error("barrier-dissemination", &o, &err), "more than"));
+  ck_assert(strstr(fs_test_generate_error("barrier-dissemination-schedgen", &o, &err), "more than"));
+  ck_assert(strstr(fs_test_generate_error("allgather-ring", &o, &err), "more than"));
   o.ranks = 1 << 30;
-  ck_assert(strstr(generate_error("allreduce-recdoub", &o, &err), "more than"));
-  ck_assert(strstr(generate_error("allgather-rd", &o, &err), "more than"));
+  ck_assert(strstr(fs_test_generate_error("allreduce-recdoub", &o, &err), "more than"));
+  ck_assert(strstr(fs_test_generate_error("allgather-rd", &o, &err), "more than"));
 }
 END_TEST
 
@@ -945,11 +926,11 @@ START_TEST(test_reduce_pricing) {
   for (int timed = 0; timed < 2; timed++) {
     fs_generator_options o = options_for(6, 4096);
     o.has_reduce_time = timed, o.reduce_time = timed ? 250 * FS_NS : 0;
-    fs_program *p = generate("allreduce-rd", &o); /* 6 ranks: collapse reduces too */
+    fs_program *p = fs_test_generate("allreduce-rd", &o); /* 6 ranks: collapse reduces too */
     assert_reduces_priced(p, 4096, &o);
     fs_program_free(p);
     set_factors(&o, (const int32_t[]){3, 2}, 2);
-    p = generate("allreduce-rm", &o);
+    p = fs_test_generate("allreduce-rm", &o);
     assert_reduces_priced(p, 4096, &o);
     fs_program_free(p);
   }
@@ -1115,21 +1096,21 @@ START_TEST(test_allgather_errors) {
   for (int32_t n = 3; n <= 12; n++) {
     if (!(n & (n - 1))) continue;
     fs_generator_options o = options_for(n, 8);
-    ck_assert(strstr(generate_error("allgather-rd", &o, &err), "power of 2 --ranks"));
+    ck_assert(strstr(fs_test_generate_error("allgather-rd", &o, &err), "power of 2 --ranks"));
     ck_assert(strstr(err.message, "not"));
   }
   fs_generator_options o = options_for(8, 8);
   o.has_reduce_time = 1, o.reduce_time = 10 * FS_NS;
-  ck_assert(strstr(generate_error("allgather-rd", &o, &err), "--reduce-time does not apply"));
-  ck_assert(strstr(generate_error("allgather-ring", &o, &err), "--reduce-time does not apply"));
+  ck_assert(strstr(fs_test_generate_error("allgather-rd", &o, &err), "--reduce-time does not apply"));
+  ck_assert(strstr(fs_test_generate_error("allgather-ring", &o, &err), "--reduce-time does not apply"));
   o = options_for(8, INT64_MAX / 4 + 1); /* the last round's 4 blocks would overflow */
-  ck_assert(strstr(generate_error("allgather-rd", &o, &err), "too large"));
+  ck_assert(strstr(fs_test_generate_error("allgather-rd", &o, &err), "too large"));
   o.size = INT64_MAX / 4; /* fits */
-  fs_program *p = generate("allgather-rd", &o);
+  fs_program *p = fs_test_generate("allgather-rd", &o);
   ck_assert_int_eq(p->value[p->tasks - 1], INT64_MAX / 4 * 4);
   fs_program_free(p);
   o = options_for(23171, 8); /* 2 * 23171 * 23170 > 2^30 - 1 tasks */
-  ck_assert(strstr(generate_error("allgather-ring", &o, &err), "more than"));
+  ck_assert(strstr(fs_test_generate_error("allgather-ring", &o, &err), "more than"));
   for (int i = 0; i < 2; i++) { /* one rank: nothing to send */
     p = generate_sized(i ? "allgather-rd" : "allgather-ring", 1, 8);
     ck_assert_int_eq(p->tasks, 0);
@@ -1371,19 +1352,19 @@ START_TEST(test_rooted_and_alltoall_errors) {
   fs_generator_options o = options_for(8, 8);
   o.has_reduce_time = 1, o.reduce_time = 10 * FS_NS;
   for (int i = 0; i < 4; i++) {
-    ck_assert(strstr(generate_error(names[i], &o, &err), "--reduce-time does not apply"));
+    ck_assert(strstr(fs_test_generate_error(names[i], &o, &err), "--reduce-time does not apply"));
     fs_program *p = generate_sized(names[i], 1, 8); /* one rank: nothing to send */
     ck_assert_int_eq(p->tasks, 0);
     ck_assert_int_eq(p->dependencies, 0);
     fs_program_free(p);
   }
   o = options_for(8, INT64_MAX / 7); /* 8 blocks overflow */
-  ck_assert(strstr(generate_error("scatter-binomial", &o, &err), "too large"));
-  ck_assert(strstr(generate_error("gather-binomial", &o, &err), "too large"));
+  ck_assert(strstr(fs_test_generate_error("scatter-binomial", &o, &err), "too large"));
+  ck_assert(strstr(fs_test_generate_error("gather-binomial", &o, &err), "too large"));
   o = options_for(INT32_MAX, 8);
-  for (int i = 0; i < 4; i++) ck_assert(strstr(generate_error(names[i], &o, &err), "more than"));
+  for (int i = 0; i < 4; i++) ck_assert(strstr(fs_test_generate_error(names[i], &o, &err), "more than"));
   o = options_for(23171, 8); /* 2 * 23171 * 23170 > 2^30 - 1 tasks */
-  ck_assert(strstr(generate_error("alltoall-pairwise", &o, &err), "more than"));
+  ck_assert(strstr(fs_test_generate_error("alltoall-pairwise", &o, &err), "more than"));
 }
 END_TEST
 
@@ -1429,9 +1410,9 @@ END_TEST
  * tags are unchanged. */
 static void assert_rotated(const char *name, int32_t n, int32_t root) {
   fs_generator_options o = options_for(n, 12);
-  fs_program *base = generate(name, &o);
+  fs_program *base = fs_test_generate(name, &o);
   o.root = root;
-  fs_program *p = generate(name, &o);
+  fs_program *p = fs_test_generate(name, &o);
   ck_assert_int_eq(p->tasks, base->tasks);
   ck_assert_int_eq(p->dependencies, base->dependencies);
   for (int32_t t = 0; t < p->tasks; t++) {
@@ -1469,7 +1450,7 @@ END_TEST
 START_TEST(test_bcast_binomial_root_two) {
   fs_generator_options o = options_for(5, 64);
   o.root = 2;
-  fs_program *p = generate("bcast-binomial", &o);
+  fs_program *p = fs_test_generate("bcast-binomial", &o);
   predecessor_lists pl = predecessors_of(p);
   const expected_rank want[5] = {
       {1, {{'r', 3, 64, 0, {0}}}},
@@ -1483,7 +1464,7 @@ START_TEST(test_bcast_binomial_root_two) {
   ck_assert_int_ge(find_task(p, FS_SEND, 3, "round2", 0), 0);
   free_predecessors(&pl);
   fs_program_free(p);
-  p = generate("reduce-binomial", &o); /* the same messages, reversed */
+  p = fs_test_generate("reduce-binomial", &o); /* the same messages, reversed */
   pl = predecessors_of(p);
   const expected_rank reduce[5] = {
       {1, {{'s', 3, 64, 0, {0}}}},
@@ -1503,7 +1484,7 @@ END_TEST
 START_TEST(test_bcast_linear_root) {
   fs_generator_options o = options_for(5, 64);
   o.root = 2;
-  fs_program *p = generate("bcast-linear", &o);
+  fs_program *p = fs_test_generate("bcast-linear", &o);
   const int32_t order[4] = {0, 1, 3, 4};
   ck_assert_int_eq(p->tasks, 8);
   ck_assert_int_eq(p->dependencies, 0);
@@ -1516,7 +1497,7 @@ START_TEST(test_bcast_linear_root) {
   fs_program_free(p);
   o = options_for(3, 8);
   o.root = 2; /* the last rank: the order is 0, 1 */
-  p = generate("bcast-linear", &o);
+  p = fs_test_generate("bcast-linear", &o);
   ck_assert(p->peer[0] == 0 && p->peer[2] == 1 && p->rank[0] == 2 && p->rank[2] == 2);
   fs_program_free(p);
 }
@@ -1529,7 +1510,7 @@ END_TEST
 START_TEST(test_scatter_gather_root) {
   fs_generator_options o = options_for(6, 100);
   o.root = 4;
-  fs_program *p = generate("scatter-binomial", &o);
+  fs_program *p = fs_test_generate("scatter-binomial", &o);
   const int32_t scatter[5][3] = {{4, 2, 2}, {4, 0, 2}, {4, 5, 1}, {0, 1, 1}, {2, 3, 1}};
   for (int i = 0; i < 5; i++) {
     ck_assert_int_eq(p->rank[2 * i], scatter[i][0]);
@@ -1537,7 +1518,7 @@ START_TEST(test_scatter_gather_root) {
     ck_assert_int_eq(p->value[2 * i], 100 * scatter[i][2]);
   }
   fs_program_free(p);
-  p = generate("gather-binomial", &o); /* round 1: 5->4, 1->0, 3->2; then 0->4, 2->4 */
+  p = fs_test_generate("gather-binomial", &o); /* round 1: 5->4, 1->0, 3->2; then 0->4, 2->4 */
   const int32_t gather[5][3] = {{5, 4, 1}, {1, 0, 1}, {3, 2, 1}, {0, 4, 2}, {2, 4, 2}};
   for (int i = 0; i < 5; i++) {
     ck_assert_int_eq(p->rank[2 * i], gather[i][0]);
@@ -1555,13 +1536,13 @@ START_TEST(test_root_errors) {
   for (int i = 0; i < 5; i++) {
     fs_generator_options o = options_for(5, 8);
     o.root = 5;
-    ck_assert_str_eq(generate_error(names[i], &o, &err) + strlen(names[i]),
+    ck_assert_str_eq(fs_test_generate_error(names[i], &o, &err) + strlen(names[i]),
                      ": --root 5 is not a rank of 0..4");
     o.root = -1;
-    ck_assert(strstr(generate_error(names[i], &o, &err), "--root -1 is not a rank of 0..4"));
+    ck_assert(strstr(fs_test_generate_error(names[i], &o, &err), "--root -1 is not a rank of 0..4"));
     o = options_for(1, 8);
     o.root = 0; /* one rank: the root alone, nothing to send */
-    fs_program *p = generate(names[i], &o);
+    fs_program *p = fs_test_generate(names[i], &o);
     ck_assert_int_eq(p->tasks, 0);
     fs_program_free(p);
   }
@@ -1628,7 +1609,7 @@ START_TEST(test_flow_none) {
     fs_generator_options o = options_for(i ? 8 : 2, 64);
     o.rounds = 3;
     o.flow = &flow;
-    fs_program *p = generate(names[i], &o);
+    fs_program *p = fs_test_generate(names[i], &o);
     ck_assert_int_eq(flow.collective, FS_COLLECTIVE_NONE);
     ck_assert(!flow.failed);
     for (int32_t t = 0; t < p->tasks; t++)
@@ -1653,7 +1634,7 @@ START_TEST(test_schedgen_dissemination_is_no_barrier) {
   fs_data_flow_init(&flow);
   fs_generator_options o = options_for(6, 8);
   o.flow = &flow;
-  fs_program *p = generate("barrier-dissemination-schedgen", &o);
+  fs_program *p = fs_test_generate("barrier-dissemination-schedgen", &o);
   flow.collective = FS_COLLECTIVE_BARRIER;
   char why[512];
   const char *failure = fs_check_data_flow(p, &flow, why, sizeof why);
@@ -1675,7 +1656,7 @@ START_TEST(test_flow_records) {
    * writes 0's buffer. One block of S bytes. */
   fs_generator_options o = options_for(3, 40);
   o.flow = &flow;
-  fs_program *p = generate("allreduce-rd", &o);
+  fs_program *p = fs_test_generate("allreduce-rd", &o);
   ck_assert_int_eq(flow.collective, FS_COLLECTIVE_ALLREDUCE);
   ck_assert_int_eq(flow.blocks, 1);
   ck_assert_int_eq(flow.block_size[0], 40);
@@ -1694,7 +1675,7 @@ START_TEST(test_flow_records) {
   o = options_for(5, 10);
   o.root = 3;
   o.flow = &flow;
-  p = generate("scatter-binomial", &o);
+  p = fs_test_generate("scatter-binomial", &o);
   ck_assert_int_eq(flow.collective, FS_COLLECTIVE_SCATTER);
   ck_assert_int_eq(flow.root, 3);
   ck_assert(p->rank[0] == 3 && p->peer[0] == 2 && flow.block_count[0] == 1 &&
@@ -1718,7 +1699,7 @@ static fs_time makespan_of(const char *name, int32_t n, int64_t size, int32_t ro
   fs_generator_options o = options_for(n, size);
   o.root = root;
   if (reduce >= 0) o.has_reduce_time = 1, o.reduce_time = reduce;
-  fs_program *p = generate(name, &o);
+  fs_program *p = fs_test_generate(name, &o);
   fs_simulation run;
   fs_test_simulate(&run, p, "hockney", "fixed", HOCKNEY);
   ck_assert_msg(run.status == FS_RUN_OK, "%s: %s", name, run.err.message);

@@ -14,6 +14,7 @@
 #include "core/program.h"
 #include "data_flow_check.h"
 #include "generators/generators.h"
+#include "generator_support.h"
 #include "model_support.h"
 #include "platform/platform.h"
 #include "platform/platform_xml.h"
@@ -30,14 +31,6 @@ static fs_generator_options options_for(int32_t ranks, int64_t size, int32_t roo
   o.root = root;
   o.platform = platform;
   return o;
-}
-
-static fs_program *generate(const char *name, const fs_generator_options *o) {
-  fs_error err = {{0}};
-  fs_program *p = fs_generator_find(name)->generate(o, &err);
-  ck_assert_msg(p != NULL, "%s failed: %s", name, err.message);
-  ck_assert_int_eq(p->capacity, p->tasks);
-  return p;
 }
 
 static fs_platform *kappa2(void) {
@@ -62,7 +55,7 @@ static void assert_schedule(const char *name, int32_t root, int64_t size,
                             const char *const *expected, int count) {
   fs_platform *pf = kappa2();
   fs_generator_options o = options_for(8, size, root, pf);
-  fs_program *p = generate(name, &o);
+  fs_program *p = fs_test_generate(name, &o);
   ck_assert_int_eq(p->tasks, count);
   for (int32_t t = 0; t < count; t++) {
     char text[128];
@@ -126,7 +119,7 @@ END_TEST
  * 1-level broadcast, root to every other rank in cyclic rank order. */
 START_TEST(test_no_platform_is_direct) {
   fs_generator_options o = options_for(4, 10, 2, NULL);
-  fs_program *p = generate("bcast-klevel", &o);
+  fs_program *p = fs_test_generate("bcast-klevel", &o);
   static const int32_t to[] = {3, 0, 1};
   ck_assert_int_eq(p->tasks, 6);
   for (int i = 0; i < 3; i++) {
@@ -253,7 +246,7 @@ static void write_kappa_pairs(const fs_platform *pf, char *path, size_t size) {
 
 static fs_time simulate(const char *name, const fs_generator_options *o, const char *model,
                         const char *params) {
-  fs_program *p = generate(name, o);
+  fs_program *p = fs_test_generate(name, o);
   fs_simulation run;
   fs_test_simulate(&run, p, model, "fixed", params);
   ck_assert_int_eq(run.status, 0);

@@ -17,6 +17,7 @@
 #include "data_flow_check.h"
 #include "generators/generators.h"
 #include "model_support.h"
+#include "generator_support.h"
 #include "test_support.h"
 
 /* ---- helpers ---------------------------------------------------------- */
@@ -29,26 +30,6 @@ static fs_generator_options options_for(int32_t ranks, int64_t size, int32_t roo
   o.rounds = 1;
   o.root = root;
   return o;
-}
-
-static fs_program *generate(const char *name, const fs_generator_options *o) {
-  const fs_generator *g = fs_generator_find(name);
-  ck_assert_msg(g != NULL, "no generator %s", name);
-  fs_error err = {{0}};
-  fs_program *p = g->generate(o, &err);
-  ck_assert_msg(p != NULL, "%s failed: %s", name, err.message);
-  ck_assert(p->finalized);
-  ck_assert_int_eq(p->capacity, p->tasks); /* the reservation was exact */
-  return p;
-}
-
-/* Generates and expects failure; returns the message. */
-static const char *generate_error(const char *name, const fs_generator_options *o, fs_error *err) {
-  memset(err, 0, sizeof *err);
-  fs_program *p = fs_generator_find(name)->generate(o, err);
-  ck_assert_msg(p == NULL, "%s accepted bad options", name);
-  ck_assert_msg(err->message[0] != 0, "%s failed without a message", name);
-  return err->message;
 }
 
 static void append(char *text, size_t size, const char *format, ...) FS_PRINTF(3, 4);
@@ -105,7 +86,7 @@ static const char *describe_rank(const fs_program *p, int32_t rank, char *text, 
 /* Generates name and compares every rank with expected[rank]. */
 static void expect_ranks(const char *name, const fs_generator_options *o,
                          const char *const *expected) {
-  fs_program *p = generate(name, o);
+  fs_program *p = fs_test_generate(name, o);
   char text[1024];
   for (int32_t r = 0; r < o->ranks; r++)
     ck_assert_msg(strcmp(describe_rank(p, r, text, sizeof text), expected[r]) == 0,
@@ -126,7 +107,7 @@ static int count_labelled(const fs_program *p, const char *label) {
 /* The makespan of name under network/compute with params (all exact ps). */
 static fs_time makespan(const char *name, const fs_generator_options *o, const char *network,
                         const char *compute, const char *params) {
-  fs_program *p = generate(name, o);
+  fs_program *p = fs_test_generate(name, o);
   fs_simulation run;
   fs_test_simulate(&run, p, network, compute, params);
   ck_assert_msg(run.status == FS_RUN_OK, "%s N=%d: %s", name, o->ranks, run.err.message);
@@ -179,7 +160,7 @@ END_TEST
 START_TEST(test_reduce_linear_counts) {
   for (int32_t n = 1; n <= 40; n++) {
     fs_generator_options o = options_for(n, 8, n - 1);
-    fs_program *p = generate("reduce-linear", &o);
+    fs_program *p = fs_test_generate("reduce-linear", &o);
     ck_assert_int_eq(p->tasks, 3 * (n - 1));
     ck_assert_int_eq(p->dependencies, n > 1 ? 2 * n - 3 : 0);
     ck_assert_int_eq(count_labelled(p, "reduce"), p->tasks);
@@ -215,7 +196,7 @@ START_TEST(test_scatter_gather_linear_structure) {
   expect_ranks("gather-linear", &o, alone);
   for (int32_t n = 1; n <= 40; n++) {
     o = options_for(n, 8, n / 2);
-    fs_program *s = generate("scatter-linear", &o), *g = generate("gather-linear", &o);
+    fs_program *s = fs_test_generate("scatter-linear", &o), *g = fs_test_generate("gather-linear", &o);
     ck_assert_int_eq(s->tasks, 2 * (n - 1));
     ck_assert_int_eq(g->tasks, 2 * (n - 1));
     ck_assert_int_eq(s->dependencies, n > 1 ? n - 2 : 0);
@@ -306,7 +287,7 @@ START_TEST(test_rabenseifner_six_root_dropped) {
       "R4:4 S4:6 C:4[0,1] R2:2[2] S2:2[2] C:2[3,4] S2:2[5]",
   };
   expect_ranks("reduce-rabenseifner", &o, expected);
-  fs_program *p = generate("reduce-rabenseifner", &o);
+  fs_program *p = fs_test_generate("reduce-rabenseifner", &o);
   ck_assert_int_eq(count_labelled(p, "collapse"), 6);
   ck_assert_int_eq(count_labelled(p, "reduce-scatter1"), 12);
   ck_assert_int_eq(count_labelled(p, "reduce-scatter2"), 12);
@@ -342,7 +323,7 @@ START_TEST(test_rabenseifner_counts) {
   for (int32_t n = 1; n <= 40; n++)
     for (int32_t root = 0; root < n; root++) {
       fs_generator_options o = options_for(n, 100, root);
-      fs_program *p = generate("reduce-rabenseifner", &o);
+      fs_program *p = fs_test_generate("reduce-rabenseifner", &o);
       int64_t steps = 0, pof2 = 1;
       while (pof2 * 2 <= n) pof2 *= 2, steps++;
       int64_t rem = n - pof2, swap = root < 2 * rem && root % 2;
@@ -362,28 +343,28 @@ START_TEST(test_errors) {
   fs_error err;
   for (int i = 0; i < 4; i++) {
     fs_generator_options o = options_for(4, 8, 4);
-    ck_assert_ptr_nonnull(strstr(generate_error(names[i], &o, &err), "--root 4 is not a rank"));
+    ck_assert_ptr_nonnull(strstr(fs_test_generate_error(names[i], &o, &err), "--root 4 is not a rank"));
     o.root = -1;
-    ck_assert_ptr_nonnull(strstr(generate_error(names[i], &o, &err), "--root -1 is not a rank"));
+    ck_assert_ptr_nonnull(strstr(fs_test_generate_error(names[i], &o, &err), "--root -1 is not a rank"));
     o = options_for(0, 8, 0);
-    ck_assert_ptr_nonnull(strstr(generate_error(names[i], &o, &err), "--ranks must be at least 1"));
+    ck_assert_ptr_nonnull(strstr(fs_test_generate_error(names[i], &o, &err), "--ranks must be at least 1"));
     o = options_for(4, -1, 0);
     ck_assert_ptr_nonnull(
-        strstr(generate_error(names[i], &o, &err), "--size must not be negative"));
+        strstr(fs_test_generate_error(names[i], &o, &err), "--size must not be negative"));
     ck_assert_ptr_nonnull(strstr(err.message, names[i]));
     o = options_for(4, 8, 0);
     o.has_reduce_time = 1, o.reduce_time = -1;
-    ck_assert_ptr_nonnull(strstr(generate_error(names[i], &o, &err), "--reduce-time"));
+    ck_assert_ptr_nonnull(strstr(fs_test_generate_error(names[i], &o, &err), "--reduce-time"));
   }
   fs_generator_options o = options_for(4, 8, 0);
   o.has_reduce_time = 1, o.reduce_time = FS_NS;
-  ck_assert_str_eq(generate_error("scatter-linear", &o, &err),
+  ck_assert_str_eq(fs_test_generate_error("scatter-linear", &o, &err),
                    "scatter-linear: --reduce-time does not apply (a scatter has no reduction)");
-  ck_assert_str_eq(generate_error("gather-linear", &o, &err),
+  ck_assert_str_eq(fs_test_generate_error("gather-linear", &o, &err),
                    "gather-linear: --reduce-time does not apply (a gather has no reduction)");
   o = options_for(4, INT64_MAX / 2, 0); /* N blocks of S do not fit in int64 */
-  ck_assert_ptr_nonnull(strstr(generate_error("scatter-linear", &o, &err), "too large"));
-  ck_assert_ptr_nonnull(strstr(generate_error("gather-linear", &o, &err), "too large"));
+  ck_assert_ptr_nonnull(strstr(fs_test_generate_error("scatter-linear", &o, &err), "too large"));
+  ck_assert_ptr_nonnull(strstr(fs_test_generate_error("gather-linear", &o, &err), "too large"));
 }
 END_TEST
 
@@ -488,7 +469,7 @@ START_TEST(test_scatter_gather_linear_time) {
     for (int k = 0; k < count; k++) {
       int32_t root = roots[k];
       fs_generator_options o = options_for(n, size, root);
-      fs_program *p = generate("scatter-linear", &o);
+      fs_program *p = fs_test_generate("scatter-linear", &o);
       fs_simulation run;
       fs_test_simulate(&run, p, "hockney", "fixed", HOCKNEY);
       ck_assert_int_eq(run.status, FS_RUN_OK);

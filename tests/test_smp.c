@@ -18,6 +18,7 @@
 #include "generators/generators.h"
 #include "model_support.h"
 #include "platform/platform.h"
+#include "generator_support.h"
 #include "test_support.h"
 
 #define NS 1000 /* ps */
@@ -53,23 +54,6 @@ static fs_platform *explicit_platform(int32_t nodes, int32_t ranks, const int32_
   ck_assert_msg(p != NULL, "%s", err.message);
   ck_assert_msg(fs_platform_map_explicit(p, ranks, node, &err) == 0, "%s", err.message);
   return p;
-}
-
-static fs_program *generate(const char *name, const fs_generator_options *o) {
-  fs_error err = {{0}};
-  fs_program *p = fs_generator_find(name)->generate(o, &err);
-  ck_assert_msg(p != NULL, "%s failed: %s", name, err.message);
-  ck_assert(p->finalized);
-  ck_assert_int_eq(p->capacity, p->tasks); /* the reservation was exact */
-  return p;
-}
-
-static const char *generate_error(const char *name, const fs_generator_options *o,
-                                  fs_error *err) {
-  memset(err, 0, sizeof *err);
-  fs_program *p = fs_generator_find(name)->generate(o, err);
-  ck_assert_msg(p == NULL, "%s accepted bad options", name);
-  return err->message;
 }
 
 /* Every rank's tasks in program order, ranks separated by " | ": s<peer>
@@ -125,7 +109,7 @@ static char *describe(const fs_program *p, int64_t size, int with_computes) {
 
 static void expect_structure(const char *name, const fs_generator_options *o,
                              const char *expected) {
-  fs_program *p = generate(name, o);
+  fs_program *p = fs_test_generate(name, o);
   char *text = describe(p, o->size, 1);
   ck_assert_msg(strcmp(text + 1, expected) == 0, "%s:\n got %s\nwant %s", name, text + 1,
                 expected);
@@ -165,7 +149,7 @@ START_TEST(allreduce_structure_sequential) {
                    " s0 r0(0) | r3 c(0) s0(1) r0(2) s3(3) | s2 r2(0) |"
                    " r5 c(0) r6(1) c(2) r0(3) s0(3) c(4,5) s6(6) s5(6) |"
                    " s4 r4(0) | r7 c(0) s4(1) r4(2) s7(3) | s6 r6(0)");
-  fs_program *p = generate("allreduce-smp", &o);
+  fs_program *p = fs_test_generate("allreduce-smp", &o);
   ck_assert_int_eq(intra_node_messages(p, platform), 12); /* all but the leaders' exchange */
   ck_assert_int_eq(count_label(p, "node-reduce1"), 3 * 4); /* 2 messages, 1 reduce per node */
   ck_assert_int_eq(count_label(p, "node-reduce2"), 3 * 2);
@@ -187,7 +171,7 @@ START_TEST(allreduce_structure_round_robin) {
                    " r3 c(0) r5(1) c(2) r0(3) s0(3) c(4,5) s5(6) s3(6) |"
                    " s0 r0(0) | s1 r1(0) | r6 c(0) s0(1) r0(2) s6(3) |"
                    " r7 c(0) s1(1) r1(2) s7(3) | s4 r4(0) | s5 r5(0)");
-  fs_program *p = generate("allreduce-smp", &o);
+  fs_program *p = fs_test_generate("allreduce-smp", &o);
   ck_assert_int_eq(intra_node_messages(p, platform), 12);
   for (int32_t t = 0; t < p->tasks; t++) /* the only messages between nodes: 0 <-> 1 */
     if (p->kind[t] == FS_SEND && (p->rank[t] + p->peer[t]) % 2)
@@ -209,7 +193,7 @@ START_TEST(bcast_structure_sequential) {
   expect_structure("bcast-smp", &o,
                    "r3 s4(0) s2(0) s1(0) | r0 | r0 s3(0) | s0 r2(0) |"
                    " r0 s6(0) s5(0) | r4 | r4 s7(0) | r6");
-  fs_program *p = generate("bcast-smp", &o);
+  fs_program *p = fs_test_generate("bcast-smp", &o);
   ck_assert_int_eq(intra_node_messages(p, platform), 7);
   ck_assert_int_eq(count_label(p, "to-leader"), 2);
   ck_assert_int_eq(count_label(p, "leaders1"), 2);
@@ -231,7 +215,7 @@ START_TEST(bcast_structure_round_robin) {
   expect_structure("bcast-smp", &o,
                    "r1 s4(0) s2(0) | r5 s0(0) s5(0) s3(0) | r0 | r1 | r0 s6(0) |"
                    " s1 r1(0) s7(1) | r4 | r5");
-  fs_program *p = generate("bcast-smp", &o);
+  fs_program *p = fs_test_generate("bcast-smp", &o);
   ck_assert_int_eq(intra_node_messages(p, platform), 7);
   fs_program_free(p);
   fs_platform_free(platform);
@@ -252,7 +236,7 @@ START_TEST(reduce_structure_sequential) {
   expect_structure("reduce-smp", &o,
                    "r4 c(0) s3(1) | r2 c(0) s3(1) | s1 | r0 c(0) r1(1) c(2) |"
                    " r5 c(0) r6(1) c(2) s0(3) | s4 | r7 c(0) s4(1) | s6");
-  fs_program *p = generate("reduce-smp", &o);
+  fs_program *p = fs_test_generate("reduce-smp", &o);
   ck_assert_int_eq(intra_node_messages(p, platform), 6);
   ck_assert_int_eq(count_label(p, "root-node1"), 2 * 3); /* 2 -> 1, 0 -> 3 and their reduces */
   ck_assert_int_eq(count_label(p, "root-node2"), 3);     /* 1 -> 3 and its reduce */
@@ -269,7 +253,7 @@ START_TEST(reduce_structure_round_robin) {
   expect_structure("reduce-smp", &o,
                    "r1 c(0) s6(1) | r3 c(0) r5(1) c(2) s0(3) | r4 c(0) s6(1) | s1 | s2 |"
                    " r7 c(0) s1(1) | r0 c(0) r2(1) c(2) | s5");
-  fs_program *p = generate("reduce-smp", &o);
+  fs_program *p = fs_test_generate("reduce-smp", &o);
   ck_assert_int_eq(intra_node_messages(p, platform), 6);
   fs_program_free(p);
   fs_platform_free(platform);
@@ -286,13 +270,13 @@ START_TEST(flat_without_platform) {
     for (int g = 0; g < 3; g++)
       for (int32_t root = 0; root < (g ? n : 1); root++) {
         fs_generator_options o = options_for(n, 8, NULL, root);
-        fs_program *flat = generate(names[g], &o);
+        fs_program *flat = fs_test_generate(names[g], &o);
         char *expected = describe(flat, 8, 1);
         const char *mappings[2] = {"seq", "rr"};
         for (int m = 0; m < 2; m++) {
           fs_platform *platform = platform_for(n, 1, mappings[m], n);
           o.platform = platform;
-          fs_program *p = generate(names[g], &o);
+          fs_program *p = fs_test_generate(names[g], &o);
           char *text = describe(p, 8, 1);
           ck_assert_msg(strcmp(text, expected) == 0, "%s n=%d root=%d", names[g], n, root);
           free(text);
@@ -304,7 +288,7 @@ START_TEST(flat_without_platform) {
         if (g == 2 || root == 0) {
           fs_platform *platform = platform_for(1, n, "seq", n);
           o.platform = platform;
-          fs_program *p = generate(names[g], &o);
+          fs_program *p = fs_test_generate(names[g], &o);
           char *text = describe(p, 8, 1);
           if (g == 0) /* reduce + bcast: not the recursive doubling of the flat case */
             ck_assert_int_eq(p->tasks, 5 * (n - 1));
@@ -321,7 +305,7 @@ START_TEST(flat_without_platform) {
         if (g == 1 && root == 0 && n >= 4 && (n & (n - 1)) == 0) {
           fs_platform *platform = platform_for(4, n / 4, "seq", n);
           o.platform = platform;
-          fs_program *p = generate(names[g], &o);
+          fs_program *p = fs_test_generate(names[g], &o);
           char *text = describe(p, 8, 1);
           ck_assert_msg(strcmp(text, expected) == 0, "bcast-smp on 4 nodes, n=%d", n);
           free(text);
@@ -357,7 +341,7 @@ static char *peers(const fs_program *p) {
 
 static void expect_same_peers(const char *name, const char *flat_name,
                               const fs_generator_options *o) {
-  fs_program *a = generate(name, o), *b = generate(flat_name, o);
+  fs_program *a = fs_test_generate(name, o), *b = fs_test_generate(flat_name, o);
   char *x = peers(a), *y = peers(b);
   ck_assert_msg(strcmp(x, y) == 0, "%s vs %s, n=%d root=%d:\n%s\n%s", name, flat_name, o->ranks,
                 o->root, x, y);
@@ -369,7 +353,7 @@ START_TEST(flat_matches_flat_generators) {
   for (int32_t n = 1; n <= 40; n++) {
     fs_generator_options o = options_for(n, 8, NULL, 0);
     /* allreduce-rd has no recvs: compare the sends only */
-    fs_program *a = generate("allreduce-smp", &o), *b = generate("allreduce-rd", &o);
+    fs_program *a = fs_test_generate("allreduce-smp", &o), *b = fs_test_generate("allreduce-rd", &o);
     char *x = peers(a), *y = peers(b);
     for (char *s = x; (s = strstr(s, " r")) != NULL;) { /* drop " r<peer>" */
       char *end = s + 2;
@@ -392,19 +376,19 @@ END_TEST
 START_TEST(option_errors) {
   fs_error err;
   fs_generator_options o = options_for(8, 8, NULL, 8);
-  ck_assert_ptr_nonnull(strstr(generate_error("bcast-smp", &o, &err), "--root 8"));
-  ck_assert_ptr_nonnull(strstr(generate_error("reduce-smp", &o, &err), "--root 8"));
+  ck_assert_ptr_nonnull(strstr(fs_test_generate_error("bcast-smp", &o, &err), "--root 8"));
+  ck_assert_ptr_nonnull(strstr(fs_test_generate_error("reduce-smp", &o, &err), "--root 8"));
   o.root = 1;
-  ck_assert_ptr_nonnull(strstr(generate_error("allreduce-smp", &o, &err), "--root"));
+  ck_assert_ptr_nonnull(strstr(fs_test_generate_error("allreduce-smp", &o, &err), "--root"));
   o.root = 0;
   o.has_reduce_time = 1;
-  ck_assert_ptr_nonnull(strstr(generate_error("bcast-smp", &o, &err), "--reduce-time"));
+  ck_assert_ptr_nonnull(strstr(fs_test_generate_error("bcast-smp", &o, &err), "--reduce-time"));
   o.has_reduce_time = 0;
   o.ranks = 0;
-  ck_assert_ptr_nonnull(strstr(generate_error("allreduce-smp", &o, &err), "--ranks"));
+  ck_assert_ptr_nonnull(strstr(fs_test_generate_error("allreduce-smp", &o, &err), "--ranks"));
   fs_platform *platform = platform_for(2, 4, "seq", 6);
   o = options_for(8, 8, platform, 0); /* the platform maps 6 ranks */
-  ck_assert_str_eq(generate_error("reduce-smp", &o, &err),
+  ck_assert_str_eq(fs_test_generate_error("reduce-smp", &o, &err),
                    "reduce-smp: the platform maps 6 ranks, not --ranks 8");
   fs_platform_free(platform);
 }
@@ -487,7 +471,7 @@ static fs_time makespan(const fs_program *p, const char *network, const char *pa
 
 static fs_time generated_makespan(const char *name, const fs_generator_options *o,
                                   const char *network, const char *parameters) {
-  fs_program *p = generate(name, o);
+  fs_program *p = fs_test_generate(name, o);
   fs_time t = makespan(p, network, parameters);
   fs_program_free(p);
   return t;

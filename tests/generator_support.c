@@ -1,0 +1,27 @@
+/* generator_support.c: see generator_support.h. */
+#include "generator_support.h"
+
+#include <check.h>
+#include <string.h>
+
+fs_program *fs_test_generate(const char *name, const fs_generator_options *o) {
+  const fs_generator *g = fs_generator_find(name);
+  ck_assert_msg(g != NULL, "no generator %s", name);
+  fs_error err = {{0}};
+  fs_program *p = g->generate(o, &err);
+  ck_assert_msg(p != NULL, "%s at %d ranks failed: %s", name, o->ranks, err.message);
+  ck_assert(p->finalized);
+  ck_assert_int_eq(p->capacity, p->tasks); /* the reservation was exact */
+  return p;
+}
+
+const char *fs_test_generate_error(const char *name, const fs_generator_options *o,
+                                   fs_error *err) {
+  const fs_generator *g = fs_generator_find(name);
+  ck_assert_msg(g != NULL, "no generator %s", name);
+  memset(err, 0, sizeof *err);
+  fs_program *p = g->generate(o, err);
+  ck_assert_msg(p == NULL, "%s accepted bad options", name);
+  ck_assert_msg(err->message[0] != 0, "%s failed without a message", name);
+  return err->message;
+}
