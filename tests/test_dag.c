@@ -1257,6 +1257,37 @@ START_TEST(test_write_unnamed_and_out_of_order) {
 }
 END_TEST
 
+START_TEST(test_write_forward_dependencies_in_topological_order) {
+  /* task 0 depends on task 2 (a replayed trace builds a collective before
+   * a member's earlier calls): tasks go out in the topological order that
+   * takes the smallest ready id first: t1, t2, t0, t3 */
+  fs_program *p = fs_program_new(2);
+  for (int i = 0; i < 4; i++) fs_program_add(p, i == 1 ? FS_START : FS_PROXY, i % 2);
+  fs_program_depend(p, 0, 2, 0);
+  fs_program_depend(p, 2, 1, 0);
+  fs_program_depend(p, 3, 0, 0);
+  fs_error err;
+  ck_assert_int_eq(fs_program_finalize(p, &err), 0);
+  char *text = write_to_text(p, ".dag");
+  ck_assert_str_eq(text, "fennel-dag 1\nranks 2\nt1 start 1\nt2 proxy 0 after=t1\n"
+                         "t0 proxy 0 after=t2\nt3 proxy 1 after=t0\n");
+  fs_program *back = read_ok(text);
+  ck_assert_int_eq(back->tasks, 4);
+  fs_program_free(back);
+  free(text);
+  fs_program_free(p);
+  /* a cycle cannot be listed */
+  p = fs_program_new(1);
+  fs_program_add(p, FS_PROXY, 0);
+  fs_program_add(p, FS_PROXY, 0);
+  fs_program_depend(p, 0, 1, 0);
+  fs_program_depend(p, 1, 0, 0);
+  ck_assert_int_eq(fs_program_finalize(p, &err), 0);
+  assert_write_fails(p, ": its dependencies form a cycle (a .dag lists every task after the tasks it depends on)");
+  fs_program_free(p);
+}
+END_TEST
+
 START_TEST(test_write_gzip_reads_back) {
   fs_program *p = read_ok(ALL_FIELDS);
   char *path = fs_test_temp_path(".dag.gz");
@@ -1447,6 +1478,7 @@ static Suite *dag_suite(void) {
   tcase_add_test(writer, test_round_trip_examples);
   tcase_add_loop_test(writer, test_round_trip_random, 0, 8);
   tcase_add_test(writer, test_write_unnamed_and_out_of_order);
+  tcase_add_test(writer, test_write_forward_dependencies_in_topological_order);
   tcase_add_test(writer, test_write_gzip_reads_back);
   tcase_add_test(writer, test_write_stdout);
   tcase_add_test(writer, test_write_rejects);

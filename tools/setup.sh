@@ -2,7 +2,8 @@
 # tools/setup.sh: installs what fennelsim needs to build and test on Debian 12
 # (only the packages that are missing; uses sudo when not root).
 set -euo pipefail
-packages=(gcc meson ninja-build pkg-config check zlib1g-dev libxml2-dev openmpi-bin libopenmpi-dev time)
+packages=(gcc meson ninja-build pkg-config check zlib1g-dev libxml2-dev openmpi-bin libopenmpi-dev time
+  libopen-trace-format2-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

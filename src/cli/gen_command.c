@@ -10,6 +10,7 @@
 #include "formats/goal_writer.h"
 #include "generators/generators.h"
 #include "options.h"
+#include "run_replay.h"
 #include "platform/platform_xml.h"
 
 static const char gen_usage[] =
@@ -266,22 +267,73 @@ done:
   return status;
 }
 
+static const char convert_usage[] =
+    "usage: fennelsim convert IN... OUT [options]\n"
+    "  IN   a schedule (.dag[.gz], .goal[.gz], \"-\" for stdin), or a recorded MPI execution\n"
+    "       (a trace directory or per-rank files, as `fennelsim run` takes them)\n"
+    "  OUT  .dag[.gz] or .goal[.gz] (\"-\" for stdout, as .dag): the replayed program\n"
+    FS_REPLAY_USAGE;
+
 int fs_command_convert(int argc, char **argv) {
-  if (argc != 4) {
-    fputs("usage: fennelsim convert IN OUT   (IN .dag[.gz] or .goal[.gz]; OUT .dag[.gz] or .goal[.gz];\n"
-          "                                 \"-\" for stdin/stdout)\n", stderr);
-    return FS_EXIT_USAGE;
-  }
   fs_error err = {{0}};
-  fs_program *program = fs_schedule_read(argv[2], &err);
-  if (!program) {
-    fprintf(stderr, "fennelsim convert: %s\n", err.message);
+  fs_replay_options options;
+  fs_replay_options_default(&options);
+  const char **paths = calloc((size_t)argc, sizeof *paths);
+  int count = 0, status = FS_EXIT_USAGE;
+  fs_program *program = NULL;
+  fs_replay *replay = NULL;
+  if (!paths) return FS_EXIT_USAGE;
+  for (int i = 2; i < argc; i++) {
+    int m;
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      fputs(convert_usage, stdout);
+      free(paths);
+      return FS_EXIT_OK;
+    }
+    if ((m = fs_replay_option(argc, argv, &i, &options, &err))) {
+      if (m < 0) goto done;
+    } else if (argv[i][0] == '-' && argv[i][1]) {
+      fs_error_set(&err, "unknown option %s", argv[i]);
+      goto done;
+    } else {
+      paths[count++] = argv[i];
+    }
+  }
+  if (count < 2) {
+    fputs(convert_usage, stderr);
+    free(paths);
     return FS_EXIT_USAGE;
   }
-  int failed = format_of_path(argv[3]) == FORMAT_GOAL ? fs_goal_write(program, argv[3], &err)
-                                                      : fs_dag_write(program, argv[3], &err);
-  int status = failed ? FS_EXIT_SIMULATION : FS_EXIT_OK;
-  if (status) fprintf(stderr, "fennelsim convert: %s\n", err.message);
+  const char *output = paths[--count];
+  if (fs_inputs_are_trace(paths, count)) {
+    replay = fs_replay_read(paths, count, &options, &err);
+    if (replay) program = replay->program, replay->program = NULL;
+  } else if (count > 1) {
+    fs_error_set(&err, "one schedule at a time (got %s and %s)", paths[0], paths[1]);
+  } else {
+    program = fs_schedule_read(paths[0], &err);
+  }
+  if (!program) goto done;
+  if (format_of_path(output) != FORMAT_GOAL) {
+    status = fs_dag_write(program, output, &err) ? FS_EXIT_SIMULATION : FS_EXIT_OK;
+    goto done;
+  }
+  int64_t priced = replay ? fs_replay_prepare_goal(program) : 0;
+  if (fs_goal_write(program, output, &err)) {
+    if (replay && strstr(err.message, "(put on rank"))
+      snprintf(err.message + strlen(err.message), sizeof err.message - strlen(err.message),
+               " (a one-sided collective algorithm: pick two-sided ones, e.g. --algo allreduce=rabenseifner)");
+    status = FS_EXIT_USAGE;
+    goto done;
+  }
+  if (priced)
+    fprintf(stderr, "fennelsim convert: note: %lld reductions written as calc 0 (GOAL has no computation "
+                    "priced by size)\n", (long long)priced);
+  status = FS_EXIT_OK;
+done:
+  if (status != FS_EXIT_OK) fprintf(stderr, "fennelsim convert: %s\n", err.message);
   fs_program_free(program);
+  fs_replay_free(replay);
+  free(paths);
   return status;
 }

@@ -12,6 +12,7 @@
 #include "models/model_registry.h"
 #include "noise/noise.h"
 #include "options.h"
+#include "run_replay.h"
 #include "run_study.h"
 #include "run_views.h"
 #include "instruments/progress.h"
@@ -20,8 +21,11 @@
 #include "study/merge.h"
 
 static const char run_usage[] =
-    "usage: fennelsim run FILE [options]\n"
-    "  FILE                   a schedule: .dag[.gz] (\"-\" for stdin) or LogGOPSim GOAL .goal[.gz]\n"
+    "usage: fennelsim run FILE... [options]\n"
+    "  FILE                   a schedule: .dag[.gz] (\"-\" for stdin) or LogGOPSim GOAL .goal[.gz];\n"
+    "                         or a recorded MPI execution: a directory of per-rank traces\n"
+    "                         (fennelsim's tracer, liballprof) or an OTF2 archive, or the\n"
+    "                         per-rank files (also SimGrid's time-independent traces)\n"
     "  --model NAME           network model: hockney, pipelined, loggops, hetero-hockney, lmo,\n"
     "                         taulop (default pipelined), or a model file: NAME.xml or\n"
     "                         models/NAME.xml (its parameters; --param values override them)\n"
@@ -65,9 +69,13 @@ static const char run_usage[] =
     "                         contention and waiting for a busy rank\n"
     "  --channel-load         contention models: tau per channel instance (max, mean, time\n"
     "                         at each tau); --channel-csv FILE.csv writes it\n"
-    "  --stuck-limit N        tasks listed in a deadlock report (default 20)\n";
+    "  --stuck-limit N        tasks listed in a deadlock report (default 20)\n"
+    FS_REPLAY_USAGE;
 
 typedef struct run_options {
+  const char **inputs;
+  int input_count;
+  fs_replay_options replay;
   const char *input, *model, *compute, *format, *timeline;
   fs_views_options views;
   int64_t stuck_limit;
@@ -133,8 +141,10 @@ static void platform_used(run_options *o) {
 
 static int parse_run_options(int argc, char **argv, run_options *o, fs_error *err) {
   *o = (run_options){.model = "pipelined", .compute = "fixed", .format = "text", .stuck_limit = 20,
-                     .seed = 1, .shard_count = 1, .noise = fs_noise_new()};
-  if (!o->noise) return fs_error_set(err, "out of memory");
+                     .seed = 1, .shard_count = 1, .noise = fs_noise_new(),
+                     .inputs = calloc((size_t)argc, sizeof *o->inputs)};
+  fs_replay_options_default(&o->replay);
+  if (!o->noise || !o->inputs) return fs_error_set(err, "out of memory");
   for (int i = 2; i < argc; i++) {
     const char *v;
     int m;
@@ -155,17 +165,20 @@ static int parse_run_options(int argc, char **argv, run_options *o, fs_error *er
       if (m < 0) return -1;
     } else if ((m = study_option(o, argc, argv, &i, err))) {
       if (m < 0) return -1;
+    } else if ((m = fs_replay_option(argc, argv, &i, &o->replay, err))) {
+      if (m < 0) return -1;
     } else if ((m = fs_option(argc, argv, &i, "--stuck-limit", &v, err))) {
       if (m < 0 || fs_option_count("--stuck-limit", v, 0, 1000000, &o->stuck_limit, err)) return -1;
     } else if (argv[i][0] == '-' && argv[i][1] != 0) {
       return fs_error_set(err, "unknown option %s (see fennelsim run --help)", argv[i]);
-    } else if (!o->input) {
-      o->input = argv[i];
     } else {
-      return fs_error_set(err, "one schedule at a time (got %s and %s)", o->input, argv[i]);
+      o->inputs[o->input_count++] = argv[i];
     }
   }
-  if (!o->input) return fs_error_set(err, "no schedule given (see fennelsim run --help)");
+  if (!o->input_count) return fs_error_set(err, "no schedule given (see fennelsim run --help)");
+  o->input = o->inputs[0];
+  if (o->input_count > 1 && !fs_inputs_are_trace(o->inputs, o->input_count))
+    return fs_error_set(err, "one schedule at a time (got %s and %s)", o->inputs[0], o->inputs[1]);
   if (strcmp(o->format, "text") != 0 && strcmp(o->format, "json") != 0)
     return fs_error_set(err, "--format %s: expected text or json", o->format);
   if (!o->seeds && (o->threads || o->samples || o->histogram || o->shard_count > 1))
@@ -180,6 +193,7 @@ static int parse_run_options(int argc, char **argv, run_options *o, fs_error *er
 }
 
 static void free_run_options(run_options *o) {
+  free(o->inputs);
   fs_option_params_free(&o->params);
   fs_noise_free(o->noise);
 }
@@ -208,8 +222,27 @@ static void progress_completed(void *state, int32_t task, fs_time t) {
   fs_progress_update(p->bar, ++p->done);
 }
 
+/* The report's sections after the results: the replay's, then the views'. */
+typedef struct run_sections {
+  fs_views *views;
+  const fs_replay *replay;
+  const fs_engine *engine;
+} run_sections;
+
+static void sections_text(FILE *out, void *arg) {
+  run_sections *s = arg;
+  if (s->replay) fs_replay_report_text(out, s->replay, s->engine);
+  fs_views_text(out, s->views);
+}
+
+static void sections_json(FILE *out, void *arg) {
+  run_sections *s = arg;
+  if (s->replay) fs_replay_report_json(out, s->replay, s->engine);
+  fs_views_json(out, s->views);
+}
+
 /* Runs with models and instruments ready; returns the exit status. */
-static int simulate(run_options *o, fs_program *program, fs_network_model *network,
+static int simulate(run_options *o, fs_program *program, const fs_replay *replay, fs_network_model *network,
                     fs_compute_model *compute, double load_seconds) {
   fs_error err = {{0}};
   fs_engine *engine = fs_engine_new(program, network, compute, &err);
@@ -246,8 +279,8 @@ static int simulate(run_options *o, fs_program *program, fs_network_model *netwo
   fs_run_summary summary = {.input = o->input, .program = program, .engine = engine,
                             .network = network, .compute = compute, .wall_seconds = wall,
                             .load_seconds = load_seconds, .noise = noise, .seed = o->seed,
-                            .text_sections = fs_views_text, .json_members = fs_views_json,
-                            .sections_arg = views};
+                            .text_sections = sections_text, .json_members = sections_json,
+                            .sections_arg = &(run_sections){views, replay, engine}};
   if (strcmp(o->format, "json") == 0)
     fs_report_json(stdout, &summary);
   else
@@ -271,6 +304,7 @@ int fs_command_run(int argc, char **argv) {
   fs_network_model network = {0};
   fs_compute_model compute = {0};
   fs_program *program = NULL;
+  fs_replay *replay = NULL;
   int exit_status = FS_EXIT_USAGE;
   if (parse_run_options(argc, argv, &o, &err) ||
       fs_network_model_create(o.model, &o.params, &network, &err) ||
@@ -278,7 +312,17 @@ int fs_command_run(int argc, char **argv) {
       (platform_used(&o), fs_parameters_check_used(&o.params, &err)))
     goto done;
   double start = fs_seconds_now();
-  program = fs_schedule_read_showing(o.input, isatty(2) ? stderr : NULL, &err);
+  if (fs_inputs_are_trace(o.inputs, o.input_count)) {
+    replay = fs_replay_read(o.inputs, o.input_count, &o.replay, &err);
+    if (replay) program = replay->program, replay->program = NULL;
+  } else if (o.replay.algorithms || o.replay.compute_scale != 1 ||
+             o.replay.flop_rate != FS_REPLAY_DEFAULT_FLOP_RATE) {
+    fs_error_set(&err, "--algo, --compute-scale and --flop-rate apply to recorded executions, not to %s",
+                 o.input);
+    goto done;
+  } else {
+    program = fs_schedule_read_showing(o.input, isatty(2) ? stderr : NULL, &err);
+  }
   if (!program || fs_noise_prepare(o.noise, program->ranks, &err)) goto done;
   if (o.seeds) {
     fs_study_setup setup = {.input = o.input, .model = o.model, .compute = o.compute,
@@ -290,12 +334,13 @@ int fs_command_run(int argc, char **argv) {
                             .bandwidth = o.views.bandwidth};
     exit_status = fs_run_study(&setup, &argc, &argv);
   } else {
-    exit_status = simulate(&o, program, &network, &compute, fs_seconds_now() - start);
+    exit_status = simulate(&o, program, replay, &network, &compute, fs_seconds_now() - start);
   }
   err.message[0] = 0;
 done:
   if (err.message[0]) fprintf(stderr, "fennelsim: %s\n", err.message);
   fs_program_free(program);
+  fs_replay_free(replay);
   fs_network_model_destroy(&network);
   fs_compute_model_destroy(&compute);
   free_run_options(&o);

@@ -1,6 +1,10 @@
 /* dag_writer.c: see dag_writer.h. The predecessors of every task are
  * rebuilt from the successor array by one counting sort (sources visited in
- * id order, which is what makes after= lists sorted), written, and freed. */
+ * id order, which is what makes after= lists sorted), written, and freed.
+ * A .dag lists each task after those it depends on: tasks go out in id
+ * order when every dependency points back (generators, readers), else in
+ * the topological order that takes the smallest ready id first (a replayed
+ * trace builds a collective before all its members' earlier calls). */
 #include "dag_writer.h"
 
 #include <stdio.h>
@@ -237,6 +241,60 @@ static int put_task(writer *w, int32_t t) {
   return 0;
 }
 
+/* Min-heap of task ids, for the topological order. */
+static void heap_push(int32_t *heap, int32_t *count, int32_t id) {
+  int32_t i = (*count)++;
+  while (i > 0 && heap[(i - 1) / 2] > id) heap[i] = heap[(i - 1) / 2], i = (i - 1) / 2;
+  heap[i] = id;
+}
+
+static int32_t heap_pop(int32_t *heap, int32_t *count) {
+  int32_t top = heap[0], last = heap[--*count], i = 0;
+  for (;;) {
+    int32_t child = 2 * i + 1;
+    if (child >= *count) break;
+    if (child + 1 < *count && heap[child + 1] < heap[child]) child++;
+    if (heap[child] >= last) break;
+    heap[i] = heap[child], i = child;
+  }
+  if (*count) heap[i] = last;
+  return top;
+}
+
+/* NULL when id order will do; else the order (caller frees), or NULL with
+ * *failed set (out of memory, or a cycle). */
+static int32_t *write_order(const fs_program *p, int *failed, fs_error *err) {
+  int forward = 0;
+  *failed = 0;
+  for (int32_t s = 0; s < p->tasks && !forward; s++)
+    for (int64_t e = p->successor_at[s]; e < p->successor_at[s + 1]; e++)
+      if (FS_EDGE_TASK(p->successor[e]) <= s) forward = 1;
+  if (!forward) return NULL;
+  int32_t *order = malloc((size_t)p->tasks * sizeof *order), *heap = malloc((size_t)p->tasks * sizeof *heap);
+  int32_t *waiting = calloc((size_t)p->tasks, sizeof *waiting);
+  int32_t written = 0, ready = 0;
+  if (order && heap && waiting) {
+    for (int64_t e = 0; e < p->successor_at[p->tasks]; e++) waiting[FS_EDGE_TASK(p->successor[e])]++;
+    for (int32_t t = 0; t < p->tasks; t++)
+      if (!waiting[t]) heap_push(heap, &ready, t);
+    while (ready) {
+      int32_t t = heap_pop(heap, &ready);
+      order[written++] = t;
+      for (int64_t e = p->successor_at[t]; e < p->successor_at[t + 1]; e++)
+        if (--waiting[FS_EDGE_TASK(p->successor[e])] == 0) heap_push(heap, &ready, FS_EDGE_TASK(p->successor[e]));
+    }
+  }
+  free(heap);
+  free(waiting);
+  if (order && written == p->tasks) return order;
+  free(order);
+  *failed = 1;
+  if (written < p->tasks && order) fs_error_set(err, "its dependencies form a cycle (a .dag lists every task after "
+                                                     "the tasks it depends on)");
+  else fs_error_set(err, "out of memory ordering %d tasks", p->tasks);
+  return NULL;
+}
+
 int fs_dag_write_output(const fs_program *p, fs_output *out, fs_error *err) {
   writer w = {.p = p, .out = out, .err = err};
   if (!p->finalized) return fs_error_set(err, "cannot write a program that is not finalized");
@@ -246,9 +304,17 @@ int fs_dag_write_output(const fs_program *p, fs_output *out, fs_error *err) {
     free(w.pred.from);
     return fs_error_set(err, "out of memory listing the dependencies of %d tasks", p->tasks);
   }
+  int failed;
+  int32_t *order = write_order(p, &failed, err);
+  if (failed) {
+    free(w.pred.at);
+    free(w.pred.from);
+    return -1;
+  }
   fs_output_printf(out, "fennel-dag 1\nranks %d\n", p->ranks);
   int status = 0;
-  for (int32_t t = 0; t < p->tasks && status == 0; t++) status = put_task(&w, t);
+  for (int32_t i = 0; i < p->tasks && status == 0; i++) status = put_task(&w, order ? order[i] : i);
+  free(order);
   free(w.pred.at);
   free(w.pred.from);
   return status;

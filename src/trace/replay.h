@@ -1,0 +1,44 @@
+/* replay.h: a recorded MPI execution lowered onto a program, so the engine
+ * can replay it under any model ("what if the network were twice as fast,
+ * the allreduce recursive multiplying?").
+ *
+ * Per rank, the calls become a chain: the gap between one simulated call's
+ * end and the next one's start is computation (times --compute-scale);
+ * sends and receives become send/recv tasks, matched MPI-style by the engine
+ * (tags are made unique per communicator); a nonblocking call lets the
+ * chain go on at its start and its wait joins its completion; each
+ * collective is replaced by a schedule from the algorithm library, built
+ * on the communicator's ranks, and entered by every member's chain. */
+#ifndef FS_REPLAY_H
+#define FS_REPLAY_H
+
+#include "core/program.h"
+#include "trace/trace.h"
+
+typedef struct fs_replay_options {
+  double compute_scale;   /* gaps x this (1: as recorded; 0.5: a CPU twice as fast) */
+  double flop_rate;       /* flop/s for computations given in flops (SimGrid traces) */
+  const char *algorithms; /* --algo "allreduce=rm:auto,bcast=binomial"; NULL: the defaults */
+} fs_replay_options;
+
+#define FS_REPLAY_DEFAULT_FLOP_RATE 1e9
+
+typedef struct fs_replay {
+  fs_program *program;  /* finalized */
+  int32_t ranks;
+  fs_time *recorded;    /* per rank: the recorded wall time (Init end to Finalize start), -1 unknown */
+  int64_t calls, messages, collectives; /* simulated point-to-point and collective calls */
+  fs_time computation;  /* all ranks' computation, after --compute-scale */
+  char algorithms[512]; /* the algorithm each collective ran as: "allreduce=allreduce-rd ..." */
+} fs_replay;
+
+/* Lowers the trace; NULL with err set ("FILE:LINE: rank R, CALL: why") when a
+ * call cannot be replayed (a peer outside its communicator, a wait on an
+ * unknown request, members that disagree on a collective) or --algo is bad. */
+fs_replay *fs_replay_build(const fs_trace *trace, const fs_replay_options *options, fs_error *err);
+void fs_replay_free(fs_replay *replay);
+
+/* The collectives --algo knows, with their default algorithms, as text for --help. */
+const char *fs_replay_algorithm_help(void);
+
+#endif

@@ -1,0 +1,723 @@
+/* test_replay.c: lowering recorded MPI executions onto programs
+ * (src/trace/replay.c), with exact simulated times derived by hand.
+ *
+ * Traces are built in memory with the fs_trace API. Most runs use hockney
+ * with alpha = 1 us and beta = 1 ns/B (--param alpha=1us beta=1ns): a
+ * message or put of s bytes takes 1 us + s ns, the sender's CPU is held
+ * until it lands, and receiving takes no CPU (src/models/hockney.c). The
+ * compute model is fixed with compute_time 0: a gap of d is a compute of
+ * exactly d, and a reduction priced by size costs nothing. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/engine.h"
+#include "generators/generators.h"
+#include "model_support.h"
+#include "test_support.h"
+#include "trace/replay.h"
+
+#define US FS_US
+#define HOCKNEY "alpha=1us beta=1ns"
+
+static const fs_replay_options as_recorded = {.compute_scale = 1, .flop_rate = 1e9};
+
+/* A call on rank r from start to end (us), with the common fields. */
+static fs_call *call(fs_trace *t, int32_t r, fs_call_kind kind, double start, double end) {
+  fs_call *c = fs_trace_add_call(t, r, kind);
+  ck_assert_ptr_nonnull(c);
+  c->start = (fs_time)(start * US);
+  c->end = (fs_time)(end * US);
+  c->line = (uint32_t)t->rank[r].count;
+  return c;
+}
+
+static fs_call *p2p(fs_trace *t, int32_t r, fs_call_kind kind, double start, double end, int32_t peer,
+                    int32_t tag, int64_t bytes) {
+  fs_call *c = call(t, r, kind, start, end);
+  c->peer = peer;
+  c->tag = tag;
+  if (kind == FS_CALL_RECV || kind == FS_CALL_IRECV) c->recv_bytes = bytes;
+  else c->bytes = bytes;
+  return c;
+}
+
+static fs_call *collective(fs_trace *t, int32_t r, fs_call_kind kind, double start, double end, int32_t comm,
+                           int32_t root, int64_t bytes) {
+  fs_call *c = call(t, r, kind, start, end);
+  c->comm = comm;
+  c->root = root;
+  c->bytes = bytes;
+  return c;
+}
+
+static fs_replay *build(const fs_trace *t, const fs_replay_options *o) {
+  fs_error err = {{0}};
+  fs_replay *replay = fs_replay_build(t, o, &err);
+  ck_assert_msg(replay != NULL, "%s", err.message);
+  return replay;
+}
+
+static void expect_error(const fs_trace *t, const fs_replay_options *o, const char *message) {
+  fs_error err = {{0}};
+  fs_replay *replay = fs_replay_build(t, o, &err);
+  ck_assert_ptr_null(replay);
+  ck_assert_str_eq(err.message, message);
+}
+
+/* Runs the replay and checks every rank's finish time (ps). */
+static void expect_finish(const fs_replay *replay, const char *model, const char *params, const fs_time *expected) {
+  fs_simulation run;
+  fs_test_simulate(&run, replay->program, model, "fixed", params);
+  ck_assert_msg(run.status == FS_RUN_OK, "%s", run.err.message);
+  for (int32_t r = 0; r < replay->ranks; r++)
+    ck_assert_msg(fs_engine_finish_times(run.engine)[r] == expected[r], "rank %d: %lld ps, expected %lld", r,
+                  (long long)fs_engine_finish_times(run.engine)[r], (long long)expected[r]);
+  fs_test_run_free(&run);
+}
+
+static fs_trace *two_ranks(void) {
+  fs_trace *t = fs_trace_new(2);
+  ck_assert_ptr_nonnull(t);
+  ck_assert_int_eq(fs_trace_set_file(t, 0, "dir/rank-0.fstrace"), 0);
+  ck_assert_int_eq(fs_trace_set_file(t, 1, "dir/rank-1.fstrace"), 0);
+  return t;
+}
+
+/* Rank 0: Init ends at 10, send of 1000 B from 30 to 35, Finalize at 50.
+ * Rank 1: Init ends at 5, recv from 10 to 40, Finalize at 60 (us).
+ * Replay: rank 0 computes 30-10 = 20, sends [20, 22] (1 us + 1000 ns),
+ * computes 50-35 = 15: finish 37. Rank 1 computes 10-5 = 5, its recv
+ * completes when the message lands at 22, computes 60-40 = 20: finish 42.
+ * Recorded wall times: 50-10 = 40 and 60-5 = 55. */
+static fs_trace *blocking_pair(void) {
+  fs_trace *t = two_ranks();
+  call(t, 0, FS_CALL_INIT, 0, 10);
+  p2p(t, 0, FS_CALL_SEND, 30, 35, 1, 7, 1000);
+  call(t, 0, FS_CALL_FINALIZE, 50, 51);
+  call(t, 1, FS_CALL_INIT, 0, 5);
+  p2p(t, 1, FS_CALL_RECV, 10, 40, 0, 7, 1000);
+  call(t, 1, FS_CALL_FINALIZE, 60, 61);
+  return t;
+}
+
+START_TEST(blocking_send_and_recv) {
+  fs_trace *t = blocking_pair();
+  fs_replay *replay = build(t, &as_recorded);
+  expect_finish(replay, "hockney", HOCKNEY, (fs_time[]){37 * US, 42 * US});
+  ck_assert_int_eq(replay->recorded[0], 40 * US);
+  ck_assert_int_eq(replay->recorded[1], 55 * US);
+  ck_assert_int_eq(replay->messages, 1);
+  ck_assert_int_eq(replay->calls, 2);
+  ck_assert_int_eq(replay->computation, (20 + 15 + 5 + 20) * US);
+  fs_replay_free(replay);
+  fs_trace_free(t);
+}
+END_TEST
+
+/* --compute-scale 0.5: rank 0 computes 10, sends [10, 12], computes 7.5:
+ * 19.5; rank 1 computes 2.5, receives at 12, computes 10: 22. */
+START_TEST(compute_scale_halves_the_gaps) {
+  fs_trace *t = blocking_pair();
+  fs_replay_options half = {.compute_scale = 0.5, .flop_rate = 1e9};
+  fs_replay *replay = build(t, &half);
+  expect_finish(replay, "hockney", HOCKNEY, (fs_time[]){19500 * FS_NS, 22 * US});
+  fs_replay_free(replay);
+  fs_trace_free(t);
+}
+END_TEST
+
+/* Calls the replay does not simulate (Comm_rank, a probe, a test that found
+ * nothing) are computation: rank 0's "other" from 12 to 14 and iprobe from
+ * 20 to 21 leave one gap 10..30 = 20, as in blocking_send_and_recv. */
+START_TEST(unsimulated_calls_are_computation) {
+  fs_trace *t = two_ranks();
+  call(t, 0, FS_CALL_INIT, 0, 10);
+  call(t, 0, FS_CALL_OTHER, 12, 14);
+  fs_call *probe = p2p(t, 0, FS_CALL_IPROBE, 20, 21, 1, 7, 0);
+  probe->flag = 0;
+  p2p(t, 0, FS_CALL_SEND, 30, 35, 1, 7, 1000);
+  call(t, 0, FS_CALL_FINALIZE, 50, 51);
+  call(t, 1, FS_CALL_INIT, 0, 5);
+  p2p(t, 1, FS_CALL_RECV, 10, 40, 0, 7, 1000);
+  call(t, 1, FS_CALL_FINALIZE, 60, 61);
+  fs_replay *replay = build(t, &as_recorded);
+  expect_finish(replay, "hockney", HOCKNEY, (fs_time[]){37 * US, 42 * US});
+  fs_replay_free(replay);
+  fs_trace_free(t);
+}
+END_TEST
+
+/* Rank 0: isend (req 1) of 1000 B at 20-21, wait at 40-41, Finalize at 41.
+ * Rank 1: irecv (req 1) at 0-0, wait at 1-30, Finalize at 30.
+ * Rank 0 computes 20, its send holds the CPU [20, 22]; the computation
+ * 21..40 = 19 may start after the isend started but needs the CPU: [22,
+ * 41]; the wait joins at 41. Rank 1 posts its recv at 0, computes 1, and
+ * its wait ends when the message lands: 22. */
+START_TEST(nonblocking_calls_and_waits) {
+  fs_trace *t = two_ranks();
+  call(t, 0, FS_CALL_INIT, 0, 0);
+  p2p(t, 0, FS_CALL_ISEND, 20, 21, 1, 3, 1000)->request = 1;
+  call(t, 0, FS_CALL_WAIT, 40, 41)->request = 1;
+  call(t, 0, FS_CALL_FINALIZE, 41, 42);
+  call(t, 1, FS_CALL_INIT, 0, 0);
+  p2p(t, 1, FS_CALL_IRECV, 0, 0, 0, 3, 1000)->request = 1;
+  call(t, 1, FS_CALL_WAIT, 1, 30)->request = 1;
+  call(t, 1, FS_CALL_FINALIZE, 30, 31);
+  fs_replay *replay = build(t, &as_recorded);
+  expect_finish(replay, "hockney", HOCKNEY, (fs_time[]){41 * US, 22 * US});
+  fs_replay_free(replay);
+  fs_trace_free(t);
+}
+END_TEST
+
+/* Three ranks: rank 0 posts irecvs from 1 (req 1) and 2 (req 2) and calls
+ * Waitany without a recorded index, then computes 100, then Waitall. Rank
+ * 1 sends 1000 B at once (lands at 2), rank 2 computes 10 first (lands at
+ * 12). The waitany ends with the first message (2): the computation runs
+ * [2, 102] and the waitall finds everything done: 102. Rank 0 without the
+ * any-semantics would wait for 12 and finish at 112. */
+START_TEST(waitany_without_index_needs_one) {
+  fs_trace *t = fs_trace_new(3);
+  for (int32_t r = 0; r < 3; r++) call(t, r, FS_CALL_INIT, 0, 0);
+  p2p(t, 0, FS_CALL_IRECV, 0, 0, 1, 0, 1000)->request = 1;
+  p2p(t, 0, FS_CALL_IRECV, 0, 0, 2, 0, 1000)->request = 2;
+  int64_t both[] = {1, 2};
+  fs_call *any = call(t, 0, FS_CALL_WAITANY, 0, 5);
+  any->list_at = fs_trace_add_list(t, 0, both, 2);
+  any->list_count = 2;
+  fs_call *all = call(t, 0, FS_CALL_WAITALL, 105, 106);
+  all->list_at = fs_trace_add_list(t, 0, both, 2);
+  all->list_count = 2;
+  call(t, 0, FS_CALL_FINALIZE, 106, 107);
+  p2p(t, 1, FS_CALL_SEND, 0, 1, 0, 0, 1000);
+  call(t, 1, FS_CALL_FINALIZE, 1, 2);
+  p2p(t, 2, FS_CALL_SEND, 10, 11, 0, 0, 1000);
+  call(t, 2, FS_CALL_FINALIZE, 11, 12);
+  fs_replay *replay = build(t, &as_recorded);
+  expect_finish(replay, "hockney", HOCKNEY, (fs_time[]){102 * US, 2 * US, 12 * US});
+  fs_replay_free(replay);
+  /* with the index recorded (entry 1: the message from rank 2), it waits for 12 */
+  t->rank[0].calls[3].index = 1;
+  replay = build(t, &as_recorded);
+  expect_finish(replay, "hockney", HOCKNEY, (fs_time[]){112 * US, 2 * US, 12 * US});
+  fs_replay_free(replay);
+  fs_trace_free(t);
+}
+END_TEST
+
+/* A receive from MPI_ANY_SOURCE whose status recorded rank 2 takes rank 2's
+ * message even though rank 1's lands first: rank 1 sends at 0 (lands at
+ * 2), rank 2 at 50 (lands at 52); rank 0's recv ends at 52, then its second
+ * recv (from 1, already there) at 52. */
+START_TEST(wildcard_receive_follows_its_status) {
+  fs_trace *t = fs_trace_new(3);
+  for (int32_t r = 0; r < 3; r++) call(t, r, FS_CALL_INIT, 0, 0);
+  fs_call *any = p2p(t, 0, FS_CALL_RECV, 0, 60, FS_TRACE_ANY, FS_TRACE_ANY, 1000);
+  any->source = 2;
+  any->source_tag = 4;
+  p2p(t, 0, FS_CALL_RECV, 60, 61, 1, 4, 1000);
+  call(t, 0, FS_CALL_FINALIZE, 61, 62);
+  p2p(t, 1, FS_CALL_SEND, 0, 1, 0, 4, 1000);
+  call(t, 1, FS_CALL_FINALIZE, 1, 2);
+  p2p(t, 2, FS_CALL_SEND, 50, 51, 0, 4, 1000);
+  call(t, 2, FS_CALL_FINALIZE, 51, 52);
+  fs_replay *replay = build(t, &as_recorded);
+  expect_finish(replay, "hockney", HOCKNEY, (fs_time[]){52 * US, 2 * US, 52 * US});
+  fs_replay_free(replay);
+  /* unrecorded, the wildcard takes the first message: rank 1's at 2, and the
+   * recv from rank 1 then waits for... nothing from rank 1 is left: rank 2's
+   * message is from 2, so the second recv never matches: a deadlock */
+  t->rank[0].calls[1].source = FS_TRACE_UNKNOWN;
+  t->rank[0].calls[1].source_tag = FS_TRACE_UNKNOWN;
+  replay = build(t, &as_recorded);
+  fs_simulation run;
+  fs_test_simulate(&run, replay->program, "hockney", "fixed", HOCKNEY);
+  ck_assert_int_eq(run.status, FS_RUN_DEADLOCK);
+  fs_test_run_free(&run);
+  fs_replay_free(replay);
+  fs_trace_free(t);
+}
+END_TEST
+
+/* Tags are per communicator: a message on a duplicate of world with tag 5
+ * does not match a recv on world with tag 5. Rank 1 sends on the duplicate
+ * first (at 0, lands 2) then on world (at 10, lands 12); rank 0 receives on
+ * world first: it waits for 12, then takes the duplicate's at 12. */
+START_TEST(tags_are_per_communicator) {
+  fs_trace *t = two_ranks();
+  int32_t both[] = {0, 1};
+  int32_t dup = fs_trace_define_comm(t, 7, both, 2);
+  ck_assert_int_eq(dup, 2);
+  for (int32_t r = 0; r < 2; r++) {
+    call(t, r, FS_CALL_INIT, 0, 0);
+    fs_call *c = collective(t, r, FS_CALL_COMM_DUP, 0, 0, FS_COMM_WORLD, FS_TRACE_UNKNOWN, 0);
+    c->new_comm = dup;
+  }
+  p2p(t, 0, FS_CALL_RECV, 0, 20, 1, 5, 100);
+  fs_call *second = p2p(t, 0, FS_CALL_RECV, 20, 20, 1, 5, 100);
+  second->comm = dup;
+  call(t, 0, FS_CALL_FINALIZE, 20, 21);
+  fs_call *first = p2p(t, 1, FS_CALL_SEND, 0, 1, 0, 5, 100);
+  first->comm = dup;
+  p2p(t, 1, FS_CALL_SEND, 10, 11, 0, 5, 100);
+  call(t, 1, FS_CALL_FINALIZE, 11, 12);
+  fs_replay *replay = build(t, &as_recorded);
+  /* the comm_dup is a barrier (dissemination on 2 ranks: a 0-byte put each
+   * way, 1 us): both leave it at 1. Rank 1 sends on the duplicate [1, 2.1],
+   * computes 10 - 1 = 9 [2.1, 11.1], sends on world [11.1, 12.2]; its
+   * Finalize follows at once: 12.2. Rank 0's recv on world ends at 12.2, its
+   * recv on the duplicate finds that message there: 12.2. */
+  expect_finish(replay, "hockney", HOCKNEY, (fs_time[]){12200 * FS_NS, 12200 * FS_NS});
+  fs_replay_free(replay);
+  fs_trace_free(t);
+}
+END_TEST
+
+/* One collective alone replays exactly as its generated schedule runs. */
+static void expect_like_generator(fs_call_kind kind, const char *generator, int32_t ranks, int32_t root,
+                                  int64_t bytes, const char *algo) {
+  fs_trace *t = fs_trace_new(ranks);
+  for (int32_t r = 0; r < ranks; r++) {
+    call(t, r, FS_CALL_INIT, 0, 0);
+    collective(t, r, kind, 0, 1, FS_COMM_WORLD, root, bytes);
+    call(t, r, FS_CALL_FINALIZE, 1, 2);
+  }
+  fs_replay_options o = as_recorded;
+  o.algorithms = algo;
+  fs_replay *replay = build(t, &o);
+  fs_generator_options g = {.ranks = ranks, .size = bytes, .rounds = 1, .root = root};
+  if (algo && strchr(algo, ':')) g.schedule = strchr(algo, ':') + 1;
+  fs_error err;
+  fs_program *direct = fs_generator_find(generator)->generate(&g, &err);
+  ck_assert_msg(direct != NULL, "%s", err.message);
+  fs_simulation a, b;
+  fs_test_simulate(&a, replay->program, "hockney", "fixed", HOCKNEY);
+  fs_test_simulate(&b, direct, "hockney", "fixed", HOCKNEY);
+  ck_assert_int_eq(a.status, FS_RUN_OK);
+  ck_assert_int_eq(b.status, FS_RUN_OK);
+  for (int32_t r = 0; r < ranks; r++)
+    ck_assert_msg(fs_engine_finish_times(a.engine)[r] == fs_engine_finish_times(b.engine)[r],
+                  "%s rank %d: replay %lld, generator %lld", generator, r,
+                  (long long)fs_engine_finish_times(a.engine)[r], (long long)fs_engine_finish_times(b.engine)[r]);
+  ck_assert_int_eq(replay->collectives, 1);
+  fs_test_run_free(&a);
+  fs_test_run_free(&b);
+  fs_program_free(direct);
+  fs_replay_free(replay);
+  fs_trace_free(t);
+}
+
+START_TEST(collectives_replay_as_their_generators) {
+  expect_like_generator(FS_CALL_ALLREDUCE, "allreduce-rd", 8, 0, 8, NULL);
+  expect_like_generator(FS_CALL_ALLREDUCE, "allreduce-rd", 6, 0, 800, NULL);
+  expect_like_generator(FS_CALL_ALLREDUCE, "allreduce-rm", 8, 0, 8, "allreduce=rm:a4,a2");
+  expect_like_generator(FS_CALL_ALLREDUCE, "allreduce-ring", 5, 0, 1000, "allreduce=ring");
+  expect_like_generator(FS_CALL_BCAST, "bcast-binomial", 7, 3, 100, NULL);
+  expect_like_generator(FS_CALL_BCAST, "bcast-linear", 4, 2, 100, "bcast=bcast-linear");
+  expect_like_generator(FS_CALL_REDUCE, "reduce-binomial", 6, 5, 64, NULL);
+  expect_like_generator(FS_CALL_BARRIER, "barrier-dissemination", 5, 0, 0, NULL);
+  expect_like_generator(FS_CALL_GATHER, "gather-binomial", 5, 1, 10, NULL);
+  expect_like_generator(FS_CALL_ALLGATHER, "allgather-rd", 4, 0, 10, NULL);
+  expect_like_generator(FS_CALL_ALLTOALL, "alltoall-pairwise", 4, 0, 10, NULL);
+}
+END_TEST
+
+/* RD allreduce of 8 B on 4 ranks: two rounds of 8-byte puts, each 1 us +
+ * 8 ns, the second after the first has landed: every rank at 2.016 us. */
+START_TEST(allreduce_rd_by_hand) {
+  fs_trace *t = fs_trace_new(4);
+  for (int32_t r = 0; r < 4; r++) {
+    call(t, r, FS_CALL_INIT, 0, 0);
+    collective(t, r, FS_CALL_ALLREDUCE, 0, 1, FS_COMM_WORLD, FS_TRACE_UNKNOWN, 8);
+    call(t, r, FS_CALL_FINALIZE, 1, 1);
+  }
+  fs_replay *replay = build(t, &as_recorded);
+  fs_time done = 2016 * FS_NS;
+  expect_finish(replay, "hockney", HOCKNEY, (fs_time[]){done, done, done, done});
+  ck_assert_str_eq(replay->algorithms, "allreduce=allreduce-rd");
+  fs_replay_free(replay);
+  fs_trace_free(t);
+}
+END_TEST
+
+/* A bcast on the sub-communicator {world 0, world 2} with root 1 (world
+ * 2): world 2 puts 8 B to world 0, landing at 1.008 us; ranks 1 and 3 are
+ * not in it and finish at 0. */
+START_TEST(collective_on_a_subcommunicator) {
+  fs_trace *t = fs_trace_new(4);
+  int32_t even[] = {0, 2};
+  int32_t c = fs_trace_define_comm(t, 42, even, 2);
+  for (int32_t r = 0; r < 4; r++) call(t, r, FS_CALL_INIT, 0, 0);
+  for (int32_t r = 0; r < 4; r += 2) collective(t, r, FS_CALL_BCAST, 0, 1, c, 1, 8);
+  for (int32_t r = 0; r < 4; r++) call(t, r, FS_CALL_FINALIZE, r % 2 ? 0 : 1, 2);
+  fs_replay *replay = build(t, &as_recorded);
+  expect_finish(replay, "hockney", HOCKNEY, (fs_time[]){1008 * FS_NS, 0, 1008 * FS_NS, 0});
+  fs_replay_free(replay);
+  fs_trace_free(t);
+}
+END_TEST
+
+/* Gatherv to root 0 of 0, 100 and 200 B: rank 1's message lands at 1.1 us,
+ * rank 2's at 1.2 us; the root has both at 1.2. Alltoallv on 2 ranks, 300
+ * B one way and 500 B back (a sendrecv each): 1.3 and 1.5 us. */
+START_TEST(v_collectives) {
+  fs_trace *t = fs_trace_new(3);
+  for (int32_t r = 0; r < 3; r++) {
+    call(t, r, FS_CALL_INIT, 0, 0);
+    collective(t, r, FS_CALL_GATHERV, 0, 1, FS_COMM_WORLD, 0, 100 * r);
+    call(t, r, FS_CALL_FINALIZE, 1, 1);
+  }
+  fs_replay *replay = build(t, &as_recorded);
+  expect_finish(replay, "hockney", HOCKNEY, (fs_time[]){1200 * FS_NS, 1100 * FS_NS, 1200 * FS_NS});
+  fs_replay_free(replay);
+  fs_trace_free(t);
+
+  t = fs_trace_new(2);
+  int64_t counts[2][4] = {{0, 300, 0, 500}, {500, 0, 300, 0}};
+  for (int32_t r = 0; r < 2; r++) {
+    call(t, r, FS_CALL_INIT, 0, 0);
+    fs_call *c = collective(t, r, FS_CALL_ALLTOALLV, 0, 1, FS_COMM_WORLD, FS_TRACE_UNKNOWN, 0);
+    c->list_at = fs_trace_add_list(t, r, counts[r], 4);
+    c->list_count = 4;
+    call(t, r, FS_CALL_FINALIZE, 1, 1);
+  }
+  replay = build(t, &as_recorded);
+  /* rank 0 sends 300 B (1.3), rank 1 sends 500 B (1.5); each ends with both */
+  expect_finish(replay, "hockney", HOCKNEY, (fs_time[]){1500 * FS_NS, 1500 * FS_NS});
+  fs_replay_free(replay);
+  fs_trace_free(t);
+}
+END_TEST
+
+/* Scan on 4 ranks, 8 B, messages of 1.008 us, each step a sendrecv:
+ * distance 1: 0->1, 1->2, 2->3; distance 2: 0->2, 1->3. Rank 0 sends twice:
+ * [0, 1.008], [1.008, 2.016]. Rank 1 sends and has 0's partial at 1.008,
+ * sends to 3 until 2.016. Rank 2 has 0's partial at 2.016; rank 3 has 1's
+ * at 2.016. Everyone ends at 2.016. */
+START_TEST(scan_doubling) {
+  fs_trace *t = fs_trace_new(4);
+  for (int32_t r = 0; r < 4; r++) {
+    call(t, r, FS_CALL_INIT, 0, 0);
+    collective(t, r, FS_CALL_SCAN, 0, 1, FS_COMM_WORLD, FS_TRACE_UNKNOWN, 8);
+    call(t, r, FS_CALL_FINALIZE, 1, 1);
+  }
+  fs_replay *replay = build(t, &as_recorded);
+  fs_time two = 2016 * FS_NS;
+  expect_finish(replay, "hockney", HOCKNEY, (fs_time[]){two, two, two, two});
+  fs_replay_free(replay);
+  fs_trace_free(t);
+}
+END_TEST
+
+/* SimGrid-style computation: 1e6 flop at --flop-rate 2e9 is 500 us. */
+START_TEST(computation_in_flops) {
+  fs_trace *t = fs_trace_new(1);
+  fs_call *c = call(t, 0, FS_CALL_COMPUTE, 0, 0);
+  c->amount = 1e6;
+  fs_replay_options o = {.compute_scale = 1, .flop_rate = 2e9};
+  fs_replay *replay = build(t, &o);
+  expect_finish(replay, "hockney", HOCKNEY, (fs_time[]){500 * US});
+  ck_assert_int_eq(replay->recorded[0], -1);
+  fs_replay_free(replay);
+  fs_trace_free(t);
+}
+END_TEST
+
+/* MPI_Sendrecv around a ring of 3: each rank sends 1000 B right and
+ * receives from the left at once: all land at 2 us. */
+START_TEST(sendrecv_ring) {
+  fs_trace *t = fs_trace_new(3);
+  for (int32_t r = 0; r < 3; r++) {
+    call(t, r, FS_CALL_INIT, 0, 0);
+    fs_call *c = p2p(t, r, FS_CALL_SENDRECV, 0, 3, (r + 1) % 3, 1, 1000);
+    c->recv_peer = (r + 2) % 3;
+    c->recv_tag = 1;
+    c->recv_bytes = 1000;
+    call(t, r, FS_CALL_FINALIZE, 3, 3);
+  }
+  fs_replay *replay = build(t, &as_recorded);
+  expect_finish(replay, "hockney", HOCKNEY, (fs_time[]){2 * US, 2 * US, 2 * US});
+  fs_replay_free(replay);
+  fs_trace_free(t);
+}
+END_TEST
+
+/* MPI_PROC_NULL peers do nothing, and an isend to one completes at once:
+ * only the gaps remain, 1 + 2 + 0 = 3 us. */
+START_TEST(proc_null_does_nothing) {
+  fs_trace *t = fs_trace_new(1);
+  call(t, 0, FS_CALL_INIT, 0, 0);
+  p2p(t, 0, FS_CALL_SEND, 1, 2, FS_TRACE_PROC_NULL, 0, 100);
+  p2p(t, 0, FS_CALL_ISEND, 4, 5, FS_TRACE_PROC_NULL, 0, 100)->request = 1;
+  call(t, 0, FS_CALL_WAIT, 5, 6)->request = 1;
+  call(t, 0, FS_CALL_FINALIZE, 6, 6);
+  fs_replay *replay = build(t, &as_recorded);
+  expect_finish(replay, "hockney", HOCKNEY, (fs_time[]){3 * US});
+  ck_assert_int_eq(replay->messages, 0);
+  fs_replay_free(replay);
+  fs_trace_free(t);
+}
+END_TEST
+
+/* A deadlock names the calls that wait: rank and line, "r0.L2.recv". */
+START_TEST(deadlock_names_the_calls) {
+  fs_trace *t = two_ranks();
+  for (int32_t r = 0; r < 2; r++) {
+    call(t, r, FS_CALL_INIT, 0, 0);
+    p2p(t, r, FS_CALL_RECV, 0, 1, 1 - r, 0, 8);
+    call(t, r, FS_CALL_FINALIZE, 1, 1);
+  }
+  fs_replay *replay = build(t, &as_recorded);
+  fs_simulation run;
+  fs_test_simulate(&run, replay->program, "hockney", "fixed", HOCKNEY);
+  ck_assert_int_eq(run.status, FS_RUN_DEADLOCK);
+  char *text = NULL;
+  size_t length = 0;
+  FILE *out = open_memstream(&text, &length);
+  fs_engine_report_stuck(run.engine, out, 10);
+  fclose(out);
+  ck_assert_msg(strstr(text, "r0.L2.recv") && strstr(text, "r1.L2.recv"), "%s", text);
+  free(text);
+  fs_test_run_free(&run);
+  fs_replay_free(replay);
+  fs_trace_free(t);
+}
+END_TEST
+
+START_TEST(errors_name_the_call) {
+  fs_trace *t = two_ranks();
+  call(t, 0, FS_CALL_INIT, 0, 0);
+  p2p(t, 0, FS_CALL_SEND, 0, 1, 2, 0, 8);
+  expect_error(t, &as_recorded, "dir/rank-0.fstrace:2: rank 0, send: destination 2 is not a rank of communicator -1");
+  fs_trace_free(t);
+
+  t = two_ranks();
+  call(t, 1, FS_CALL_INIT, 0, 0);
+  call(t, 1, FS_CALL_WAIT, 0, 1)->request = 9;
+  expect_error(t, &as_recorded,
+               "dir/rank-1.fstrace:2: rank 1, wait: request 9 was not made by an earlier isend or irecv");
+  fs_trace_free(t);
+
+  t = two_ranks();
+  collective(t, 0, FS_CALL_ALLREDUCE, 0, 1, FS_COMM_WORLD, 0, 8);
+  collective(t, 1, FS_CALL_BCAST, 0, 1, FS_COMM_WORLD, 0, 8);
+  expect_error(t, &as_recorded,
+               "dir/rank-1.fstrace:1: rank 1, bcast: collective 0 of communicator -1 does not match rank 0's "
+               "allreduce (line 1)");
+  fs_trace_free(t);
+
+  t = two_ranks();
+  collective(t, 0, FS_CALL_BCAST, 0, 1, FS_COMM_WORLD, 0, 8);
+  collective(t, 1, FS_CALL_BCAST, 0, 1, FS_COMM_WORLD, 1, 8);
+  expect_error(t, &as_recorded,
+               "dir/rank-1.fstrace:1: rank 1, bcast: collective 0 of communicator -1 does not match rank 0's "
+               "bcast with another root (line 1)");
+  fs_trace_free(t);
+
+  t = two_ranks();
+  collective(t, 0, FS_CALL_BARRIER, 0, 1, FS_COMM_WORLD, 0, 0);
+  collective(t, 0, FS_CALL_BARRIER, 1, 2, FS_COMM_WORLD, 0, 0);
+  collective(t, 1, FS_CALL_BARRIER, 0, 1, FS_COMM_WORLD, 0, 0);
+  expect_error(t, &as_recorded,
+               "dir/rank-0.fstrace:2: rank 0, barrier: rank 0 makes 2 collective calls on communicator -1, "
+               "rank 1 makes 1: this one has no partner");
+  fs_trace_free(t);
+
+  t = two_ranks();
+  collective(t, 0, FS_CALL_BCAST, 0, 1, FS_COMM_WORLD, 5, 8);
+  collective(t, 1, FS_CALL_BCAST, 0, 1, FS_COMM_WORLD, 5, 8);
+  expect_error(t, &as_recorded, "dir/rank-0.fstrace:1: rank 0, bcast: root 5 is not a rank of communicator -1");
+  fs_trace_free(t);
+
+  t = two_ranks();
+  call(t, 0, FS_CALL_SEND, 2, 1);
+  expect_error(t, &as_recorded, "dir/rank-0.fstrace:1: rank 0, send: it ends before it starts");
+  fs_trace_free(t);
+}
+END_TEST
+
+START_TEST(algo_option_errors) {
+  fs_trace *t = blocking_pair();
+  fs_replay_options o = as_recorded;
+  const char *cases[][2] = {
+    {"allreduce", "--algo allreduce: expected COLLECTIVE=ALGORITHM[:OPTION]"},
+    {"allscan=rd", "--algo: unknown collective 'allscan' (expected one of barrier, bcast, reduce, allreduce, "
+                   "gather, scatter, allgather, alltoall)"},
+    {"allreduce=nope", "--algo allreduce=nope: no generator allreduce-nope (see fennelsim gen --list)"},
+    {"bcast=binomial:4", "--algo bcast=binomial:4: bcast-binomial takes no option"},
+    {"allreduce=dissemination:1", "--algo allreduce=dissemination:1: expected a number of ways (2 or more)"},
+    {"bcast=chain:x", "--algo bcast=chain:x: expected a segment size (8KiB)"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    o.algorithms = cases[i][0];
+    expect_error(t, &o, cases[i][1]);
+  }
+  o.algorithms = "allreduce=rm:auto,bcast=bcast-binomial,barrier=nway:3,bcast=chain:4KiB";
+  fs_replay *replay = build(t, &o);
+  fs_replay_free(replay);
+  o.algorithms = NULL;
+  o.compute_scale = -1;
+  expect_error(t, &o, "replay: --compute-scale must be >= 0 and --flop-rate > 0");
+  fs_trace_free(t);
+}
+END_TEST
+
+
+/* ---- the command line, on the recorded Sweep3D run (traces/sweep3d-2x2) ---- */
+
+#define SWEEP3D FENNELSIM_SOURCE_ROOT "/traces/sweep3d-2x2"
+
+/* The number after `key` in text (the first occurrence after from). */
+static double number_after(const char *text, const char *key) {
+  const char *at = strstr(text, key);
+  ck_assert_msg(at != NULL, "no %s in %s", key, text);
+  return strtod(at + strlen(key), NULL);
+}
+
+/* Issue 7's validation: under loggops with LogGOPSim's defaults, every
+ * rank's simulated time is within 2% of its recorded wall time (end of
+ * MPI_Init to MPI_Finalize). The exact numbers pin the replay down: the
+ * recorded times come from the trace (rank 0: Init ends at
+ * 1237666046950106 us, Finalize starts at 1237666089489240 us: 42539134
+ * us); the simulated ones only change when the replay or the model does. */
+START_TEST(sweep3d_within_two_percent_under_loggops) {
+  char *out = NULL, *err = NULL;
+  ck_assert_int_eq(fs_test_fennelsim("run " SWEEP3D " --model loggops --format json", &out, &err), 0);
+  ck_assert_msg(strstr(out, "\"makespan_ns\": 42447626880,"), "%s", out);
+  ck_assert_msg(strstr(out, "\"calls\": 11676, \"messages\": 5760, \"collectives\": 39"), "%s", out);
+  ck_assert_msg(strstr(out, "{\"rank\": 0, \"recorded_ns\": 42539134000, \"simulated_ns\": 42447626880"), "%s", out);
+  const char *at = strstr(out, "\"ranks\": [{");
+  ck_assert_ptr_nonnull(at);
+  for (int r = 0; r < 4; r++) {
+    at = strstr(at, "\"difference\": ");
+    ck_assert_ptr_nonnull(at);
+    double d = strtod(at + 14, NULL);
+    ck_assert_msg(d > -0.02 && d < 0.02, "rank %d: %f", r, d);
+    at++;
+  }
+  ck_assert_double_lt(number_after(out, "\"largest_difference\": -"), 0.02);
+  free(out), free(err);
+}
+END_TEST
+
+/* --compute-scale 0.5 halves Sweep3D's computation (159.247036 s over the
+ * four ranks, from the trace's gaps) and so nearly its time. */
+START_TEST(sweep3d_what_if) {
+  char *out = NULL, *err = NULL;
+  ck_assert_int_eq(fs_test_fennelsim("run " SWEEP3D " --model loggops --compute-scale 0.5 --algo "
+                                     "allreduce=rabenseifner", &out, &err), 0);
+  ck_assert_msg(strstr(out, "computation 79623518000 ns"), "%s", out);
+  ck_assert_msg(strstr(out, "collectives as: barrier=barrier-dissemination bcast=bcast-binomial "
+                            "allreduce=allreduce-rabenseifner"), "%s", out);
+  double makespan = number_after(out, "makespan   ");
+  ck_assert_msg(makespan > 21.2 && makespan < 21.8, "%s", out);
+  free(out), free(err);
+}
+END_TEST
+
+/* convert writes the replayed program: run as .dag it gives the same
+ * times; as GOAL (two-sided algorithms only) the same as the trace with
+ * those algorithms. */
+START_TEST(convert_trace_to_dag_and_goal) {
+  char *dag = fs_test_temp_path(".dag.gz"), *goal = fs_test_temp_path(".goal"), command[1024];
+  char *out = NULL, *err = NULL;
+  snprintf(command, sizeof command, "convert %s %s", SWEEP3D, dag);
+  ck_assert_int_eq(fs_test_fennelsim(command, NULL, &err), 0);
+  free(err);
+  snprintf(command, sizeof command, "run %s --model loggops", dag);
+  ck_assert_int_eq(fs_test_fennelsim(command, &out, NULL), 0);
+  ck_assert_msg(strstr(out, "finish ns  0:42447626880 1:42447547338 2:42447542338 3:42447533796"), "%s", out);
+  free(out);
+  /* the default allreduce-rd is one-sided: GOAL cannot say it */
+  snprintf(command, sizeof command, "convert %s %s", SWEEP3D, goal);
+  ck_assert_int_eq(fs_test_fennelsim(command, NULL, &err), 2);
+  ck_assert_msg(strstr(err, "cannot be written as GOAL") && strstr(err, "--algo allreduce=rabenseifner"), "%s", err);
+  free(err);
+  snprintf(command, sizeof command, "convert %s %s --algo allreduce=rabenseifner", SWEEP3D, goal);
+  ck_assert_int_eq(fs_test_fennelsim(command, NULL, &err), 0);
+  ck_assert_msg(strstr(err, "note: 256 reductions written as calc 0"), "%s", err);
+  free(err);
+  char *direct = NULL;
+  snprintf(command, sizeof command, "run %s --model loggops", goal);
+  ck_assert_int_eq(fs_test_fennelsim(command, &out, NULL), 0);
+  ck_assert_int_eq(fs_test_fennelsim("run " SWEEP3D " --model loggops --algo allreduce=rabenseifner", &direct, NULL), 0);
+  ck_assert_msg(strstr(out, "finish ns  0:42448321080 1:42448240062 2:42448236580 3:42448226562"), "%s", out);
+  ck_assert_msg(strstr(direct, "finish ns  0:42448321080 1:42448240062 2:42448236580 3:42448226562"), "%s", direct);
+  free(out), free(direct), free(dag), free(goal);
+}
+END_TEST
+
+START_TEST(command_line_errors) {
+  char *err = NULL, command[1024];
+  ck_assert_int_eq(fs_test_fennelsim("run " SWEEP3D " --algo allreduce=nope", NULL, &err), 2);
+  ck_assert_str_eq(err, "fennelsim: --algo allreduce=nope: no generator allreduce-nope (see fennelsim gen --list)\n");
+  free(err);
+  ck_assert_int_eq(fs_test_fennelsim("run " SWEEP3D " --compute-scale -1", NULL, &err), 2);
+  ck_assert_str_eq(err, "fennelsim: --compute-scale -1: expected a number >= 0\n");
+  free(err);
+  ck_assert_int_eq(fs_test_fennelsim("run " SWEEP3D " --flop-rate 0", NULL, &err), 2);
+  ck_assert_str_eq(err, "fennelsim: --flop-rate 0: expected a number > 0\n");
+  free(err);
+  snprintf(command, sizeof command, "run %s/schedules/allreduce-rd-8.dag --compute-scale 2", FENNELSIM_SOURCE_ROOT);
+  ck_assert_int_eq(fs_test_fennelsim(command, NULL, &err), 2);
+  ck_assert_msg(strstr(err, "--algo, --compute-scale and --flop-rate apply to recorded executions, not to "), "%s", err);
+  free(err);
+  snprintf(command, sizeof command, "run %s/schedules/allreduce-rd-8.dag %s/schedules/spec-example.dag",
+           FENNELSIM_SOURCE_ROOT, FENNELSIM_SOURCE_ROOT);
+  ck_assert_int_eq(fs_test_fennelsim(command, NULL, &err), 2);
+  ck_assert_msg(strstr(err, "one schedule at a time"), "%s", err);
+  free(err);
+  /* a directory without traces; one with a rank missing */
+  char *dir = fs_test_temp_path("");
+  snprintf(command, sizeof command, "mkdir -p %s.d && cp %s/pmpi-trace-rank-0.txt %s/pmpi-trace-rank-2.txt %s.d/",
+           dir, SWEEP3D, SWEEP3D, dir);
+  ck_assert_int_eq(system(command), 0);
+  snprintf(command, sizeof command, "run %s.d", dir);
+  ck_assert_int_eq(fs_test_fennelsim(command, NULL, &err), 2);
+  ck_assert_msg(strstr(err, ".d: no file for rank 1 (the next one is "), "%s", err);
+  free(err);
+  snprintf(command, sizeof command, "mkdir -p %s.e", dir);
+  ck_assert_int_eq(system(command), 0);
+  snprintf(command, sizeof command, "run %s.e", dir);
+  ck_assert_int_eq(fs_test_fennelsim(command, NULL, &err), 2);
+  ck_assert_msg(strstr(err, ".e: no trace in it (expected pmpi-trace-rank-N.txt, rank-N.fstrace.gz or an OTF2 "
+                            "archive's .otf2 anchor)"), "%s", err);
+  free(err);
+  free(dir);
+}
+END_TEST
+
+static Suite *replay_suite(void) {
+  Suite *s = suite_create("replay");
+  TCase *c = tcase_create("replay");
+  tcase_add_test(c, blocking_send_and_recv);
+  tcase_add_test(c, compute_scale_halves_the_gaps);
+  tcase_add_test(c, unsimulated_calls_are_computation);
+  tcase_add_test(c, nonblocking_calls_and_waits);
+  tcase_add_test(c, waitany_without_index_needs_one);
+  tcase_add_test(c, wildcard_receive_follows_its_status);
+  tcase_add_test(c, tags_are_per_communicator);
+  tcase_add_test(c, collectives_replay_as_their_generators);
+  tcase_add_test(c, allreduce_rd_by_hand);
+  tcase_add_test(c, collective_on_a_subcommunicator);
+  tcase_add_test(c, v_collectives);
+  tcase_add_test(c, scan_doubling);
+  tcase_add_test(c, computation_in_flops);
+  tcase_add_test(c, sendrecv_ring);
+  tcase_add_test(c, proc_null_does_nothing);
+  tcase_add_test(c, deadlock_names_the_calls);
+  tcase_add_test(c, errors_name_the_call);
+  tcase_add_test(c, algo_option_errors);
+  suite_add_tcase(s, c);
+  TCase *cli = tcase_create("command line");
+  tcase_add_test(cli, sweep3d_within_two_percent_under_loggops);
+  tcase_add_test(cli, sweep3d_what_if);
+  tcase_add_test(cli, convert_trace_to_dag_and_goal);
+  tcase_add_test(cli, command_line_errors);
+  suite_add_tcase(s, cli);
+  return s;
+}
+
+int main(void) { return fs_test_run(replay_suite()); }
