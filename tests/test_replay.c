@@ -649,6 +649,31 @@ START_TEST(convert_trace_to_dag_and_goal) {
 }
 END_TEST
 
+/* A SimGrid time-independent trace, all ranks in one file: rank 0 computes
+ * 2e6 flop (2 ms at 1e9 flop/s), sends 1000 B to rank 1 (1 us + 1000 ns:
+ * lands at 2002 us, ending rank 1's recv); then both enter a 1-byte
+ * allreduce at 2002: allreduce-rd on 2 ranks is one put each way, 1.001
+ * us; then each combines 1e6 flop, 1 ms as SimGrid runs it: 3003.001 us.
+ * The trace has no times: nothing recorded to compare with ("-"). */
+START_TEST(simgrid_trace_replays) {
+  char *file = fs_test_temp_path(".ti"), command[1024], *out = NULL, *err = NULL;
+  ck_assert_int_eq(fs_test_write_file(file, "0 init\n1 init\n0 compute 2000000\n0 send 1 0 1000\n"
+                                            "1 recv 0 0 1000\n0 allreduce 1 1000000\n1 allreduce 1 1000000\n"
+                                            "0 finalize\n1 finalize\n", 0), 0);
+  snprintf(command, sizeof command, "run %s --model hockney --param alpha=1us --param beta=1ns", file);
+  ck_assert_int_eq(fs_test_fennelsim(command, &out, &err), 0);
+  ck_assert_msg(strstr(out, "finish ns  0:3003001 1:3003001"), "%s%s", out, err);
+  ck_assert_msg(strstr(out, "       1                    -              3003001         -"), "%s", out);
+  ck_assert_msg(strstr(out, "replay: 4 calls simulated (1 messages, 1 collectives), computation 4000000 ns"), "%s", out);
+  free(out), free(err);
+  snprintf(command, sizeof command, "run %s --model hockney --param alpha=1us --param beta=1ns --flop-rate 2e9",
+           file);
+  ck_assert_int_eq(fs_test_fennelsim(command, &out, NULL), 0);
+  ck_assert_msg(strstr(out, "finish ns  0:1503001 1:1503001"), "%s", out);
+  free(out), free(file);
+}
+END_TEST
+
 START_TEST(command_line_errors) {
   char *err = NULL, command[1024];
   ck_assert_int_eq(fs_test_fennelsim("run " SWEEP3D " --algo allreduce=nope", NULL, &err), 2);
@@ -715,6 +740,7 @@ static Suite *replay_suite(void) {
   tcase_add_test(cli, sweep3d_within_two_percent_under_loggops);
   tcase_add_test(cli, sweep3d_what_if);
   tcase_add_test(cli, convert_trace_to_dag_and_goal);
+  tcase_add_test(cli, simgrid_trace_replays);
   tcase_add_test(cli, command_line_errors);
   suite_add_tcase(s, cli);
   return s;

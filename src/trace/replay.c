@@ -875,6 +875,7 @@ fs_replay *fs_replay_build(const fs_trace *trace, const fs_replay_options *optio
   if (list_collectives(&s)) goto fail;
   for (int32_t r = 0; r < trace->ranks; r++) {
     replay->recorded[r] = fs_trace_wall_time(trace, r);
+    if (replay->recorded[r] == 0) replay->recorded[r] = -1; /* a trace without times (SimGrid) */
     if (walk_rank(&s, r)) goto fail;
   }
   if (fs_program_finalize(s.p, err)) goto fail;
