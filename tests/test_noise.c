@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/engine.h"
+#include "formats/dag_reader.h"
 #include "generators/generators.h"
 #include "model_support.h"
 #include "noise/noise.h"
@@ -120,6 +121,52 @@ START_TEST(test_constant_noise_under_pipelined) {
   fs_noise_free(n);
   n = noise_of("host=constant:value=3;net=constant:value=50,mode=add", 2);
   ck_assert_int_eq(run_noisy(p, "pipelined", params, n, 1, NULL), 2700 * NS);
+  fs_noise_free(n);
+  fs_program_free(p);
+}
+END_TEST
+
+/* An eager send that lands before its sender's CPU is free: LogGOPS with
+ * L 3 us, o 1 us, O 10 ns/B, g = G = 0, 1001 bytes. The send's CPU part is
+ * o + 1000 O = 11 us, its message lands at o + L = 4 us, and the receive
+ * then takes o + max(1000 O, 1000 G) = 11 us: finishes 11 and 15 us.
+ * net x2 doubles the flight from the start (4 -> 8 us; it used to be taken
+ * after the local completion, 11 + 2 x (4 - 11) us, before the start):
+ * 11 and 8 + 11 = 19 us. host x2 doubles both CPU parts and not the
+ * flight: 22 and 4 + 22 = 26 us. Lognormal host noise on two 4 MiB
+ * self-messages (O 0.01 ns/B: 41.9 us of CPU against L 3 us) used to post
+ * an arrival in the past and fail the run. */
+START_TEST(test_arrival_before_the_sender_is_free) {
+  const char *text = "fennel-dag 1\nranks 2\ns0 start 0\ns1 start 1\n"
+                     "a send 0 to=1 size=1001B tag=1 after=s0\n"
+                     "b recv 1 from=0 size=1001B tag=1 after=s1\n";
+  fs_error err = {{0}};
+  fs_program *p = fs_dag_read_memory(text, strlen(text), "early.dag", &err);
+  ck_assert_msg(p != NULL, "%s", err.message);
+  const char *params = "L=3us o=1us g=0 G=0 O=10ns S=65536";
+  fs_time finish[2];
+  ck_assert_int_eq(run_noisy(p, "loggops", params, NULL, 1, finish), 15000 * NS);
+  ck_assert_int_eq(finish[0], 11000 * NS);
+  fs_noise *n = noise_of("net=constant:value=2", 2);
+  ck_assert_int_eq(run_noisy(p, "loggops", params, n, 1, finish), 19000 * NS);
+  ck_assert_int_eq(finish[0], 11000 * NS);
+  fs_noise_free(n);
+  n = noise_of("host=constant:value=2", 2);
+  ck_assert_int_eq(run_noisy(p, "loggops", params, n, 1, finish), 26000 * NS);
+  ck_assert_int_eq(finish[0], 22000 * NS);
+  fs_noise_free(n);
+  fs_program_free(p);
+
+  text = "fennel-dag 1\nranks 1\ns0 start 0\n"
+         "a send 0 to=0 size=4MiB tag=1 after=s0\nb recv 0 from=0 size=4MiB tag=1 after=s0\n"
+         "c send 0 to=0 size=4MiB tag=2 after=s0\nd recv 0 from=0 size=4MiB tag=2 after=s0\n";
+  p = fs_dag_read_memory(text, strlen(text), "self.dag", &err);
+  ck_assert_msg(p != NULL, "%s", err.message);
+  n = noise_of("host=lognormal:sigma=0.05", 1);
+  for (uint64_t seed = 1; seed <= 64; seed++)
+    ck_assert_int_gt(run_noisy(p, "loggops", "L=3us o=1us g=2us G=0.5ns O=0.01ns S=65536", n, seed,
+                               NULL),
+                     0);
   fs_noise_free(n);
   fs_program_free(p);
 }
@@ -354,6 +401,7 @@ int main(void) {
   tcase_add_test(tc, test_zero_variance_is_deterministic);
   tcase_add_test(tc, test_constant_noise_under_hockney);
   tcase_add_test(tc, test_constant_noise_under_pipelined);
+  tcase_add_test(tc, test_arrival_before_the_sender_is_free);
   tcase_add_test(tc, test_straggler_delays_its_dependants);
   tcase_add_test(tc, test_runs_depend_only_on_the_seed);
   tcase_add_test(tc, test_detours_stretch_occupations);

@@ -14,6 +14,9 @@ static const char usage[] =
     "  best allreduce --ranks N [options]      rank allreduce schedules by simulating them\n"
     "  convert IN OUT                          rewrite a schedule (e.g. .dag -> .dag.gz)\n"
     "  merge A.csv B.csv... [--format json]    the statistics of a study's shards, combined\n"
+    "  probe --model M [-o DATA.csv]           fennelprobe's experiments, simulated under a model\n"
+    "  fit DATA.csv --model M [-o model.xml]   a model's parameters from measurements\n"
+    "  validate MEASURED.csv --model M         predicted against measured collective times\n"
     "  help, --help                            this text; `fennelsim COMMAND --help` for more\n"
     "  version, --version\n";
 
@@ -28,6 +31,9 @@ int main(int argc, char **argv) {
   if (strcmp(command, "convert") == 0) return fs_command_convert(argc, argv);
   if (strcmp(command, "best") == 0) return fs_command_best(argc, argv);
   if (strcmp(command, "merge") == 0) return fs_command_merge(argc, argv);
+  if (strcmp(command, "probe") == 0) return fs_command_probe(argc, argv);
+  if (strcmp(command, "fit") == 0) return fs_command_fit(argc, argv);
+  if (strcmp(command, "validate") == 0) return fs_command_validate(argc, argv);
   if (strcmp(command, "help") == 0 || strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0) {
     fputs(usage, stdout);
     return FS_EXIT_OK;

@@ -30,5 +30,8 @@ int fs_command_gen(int argc, char **argv);
 int fs_command_convert(int argc, char **argv);
 int fs_command_best(int argc, char **argv);
 int fs_command_merge(int argc, char **argv);
+int fs_command_probe(int argc, char **argv);    /* fit_command.c */
+int fs_command_fit(int argc, char **argv);      /* fit_command.c */
+int fs_command_validate(int argc, char **argv); /* validate_command.c */
 
 #endif

@@ -240,7 +240,11 @@ FS_COLD static void flush_pending_local(fs_engine *e) {
 
 /* A transfer's remote completion or arrival at `at`: its latency after
  * the local completion under net noise, or, when the model keeps the
- * sender busy until then (the same time), the whole interval. */
+ * sender busy until then (the same time), the whole interval. A message
+ * that lands before the sender's CPU is free (LogGOPS with O > G: the
+ * o + L of an eager send ends before o + (s-1)O) has no latency after the
+ * local completion: its whole flight from the start is perturbed, apart
+ * from the CPU's. */
 FS_COLD static fs_time noisy_transfer(fs_engine *e, int32_t task, fs_time at) {
   int32_t rank = e->program->rank[task];
   fs_time start = e->started[task];
@@ -251,6 +255,8 @@ FS_COLD static fs_time noisy_transfer(fs_engine *e, int32_t task, fs_time at) {
   if (at == local)
     noisy_local = arrival =
         not_before_now(e, after(start, perturb(e, FS_NOISE_NET, rank, noisy_local - start)));
+  else if (at < local)
+    arrival = not_before_now(e, after(start, perturb(e, FS_NOISE_NET, rank, at - start)));
   else
     arrival = after(noisy_local, perturb(e, FS_NOISE_NET, rank, at - local));
   post(e, noisy_local, (uint64_t)task << EVENT_BITS | EVENT_LOCAL);

@@ -1,0 +1,263 @@
+/* fit_command.c: `fennelsim probe` (fennelprobe's experiments simulated
+ * under a model: fit/probe_simulation.h) and `fennelsim fit` (a model's
+ * parameters from such measurements: fit/fit.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fit/fit.h"
+#include "fit/probe_simulation.h"
+#include "models/model_registry.h"
+#include "noise/noise.h"
+#include "options.h"
+#include "platform/platform_xml.h"
+
+static const char probe_usage[] =
+    "usage: fennelsim probe --model M [options]\n"
+    "  fennelprobe's default experiments (docs/PROBE.md) simulated under a model, written\n"
+    "  as fennelprobe writes them (`fennelsim fit` reads them)\n"
+    "  --model NAME           network model or model file, as for `fennelsim run`\n"
+    "  --compute NAME         compute model (memcpy rows are compute tasks; default fixed)\n"
+    "  --param KEY=VALUE      model parameter, repeatable (see fennelsim run --help)\n"
+    "  --nodes M --cores Q    the machine: M nodes of Q cores, ranks placed in order\n"
+    "  --platform FILE.xml    or a platform file (its cores per node place the experiments)\n"
+    "  --ranks P              processes (default: M x Q, or 4)\n"
+    "  --experiments LIST     only these, of memcpy,roundtrip,ssend,send_call,train,\n"
+    "                         multicast,one_to_two,ring (default: all)\n"
+    "  --noise KIND=DIST      noise as for `fennelsim run` (also --noise-rank, --noise-trace);\n"
+    "                         each row is then simulated --repetitions times (default 30)\n"
+    "                         with seeds --seed (default 1), --seed + 1, ...\n"
+    "  -o FILE.csv            output (default: standard output)\n";
+
+static const char fit_usage[] =
+    "usage: fennelsim fit DATA.csv --model M [options]\n"
+    "  a model's parameters from fennelprobe's measurements (or `fennelsim probe`'s)\n"
+    "  --model NAME           hockney, hetero-hockney, pipelined, loggops, taulop, lognp (log3p), lmo\n"
+    "  -o MODEL.xml           write the model file (`fennelsim run --model MODEL.xml`)\n"
+    "  --median               fit the medians (default: the minima, as the seeds do)\n"
+    "  --format text|json     report: parameters, every row's residual and mu (default text)\n";
+
+static int wants_help(int argc, char **argv, const char *usage) {
+  for (int i = 2; i < argc; i++)
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      fputs(usage, stdout);
+      return 1;
+    }
+  return 0;
+}
+
+/* ---- probe ---- */
+
+typedef struct probe_options {
+  const char *model, *compute, *output, *experiments;
+  fs_parameters params;
+  fs_noise *noise;
+  int64_t ranks, nodes, cores, repetitions, seed;
+  const char *platform;
+} probe_options;
+
+/* --nodes, --cores, --mapping, --platform become model parameters (as for run). */
+static int platform_option(probe_options *o, int argc, char **argv, int *i, fs_error *err) {
+  static const char *const names[][2] = {{"--nodes", "nodes"}, {"--cores", "cores"},
+                                         {"--mapping", "mapping"}, {"--platform", "platform"}};
+  for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+    const char *v;
+    int m = fs_option(argc, argv, i, names[k][0], &v, err);
+    if (m < 0) return -1;
+    if (m == 0) continue;
+    if (k == 0 && fs_option_count("--nodes", v, 1, 1 << 24, &o->nodes, err)) return -1;
+    if (k == 1 && fs_option_count("--cores", v, 1, 1 << 24, &o->cores, err)) return -1;
+    if (k == 3) o->platform = v;
+    char text[1200];
+    snprintf(text, sizeof text, "%s=%s", names[k][1], v);
+    return fs_option_param(&o->params, text, err) ? -1 : 1;
+  }
+  return 0;
+}
+
+static int noise_option(probe_options *o, int argc, char **argv, int *i, fs_error *err) {
+  const char *v;
+  int m;
+  if ((m = fs_option(argc, argv, i, "--noise", &v, err))) return m < 0 || fs_noise_add(o->noise, v, err) ? -1 : 1;
+  if ((m = fs_option(argc, argv, i, "--noise-rank", &v, err)))
+    return m < 0 || fs_noise_add_rank(o->noise, v, err) ? -1 : 1;
+  if ((m = fs_option(argc, argv, i, "--noise-trace", &v, err)))
+    return m < 0 || fs_noise_read_trace(o->noise, v, err) ? -1 : 1;
+  if ((m = fs_option(argc, argv, i, "--seed", &v, err)))
+    return m < 0 || fs_option_count("--seed", v, 0, INT64_MAX, &o->seed, err) ? -1 : 1;
+  if ((m = fs_option(argc, argv, i, "--repetitions", &v, err)))
+    return m < 0 || fs_option_count("--repetitions", v, 1, 1000000, &o->repetitions, err) ? -1 : 1;
+  return 0;
+}
+
+static int parse_probe(int argc, char **argv, probe_options *o, fs_error *err) {
+  *o = (probe_options){.compute = "fixed", .output = "-", .seed = 1, .noise = fs_noise_new()};
+  if (!o->noise) return fs_error_set(err, "out of memory");
+  for (int i = 2; i < argc; i++) {
+    const char *v;
+    int m;
+    if ((m = fs_option(argc, argv, &i, "--model", &v, err))) { if (m < 0) return -1; o->model = v; }
+    else if ((m = fs_option(argc, argv, &i, "--compute", &v, err))) { if (m < 0) return -1; o->compute = v; }
+    else if ((m = fs_option(argc, argv, &i, "-o", &v, err))) { if (m < 0) return -1; o->output = v; }
+    else if ((m = fs_option(argc, argv, &i, "--experiments", &v, err))) { if (m < 0) return -1; o->experiments = v; }
+    else if ((m = fs_option(argc, argv, &i, "--ranks", &v, err))) {
+      if (m < 0 || fs_option_count("--ranks", v, 2, 1 << 20, &o->ranks, err)) return -1;
+    } else if ((m = fs_option(argc, argv, &i, "--param", &v, err))) {
+      if (m < 0 || fs_option_param(&o->params, v, err)) return -1;
+    } else if ((m = platform_option(o, argc, argv, &i, err)) || (m = noise_option(o, argc, argv, &i, err))) {
+      if (m < 0) return -1;
+    } else {
+      return fs_error_set(err, "%s: unknown argument (see fennelsim probe --help)", argv[i]);
+    }
+  }
+  if (!o->model) return fs_error_set(err, "probe needs --model M (see fennelsim probe --help)");
+  if (o->repetitions && !fs_noise_active(o->noise))
+    return fs_error_set(err, "--repetitions needs --noise: without noise every repetition is the same");
+  if (!o->repetitions) o->repetitions = 30;
+  if (!o->ranks) o->ranks = o->nodes && o->cores ? o->nodes * o->cores : o->cores ? o->cores : 4;
+  if (o->ranks < 2 || o->ranks > 1 << 20)
+    return fs_error_set(err, "--ranks %lld: the probe needs 2 to 1048576 ranks", (long long)o->ranks);
+  return 0;
+}
+
+/* Cores per node of the machine the plan places ranks on. */
+static int machine_cores(const probe_options *o, int32_t *cores, fs_error *err) {
+  if (o->platform) {
+    fs_platform *p = fs_platform_read_xml(o->platform, o->ranks, err);
+    if (!p) return -1;
+    *cores = p->cores;
+    fs_platform_free(p);
+    return 0;
+  }
+  int64_t nodes = o->nodes ? o->nodes : 1;
+  *cores = (int32_t)(o->cores ? o->cores : (o->ranks + nodes - 1) / nodes);
+  return 0;
+}
+
+/* Keeps the plan's rows of the experiments listed. */
+static int filter_plan(fs_probe_plan *plan, const char *list, fs_error *err) {
+  int keep[FS_EXPERIMENTS] = {0};
+  for (const char *at = list;;) {
+    const char *comma = strchr(at, ',');
+    size_t length = comma ? (size_t)(comma - at) : strlen(at);
+    int e = fs_experiment_from_name(at, length);
+    if (e < 0)
+      return fs_error_set(err, "--experiments %s: expected names from memcpy, roundtrip, ssend, "
+                          "send_call, train, multicast, one_to_two, ring (got \"%.*s\")", list,
+                          (int)length, at);
+    keep[e] = 1;
+    if (!comma) break;
+    at = comma + 1;
+  }
+  int64_t kept = 0;
+  for (int64_t i = 0; i < plan->count; i++)
+    if (keep[plan->rows[i].experiment]) plan->rows[kept++] = plan->rows[i];
+  plan->count = kept;
+  return 0;
+}
+
+/* Models without a platform ignore it: its parameters count as used. */
+static void platform_used(fs_parameters *params) {
+  static const char *const keys[] = {"nodes", "cores", "mapping", "platform"};
+  for (int i = 0; i < params->count; i++)
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+      if (strcmp(params->items[i].key, keys[k]) == 0) params->items[i].used = 1;
+}
+
+int fs_command_probe(int argc, char **argv) {
+  if (wants_help(argc, argv, probe_usage)) return FS_EXIT_OK;
+  fs_error err = {{0}};
+  probe_options o;
+  fs_network_model network = {0};
+  fs_compute_model compute = {0};
+  fs_probe_plan plan = {0};
+  fs_probe_data *data = NULL;
+  int32_t cores = 0;
+  int status = FS_EXIT_USAGE;
+  if (parse_probe(argc, argv, &o, &err) || machine_cores(&o, &cores, &err) ||
+      fs_network_model_create(o.model, &o.params, &network, &err) ||
+      fs_compute_model_create(o.compute, &o.params, &compute, &err) ||
+      (platform_used(&o.params), fs_parameters_check_used(&o.params, &err)) ||
+      fs_noise_prepare(o.noise, (int32_t)o.ranks, &err))
+    goto done;
+  if (fs_probe_plan_default(&plan, (int32_t)o.ranks, cores)) {
+    fs_error_set(&err, "out of memory");
+    goto done;
+  }
+  if (o.experiments && filter_plan(&plan, o.experiments, &err)) goto done;
+  fs_probe_simulation s = {.network = &network, .compute = &compute,
+                           .noise = fs_noise_active(o.noise) ? o.noise : NULL,
+                           .seed = (uint64_t)o.seed, .repetitions = o.repetitions,
+                           .ranks = (int32_t)o.ranks};
+  data = fs_probe_simulate(&s, &plan, &err);
+  if (!data) {
+    status = FS_EXIT_SIMULATION;
+    goto done;
+  }
+  status = fs_probe_data_write(data, o.output, &err) ? FS_EXIT_SIMULATION : FS_EXIT_OK;
+done:
+  if (status != FS_EXIT_OK && err.message[0]) fprintf(stderr, "fennelsim: %s\n", err.message);
+  fs_probe_data_free(data);
+  fs_probe_plan_free(&plan);
+  fs_network_model_destroy(&network);
+  fs_compute_model_destroy(&compute);
+  fs_option_params_free(&o.params);
+  fs_noise_free(o.noise);
+  return status;
+}
+
+/* ---- fit ---- */
+
+typedef struct fit_options {
+  const char *input, *model, *output, *format;
+  fs_fit_options fit;
+} fit_options;
+
+static int parse_fit(int argc, char **argv, fit_options *o, fs_error *err) {
+  *o = (fit_options){.format = "text"};
+  for (int i = 2; i < argc; i++) {
+    const char *v;
+    int m;
+    if ((m = fs_option(argc, argv, &i, "--model", &v, err))) { if (m < 0) return -1; o->model = v; }
+    else if ((m = fs_option(argc, argv, &i, "-o", &v, err))) { if (m < 0) return -1; o->output = v; }
+    else if ((m = fs_option(argc, argv, &i, "--format", &v, err))) { if (m < 0) return -1; o->format = v; }
+    else if (strcmp(argv[i], "--median") == 0) o->fit.use_median = 1;
+    else if (argv[i][0] == '-' && argv[i][1] != 0)
+      return fs_error_set(err, "unknown option %s (see fennelsim fit --help)", argv[i]);
+    else if (o->input)
+      return fs_error_set(err, "one data file at a time (got %s and %s)", o->input, argv[i]);
+    else o->input = argv[i];
+  }
+  if (!o->input) return fs_error_set(err, "no data file given (see fennelsim fit --help)");
+  if (!o->model) return fs_error_set(err, "fit needs --model M (one of %s)", fs_fitter_names());
+  if (strcmp(o->format, "text") != 0 && strcmp(o->format, "json") != 0)
+    return fs_error_set(err, "--format %s: expected text or json", o->format);
+  return 0;
+}
+
+int fs_command_fit(int argc, char **argv) {
+  if (wants_help(argc, argv, fit_usage)) return FS_EXIT_OK;
+  fs_error err = {{0}};
+  fit_options o;
+  fs_probe_data *data = NULL;
+  fs_fit fit;
+  fs_fit_init(&fit, "");
+  int status = FS_EXIT_USAGE;
+  fs_fitter fitter = NULL;
+  if (parse_fit(argc, argv, &o, &err)) goto done;
+  if (!(fitter = fs_fitter_find(o.model))) {
+    fs_error_set(&err, "--model %s: no fitter of that name (known: %s)", o.model, fs_fitter_names());
+    goto done;
+  }
+  fs_fit_init(&fit, o.model);
+  if (!(data = fs_probe_data_read(o.input, &err)) || fitter(data, &o.fit, &fit, &err)) goto done;
+  FILE *report = o.output && strcmp(o.output, "-") == 0 ? stderr : stdout;
+  if (strcmp(o.format, "json") == 0) fs_fit_report_json(report, &fit, data);
+  else fs_fit_report_text(report, &fit, data);
+  status = o.output && fs_fit_write_xml(&fit, o.output, &err) ? FS_EXIT_SIMULATION : FS_EXIT_OK;
+done:
+  if (status != FS_EXIT_OK && err.message[0]) fprintf(stderr, "fennelsim: %s\n", err.message);
+  fs_fit_free(&fit);
+  fs_probe_data_free(data);
+  return status;
+}
