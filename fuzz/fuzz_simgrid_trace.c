@@ -8,12 +8,9 @@
 #define _GNU_SOURCE
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
+#include "rank_files.h"
 #include "trace/trace_readers.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -37,38 +34,18 @@ static int broken(const fs_trace *t, int32_t r) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  char names[4][32];
-  const char *paths[4];
-  int fds[4], count = 0;
-  size_t at = 0;
-  while (count < 4) {
-    const uint8_t *end = count < 3 ? memchr(data + at, '\f', size - at) : NULL;
-    size_t n = end ? (size_t)(end - (data + at)) : size - at;
-    int fd = memfd_create("rank", 0);
-    if (fd < 0) abort();
-    if (n && write(fd, data + at, n) != (ssize_t)n) abort();
-    snprintf(names[count], sizeof names[count], "/proc/self/fd/%d", fd);
-    paths[count] = names[count];
-    fds[count++] = fd;
-    if (!end) break;
-    at += n + 1;
-  }
+  fuzz_rank_files files;
+  fuzz_rank_files_open(&files, data, size);
   fs_error err;
   err.message[0] = 0;
-  fs_trace *t = fs_simgrid_trace_read(paths, count, &err);
+  fs_trace *t = fs_simgrid_trace_read(files.paths, files.count, &err);
   if (!t) {
-    int named = 0;
-    for (int i = 0; i < count; i++) {
-      size_t n = strlen(names[i]);
-      named |= strncmp(err.message, names[i], n) == 0 && err.message[n] == ':' &&
-               err.message[n + 1] >= '0' && err.message[n + 1] <= '9';
-    }
-    if (!named) abort();
+    if (!fuzz_rank_files_named(&files, err.message)) abort();
   } else {
     for (int32_t r = 0; r < t->ranks; r++)
       if (broken(t, r)) abort();
     fs_trace_free(t);
   }
-  for (int i = 0; i < count; i++) close(fds[i]);
+  fuzz_rank_files_close(&files);
   return 0;
 }

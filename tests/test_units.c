@@ -394,6 +394,35 @@ START_TEST(parse_count_bounds) {
 }
 END_TEST
 
+/* fs_parse_ns: fs_format_ns's text back, exactly; 1 to 3 decimals; the
+ * largest value is INT64_MAX ps = 9223372036854775.807 ns. */
+START_TEST(parse_ns_exact) {
+  fs_time t = SENTINEL;
+  const struct { const char *text; fs_time ps; } good[] = {
+      {"0", 0}, {"1", 1000}, {"0.001", 1}, {"2510.5", 2510500}, {"2510.50", 2510500},
+      {"1234.567", 1234567}, {"007", 7000}, {"9223372036854775.807", INT64_MAX}};
+  for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+    ck_assert_msg(fs_parse_ns(good[i].text, strlen(good[i].text), &t) == 0, "%s", good[i].text);
+    ck_assert_int_eq(t, good[i].ps);
+  }
+  const char *bad[] = {"", ".5", "1.", "1.2345", "-1", "+1", "1ns", "1e3", " 1", "1 ", "1,5",
+                       "9223372036854775.808", "9223372036854776", "99999999999999999999"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    t = SENTINEL;
+    ck_assert_msg(fs_parse_ns(bad[i], strlen(bad[i]), &t) == -1, "'%s' accepted", bad[i]);
+    ck_assert_int_eq(t, SENTINEL);
+  }
+  ck_assert_int_eq(fs_parse_ns("12.3456", 4, &t), 0); /* reads exactly length: "12.3" */
+  ck_assert_int_eq(t, 12300);
+  char buffer[32];
+  for (fs_time v = 0; v < 3000000; v += 12347) { /* fs_format_ns round trip */
+    fs_format_ns(buffer, v);
+    ck_assert_int_eq(fs_parse_ns(buffer, strlen(buffer), &t), 0);
+    ck_assert_int_eq(t, v);
+  }
+}
+END_TEST
+
 /* ---- fs_time_for_bytes -------------------------------------------------- */
 
 START_TEST(time_for_bytes_values) {
@@ -659,6 +688,7 @@ static Suite *units_suite(void) {
   tcase_add_test(parse, parse_per_byte_bandwidths);
   tcase_add_test(parse, parse_per_byte_malformed);
   tcase_add_test(parse, parse_count_bounds);
+  tcase_add_test(parse, parse_ns_exact);
   suite_add_tcase(s, parse);
   TCase *arithmetic = tcase_create("arithmetic");
   tcase_add_test(arithmetic, time_for_bytes_values);

@@ -186,6 +186,28 @@ static char *format_fixed(char *buffer, size_t size, int64_t value, int digits, 
 
 char *fs_format_ns(char *buffer, fs_time t) { return format_fixed(buffer, 32, t, 3, ""); }
 
+int fs_parse_ns(const char *text, size_t length, fs_time *out) {
+  size_t i = 0;
+  int64_t whole = 0, fraction = 0;
+  for (; i < length && text[i] >= '0' && text[i] <= '9'; i++) {
+    int digit = text[i] - '0';
+    if (whole > (INT64_MAX / FS_NS - digit) / 10) return -1;
+    whole = whole * 10 + digit;
+  }
+  if (i == 0) return -1;
+  if (i < length) {
+    if (text[i] != '.' || length - i < 2 || length - i > 4) return -1;
+    int64_t scale = FS_NS / 10;
+    for (i++; i < length; i++, scale /= 10) {
+      if (text[i] < '0' || text[i] > '9') return -1;
+      fraction += (text[i] - '0') * scale;
+    }
+  }
+  if (whole > (INT64_MAX - fraction) / FS_NS) return -1;
+  *out = whole * FS_NS + fraction;
+  return 0;
+}
+
 char *fs_format_per_byte(char *buffer, fs_per_byte per_byte) {
   return format_fixed(buffer, 40, per_byte, 6, "ps"); /* attoseconds as picoseconds */
 }

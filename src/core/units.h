@@ -31,6 +31,9 @@ int fs_parse_size(const char *text, size_t length, int64_t *out);
 /* Time per byte: a time as above ("0.4ns" per byte) or a bandwidth
  * "10GB/s", "1.5GiB/s", "800MB/s" (the inverse, rounded to the nearest as). */
 int fs_parse_per_byte(const char *text, size_t length, fs_per_byte *out);
+/* What fs_format_ns writes for a time >= 0: DIGITS[.D[D[D]]] nanoseconds
+ * without unit, exactly in picoseconds; -1 also on overflow. */
+int fs_parse_ns(const char *text, size_t length, fs_time *out);
 /* Whole number without unit (counts: ranks, rounds, any=). */
 int fs_parse_count(const char *text, size_t length, int64_t min, int64_t max, int64_t *out);
 

@@ -100,27 +100,6 @@ static int parse_integer(const field *f, int64_t min, int64_t max, int64_t *out)
   return 0;
 }
 
-/* Non-negative decimal nanoseconds with at most 3 decimals, as exact ps. */
-static int parse_ns(const field *f, fs_time *out) {
-  size_t i = 0, digits = 0;
-  int64_t whole = 0, fraction = 0, scale = 1000;
-  for (; i < f->length && f->text[i] >= '0' && f->text[i] <= '9'; i++, digits++) {
-    if (digits == 15) return -1; /* beyond a day: not a probe's time */
-    whole = whole * 10 + (f->text[i] - '0');
-  }
-  if (digits == 0) return -1;
-  if (i < f->length) {
-    if (f->text[i++] != '.' || i == f->length || f->length - i > 3) return -1;
-    for (; i < f->length; i++) {
-      if (f->text[i] < '0' || f->text[i] > '9') return -1;
-      scale /= 10;
-      fraction += (f->text[i] - '0') * scale;
-    }
-  }
-  *out = whole * FS_NS + fraction;
-  return 0;
-}
-
 /* The first line: "# fennelprobe 1 ranks=P ..." */
 static int read_header(fs_text_input *in, const char *line, size_t length, int32_t *ranks,
                        fs_error *err) {
@@ -196,7 +175,7 @@ static int parse_row(const field *f, int fields, int32_t ranks, fs_probe_row *r,
   fs_time *times[] = {&r->min, &r->median, &r->mean, &r->ci95};
   for (int k = 11; k < COLUMNS; k++) {
     if (k >= fields) return fields;
-    if (parse_ns(&f[k], times[k - 11]))
+    if (fs_parse_ns(f[k].text, f[k].length, times[k - 11]))
       return *expected = "a time in ns >= 0 with at most 3 decimals (\"2510.5\")", k;
   }
   if (fields > COLUMNS) return *expected = "the end of the row (15 fields)", COLUMNS;

@@ -199,29 +199,6 @@ static size_t field_length(const reader *r, const char *text) {
   return (size_t)(p - text);
 }
 
-/* DIGITS[.D[D[D]]] nanoseconds, exactly in picoseconds: 0, or -1. */
-static int parse_nanoseconds(const char *text, size_t length, fs_time *out) {
-  size_t i = 0;
-  int64_t whole = 0, fraction = 0;
-  for (; i < length && text[i] >= '0' && text[i] <= '9'; i++) {
-    int digit = text[i] - '0';
-    if (whole > (INT64_MAX / 1000 - digit) / 10) return -1;
-    whole = whole * 10 + digit;
-  }
-  if (i == 0) return -1;
-  if (i < length) {
-    if (text[i] != '.' || length - i < 2 || length - i > 4) return -1;
-    int64_t scale = 100;
-    for (i++; i < length; i++, scale /= 10) {
-      if (text[i] < '0' || text[i] > '9') return -1;
-      fraction += (text[i] - '0') * scale;
-    }
-  }
-  if (whole > (INT64_MAX - fraction) / 1000) return -1;
-  *out = whole * 1000 + fraction;
-  return 0;
-}
-
 /* "# fennelprobe-collectives 1 ranks=4 nodes=1 cores=4 host=NAME ...":
  * version 1; ranks, nodes and cores kept, other keys ignored. */
 static int read_magic(reader *r) {
@@ -314,7 +291,7 @@ static int read_field(reader *r, int column, const char *p, size_t length,
     default: {
       fs_time *t = column == 5 ? &row->min : column == 6 ? &row->median
                    : column == 7 ? &row->mean : &row->ci95;
-      if (parse_nanoseconds(p, length, t))
+      if (fs_parse_ns(p, length, t))
         return fail(r, p, "expected %s: nanoseconds with at most 3 decimals (e.g. 1234.567), "
                     "got %s", column_names[column], show(p, length, buffer));
       if (column == 5 && row->min == 0)

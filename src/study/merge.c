@@ -132,30 +132,6 @@ static int parse_seed(const char *text, size_t length, uint64_t *out) {
   return 0;
 }
 
-/* DIGITS[.D[D[D]]] nanoseconds, exactly in picoseconds (fs_format_ns's
- * output for a time >= 0): 0, or -1 for anything else or an overflow. */
-static int parse_nanoseconds(const char *text, size_t length, fs_time *out) {
-  size_t i = 0;
-  int64_t whole = 0, fraction = 0;
-  for (; i < length && text[i] >= '0' && text[i] <= '9'; i++) {
-    int digit = text[i] - '0';
-    if (whole > (INT64_MAX / 1000 - digit) / 10) return -1;
-    whole = whole * 10 + digit;
-  }
-  if (i == 0) return -1;
-  if (i < length) {
-    if (text[i] != '.' || length - i < 2 || length - i > 4) return -1;
-    int64_t scale = 100;
-    for (i++; i < length; i++, scale /= 10) {
-      if (text[i] < '0' || text[i] > '9') return -1;
-      fraction += (text[i] - '0') * scale;
-    }
-  }
-  if (whole > (INT64_MAX - fraction) / 1000) return -1;
-  *out = whole * 1000 + fraction;
-  return 0;
-}
-
 static int grow(fs_merge *m) {
   if (m->count < m->capacity) return 0;
   int64_t capacity = m->capacity ? m->capacity * 2 : 256;
@@ -196,7 +172,7 @@ static int read_row(reader *r) {
                     show(r, p, length, buffer));
     } else {
       fs_time *t = f == 1 ? &m->makespan[m->count] : &m->finish[m->count * m->ranks + (f - 2)];
-      if (parse_nanoseconds(p, length, t))
+      if (fs_parse_ns(p, length, t))
         return fail(r, p, "expected %s: nanoseconds with at most 3 decimals (e.g. 1234.567), "
                     "got %s", column_name(f, name), show(r, p, length, buffer));
     }
