@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "formats/dag_reader.h"
 #include "generators/generators.h"
 #include "instruments/chrome_trace.h"
 #include "instruments/progress.h"
@@ -456,6 +457,29 @@ START_TEST(receive_time_is_a_slice) {
 }
 END_TEST
 
+/* An early message (test_instruments.c's early_message_under_loggops):
+ * rank 1's CPU receives a's message at 4..6.023 us, before its recv x is
+ * posted (26.007 us): x's slice is that receipt, and a's flow ends on it. */
+START_TEST(early_message_is_a_slice) {
+  const char *dag = "fennel-dag 1\nranks 2\ns0 start 0\ns1 start 1\n"
+                     "a send 0 to=1 size=1KiB tag=1 after=s0\n"
+                     "c compute 0 time=20us after=a:local\n"
+                     "b send 0 to=1 size=8B tag=2 after=c\n"
+                     "y recv 1 from=0 size=8B tag=2 after=s1\n"
+                     "x recv 1 from=0 size=1KiB tag=1 after=y\n";
+  fs_error err = {{0}};
+  fs_program *p = fs_dag_read_memory(dag, strlen(dag), "early.dag", &err);
+  ck_assert_msg(p != NULL, "%s", err.message);
+  char *text = trace_of(p, "loggops", "fixed", "L=3us o=1us g=0 G=1ns O=0 S=64KiB", NULL);
+  ASSERT_HAS(text, "{\"name\":\"recv\",\"cat\":\"recv\",\"ph\":\"X\",\"pid\":2,\"tid\":2,\"ts\":4,"
+                   "\"dur\":2.023,\"args\":{\"task\":6,\"task_name\":\"x\",\"size\":1024,\"peer\":0}}");
+  ASSERT_HAS(text, "{\"name\":\"send\",\"cat\":\"message\",\"ph\":\"f\",\"bp\":\"e\",\"id\":2,"
+                   "\"pid\":2,\"tid\":2,\"ts\":4}");
+  free(text);
+  fs_program_free(p);
+}
+END_TEST
+
 /* ---- the progress bar ---- */
 
 static void sleep_ms(long ms) {
@@ -533,6 +557,7 @@ static Suite *suite(void) {
   tcase_add_test(c, bad_node_is_refused);
   tcase_add_test(c, overlapping_tasks_get_lanes);
   tcase_add_test(c, receive_time_is_a_slice);
+  tcase_add_test(c, early_message_is_a_slice);
   suite_add_tcase(s, c);
   c = tcase_create("progress");
   tcase_add_test(c, progress_draws_and_erases);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/engine.h"
+#include "formats/dag_reader.h"
 #include "generators/generators.h"
 #include "instruments/bandwidth.h"
 #include "instruments/critical_path.h"
@@ -287,6 +288,61 @@ START_TEST(messages_under_hockney) {
 }
 END_TEST
 
+/* An early message under loggops (L 3 us, o 1 us, g 0, G 1 ns/B, O 0):
+ * rank 0 sends a (1 KiB, tag 1) at 0: its CPU 0..1 us, the message lands
+ * at o + L = 4 us, where rank 1's CPU is free (its recv y of tag 2 is
+ * posted and waits): the receipt takes o + 1023 G = 2023 ns, 4..6.023 us,
+ * with no recv for it yet. Rank 0 computes 1..21 us, sends b (8 B, tag 2)
+ * 21..22 us, landing at 25 us; its receipt 25..26.007 us completes y, and
+ * x (tag 1), posted then, takes a's message at once: 26.007 us. x's CPU
+ * time is a's receipt, 4..6.023 us, not the instant of its match; rank 1
+ * was busy 2023 + 1007 = 3030 ns (it used to count 1007), rank 0 22 us. */
+START_TEST(early_message_under_loggops) {
+  const char *text = "fennel-dag 1\nranks 2\ns0 start 0\ns1 start 1\n"
+                     "a send 0 to=1 size=1KiB tag=1 after=s0\n"
+                     "c compute 0 time=20us after=a:local\n"
+                     "b send 0 to=1 size=8B tag=2 after=c\n"
+                     "y recv 1 from=0 size=8B tag=2 after=s1\n"
+                     "x recv 1 from=0 size=1KiB tag=1 after=y\n";
+  fs_error err = {{0}};
+  fs_program *p = fs_dag_read_memory(text, strlen(text), "early.dag", &err);
+  ck_assert_msg(p != NULL, "%s", err.message);
+  int32_t a = 2, b = 4, y = 5, x = 6;
+  recorded r;
+  record(&r, p, "loggops", "L=3us o=1us g=0 G=1ns O=0 S=64KiB");
+  ck_assert_int_eq(fs_engine_makespan(r.run.engine), 26007 * NS);
+  fs_time from, to, when;
+  ck_assert_int_eq(fs_timeline_receipt(r.timeline, a, &from, &to), 0);
+  ck_assert_int_eq(from, 4000 * NS);
+  ck_assert_int_eq(to, 6023 * NS);
+  ck_assert_int_eq(fs_timeline_receipt(r.timeline, b, &from, &to), 0);
+  ck_assert_int_eq(from, 25000 * NS);
+  ck_assert_int_eq(to, 26007 * NS);
+  ck_assert_int_eq(fs_timeline_partner(r.timeline, x, &when), a);
+  ck_assert_int_eq(when, 26007 * NS);
+  ck_assert_int_eq(fs_timeline_recv_occupation(r.timeline, x, &from, &to), 0);
+  ck_assert_int_eq(from, 4000 * NS);
+  ck_assert_int_eq(to, 6023 * NS);
+  ck_assert_int_eq(fs_timeline_recv_occupation(r.timeline, y, &from, &to), 0);
+  ck_assert_int_eq(from, 25000 * NS);
+  ck_assert_int_eq(to, 26007 * NS);
+  ck_assert_int_eq(fs_timeline_receipt(r.timeline, x, &from, &to), -1); /* a recv has none */
+  fs_bandwidth *bw = fs_bandwidth_compute(r.timeline, &err);
+  ck_assert_ptr_nonnull(bw);
+  ck_assert_int_eq(bw->ranks[0].busy, 22000 * NS);
+  ck_assert_int_eq(bw->ranks[1].busy, 3030 * NS);
+  fs_bandwidth_free(bw);
+  release(&r);
+  /* hockney takes no receipts: x's occupation is its match, an instant */
+  record(&r, p, "hockney", HOCKNEY);
+  ck_assert_int_eq(fs_timeline_receipt(r.timeline, a, &from, &to), -1);
+  ck_assert_int_eq(fs_timeline_recv_occupation(r.timeline, x, &from, &to), 0);
+  ck_assert_int_eq(from, to);
+  release(&r);
+  fs_program_free(p);
+}
+END_TEST
+
 /* taulop, 3 nodes of 1 core, shared memory free, L1(m,tau) = 10 tau m ns:
  * puts of 100 and 300 B from ranks 0 and 1 into node 2 share its NIC
  * (test_taulop: they land at 2000 and 4000 ns). The second put's path: all
@@ -431,6 +487,7 @@ static Suite *instruments_suite(void) {
   tcase_add_test(c, busy_rank_wait);
   tcase_add_test(c, bandwidth_per_link_and_rank);
   tcase_add_test(c, messages_under_hockney);
+  tcase_add_test(c, early_message_under_loggops);
   tcase_add_test(c, contention_under_taulop);
   tcase_add_test(c, overpriced_under_loggops);
   tcase_add_test(c, reports);

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "core/engine.h"
+#include "formats/dag_reader.h"
 #include "generators/generators.h"
 #include "instruments/svg_timeline.h"
 #include "instruments/timeline.h"
@@ -261,8 +262,41 @@ START_TEST(message_and_receive_overhead) {
   ck_assert_int_eq(count(svg, "<line class=\"message\""), 2); /* and the legend's */
   has(svg, ">send (CPU)</text>");
   has(svg, ">receive overhead</text>");
-  has(svg, ">message: to its recv's completion</text>");
+  has(svg, ">message: until received</text>");
   ck_assert_int_eq(count(svg, "<text class=\"tick\""), 7); /* 0..6 us */
+  free(svg);
+  fs_timeline_free(timeline);
+  fs_test_run_free(&run);
+  fs_program_free(p);
+}
+END_TEST
+
+/* An early message under loggops (L 3 us, o 1 us, G 1 ns/B; the
+ * derivation is test_instruments.c's early_message_under_loggops): a's
+ * message (1 KiB) is received by rank 1's CPU 4000..6023 ns, before x, its
+ * recv, is posted at 26007 ns. x's box is that receipt, and a's arrow
+ * ends at its end. E = 26.007 us: step 5 us, axis to 30 us, x(t) = 90 +
+ * t / 30 ns: the box at x(4000) = 223.33, width 2023 / 30 = 67.43; the
+ * arrow from a's local end x(1000) = 123.33 to x(6023) = 290.77. */
+START_TEST(early_message_receipt) {
+  const char *text = "fennel-dag 1\nranks 2\ns0 start 0\ns1 start 1\n"
+                     "a send 0 to=1 size=1KiB tag=1 after=s0\n"
+                     "c compute 0 time=20us after=a:local\n"
+                     "b send 0 to=1 size=8B tag=2 after=c\n"
+                     "y recv 1 from=0 size=8B tag=2 after=s1\n"
+                     "x recv 1 from=0 size=1KiB tag=1 after=y\n";
+  fs_error err = {{0}};
+  fs_program *p = fs_dag_read_memory(text, strlen(text), "early.dag", &err);
+  ck_assert_msg(p != NULL, "%s", err.message);
+  fs_simulation run;
+  fs_timeline *timeline = record(&run, p, "loggops", "L=3us o=1us g=0 G=1ns O=0 S=64KiB");
+  char *svg = draw(timeline, NULL, &err);
+  ck_assert_msg(svg != NULL, "%s", err.message);
+  well_formed(svg);
+  has(svg, "<rect class=\"recv\" x=\"223.33\" y=\"112.00\" width=\"67.43\" height=\"24.00\">"
+           "<title>x recv, rank 1 from 0: 4000-6023 ns</title></rect>\n");
+  has(svg, "<title>a send, rank 0 to 1: 0-1000 ns, lands 6023 ns</title>");
+  has(svg, "<line class=\"message\" x1=\"123.33\" y1=\"96.00\" x2=\"290.77\" y2=\"112.00\"/>");
   free(svg);
   fs_timeline_free(timeline);
   fs_test_run_free(&run);
@@ -472,6 +506,7 @@ static Suite *suite(void) {
   tcase_add_test(c, checker_rejects_malformed_xml);
   tcase_add_test(c, pingpong_boxes_and_arrows);
   tcase_add_test(c, message_and_receive_overhead);
+  tcase_add_test(c, early_message_receipt);
   tcase_add_test(c, get_request_and_data);
   tcase_add_test(c, compute_sleep_and_escaping);
   tcase_add_test(c, lane_limit_and_ranges);

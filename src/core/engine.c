@@ -378,6 +378,11 @@ static void notify_match(fs_engine *e, int32_t send, int32_t recv) {
     if (e->observers[i].matched) e->observers[i].matched(e->observers[i].state, send, recv, e->now);
 }
 
+static void notify_received(fs_engine *e, int32_t send, fs_time end) {
+  for (int i = 0; i < e->observer_count; i++)
+    if (e->observers[i].received) e->observers[i].received(e->observers[i].state, send, e->now, end);
+}
+
 static void make_ready(fs_engine *e, int32_t task);
 
 /* Counts one completion for each successor in successor[from..to). */
@@ -537,6 +542,7 @@ static void receive_message(fs_engine *e, int32_t send) {
   }
   fs_time hold = e->network->receive(e->network->state, e, send, e->now);
   if (e->noise) hold = occupation_end(e, p->peer[send], 1, 0, e->now, e->now + hold) - e->now;
+  if (e->observer_count) notify_received(e, send, e->now + hold);
   if (recv >= 0) {
     e->two_sided[send] |= RECEIVED_INTO;
     e->waiting_next[send] = recv; /* the send is in no list now */

@@ -40,6 +40,10 @@ typedef struct fs_observer {
   void (*remote_complete)(void *state, int32_t task, fs_time t);
   /* A message was matched: send's message with recv (may be NULL). */
   void (*matched)(void *state, int32_t send, int32_t recv, fs_time t);
+  /* The receiver's CPU takes send's message from start to end (models with
+   * a receive cost: loggops, lmo...), whether or not its recv is posted yet
+   * (may be NULL). */
+  void (*received)(void *state, int32_t send, fs_time start, fs_time end);
 } fs_observer;
 
 #define FS_MAX_OBSERVERS 8

@@ -49,7 +49,8 @@ static int as_transfer(const fs_timeline *t, int32_t task, fs_bandwidth_transfer
 }
 
 /* When a task held its CPU: compute and sleep to their end, a transfer to
- * its local end, a recv from its match (or its post) to its end. */
+ * its local end, a recv while its message was taken
+ * (fs_timeline_recv_occupation). */
 static int cpu_interval(const fs_timeline *t, int32_t task, interval *out) {
   const fs_program *p = fs_timeline_program(t);
   if (!fs_task_takes_cpu(p, task)) return 0;
@@ -57,11 +58,7 @@ static int cpu_interval(const fs_timeline *t, int32_t task, interval *out) {
   fs_timeline_task(t, task, times);
   fs_time from = times[START], to = p->kind[task] == FS_COMPUTE || p->kind[task] == FS_SLEEP
                                         ? times[REMOTE_END] : times[LOCAL_END];
-  if (p->kind[task] == FS_RECV) {
-    fs_time matched;
-    if (fs_timeline_partner(t, task, &matched) >= 0 && matched > from) from = matched;
-    to = times[REMOTE_END];
-  }
+  if (p->kind[task] == FS_RECV && fs_timeline_recv_occupation(t, task, &from, &to)) return 0;
   *out = (interval){.key = p->rank[task], .from = from, .to = to};
   return from >= 0 && to > from;
 }

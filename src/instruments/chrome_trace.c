@@ -44,8 +44,8 @@ typedef struct trace {
 /* ---- what is drawn ---- */
 
 /* The CPU time of a task: 1 with [*from, *to] (a point when equal), or 0
- * when the task takes none or did not finish. A recv's is its receipt,
- * from its match to its completion. */
+ * when the task takes none or did not finish. A recv's is its message's
+ * receipt (fs_timeline_recv_occupation). */
 static int occupation(const trace *t, int32_t task, fs_time *from, fs_time *to) {
   const fs_program *p = t->program;
   fs_time times[4];
@@ -54,8 +54,7 @@ static int occupation(const trace *t, int32_t task, fs_time *from, fs_time *to) 
   *from = times[START];
   if (kind == FS_START || kind == FS_PROXY) return 0;
   if (kind == FS_RECV) {
-    if (fs_timeline_partner(t->timeline, task, from) < 0) return 0;
-    *to = times[REMOTE_END];
+    if (fs_timeline_recv_occupation(t->timeline, task, from, to)) return 0;
   } else {
     int held = (kind == FS_PUT || kind == FS_GET) && (p->flags[task] & FS_BLOCKING);
     *to = times[held ? REMOTE_END : LOCAL_END];

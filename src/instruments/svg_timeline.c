@@ -213,17 +213,22 @@ static void one_sided(canvas *c, int32_t t, const fs_time times[4]) {
 
 static void two_sided(canvas *c, int32_t t, const fs_time times[4]) {
   const fs_program *p = c->p;
-  fs_time when, other[4] = {-1, -1, -1, -1};
-  int32_t partner = fs_timeline_partner(c->timeline, t, &when);
+  fs_time other[4] = {-1, -1, -1, -1};
+  int32_t partner = fs_timeline_partner(c->timeline, t, NULL);
   if (partner >= 0) fs_timeline_task(c->timeline, partner, other);
+  fs_time from, to;
   if (p->kind[t] == FS_RECV) {
-    if (partner >= 0) box(c, RECV, t, p->rank[t], when, times[3], -1);
+    if (fs_timeline_recv_occupation(c->timeline, t, &from, &to) == 0)
+      box(c, RECV, t, p->rank[t], from, to, -1);
     return;
   }
-  box(c, SEND, t, p->rank[t], times[1], times[2], other[3]);
-  if (other[3] < 0) return;
-  arrow(c, MESSAGE, p->rank[t], x_of(c, departure(times, other[3])), p->rank[partner],
-        x_of(c, other[3]));
+  /* it lands at the end of its receipt: the recv's completion, or before
+   * the recv was posted for a message taken early */
+  fs_time lands = other[3];
+  if (other[3] >= 0 && fs_timeline_recv_occupation(c->timeline, partner, &from, &to) == 0) lands = to;
+  box(c, SEND, t, p->rank[t], times[1], times[2], lands);
+  if (lands < 0) return;
+  arrow(c, MESSAGE, p->rank[t], x_of(c, departure(times, lands)), p->rank[partner], x_of(c, lands));
 }
 
 static void tasks(canvas *c) {
@@ -372,7 +377,7 @@ static void legend(const canvas *c) {
       "put (CPU)",      "get (CPU)",
       "send (CPU)",     "receive overhead", "rank finishes",
       "put: data lands at the target", "get: request",
-      "get: data back", "message: to its recv's completion"};
+      "get: data back", "message: until received"};
   fs_output *out = c->out;
   double y = plot_bottom(c) + 56, x = LEFT;
   fs_output_puts(out, "<g class=\"legend\">\n");

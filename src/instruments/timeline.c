@@ -12,6 +12,7 @@ struct fs_timeline {
   fs_time *times;   /* 4 per task */
   int32_t *partner; /* per task: the send or recv it was matched with, -1 */
   fs_time *matched; /* per task: when (the same for both) */
+  fs_time *receipt; /* 2 per task: a send's message taken by its receiver's CPU, from, to */
 };
 
 static int has_messages(const fs_program *p) {
@@ -25,12 +26,13 @@ fs_timeline *fs_timeline_new(const fs_program *program) {
   if (!t) return NULL;
   t->program = program;
   t->times = malloc(((size_t)program->tasks * 4 + 1) * sizeof *t->times);
-  t->partner = NULL, t->matched = NULL;
+  t->partner = NULL, t->matched = NULL, t->receipt = NULL;
   if (t->times && has_messages(program)) {
     t->partner = malloc(((size_t)program->tasks + 1) * sizeof *t->partner);
     t->matched = malloc(((size_t)program->tasks + 1) * sizeof *t->matched);
+    t->receipt = malloc(((size_t)program->tasks * 2 + 1) * sizeof *t->receipt);
   }
-  if (!t->times || (has_messages(program) && (!t->partner || !t->matched))) {
+  if (!t->times || (has_messages(program) && (!t->partner || !t->matched || !t->receipt))) {
     fs_timeline_free(t);
     return NULL;
   }
@@ -43,13 +45,16 @@ void fs_timeline_free(fs_timeline *timeline) {
   free(timeline->times);
   free(timeline->partner);
   free(timeline->matched);
+  free(timeline->receipt);
   free(timeline);
 }
 
 void fs_timeline_reset(fs_timeline *timeline) {
   for (int64_t i = 0; i < (int64_t)timeline->program->tasks * 4; i++) timeline->times[i] = -1;
-  for (int32_t i = 0; timeline->partner && i < timeline->program->tasks; i++)
+  for (int32_t i = 0; timeline->partner && i < timeline->program->tasks; i++) {
     timeline->partner[i] = -1, timeline->matched[i] = -1;
+    timeline->receipt[2 * (int64_t)i] = timeline->receipt[2 * (int64_t)i + 1] = -1;
+  }
 }
 
 static void on_ready(void *state, int32_t task, fs_time t) {
@@ -71,16 +76,37 @@ static void on_matched(void *state, int32_t send, int32_t recv, fs_time t) {
   timeline->matched[send] = timeline->matched[recv] = t;
 }
 
+static void on_received(void *state, int32_t send, fs_time start, fs_time end) {
+  fs_timeline *timeline = state;
+  timeline->receipt[2 * (int64_t)send] = start, timeline->receipt[2 * (int64_t)send + 1] = end;
+}
+
 fs_observer fs_timeline_observer(fs_timeline *timeline) {
   return (fs_observer){.state = timeline, .ready = on_ready, .started = on_started,
                        .local_complete = on_local, .remote_complete = on_remote,
-                       .matched = timeline->partner ? on_matched : NULL};
+                       .matched = timeline->partner ? on_matched : NULL,
+                       .received = timeline->partner ? on_received : NULL};
+}
+
+int fs_timeline_receipt(const fs_timeline *timeline, int32_t send, fs_time *start, fs_time *end) {
+  if (!timeline->receipt || timeline->receipt[2 * (int64_t)send] < 0) return -1;
+  *start = timeline->receipt[2 * (int64_t)send], *end = timeline->receipt[2 * (int64_t)send + 1];
+  return 0;
 }
 
 int32_t fs_timeline_partner(const fs_timeline *timeline, int32_t task, fs_time *when) {
   if (!timeline->partner) return -1;
   if (when) *when = timeline->matched[task];
   return timeline->partner[task];
+}
+
+int fs_timeline_recv_occupation(const fs_timeline *timeline, int32_t recv, fs_time *from, fs_time *to) {
+  fs_time matched;
+  int32_t send = fs_timeline_partner(timeline, recv, &matched);
+  if (send < 0) return -1;
+  if (fs_timeline_receipt(timeline, send, from, to) == 0) return 0;
+  *from = matched, *to = timeline->times[(int64_t)recv * 4 + REMOTE_END];
+  return *from >= 0 && *to >= *from ? 0 : -1;
 }
 
 const fs_program *fs_timeline_program(const fs_timeline *timeline) { return timeline->program; }

@@ -1,7 +1,8 @@
 /* timeline.h: the recorder instrument (Fennel's "recorder"): the ready,
  * start, local-completion and remote-completion time of every task, written
  * as CSV, one row per task in program order, and which send matched which
- * recv. 32 bytes per task while on (44 with two-sided tasks); nothing when
+ * recv, and when a receiver's CPU took each message. 32 bytes per task
+ * while on (60 with two-sided tasks); nothing when
  * off. The drawn and traced views (--svg, --chrome, --critical-path,
  * --bandwidth) are all made from it after the run. */
 #ifndef FS_TIMELINE_H
@@ -27,6 +28,15 @@ void fs_timeline_task(const fs_timeline *timeline, int32_t task, fs_time times[4
 /* The recv a send was matched with (or the send of a recv), -1 when not
  * matched (or not two-sided); *when (if not NULL) the time of the match. */
 int32_t fs_timeline_partner(const fs_timeline *timeline, int32_t task, fs_time *when);
+/* When the receiver's CPU took send's message (models with a receive cost:
+ * loggops, lmo, ...): 0 with *start, *end; -1 when it took none. Under
+ * such a model a message that arrives before its recv is posted is taken
+ * then, and its recv completes at once when posted. */
+int fs_timeline_receipt(const fs_timeline *timeline, int32_t send, fs_time *start, fs_time *end);
+/* When a recv held its CPU: its message's receipt when the model has one
+ * (an early message's comes before the recv was posted), else from its
+ * match to its completion. 0 with *from <= *to; -1 when never matched. */
+int fs_timeline_recv_occupation(const fs_timeline *timeline, int32_t recv, fs_time *from, fs_time *to);
 const fs_program *fs_timeline_program(const fs_timeline *timeline);
 
 #endif
