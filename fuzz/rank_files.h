@@ -21,7 +21,7 @@ typedef struct fuzz_rank_files {
   int fds[FUZZ_RANK_FILES], count;
 } fuzz_rank_files;
 
-static void fuzz_rank_files_open(fuzz_rank_files *f, const uint8_t *data, size_t size) {
+static inline void fuzz_rank_files_open(fuzz_rank_files *f, const uint8_t *data, size_t size) {
   size_t at = 0;
   f->count = 0;
   while (f->count < FUZZ_RANK_FILES) {
@@ -39,7 +39,7 @@ static void fuzz_rank_files_open(fuzz_rank_files *f, const uint8_t *data, size_t
 }
 
 /* Does message start with one of the files' names, a colon and a digit? */
-static int fuzz_rank_files_named(const fuzz_rank_files *f, const char *message) {
+static inline int fuzz_rank_files_named(const fuzz_rank_files *f, const char *message) {
   for (int i = 0; i < f->count; i++) {
     size_t n = strlen(f->names[i]);
     if (strncmp(message, f->names[i], n) == 0 && message[n] == ':' && message[n + 1] >= '0' &&
@@ -49,7 +49,7 @@ static int fuzz_rank_files_named(const fuzz_rank_files *f, const char *message) 
   return 0;
 }
 
-static void fuzz_rank_files_close(fuzz_rank_files *f) {
+static inline void fuzz_rank_files_close(fuzz_rank_files *f) {
   for (int i = 0; i < f->count; i++) close(f->fds[i]);
 }
 
