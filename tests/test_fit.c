@@ -701,6 +701,13 @@ START_TEST(cli_errors) {
   snprintf(command, sizeof command, "fit %s --model pipelined", bad);
   expect_cli_error(command, 2, "has no multicast rows of 2 or more widths at one size (fennelprobe "
                    "--experiments multicast, on 3 or more ranks)\n");
+  /* a model file that cannot be written: status 1, and no report */
+  snprintf(command, sizeof command, "fit %s --model hockney -o /nonexistent/dir/model.xml", bad);
+  char *out = NULL, *err = NULL;
+  ck_assert_int_eq(fs_test_fennelsim(command, &out, &err), 1);
+  ck_assert_str_eq(out, "");
+  ck_assert_str_eq(err, "fennelsim: /nonexistent/dir/model.xml: cannot create: No such file or directory\n");
+  free(out), free(err);
   free(bad);
 }
 END_TEST

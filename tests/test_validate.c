@@ -632,6 +632,7 @@ START_TEST(command_skips_and_errors) {
                             "of line\n"), "%s", err);
   ck_assert_int_eq(fennelsim("validate %s --model hockney -o /nonexistent/dir/t.csv", csv), 1);
   contains(err, "fennelsim validate: /nonexistent/dir/t.csv");
+  ck_assert_str_eq(out, ""); /* the table's path is tried before any prediction */
   remove(bad);
   free(bad);
   remove(csv);

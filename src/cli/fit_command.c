@@ -251,10 +251,15 @@ int fs_command_fit(int argc, char **argv) {
   }
   fs_fit_init(&fit, o.model);
   if (!(data = fs_probe_data_read(o.input, &err)) || fitter(data, &o.fit, &fit, &err)) goto done;
+  /* the model file first: a path that cannot be written fails without a report */
+  if (o.output && fs_fit_write_xml(&fit, o.output, &err)) {
+    status = FS_EXIT_SIMULATION;
+    goto done;
+  }
   FILE *report = o.output && strcmp(o.output, "-") == 0 ? stderr : stdout;
   if (strcmp(o.format, "json") == 0) fs_fit_report_json(report, &fit, data);
   else fs_fit_report_text(report, &fit, data);
-  status = o.output && fs_fit_write_xml(&fit, o.output, &err) ? FS_EXIT_SIMULATION : FS_EXIT_OK;
+  status = FS_EXIT_OK;
 done:
   if (status != FS_EXIT_OK && err.message[0]) fprintf(stderr, "fennelsim: %s\n", err.message);
   fs_fit_free(&fit);

@@ -275,10 +275,9 @@ static void print_json(const report *r) {
   printf("], \"unpredicted\": %lld}\n", (long long)v->unpredicted);
 }
 
-/* -o: one line per row and algorithm (atomic). */
-static int write_table(const report *r, const char *path, fs_error *err) {
-  fs_output *out = fs_output_open(path, err);
-  if (!out) return -1;
+/* -o: one line per row and algorithm, into an output opened before the
+ * work (a bad path fails first), committed atomically. */
+static int write_table(const report *r, fs_output *out, fs_error *err) {
   char a[32], b[32], mu[32];
   fs_output_puts(out, "collective,ranks,bytes,algorithm,named,measured_ns,predicted_ns,error,mu,best\n");
   for (int64_t i = 0; i < r->v->entry_count; i++) {
@@ -307,6 +306,7 @@ int fs_command_validate(int argc, char **argv) {
   fs_platform_parameters platform;
   fs_collective_data *data = NULL;
   fs_validation v = {0};
+  fs_output *table = NULL;
   char describe[512], note[512];
   int status = FS_EXIT_USAGE;
   if (parse_validate_options(argc, argv, &o, &err) ||
@@ -317,6 +317,10 @@ int fs_command_validate(int argc, char **argv) {
       fs_platform_parameters_read(&o.params, &platform, &err) ||
       fs_parameters_check_used(&o.params, &err))
     goto done;
+  if (o.table && !(table = fs_output_open(o.table, &err))) {
+    status = FS_EXIT_SIMULATION;
+    goto done;
+  }
   fs_validate_setup setup = {.network = &network, .compute = &compute,
                              .platform = describe[0] ? &platform : NULL,
                              .algorithms = &o.algorithms, .use_median = o.use_median};
@@ -339,8 +343,13 @@ int fs_command_validate(int argc, char **argv) {
     print_text(&r);
   status = FS_EXIT_OK;
   fflush(stdout); /* before a table to "-" */
-  if (o.table && write_table(&r, o.table, &err)) status = FS_EXIT_SIMULATION;
+  if (table) {
+    fs_output *out = table;
+    table = NULL; /* write_table commits or aborts it */
+    if (write_table(&r, out, &err)) status = FS_EXIT_SIMULATION;
+  }
 done:
+  if (table) fs_output_abort(table);
   if (status != FS_EXIT_OK) fprintf(stderr, "fennelsim validate: %s\n", err.message);
   fs_validation_free(&v);
   fs_collective_data_free(data);
