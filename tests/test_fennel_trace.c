@@ -237,6 +237,101 @@ START_TEST(test_every_kind) {
 }
 END_TEST
 
+/* What the tracer writes for persistent requests: each MPI_Start an isend
+ * or irecv line with the request's parameters and a new id (the handle is
+ * the same, the ids are not); an MPI_Startall of two over [80, 90] writes
+ * two lines splitting its span; a wait on the inactive request lists -1. */
+START_TEST(test_persistent_starts) {
+  const char *rank0 = HEADER0 "init 0 10\n"
+                      "isend 20 21 peer=1 tag=5 comm=0 bytes=64 req=1\n"
+                      "wait 30 40 req=1\n"
+                      "isend 50 51 peer=1 tag=5 comm=0 bytes=64 req=2\n"
+                      "wait 60 70 req=2\n"
+                      "isend 80 85 peer=1 tag=5 comm=0 bytes=64 req=3\n"
+                      "irecv 85 90 peer=1 tag=6 comm=0 bytes=8 req=4\n"
+                      "waitall 90 99 reqs=3,4 status=4:1:6\n"
+                      "waitall 99 100 reqs=-1,-1\n"
+                      "finalize 100 110\n";
+  fs_trace *t = read_ok(rank0, NULL);
+  const char *const want[] = {
+    "init 0-10000 comm=0 line=3",
+    "isend 20000-21000 bytes=64 peer=1 tag=5 req=1 comm=0 line=4",
+    "wait 30000-40000 req=1 comm=0 line=5",
+    "isend 50000-51000 bytes=64 peer=1 tag=5 req=2 comm=0 line=6",
+    "wait 60000-70000 req=2 comm=0 line=7",
+    "isend 80000-85000 bytes=64 peer=1 tag=5 req=3 comm=0 line=8",
+    "irecv 85000-90000 bytes=8 rbytes=8 peer=1 tag=6 source=1 stag=6 req=4 comm=0 line=9",
+    "waitall 90000-99000 source=1 stag=6 list=3,4 comm=0 line=10",
+    "waitall 99000-100000 list=-1,-1 comm=0 line=11",
+    "finalize 100000-110000 comm=0 line=12"};
+  assert_calls(t, 0, want, 10);
+  fs_trace_free(t);
+}
+END_TEST
+
+/* Nonblocking collectives: the collective's line with req=, a request
+ * waits and tests complete like an isend's; every collective kind takes it. */
+static const char nonblocking_collectives[] =
+  HEADER0 "init 0 10\n"
+  "barrier 10 11 comm=0 req=1\n"
+  "bcast 11 12 root=1 bytes=8 rbytes=8 req=2\n"
+  "reduce 12 13 root=0 bytes=8 rbytes=8 req=3\n"
+  "allreduce 13 14 bytes=16 rbytes=16 req=4\n"
+  "gather 14 15 root=0 bytes=4 rbytes=8 req=5\n"
+  "scatter 15 16 root=1 bytes=0 rbytes=4 req=6\n"
+  "allgather 16 17 bytes=4 rbytes=4 req=7\n"
+  "alltoall 17 18 bytes=4 rbytes=4 req=8\n"
+  "reduce_scatter 18 19 bytes=12 rbytes=4 rcounts=4,8 req=9\n"
+  "reduce_scatter_block 19 20 bytes=4 rbytes=4 req=10\n"
+  "scan 20 21 bytes=8 rbytes=8 req=11\n"
+  "exscan 21 22 bytes=8 rbytes=8 req=12\n"
+  "gatherv 22 23 root=0 counts=4,0 rcounts=4,8 req=13\n"
+  "scatterv 23 24 root=0 counts=4,8 rcounts=4,0 req=14\n"
+  "allgatherv 24 25 counts=4,4 rcounts=4,8 req=15\n"
+  "alltoallv 25 26 req=16 counts=1,2 rcounts=3,4\n"
+  "irecv 26 27 peer=1 tag=0 bytes=4 req=17\n"
+  "waitall 30 40 reqs=1,17,2 status=17:1:0\n"
+  "wait 40 41 req=3\n"
+  "test 41 42 req=4 flag=0\n"
+  "test 42 43 req=4 flag=1\n"
+  "waitsome 43 44 reqs=5,6,7 done=6\n"
+  "waitany 44 45 reqs=5,7 index=1\n"
+  "testall 45 46 reqs=5,8,9,10,11,12,13,14,15,16 flag=1\n"
+  "allreduce 46 47 comm=1 bytes=8 rbytes=8 req=18\n"
+  "finalize 50 60\n";
+
+START_TEST(test_nonblocking_collectives) {
+  fs_trace *t = read_ok(nonblocking_collectives, NULL);
+  const fs_trace_rank *tr = &t->rank[0];
+  ck_assert_int_eq(tr->count, 27);
+  /* each collective made the request of its line, 1 to 16, in kind order */
+  for (int32_t k = 0; k < 16; k++) {
+    const fs_call *c = &tr->calls[1 + k];
+    ck_assert_int_eq(c->kind, FS_CALL_BARRIER + k);
+    ck_assert_int_eq(c->request, k + 1);
+    ck_assert_int_eq(c->line, (uint32_t)(4 + k));
+  }
+  char got[512];
+  ck_assert_str_eq(describe(t, 0, 1, got, sizeof got), "barrier 10000-11000 req=1 comm=0 line=4");
+  ck_assert_str_eq(describe(t, 0, 2, got, sizeof got),
+                   "bcast 11000-12000 bytes=8 rbytes=8 root=1 req=2 comm=0 line=5");
+  ck_assert_str_eq(describe(t, 0, 16, got, sizeof got),
+                   "alltoallv 25000-26000 bytes=3 rbytes=7 req=16 list=1,2,3,4 comm=0 line=19");
+  ck_assert_str_eq(describe(t, 0, 18, got, sizeof got),
+                   "waitall 30000-40000 source=1 stag=0 list=1,17,2 comm=0 line=21");
+  ck_assert_str_eq(describe(t, 0, 19, got, sizeof got), "wait 40000-41000 req=3 comm=0 line=22");
+  ck_assert_str_eq(describe(t, 0, 21, got, sizeof got), "test 42000-43000 req=4 flag=1 comm=0 line=24");
+  ck_assert_str_eq(describe(t, 0, 25, got, sizeof got),
+                   "allreduce 46000-47000 bytes=8 rbytes=8 req=18 comm=1 line=28");
+  /* a blocking collective has no request */
+  fs_trace_free(t);
+  t = read_ok(every_kind, HEADER1 "init 0 5\ncomm 4294967298 2 1 0\ncomm_split 5 6 new=4294967298\nfinalize 7 8\n");
+  for (int64_t i = 0; i < t->rank[0].count; i++)
+    if (fs_call_kind_is_collective(t->rank[0].calls[i].kind)) ck_assert_int_eq(t->rank[0].calls[i].request, -1);
+  fs_trace_free(t);
+}
+END_TEST
+
 START_TEST(test_layout) {
   /* tabs and runs of blanks between words, CRLF, no final newline, large values */
   fs_trace *t = read_ok("# fennelsim-trace\t1\r\n  rank  0\t2 \r\n\tinit 0 0\r\n"
@@ -390,7 +485,7 @@ typedef struct error_case {
                          "irecv 10 10 peer=1 tag=0 bytes=1 req=3\n"
 #define RANK_OR_ANY "a rank in [0, 2) of comm 0, -1 (any), -3 (MPI_PROC_NULL)"
 #define ID_RANGE "a request id from 1 to 2147483647, -1 (null) or -2 (not recorded)"
-#define NOT_MADE "a request made by an isend or irecv above, -1 (null) or -2 (not recorded)"
+#define NOT_MADE "a request made by an isend, irecv or nonblocking collective above, -1 (null) or -2 (not recorded)"
 #define SEND_KEYS "a key of send (peer=, tag=, comm=, bytes=) or end of line"
 
 static const error_case error_cases[] = {
@@ -458,7 +553,7 @@ static const error_case error_cases[] = {
   {INIT "send 10 10 peer 1\n", NULL, "rank-0.fstrace:4:12: expected " SEND_KEYS " (got 'peer')"},
   {INIT "send 10 10 =1\n", NULL, "rank-0.fstrace:4:12: expected " SEND_KEYS " (got '=')"},
   {INIT "barrier 10 10 peer=1\n", NULL,
-   "rank-0.fstrace:4:15: expected a key of barrier (comm=) or end of line (got 'peer')"},
+   "rank-0.fstrace:4:15: expected a key of barrier (comm=, req=) or end of line (got 'peer')"},
   {INIT "finalize 10 10 comm=0\n", NULL, "rank-0.fstrace:4:16: expected end of line (got 'comm')"},
   {INIT "send 10 10 peer=1 peer=1 tag=0 bytes=1\n", NULL,
    "rank-0.fstrace:4:19: expected each key once (got 'peer' again)"},
@@ -581,6 +676,31 @@ static const error_case error_cases[] = {
    "rank-0.fstrace:7:25: expected a request id from 1 to 2147483647 (got 'x')"},
   {REQS_1_TO_3 "wait 10 10 req=2 status=2:-4:0\n", NULL,
    "rank-0.fstrace:7:27: expected a source rank from 0 to 2147483647 or -3 (MPI_PROC_NULL) (got '-4')"},
+  /* nonblocking collectives: req= on collective lines */
+  {INIT "allreduce 10 10 bytes=1 rbytes=1 req=0\n", NULL,
+   "rank-0.fstrace:4:38: expected a request id from 1 to 2147483647 (got '0')"},
+  {INIT "barrier 10 10 req=-1\n", NULL, "rank-0.fstrace:4:19: expected a request id from 1 to 2147483647 (got '-1')"},
+  {INIT "bcast 10 10 root=0 bytes=1 rbytes=0 req=-2\n", NULL,
+   "rank-0.fstrace:4:41: expected a request id from 1 to 2147483647 (got '-2')"},
+  {INIT "barrier 10 10 req=x\n", NULL, "rank-0.fstrace:4:19: expected " ID_RANGE " (got 'x')"},
+  {INIT "barrier 10 10 req=2147483648\n", NULL, "rank-0.fstrace:4:19: expected " ID_RANGE " (got '2147483648')"},
+  {INIT "barrier 10 10 req=1,2\n", NULL, "rank-0.fstrace:4:19: expected " ID_RANGE " (got '1')"},
+  {INIT "barrier 10 10 req=1 req=2\n", NULL, "rank-0.fstrace:4:21: expected each key once (got 'req' again)"},
+  {INIT "barrier 10 10 reqs=1\n", NULL,
+   "rank-0.fstrace:4:15: expected a key of barrier (comm=, req=) or end of line (got 'reqs')"},
+  {INIT "comm_split 10 10 req=1\n", NULL,
+   "rank-0.fstrace:4:18: expected a key of comm_split (comm=, new=) or end of line (got 'req')"},
+  {REQS_1_TO_3 "barrier 10 10 req=2\n", NULL,
+   "rank-0.fstrace:7:19: expected a request id not made before (got '2', made at line 5)"},
+  {INIT "barrier 10 10 req=1\nisend 10 10 peer=1 tag=0 bytes=1 req=1\n", NULL,
+   "rank-0.fstrace:5:38: expected a request id not made before (got '1', made at line 4)"},
+  {INIT "wait 10 10 req=1\nbarrier 10 10 req=1\n", NULL, "rank-0.fstrace:4:16: expected " NOT_MADE " (got '1')"},
+  {INIT "allreduce 10 10 bytes=1 rbytes=1 req=1\nwait 10 10 req=1 status=1:1:0\n", NULL,
+   "rank-0.fstrace:5:25: expected a receive request that this call completed (got '1')"},
+  {INIT "gatherv 10 10 root=0 req=1 counts=1 rcounts=1,1\n", NULL,
+   "rank-0.fstrace:4:35: expected 2 byte counts, one per rank of the comm (got 1)"},
+  {INIT "barrier 10 10 req=1\nwaitall 10 10 reqs=1,1\n", NULL,
+   "rank-0.fstrace:5:22: expected each request listed once (got '1')"},
   /* vectors */
   {INIT "alltoallv 10 10 counts=1 rcounts=1,2\n", NULL,
    "rank-0.fstrace:4:24: expected 2 byte counts, one per rank of the comm (got 1)"},
@@ -671,6 +791,8 @@ static Suite *fennel_trace_suite(void) {
   tcase_add_test(calls, test_every_kind);
   tcase_add_test(calls, test_layout);
   tcase_add_test(calls, test_shared_comm);
+  tcase_add_test(calls, test_persistent_starts);
+  tcase_add_test(calls, test_nonblocking_collectives);
   suite_add_tcase(suite, calls);
   TCase *files = tcase_create("files");
   tcase_add_test(files, test_round_trip_files);

@@ -13,9 +13,11 @@
 #include <string.h>
 
 #include "core/engine.h"
+#include "formats/text_input.h"
 #include "generators/generators.h"
 #include "model_support.h"
 #include "test_support.h"
+#include "trace/fennel_trace_reader.h"
 #include "trace/replay.h"
 
 #define US FS_US
@@ -497,7 +499,8 @@ START_TEST(errors_name_the_call) {
   call(t, 1, FS_CALL_INIT, 0, 0);
   call(t, 1, FS_CALL_WAIT, 0, 1)->request = 9;
   expect_error(t, &as_recorded,
-               "dir/rank-1.fstrace:2: rank 1, wait: request 9 was not made by an earlier isend or irecv");
+               "dir/rank-1.fstrace:2: rank 1, wait: request 9 was not made by an earlier isend, irecv or "
+               "nonblocking collective");
   fs_trace_free(t);
 
   t = two_ranks();
@@ -564,6 +567,108 @@ START_TEST(algo_option_errors) {
 }
 END_TEST
 
+
+/* ---- traces as the tracer writes them (times in ns) ---- */
+
+static fs_trace *read_text(const char *const *texts, int count) {
+  fs_text_input *inputs[4];
+  char name[32];
+  for (int r = 0; r < count; r++) {
+    snprintf(name, sizeof name, "rank-%d.fstrace", r);
+    inputs[r] = fs_text_input_open_memory(texts[r], strlen(texts[r]), name);
+    ck_assert_ptr_nonnull(inputs[r]);
+  }
+  fs_error err = {{0}};
+  fs_trace *t = fs_fennel_trace_read_inputs(inputs, count, &err);
+  for (int r = 0; r < count; r++) fs_text_input_close(inputs[r]);
+  ck_assert_msg(t != NULL, "%s", err.message);
+  return t;
+}
+
+/* Persistent requests as the tracer records them: rank 0 starts a
+ * persistent send (tag 5, 1000 B) 3 times, each start an isend line with a
+ * new id, each waited; rank 1 receives them with ordinary recvs. Then rank
+ * 1 starts two persistent receives with one Startall over [35, 36] us (two
+ * irecv lines sharing its span, back to back) that rank 0's ordinary sends
+ * (tags 6 and 7) match.
+ * Rank 0: computes 10, sends [10, 12] (1 us + 1000 ns), the wait joins at
+ * 12; computes 20 - 10 = 10 [12, 22], sends [22, 24]; computes [24, 34],
+ * sends [34, 36]; computes 40 - 30 = 10 [36, 46]; sends 1000 B [46, 48]
+ * and 500 B [48, 49.5]: 49.5. Rank 1's recvs end at 12, 24 and 36 (no
+ * gaps); the irecvs are posted at 36 with no computation between them (the
+ * Startall's lines leave no gap), the waitall ends when the 500 B land:
+ * 49.5. Without the isend lines (the tracer before it wrapped
+ * MPI_Start), rank 1's recvs would never match. */
+START_TEST(persistent_starts_match_ordinary_calls) {
+  const char *texts[2] = {
+    "# fennelsim-trace 1\nrank 0 2\ninit 0 0\n"
+    "isend 10000 10000 peer=1 tag=5 comm=0 bytes=1000 req=1\nwait 10000 10000 req=1\n"
+    "isend 20000 20000 peer=1 tag=5 comm=0 bytes=1000 req=2\nwait 20000 20000 req=2\n"
+    "isend 30000 30000 peer=1 tag=5 comm=0 bytes=1000 req=3\nwait 30000 30000 req=3\n"
+    "send 40000 40000 peer=1 tag=6 comm=0 bytes=1000\nsend 40000 40000 peer=1 tag=7 comm=0 bytes=500\n"
+    "finalize 40000 40000\n",
+    "# fennelsim-trace 1\nrank 1 2\ninit 0 0\n"
+    "recv 0 15000 peer=0 tag=5 comm=0 bytes=1000 source=0 stag=5\n"
+    "recv 15000 25000 peer=0 tag=5 comm=0 bytes=1000 source=0 stag=5\n"
+    "recv 25000 35000 peer=0 tag=5 comm=0 bytes=1000 source=0 stag=5\n"
+    "irecv 35000 35500 peer=0 tag=6 comm=0 bytes=1000 req=1\n"
+    "irecv 35500 36000 peer=0 tag=7 comm=0 bytes=500 req=2\n"
+    "waitall 36000 50000 reqs=1,2 status=1:0:6,2:0:7\n"
+    "finalize 50000 50000\n"};
+  fs_trace *t = read_text(texts, 2);
+  fs_replay *replay = build(t, &as_recorded);
+  expect_finish(replay, "hockney", HOCKNEY, (fs_time[]){49500 * FS_NS, 49500 * FS_NS});
+  ck_assert_int_eq(replay->messages, 5);
+  fs_replay_free(replay);
+  fs_trace_free(t);
+}
+END_TEST
+
+/* Nonblocking collectives run as their blocking ones at the call; their
+ * wait or test finds them done. Both ranks: Iallreduce of 8 B at 10 us,
+ * Ibarrier at 10.5 us. Under hockney, allreduce-rd on 2 ranks is one 8-byte
+ * put each way (1.008 us) and the dissemination barrier a 0-byte put each
+ * way (1 us): each rank computes [0, 10], is in the allreduce [10, 11.008]
+ * and the barrier [11.008, 12.008].
+ * Rank 0 computes 30 - 11 = 19 [12.008, 31.008]; its waitall of both is
+ * done at once; an Iallreduce on MPI_COMM_SELF (req 3) is complete at
+ * once, its wait too; it computes 40 - 35 = 5: 36.008.
+ * Rank 1 computes 20 - 11 = 9 [12.008, 21.008]; its wait (recorded 10 us
+ * long: the allreduce's end) and test are done at once; it computes 40 - 35
+ * = 5: 26.008. What the replay loses: in the recording the collective
+ * overlapped the computation before the wait; here it precedes it. */
+START_TEST(nonblocking_collectives_complete_at_the_call) {
+  const char *texts[2] = {
+    "# fennelsim-trace 1\nrank 0 2\ninit 0 0\n"
+    "allreduce 10000 10500 comm=0 bytes=8 rbytes=8 req=1\nbarrier 10500 11000 comm=0 req=2\n"
+    "waitall 30000 35000 reqs=1,2\n"
+    "allreduce 35000 35000 comm=1 bytes=8 rbytes=8 req=3\nwait 35000 35000 req=3\n"
+    "finalize 40000 40000\n",
+    "# fennelsim-trace 1\nrank 1 2\ninit 0 0\n"
+    "allreduce 10000 10500 comm=0 bytes=8 rbytes=8 req=1\nbarrier 10500 11000 comm=0 req=2\n"
+    "wait 20000 30000 req=1\ntest 30000 35000 req=2 flag=1\n"
+    "finalize 40000 40000\n"};
+  fs_trace *t = read_text(texts, 2);
+  fs_replay *replay = build(t, &as_recorded);
+  expect_finish(replay, "hockney", HOCKNEY, (fs_time[]){36008 * FS_NS, 26008 * FS_NS});
+  ck_assert_int_eq(replay->collectives, 2);
+  ck_assert_int_eq(replay->calls, 8);
+  ck_assert_str_eq(replay->algorithms, "barrier=barrier-dissemination allreduce=allreduce-rd");
+  fs_replay_free(replay);
+  /* a waitany of the two (index recorded or not) and a waitsome are done at once too */
+  t->rank[0].calls[3].kind = FS_CALL_WAITANY;
+  replay = build(t, &as_recorded);
+  expect_finish(replay, "hockney", HOCKNEY, (fs_time[]){36008 * FS_NS, 26008 * FS_NS});
+  fs_replay_free(replay);
+  /* members that disagree: rank 1's first collective a bcast */
+  t->rank[1].calls[1].kind = FS_CALL_BCAST;
+  t->rank[1].calls[1].root = 0;
+  expect_error(t, &as_recorded,
+               "rank-1.fstrace:4: rank 1, bcast: collective 0 of communicator -1 does not match rank 0's allreduce "
+               "(line 4)");
+  fs_trace_free(t);
+}
+END_TEST
 
 /* ---- the command line, on the recorded Sweep3D run (traces/sweep3d-2x2) ---- */
 
@@ -735,6 +840,8 @@ static Suite *replay_suite(void) {
   tcase_add_test(c, deadlock_names_the_calls);
   tcase_add_test(c, errors_name_the_call);
   tcase_add_test(c, algo_option_errors);
+  tcase_add_test(c, persistent_starts_match_ordinary_calls);
+  tcase_add_test(c, nonblocking_collectives_complete_at_the_call);
   suite_add_tcase(s, c);
   TCase *cli = tcase_create("command line");
   tcase_add_test(cli, sweep3d_within_two_percent_under_loggops);

@@ -3,7 +3,8 @@
  * line per MPI call, "KIND START_NS END_NS key=value ...". Each key is
  * checked against its call's kind, and every communicator, peer, root and
  * request against what the file said above; a wait or test's statuses are
- * stored on the irecv they complete (trace.h). */
+ * stored on the irecv they complete (trace.h). A collective line with req=
+ * is a nonblocking collective (Iallreduce...): its request is made there. */
 #include "trace/fennel_trace_reader.h"
 
 #include <stdarg.h>
@@ -57,6 +58,7 @@ static const struct key_rule {
 #define STATUS (BIT(K_SOURCE) | BIT(K_STAG))
 #define SIDES (BIT(K_BYTES) | BIT(K_RBYTES))
 #define VECTORS (BIT(K_COUNTS) | BIT(K_RCOUNTS))
+#define COLLECTIVE (BIT(K_COMM) | BIT(K_REQ)) /* req=: a nonblocking collective's request */
 
 /* The keys each kind must have and may have (besides those it must). */
 static const struct kind_rule {
@@ -81,19 +83,19 @@ static const struct kind_rule {
   [FS_CALL_TESTALL] = {BIT(K_REQS) | BIT(K_FLAG), BIT(K_STATUS)},
   [FS_CALL_TESTANY] = {BIT(K_REQS) | BIT(K_FLAG) | BIT(K_INDEX), BIT(K_STATUS)},
   [FS_CALL_TESTSOME] = {BIT(K_REQS) | BIT(K_DONE), BIT(K_STATUS)},
-  [FS_CALL_BARRIER] = {0, BIT(K_COMM)},
-  [FS_CALL_BCAST] = {BIT(K_ROOT) | SIDES, BIT(K_COMM)},
-  [FS_CALL_REDUCE] = {BIT(K_ROOT) | SIDES, BIT(K_COMM)},
-  [FS_CALL_ALLREDUCE] = {SIDES, BIT(K_COMM)},
-  [FS_CALL_GATHER] = {BIT(K_ROOT) | SIDES, BIT(K_COMM)},
-  [FS_CALL_SCATTER] = {BIT(K_ROOT) | SIDES, BIT(K_COMM)},
-  [FS_CALL_ALLGATHER] = {SIDES, BIT(K_COMM)}, [FS_CALL_ALLTOALL] = {SIDES, BIT(K_COMM)},
-  [FS_CALL_REDUCE_SCATTER] = {SIDES | BIT(K_RCOUNTS), BIT(K_COMM)},
-  [FS_CALL_REDUCE_SCATTER_BLOCK] = {SIDES, BIT(K_COMM)},
-  [FS_CALL_SCAN] = {SIDES, BIT(K_COMM)}, [FS_CALL_EXSCAN] = {SIDES, BIT(K_COMM)},
-  [FS_CALL_GATHERV] = {BIT(K_ROOT) | VECTORS, BIT(K_COMM)},
-  [FS_CALL_SCATTERV] = {BIT(K_ROOT) | VECTORS, BIT(K_COMM)},
-  [FS_CALL_ALLGATHERV] = {VECTORS, BIT(K_COMM)}, [FS_CALL_ALLTOALLV] = {VECTORS, BIT(K_COMM)},
+  [FS_CALL_BARRIER] = {0, COLLECTIVE},
+  [FS_CALL_BCAST] = {BIT(K_ROOT) | SIDES, COLLECTIVE},
+  [FS_CALL_REDUCE] = {BIT(K_ROOT) | SIDES, COLLECTIVE},
+  [FS_CALL_ALLREDUCE] = {SIDES, COLLECTIVE},
+  [FS_CALL_GATHER] = {BIT(K_ROOT) | SIDES, COLLECTIVE},
+  [FS_CALL_SCATTER] = {BIT(K_ROOT) | SIDES, COLLECTIVE},
+  [FS_CALL_ALLGATHER] = {SIDES, COLLECTIVE}, [FS_CALL_ALLTOALL] = {SIDES, COLLECTIVE},
+  [FS_CALL_REDUCE_SCATTER] = {SIDES | BIT(K_RCOUNTS), COLLECTIVE},
+  [FS_CALL_REDUCE_SCATTER_BLOCK] = {SIDES, COLLECTIVE},
+  [FS_CALL_SCAN] = {SIDES, COLLECTIVE}, [FS_CALL_EXSCAN] = {SIDES, COLLECTIVE},
+  [FS_CALL_GATHERV] = {BIT(K_ROOT) | VECTORS, COLLECTIVE},
+  [FS_CALL_SCATTERV] = {BIT(K_ROOT) | VECTORS, COLLECTIVE},
+  [FS_CALL_ALLGATHERV] = {VECTORS, COLLECTIVE}, [FS_CALL_ALLTOALLV] = {VECTORS, COLLECTIVE},
   [FS_CALL_COMM_SPLIT] = {0, BIT(K_COMM) | BIT(K_NEW)},
   [FS_CALL_COMM_DUP] = {0, BIT(K_COMM) | BIT(K_NEW)},
   [FS_CALL_COMM_CREATE] = {0, BIT(K_COMM) | BIT(K_NEW)},
@@ -108,8 +110,9 @@ typedef struct field {
   size_t key_column;
 } field;
 
-/* A request made on this rank: the isend/irecv call that made it, and the
- * last lines that listed and completed it (a set membership per line). */
+/* A request made on this rank: the call that made it (isend, irecv, a
+ * nonblocking collective), and the last lines that listed and completed it
+ * (a set membership per line). */
 typedef struct request_slot {
   int32_t id; /* 0: empty */
   int64_t call, listed, completed;
@@ -515,10 +518,12 @@ static int check_send_tag(fennel_reader *r, int k) {
   return r->fields[k].value >= 0 ? 0 : expected(r, r->fields[k].column, "a tag from 0 to 2147483647");
 }
 
-/* A request a wait or test names: -1, -2, or one an isend/irecv made. */
+/* A request a wait or test names: -1, -2, or one an isend/irecv or a
+ * nonblocking collective made. */
 static int check_waited(fennel_reader *r, int64_t id, size_t column) {
   if (id == -1 || id == FS_TRACE_UNKNOWN || find_request(r, id)) return 0;
-  return expected(r, column, "a request made by an isend or irecv above, -1 (null) or -2 (not recorded)");
+  return expected(r, column, "a request made by an isend, irecv or nonblocking collective above, -1 (null) or "
+                             "-2 (not recorded)");
 }
 
 /* Marks the requests a completion call completed (stamp: this line). */
@@ -566,6 +571,19 @@ static int add_list(fennel_reader *r, int32_t at, int32_t count, int32_t *where)
   return 0;
 }
 
+/* req= of an isend, irecv or nonblocking collective: a new request, made by c. */
+static int make_request(fennel_reader *r, fs_call *c) {
+  const field *f = &r->fields[K_REQ];
+  if (!(r->present & BIT(K_REQ))) return 0;
+  if (f->value < 1) return expected(r, f->column, "a request id from 1 to 2147483647");
+  request_slot *made = find_request(r, f->value);
+  if (made)
+    return fail(r, f->column, "expected a request id not made before (got '%lld', made at line %lld)",
+                (long long)f->value, (long long)r->t->rank[r->rank].calls[made->call].line);
+  c->request = (int32_t)f->value;
+  return add_request(r, c->request, r->t->rank[r->rank].count - 1);
+}
+
 static int point_to_point(fennel_reader *r, fs_call *c, fs_call_kind kind) {
   const field *f = r->fields;
   int receive = kind == FS_CALL_RECV || kind == FS_CALL_IRECV || kind == FS_CALL_PROBE || kind == FS_CALL_IPROBE;
@@ -589,15 +607,7 @@ static int point_to_point(fennel_reader *r, fs_call *c, fs_call_kind kind) {
     c->source = (int32_t)f[K_SOURCE].value;
   }
   if (r->present & BIT(K_STAG)) c->source_tag = (int32_t)f[K_STAG].value;
-  if (!(r->present & BIT(K_REQ))) return 0;
-  int64_t id = f[K_REQ].value;
-  if (id < 1) return expected(r, f[K_REQ].column, "a request id from 1 to 2147483647");
-  request_slot *made = find_request(r, id);
-  if (made)
-    return fail(r, f[K_REQ].column, "expected a request id not made before (got '%lld', made at line %lld)",
-                (long long)id, (long long)r->t->rank[r->rank].calls[made->call].line);
-  c->request = (int32_t)id;
-  return add_request(r, (int32_t)id, r->t->rank[r->rank].count - 1);
+  return make_request(r, c);
 }
 
 static int completion(fennel_reader *r, fs_call *c, fs_call_kind kind) {
@@ -675,6 +685,7 @@ static int collective(fennel_reader *r, fs_call *c, fs_call_kind kind) {
   }
   if (r->present & BIT(K_BYTES)) c->bytes = f[K_BYTES].value;
   if (r->present & BIT(K_RBYTES)) c->recv_bytes = f[K_RBYTES].value;
+  if (make_request(r, c)) return -1;
   int64_t sum;
   if (r->present & BIT(K_COUNTS)) {
     if (check_vector(r, K_COUNTS, c->comm, &c->bytes) || check_vector(r, K_RCOUNTS, c->comm, &c->recv_bytes))

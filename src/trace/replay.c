@@ -413,7 +413,8 @@ static int remember_request(replay_state *s, rank_walk *w, int32_t r, const fs_c
 static int32_t request_task(replay_state *s, rank_walk *w, int32_t r, const fs_call *c, int64_t id) {
   if (id < 0) return -3;
   if (id >= w->request_capacity || w->request_task[id] == -1)
-    return call_error(s, r, c, "request %lld was not made by an earlier isend or irecv", (long long)id), -1;
+    return call_error(s, r, c, "request %lld was not made by an earlier isend, irecv or nonblocking collective",
+                      (long long)id), -1;
   return w->request_task[id];
 }
 
@@ -703,12 +704,14 @@ done:
   return status;
 }
 
+/* A nonblocking collective runs as the blocking one, here: its request is
+ * complete when the member leaves it, and its wait finds it done. */
 static int collective(replay_state *s, rank_walk *w, int32_t r, int64_t i) {
   if (s->entry[r][i] < 0 && build_collective(s, r, i)) return -1;
   if (fs_program_depend(s->p, s->entry[r][i], w->prev, w->prev_point)) return out_of_memory(s);
   w->prev = s->exit[r][i];
   w->prev_point = FS_AFTER_END;
-  return 0;
+  return remember_request(s, w, r, &s->trace->rank[r].calls[i], w->prev);
 }
 
 /* ---- pass 2: one rank's calls ---- */
@@ -781,7 +784,10 @@ static int walk_rank(replay_state *s, int32_t r) {
     int simulated = k != FS_CALL_OTHER && k != FS_CALL_PROBE && k != FS_CALL_IPROBE && k != FS_CALL_COMM_FREE &&
                     !(k >= FS_CALL_TEST && k <= FS_CALL_TESTSOME && c->flag != 1) &&
                     !(is_collective_call(c) == 0 && (fs_call_kind_is_collective(k) || is_comm_creation(k)));
-    if (!simulated) continue; /* its time joins the next gap */
+    if (!simulated) { /* its time joins the next gap; a collective on self completes its request at once */
+      if (fs_call_kind_is_collective(k) && remember_request(s, &w, r, c, -2)) goto done;
+      continue;
+    }
     gap_before(&w, c);
     if (flush_compute(s, &w, r)) {
       out_of_memory(s);

@@ -8,7 +8,8 @@
  * (tags are made unique per communicator); a nonblocking call lets the
  * chain go on at its start and its wait joins its completion; each
  * collective is replaced by a schedule from the algorithm library, built
- * on the communicator's ranks, and entered by every member's chain. */
+ * on the communicator's ranks, and entered by every member's chain (a
+ * nonblocking one there too: its wait finds it done). */
 #ifndef FS_REPLAY_H
 #define FS_REPLAY_H
 

@@ -54,7 +54,8 @@ typedef enum fs_call_kind {
   /* collectives on comm: bytes is what this rank contributes (count x type
    * size of the send buffer, or of the buffer for bcast), recv_bytes what it
    * receives; root for the rooted ones; v-variants list per-rank send counts
-   * (bytes) then receive counts (bytes) in the pool: list_count = 2 x comm size */
+   * (bytes) then receive counts (bytes) in the pool: list_count = 2 x comm size;
+   * request >= 0: a nonblocking collective (Iallreduce...) that made it */
   FS_CALL_BARRIER, FS_CALL_BCAST, FS_CALL_REDUCE, FS_CALL_ALLREDUCE,
   FS_CALL_GATHER, FS_CALL_SCATTER, FS_CALL_ALLGATHER, FS_CALL_ALLTOALL,
   FS_CALL_REDUCE_SCATTER, FS_CALL_REDUCE_SCATTER_BLOCK, FS_CALL_SCAN, FS_CALL_EXSCAN,
@@ -79,7 +80,8 @@ typedef struct fs_call {
   int32_t comm;       /* index into the trace's communicators */
   int32_t new_comm;   /* communicator calls: the one made */
   int32_t root;
-  int32_t request;    /* isend/irecv: made; wait/test: waited on; -1 none (MPI_REQUEST_NULL) */
+  int32_t request;    /* isend/irecv, nonblocking collectives: made; wait/test: waited on; -1 none
+                       * (MPI_REQUEST_NULL, or a blocking collective) */
   int32_t flag;       /* test/iprobe: 1 when it completed/found, 0 not, FS_TRACE_UNKNOWN */
   int32_t index;      /* waitany/testany: the completed entry; FS_TRACE_UNKNOWN */
   int32_t list_at, list_count; /* requests or counts, see above */

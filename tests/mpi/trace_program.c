@@ -10,6 +10,14 @@
  * 3. Comm_split into two halves with collectives and point-to-point on
  *    them, Comm_dup, Comm_free;
  * 4. the collectives on MPI_COMM_WORLD;
+ * 5. persistent requests: a ring whose sends are persistent (Send_init)
+ *    and receives ordinary, and back with persistent receives (Recv_init)
+ *    and ordinary sends, started 3 times (Start, then Startall); Ssend_init,
+ *    Bsend_init and Rsend_init started by one Startall; Request_free of
+ *    them and of an active isend;
+ * 6. nonblocking collectives (Iallreduce, Ibarrier, Ibcast, Ireduce,
+ *    Igather, Iscatter, Iallgather, Ialltoall) waited on after computation,
+ *    then the other twins (Iscan ... Ialltoallv) together;
  * with a few hundred microseconds of computation (a busy loop) between
  * steps. Rank 0 writes ARGV[1] after MPI_Finalize: "alpha_ns A",
  * "beta_ps_per_byte B" and "wall_ns_rankR T" per rank: the time from the
@@ -275,6 +283,106 @@ static void collectives(void) {
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
+static void persistent(void) {
+  int right = (rank + 1) % size, left = (rank + size - 1) % size;
+  int out = 0, in = -1, back = 0, returned = -1;
+  MPI_Request ring[2];
+  MPI_Send_init(&out, 1, MPI_INT, right, 50, MPI_COMM_WORLD, &ring[0]);
+  MPI_Recv_init(&returned, 1, MPI_INT, right, 51, MPI_COMM_WORLD, &ring[1]);
+  for (int round = 0; round < 3; round++) {
+    out = rank * 1000 + round;
+    if (round == 0) {
+      MPI_Start(&ring[0]);
+      MPI_Start(&ring[1]);
+    } else {
+      MPI_Startall(2, ring);
+    }
+    MPI_Recv(&in, 1, MPI_INT, left, 50, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    check(in == left * 1000 + round, "persistent send, ordinary recv");
+    back = in + 1;
+    MPI_Send(&back, 1, MPI_INT, left, 51, MPI_COMM_WORLD);
+    compute(50);
+    MPI_Waitall(2, ring, MPI_STATUSES_IGNORE);
+    check(returned == out + 1, "ordinary send, persistent recv");
+  }
+  MPI_Request_free(&ring[0]);
+  MPI_Request_free(&ring[1]);
+  /* the other modes together; receives posted before the barrier, as Rsend needs */
+  int values[3] = {rank, rank + 1, rank + 2}, got[3] = {-1, -1, -1}, freed = rank, last = -1, bytes;
+  char attached[3 * (MPI_BSEND_OVERHEAD + 16)];
+  void *detached;
+  MPI_Buffer_attach(attached, (int)sizeof attached);
+  MPI_Request modes[3], receives[3], request;
+  for (int k = 0; k < 3; k++) MPI_Irecv(&got[k], 1, MPI_INT, left, 52 + k, MPI_COMM_WORLD, &receives[k]);
+  MPI_Ssend_init(&values[0], 1, MPI_INT, right, 52, MPI_COMM_WORLD, &modes[0]);
+  MPI_Bsend_init(&values[1], 1, MPI_INT, right, 53, MPI_COMM_WORLD, &modes[1]);
+  MPI_Rsend_init(&values[2], 1, MPI_INT, right, 54, MPI_COMM_WORLD, &modes[2]);
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Startall(3, modes);
+  MPI_Waitall(3, modes, MPI_STATUSES_IGNORE);
+  MPI_Waitall(3, receives, MPI_STATUSES_IGNORE);
+  for (int k = 0; k < 3; k++) check(got[k] == left + k, "ssend, bsend and rsend modes");
+  for (int k = 0; k < 3; k++) MPI_Request_free(&modes[k]);
+  MPI_Buffer_detach(&detached, &bytes);
+  /* an active ordinary request freed: its message still arrives */
+  MPI_Isend(&freed, 1, MPI_INT, right, 55, MPI_COMM_WORLD, &request);
+  MPI_Request_free(&request);
+  MPI_Recv(&last, 1, MPI_INT, left, 55, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  check(last == left, "request_free of an active isend");
+  MPI_Barrier(MPI_COMM_WORLD); /* everyone received: `freed` may go */
+}
+
+static void nonblocking_collectives(void) {
+  enum { MAX = 16 };
+  int value = rank + 1, sum = 0, total = 0, part = -1, root_value = rank == size - 1 ? 7 : 0;
+  int gathered[MAX], all[MAX], parts[MAX], outgoing[MAX], incoming[MAX];
+  MPI_Request requests[6];
+  MPI_Iallreduce(&value, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &requests[0]);
+  MPI_Ibarrier(MPI_COMM_WORLD, &requests[1]);
+  compute(100); /* overlapped with both in the run, not in the replay */
+  MPI_Wait(&requests[0], MPI_STATUS_IGNORE);
+  check(sum == size * (size + 1) / 2, "iallreduce");
+  for (int flag = 0; !flag;) {
+    MPI_Test(&requests[1], &flag, MPI_STATUS_IGNORE);
+    if (!flag) compute(10);
+  }
+  for (int i = 0; i < size; i++) parts[i] = 10 * i, outgoing[i] = rank * 100 + i;
+  MPI_Ibcast(&root_value, 1, MPI_INT, size - 1, MPI_COMM_WORLD, &requests[0]);
+  MPI_Ireduce(&value, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD, &requests[1]);
+  MPI_Igather(&value, 1, MPI_INT, gathered, 1, MPI_INT, 0, MPI_COMM_WORLD, &requests[2]);
+  MPI_Iscatter(parts, 1, MPI_INT, &part, 1, MPI_INT, 1, MPI_COMM_WORLD, &requests[3]);
+  MPI_Iallgather(&value, 1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD, &requests[4]);
+  MPI_Ialltoall(outgoing, 1, MPI_INT, incoming, 1, MPI_INT, MPI_COMM_WORLD, &requests[5]);
+  compute(100);
+  MPI_Waitall(6, requests, MPI_STATUSES_IGNORE);
+  check(root_value == 7, "ibcast");
+  check(rank != 0 || total == size * (size + 1) / 2, "ireduce");
+  for (int i = 0; rank == 0 && i < size; i++) check(gathered[i] == i + 1, "igather");
+  check(part == 10 * rank, "iscatter");
+  for (int i = 0; i < size; i++) check(all[i] == i + 1 && incoming[i] == i * 100 + rank, "iallgather, ialltoall");
+  /* the other twins, one int per rank */
+  int ones[MAX], displs[MAX], scanned = 0, exscanned = 0, block = 0, block2 = 0, part2 = -1;
+  for (int i = 0; i < size; i++) ones[i] = 1, displs[i] = i;
+  MPI_Iscan(&value, &scanned, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &requests[0]);
+  MPI_Iexscan(&value, &exscanned, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &requests[1]);
+  MPI_Ireduce_scatter_block(outgoing, &block, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &requests[2]);
+  MPI_Ireduce_scatter(outgoing, &block2, ones, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &requests[3]);
+  MPI_Request more[4];
+  MPI_Igatherv(&value, 1, MPI_INT, gathered, ones, displs, MPI_INT, 0, MPI_COMM_WORLD, &more[0]);
+  MPI_Iscatterv(parts, ones, displs, MPI_INT, &part2, 1, MPI_INT, 0, MPI_COMM_WORLD, &more[1]);
+  MPI_Iallgatherv(&value, 1, MPI_INT, all, ones, displs, MPI_INT, MPI_COMM_WORLD, &more[2]);
+  MPI_Ialltoallv(outgoing, ones, displs, MPI_INT, incoming, ones, displs, MPI_INT, MPI_COMM_WORLD, &more[3]);
+  compute(50);
+  MPI_Waitall(4, requests, MPI_STATUSES_IGNORE);
+  MPI_Waitall(4, more, MPI_STATUSES_IGNORE);
+  int column = 100 * size * (size - 1) / 2 + size * rank; /* the sum of outgoing[rank] over the ranks */
+  check(scanned == (rank + 1) * (rank + 2) / 2 && (rank == 0 || exscanned == rank * (rank + 1) / 2), "iscan, iexscan");
+  check(block == column && block2 == column, "ireduce_scatter_block, ireduce_scatter");
+  for (int i = 0; rank == 0 && i < size; i++) check(gathered[i] == i + 1, "igatherv");
+  check(part2 == 10 * rank, "iscatterv");
+  for (int i = 0; i < size; i++) check(all[i] == i + 1 && incoming[i] == i * 100 + rank, "iallgatherv, ialltoallv");
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int64_t begin = now_ns();
@@ -302,6 +410,10 @@ int main(int argc, char **argv) {
     sub_communicators();
     compute(300);
     collectives();
+    compute(300);
+    persistent();
+    compute(300);
+    nonblocking_collectives();
   }
   int64_t wall = now_ns() - begin, walls[16];
   MPI_Gather(&wall, 1, MPI_INT64_T, walls, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);

@@ -39,9 +39,9 @@ cat "$work/results.txt"
 
 # the files: four, whole, gzip, nothing else
 [ "$(ls "$traces" | wc -l)" -eq 4 ] || fail "expected 4 files in the trace directory: $(ls "$traces")"
-kinds="init finalize send ssend recv isend irecv sendrecv sendrecv_replace probe iprobe wait waitall waitany
-       waitsome test testall barrier bcast reduce allreduce gather scatter allgather alltoall reduce_scatter
-       reduce_scatter_block scan exscan gatherv scatterv allgatherv alltoallv comm_split comm_dup comm_free comm"
+kinds="init finalize send ssend recv isend issend ibsend irsend irecv sendrecv sendrecv_replace probe iprobe
+       wait waitall waitany waitsome test testall barrier bcast reduce allreduce gather scatter allgather alltoall
+       reduce_scatter reduce_scatter_block scan exscan gatherv scatterv allgatherv alltoallv comm_split comm_dup comm_free comm"
 for rank in 0 1 2 3; do
   file=$traces/rank-$rank.fstrace.gz
   if [ ! -f "$file" ] || ! gzip -t "$file" 2> /dev/null; then
@@ -66,6 +66,69 @@ done
 grep -Eq "^waitany .* status=[0-9]+:[0-9]+:21$" "$work/rank-0.txt" || fail "rank 0: no status= on a waitany"
 grep -Eq "^recv .* peer=-1 tag=-1 .* source=1 stag=31$" "$work/rank-0.txt" || fail "rank 0: the wildcard recv"
 
+# Persistent requests and nonblocking collectives (trace_program.c steps 5
+# and 6, 3 times each). Per rank: every MPI_Start of the persistent ring
+# send is an isend line to the right (3 starts x 3), received by ordinary
+# recvs from the left; every start of the persistent receive an irecv line
+# from the right, its status recorded by the waitall; the Startall of the
+# two writes them back to back (the irecv starts where the isend ended);
+# Ssend/Bsend/Rsend_init started are issend, ibsend, irsend lines. The
+# nonblocking collectives are their collective's line with req=. Every
+# request made is completed by a wait or test except the freed isend (tag
+# 55), and none is one the tracer did not make (-2: before, every wait on a
+# nonblocking collective's request).
+completion='
+function take(list, i, n, k, ids) { n = split(list, ids, ","); for (k = 1; k <= n; k++) done[ids[k]] = 1 }
+function key(name, i) {
+  for (i = 4; i <= NF; i++) if (index($i, name "=") == 1) return substr($i, length(name) + 2)
+  return ""
+}
+$1 ~ /^(wait|test|waitall|testall|waitany|testany|waitsome|testsome)$/ {
+  if ($1 ~ /^test/ && key("flag") == "0") next
+  if ($1 == "wait" || $1 == "test") take(key("req"))
+  else if ($1 ~ /all$/) take(key("reqs"))
+  else if ($1 ~ /any$/) { split(key("reqs"), ids, ","); if (key("index") + 0 >= 0) done[ids[key("index") + 1]] = 1 }
+  else take(key("done"))
+  n = split(key("status"), entries, ",")
+  for (k = 1; k <= n; k++) { split(entries[k], part, ":"); status[part[1]] = part[2] ":" part[3] }
+  next
+}
+key("req") != "" { made[key("req")] = $1 (key("tag") == "" ? "" : " tag=" key("tag")) }
+END {
+  for (id in made) if (!(id in done)) print "not completed: " made[id]
+  for (id in made) if (made[id] == "irecv tag=51") print "irecv tag=51 status " status[id]
+}'
+for rank in 0 1 2 3; do
+  file=$work/rank-$rank.txt right=$(( (rank + 1) % 4 )) left=$(( (rank + 3) % 4 ))
+  lines() { grep -Ec "$1" "$file" || true; }
+  expect_lines() { # COUNT REGEX WHAT
+    [ "$(lines "$2")" -eq "$1" ] || fail "rank $rank: $(lines "$2") $3 lines, expected $1"
+  }
+  expect_lines 9 "^isend [0-9]+ [0-9]+ peer=$right tag=50 comm=0 bytes=4 req=[0-9]+$" "persistent-send isend"
+  expect_lines 9 "^recv [0-9]+ [0-9]+ peer=$left tag=50 comm=0 bytes=4 source=$left stag=50$" "ordinary recv"
+  expect_lines 9 "^irecv [0-9]+ [0-9]+ peer=$right tag=51 comm=0 bytes=4 req=[0-9]+$" "persistent-recv irecv"
+  expect_lines 9 "^send [0-9]+ [0-9]+ peer=$left tag=51 comm=0 bytes=4$" "ordinary send"
+  expect_lines 3 "^issend [0-9]+ [0-9]+ peer=$right tag=52 comm=0 bytes=4 req=[0-9]+$" "issend"
+  expect_lines 3 "^ibsend [0-9]+ [0-9]+ peer=$right tag=53 comm=0 bytes=4 req=[0-9]+$" "ibsend"
+  expect_lines 3 "^irsend [0-9]+ [0-9]+ peer=$right tag=54 comm=0 bytes=4 req=[0-9]+$" "irsend"
+  expect_lines 3 "^allreduce [0-9]+ [0-9]+ comm=0 bytes=4 rbytes=4 req=[0-9]+$" "iallreduce"
+  expect_lines 3 "^barrier [0-9]+ [0-9]+ comm=0 req=[0-9]+$" "ibarrier"
+  received=$([ "$rank" -eq 3 ] && echo 0 || echo 4) # the root, 3, receives nothing
+  expect_lines 3 "^bcast [0-9]+ [0-9]+ comm=0 root=3 bytes=4 rbytes=$received req=[0-9]+$" "ibcast"
+  for kind in reduce gather scatter allgather alltoall reduce_scatter reduce_scatter_block scan exscan gatherv scatterv \
+              allgatherv alltoallv; do
+    expect_lines 3 "^$kind [0-9]+ [0-9]+ comm=0 .* req=[0-9]+$" "i$kind"
+  done
+  startall=$(awk '$1 == "isend" && / tag=50 / { end = $3; next } $1 == "irecv" && / tag=51 / && $2 == end { n++ } { end = -1 }
+                  END { print n + 0 }' "$file")
+  [ "$startall" -ge 6 ] || fail "rank $rank: $startall Startall isend/irecv pairs back to back, expected 6 or more"
+  awk "$completion" "$file" | sort | uniq -c | sed 's/^ *//' > "$work/completion"
+  printf '9 irecv tag=51 status %s:51\n3 not completed: isend tag=55\n' "$right" | diff - "$work/completion" > /dev/null ||
+    fail "rank $rank: requests completed: $(cat "$work/completion")"
+  ! grep -Eq "(req=|reqs=([0-9-]+,)*)-2( |,|$)" "$file" || fail "rank $rank: a request the tracer did not make (-2)"
+done
+[ "$failures" -ne 0 ] || echo "ok: persistent requests and nonblocking collectives recorded as isend/irecv and req= lines"
+
 # a trace directory that cannot be made: the program still runs, no trace
 if "${launch[@]}" -x LD_PRELOAD="$library" -x FENNELTRACE_DIR=/proc/no/such/dir "$program" "$work/again.txt" \
      > "$work/again.out" 2>&1 && grep -q "fenneltrace: rank 0: cannot write" "$work/again.out"; then
@@ -86,6 +149,7 @@ if [ -n "$fennelsim" ]; then
   makespan() { sed -n 's/.*"makespan_ns": \([0-9.]*\),.*/\1/p' "$1"; }
   replay() { # replay NAME ARGS...: runs fennelsim on the trace, json into $work/NAME.json
     local name=$1; shift
+    # a deadlock (messages that never match) exits 1: it fails here
     if "$fennelsim" run "$traces" "$@" --format json > "$work/$name.json" 2> "$work/$name.err"; then
       echo "ok: replay $name: makespan $(makespan "$work/$name.json") ns"
     else

@@ -1,7 +1,9 @@
 /* fenneltrace.c: the PMPI tracer, libfenneltrace.so. Preloaded into an MPI
  * program (LD_PRELOAD=libfenneltrace.so mpirun ...) or linked before the MPI
- * library, it records per rank every point-to-point call, wait and test,
- * collective and communicator call with its start and end times, into
+ * library, it records per rank every point-to-point call (each start of a
+ * persistent request as the isend or irecv it stands for), wait and test,
+ * collective (a nonblocking one with req=) and communicator call with its
+ * start and end times, into
  * $FENNELTRACE_DIR/rank-N.fstrace.gz (docs/TRACES.md: the format, what is
  * recorded and what is not, and the measured overhead).
  *
@@ -53,6 +55,15 @@ typedef struct handle_map {
   size_t count, capacity;
 } handle_map;
 
+/* A persistent request's parameters, from its MPI_*_init: each MPI_Start
+ * of it writes the line of the isend or irecv it stands for. */
+typedef struct persistent {
+  const char *kind; /* "isend", "issend", "ibsend", "irsend" or "irecv" */
+  int receive;
+  int64_t peer, tag, comm, bytes; /* as the line writes them */
+  int64_t next_free;              /* the free list; -1 none */
+} persistent;
+
 typedef struct tracer {
   int active; /* between MPI_Init and MPI_Finalize, with a file open */
   int rank, size;
@@ -64,6 +75,9 @@ typedef struct tracer {
   handle_map requests, comms;
   request_node *nodes;
   int64_t node_capacity, free_node, next_request, comms_made, calls;
+  handle_map persistent_map; /* handle -> index in persistents */
+  persistent *persistents;
+  int64_t persistent_capacity, free_persistent;
   /* scratch for the wait and test families, grown as needed */
   MPI_Request *handles;
   int64_t *ids, *node_of;
@@ -72,7 +86,7 @@ typedef struct tracer {
   size_t scratch_capacity;
 } tracer;
 
-static tracer state = {.free_node = -1};
+static tracer state = {.free_node = -1, .free_persistent = -1};
 
 /* ---- time ---- */
 
@@ -394,8 +408,10 @@ static int save_requests(int count, const MPI_Request *requests) {
     int64_t n = requests[i] == MPI_REQUEST_NULL ? -1 : take_node(requests[i]);
     state.handles[i] = requests[i];
     state.node_of[i] = n;
-    /* -1: MPI_REQUEST_NULL; -2: a request the tracer did not make (Ibarrier...) */
-    state.ids[i] = n >= 0 ? state.nodes[n].entry : requests[i] == MPI_REQUEST_NULL ? -1 : -2;
+    /* -1: MPI_REQUEST_NULL, or an inactive persistent request (MPI treats it
+     * alike); -2: a request the tracer did not make (Ineighbor_alltoall...) */
+    int null = requests[i] == MPI_REQUEST_NULL || (n < 0 && map_find(&state.persistent_map, KEY(requests[i])));
+    state.ids[i] = n >= 0 ? state.nodes[n].entry : null ? -1 : -2;
   }
   return 1;
 }
@@ -554,18 +570,24 @@ int MPI_Finalize(void) {
   free(state.nodes);
   free(state.statuses);
   free(state.indices);
+  free(state.persistent_map.slots);
+  free(state.persistents);
   return result;
 }
 
 /* ---- point to point ---- */
 
+static void p2p_keys(int64_t peer, int64_t tag, int64_t comm, int64_t bytes) {
+  put_key(" peer=", peer);
+  put_key(" tag=", tag);
+  put_key(" comm=", comm);
+  put_key(" bytes=", bytes);
+}
+
 static void p2p(const char *kind, int64_t start_time, int peer, int tag, int64_t comm, int count,
                 MPI_Datatype type) {
   begin(kind, start_time, now());
-  put_key(" peer=", rank_out(peer));
-  put_key(" tag=", tag_out(tag));
-  put_key(" comm=", comm);
-  put_key(" bytes=", type_bytes(count, type));
+  p2p_keys(rank_out(peer), tag_out(tag), comm, type_bytes(count, type));
 }
 
 static void put_status(const MPI_Status *status) {
@@ -689,6 +711,114 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status
   put_key(" flag=", *flag != 0);
   if (*flag) put_status(status);
   end_line();
+  return result;
+}
+
+/* ---- persistent requests ---- */
+
+/* A persistent request (Send_init, Recv_init...) keeps its handle across
+ * starts. Its *_init writes no line (its time is computation); each start
+ * writes the isend or irecv line it stands for, with a new id queued on the
+ * handle, which the wait or test that completes it takes as usual. */
+
+static int64_t new_persistent(void) {
+  if (state.free_persistent < 0) {
+    int64_t capacity = state.persistent_capacity ? state.persistent_capacity * 2 : 64;
+    persistent *grown = realloc(state.persistents, (size_t)capacity * sizeof *grown);
+    if (!grown) return -1;
+    for (int64_t n = state.persistent_capacity; n < capacity; n++)
+      grown[n].next_free = n + 1 < capacity ? n + 1 : -1;
+    state.persistents = grown;
+    state.free_persistent = state.persistent_capacity;
+    state.persistent_capacity = capacity;
+  }
+  int64_t n = state.free_persistent;
+  state.free_persistent = state.persistents[n].next_free;
+  return n;
+}
+
+static void free_persistent(int64_t n) {
+  state.persistents[n].next_free = state.free_persistent;
+  state.free_persistent = n;
+}
+
+static const persistent *find_persistent(MPI_Request request) {
+  map_slot *slot = map_find(&state.persistent_map, KEY(request));
+  return slot ? &state.persistents[slot->value] : NULL;
+}
+
+static void forget_persistent(MPI_Request request) {
+  map_slot *slot = map_find(&state.persistent_map, KEY(request));
+  if (!slot) return;
+  free_persistent(slot->value);
+  map_remove(&state.persistent_map, KEY(request));
+}
+
+/* After a successful *_init: out of memory, the request's starts go unrecorded. */
+static void remember_persistent(MPI_Request request, const char *kind, int peer, int tag, MPI_Comm comm, int count,
+                                MPI_Datatype type) {
+  persistent made = {kind, strcmp(kind, "irecv") == 0, rank_out(peer), tag_out(tag), comm_id(comm),
+                     type_bytes(count, type), -1};
+  forget_persistent(request); /* a handle reused behind the tracer's back */
+  int64_t n = new_persistent();
+  if (n < 0) return;
+  state.persistents[n] = made;
+  if (!map_put(&state.persistent_map, KEY(request), n)) free_persistent(n);
+}
+
+#define PERSISTENT_SEND(Name, kind)                                                                     \
+  int MPI_##Name(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,       \
+                 MPI_Request *request) {                                                                \
+    int result = PMPI_##Name(buf, count, type, dest, tag, comm, request);                               \
+    if (state.active && result == MPI_SUCCESS)                                                          \
+      remember_persistent(*request, kind, dest, tag, comm, count, type);                                \
+    return result;                                                                                      \
+  }
+PERSISTENT_SEND(Send_init, "isend")
+PERSISTENT_SEND(Ssend_init, "issend")
+PERSISTENT_SEND(Bsend_init, "ibsend")
+PERSISTENT_SEND(Rsend_init, "irsend")
+
+int MPI_Recv_init(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request *request) {
+  int result = PMPI_Recv_init(buf, count, type, source, tag, comm, request);
+  if (state.active && result == MPI_SUCCESS) remember_persistent(*request, "irecv", source, tag, comm, count, type);
+  return result;
+}
+
+/* The line the isend or irecv that p stands for would have written. */
+static void start_line(const persistent *p, MPI_Request request, int64_t start_time, int64_t end_time) {
+  begin(p->kind, start_time, end_time);
+  p2p_keys(p->peer, p->tag, p->comm, p->bytes);
+  put_key(" req=", new_request(request, p->receive));
+  end_line();
+}
+
+/* A request the tracer does not know (a persistent collective, one made
+ * before MPI_Init) starts unrecorded. */
+int MPI_Start(MPI_Request *request) {
+  if (!state.active) return PMPI_Start(request);
+  int64_t start_time = now();
+  int result = PMPI_Start(request);
+  int64_t end_time = now();
+  const persistent *p = find_persistent(*request);
+  if (p) start_line(p, *request, start_time, end_time);
+  return result;
+}
+
+/* One line per request in array order, the k-th of n over the k-th n-th of
+ * the call's span: they follow one another and cover the call. */
+int MPI_Startall(int count, MPI_Request requests[]) {
+  if (!state.active) return PMPI_Startall(count, requests);
+  int64_t start_time = now();
+  int result = PMPI_Startall(count, requests);
+  int64_t span = now() - start_time;
+  for (int k = 0; k < count; k++) {
+    const persistent *p = find_persistent(requests[k]);
+    /* span / count * k + ...: no overflow for any span */
+    int64_t from = start_time + span / count * k + span % count * k / count;
+    int64_t to = start_time + span / count * (k + 1) + span % count * (k + 1) / count;
+    if (p) start_line(p, requests[k], from, to);
+  }
   return result;
 }
 
@@ -820,16 +950,24 @@ int MPI_Testsome(int count, MPI_Request requests[], int *outcount, int indices[]
   return result;
 }
 
+/* Forgets the request: its oldest id (a persistent one's active start),
+ * and a persistent one's parameters. */
 int MPI_Request_free(MPI_Request *request) {
   if (state.active && *request != MPI_REQUEST_NULL) {
     state.calls++;
     int64_t n = take_node(*request);
     if (n >= 0) drop_node(*request, n);
+    forget_persistent(*request);
   }
   return PMPI_Request_free(request);
 }
 
 /* ---- collectives ---- */
+
+/* Each collective has a nonblocking twin (MPI_Ibcast...) that writes the
+ * same line with req=, a request its wait or test completes; the replay
+ * runs it as the blocking one at the call (docs/TRACES.md). The line
+ * helpers take the end time, so computing the byte counts stays out of it. */
 
 static int comm_rank(MPI_Comm comm) {
   int rank = 0;
@@ -843,103 +981,195 @@ static int comm_size(MPI_Comm comm) {
   return size;
 }
 
-/* "KIND START END comm=ID [root=R] bytes=B rbytes=R" */
-static void collective(const char *kind, int64_t start_time, int64_t comm, int root, int64_t bytes,
-                       int64_t received) {
-  begin(kind, start_time, now());
+/* Ends a collective's line: request (NULL for a blocking one) gets an id. */
+static void end_collective(MPI_Request *request) {
+  if (request) put_key(" req=", new_request(*request, 0));
+  end_line();
+}
+
+/* "KIND START END comm=ID [root=R] bytes=B rbytes=R [req=N]" */
+static void collective(const char *kind, int64_t start_time, int64_t end_time, int64_t comm, int root,
+                       int64_t bytes, int64_t received, MPI_Request *request) {
+  begin(kind, start_time, end_time);
   put_key(" comm=", comm);
   if (root >= 0) put_key(" root=", root);
   put_key(" bytes=", bytes);
   put_key(" rbytes=", received);
+  end_collective(request);
+}
+
+static void barrier_line(int64_t start_time, int64_t end_time, int64_t comm, MPI_Request *request) {
+  begin("barrier", start_time, end_time);
+  put_key(" comm=", comm);
+  end_collective(request);
 }
 
 int MPI_Barrier(MPI_Comm comm) {
   if (!state.active) return PMPI_Barrier(comm);
   int64_t id = comm_id(comm), start_time = now();
   int result = PMPI_Barrier(comm);
-  begin("barrier", start_time, now());
-  put_key(" comm=", id);
-  end_line();
+  barrier_line(start_time, now(), id, NULL);
   return result;
+}
+
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request) {
+  if (!state.active) return PMPI_Ibarrier(comm, request);
+  int64_t id = comm_id(comm), start_time = now();
+  int result = PMPI_Ibarrier(comm, request);
+  barrier_line(start_time, now(), id, request);
+  return result;
+}
+
+static void bcast_line(int64_t start_time, int64_t end_time, int64_t id, int count, MPI_Datatype type, int root,
+                       MPI_Comm comm, MPI_Request *request) {
+  int64_t bytes = type_bytes(count, type);
+  collective("bcast", start_time, end_time, id, root, bytes, comm_rank(comm) == root ? 0 : bytes, request);
 }
 
 int MPI_Bcast(void *buffer, int count, MPI_Datatype type, int root, MPI_Comm comm) {
   if (!state.active) return PMPI_Bcast(buffer, count, type, root, comm);
-  int64_t id = comm_id(comm), bytes = type_bytes(count, type), start_time = now();
+  int64_t id = comm_id(comm), start_time = now();
   int result = PMPI_Bcast(buffer, count, type, root, comm);
-  collective("bcast", start_time, id, root, bytes, comm_rank(comm) == root ? 0 : bytes);
-  end_line();
+  bcast_line(start_time, now(), id, count, type, root, comm, NULL);
   return result;
+}
+
+int MPI_Ibcast(void *buffer, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Request *request) {
+  if (!state.active) return PMPI_Ibcast(buffer, count, type, root, comm, request);
+  int64_t id = comm_id(comm), start_time = now();
+  int result = PMPI_Ibcast(buffer, count, type, root, comm, request);
+  bcast_line(start_time, now(), id, count, type, root, comm, request);
+  return result;
+}
+
+static void reduce_line(int64_t start_time, int64_t end_time, int64_t id, int count, MPI_Datatype type, int root,
+                        MPI_Comm comm, MPI_Request *request) {
+  int64_t bytes = type_bytes(count, type);
+  collective("reduce", start_time, end_time, id, root, bytes, comm_rank(comm) == root ? bytes : 0, request);
 }
 
 int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
                MPI_Comm comm) {
   if (!state.active) return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
-  int64_t id = comm_id(comm), bytes = type_bytes(count, type), start_time = now();
+  int64_t id = comm_id(comm), start_time = now();
   int result = PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
-  collective("reduce", start_time, id, root, bytes, comm_rank(comm) == root ? bytes : 0);
-  end_line();
+  reduce_line(start_time, now(), id, count, type, root, comm, NULL);
   return result;
 }
 
-/* Allreduce, Scan, Exscan, Reduce_scatter_block: count x type both ways. */
-#define REDUCTION(Name, kind)                                                                     \
-  int MPI_##Name(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,     \
-                 MPI_Comm comm) {                                                                 \
-    if (!state.active) return PMPI_##Name(sendbuf, recvbuf, count, type, op, comm);              \
-    int64_t id = comm_id(comm), bytes = type_bytes(count, type), start_time = now();             \
-    int result = PMPI_##Name(sendbuf, recvbuf, count, type, op, comm);                            \
-    collective(kind, start_time, id, -1, bytes, bytes);                                           \
-    end_line();                                                                                   \
-    return result;                                                                                \
+int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
+                MPI_Comm comm, MPI_Request *request) {
+  if (!state.active) return PMPI_Ireduce(sendbuf, recvbuf, count, type, op, root, comm, request);
+  int64_t id = comm_id(comm), start_time = now();
+  int result = PMPI_Ireduce(sendbuf, recvbuf, count, type, op, root, comm, request);
+  reduce_line(start_time, now(), id, count, type, root, comm, request);
+  return result;
+}
+
+/* Allreduce, Scan, Exscan, Reduce_scatter_block and their nonblocking
+ * twins: count x type both ways. */
+#define REDUCTION(Name, IName, kind)                                                                    \
+  int MPI_##Name(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,           \
+                 MPI_Comm comm) {                                                                       \
+    if (!state.active) return PMPI_##Name(sendbuf, recvbuf, count, type, op, comm);                    \
+    int64_t id = comm_id(comm), bytes = type_bytes(count, type), start_time = now();                   \
+    int result = PMPI_##Name(sendbuf, recvbuf, count, type, op, comm);                                  \
+    collective(kind, start_time, now(), id, -1, bytes, bytes, NULL);                                    \
+    return result;                                                                                      \
+  }                                                                                                     \
+  int MPI_##IName(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,          \
+                  MPI_Comm comm, MPI_Request *request) {                                                \
+    if (!state.active) return PMPI_##IName(sendbuf, recvbuf, count, type, op, comm, request);          \
+    int64_t id = comm_id(comm), bytes = type_bytes(count, type), start_time = now();                   \
+    int result = PMPI_##IName(sendbuf, recvbuf, count, type, op, comm, request);                        \
+    collective(kind, start_time, now(), id, -1, bytes, bytes, request);                                 \
+    return result;                                                                                      \
   }
-REDUCTION(Allreduce, "allreduce")
-REDUCTION(Scan, "scan")
-REDUCTION(Exscan, "exscan")
-REDUCTION(Reduce_scatter_block, "reduce_scatter_block")
+REDUCTION(Allreduce, Iallreduce, "allreduce")
+REDUCTION(Scan, Iscan, "scan")
+REDUCTION(Exscan, Iexscan, "exscan")
+REDUCTION(Reduce_scatter_block, Ireduce_scatter_block, "reduce_scatter_block")
+
+static void gather_line(int64_t start_time, int64_t end_time, int64_t id, const void *sendbuf, int sendcount,
+                        MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                        MPI_Request *request) {
+  int64_t received = comm_rank(comm) == root ? type_bytes(recvcount, recvtype) : 0;
+  int64_t bytes = sendbuf == MPI_IN_PLACE ? received : type_bytes(sendcount, sendtype);
+  collective("gather", start_time, end_time, id, root, bytes, received, request);
+}
 
 int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                MPI_Datatype recvtype, int root, MPI_Comm comm) {
   if (!state.active) return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   int64_t id = comm_id(comm), start_time = now();
-  int at_root = comm_rank(comm) == root;
-  int64_t received = at_root ? type_bytes(recvcount, recvtype) : 0;
-  int64_t bytes = sendbuf == MPI_IN_PLACE ? received : type_bytes(sendcount, sendtype);
   int result = PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  collective("gather", start_time, id, root, bytes, received);
-  end_line();
+  gather_line(start_time, now(), id, sendbuf, sendcount, sendtype, recvcount, recvtype, root, comm, NULL);
   return result;
+}
+
+int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) {
+  if (!state.active)
+    return PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+  int64_t id = comm_id(comm), start_time = now();
+  int result = PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+  gather_line(start_time, now(), id, sendbuf, sendcount, sendtype, recvcount, recvtype, root, comm, request);
+  return result;
+}
+
+static void scatter_line(int64_t start_time, int64_t end_time, int64_t id, int sendcount, MPI_Datatype sendtype,
+                         const void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                         MPI_Request *request) {
+  int64_t bytes = comm_rank(comm) == root ? type_bytes(sendcount, sendtype) : 0;
+  int64_t received = recvbuf == MPI_IN_PLACE ? bytes : type_bytes(recvcount, recvtype);
+  collective("scatter", start_time, end_time, id, root, bytes, received, request);
 }
 
 int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                 MPI_Datatype recvtype, int root, MPI_Comm comm) {
   if (!state.active) return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   int64_t id = comm_id(comm), start_time = now();
-  int at_root = comm_rank(comm) == root;
-  int64_t bytes = at_root ? type_bytes(sendcount, sendtype) : 0;
-  int64_t received = recvbuf == MPI_IN_PLACE ? bytes : type_bytes(recvcount, recvtype);
   int result = PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  collective("scatter", start_time, id, root, bytes, received);
-  end_line();
+  scatter_line(start_time, now(), id, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, NULL);
   return result;
 }
 
-/* Allgather and Alltoall: per-rank blocks. */
-#define GATHER_ALL(Name, kind)                                                                     \
-  int MPI_##Name(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,        \
-                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {                            \
-    if (!state.active)                                                                             \
-      return PMPI_##Name(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);       \
-    int64_t id = comm_id(comm), start_time = now();                                                \
-    int64_t received = type_bytes(recvcount, recvtype);                                            \
-    int64_t bytes = sendbuf == MPI_IN_PLACE ? received : type_bytes(sendcount, sendtype);          \
-    int result = PMPI_##Name(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);    \
-    collective(kind, start_time, id, -1, bytes, received);                                         \
-    end_line();                                                                                    \
-    return result;                                                                                 \
+int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) {
+  if (!state.active)
+    return PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+  int64_t id = comm_id(comm), start_time = now();
+  int result = PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+  scatter_line(start_time, now(), id, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+  return result;
+}
+
+/* Allgather and Alltoall, and their nonblocking twins: per-rank blocks. */
+#define GATHER_ALL(Name, IName, kind)                                                                   \
+  int MPI_##Name(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,             \
+                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {                                 \
+    if (!state.active)                                                                                  \
+      return PMPI_##Name(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);            \
+    int64_t id = comm_id(comm), start_time = now();                                                     \
+    int64_t received = type_bytes(recvcount, recvtype);                                                 \
+    int64_t bytes = sendbuf == MPI_IN_PLACE ? received : type_bytes(sendcount, sendtype);               \
+    int result = PMPI_##Name(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);         \
+    collective(kind, start_time, now(), id, -1, bytes, received, NULL);                                 \
+    return result;                                                                                      \
+  }                                                                                                     \
+  int MPI_##IName(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,            \
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {          \
+    if (!state.active)                                                                                  \
+      return PMPI_##IName(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);  \
+    int64_t id = comm_id(comm), start_time = now();                                                     \
+    int64_t received = type_bytes(recvcount, recvtype);                                                 \
+    int64_t bytes = sendbuf == MPI_IN_PLACE ? received : type_bytes(sendcount, sendtype);               \
+    int result = PMPI_##IName(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request); \
+    collective(kind, start_time, now(), id, -1, bytes, received, request);                              \
+    return result;                                                                                      \
   }
-GATHER_ALL(Allgather, "allgather")
-GATHER_ALL(Alltoall, "alltoall")
+GATHER_ALL(Allgather, Iallgather, "allgather")
+GATHER_ALL(Alltoall, Ialltoall, "alltoall")
 
 /* " KEY=b0,b1,..." from per-rank counts (NULL: `all` for each rank, or
  * only `one` at rank `at`) times a type size. */
@@ -954,23 +1184,53 @@ static void put_counts(const char *key, int size, const int *counts, int64_t typ
 
 static int64_t type_size(MPI_Datatype type) { return type_bytes(1, type); }
 
+static void reduce_scatter_line(int64_t start_time, int64_t end_time, int64_t id, const int recvcounts[],
+                                MPI_Datatype type, MPI_Comm comm, MPI_Request *request) {
+  int64_t unit = type_size(type), total = 0;
+  int size = comm_size(comm), rank = comm_rank(comm);
+  for (int i = 0; i < size; i++) total += recvcounts[i];
+  begin("reduce_scatter", start_time, end_time);
+  put_key(" comm=", id);
+  put_key(" bytes=", total * unit);
+  put_key(" rbytes=", recvcounts[rank] * unit);
+  put_counts(" rcounts=", size, recvcounts, unit, 0, -1, 0);
+  end_collective(request);
+}
+
 int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype type, MPI_Op op,
                        MPI_Comm comm) {
   if (!state.active) return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm);
-  int64_t id = comm_id(comm), start_time = now(), unit = type_size(type), total = 0;
-  int size = comm_size(comm), rank = comm_rank(comm);
-  for (int i = 0; i < size; i++) total += recvcounts[i];
+  int64_t id = comm_id(comm), start_time = now();
   int result = PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm);
-  collective("reduce_scatter", start_time, id, -1, total * unit, recvcounts[rank] * unit);
-  put_counts(" rcounts=", size, recvcounts, unit, 0, -1, 0);
-  end_line();
+  reduce_scatter_line(start_time, now(), id, recvcounts, type, comm, NULL);
   return result;
 }
 
-static void vector_line(const char *kind, int64_t start_time, int64_t comm, int root) {
-  begin(kind, start_time, now());
+int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype type, MPI_Op op,
+                        MPI_Comm comm, MPI_Request *request) {
+  if (!state.active) return PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm, request);
+  int64_t id = comm_id(comm), start_time = now();
+  int result = PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm, request);
+  reduce_scatter_line(start_time, now(), id, recvcounts, type, comm, request);
+  return result;
+}
+
+static void vector_line(const char *kind, int64_t start_time, int64_t end_time, int64_t comm, int root) {
+  begin(kind, start_time, end_time);
   put_key(" comm=", comm);
   if (root >= 0) put_key(" root=", root);
+}
+
+static void gatherv_line(int64_t start_time, int64_t end_time, int64_t id, const void *sendbuf, int sendcount,
+                         MPI_Datatype sendtype, const int recvcounts[], MPI_Datatype recvtype, int root,
+                         MPI_Comm comm, MPI_Request *request) {
+  int size = comm_size(comm), rank = comm_rank(comm), at_root = rank == root;
+  int64_t unit = at_root ? type_size(recvtype) : 0;
+  int64_t bytes = sendbuf == MPI_IN_PLACE ? recvcounts[rank] * unit : type_bytes(sendcount, sendtype);
+  vector_line("gatherv", start_time, end_time, id, root);
+  put_counts(" counts=", size, NULL, 0, 0, root, bytes);
+  put_counts(" rcounts=", size, at_root ? recvcounts : NULL, unit, 0, -1, 0);
+  end_collective(request);
 }
 
 int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
@@ -978,15 +1238,32 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
   if (!state.active)
     return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
   int64_t id = comm_id(comm), start_time = now();
-  int size = comm_size(comm), rank = comm_rank(comm), at_root = rank == root;
-  int64_t unit = at_root ? type_size(recvtype) : 0;
-  int64_t bytes = sendbuf == MPI_IN_PLACE ? recvcounts[rank] * unit : type_bytes(sendcount, sendtype);
   int result = PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
-  vector_line("gatherv", start_time, id, root);
-  put_counts(" counts=", size, NULL, 0, 0, root, bytes);
-  put_counts(" rcounts=", size, at_root ? recvcounts : NULL, unit, 0, -1, 0);
-  end_line();
+  gatherv_line(start_time, now(), id, sendbuf, sendcount, sendtype, recvcounts, recvtype, root, comm, NULL);
   return result;
+}
+
+int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                 const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) {
+  if (!state.active)
+    return PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request);
+  int64_t id = comm_id(comm), start_time = now();
+  int result =
+    PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request);
+  gatherv_line(start_time, now(), id, sendbuf, sendcount, sendtype, recvcounts, recvtype, root, comm, request);
+  return result;
+}
+
+static void scatterv_line(int64_t start_time, int64_t end_time, int64_t id, const int sendcounts[],
+                          MPI_Datatype sendtype, const void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                          int root, MPI_Comm comm, MPI_Request *request) {
+  int size = comm_size(comm), rank = comm_rank(comm), at_root = rank == root;
+  int64_t unit = at_root ? type_size(sendtype) : 0;
+  int64_t received = recvbuf == MPI_IN_PLACE ? sendcounts[rank] * unit : type_bytes(recvcount, recvtype);
+  vector_line("scatterv", start_time, end_time, id, root);
+  put_counts(" counts=", size, at_root ? sendcounts : NULL, unit, 0, -1, 0);
+  put_counts(" rcounts=", size, NULL, 0, 0, root, received);
+  end_collective(request);
 }
 
 int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
@@ -994,44 +1271,88 @@ int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[]
   if (!state.active)
     return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
   int64_t id = comm_id(comm), start_time = now();
-  int size = comm_size(comm), rank = comm_rank(comm), at_root = rank == root;
-  int64_t unit = at_root ? type_size(sendtype) : 0;
-  int64_t received = recvbuf == MPI_IN_PLACE ? sendcounts[rank] * unit : type_bytes(recvcount, recvtype);
   int result = PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  vector_line("scatterv", start_time, id, root);
-  put_counts(" counts=", size, at_root ? sendcounts : NULL, unit, 0, -1, 0);
-  put_counts(" rcounts=", size, NULL, 0, 0, root, received);
-  end_line();
+  scatterv_line(start_time, now(), id, sendcounts, sendtype, recvbuf, recvcount, recvtype, root, comm, NULL);
   return result;
+}
+
+int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                  MPI_Request *request) {
+  if (!state.active)
+    return PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+  int64_t id = comm_id(comm), start_time = now();
+  int result =
+    PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+  scatterv_line(start_time, now(), id, sendcounts, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+  return result;
+}
+
+static void allgatherv_line(int64_t start_time, int64_t end_time, int64_t id, const void *sendbuf, int sendcount,
+                            MPI_Datatype sendtype, const int recvcounts[], MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Request *request) {
+  int64_t unit = type_size(recvtype);
+  int size = comm_size(comm), rank = comm_rank(comm);
+  int64_t bytes = sendbuf == MPI_IN_PLACE ? recvcounts[rank] * unit : type_bytes(sendcount, sendtype);
+  vector_line("allgatherv", start_time, end_time, id, -1);
+  put_counts(" counts=", size, NULL, 0, bytes, -1, 0);
+  put_counts(" rcounts=", size, recvcounts, unit, 0, -1, 0);
+  end_collective(request);
 }
 
 int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
   if (!state.active)
     return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
-  int64_t id = comm_id(comm), start_time = now(), unit = type_size(recvtype);
-  int size = comm_size(comm), rank = comm_rank(comm);
-  int64_t bytes = sendbuf == MPI_IN_PLACE ? recvcounts[rank] * unit : type_bytes(sendcount, sendtype);
+  int64_t id = comm_id(comm), start_time = now();
   int result = PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
-  vector_line("allgatherv", start_time, id, -1);
-  put_counts(" counts=", size, NULL, 0, bytes, -1, 0);
-  put_counts(" rcounts=", size, recvcounts, unit, 0, -1, 0);
-  end_line();
+  allgatherv_line(start_time, now(), id, sendbuf, sendcount, sendtype, recvcounts, recvtype, comm, NULL);
   return result;
+}
+
+int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                    MPI_Request *request) {
+  if (!state.active)
+    return PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
+  int64_t id = comm_id(comm), start_time = now();
+  int result = PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
+  allgatherv_line(start_time, now(), id, sendbuf, sendcount, sendtype, recvcounts, recvtype, comm, request);
+  return result;
+}
+
+static void alltoallv_line(int64_t start_time, int64_t end_time, int64_t id, const void *sendbuf,
+                           const int sendcounts[], MPI_Datatype sendtype, const int recvcounts[],
+                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
+  int64_t unit = type_size(recvtype);
+  int size = comm_size(comm), in_place = sendbuf == MPI_IN_PLACE;
+  int64_t send_unit = in_place ? unit : type_size(sendtype);
+  vector_line("alltoallv", start_time, end_time, id, -1);
+  put_counts(" counts=", size, in_place ? recvcounts : sendcounts, send_unit, 0, -1, 0);
+  put_counts(" rcounts=", size, recvcounts, unit, 0, -1, 0);
+  end_collective(request);
 }
 
 int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                   void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
   if (!state.active)
     return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
-  int64_t id = comm_id(comm), start_time = now(), unit = type_size(recvtype);
-  int size = comm_size(comm), in_place = sendbuf == MPI_IN_PLACE;
-  int64_t send_unit = in_place ? unit : type_size(sendtype);
+  int64_t id = comm_id(comm), start_time = now();
   int result = PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
-  vector_line("alltoallv", start_time, id, -1);
-  put_counts(" counts=", size, in_place ? recvcounts : sendcounts, send_unit, 0, -1, 0);
-  put_counts(" rcounts=", size, recvcounts, unit, 0, -1, 0);
-  end_line();
+  alltoallv_line(start_time, now(), id, sendbuf, sendcounts, sendtype, recvcounts, recvtype, comm, NULL);
+  return result;
+}
+
+int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                   void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                   MPI_Request *request) {
+  if (!state.active)
+    return PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
+                           request);
+  int64_t id = comm_id(comm), start_time = now();
+  int result = PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
+                               request);
+  alltoallv_line(start_time, now(), id, sendbuf, sendcounts, sendtype, recvcounts, recvtype, comm, request);
   return result;
 }
 
