@@ -343,6 +343,42 @@ START_TEST(early_message_under_loggops) {
 }
 END_TEST
 
+/* A segmented same-node put under taulop: L(m,1) = m ns, L(m,2) = 1.5 m ns
+ * (linear tables), segment 100 B, o 0; 250 B is 3 segments, 100, 100, 50,
+ * each put into the shared buffer and got out, segment j+1 put while j is
+ * got (tau 2): put0 0..100; put1 and get0 100..250 (150 each); put2 (50 B,
+ * 75) and get1 (150) from 250: put2 ends at 325, the sender's last copy,
+ * get1 has done half and ends alone 50 later, 375; get2 (50 B) 375..425.
+ * The path: the sender's CPU 325, then 100 ns that the model prices alone
+ * (the table is 0 at 0 bytes: all size), contention 0. A get of the same
+ * message: its initiator is free after o = 0 and all 425 ns are priced
+ * (they used to be left unpriced, as "network"). */
+START_TEST(segmented_messages_under_taulop) {
+  char *shm = fs_test_temp_path(".shm"), *net = fs_test_temp_path(".net"), params[1024];
+  fs_test_write_file(shm, "0B 0ns 0ns\n1000B 1000ns 1500ns\n", 0);
+  fs_test_write_file(net, "0B 0ns\n1000B 1000ns\n", 0);
+  snprintf(params, sizeof params, "shm_table=%s net_table=%s nodes=1 cores=2 segment=100 shm_o=0",
+           shm, net);
+  for (int get = 0; get < 2; get++) {
+    fs_program *p = fs_program_new(2);
+    int32_t t = get ? transfer(p, FS_GET, 1, 0, 250) : transfer(p, FS_PUT, 0, 1, 250);
+    finalize(p);
+    recorded r;
+    record(&r, p, "taulop", params);
+    fs_critical_path *cp = path_of(&r, 1);
+    ck_assert_int_eq(cp->makespan, 425 * NS);
+    if (get) parts_are(cp, 0, 0, 0, 425 * NS, 0, 0);
+    else parts_are(cp, 0, 325 * NS, 0, 100 * NS, 0, 0);
+    ck_assert_int_eq(cp->steps[0].task, t);
+    fs_critical_path_free(cp);
+    release(&r);
+    fs_program_free(p);
+  }
+  free(shm);
+  free(net);
+}
+END_TEST
+
 /* taulop, 3 nodes of 1 core, shared memory free, L1(m,tau) = 10 tau m ns:
  * puts of 100 and 300 B from ranks 0 and 1 into node 2 share its NIC
  * (test_taulop: they land at 2000 and 4000 ns). The second put's path: all
@@ -489,6 +525,7 @@ static Suite *instruments_suite(void) {
   tcase_add_test(c, messages_under_hockney);
   tcase_add_test(c, early_message_under_loggops);
   tcase_add_test(c, contention_under_taulop);
+  tcase_add_test(c, segmented_messages_under_taulop);
   tcase_add_test(c, overpriced_under_loggops);
   tcase_add_test(c, reports);
   suite_add_tcase(s, c);

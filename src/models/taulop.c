@@ -242,10 +242,88 @@ static int taulop_reset(void *state, const fs_program *p, fs_error *err) {
   return 0;
 }
 
+/* A same-node message of k segments alone, replayed with
+ * shared_resource.c's arithmetic (progress fractions, ends rounded to the
+ * nearest ps, the oldest of jobs ending together handled first): *last_put
+ * when the sender's copies end, the return value when the last get does;
+ * both from the first put's start. */
+typedef struct lone_job {
+  int64_t bytes;
+  double progress, cost;
+  fs_time end;
+  int get;
+} lone_job;
+
+typedef struct lone_pipeline {
+  const taulop *m;
+  lone_job jobs[2]; /* [0] the oldest */
+  int count, tau;
+  fs_time last;
+} lone_pipeline;
+
+static void lone_advance(lone_pipeline *l, fs_time now) {
+  for (int i = 0; i < l->count; i++) {
+    lone_job *j = &l->jobs[i];
+    j->progress = j->cost > 0 ? j->progress + (double)(now - l->last) / j->cost : 1.0;
+  }
+  l->last = now;
+}
+
+static void lone_reschedule(lone_pipeline *l, fs_time now) {
+  for (int i = 0; i < l->count; i++) {
+    lone_job *j = &l->jobs[i];
+    double left = 1.0 - j->progress;
+    j->cost = transfer_time(l->m, 0, j->bytes, l->tau);
+    j->end = now + (fs_time)((left > 0 ? left : 0) * j->cost + 0.5);
+  }
+}
+
+static void lone_begin(lone_pipeline *l, int get, int64_t bytes, fs_time now) {
+  lone_advance(l, now);
+  l->jobs[l->count++] = (lone_job){.bytes = bytes, .get = get};
+  l->tau++;
+  lone_reschedule(l, now);
+}
+
+static fs_time lone_segmented(const taulop *m, int64_t bytes, fs_time *last_put) {
+  int64_t segment = m->segment;
+  int32_t k = (int32_t)((bytes + segment - 1) / segment), put = 0, got = 0, getting = 0;
+  lone_pipeline l = {.m = m};
+#define SEGMENT_BYTES(j) ((j) + 1 < k ? segment : bytes - (int64_t)(k - 1) * segment)
+  lone_begin(&l, 0, SEGMENT_BYTES(0), 0);
+  for (;;) {
+    fs_time now = l.jobs[0].end;
+    for (int i = 1; i < l.count; i++)
+      if (l.jobs[i].end < now) now = l.jobs[i].end;
+    lone_advance(&l, now);
+    lone_job ended[2];
+    int n = 0, kept = 0;
+    for (int i = 0; i < l.count; i++) {
+      if (l.jobs[i].end <= now) ended[n++] = l.jobs[i];
+      else l.jobs[kept++] = l.jobs[i];
+    }
+    l.count = kept, l.tau -= n;
+    lone_reschedule(&l, now);
+    for (int i = 0; i < n; i++) {
+      if (!ended[i].get) {
+        if (++put < k) lone_begin(&l, 0, SEGMENT_BYTES(put), now);
+        else *last_put = now;
+      } else {
+        getting = 0;
+        if (++got == k) return now;
+      }
+      if (!getting && got < put) getting = 1, lone_begin(&l, 1, SEGMENT_BYTES(got), now);
+    }
+  }
+#undef SEGMENT_BYTES
+}
+
 /* Alone (tau = 1), after the sender's CPU part (o and its own copies; a
  * get's initiator only has o): the rest of the message's transfers. The
  * latency is their cost at 0 bytes in the tables, the size part the rest.
- * A segmented same-node message (its puts and gets overlap) is not priced. */
+ * A segmented same-node message is priced by replaying its pipeline alone
+ * (segment j+1 put while j is got, at tau 2): what follows its last put,
+ * or all of it for a get. */
 static int taulop_price(void *state, const fs_program *p, int32_t task, fs_time *latency,
                         fs_time *per_size) {
   const taulop *m = state;
@@ -254,7 +332,6 @@ static int taulop_price(void *state, const fs_program *p, int32_t task, fs_time 
   int32_t from = get ? p->peer[task] : p->rank[task], to = get ? p->rank[task] : p->peer[task];
   int64_t bytes = p->value[task];
   int same_node = fs_platform_node_of(m->platform, from) == fs_platform_node_of(m->platform, to);
-  if (same_node && m->segment > 0 && bytes > m->segment) return -1;
   /* channel of each leg after the CPU part: same node: (put,) get; other: (L0,) L1, L0 */
   int legs[3], count = 0;
   if (same_node) {
@@ -268,6 +345,10 @@ static int taulop_price(void *state, const fs_program *p, int32_t task, fs_time 
   for (int i = 0; i < count; i++) {
     total += fs_size_table_value(&m->table[legs[i]], bytes, 0);
     fixed += fs_size_table_value(&m->table[legs[i]], 0, 0);
+  }
+  if (same_node && m->segment > 0 && bytes > m->segment) {
+    fs_time last_put = 0, delivered = lone_segmented(m, bytes, &last_put);
+    total = get ? delivered : delivered - last_put;
   }
   if (total < 0) total = 0;
   if (fixed > total) fixed = total;
