@@ -1,7 +1,8 @@
 /* collectives.c: MPI's own collectives timed for `fennelsim validate`,
  * from a common start, as ReproMPI and SKaMPI time them: each rank's clock
  * is mapped to rank 0's (an offset from the fastest of a few round trips,
- * measured once), rank 0 names a start time a window ahead, every rank
+ * measured again before each row, so that drift between nodes stays that
+ * of one row's span), rank 0 names a start time a window ahead, every rank
  * waits for it on its own clock, runs the collective (root 0), and the
  * sample is the last rank's end minus the start (MPI_Reduce MAX). A
  * barrier's exit skew would otherwise be measured instead (a last rank to
@@ -169,6 +170,7 @@ static void check_collective(const collective_trial *t) {
 }
 
 static void collective_row(probe *p, collective_trial *t) {
+  t->offset_ns = clock_offset(t->rank, t->size); /* again per row: clocks drift apart */
   memset(t->receive, 0, (size_t)t->size * (size_t)t->bytes);
   memset(t->sums, 0, (size_t)t->bytes);
   summary s;
@@ -201,7 +203,6 @@ int probe_collectives(probe *p) {
   int ok = t.send && t.receive && t.values && t.sums, all_ok;
   MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   if (all_ok) {
-    t.offset_ns = clock_offset(t.rank, t.size);
     t.oversubscribed = oversubscribed(p->machine);
     if (t.oversubscribed && t.rank == 0)
       fs_output_printf(p->out, "# oversubscribed: a node has more ranks than processors; waiting "
