@@ -214,11 +214,7 @@ static void print_json(const best_options *o, const char *describe, double c,
 }
 
 int fs_command_best(int argc, char **argv) {
-  for (int i = 2; i < argc; i++)
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      fputs(best_usage, stdout);
-      return FS_EXIT_OK;
-    }
+  if (fs_wants_help(argc, argv, best_usage)) return FS_EXIT_OK;
   fs_error err = {{0}};
   best_options o;
   fs_network_model network = {0};

@@ -37,15 +37,6 @@ static const char fit_usage[] =
     "  --median               fit the medians (default: the minima, as the seeds do)\n"
     "  --format text|json     report: parameters, every row's residual and mu (default text)\n";
 
-static int wants_help(int argc, char **argv, const char *usage) {
-  for (int i = 2; i < argc; i++)
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      fputs(usage, stdout);
-      return 1;
-    }
-  return 0;
-}
-
 /* ---- probe ---- */
 
 typedef struct probe_options {
@@ -56,23 +47,17 @@ typedef struct probe_options {
   const char *platform;
 } probe_options;
 
-/* --nodes, --cores, --mapping, --platform become model parameters (as for run). */
+/* --nodes, --cores, --mapping, --platform become model parameters (as for
+ * run); nodes and cores also size the probe. */
 static int platform_option(probe_options *o, int argc, char **argv, int *i, fs_error *err) {
-  static const char *const names[][2] = {{"--nodes", "nodes"}, {"--cores", "cores"},
-                                         {"--mapping", "mapping"}, {"--platform", "platform"}};
-  for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
-    const char *v;
-    int m = fs_option(argc, argv, i, names[k][0], &v, err);
-    if (m < 0) return -1;
-    if (m == 0) continue;
-    if (k == 0 && fs_option_count("--nodes", v, 1, 1 << 24, &o->nodes, err)) return -1;
-    if (k == 1 && fs_option_count("--cores", v, 1, 1 << 24, &o->cores, err)) return -1;
-    if (k == 3) o->platform = v;
-    char text[1200];
-    snprintf(text, sizeof text, "%s=%s", names[k][1], v);
-    return fs_option_param(&o->params, text, err) ? -1 : 1;
-  }
-  return 0;
+  int which;
+  const char *v;
+  int m = fs_option_platform(argc, argv, i, &o->params, &which, &v, err);
+  if (m <= 0) return m;
+  if (which == 0 && fs_option_count("--nodes", v, 1, 1 << 24, &o->nodes, err)) return -1;
+  if (which == 1 && fs_option_count("--cores", v, 1, 1 << 24, &o->cores, err)) return -1;
+  if (which == 3) o->platform = v;
+  return 1;
 }
 
 static int noise_option(probe_options *o, int argc, char **argv, int *i, fs_error *err) {
@@ -165,7 +150,7 @@ static void platform_used(fs_parameters *params) {
 }
 
 int fs_command_probe(int argc, char **argv) {
-  if (wants_help(argc, argv, probe_usage)) return FS_EXIT_OK;
+  if (fs_wants_help(argc, argv, probe_usage)) return FS_EXIT_OK;
   fs_error err = {{0}};
   probe_options o;
   fs_network_model network = {0};
@@ -236,7 +221,7 @@ static int parse_fit(int argc, char **argv, fit_options *o, fs_error *err) {
 }
 
 int fs_command_fit(int argc, char **argv) {
-  if (wants_help(argc, argv, fit_usage)) return FS_EXIT_OK;
+  if (fs_wants_help(argc, argv, fit_usage)) return FS_EXIT_OK;
   fs_error err = {{0}};
   fit_options o;
   fs_probe_data *data = NULL;

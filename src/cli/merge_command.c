@@ -91,11 +91,7 @@ static int report(const merge_options *o, const fs_study_results *r, int32_t ran
 }
 
 int fs_command_merge(int argc, char **argv) {
-  for (int i = 2; i < argc; i++)
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      fputs(merge_usage, stdout);
-      return FS_EXIT_OK;
-    }
+  if (fs_wants_help(argc, argv, merge_usage)) return FS_EXIT_OK;
   fs_error err = {{0}};
   merge_options o;
   fs_merge *merge = NULL;

@@ -1,6 +1,7 @@
 /* options.c: option matching and the clock for the subcommands. */
 #include "options.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -54,4 +55,33 @@ void fs_option_params_free(fs_parameters *params) {
   for (int i = 0; i < params->count; i++) free((char *)params->items[i].key);
   free(params->items);
   params->items = NULL, params->count = 0;
+}
+
+int fs_option_param_pair(fs_parameters *params, const char *key, const char *value, fs_error *err) {
+  char text[1200];
+  snprintf(text, sizeof text, "%s=%s", key, value);
+  return fs_option_param(params, text, err);
+}
+
+int fs_option_platform(int argc, char **argv, int *i, fs_parameters *params, int *which,
+                       const char **value, fs_error *err) {
+  static const char *const names[][2] = {{"--nodes", "nodes"}, {"--cores", "cores"},
+                                         {"--mapping", "mapping"}, {"--platform", "platform"}};
+  for (int k = 0; k < 4; k++) {
+    int m = fs_option(argc, argv, i, names[k][0], value, err);
+    if (m == 0) continue;
+    if (m < 0) return -1;
+    *which = k;
+    return fs_option_param_pair(params, names[k][1], *value, err) ? -1 : 1;
+  }
+  return 0;
+}
+
+int fs_wants_help(int argc, char **argv, const char *usage) {
+  for (int i = 2; i < argc; i++)
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      fputs(usage, stdout);
+      return 1;
+    }
+  return 0;
 }

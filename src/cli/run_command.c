@@ -115,22 +115,6 @@ static int study_option(run_options *o, int argc, char **argv, int *i, fs_error 
   }
 }
 
-/* --nodes, --cores, --mapping, --platform: parameters of the platform. */
-static int platform_option(run_options *o, int argc, char **argv, int *i, fs_error *err) {
-  static const char *const names[][2] = {{"--nodes", "nodes"}, {"--cores", "cores"},
-                                         {"--mapping", "mapping"}, {"--platform", "platform"}};
-  for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
-    const char *v;
-    int m = fs_option(argc, argv, i, names[k][0], &v, err);
-    if (m < 0) return -1;
-    if (m == 0) continue;
-    char text[1200];
-    snprintf(text, sizeof text, "%s=%s", names[k][1], v);
-    return fs_option_param(&o->params, text, err) ? -1 : 1;
-  }
-  return 0;
-}
-
 /* Models without a platform ignore it: its parameters count as used. */
 static void platform_used(run_options *o) {
   static const char *const keys[] = {"nodes", "cores", "mapping", "platform"};
@@ -147,7 +131,7 @@ static int parse_run_options(int argc, char **argv, run_options *o, fs_error *er
   if (!o->noise || !o->inputs) return fs_error_set(err, "out of memory");
   for (int i = 2; i < argc; i++) {
     const char *v;
-    int m;
+    int m, which;
     if ((m = fs_option(argc, argv, &i, "--model", &v, err))) { if (m < 0) return -1; o->model = v; }
     else if ((m = fs_option(argc, argv, &i, "--compute", &v, err))) { if (m < 0) return -1; o->compute = v; }
     else if ((m = fs_option(argc, argv, &i, "--format", &v, err))) { if (m < 0) return -1; o->format = v; }
@@ -161,7 +145,7 @@ static int parse_run_options(int argc, char **argv, run_options *o, fs_error *er
     else if (strcmp(argv[i], "--channel-load") == 0) o->views.channel_report = 1;
     else if ((m = fs_option(argc, argv, &i, "--param", &v, err))) {
       if (m < 0 || fs_option_param(&o->params, v, err)) return -1;
-    } else if ((m = platform_option(o, argc, argv, &i, err))) {
+    } else if ((m = fs_option_platform(argc, argv, &i, &o->params, &which, &v, err))) {
       if (m < 0) return -1;
     } else if ((m = study_option(o, argc, argv, &i, err))) {
       if (m < 0) return -1;
@@ -294,11 +278,7 @@ done:
 }
 
 int fs_command_run(int argc, char **argv) {
-  for (int i = 2; i < argc; i++)
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      fputs(run_usage, stdout);
-      return FS_EXIT_OK;
-    }
+  if (fs_wants_help(argc, argv, run_usage)) return FS_EXIT_OK;
   fs_error err = {{0}};
   run_options o;
   fs_network_model network = {0};

@@ -88,28 +88,26 @@ static int parse_validate_options(int argc, char **argv, validate_options *o, fs
   return 0;
 }
 
-static int add_param(validate_options *o, const char *key, const char *value, fs_error *err) {
-  char text[1200];
-  snprintf(text, sizeof text, "%s=%s", key, value);
-  return fs_option_param(&o->params, text, err);
-}
-
 /* The platform as parameters (nodes=, cores=, mapping=, platform=), from
  * the options or else the file's header when it holds every row; what was
  * used, for the report, into describe (empty: none; note says why the
  * header's was not taken). */
 static int platform_params(validate_options *o, const fs_collective_data *d, char *describe,
                            size_t size, char *note, size_t note_size, fs_error *err) {
+  fs_parameters *params = &o->params;
   describe[0] = note[0] = 0;
   if (o->platform) {
     snprintf(describe, size, "%s", o->platform);
-    return add_param(o, "platform", o->platform, err);
+    return fs_option_param_pair(params, "platform", o->platform, err);
   }
   if (o->nodes) {
     snprintf(describe, size, "%s nodes x %s cores, %s", o->nodes, o->cores,
              o->mapping ? o->mapping : "seq");
-    return add_param(o, "nodes", o->nodes, err) || add_param(o, "cores", o->cores, err) ||
-           (o->mapping && add_param(o, "mapping", o->mapping, err)) ? -1 : 0;
+    return fs_option_param_pair(params, "nodes", o->nodes, err) ||
+                   fs_option_param_pair(params, "cores", o->cores, err) ||
+                   (o->mapping && fs_option_param_pair(params, "mapping", o->mapping, err))
+               ? -1
+               : 0;
   }
   if (!d->nodes || !d->cores) return 0;
   for (int64_t i = 0; i < d->count; i++)
@@ -124,7 +122,10 @@ static int platform_params(validate_options *o, const fs_collective_data *d, cha
   snprintf(cores, sizeof cores, "%d", (int)d->cores);
   snprintf(describe, size, "%s nodes x %s cores, seq (from %s's first line)", nodes, cores,
            d->source);
-  return add_param(o, "nodes", nodes, err) || add_param(o, "cores", cores, err) ? -1 : 0;
+  return fs_option_param_pair(params, "nodes", nodes, err) ||
+                 fs_option_param_pair(params, "cores", cores, err)
+             ? -1
+             : 0;
 }
 
 /* ---- output ---------------------------------------------------------------- */
@@ -294,11 +295,7 @@ static int write_table(const report *r, fs_output *out, fs_error *err) {
 }
 
 int fs_command_validate(int argc, char **argv) {
-  for (int i = 2; i < argc; i++)
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      fputs(validate_usage, stdout);
-      return FS_EXIT_OK;
-    }
+  if (fs_wants_help(argc, argv, validate_usage)) return FS_EXIT_OK;
   fs_error err = {{0}};
   validate_options o;
   fs_network_model network = {0};

@@ -75,6 +75,21 @@ int fs_fit_set_per_byte(fs_fit *fit, const char *name, fs_per_byte value) {
   return fs_fit_set_param(fit, name, fs_format_per_byte(text, value));
 }
 
+char *fs_fit_table_text(const fs_size_table *t, const char *heading) {
+  size_t size = 128 + strlen(heading) + (size_t)t->rows * (size_t)(32 + 40 * t->columns), used = 0;
+  char *text = malloc(size), number[32]; /* 40: " %sns" */
+  if (!text) return NULL;
+  used += (size_t)snprintf(text, size, "# %s, fitted by fennelsim fit\n", heading);
+  for (int i = 0; i < t->rows; i++) {
+    used += (size_t)snprintf(text + used, size - used, "%lldB", (long long)t->sizes[i]);
+    for (int k = 0; k < t->columns; k++)
+      used += (size_t)snprintf(text + used, size - used, " %sns",
+                               fs_format_ns(number, t->values[(size_t)i * t->columns + k]));
+    used += (size_t)snprintf(text + used, size - used, "\n");
+  }
+  return text;
+}
+
 int fs_fit_add_table(fs_fit *fit, const char *name, char *rows) {
   if (!rows || fit->table_count == FS_FIT_MAX_TABLES || strlen(name) >= sizeof fit->tables[0].name) {
     free(rows);

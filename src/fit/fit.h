@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "fit/probe_data.h"
+#include "models/size_table.h"
 
 #define FS_FIT_MAX_PARAMS 64
 #define FS_FIT_MAX_TABLES 8
@@ -66,6 +67,9 @@ int fs_fit_set_param(fs_fit *fit, const char *name, const char *value);
 int fs_fit_set_time(fs_fit *fit, const char *name, fs_time value);         /* "1234.5ns" style, exact */
 int fs_fit_set_per_byte(fs_fit *fit, const char *name, fs_per_byte value); /* exact */
 int fs_fit_add_table(fs_fit *fit, const char *name, char *rows);            /* takes rows */
+/* A size table as text a model reads back: "# heading, fitted by fennelsim
+ * fit", then "SIZEB V1ns V2ns ..." per row (malloc'd; NULL when out of memory). */
+char *fs_fit_table_text(const fs_size_table *table, const char *heading);
 int fs_fit_add_residual(fs_fit *fit, int64_t row, fs_time measured, fs_time estimated);
 void fs_fit_note(fs_fit *fit, const char *format, ...) FS_PRINTF(2, 3);
 /* The measured value of a row under the options (min or median). */

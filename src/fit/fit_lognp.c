@@ -241,21 +241,6 @@ static int build_tables(lognp_fit *f, fs_error *err) {
 
 /* ---- the result ---- */
 
-static char *table_text(const fs_size_table *t, const char *heading) {
-  size_t size = 128 + (size_t)t->rows * (size_t)(32 + 40 * t->columns), used = 0; /* 40: " %sns" */
-  char *text = malloc(size), number[32];
-  if (!text) return NULL;
-  used += (size_t)snprintf(text, size, "# %s, fitted by fennelsim fit\n", heading);
-  for (int i = 0; i < t->rows; i++) {
-    used += (size_t)snprintf(text + used, size - used, "%lldB", (long long)t->sizes[i]);
-    for (int k = 0; k < t->columns; k++)
-      used += (size_t)snprintf(text + used, size - used, " %sns",
-                               fs_format_ns(number, t->values[(size_t)i * t->columns + k]));
-    used += (size_t)snprintf(text + used, size - used, "\n");
-  }
-  return text;
-}
-
 static fs_time positive(fs_time t) { return t < 0 ? 0 : t; }
 
 /* o_mw + l_mw as lognp.c (the row's stride is one of the columns). */
@@ -283,7 +268,7 @@ static int write_result(lognp_fit *f, fs_error *err) {
   for (int k = 0; k < f->stride_count; k++)
     used += (size_t)snprintf(list + used, sizeof list - used, "%s%lld", k ? "," : "", (long long)f->strides[k]);
   snprintf(heading, sizeof heading, "size o_mw%s", f->stride_count ? " l_mw(strides)" : "");
-  char *mw = table_text(&f->mw, heading), *net = table_text(&f->net, "size o_net");
+  char *mw = fs_fit_table_text(&f->mw, heading), *net = fs_fit_table_text(&f->net, "size o_net");
   if (f->stride_count && fs_fit_set_param(fit, "strides", list)) {
     free(mw), free(net);
     return fs_error_set(err, "lognp: the strides do not fit a parameter (%s)", list);

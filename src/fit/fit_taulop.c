@@ -274,23 +274,6 @@ static int fit_o_net(taulop_fit *f, fs_error *err) {
 
 /* ---- the result ---- */
 
-/* "SIZEB L(m,1) ... L(m,T)\n" per row */
-static char *table_text(const fs_size_table *t, const char *what) {
-  size_t size = 128 + (size_t)t->rows * (size_t)(32 + 40 * t->columns), used = 0; /* 40: " %sns" */
-  char *text = malloc(size), number[32];
-  if (!text) return NULL;
-  used += (size_t)snprintf(text, size, "# %s L(m,1) .. L(m,%d), fitted by fennelsim fit\n", what,
-                           t->columns);
-  for (int i = 0; i < t->rows; i++) {
-    used += (size_t)snprintf(text + used, size - used, "%lldB", (long long)t->sizes[i]);
-    for (int k = 0; k < t->columns; k++)
-      used += (size_t)snprintf(text + used, size - used, " %sns",
-                               fs_format_ns(number, t->values[(size_t)i * t->columns + k]));
-    used += (size_t)snprintf(text + used, size - used, "\n");
-  }
-  return text;
-}
-
 /* The model's time of a row the fit uses; 0 for a row it does not use. */
 static int estimate(const taulop_fit *f, const fs_probe_row *r, fs_time *out) {
   const fs_size_table *shm = &f->shm.table, *net = &f->net.table;
@@ -320,8 +303,13 @@ static int estimate(const taulop_fit *f, const fs_probe_row *r, fs_time *out) {
 
 static int write_result(taulop_fit *f, fs_error *err) {
   fs_fit *fit = f->fit;
-  char *shm = table_text(&f->shm.table, "L^0(m,tau) shared memory:");
-  char *net = f->has_net ? table_text(&f->net.table, "L^1(m,tau) network:")
+  char shm_heading[64], net_heading[64];
+  snprintf(shm_heading, sizeof shm_heading, "L^0(m,tau) shared memory: L(m,1) .. L(m,%d)",
+           f->shm.table.columns);
+  snprintf(net_heading, sizeof net_heading, "L^1(m,tau) network: L(m,1) .. L(m,%d)",
+           f->net.table.columns);
+  char *shm = fs_fit_table_text(&f->shm.table, shm_heading);
+  char *net = f->has_net ? fs_fit_table_text(&f->net.table, net_heading)
                          : strdup("# no net rows in the data: a placeholder\n0B 0ns\n");
   int failed = fs_fit_set_time(fit, "shm_o", (fs_time)f->o_shm) ||
                fs_fit_set_time(fit, "net_o", (fs_time)f->o_net) ||

@@ -106,11 +106,16 @@ static int read_table(gamma_model *m, const fs_parameter *param, fs_error *err) 
   return status;
 }
 
+static void post_compute_event(void *owner, fs_engine *e, fs_time at, uint32_t payload) {
+  (void)owner;
+  fs_engine_post_compute_event(e, at, payload);
+}
+
 int fs_gamma_compute_create(fs_parameters *params, fs_compute_model *out, fs_error *err) {
   gamma_model *m = calloc(1, sizeof *m);
   if (!m) return fs_error_set(err, "out of memory");
   fs_shared_callbacks callbacks = {.owner = m, .cost = gamma_cost,
-                                   .post = fs_engine_post_compute_event, .done = gamma_done};
+                                   .post = post_compute_event, .done = gamma_done};
   m->nodes = fs_shared_resource_new(&callbacks);
   fs_parameter *table = fs_parameter_take(params, "gamma_table");
   int failed = !m->nodes || fs_platform_parameters_read(params, &m->where, err);

@@ -95,7 +95,8 @@ static void reschedule(fs_shared_resource *r, fs_engine *e, int32_t index, fs_ti
   if (first == in->next_end) return; /* its event stands (or none is needed) */
   in->next_end = first;
   in->generation = in->generation == GENERATIONS ? 1 : in->generation + 1;
-  if (first >= 0) r->callbacks.post(e, first, (uint32_t)index | in->generation << GENERATION_SHIFT);
+  if (first >= 0)
+    r->callbacks.post(r->callbacks.owner, e, first, (uint32_t)index | in->generation << GENERATION_SHIFT);
 }
 
 static int32_t new_job(fs_shared_resource *r) {
@@ -118,7 +119,7 @@ void fs_shared_resource_begin(fs_shared_resource *r, fs_engine *e, int32_t index
                               int32_t job_owner, int job_tag, fs_time now) {
   int32_t x = new_job(r);
   if (x < 0) {
-    fs_engine_fail(e, "out of memory for the jobs of a shared resource");
+    if (e) fs_engine_fail(e, "out of memory for the jobs of a shared resource");
     return;
   }
   instance *in = &r->instances[index];

@@ -24,7 +24,7 @@ typedef struct fs_shared_callbacks {
   /* cost(m, tau) of instance's jobs, in picoseconds */
   double (*cost)(void *owner, int32_t instance, int64_t bytes, int32_t tau);
   /* posts an event of the owner's at `at` carrying payload */
-  void (*post)(fs_engine *engine, fs_time at, uint32_t payload);
+  void (*post)(void *owner, fs_engine *engine, fs_time at, uint32_t payload);
   /* a job ended at now (already off its instance) */
   void (*done)(void *owner, fs_engine *engine, int32_t job_owner, int job_tag, fs_time now);
 } fs_shared_callbacks;
@@ -34,7 +34,8 @@ void fs_shared_resource_free(fs_shared_resource *r);
 /* Before a run: `instances` instances, all idle, no jobs. -1 with err set. */
 int fs_shared_resource_reset(fs_shared_resource *r, int32_t instances, fs_error *err);
 /* A job of `bytes` joins `instance` now; job_owner and job_tag come back in
- * done(). Fails the run (fs_engine_fail) when out of memory. */
+ * done(). Fails the run (fs_engine_fail) when out of memory; outside a run
+ * (engine NULL: a resource the owner drives itself) the job is dropped. */
 void fs_shared_resource_begin(fs_shared_resource *r, fs_engine *e, int32_t instance,
                               int64_t bytes, int32_t job_owner, int job_tag, fs_time now);
 /* Handles an event posted by this resource (a payload below bit 31). */

@@ -242,88 +242,88 @@ static int taulop_reset(void *state, const fs_program *p, fs_error *err) {
   return 0;
 }
 
-/* A same-node message of k segments alone, replayed with
- * shared_resource.c's arithmetic (progress fractions, ends rounded to the
- * nearest ps, the oldest of jobs ending together handled first): *last_put
- * when the sender's copies end, the return value when the last get does;
- * both from the first put's start. */
-typedef struct lone_job {
-  int64_t bytes;
-  double progress, cost;
-  fs_time end;
-  int get;
-} lone_job;
+static void post_model_event(void *owner, fs_engine *e, fs_time at, uint32_t payload) {
+  (void)owner;
+  fs_engine_post_model_event(e, at, payload);
+}
 
-typedef struct lone_pipeline {
+/* A same-node message of k segments alone, on a shared memory of its own
+ * (a scratch fs_shared_resource, driven here without an engine): segment
+ * j+1 put while j is got, as transfer_done does it. Its event is the last
+ * one posted; *last_put when the sender's copies end, the return value
+ * when the last get does (both from the first put's start), -1 when the
+ * pipeline could not run (out of memory). */
+typedef struct lone_message {
   const taulop *m;
-  lone_job jobs[2]; /* [0] the oldest */
-  int count, tau;
-  fs_time last;
-} lone_pipeline;
+  fs_shared_resource *shm;
+  int64_t bytes;
+  int32_t segments, put, got, getting;
+  fs_time pending_at, last_put, delivered;
+  uint32_t pending;
+  int has_pending;
+} lone_message;
 
-static void lone_advance(lone_pipeline *l, fs_time now) {
-  for (int i = 0; i < l->count; i++) {
-    lone_job *j = &l->jobs[i];
-    j->progress = j->cost > 0 ? j->progress + (double)(now - l->last) / j->cost : 1.0;
-  }
-  l->last = now;
+static int64_t lone_segment_bytes(const lone_message *l, int32_t j) {
+  return j + 1 < l->segments ? l->m->segment : l->bytes - (int64_t)(l->segments - 1) * l->m->segment;
 }
 
-static void lone_reschedule(lone_pipeline *l, fs_time now) {
-  for (int i = 0; i < l->count; i++) {
-    lone_job *j = &l->jobs[i];
-    double left = 1.0 - j->progress;
-    j->cost = transfer_time(l->m, 0, j->bytes, l->tau);
-    j->end = now + (fs_time)((left > 0 ? left : 0) * j->cost + 0.5);
-  }
+static double lone_cost(void *owner, int32_t instance, int64_t bytes, int32_t tau) {
+  (void)instance;
+  return transfer_time(((lone_message *)owner)->m, 0, bytes, tau);
 }
 
-static void lone_begin(lone_pipeline *l, int get, int64_t bytes, fs_time now) {
-  lone_advance(l, now);
-  l->jobs[l->count++] = (lone_job){.bytes = bytes, .get = get};
-  l->tau++;
-  lone_reschedule(l, now);
+static void lone_post(void *owner, fs_engine *e, fs_time at, uint32_t payload) {
+  (void)e;
+  lone_message *l = owner;
+  l->pending_at = at, l->pending = payload, l->has_pending = 1;
+}
+
+static void lone_get_if_ready(lone_message *l, fs_time now) {
+  if (l->getting || l->got >= l->put) return;
+  l->getting = 1;
+  fs_shared_resource_begin(l->shm, NULL, 0, lone_segment_bytes(l, l->got), 0, SEGMENT_GET, now);
+}
+
+static void lone_done(void *owner, fs_engine *e, int32_t job_owner, int leg, fs_time now) {
+  (void)e, (void)job_owner;
+  lone_message *l = owner;
+  if (leg == SEGMENT_PUT) {
+    if (++l->put < l->segments)
+      fs_shared_resource_begin(l->shm, NULL, 0, lone_segment_bytes(l, l->put), 0, SEGMENT_PUT, now);
+    else
+      l->last_put = now;
+  } else {
+    l->getting = 0;
+    if (++l->got == l->segments) l->delivered = now;
+  }
+  lone_get_if_ready(l, now);
 }
 
 static fs_time lone_segmented(const taulop *m, int64_t bytes, fs_time *last_put) {
-  int64_t segment = m->segment;
-  int32_t k = (int32_t)((bytes + segment - 1) / segment), put = 0, got = 0, getting = 0;
-  lone_pipeline l = {.m = m};
-#define SEGMENT_BYTES(j) ((j) + 1 < k ? segment : bytes - (int64_t)(k - 1) * segment)
-  lone_begin(&l, 0, SEGMENT_BYTES(0), 0);
-  for (;;) {
-    fs_time now = l.jobs[0].end;
-    for (int i = 1; i < l.count; i++)
-      if (l.jobs[i].end < now) now = l.jobs[i].end;
-    lone_advance(&l, now);
-    lone_job ended[2];
-    int n = 0, kept = 0;
-    for (int i = 0; i < l.count; i++) {
-      if (l.jobs[i].end <= now) ended[n++] = l.jobs[i];
-      else l.jobs[kept++] = l.jobs[i];
-    }
-    l.count = kept, l.tau -= n;
-    lone_reschedule(&l, now);
-    for (int i = 0; i < n; i++) {
-      if (!ended[i].get) {
-        if (++put < k) lone_begin(&l, 0, SEGMENT_BYTES(put), now);
-        else *last_put = now;
-      } else {
-        getting = 0;
-        if (++got == k) return now;
-      }
-      if (!getting && got < put) getting = 1, lone_begin(&l, 1, SEGMENT_BYTES(got), now);
-    }
+  lone_message l = {.m = m, .bytes = bytes, .delivered = -1,
+                    .segments = (int32_t)((bytes + m->segment - 1) / m->segment)};
+  fs_shared_callbacks callbacks = {.owner = &l, .cost = lone_cost, .post = lone_post, .done = lone_done};
+  fs_error err;
+  l.shm = fs_shared_resource_new(&callbacks);
+  if (!l.shm || fs_shared_resource_reset(l.shm, 1, &err)) {
+    fs_shared_resource_free(l.shm);
+    return -1;
   }
-#undef SEGMENT_BYTES
+  fs_shared_resource_begin(l.shm, NULL, 0, lone_segment_bytes(&l, 0), 0, SEGMENT_PUT, 0);
+  while (l.has_pending && l.delivered < 0) {
+    l.has_pending = 0;
+    fs_shared_resource_event(l.shm, NULL, l.pending, l.pending_at);
+  }
+  fs_shared_resource_free(l.shm);
+  *last_put = l.last_put;
+  return l.delivered;
 }
 
 /* Alone (tau = 1), after the sender's CPU part (o and its own copies; a
  * get's initiator only has o): the rest of the message's transfers. The
  * latency is their cost at 0 bytes in the tables, the size part the rest.
- * A segmented same-node message is priced by replaying its pipeline alone
- * (segment j+1 put while j is got, at tau 2): what follows its last put,
- * or all of it for a get. */
+ * A segmented same-node message is priced by running its pipeline alone
+ * (lone_segmented): what follows its last put, or all of it for a get. */
 static int taulop_price(void *state, const fs_program *p, int32_t task, fs_time *latency,
                         fs_time *per_size) {
   const taulop *m = state;
@@ -348,6 +348,7 @@ static int taulop_price(void *state, const fs_program *p, int32_t task, fs_time 
   }
   if (same_node && m->segment > 0 && bytes > m->segment) {
     fs_time last_put = 0, delivered = lone_segmented(m, bytes, &last_put);
+    if (delivered < 0) return -1;
     total = get ? delivered : delivered - last_put;
   }
   if (total < 0) total = 0;
@@ -432,7 +433,7 @@ int fs_taulop_create(fs_parameters *params, fs_network_model *out, fs_error *err
   m->threshold[1] = 128 * 1024; /* H_TCP of MPICH */
   m->segment = 8 * 1024;
   fs_shared_callbacks callbacks = {.owner = m, .cost = channel_cost,
-                                   .post = fs_engine_post_model_event, .done = transfer_done};
+                                   .post = post_model_event, .done = transfer_done};
   m->channels = fs_shared_resource_new(&callbacks);
   if (!m->channels || read_parameters(m, params, err)) {
     taulop_destroy(m);
