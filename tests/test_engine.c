@@ -143,11 +143,16 @@ START_TEST(any_one_fires_at_first_completion) {
 }
 END_TEST
 
-/* Two tasks ready at the same time on one rank run in program order,
- * even when the one placed first in the program becomes ready later in
- * the same instant: A (id 3) is reached through a proxy, B (id 4)
- * directly; A still runs first: A [0,10], B [10,15]. */
-START_TEST(ties_go_to_program_position) {
+/* Work waiting for a CPU is served in the order it was released, a
+ * task's successors being placed when it starts (SPEC §2, as LogGOPSim's
+ * queue): A (id 3) is reached through a proxy, B (id 4) directly from
+ * start s1. s0 and s1 start first (in rank order), then the proxy: B is
+ * placed by s1 before A by the proxy, so B runs first: B [0,5], A [5,15],
+ * although A comes first in the program. LogGOPSim agrees on the GOAL
+ * form of this program, proxy and starts as calc 0 on three CPUs of one
+ * rank (tests/goal/release-order-proxy.goal in test_loggopsim); before issue 15
+ * A ran first. */
+START_TEST(ties_go_by_release_order) {
   fs_program *p = fs_program_new(2);
   int32_t s0 = add(p, FS_START, 0), s1 = add(p, FS_START, 1);
   int32_t proxy = add(p, FS_PROXY, 0);
@@ -158,18 +163,22 @@ START_TEST(ties_go_to_program_position) {
   finalize(p);
   fs_simulation run;
   fs_timeline *tl = simulate_recorded(&run, p, "hockney", "");
-  assert_task(tl, a, 0, 0, 10 * NS, 10 * NS);
-  assert_task(tl, b, 0, 10 * NS, 15 * NS, 15 * NS);
+  assert_task(tl, b, 0, 0, 5 * NS, 5 * NS);
+  assert_task(tl, a, 0, 5 * NS, 15 * NS, 15 * NS);
   fs_timeline_free(tl);
   fs_test_run_free(&run);
   fs_program_free(p);
 }
 END_TEST
 
-/* A busy rank serves its waiting tasks by ready time first: x [0,10]
- * holds rank 0; `late` (id 4) is ready at 3 and `early` (id 3) at 4, so
- * late runs first, [10,12], then early [12,13], despite its lower id. */
-START_TEST(waiting_tasks_go_by_ready_time) {
+/* A busy rank serves its waiting tasks in the order they were released,
+ * not by ready time: x [0,10] holds rank 0; `early` (id 3) is ready at 4
+ * and `late` (id 4) at 3, but both were placed when their predecessors
+ * started, at4 (rank 1) before at3 (rank 2): early runs first, [10,11],
+ * then late [11,13]. LogGOPSim agrees on the GOAL form (the three ranks as
+ * three CPUs of one rank: tests/goal/release-order-cpus.goal in
+ * test_loggopsim); before issue 15 late ran first. */
+START_TEST(waiting_tasks_go_by_release_order) {
   fs_program *p = fs_program_new(3);
   int32_t x = compute(p, 0, 10 * NS);
   int32_t at4 = compute(p, 1, 4 * NS), at3 = compute(p, 2, 3 * NS);
@@ -181,8 +190,8 @@ START_TEST(waiting_tasks_go_by_ready_time) {
   fs_simulation run;
   fs_timeline *tl = simulate_recorded(&run, p, "hockney", "");
   assert_task(tl, x, 0, 0, 10 * NS, 10 * NS);
-  assert_task(tl, late, 3 * NS, 10 * NS, 12 * NS, 12 * NS);
-  assert_task(tl, early, 4 * NS, 12 * NS, 13 * NS, 13 * NS);
+  assert_task(tl, early, 4 * NS, 10 * NS, 11 * NS, 11 * NS);
+  assert_task(tl, late, 3 * NS, 11 * NS, 13 * NS, 13 * NS);
   fs_timeline_free(tl);
   fs_test_run_free(&run);
   fs_program_free(p);
@@ -443,8 +452,8 @@ static Suite *engine_suite(void) {
   tcase_add_test(c, cpu_is_shared_unless_concurrent);
   tcase_add_test(c, any_fires_at_kth_completion);
   tcase_add_test(c, any_one_fires_at_first_completion);
-  tcase_add_test(c, ties_go_to_program_position);
-  tcase_add_test(c, waiting_tasks_go_by_ready_time);
+  tcase_add_test(c, ties_go_by_release_order);
+  tcase_add_test(c, waiting_tasks_go_by_release_order);
   tcase_add_test(c, local_and_remote_dependencies);
   tcase_add_test(c, blocking_and_concurrent_puts);
   tcase_add_test(c, skew_and_sleep);

@@ -1,7 +1,7 @@
 /* engine.c: the event loop. One pass over a queue of timed events; every
- * CPU keeps a list of waiting tasks (and, at a receiver, waiting messages);
- * a dispatch round at the end of each instant gives every idle CPU its next
- * one. Two-sided messages are matched in per-rank FIFO queues linked through
+ * CPU keeps lists of waiting tasks (and, at a receiver, waiting messages)
+ * in the order they were released (engine.h); a dispatch round at the end
+ * of each instant gives every idle CPU its next one, CPUs in that order. Two-sided messages are matched in per-rank FIFO queues linked through
  * the task arrays. No allocation once a run has begun, except the event
  * queue's buckets growing to their high-water mark. */
 #include "engine.h"
@@ -26,13 +26,17 @@ enum {
 #define EVENT_BITS 3
 
 /* Per-task flags of two-sided tasks. RECEIVED_INTO: the message was
- * matched when received; the recv it completes is in waiting_next[send]. */
-enum { MESSAGE = 1, RENDEZVOUS = 2, MATCHED = 4, RECEIVED_INTO = 8 };
+ * matched during its receipt; the recv it completes at the receipt's end
+ * is in waiting_next[send]. RECEIVING: its receipt has not ended. */
+enum { MESSAGE = 1, RENDEZVOUS = 2, MATCHED = 4, RECEIVED_INTO = 8, RECEIVING = 16 };
 
+/* A CPU's waiting work, each list by place (waiting_key), linked through
+ * waiting_next: tasks and messages that take the CPU; and recvs, which
+ * are posted in no time when the CPU is free, or when it is taken: those
+ * waiting then (up to `due`) are posted at that instant too. */
 typedef struct cpu_state {
-  fs_time tail_time;  /* ready time of the last entry queued */
-  int32_t head, tail; /* waiting tasks and messages, linked through waiting_next */
-  int32_t segment_before; /* last entry readied before tail_time, -1: none */
+  int32_t head, tail;
+  int32_t recv_head, recv_tail, due;
   uint8_t busy, dispatch_pending;
 } cpu_state;
 
@@ -52,12 +56,16 @@ struct fs_engine {
   fs_event_queue queue;
   int32_t *remaining;    /* per task: completions still needed; <= 0 once ready */
   int32_t *waiting_next; /* per task: next in a CPU's waiting list or a match queue */
+  uint32_t *place;       /* per task: its place while it waits for a CPU; once started,
+                          * the place of its message and the tasks it releases */
+  uint32_t next_place;   /* places are handed out in order, one per started task */
   uint8_t *two_sided;    /* per task: MESSAGE, RENDEZVOUS, MATCHED; NULL without sends */
   cpu_state *cpus;       /* rank * program->cpus + cpu */
   match_queues *queues;  /* per rank; NULL without sends and receives */
   fs_time *finish;       /* per rank: latest CPU end or data delivery */
-  int32_t *dispatch;     /* CPUs to serve at the end of this instant */
+  int32_t *dispatch;     /* CPUs to serve at the end of this instant; a heap in a round */
   int32_t dispatch_count;
+  int in_round;
   fs_time now;
   int64_t events;
   int64_t completed;
@@ -97,6 +105,7 @@ fs_engine *fs_engine_new(const fs_program *program, fs_network_model *network,
   size_t cpus = ranks * (size_t)program->cpus;
   e->remaining = malloc(tasks * sizeof *e->remaining);
   e->waiting_next = malloc(tasks * sizeof *e->waiting_next);
+  e->place = malloc(tasks * sizeof *e->place);
   e->cpus = malloc(cpus * sizeof *e->cpus);
   e->finish = malloc(ranks * sizeof *e->finish);
   e->dispatch = malloc(cpus * sizeof *e->dispatch);
@@ -105,7 +114,7 @@ fs_engine *fs_engine_new(const fs_program *program, fs_network_model *network,
     e->two_sided = malloc(tasks);
     e->queues = malloc(ranks * sizeof *e->queues);
   }
-  if (!e->remaining || !e->waiting_next || !e->cpus || !e->finish || !e->dispatch ||
+  if (!e->remaining || !e->waiting_next || !e->place || !e->cpus || !e->finish || !e->dispatch ||
       (two_sided && (!e->two_sided || !e->queues))) {
     fs_engine_free(e);
     fs_error_set(err, "out of memory for the run state of %d tasks", program->tasks);
@@ -119,6 +128,7 @@ void fs_engine_free(fs_engine *e) {
   fs_event_queue_free(&e->queue);
   free(e->remaining);
   free(e->waiting_next);
+  free(e->place);
   free(e->two_sided);
   free(e->cpus);
   free(e->queues);
@@ -165,7 +175,7 @@ const fs_time *fs_engine_finish_times(const fs_engine *e) { return e->finish; }
 
 int64_t fs_engine_bytes(const fs_engine *e) {
   const fs_program *p = e->program;
-  int64_t per_task = 8 + (e->two_sided ? 1 : 0);
+  int64_t per_task = 12 + (e->two_sided ? 1 : 0);
   int64_t per_rank = (int64_t)p->cpus * (int64_t)(sizeof(cpu_state) + 4) + (int64_t)sizeof(fs_time) +
                      (e->queues ? (int64_t)sizeof(match_queues) : 0);
   return (int64_t)p->tasks * per_task + (int64_t)p->ranks * per_rank;
@@ -307,58 +317,118 @@ static int32_t cpu_of(const fs_engine *e, int32_t rank, int32_t task) {
   return rank * e->program->cpus + fs_task_cpu(e->program, task);
 }
 
-static void request_dispatch(fs_engine *e, int32_t c) {
-  cpu_state *cpu = &e->cpus[c];
-  if (!cpu->dispatch_pending && !cpu->busy && cpu->head >= 0) {
-    cpu->dispatch_pending = 1;
-    e->dispatch[e->dispatch_count++] = c;
-  }
+/* A waiting entry's order: its place; within one place (the tasks one
+ * start releases), sends, then recvs, then the rest, each first released
+ * first (LogGOPSim sorts each batch of newly ready operations by type). */
+static uint64_t waiting_key(const fs_engine *e, int32_t task) {
+  fs_task_kind kind = e->program->kind[task];
+  return (uint64_t)e->place[task] << 2 | (kind == FS_SEND ? 0u : kind == FS_RECV ? 1u : 2u);
 }
 
-/* Keeps each CPU's list sorted by (ready time, task id). Entries arrive in
- * time order, so one goes at the tail unless another of the same ready
- * time with a larger id is already there: then it is placed within that
- * last same-time segment. */
-static void enqueue_waiting(fs_engine *e, int32_t c, int32_t task) {
+/* A recv that is posted without taking its CPU. */
+static int posted_free(const fs_program *p, int32_t task) {
+  return p->kind[task] == FS_RECV && !(p->flags[task] & FS_BLOCKING);
+}
+
+/* What a CPU can do now: its first task if it is free, its first recv if
+ * it is free or that recv is due; -1 if nothing. */
+static int32_t cpu_next(const fs_engine *e, int32_t c) {
+  const cpu_state *cpu = &e->cpus[c];
+  int32_t task = cpu->busy ? -1 : cpu->head;
+  int32_t recv = cpu->busy && cpu->due < 0 ? -1 : cpu->recv_head;
+  if (task < 0) return recv;
+  return recv >= 0 && waiting_key(e, recv) < waiting_key(e, task) ? recv : task;
+}
+
+/* The CPUs to serve at the end of an instant are served in the order of
+ * their next entry's key (ties by CPU), a binary heap while the round
+ * runs: all starts at one instant happen in place order, so the places
+ * they hand out keep that order too (as LogGOPSim's queue does). */
+static int cpu_before(const fs_engine *e, int32_t a, int32_t b) {
+  uint64_t ka = waiting_key(e, cpu_next(e, a)), kb = waiting_key(e, cpu_next(e, b));
+  return ka < kb || (ka == kb && a < b);
+}
+
+static void sift_up(fs_engine *e, int32_t i) {
+  int32_t *heap = e->dispatch, c = heap[i];
+  for (; i > 0 && cpu_before(e, c, heap[(i - 1) / 2]); i = (i - 1) / 2) heap[i] = heap[(i - 1) / 2];
+  heap[i] = c;
+}
+
+static void sift_down(fs_engine *e, int32_t i) {
+  int32_t *heap = e->dispatch, n = e->dispatch_count, c = heap[i];
+  for (int32_t child; (child = 2 * i + 1) < n; i = child) {
+    if (child + 1 < n && cpu_before(e, heap[child + 1], heap[child])) child++;
+    if (!cpu_before(e, heap[child], c)) break;
+    heap[i] = heap[child];
+  }
+  heap[i] = c;
+}
+
+/* Outside a round the keys may still change (a message placed early
+ * arrives): requests are only listed, and the round heaps them. */
+static void request_dispatch(fs_engine *e, int32_t c) {
   cpu_state *cpu = &e->cpus[c];
+  if (cpu->dispatch_pending || cpu_next(e, c) < 0) return;
+  cpu->dispatch_pending = 1;
+  e->dispatch[e->dispatch_count++] = c;
+  if (e->in_round) sift_up(e, e->dispatch_count - 1);
+}
+
+static int32_t next_dispatch(fs_engine *e) {
+  int32_t first = e->dispatch[0];
+  e->dispatch[0] = e->dispatch[--e->dispatch_count];
+  if (e->dispatch_count) sift_down(e, 0);
+  e->cpus[first].dispatch_pending = 0;
+  return first;
+}
+
+/* Keeps a list sorted by waiting_key, equal keys first come first.
+ * Entries mostly come in order and go at the tail; a message or a task
+ * placed before entries already waiting is walked in from the head. */
+static void insert_waiting(fs_engine *e, int32_t *head, int32_t *tail, int32_t task) {
   int32_t *next = e->waiting_next;
+  uint64_t key = waiting_key(e, task);
   next[task] = -1;
-  if (cpu->head < 0) {
-    cpu->head = cpu->tail = task;
-    cpu->segment_before = -1;
-    cpu->tail_time = e->now;
+  if (*head < 0) {
+    *head = *tail = task;
     return;
   }
-  if (e->now > cpu->tail_time) {
-    cpu->segment_before = cpu->tail;
-    cpu->tail_time = e->now;
-  } else if (task < cpu->tail) {
-    int32_t previous = cpu->segment_before;
-    int32_t current = previous < 0 ? cpu->head : next[previous];
-    while (current < task) previous = current, current = next[current];
-    next[task] = current;
-    if (previous < 0)
-      cpu->head = task;
-    else
-      next[previous] = task;
+  if (key >= waiting_key(e, *tail)) {
+    next[*tail] = task;
+    *tail = task;
     return;
   }
-  next[cpu->tail] = task;
-  cpu->tail = task;
+  int32_t previous = -1, current = *head;
+  while (waiting_key(e, current) <= key) previous = current, current = next[current];
+  next[task] = current;
+  if (previous < 0)
+    *head = task;
+  else
+    next[previous] = task;
 }
 
 static void wait_for_cpu(fs_engine *e, int32_t c, int32_t task) {
-  enqueue_waiting(e, c, task);
+  cpu_state *cpu = &e->cpus[c];
+  if (posted_free(e->program, task))
+    insert_waiting(e, &cpu->recv_head, &cpu->recv_tail, task);
+  else
+    insert_waiting(e, &cpu->head, &cpu->tail, task);
   request_dispatch(e, c);
 }
 
-static int32_t dequeue_waiting(fs_engine *e, int32_t c) {
+/* Takes `task`, the first of one of the CPU's lists. */
+static void dequeue_waiting(fs_engine *e, int32_t c, int32_t task) {
   cpu_state *cpu = &e->cpus[c];
-  int32_t task = cpu->head;
-  cpu->head = e->waiting_next[task];
-  if (cpu->head < 0) cpu->tail = -1;
-  if (cpu->segment_before == task) cpu->segment_before = -1;
-  return task;
+  int32_t next = e->waiting_next[task];
+  if (task == cpu->head) {
+    cpu->head = next;
+    if (next < 0) cpu->tail = -1;
+    return;
+  }
+  cpu->recv_head = next;
+  if (next < 0) cpu->recv_tail = -1;
+  if (cpu->due == task) cpu->due = -1;
 }
 
 /* ---- tasks ---- */
@@ -383,15 +453,17 @@ static void notify_received(fs_engine *e, int32_t send, fs_time end) {
     if (e->observers[i].received) e->observers[i].received(e->observers[i].state, send, e->now, end);
 }
 
-static void make_ready(fs_engine *e, int32_t task);
+static void make_ready(fs_engine *e, int32_t task, uint32_t place);
 
-/* Counts one completion for each successor in successor[from..to). */
-static void release(fs_engine *e, int64_t from, int64_t to) {
+/* Counts one completion of `task` for each successor in
+ * successor[from..to); those it makes ready take the task's place. */
+static void release(fs_engine *e, int32_t task, int64_t from, int64_t to) {
   const uint32_t *successor = e->program->successor;
   int32_t *remaining = e->remaining;
+  uint32_t place = e->place[task];
   for (int64_t i = from; i < to; i++) {
     int32_t s = FS_EDGE_TASK(successor[i]);
-    if (--remaining[s] == 0) make_ready(e, s);
+    if (--remaining[s] == 0) make_ready(e, s, place);
   }
 }
 
@@ -423,9 +495,10 @@ static void start_task(fs_engine *e, int32_t task) {
   const fs_program *p = e->program;
   if (e->observer_count) notify(e, 1, task);
   if (e->noise) e->started[task] = e->now;
+  e->place[task] = e->next_place++; /* what it releases comes after all placed before */
   if (p->start_dependencies) {
     int64_t first = p->successor_at[task];
-    release(e, first, start_edges_end(p, task));
+    release(e, task, first, start_edges_end(p, task));
   }
   switch (p->kind[task]) {
     case FS_START: /* value: the skew */
@@ -454,8 +527,9 @@ static void start_task(fs_engine *e, int32_t task) {
   if (e->noise) flush_pending_local(e);
 }
 
-static void make_ready(fs_engine *e, int32_t task) {
+static void make_ready(fs_engine *e, int32_t task, uint32_t place) {
   if (e->observer_count) notify(e, 0, task);
+  e->place[task] = place;
   if (fs_task_takes_cpu(e->program, task))
     wait_for_cpu(e, cpu_of(e, e->program->rank[task], task), task);
   else
@@ -463,12 +537,9 @@ static void make_ready(fs_engine *e, int32_t task) {
 }
 
 static void free_cpu(fs_engine *e, int32_t c) {
-  cpu_state *cpu = &e->cpus[c];
-  cpu->busy = 0; /* then test the other fields apart: no stall on this store */
-  if (!cpu->dispatch_pending && cpu->head >= 0) {
-    cpu->dispatch_pending = 1;
-    e->dispatch[e->dispatch_count++] = c;
-  }
+  e->cpus[c].busy = 0;
+  e->cpus[c].due = -1; /* all its recvs can go now */
+  request_dispatch(e, c);
 }
 
 static void extend_finish(fs_engine *e, int32_t r) {
@@ -520,22 +591,36 @@ static void append(fs_engine *e, int32_t *head, int32_t *tail, int32_t t) {
   *tail = t;
 }
 
-/* A matched rendezvous send completes now. */
+static void handle_remote(fs_engine *e, int32_t task);
+
+/* A matched rendezvous send completes now, in this step: what it releases
+ * is placed now, and a recv it releases is posted now if its CPU is free. */
 static void matched(fs_engine *e, int32_t send, int32_t recv) {
   if (e->observer_count) notify_match(e, send, recv);
   e->two_sided[send] |= MATCHED;
-  if (e->two_sided[send] & RENDEZVOUS) post_remote_now(e, send);
+  if (e->two_sided[send] & RENDEZVOUS) {
+    e->place[send] = e->next_place++;
+    handle_remote(e, send);
+  }
 }
 
 /* The message of `send` is received now: by the receiver's CPU, which the
  * model holds for a while, or (models without a receive cost) by no CPU.
- * A recv it matches completes when the receipt ends, with the same event. */
+ * A recv it matches completes when the receipt ends, with the same event,
+ * but what the recv releases is placed now, when the receipt starts: it
+ * goes before messages sent during the receipt (as in LogGOPSim, and in an
+ * MPI program, whose code after MPI_Wait runs before later messages are
+ * progressed). */
 static void receive_message(fs_engine *e, int32_t send) {
   const fs_program *p = e->program;
   match_queues *q = &e->queues[p->peer[send]];
   int32_t recv = take_first(e, &q->posted_head, &q->posted_tail, send, 1);
-  if (recv >= 0) matched(e, send, recv);
-  else append(e, &q->unexpected_head, &q->unexpected_tail, send);
+  if (recv >= 0) {
+    matched(e, send, recv);
+    e->place[recv] = e->next_place++;
+  } else {
+    append(e, &q->unexpected_head, &q->unexpected_tail, send);
+  }
   if (!e->network->receive) {
     if (recv >= 0) post_remote_now(e, recv);
     return;
@@ -543,6 +628,7 @@ static void receive_message(fs_engine *e, int32_t send) {
   fs_time hold = e->network->receive(e->network->state, e, send, e->now);
   if (e->noise) hold = occupation_end(e, p->peer[send], 1, 0, e->now, e->now + hold) - e->now;
   if (e->observer_count) notify_received(e, send, e->now + hold);
+  e->two_sided[send] |= RECEIVING;
   if (recv >= 0) {
     e->two_sided[send] |= RECEIVED_INTO;
     e->waiting_next[send] = recv; /* the send is in no list now */
@@ -551,7 +637,8 @@ static void receive_message(fs_engine *e, int32_t send) {
 }
 
 /* A recv is posted in no time: it takes the first unexpected message it
- * accepts (and completes now), or waits in the posted queue. */
+ * accepts and completes now, or when that message's receipt ends; or it
+ * waits in the posted queue. */
 static void handle_local(fs_engine *e, int32_t task);
 
 static void post_recv(fs_engine *e, int32_t recv) {
@@ -564,7 +651,12 @@ static void post_recv(fs_engine *e, int32_t recv) {
     return;
   }
   matched(e, send, recv);
-  post_remote_now(e, recv);
+  if (e->two_sided[send] & RECEIVING) {
+    e->two_sided[send] |= RECEIVED_INTO;
+    e->waiting_next[send] = recv;
+  } else {
+    handle_remote(e, recv);
+  }
 }
 
 /* ---- events ---- */
@@ -573,16 +665,16 @@ static void handle_local(fs_engine *e, int32_t task) {
   const fs_program *p = e->program;
   if (e->observer_count) notify(e, 2, task);
   extend_finish(e, p->rank[task]);
-  if (fs_task_takes_cpu(p, task) && !(p->flags[task] & FS_BLOCKING))
+  if (fs_task_takes_cpu(p, task) && !(p->flags[task] & FS_BLOCKING) && !posted_free(p, task))
     free_cpu(e, cpu_of(e, p->rank[task], task));
   int64_t from = start_edges_end(p, task);
   if (p->kind[task] == FS_SEND && !(e->two_sided[task] & RENDEZVOUS)) {
     if (e->observer_count) notify(e, 3, task); /* an eager send is done */
     e->completed++;
-    release(e, from, p->successor_at[task + 1]);
+    release(e, task, from, p->successor_at[task + 1]);
     return;
   }
-  release(e, from, edges_end(p, task, FS_EDGE_LOCAL, from));
+  release(e, task, from, edges_end(p, task, FS_EDGE_LOCAL, from));
 }
 
 static void handle_remote(fs_engine *e, int32_t task) {
@@ -592,7 +684,7 @@ static void handle_remote(fs_engine *e, int32_t task) {
   if (fs_task_takes_cpu(p, task) && (p->flags[task] & FS_BLOCKING))
     free_cpu(e, cpu_of(e, p->rank[task], task));
   e->completed++;
-  release(e, local_edges_end(p, task), p->successor_at[task + 1]);
+  release(e, task, local_edges_end(p, task), p->successor_at[task + 1]);
 }
 
 static void handle_complete(fs_engine *e, int32_t task) {
@@ -604,7 +696,7 @@ static void handle_complete(fs_engine *e, int32_t task) {
     if (fs_task_takes_cpu(p, task)) free_cpu(e, cpu_of(e, p->rank[task], task));
   }
   e->completed++;
-  release(e, start_edges_end(p, task), p->successor_at[task + 1]);
+  release(e, task, start_edges_end(p, task), p->successor_at[task + 1]);
 }
 
 /* The CPU a message of `send` uses at its receiver. */
@@ -633,6 +725,7 @@ static void handle(fs_engine *e, uint64_t payload) {
       break;
     case EVENT_RECEIVED:
       extend_finish(e, p->peer[task]);
+      e->two_sided[task] &= (uint8_t)~RECEIVING;
       free_cpu(e, receiving_cpu(e, task));
       if (e->two_sided[task] & RECEIVED_INTO) handle_remote(e, e->waiting_next[task]);
       break;
@@ -651,33 +744,41 @@ static void handle(fs_engine *e, uint64_t payload) {
   }
 }
 
-/* Every idle CPU with waiting work starts its first entry, all at `now`.
- * An entry the model cannot start yet (a NIC gap) comes back when it can. */
+/* Every idle CPU with waiting work starts its first entry, all at `now`,
+ * the first placed first. An entry the model cannot start yet (a NIC gap)
+ * comes back when it can; the CPU goes on with its next. */
 static void dispatch_round(fs_engine *e) {
   const fs_program *p = e->program;
-  int32_t count = e->dispatch_count;
-  e->dispatch_count = 0;
-  for (int32_t i = 0; i < count; i++) {
-    int32_t c = e->dispatch[i];
+  e->in_round = 1;
+  for (int32_t i = e->dispatch_count / 2 - 1; i >= 0; i--) sift_down(e, i);
+  while (e->dispatch_count) {
+    int32_t c = next_dispatch(e);
     cpu_state *cpu = &e->cpus[c];
-    cpu->dispatch_pending = 0;
-    while (!cpu->busy && cpu->head >= 0) {
-      int32_t task = dequeue_waiting(e, c);
-      int message = p->kind[task] == FS_SEND && (e->two_sided[task] & MESSAGE);
-      if (e->network->available && p->kind[task] >= FS_PUT && p->kind[task] <= FS_SEND) {
-        fs_time at = e->network->available(e->network->state, e, task, message, e->now);
-        if (at > e->now) {
-          post(e, at, (uint64_t)task << EVENT_BITS | EVENT_RETRY);
-          continue;
-        }
-      }
-      cpu->busy = 1;
-      if (message)
-        receive_message(e, task);
-      else
-        start_task(e, task);
+    int32_t task = cpu_next(e, c);
+    dequeue_waiting(e, c, task);
+    if (posted_free(p, task)) {
+      start_task(e, task);
+      request_dispatch(e, c);
+      continue;
     }
+    int message = p->kind[task] == FS_SEND && (e->two_sided[task] & MESSAGE);
+    if (e->network->available && p->kind[task] >= FS_PUT && p->kind[task] <= FS_SEND) {
+      fs_time at = e->network->available(e->network->state, e, task, message, e->now);
+      if (at > e->now) {
+        post(e, at, (uint64_t)task << EVENT_BITS | EVENT_RETRY);
+        request_dispatch(e, c);
+        continue;
+      }
+    }
+    cpu->busy = 1;
+    cpu->due = cpu->recv_tail; /* the recvs waiting now are posted now too */
+    if (message)
+      receive_message(e, task);
+    else
+      start_task(e, task);
+    request_dispatch(e, c);
   }
+  e->in_round = 0;
 }
 
 static void reset(fs_engine *e) {
@@ -685,13 +786,14 @@ static void reset(fs_engine *e) {
   fs_event_queue_clear(&e->queue);
   if (p->tasks) memcpy(e->remaining, p->need, (size_t)p->tasks * sizeof *e->remaining);
   for (int64_t c = 0; c < (int64_t)p->ranks * p->cpus; c++)
-    e->cpus[c] = (cpu_state){.tail_time = 0, .head = -1, .tail = -1, .segment_before = -1};
+    e->cpus[c] = (cpu_state){.head = -1, .tail = -1, .recv_head = -1, .recv_tail = -1, .due = -1};
   for (int32_t r = 0; r < p->ranks; r++) {
     e->finish[r] = 0;
     if (e->queues) e->queues[r] = (match_queues){-1, -1, -1, -1};
   }
   if (e->two_sided) memset(e->two_sided, 0, (size_t)p->tasks);
   e->dispatch_count = 0;
+  e->next_place = (uint32_t)p->ranks; /* below: the tasks ready at the outset, by rank */
   e->now = 0;
   e->events = e->completed = e->stuck = e->unmatched = 0;
   e->failed = 0;
@@ -726,7 +828,7 @@ int fs_engine_run(fs_engine *e, fs_error *err) {
     return FS_RUN_REJECTED;
   }
   for (int32_t t = 0; t < p->tasks && !e->failed; t++)
-    if (p->need[t] == 0) make_ready(e, t);
+    if (p->need[t] == 0) make_ready(e, t, (uint32_t)p->rank[t]);
   for (;;) {
     /* the instant ends when no event of this time is left */
     if (e->dispatch_count && !fs_event_queue_has_current(&e->queue)) {

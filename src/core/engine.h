@@ -6,20 +6,26 @@
  * proxy tasks complete at once (a start after its skew); a concurrent task
  * starts at once; other tasks queue on their rank, which runs one at a time.
  * All completions at a time t are processed before any rank picks its next
- * task at t; a rank then picks the waiting task with the earliest ready
- * time, ties by program position. Completions posted for the same time are
- * processed in the order they were posted.
+ * task at t. Work waiting for a CPU is served in the order it was released,
+ * as in LogGOPSim: every task takes a place in one sequence when it starts,
+ * and the tasks its completion makes ready take that place (sends first,
+ * then recvs, then the rest, each in release order); a message takes its
+ * send's place. At one instant the CPUs start their work in place order
+ * too. Completions posted for the same time are processed in the order
+ * they were posted.
  *
  * Two-sided tasks: a send takes its CPU (and whatever the model says, e.g. a
  * NIC gap), then its message travels to the receiver, where it waits for a
  * CPU like a task (ordered by arrival time, then by the send's position) and
  * is matched MPI-style against the posted receives of that rank: FIFO, the
  * first posted recv whose source and tag accept it (-1: any), else it joins
- * the unexpected queue. A recv waits for its CPU, is posted in no time, and
- * takes the first unexpected message it accepts. A recv completes when its
- * message has been received (the end of the receiver's CPU time for it); an
- * eager send when it releases its CPU, a rendezvous send when its message is
- * matched. A rank may have several CPUs (task field cpu); a message uses the
+ * the unexpected queue. A recv is posted in no time when its CPU is free,
+ * or at the instant the CPU is next taken or freed, and takes the first
+ * unexpected message it accepts. A recv completes when its message has been
+ * received (the end of the receiver's CPU time for it), but what it
+ * releases is placed when it is matched (the receipt's start, or the
+ * posting); an eager send completes when it releases its CPU, a rendezvous
+ * send when its message is matched. A rank may have several CPUs (task field cpu); a message uses the
  * CPU index of its send at the receiver, as LogGOPSim does. */
 #ifndef FS_ENGINE_H
 #define FS_ENGINE_H
