@@ -102,7 +102,8 @@ static int parse_probe(int argc, char **argv, probe_options *o, fs_error *err) {
   if (!o->ranks) o->ranks = o->nodes && o->cores ? o->nodes * o->cores : o->cores ? o->cores : 4;
   if (o->ranks < 2 || o->ranks > 1 << 20)
     return fs_error_set(err, "--ranks %lld: the probe needs 2 to 1048576 ranks", (long long)o->ranks);
-  return 0;
+  const fs_named_path outputs[] = {{"-o", o->output}};
+  return fs_option_check_outputs(argc, argv, outputs, 1, err);
 }
 
 /* Cores per node of the machine the plan places ranks on. */
@@ -217,7 +218,8 @@ static int parse_fit(int argc, char **argv, fit_options *o, fs_error *err) {
   if (!o->model) return fs_error_set(err, "fit needs --model M (one of %s)", fs_fitter_names());
   if (strcmp(o->format, "text") != 0 && strcmp(o->format, "json") != 0)
     return fs_error_set(err, "--format %s: expected text or json", o->format);
-  return 0;
+  const fs_named_path outputs[] = {{"-o", o->output}};
+  return fs_option_check_outputs(argc, argv, outputs, 1, err);
 }
 
 int fs_command_fit(int argc, char **argv) {

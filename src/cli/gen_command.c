@@ -212,7 +212,8 @@ static int parse_gen_options(int argc, char **argv, const char **name, const cha
   if (o->ranks == 0 && strcmp(*name, "pingpong") != 0)
     return fs_error_set(err, "--ranks is required");
   if (o->ranks == 0) o->ranks = 2;
-  return 0;
+  const fs_named_path outputs[] = {{"-o", *output}};
+  return fs_option_check_outputs(argc, argv, outputs, 1, err);
 }
 
 int fs_command_gen(int argc, char **argv) {
@@ -305,6 +306,8 @@ int fs_command_convert(int argc, char **argv) {
     return FS_EXIT_USAGE;
   }
   const char *output = paths[--count];
+  const fs_named_path outputs[] = {{"the output", output}};
+  if (fs_option_check_outputs(argc, argv, outputs, 1, &err)) goto done;
   if (fs_inputs_are_trace(paths, count)) {
     replay = fs_replay_read(paths, count, &options, &err);
     if (replay) program = replay->program, replay->program = NULL;
