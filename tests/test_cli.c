@@ -603,6 +603,45 @@ START_TEST(repeated_options_refused) {
 }
 END_TEST
 
+/* ---- issue 15 item 9: output other tools read ----------------------------- */
+
+/* Labels with ',' and '"' are quoted per RFC 4180 (quotes doubled), so
+ * each row keeps the header's 8 columns. Times under pipelined's default
+ * archer table: an 8-byte put, 380 ns local, 1260 ns remote. */
+START_TEST(timeline_csv_quotes_labels) {
+  char *dag = fs_test_temp_path(".dag"), *csv = fs_test_temp_path(".csv");
+  ck_assert_int_eq(fs_test_write_file(dag, "fennel-dag 1\nranks 2\ns0 start 0 label=x,y,z\n"
+                                           "p0 put 0 to=1 size=8B after=s0 label=say\"hi\"\n", 0), 0);
+  ck_assert_int_eq(fennelsim("run %s --timeline %s", dag, csv), 0);
+  char *text = file_text(csv);
+  ck_assert_str_eq(text, "name,kind,rank,ready_ns,start_ns,local_end_ns,remote_end_ns,label\n"
+                         "s0,start,0,0,0,0,0,\"x,y,z\"\n"
+                         "p0,put,0,0,0,380,1260,\"say\"\"hi\"\"\"\n");
+  free(text), free(dag), free(csv);
+}
+END_TEST
+
+/* Terminal escapes in a detour trace or an empirical sample file are shown
+ * as '?' in the message, as every other reader does. */
+START_TEST(noise_messages_sanitized) {
+  char *trace = fs_test_temp_path(".txt"), *samples = fs_test_temp_path(".txt");
+  char expected[2048];
+  ck_assert_int_eq(fs_test_write_file(trace, "\033[31m 5\n", 0), 0);
+  ck_assert_int_eq(fennelsim("run schedules/spec-example.dag --noise-trace %s", trace), 2);
+  snprintf(expected, sizeof expected,
+           "fennelsim: %s:1:1: expected a start time in ns (got \"?[31m\")\n", trace);
+  ck_assert_str_eq(err, expected);
+  ck_assert_int_eq(fs_test_write_file(samples, "1\n\033[2Jx\n", 0), 0);
+  ck_assert_int_eq(fennelsim("run schedules/spec-example.dag --noise host=empirical:file=%s",
+                             samples), 2);
+  snprintf(expected, sizeof expected,
+           "fennelsim: --noise host=empirical:file=%s: %s:2:1: empirical: expected a finite "
+           "number, not '?[2Jx'\n", samples, samples);
+  ck_assert_str_eq(err, expected);
+  free(trace), free(samples);
+}
+END_TEST
+
 static Suite *cli_suite(void) {
   Suite *s = suite_create("cli");
   TCase *c = tcase_create("commands");
@@ -631,6 +670,8 @@ static Suite *cli_suite(void) {
   tcase_add_test(o, output_keeps_mode_and_link);
   tcase_add_test(o, signal_removes_temporary_files);
   tcase_add_test(o, repeated_options_refused);
+  tcase_add_test(o, timeline_csv_quotes_labels);
+  tcase_add_test(o, noise_messages_sanitized);
   suite_add_tcase(s, o);
   return s;
 }
