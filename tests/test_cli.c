@@ -642,6 +642,28 @@ START_TEST(noise_messages_sanitized) {
 }
 END_TEST
 
+/* ---- issue 15 item 11: messages that mislead ------------------------------ */
+
+/* allreduce-ring stops counting its tasks past 40000 ranks (INT64_MAX
+ * inside): the message says "more than", not the sentinel. probe --ranks
+ * is bounded by what it can finish: 2048 ranks. */
+START_TEST(task_count_and_probe_limits) {
+  ck_assert_int_eq(fennelsim("gen allreduce-ring --ranks 50000 -o /dev/null"), 2);
+  ck_assert_str_eq(err, "fennelsim gen: allreduce-ring at 50000 ranks needs more than the "
+                        "1073741823 tasks a program holds\n");
+  ck_assert_int_eq(fennelsim("gen allreduce-ring --ranks 30000 -o /dev/null"), 2);
+  ck_assert_str_eq(err, "fennelsim gen: allreduce-ring at 30000 ranks needs 1800659976 tasks, "
+                        "more than the 1073741823 a program holds\n");
+  ck_assert_int_eq(fennelsim("probe --model hockney --ranks 100000"), 2);
+  ck_assert_str_eq(err, "fennelsim: 100000 ranks (--ranks): the probe takes 2 to 2048 (its cost "
+                        "grows as P^2.4: some 15 s at 1024 ranks)\n");
+  ck_assert_int_eq(fennelsim("probe --model hockney --nodes 64 --cores 64"), 2);
+  ck_assert_str_eq(err, "fennelsim: 4096 ranks (--nodes x --cores): the probe takes 2 to 2048 (its "
+                        "cost grows as P^2.4: some 15 s at 1024 ranks)\n");
+  ck_assert_str_eq(out, "");
+}
+END_TEST
+
 static Suite *cli_suite(void) {
   Suite *s = suite_create("cli");
   TCase *c = tcase_create("commands");
@@ -672,6 +694,7 @@ static Suite *cli_suite(void) {
   tcase_add_test(o, repeated_options_refused);
   tcase_add_test(o, timeline_csv_quotes_labels);
   tcase_add_test(o, noise_messages_sanitized);
+  tcase_add_test(o, task_count_and_probe_limits);
   suite_add_tcase(s, o);
   return s;
 }
