@@ -22,7 +22,7 @@ static const char probe_usage[] =
     "  --nodes M --cores Q    the machine: M nodes of Q cores, ranks placed in order\n"
     "  --platform FILE.xml    or a platform file (its cores per node place the experiments)\n"
     "  --ranks P              processes (default: M x Q, or 4); 2 to 2048: the experiments'\n"
-    "                         cost grows as P^2.4 (some 15 s at 1024 ranks, a minute at 2048)\n"
+    "                         cost grows as P^2.4 (some 15 s of CPU at 1024 ranks, 80 s at 2048)\n"
     "  --experiments LIST     only these, of memcpy,roundtrip,ssend,send_call,train,\n"
     "                         multicast,one_to_two,ring (default: all)\n"
     "  --noise KIND=DIST      noise as for `fennelsim run` (also --noise-rank, --noise-trace);\n"
