@@ -583,6 +583,8 @@ START_TEST(repeated_options_refused) {
       {"run traces/sweep3d-2x2 --algo allreduce=rd --algo bcast=binomial",
        "fennelsim: --algo given twice (allreduce=rd, then bcast=binomial): list every "
        "collective in one --algo C=A,C=A\n"},
+      {"gen bcast-binomial --ranks 4 -o a.dag --output b.dag",
+       "fennelsim gen: -o given twice (a.dag, then b.dag): give it once\n"},
       {"gen bcast-binomial --ranks 4 --ranks 8",
        "fennelsim gen: --ranks given twice (4, then 8): give it once\n"},
       {"best allreduce --ranks 4 --ranks 8 --model hockney",

@@ -157,6 +157,7 @@ static int parse_gen_options(int argc, char **argv, const char **name, const cha
                              output_format *format, fs_generator_options *o,
                              platform_text *platform, int *rounds_given, fs_error *err) {
   int64_t number;
+  const char *output_given = NULL; /* -o and --output are one option */
   *o = (fs_generator_options){.ranks = 0, .size = 8, .rounds = 1};
   for (int i = 2; i < argc; i++) {
     const char *v;
@@ -197,7 +198,9 @@ static int parse_gen_options(int argc, char **argv, const char **name, const cha
     } else if ((m = fs_option(argc, argv, &i, "-o", &v, err)) ||
                (m = fs_option(argc, argv, &i, "--output", &v, err))) {
       if (m < 0) return -1;
-      *output = v;
+      if (output_given)
+        return fs_error_set(err, "-o given twice (%s, then %s): give it once", output_given, v);
+      *output = output_given = v;
     } else if ((m = fs_option(argc, argv, &i, "--format", &v, err))) {
       if (m < 0 || parse_format(v, format, err)) return -1;
     } else if (argv[i][0] == '-') {
