@@ -357,14 +357,14 @@ END_TEST
 
 #define NO_SPACE "fennelsim: cannot write the output: No space left on device\n"
 
-/* fennelsim ARGUMENTS with stdout on /dev/full and stderr into err; the
- * exit status. */
-static int fennelsim_full(const char *arguments) {
+/* fennelsim ARGUMENTS with stdout redirected by stdout_to (">/dev/full",
+ * ">&-") and stderr into err; the exit status. */
+static int fennelsim_stdout(const char *stdout_to, const char *arguments) {
   char *err_path = fs_test_temp_path(".err");
   char command[4096];
   /* the redirections first: a command may end with a # comment */
-  snprintf(command, sizeof command, "cd '%s' && '%s' </dev/null >/dev/full 2>'%s' %s",
-           FENNELSIM_SOURCE_ROOT, FENNELSIM_BINARY, err_path, arguments);
+  snprintf(command, sizeof command, "cd '%s' && '%s' </dev/null %s 2>'%s' %s",
+           FENNELSIM_SOURCE_ROOT, FENNELSIM_BINARY, stdout_to, err_path, arguments);
   int status = system(command);
   free(err);
   err = fs_test_read_file(err_path, NULL);
@@ -396,7 +396,7 @@ START_TEST(unwritable_output_exits_1) {
   for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++) {
     char line[1024];
     snprintf(line, sizeof line, commands[k], inputs[k]);
-    ck_assert_msg(fennelsim_full(line) == 1, "%s: exit status not 1", line);
+    ck_assert_msg(fennelsim_stdout(">/dev/full", line) == 1, "%s: exit status not 1", line);
     /* gen and convert write through an output file "-": its own message */
     const char *expected = strncmp(line, "gen", 3) == 0     ? "fennelsim gen: -: write failed: No space left on device\n"
                            : strncmp(line, "convert", 7) == 0 ? "fennelsim convert: -: write failed: No space left on device\n"
@@ -405,6 +405,14 @@ START_TEST(unwritable_output_exits_1) {
                                                               : NO_SPACE;
     ck_assert_msg(strstr(err, expected) != NULL, "%s: stderr is\n%s", line, err);
   }
+  /* stdout closed: fine for gen -o FILE, which prints nothing; not for run */
+  char line[1024];
+  snprintf(line, sizeof line, "gen bcast-binomial --ranks 4 -o %s", dag);
+  ck_assert_int_eq(fennelsim_stdout(">&-", line), 0);
+  ck_assert_str_eq(err, "");
+  snprintf(line, sizeof line, "run %s", dag);
+  ck_assert_int_eq(fennelsim_stdout(">&-", line), 1);
+  ck_assert_str_eq(err, "fennelsim: cannot write the output: Bad file descriptor\n");
   free(dag), free(samples), free(probe), free(measured);
 }
 END_TEST

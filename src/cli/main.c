@@ -28,7 +28,7 @@ static int finish_stdout(int status) {
   /* a write that failed earlier left its errno, most likely still there */
   int failed = ferror(stdout), error = errno;
   if (!failed) errno = 0, failed = fflush(stdout) != 0, error = errno;
-  if (fclose(stdout) != 0 && !failed) failed = 1, error = errno;
+  /* not fclose: a closed stdout is fine for a command that printed nothing */
   if (!failed || status != FS_EXIT_OK) return status; /* a failed command said why */
   fprintf(stderr, "fennelsim: cannot write the output: %s\n",
           error ? strerror(error) : "write error");
