@@ -2,10 +2,17 @@
  * timeline), convert, gzip, stdin, and the exit status and message of each
  * usage or input error. */
 #include <check.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "test_support.h"
 
@@ -345,6 +352,328 @@ START_TEST(platform_mapping) {
 }
 END_TEST
 
+
+/* ---- issue 15 item 7: output that cannot be written --------------------- */
+
+#define NO_SPACE "fennelsim: cannot write the output: No space left on device\n"
+
+/* fennelsim ARGUMENTS with stdout redirected by stdout_to (">/dev/full",
+ * ">&-") and stderr into err; the exit status. */
+static int fennelsim_stdout(const char *stdout_to, const char *arguments) {
+  char *err_path = fs_test_temp_path(".err");
+  char command[4096];
+  /* the redirections first: a command may end with a # comment */
+  snprintf(command, sizeof command, "cd '%s' && '%s' </dev/null %s 2>'%s' %s",
+           FENNELSIM_SOURCE_ROOT, FENNELSIM_BINARY, stdout_to, err_path, arguments);
+  int status = system(command);
+  free(err);
+  err = fs_test_read_file(err_path, NULL);
+  remove(err_path);
+  free(err_path);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+/* Every command's report goes to stdout; /dev/full fails each write, so
+ * each command exits 1 with one message, whatever it printed. */
+START_TEST(unwritable_output_exits_1) {
+  char *dag = fs_test_temp_path(".dag"), *samples = fs_test_temp_path(".csv");
+  char *probe = fs_test_temp_path(".csv"), *measured = fs_test_temp_path(".csv");
+  ck_assert_int_eq(fennelsim("gen bcast-binomial --ranks 4 --size 1KiB -o %s", dag), 0);
+  ck_assert_int_eq(fennelsim("run %s --seeds 3 --samples %s", dag, samples), 0);
+  ck_assert_int_eq(fennelsim("probe --model hockney -o %s", probe), 0);
+  ck_assert_int_eq(fs_test_write_file(measured,
+                                      "# fennelprobe-collectives 1 ranks=4 nodes=2 cores=2 host=h\n"
+                                      "collective,algorithm,ranks,bytes,repetitions,min_ns,"
+                                      "median_ns,mean_ns,ci95_ns\n"
+                                      "bcast,binomial,4,1000,10,5000,5100,5200,10\n", 0), 0);
+  const char *commands[] = {
+      "run %s", "run %s --format json", "run %s --seeds 4", "run traces/sweep3d-2x2 #%s",
+      "best allreduce --ranks 4 --model hockney #%s", "gen bcast-binomial --ranks 4 #%s",
+      "convert %s -", "merge %s", "probe --model hockney #%s", "fit %s --model hockney",
+      "validate %s --model hockney", "--help #%s", "run --help #%s", "version #%s"};
+  const char *inputs[] = {dag, dag, dag, dag, dag, dag, dag, samples, dag, probe, measured,
+                          dag, dag, dag};
+  for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++) {
+    char line[1024];
+    snprintf(line, sizeof line, commands[k], inputs[k]);
+    ck_assert_msg(fennelsim_stdout(">/dev/full", line) == 1, "%s: exit status not 1", line);
+    /* gen and convert write through an output file "-": its own message */
+    const char *expected = strncmp(line, "gen", 3) == 0     ? "fennelsim gen: -: write failed: No space left on device\n"
+                           : strncmp(line, "convert", 7) == 0 ? "fennelsim convert: -: write failed: No space left on device\n"
+                           : strncmp(line, "probe", 5) == 0   ? "fennelsim: -: write failed: No space left on device\n"
+                           : strncmp(line, "validate", 8) == 0 ? "fennelsim validate: cannot write the output: No space left on device\n"
+                                                              : NO_SPACE;
+    ck_assert_msg(strstr(err, expected) != NULL, "%s: stderr is\n%s", line, err);
+  }
+  /* stdout closed: fine for gen -o FILE, which prints nothing; not for run */
+  char line[1024];
+  snprintf(line, sizeof line, "gen bcast-binomial --ranks 4 -o %s", dag);
+  ck_assert_int_eq(fennelsim_stdout(">&-", line), 0);
+  ck_assert_str_eq(err, "");
+  snprintf(line, sizeof line, "run %s", dag);
+  ck_assert_int_eq(fennelsim_stdout(">&-", line), 1);
+  ck_assert_str_eq(err, "fennelsim: cannot write the output: Bad file descriptor\n");
+  free(dag), free(samples), free(probe), free(measured);
+}
+END_TEST
+
+/* --seeds 2 --shard 2/3 takes seed indices 2, 5, ...: none below 2. */
+START_TEST(empty_shard_refused) {
+  ck_assert_int_eq(fennelsim("run schedules/spec-example.dag --seeds 2 --shard 2/3"), 2);
+  ck_assert_str_eq(err, "fennelsim: --shard 2/3: no seed of --seeds 2 falls in this shard (its "
+                        "index must be below 2)\n");
+  ck_assert_str_eq(out, "");
+  ck_assert_int_eq(fennelsim("run schedules/spec-example.dag --seeds 3 --shard 2/3"), 0);
+  contains(out, "seeds      1 (base seed 1)");
+}
+END_TEST
+
+/* ---- issue 15 item 8: outputs that would replace inputs, modes, links --- */
+
+static char *file_text(const char *path) { return fs_test_read_file(path, NULL); }
+
+START_TEST(output_replacing_input_refused) {
+  char *dag = fs_test_temp_path(".dag"), *trace = fs_test_temp_path(".txt");
+  char *csv = fs_test_temp_path(".csv");
+  ck_assert_int_eq(fennelsim("gen bcast-binomial --ranks 4 --size 1KiB -o %s", dag), 0);
+  ck_assert_int_eq(fs_test_write_file(trace, "100 10\n5000 10\n", 0), 0);
+  char *before = file_text(dag);
+  const char *lines[][2] = {
+      {"run %1$s --seeds 2 --samples %1$s", "--samples %1$s"},
+      {"run %1$s --seeds 2 --histogram=%1$s", "--histogram %1$s"},
+      {"run %1$s --timeline %1$s", "--timeline %1$s"},
+      {"run %1$s --chrome %1$s", "--chrome %1$s"},
+      {"run %1$s --svg %1$s", "--svg %1$s"},
+      {"convert %1$s %1$s", "the output %1$s"},
+      {"gen bcast-binomial --ranks 4 --schedule %1$s -o %1$s", "-o %1$s"},
+  };
+  for (size_t k = 0; k < sizeof lines / sizeof lines[0]; k++) {
+    char line[1024], expected[2048], name[1024];
+    snprintf(line, sizeof line, lines[k][0], dag);
+    snprintf(name, sizeof name, lines[k][1], dag);
+    snprintf(expected, sizeof expected, "%s: the same file as the input %s: writing it would "
+             "replace that file (choose another output path)\n", name, dag);
+    ck_assert_msg(fennelsim("%s", line) == 2, "%s: exit status not 2", line);
+    ck_assert_msg(strstr(err, expected) != NULL, "%s: stderr is\n%s", line, err);
+    char *now = file_text(dag);
+    ck_assert_str_eq(now, before);
+    free(now);
+  }
+  /* an input named inside another option's value: --noise-trace, then --samples */
+  ck_assert_int_eq(fennelsim("run %s --noise-trace %s --seeds 2 --samples %s", dag, trace, trace), 2);
+  char expected[2048];
+  snprintf(expected, sizeof expected, "fennelsim: --samples %s: the same file as the input %s: "
+           "writing it would replace that file (choose another output path)\n", trace, trace);
+  ck_assert_str_eq(err, expected);
+  char *kept = file_text(trace);
+  ck_assert_str_eq(kept, "100 10\n5000 10\n");
+  free(kept);
+  ck_assert_int_eq(fennelsim("run %s --model pipelined --param table=%s --timeline %s", dag, csv,
+                             csv), 2); /* csv does not exist: only the table's own error */
+  ck_assert_int_eq(fennelsim("run %s --seeds 2 --samples %s", dag, csv), 0);
+  ck_assert_int_eq(fennelsim("merge %s --samples %s", csv, csv), 2);
+  contains(err, "fennelsim: --samples ");
+  ck_assert_int_eq(fennelsim("fit %s --model hockney -o %s", csv, csv), 2);
+  contains(err, "-o ");
+  ck_assert_int_eq(fennelsim("run %s --timeline %s.t --chrome %s.t", dag, csv, csv), 2);
+  contains(err, "also the output of --timeline: each output needs its own file\n");
+  /* the same device file twice is fine */
+  ck_assert_int_eq(fennelsim("run %s --timeline /dev/null --chrome /dev/null", dag), 0);
+  free(before), free(dag), free(trace), free(csv);
+}
+END_TEST
+
+/* A replaced output keeps its mode; a symbolic link is written through
+ * (its target replaced, the link kept). */
+START_TEST(output_keeps_mode_and_link) {
+  char *dag = fs_test_temp_path(".dag"), *csv = fs_test_temp_path(".csv");
+  char *link = fs_test_temp_path(".link.csv");
+  ck_assert_int_eq(fs_test_write_file(csv, "old\n", 0), 0);
+  ck_assert_int_eq(chmod(csv, 0640), 0);
+  ck_assert_int_eq(fennelsim("gen bcast-binomial --ranks 4 --size 1KiB -o %s", dag), 0);
+  ck_assert_int_eq(fennelsim("run %s --timeline %s", dag, csv), 0);
+  struct stat status;
+  ck_assert_int_eq(stat(csv, &status), 0);
+  ck_assert_int_eq(status.st_mode & 07777, 0640);
+  /* through a relative link in the same directory */
+  const char *base = strrchr(csv, '/') + 1;
+  ck_assert_int_eq(symlink(base, link), 0);
+  ck_assert_int_eq(fennelsim("run %s --chrome %s", dag, link), 0);
+  ck_assert_int_eq(lstat(link, &status), 0);
+  ck_assert(S_ISLNK(status.st_mode));
+  ck_assert_int_eq(stat(csv, &status), 0);
+  ck_assert_int_eq(status.st_mode & 07777, 0640);
+  char *text = file_text(csv);
+  ck_assert_int_eq(text[0], '{'); /* the Chrome trace, in the link's target */
+  free(text);
+  /* a dangling link: its target is created */
+  ck_assert_int_eq(unlink(csv), 0);
+  ck_assert_int_eq(fennelsim("run %s --timeline %s", dag, link), 0);
+  ck_assert_int_eq(lstat(link, &status), 0);
+  ck_assert(S_ISLNK(status.st_mode));
+  text = file_text(csv);
+  contains(text, "name,kind,rank,");
+  free(text), free(dag), free(csv), free(link);
+}
+END_TEST
+
+/* The names in directory dir that start with prefix. */
+static int count_prefixed(const char *dir, const char *prefix) {
+  DIR *d = opendir(dir);
+  int n = 0;
+  for (struct dirent *e; d && (e = readdir(d));) n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+  if (d) closedir(d);
+  return n;
+}
+
+/* Starts `fennelsim run DAG --OPTION OUT`, waits for its temporary file
+ * (OUT.tmp.PID, made before the run starts), sends the signal and returns
+ * the wait status. */
+static int interrupt_run(const char *dag, const char *option, const char *output, int signal_number) {
+  char dir[1024], prefix[1024];
+  snprintf(dir, sizeof dir, "%s", output);
+  *strrchr(dir, '/') = 0;
+  snprintf(prefix, sizeof prefix, "%s.tmp.", strrchr(output, '/') + 1);
+  pid_t pid = fork();
+  if (pid == 0) {
+    int null = open("/dev/null", O_WRONLY);
+    dup2(null, 1);
+    execl(FENNELSIM_BINARY, "fennelsim", "run", dag, option, output, (char *)NULL);
+    _exit(127);
+  }
+  for (int k = 0; k < 60000 && count_prefixed(dir, prefix) == 0; k++) {
+    struct timespec ms = {0, 1000000};
+    nanosleep(&ms, NULL);
+  }
+  ck_assert_int_eq(count_prefixed(dir, prefix), 1);
+  kill(pid, signal_number);
+  int status;
+  waitpid(pid, &status, 0);
+  return status;
+}
+
+/* allreduce-ring at 300 ranks: about 180000 tasks, seconds of run with a
+ * timeline; SIGINT and SIGTERM in the middle leave no temporary file, and
+ * the process ends by the signal. */
+START_TEST(signal_removes_temporary_files) {
+  char *dag = fs_test_temp_path(".dag"), *csv = fs_test_temp_path(".csv");
+  char *json = fs_test_temp_path(".json");
+  ck_assert_int_eq(fennelsim("gen allreduce-ring --ranks 300 --size 1MiB -o %s", dag), 0);
+  char dir[1024], prefix[1024];
+  snprintf(dir, sizeof dir, "%s", csv);
+  *strrchr(dir, '/') = 0;
+  int status = interrupt_run(dag, "--timeline", csv, SIGINT);
+  ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT);
+  status = interrupt_run(dag, "--chrome", json, SIGTERM);
+  ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+  snprintf(prefix, sizeof prefix, "%s", strrchr(csv, '/') + 1);
+  ck_assert_int_eq(count_prefixed(dir, prefix), 0);
+  snprintf(prefix, sizeof prefix, "%s", strrchr(json, '/') + 1);
+  ck_assert_int_eq(count_prefixed(dir, prefix), 0);
+  remove(dag);
+  free(dag), free(csv), free(json);
+}
+END_TEST
+
+/* ---- issue 15 item 10: options given twice ------------------------------ */
+
+START_TEST(repeated_options_refused) {
+  const char *lines[][2] = {
+      {"run schedules/spec-example.dag --model hockney --model loggops",
+       "fennelsim: --model given twice (hockney, then loggops): give it once\n"},
+      {"run schedules/spec-example.dag --format json --format=text",
+       "fennelsim: --format given twice (json, then text): give it once\n"},
+      {"run schedules/spec-example.dag --param alpha=1us --param beta=0 --param alpha=2us "
+       "--model hockney",
+       "fennelsim: --param alpha=2us: alpha is already set (to 1us): give each key once\n"},
+      {"run schedules/spec-example.dag --nodes 2 --cores 1 --param nodes=2",
+       "fennelsim: --param nodes=2: nodes is already set (to 2): give each key once\n"},
+      {"run traces/sweep3d-2x2 --algo allreduce=rd --algo bcast=binomial",
+       "fennelsim: --algo given twice (allreduce=rd, then bcast=binomial): list every "
+       "collective in one --algo C=A,C=A\n"},
+      {"gen bcast-binomial --ranks 4 -o a.dag --output b.dag",
+       "fennelsim gen: -o given twice (a.dag, then b.dag): give it once\n"},
+      {"gen bcast-binomial --ranks 4 --ranks 8",
+       "fennelsim gen: --ranks given twice (4, then 8): give it once\n"},
+      {"best allreduce --ranks 4 --ranks 8 --model hockney",
+       "fennelsim best: --ranks given twice (4, then 8): give it once\n"},
+      {"probe --model hockney --ranks 4 --ranks 8",
+       "fennelsim: --ranks given twice (4, then 8): give it once\n"},
+      {"merge x.csv --format json --format text",
+       "fennelsim: --format given twice (json, then text): give it once\n"},
+  };
+  for (size_t k = 0; k < sizeof lines / sizeof lines[0]; k++) {
+    ck_assert_msg(fennelsim("%s", lines[k][0]) == 2, "%s: exit status not 2", lines[k][0]);
+    ck_assert_str_eq(err, lines[k][1]);
+  }
+  /* repeatable: --param with different keys, --noise of different kinds */
+  ck_assert_int_eq(fennelsim("run schedules/spec-example.dag --model hockney --param alpha=1us "
+                             "--param beta=0 --noise host=constant:value=1 "
+                             "--noise net=constant:value=1"), 0);
+}
+END_TEST
+
+/* ---- issue 15 item 9: output other tools read ----------------------------- */
+
+/* Labels with ',' and '"' are quoted per RFC 4180 (quotes doubled), so
+ * each row keeps the header's 8 columns. Times under pipelined's default
+ * archer table: an 8-byte put, 380 ns local, 1260 ns remote. */
+START_TEST(timeline_csv_quotes_labels) {
+  char *dag = fs_test_temp_path(".dag"), *csv = fs_test_temp_path(".csv");
+  ck_assert_int_eq(fs_test_write_file(dag, "fennel-dag 1\nranks 2\ns0 start 0 label=x,y,z\n"
+                                           "p0 put 0 to=1 size=8B after=s0 label=say\"hi\"\n", 0), 0);
+  ck_assert_int_eq(fennelsim("run %s --timeline %s", dag, csv), 0);
+  char *text = file_text(csv);
+  ck_assert_str_eq(text, "name,kind,rank,ready_ns,start_ns,local_end_ns,remote_end_ns,label\n"
+                         "s0,start,0,0,0,0,0,\"x,y,z\"\n"
+                         "p0,put,0,0,0,380,1260,\"say\"\"hi\"\"\"\n");
+  free(text), free(dag), free(csv);
+}
+END_TEST
+
+/* Terminal escapes in a detour trace or an empirical sample file are shown
+ * as '?' in the message, as every other reader does. */
+START_TEST(noise_messages_sanitized) {
+  char *trace = fs_test_temp_path(".txt"), *samples = fs_test_temp_path(".txt");
+  char expected[2048];
+  ck_assert_int_eq(fs_test_write_file(trace, "\033[31m 5\n", 0), 0);
+  ck_assert_int_eq(fennelsim("run schedules/spec-example.dag --noise-trace %s", trace), 2);
+  snprintf(expected, sizeof expected,
+           "fennelsim: %s:1:1: expected a start time in ns (got \"?[31m\")\n", trace);
+  ck_assert_str_eq(err, expected);
+  ck_assert_int_eq(fs_test_write_file(samples, "1\n\033[2Jx\n", 0), 0);
+  ck_assert_int_eq(fennelsim("run schedules/spec-example.dag --noise host=empirical:file=%s",
+                             samples), 2);
+  snprintf(expected, sizeof expected,
+           "fennelsim: --noise host=empirical:file=%s: %s:2:1: empirical: expected a finite "
+           "number, not '?[2Jx'\n", samples, samples);
+  ck_assert_str_eq(err, expected);
+  free(trace), free(samples);
+}
+END_TEST
+
+/* ---- issue 15 item 11: messages that mislead ------------------------------ */
+
+/* allreduce-ring stops counting its tasks past 40000 ranks (INT64_MAX
+ * inside): the message says "more than", not the sentinel. probe --ranks
+ * is bounded by what it can finish: 2048 ranks. */
+START_TEST(task_count_and_probe_limits) {
+  ck_assert_int_eq(fennelsim("gen allreduce-ring --ranks 50000 -o /dev/null"), 2);
+  ck_assert_str_eq(err, "fennelsim gen: allreduce-ring at 50000 ranks needs more than the "
+                        "1073741823 tasks a program holds\n");
+  ck_assert_int_eq(fennelsim("gen allreduce-ring --ranks 30000 -o /dev/null"), 2);
+  ck_assert_str_eq(err, "fennelsim gen: allreduce-ring at 30000 ranks needs 1800659976 tasks, "
+                        "more than the 1073741823 a program holds\n");
+  ck_assert_int_eq(fennelsim("probe --model hockney --ranks 100000"), 2);
+  ck_assert_str_eq(err, "fennelsim: 100000 ranks (--ranks): the probe takes 2 to 2048 (its cost "
+                        "grows as P^2.4: some 15 s at 1024 ranks)\n");
+  ck_assert_int_eq(fennelsim("probe --model hockney --nodes 64 --cores 64"), 2);
+  ck_assert_str_eq(err, "fennelsim: 4096 ranks (--nodes x --cores): the probe takes 2 to 2048 (its "
+                        "cost grows as P^2.4: some 15 s at 1024 ranks)\n");
+  ck_assert_str_eq(out, "");
+}
+END_TEST
+
 static Suite *cli_suite(void) {
   Suite *s = suite_create("cli");
   TCase *c = tcase_create("commands");
@@ -365,6 +694,18 @@ static Suite *cli_suite(void) {
   tcase_add_test(c, goal_ordering_beyond_16_ready_ops);
   tcase_add_test(c, platform_mapping);
   suite_add_tcase(s, c);
+  TCase *o = tcase_create("outputs");
+  tcase_set_timeout(o, 120);
+  tcase_add_test(o, unwritable_output_exits_1);
+  tcase_add_test(o, empty_shard_refused);
+  tcase_add_test(o, output_replacing_input_refused);
+  tcase_add_test(o, output_keeps_mode_and_link);
+  tcase_add_test(o, signal_removes_temporary_files);
+  tcase_add_test(o, repeated_options_refused);
+  tcase_add_test(o, timeline_csv_quotes_labels);
+  tcase_add_test(o, noise_messages_sanitized);
+  tcase_add_test(o, task_count_and_probe_limits);
+  suite_add_tcase(s, o);
   return s;
 }
 

@@ -1,13 +1,18 @@
 /* test_support.c: see test_support.h. */
+#define _XOPEN_SOURCE 700 /* nftw */
 #include "test_support.h"
 
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+static const char *temp_directory(void);
+
 int fs_test_run(Suite *suite) {
+  temp_directory(); /* made here, the forked tests share it and this process removes it */
   SRunner *runner = srunner_create(suite);
   srunner_run_all(runner, CK_NORMAL);
   int failed = srunner_ntests_failed(runner);
@@ -15,11 +20,28 @@ int fs_test_run(Suite *suite) {
   return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
+static char directory[64];
+static pid_t directory_owner;
+
+static int remove_entry(const char *path, const struct stat *status, int flag, struct FTW *walk) {
+  (void)status, (void)flag, (void)walk;
+  remove(path);
+  return 0;
+}
+
+/* At exit of the process that made it (not of the forked tests sharing it):
+ * the directory and everything the tests left in it. */
+static void remove_temp_directory(void) {
+  if (directory[0] && getpid() == directory_owner)
+    nftw(directory, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 static const char *temp_directory(void) {
-  static char directory[64];
   if (!directory[0]) {
     strcpy(directory, "/tmp/fennelsim-test-XXXXXX");
     if (!mkdtemp(directory)) abort();
+    directory_owner = getpid();
+    atexit(remove_temp_directory);
   }
   return directory;
 }

@@ -21,7 +21,8 @@ static const char probe_usage[] =
     "  --param KEY=VALUE      model parameter, repeatable (see fennelsim run --help)\n"
     "  --nodes M --cores Q    the machine: M nodes of Q cores, ranks placed in order\n"
     "  --platform FILE.xml    or a platform file (its cores per node place the experiments)\n"
-    "  --ranks P              processes (default: M x Q, or 4)\n"
+    "  --ranks P              processes (default: M x Q, or 4); 2 to 2048: the experiments'\n"
+    "                         cost grows as P^2.4 (some 15 s of CPU at 1024 ranks, 80 s at 2048)\n"
     "  --experiments LIST     only these, of memcpy,roundtrip,ssend,send_call,train,\n"
     "                         multicast,one_to_two,ring (default: all)\n"
     "  --noise KIND=DIST      noise as for `fennelsim run` (also --noise-rank, --noise-trace);\n"
@@ -38,6 +39,11 @@ static const char fit_usage[] =
     "  --format text|json     report: parameters, every row's residual and mu (default text)\n";
 
 /* ---- probe ---- */
+
+/* The experiments of P ranks cost about P^2.4 (pairs of ranks, each over
+ * collectives of P): 15 s at 1024, so 2048 ranks take about a minute and
+ * more would not finish in reasonable time. */
+#define PROBE_MAX_RANKS 2048
 
 typedef struct probe_options {
   const char *model, *compute, *output, *experiments;
@@ -86,7 +92,7 @@ static int parse_probe(int argc, char **argv, probe_options *o, fs_error *err) {
     else if ((m = fs_option(argc, argv, &i, "-o", &v, err))) { if (m < 0) return -1; o->output = v; }
     else if ((m = fs_option(argc, argv, &i, "--experiments", &v, err))) { if (m < 0) return -1; o->experiments = v; }
     else if ((m = fs_option(argc, argv, &i, "--ranks", &v, err))) {
-      if (m < 0 || fs_option_count("--ranks", v, 2, 1 << 20, &o->ranks, err)) return -1;
+      if (m < 0 || fs_option_count("--ranks", v, 2, INT32_MAX, &o->ranks, err)) return -1;
     } else if ((m = fs_option(argc, argv, &i, "--param", &v, err))) {
       if (m < 0 || fs_option_param(&o->params, v, err)) return -1;
     } else if ((m = platform_option(o, argc, argv, &i, err)) || (m = noise_option(o, argc, argv, &i, err))) {
@@ -99,10 +105,13 @@ static int parse_probe(int argc, char **argv, probe_options *o, fs_error *err) {
   if (o->repetitions && !fs_noise_active(o->noise))
     return fs_error_set(err, "--repetitions needs --noise: without noise every repetition is the same");
   if (!o->repetitions) o->repetitions = 30;
+  const char *from = o->ranks ? "--ranks" : "--nodes x --cores";
   if (!o->ranks) o->ranks = o->nodes && o->cores ? o->nodes * o->cores : o->cores ? o->cores : 4;
-  if (o->ranks < 2 || o->ranks > 1 << 20)
-    return fs_error_set(err, "--ranks %lld: the probe needs 2 to 1048576 ranks", (long long)o->ranks);
-  return 0;
+  if (o->ranks < 2 || o->ranks > PROBE_MAX_RANKS)
+    return fs_error_set(err, "%lld ranks (%s): the probe takes 2 to %d (its cost grows as P^2.4: "
+                        "some 15 s at 1024 ranks)", (long long)o->ranks, from, PROBE_MAX_RANKS);
+  const fs_named_path outputs[] = {{"-o", o->output}};
+  return fs_option_check_outputs(argc, argv, outputs, 1, err);
 }
 
 /* Cores per node of the machine the plan places ranks on. */
@@ -217,7 +226,8 @@ static int parse_fit(int argc, char **argv, fit_options *o, fs_error *err) {
   if (!o->model) return fs_error_set(err, "fit needs --model M (one of %s)", fs_fitter_names());
   if (strcmp(o->format, "text") != 0 && strcmp(o->format, "json") != 0)
     return fs_error_set(err, "--format %s: expected text or json", o->format);
-  return 0;
+  const fs_named_path outputs[] = {{"-o", o->output}};
+  return fs_option_check_outputs(argc, argv, outputs, 1, err);
 }
 
 int fs_command_fit(int argc, char **argv) {

@@ -157,6 +157,7 @@ static int parse_gen_options(int argc, char **argv, const char **name, const cha
                              output_format *format, fs_generator_options *o,
                              platform_text *platform, int *rounds_given, fs_error *err) {
   int64_t number;
+  const char *output_given = NULL; /* -o and --output are one option */
   *o = (fs_generator_options){.ranks = 0, .size = 8, .rounds = 1};
   for (int i = 2; i < argc; i++) {
     const char *v;
@@ -197,7 +198,9 @@ static int parse_gen_options(int argc, char **argv, const char **name, const cha
     } else if ((m = fs_option(argc, argv, &i, "-o", &v, err)) ||
                (m = fs_option(argc, argv, &i, "--output", &v, err))) {
       if (m < 0) return -1;
-      *output = v;
+      if (output_given)
+        return fs_error_set(err, "-o given twice (%s, then %s): give it once", output_given, v);
+      *output = output_given = v;
     } else if ((m = fs_option(argc, argv, &i, "--format", &v, err))) {
       if (m < 0 || parse_format(v, format, err)) return -1;
     } else if (argv[i][0] == '-') {
@@ -212,7 +215,8 @@ static int parse_gen_options(int argc, char **argv, const char **name, const cha
   if (o->ranks == 0 && strcmp(*name, "pingpong") != 0)
     return fs_error_set(err, "--ranks is required");
   if (o->ranks == 0) o->ranks = 2;
-  return 0;
+  const fs_named_path outputs[] = {{"-o", *output}};
+  return fs_option_check_outputs(argc, argv, outputs, 1, err);
 }
 
 int fs_command_gen(int argc, char **argv) {
@@ -305,6 +309,8 @@ int fs_command_convert(int argc, char **argv) {
     return FS_EXIT_USAGE;
   }
   const char *output = paths[--count];
+  const fs_named_path outputs[] = {{"the output", output}};
+  if (fs_option_check_outputs(argc, argv, outputs, 1, &err)) goto done;
   if (fs_inputs_are_trace(paths, count)) {
     replay = fs_replay_read(paths, count, &options, &err);
     if (replay) program = replay->program, replay->program = NULL;

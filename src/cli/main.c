@@ -1,4 +1,5 @@
 /* main.c: the fennelsim command: dispatches to a subcommand. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,7 +21,21 @@ static const char usage[] =
     "  help, --help                            this text; `fennelsim COMMAND --help` for more\n"
     "  version, --version\n";
 
-int main(int argc, char **argv) {
+/* Every command writes its report to stdout; output that could not be
+ * written (a full disk, /dev/full, a closed pipe) fails the command with
+ * status 1 unless it already failed for another reason. */
+static int finish_stdout(int status) {
+  /* a write that failed earlier left its errno, most likely still there */
+  int failed = ferror(stdout), error = errno;
+  if (!failed) errno = 0, failed = fflush(stdout) != 0, error = errno;
+  /* not fclose: a closed stdout is fine for a command that printed nothing */
+  if (!failed || status != FS_EXIT_OK) return status; /* a failed command said why */
+  fprintf(stderr, "fennelsim: cannot write the output: %s\n",
+          error ? strerror(error) : "write error");
+  return FS_EXIT_SIMULATION;
+}
+
+static int dispatch(int argc, char **argv) {
   if (argc < 2) {
     fputs(usage, stderr);
     return FS_EXIT_USAGE;
@@ -45,3 +60,5 @@ int main(int argc, char **argv) {
   fprintf(stderr, "fennelsim: unknown command '%s'\n\n%s", command, usage);
   return FS_EXIT_USAGE;
 }
+
+int main(int argc, char **argv) { return finish_stdout(dispatch(argc, argv)); }

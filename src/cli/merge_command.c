@@ -50,7 +50,8 @@ static int parse_merge_options(int argc, char **argv, merge_options *o, fs_error
     return fs_error_set(err, "no samples file given (see fennelsim merge --help)");
   if (strcmp(o->format, "text") != 0 && strcmp(o->format, "json") != 0)
     return fs_error_set(err, "--format %s: expected text or json", o->format);
-  return 0;
+  const fs_named_path outputs[] = {{"--samples", o->samples}, {"--histogram", o->histogram}};
+  return fs_option_check_outputs(argc, argv, outputs, 2, err);
 }
 
 /* Seeds missing between the first and the last: an error, or a warning
@@ -126,7 +127,7 @@ int fs_command_merge(int argc, char **argv) {
   failed = histogram && fs_histogram_svg(&results, histogram, &err);
   histogram = NULL;
   if (failed) goto done;
-  exit_status = fflush(stdout) == 0 ? FS_EXIT_OK : FS_EXIT_SIMULATION;
+  exit_status = FS_EXIT_OK; /* main checks that stdout was written */
 done:
   if (err.message[0]) fprintf(stderr, "fennelsim: %s\n", err.message);
   if (samples) fs_output_abort(samples);

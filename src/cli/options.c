@@ -4,19 +4,43 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "core/units.h"
+#include "formats/atomic_file.h"
+
+/* Options that add to a list rather than set one value; every other option
+ * given twice is an error, whatever the command (the second would silently
+ * replace the first). */
+static const char *const repeatable[] = {"--param", "--noise", "--noise-rank", "--algo"};
+
+static int is_option(const char *arg, const char *name, size_t n) {
+  return strncmp(arg, name, n) == 0 && (arg[n] == 0 || arg[n] == '=');
+}
+
+/* The value of an earlier occurrence of option name in argv[2..at), or
+ * NULL (also for the repeatable ones). */
+static const char *earlier(char **argv, int at, const char *name, size_t n) {
+  for (size_t k = 0; k < sizeof repeatable / sizeof repeatable[0]; k++)
+    if (strcmp(name, repeatable[k]) == 0) return NULL;
+  for (int j = 2; j < at; j++)
+    if (is_option(argv[j], name, n)) return argv[j][n] == '=' ? argv[j] + n + 1 : argv[j + 1];
+  return NULL;
+}
 
 int fs_option(int argc, char **argv, int *i, const char *name, const char **value, fs_error *err) {
   const char *arg = argv[*i];
   size_t n = strlen(name);
-  if (strncmp(arg, name, n) != 0) return 0;
+  if (!is_option(arg, name, n)) return 0;
+  const char *before = earlier(argv, *i, name, n);
+  if (before)
+    return fs_error_set(err, "%s given twice (%s, then %s): give it once", name, before,
+                        arg[n] == '=' ? arg + n + 1 : *i + 1 < argc ? argv[*i + 1] : "no value");
   if (arg[n] == '=') {
     *value = arg + n + 1;
     return 1;
   }
-  if (arg[n] != 0) return 0;
   if (*i + 1 >= argc) return fs_error_set(err, "%s needs a value", name);
   *value = argv[++*i];
   return 1;
@@ -40,12 +64,16 @@ int fs_option_param(fs_parameters *params, const char *text, fs_error *err) {
   const char *equals = strchr(text, '=');
   if (!equals || equals == text || !equals[1])
     return fs_error_set(err, "--param %s: expected KEY=VALUE", text);
+  size_t key_length = (size_t)(equals - text);
+  for (int i = 0; i < params->count; i++) /* a second value would silently win */
+    if (strlen(params->items[i].key) == key_length && !memcmp(params->items[i].key, text, key_length))
+      return fs_error_set(err, "--param %s: %s is already set (to %s): give each key once", text,
+                          params->items[i].key, params->items[i].value);
   fs_parameter *items = realloc(params->items, (size_t)(params->count + 1) * sizeof *items);
   if (!items) return fs_error_set(err, "out of memory");
   params->items = items;
   char *copy = strdup(text);
   if (!copy) return fs_error_set(err, "out of memory");
-  size_t key_length = (size_t)(equals - text);
   copy[key_length] = 0;
   items[params->count++] = (fs_parameter){.key = copy, .value = copy + key_length + 1, .used = 0};
   return 0;
@@ -83,5 +111,46 @@ int fs_wants_help(int argc, char **argv, const char *usage) {
       fputs(usage, stdout);
       return 1;
     }
+  return 0;
+}
+
+/* The files argument arg may name: itself, and each part after a '=' up to
+ * a ',' (--param table=FILE, --noise host=empirical:file=FILE,mode=add).
+ * 1 (with the name in clash) when one is the output o, other than o's own
+ * argument (where it starts in argv is o->path). */
+static int names_output(const char *arg, const fs_named_path *o, char clash[4096]) {
+  if (arg != o->path && fs_same_regular_file(o->path, arg)) {
+    snprintf(clash, 4096, "%s", arg);
+    return 1;
+  }
+  for (const char *p = strchr(arg, '='); p; p = strchr(p + 1, '=')) {
+    const char *part = p + 1;
+    size_t n = strcspn(part, ",");
+    if (n == 0 || n >= 4096 || part == o->path) continue;
+    memcpy(clash, part, n);
+    clash[n] = 0;
+    if (fs_same_regular_file(o->path, clash)) return 1;
+  }
+  return 0;
+}
+
+int fs_option_check_outputs(int argc, char **argv, const fs_named_path *outputs, int count,
+                            fs_error *err) {
+  for (int k = 0; k < count; k++) {
+    const fs_named_path *o = &outputs[k];
+    struct stat status;
+    if (!o->path || strcmp(o->path, "-") == 0) continue;
+    int special = stat(o->path, &status) == 0 && !S_ISREG(status.st_mode); /* /dev/null */
+    for (int j = 0; j < k && !special; j++)
+      if (outputs[j].path && strcmp(outputs[j].path, o->path) == 0)
+        return fs_error_set(err, "%s %s: also the output of %s: each output needs its own file",
+                            o->name, o->path, outputs[j].name);
+    char clash[4096];
+    for (int i = 2; i < argc; i++)
+      if (names_output(argv[i], o, clash))
+        return fs_error_set(err, "%s %s: the same file as the input %s: writing it would "
+                            "replace that file (choose another output path)",
+                            o->name, o->path, clash);
+  }
   return 0;
 }

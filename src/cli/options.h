@@ -36,6 +36,18 @@ int fs_option_platform(int argc, char **argv, int *i, fs_parameters *params, int
 int fs_wants_help(int argc, char **argv, const char *usage);
 void fs_option_params_free(fs_parameters *params);
 
+/* An output option and its value, for fs_option_check_outputs. */
+typedef struct fs_named_path {
+  const char *name; /* "--samples", "-o", "OUT" */
+  const char *path; /* NULL when not given; a pointer into argv */
+} fs_named_path;
+/* Refuses (err set, -1) an output that is the same existing regular file
+ * (device and inode) as any file named on the command line: an argument
+ * itself or the part after a '=' (FILE in table=FILE), other than the
+ * output's own argument; and two outputs with the same path. */
+int fs_option_check_outputs(int argc, char **argv, const fs_named_path *outputs, int count,
+                            fs_error *err);
+
 int fs_command_run(int argc, char **argv);
 int fs_command_gen(int argc, char **argv);
 int fs_command_convert(int argc, char **argv);

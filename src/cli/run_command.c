@@ -167,13 +167,20 @@ static int parse_run_options(int argc, char **argv, run_options *o, fs_error *er
     return fs_error_set(err, "--format %s: expected text or json", o->format);
   if (!o->seeds && (o->threads || o->samples || o->histogram || o->shard_count > 1))
     return fs_error_set(err, "--threads, --samples, --histogram and --shard need --seeds N");
+  if (o->seeds && o->shard_index >= o->seeds) /* a shard takes indices I, I+N, ... below seeds */
+    return fs_error_set(err, "--shard %lld/%lld: no seed of --seeds %lld falls in this shard "
+                        "(its index must be below %lld)", (long long)o->shard_index,
+                        (long long)o->shard_count, (long long)o->seeds, (long long)o->seeds);
   const fs_views_options *w = &o->views;
   if (o->seeds && (o->timeline || w->svg || w->chrome || w->critical_path ||
                    w->channel_report || w->channel_load))
     return fs_error_set(err, "--timeline, --svg, --chrome, --critical-path and --channel-load "
                              "show one run: not with --seeds (--bandwidth can)");
   if (w->svg_ranks && !w->svg) return fs_error_set(err, "--svg-ranks needs --svg FILE");
-  return 0;
+  const fs_named_path outputs[] = {{"--timeline", o->timeline}, {"--svg", w->svg},
+                                   {"--chrome", w->chrome},     {"--channel-csv", w->channel_load},
+                                   {"--samples", o->samples},   {"--histogram", o->histogram}};
+  return fs_option_check_outputs(argc, argv, outputs, 6, err);
 }
 
 static void free_run_options(run_options *o) {

@@ -25,6 +25,9 @@ int fs_replay_option(int argc, char **argv, int *i, fs_replay_options *o, fs_err
   const char *v;
   int m;
   if ((m = fs_option(argc, argv, i, "--algo", &v, err))) {
+    if (m > 0 && o->algorithms) /* repeatable for validate, one list here */
+      return fs_error_set(err, "--algo given twice (%s, then %s): list every collective in one "
+                          "--algo C=A,C=A", o->algorithms, v);
     if (m > 0) o->algorithms = v;
     return m;
   }

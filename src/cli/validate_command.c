@@ -4,6 +4,7 @@
  * seeds' papers tabulate them: per row, per algorithm, and the algorithm
  * the model matches best where the measurement does not name one. */
 #include <math.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,7 +86,8 @@ static int parse_validate_options(int argc, char **argv, validate_options *o, fs
     return fs_error_set(err, "--platform replaces --nodes, --cores and --mapping: give one or the other");
   if ((o->nodes != NULL) != (o->cores != NULL)) return fs_error_set(err, "--nodes and --cores go together");
   if (o->mapping && !o->nodes) return fs_error_set(err, "--mapping needs --nodes and --cores");
-  return 0;
+  const fs_named_path outputs[] = {{"-o", o->table}};
+  return fs_option_check_outputs(argc, argv, outputs, 1, err);
 }
 
 /* The platform as parameters (nodes=, cores=, mapping=, platform=), from
@@ -339,7 +341,11 @@ int fs_command_validate(int argc, char **argv) {
   else
     print_text(&r);
   status = FS_EXIT_OK;
-  fflush(stdout); /* before a table to "-" */
+  if (fflush(stdout) != 0) { /* before a table to "-" */
+    fs_error_set(&err, "cannot write the output: %s", strerror(errno));
+    status = FS_EXIT_SIMULATION;
+    goto done;
+  }
   if (table) {
     fs_output *out = table;
     table = NULL; /* write_table commits or aborts it */

@@ -5,6 +5,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,9 +15,11 @@
 #include <zlib.h>
 
 #define BUFFER_SIZE ((size_t)256 << 10)
+#define PATH_MAX_GUESS 4096 /* readlink's buffer when lstat gives no size (/proc) */
 
 struct fs_output {
   char *path;
+  char *target;  /* path with its symbolic links followed: the file replaced */
   char *temp;    /* temporary name, or NULL when written in place */
   int created;   /* the temporary file exists and is ours to remove */
   int fd;
@@ -31,8 +35,63 @@ static int ends_with(const char *text, const char *suffix) {
   return n >= k && strcmp(text + n - k, suffix) == 0;
 }
 
+/* ---- temporary files removed on SIGINT and SIGTERM ------------------------
+ * A signal handler can reach no caller's state, so the names of the
+ * temporary files not yet renamed or removed live in this process-wide
+ * table (the one global of the program). Slots are claimed and released
+ * atomically (study threads may open outputs); the handler only loads
+ * them, unlinks and re-raises, all async-signal-safe. */
+
+#define PENDING_SLOTS 64
+
+static _Atomic(char *) pending[PENDING_SLOTS];
+static atomic_flag handlers_installed = ATOMIC_FLAG_INIT;
+
+static void remove_pending(int signal_number) {
+  for (int i = 0; i < PENDING_SLOTS; i++) {
+    char *name = atomic_load(&pending[i]);
+    if (name) unlink(name);
+  }
+  signal(signal_number, SIG_DFL);
+  raise(signal_number);
+}
+
+/* Catches SIGINT and SIGTERM, unless they are ignored (nohup, a background
+ * job): then nothing interrupts the run anyway. */
+static void install_handlers(void) {
+  if (atomic_flag_test_and_set(&handlers_installed)) return;
+  static const int signals[2] = {SIGINT, SIGTERM};
+  for (int i = 0; i < 2; i++) {
+    struct sigaction old, action = {0};
+    if (sigaction(signals[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN) continue;
+    action.sa_handler = remove_pending;
+    sigemptyset(&action.sa_mask);
+    sigaction(signals[i], &action, NULL);
+  }
+}
+
+/* A full table leaves the name unregistered: only its cleanup on a signal is lost. */
+static void register_pending(char *name) {
+  install_handlers();
+  for (int i = 0; i < PENDING_SLOTS; i++) {
+    char *expected = NULL;
+    if (atomic_compare_exchange_strong(&pending[i], &expected, name)) return;
+  }
+}
+
+static void unregister_pending(char *name) {
+  for (int i = 0; i < PENDING_SLOTS; i++) {
+    char *expected = name;
+    if (atomic_compare_exchange_strong(&pending[i], &expected, NULL)) return;
+  }
+}
+
+/* ---- output files ---------------------------------------------------------- */
+
 static void output_free(fs_output *out) {
+  if (out->temp) unregister_pending(out->temp);
   free(out->path);
+  free(out->target);
   free(out->temp);
   free(out->buffer);
   free(out);
@@ -44,17 +103,50 @@ static int record(fs_output *out, const char *what, const char *why) {
   return -1;
 }
 
-/* Creates PATH.tmp.PID exclusively; a stale one from a dead process with
- * our pid is replaced. */
-static int open_temporary(fs_output *out) {
-  size_t n = strlen(out->path) + 32;
+/* Creates TARGET.tmp.PID exclusively (a stale one from a dead process with
+ * our pid is replaced), with the mode of the file it replaces, if any. */
+static int open_temporary(fs_output *out, const struct stat *old) {
+  size_t n = strlen(out->target) + 32;
   if (!(out->temp = malloc(n))) return -1;
-  snprintf(out->temp, n, "%s.tmp.%ld", out->path, (long)getpid());
+  snprintf(out->temp, n, "%s.tmp.%ld", out->target, (long)getpid());
   int flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC;
+  register_pending(out->temp); /* before it exists: a signal cannot slip in between */
   out->fd = open(out->temp, flags, 0666);
   if (out->fd < 0 && errno == EEXIST && unlink(out->temp) == 0) out->fd = open(out->temp, flags, 0666);
   out->created = out->fd >= 0;
+  if (out->created && old && fchmod(out->fd, old->st_mode & 07777) != 0) return -1;
   return out->created ? 0 : -1;
+}
+
+/* The file a chain of symbolic links ends at (which may not exist yet),
+ * so that the link is kept and its target replaced. */
+#define MAX_LINKS 40
+
+static char *follow_links(const char *path) {
+  char *current = strdup(path);
+  struct stat status;
+  for (int hops = 0; current && hops < MAX_LINKS; hops++) {
+    if (lstat(current, &status) != 0 || !S_ISLNK(status.st_mode)) return current;
+    size_t size = (size_t)status.st_size + 1, dir = 0;
+    if (size < 2) size = PATH_MAX_GUESS;
+    char *link = malloc(size);
+    ssize_t n = link ? readlink(current, link, size) : -1;
+    if (n < 0 || (size_t)n >= size) {
+      free(link);
+      return current; /* changed under us: replace the link itself */
+    }
+    link[n] = 0;
+    const char *slash = strrchr(current, '/');
+    if (link[0] != '/' && slash) dir = (size_t)(slash - current) + 1;
+    char *next = malloc(dir + (size_t)n + 1);
+    if (next) memcpy(next, current, dir), memcpy(next + dir, link, (size_t)n + 1);
+    free(link);
+    free(current);
+    current = next;
+  }
+  if (current) errno = ELOOP;
+  free(current);
+  return NULL;
 }
 
 /* Opens the descriptor: stdout, the path itself, or a temporary file. */
@@ -66,11 +158,13 @@ static int open_target(fs_output *out) {
     out->owns_fd = 0;
     return 0;
   }
-  if (stat(out->path, &status) == 0 && !S_ISREG(status.st_mode)) {
-    out->fd = open(out->path, O_WRONLY | O_CLOEXEC);
+  if (!(out->target = follow_links(out->path))) return -1;
+  int exists = stat(out->target, &status) == 0;
+  if (exists && !S_ISREG(status.st_mode)) {
+    out->fd = open(out->target, O_WRONLY | O_CLOEXEC);
     return out->fd < 0 ? -1 : 0;
   }
-  return open_temporary(out);
+  return open_temporary(out, exists ? &status : NULL);
 }
 
 /* zlib writes through a duplicate so that the descriptor stays ours to sync. */
@@ -199,7 +293,7 @@ static void close_all(fs_output *out) {
 int fs_output_commit(fs_output *out, fs_error *err) {
   flush(out);
   close_all(out);
-  if (!out->failure[0] && out->temp && rename(out->temp, out->path) != 0)
+  if (!out->failure[0] && out->temp && rename(out->temp, out->target) != 0)
     record(out, "cannot rename the temporary file into place", strerror(errno));
   int failed = out->failure[0] != 0;
   if (failed) {
@@ -219,3 +313,9 @@ void fs_output_abort(fs_output *out) {
 }
 
 const char *fs_output_path(const fs_output *out) { return out->path; }
+
+int fs_same_regular_file(const char *a, const char *b) {
+  struct stat x, y;
+  return stat(a, &x) == 0 && S_ISREG(x.st_mode) && stat(b, &y) == 0 && x.st_dev == y.st_dev &&
+         x.st_ino == y.st_ino;
+}

@@ -5,9 +5,12 @@
  * leaves a truncated result. A path ending in ".gz" is gzip-compressed.
  * "-" is stdout, and an existing non-regular file (/dev/null, a FIFO) is
  * written in place, without a temporary file. A symbolic link PATH is
- * replaced by the new file, not written through. Writes are buffered; the
- * first error is kept and reported by commit, so callers may check there
- * only. */
+ * written through: the file it points to is replaced (the temporary file
+ * is made next to it) and the link kept. A replaced file keeps its mode
+ * (permission bits). SIGINT and SIGTERM remove the temporary files not yet
+ * committed, then end the process as the signal would have. Writes are
+ * buffered; the first error is kept and reported by commit, so callers may
+ * check there only. */
 #ifndef FS_ATOMIC_FILE_H
 #define FS_ATOMIC_FILE_H
 
@@ -32,5 +35,8 @@ int fs_output_commit(fs_output *out, fs_error *err);
 void fs_output_abort(fs_output *out);
 /* The path given to open. */
 const char *fs_output_path(const fs_output *out);
+/* 1 when both paths name the same existing regular file (same device and
+ * inode, links followed): an output that would replace an input. */
+int fs_same_regular_file(const char *a, const char *b);
 
 #endif

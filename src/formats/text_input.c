@@ -30,6 +30,9 @@ struct fs_text_input {
   int failed;
   size_t zlib_prefix; /* zlib's messages start with its name for the file and ": " */
   int64_t line_number;
+  size_t line_max;           /* FS_TEXT_LINE_MAX unless set */
+  fs_text_input_check check; /* before the buffer grows, or NULL */
+  void *check_arg;
   char *name;
   fs_progress *progress; /* fs_text_input_show_progress, or NULL */
 };
@@ -37,6 +40,7 @@ struct fs_text_input {
 static fs_text_input *new_input(const char *name) {
   fs_text_input *in = calloc(1, sizeof *in);
   if (!in) return NULL;
+  in->line_max = FS_TEXT_LINE_MAX;
   in->name = strdup(name);
   if (!in->name) {
     free(in);
@@ -89,9 +93,9 @@ static int fail(fs_text_input *in) {
 static int deliver(fs_text_input *in, const char *line, size_t length, const char **out_line,
                    size_t *out_length, fs_error *err) {
   int64_t number = ++in->line_number;
-  if (length > FS_TEXT_LINE_MAX) {
+  if (length > in->line_max) {
     fs_error_set(err, "%s:%lld: line longer than %zu bytes", in->name, (long long)number,
-                 FS_TEXT_LINE_MAX);
+                 in->line_max);
     return fail(in);
   }
   const char *nul = memchr(line, 0, length);
@@ -152,6 +156,31 @@ void fs_text_input_show_progress(fs_text_input *in, FILE *out) {
   fs_progress_check_every(in->progress, 1); /* an update per chunk of the file */
 }
 
+/* Room for a chunk more of a line longer than FS_TEXT_LINE_MAX (up to
+ * line_max), once the check has seen its start. */
+static int grow(fs_text_input *in, fs_error *err) {
+  if (in->check && in->check(in->check_arg, in->buffer + in->start, in->end - in->start, err))
+    return fail(in);
+  size_t capacity = in->capacity * 2, most = in->line_max + CHUNK + 1;
+  if (capacity > most) capacity = most;
+  memmove(in->buffer, in->buffer + in->start, in->end - in->start);
+  in->end -= in->start, in->start = 0;
+  char *buffer = realloc(in->buffer, capacity);
+  if (!buffer) {
+    fs_error_set(err, "%s:%lld: out of memory for a line of over %zu bytes", in->name,
+                 (long long)in->line_number + 1, in->end);
+    return fail(in);
+  }
+  in->buffer = buffer, in->capacity = capacity;
+  return 0;
+}
+
+void fs_text_input_set_line_max(fs_text_input *in, size_t max, fs_text_input_check check,
+                                void *arg) {
+  in->line_max = max > FS_TEXT_LINE_MAX ? max : FS_TEXT_LINE_MAX;
+  in->check = check, in->check_arg = arg;
+}
+
 static int next_file_line(fs_text_input *in, const char **line, size_t *length, fs_error *err) {
   for (;;) {
     char *from = in->buffer + in->start;
@@ -163,7 +192,8 @@ static int next_file_line(fs_text_input *in, const char **line, size_t *length, 
     }
     size_t pending = in->end - in->start;
     in->scanned = pending;
-    if (pending > FS_TEXT_LINE_MAX) return deliver(in, from, pending, line, length, err);
+    if (pending > in->line_max) return deliver(in, from, pending, line, length, err);
+    if (!in->source_done && pending + CHUNK + 1 > in->capacity && grow(in, err)) return -1;
     if (in->source_done) {
       if (pending == 0) return 0;
       in->start = in->end;

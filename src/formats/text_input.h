@@ -4,8 +4,9 @@
  * one line at a time, pointing into its own buffer (valid until the next
  * call). Files starting with the gzip magic are decompressed transparently
  * (zlib). Lines end at '\n'; a '\r' before it and a last line without '\n'
- * are handled. A line longer than FS_TEXT_LINE_MAX bytes or holding a NUL
- * byte is an error, so memory stays bounded whatever the input. */
+ * are handled. A line longer than FS_TEXT_LINE_MAX bytes (or the reader's
+ * own limit, fs_text_input_set_line_max) or holding a NUL byte is an error,
+ * so memory stays bounded whatever the input. */
 #ifndef FS_TEXT_INPUT_H
 #define FS_TEXT_INPUT_H
 
@@ -37,6 +38,16 @@ const char *fs_text_input_name(const fs_text_input *in);
 int fs_text_input_error(const fs_text_input *in, int64_t column, fs_error *err,
                         const char *format, ...) FS_PRINTF(4, 5);
 void fs_text_input_close(fs_text_input *in);
+/* Checks the start of a line longer than FS_TEXT_LINE_MAX before its buffer
+ * grows: 0 to read on, -1 with err set to fail the input. */
+typedef int (*fs_text_input_check)(void *arg, const char *partial, size_t length, fs_error *err);
+/* Lines of up to max bytes (at least FS_TEXT_LINE_MAX) from now on, for a
+ * format whose lines grow with what they describe (a samples file, a
+ * column per rank). The buffer grows only as a long line arrives, and
+ * check (if not NULL) sees the line so far each time it would grow, so
+ * input of the wrong shape fails early. */
+void fs_text_input_set_line_max(fs_text_input *in, size_t max, fs_text_input_check check,
+                                void *arg);
 /* Draws a progress bar on out while a file is read (bytes of the file,
  * compressed or not, against its size); nothing for memory input or stdin. */
 void fs_text_input_show_progress(fs_text_input *in, FILE *out);

@@ -44,8 +44,14 @@ static inline int64_t fs_gen_binomial_pairs(int32_t n, int64_t m) {
   return n > m ? (n - m + 2 * m - 1) / (2 * m) : 0;
 }
 
+/* tasks is INT64_MAX when the generator stopped counting (too many). */
 static inline fs_program *fs_gen_begin(const char *name, int32_t ranks, int64_t tasks,
                                        int64_t dependencies, fs_error *err) {
+  if (tasks == INT64_MAX) {
+    fs_error_set(err, "%s at %d ranks needs more than the %d tasks a program holds", name, ranks,
+                 FS_MAX_TASKS);
+    return NULL;
+  }
   if (tasks > FS_MAX_TASKS) {
     fs_error_set(err, "%s at %d ranks needs %lld tasks, more than the %d a program holds", name,
                  ranks, (long long)tasks, FS_MAX_TASKS);

@@ -115,19 +115,34 @@ void fs_timeline_task(const fs_timeline *timeline, int32_t task, fs_time times[4
   memcpy(times, timeline->times + (int64_t)task * 4, 4 * sizeof *times);
 }
 
+/* A field per RFC 4180: quoted, its quotes doubled, when it holds a ',',
+ * a '"', CR or LF (labels may hold any of them). */
+static int put_field(fs_output *out, const char *text) {
+  if (!text[strcspn(text, ",\"\r\n")]) return fs_output_puts(out, text);
+  int failed = fs_output_puts(out, "\"");
+  for (const char *p = text; *p;) {
+    size_t n = strcspn(p, "\"");
+    failed |= fs_output_write(out, p, n);
+    p += n;
+    if (*p == '"') failed |= fs_output_puts(out, "\"\""), p++;
+  }
+  return failed | fs_output_puts(out, "\"");
+}
+
 int fs_timeline_write_csv(const fs_timeline *timeline, fs_output *out, fs_error *err) {
   const fs_program *p = timeline->program;
   int failed = fs_output_puts(out, "name,kind,rank,ready_ns,start_ns,local_end_ns,remote_end_ns,label\n");
   char name[24], value[32];
   for (int32_t t = 0; t < p->tasks && !failed; t++) {
     const char *label = fs_task_label(p, t);
-    failed |= fs_output_printf(out, "%s,%s,%d", fs_task_name(p, t, name),
-                               fs_task_kind_name(p->kind[t]), p->rank[t]);
+    failed |= put_field(out, fs_task_name(p, t, name));
+    failed |= fs_output_printf(out, ",%s,%d", fs_task_kind_name(p->kind[t]), p->rank[t]);
     for (int k = 0; k < 4; k++) {
       fs_time v = timeline->times[(int64_t)t * 4 + k];
       failed |= fs_output_printf(out, ",%s", v < 0 ? "" : fs_format_ns(value, v));
     }
-    failed |= fs_output_printf(out, ",%s\n", label ? label : "");
+    failed |= fs_output_puts(out, ",") | put_field(out, label ? label : "") |
+              fs_output_puts(out, "\n");
   }
   if (failed) {
     fs_error_set(err, "%s: write failed", fs_output_path(out)); /* before abort frees out */

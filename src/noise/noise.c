@@ -159,10 +159,11 @@ static int parse_detour(fs_text_input *in, const char *line, size_t length, deto
     while (at < length && line[at] != ' ' && line[at] != '\t') at++;
     field_length[f] = (size_t)(line + at - field[f]);
     fs_time *value = f == 0 ? &d->start : &d->duration;
+    char shown[48];
     if (!field_length[f] || fs_parse_time(field[f], field_length[f], 0, value))
-      return fs_text_input_error(in, field[f] - line + 1, err, "expected %s in ns (got \"%.*s\")",
+      return fs_text_input_error(in, field[f] - line + 1, err, "expected %s in ns (got \"%s\")",
                                  f == 0 ? "a start time" : "a duration",
-                                 (int)(field_length[f] > 40 ? 40 : field_length[f]), field[f]);
+                                 fs_noise_shown(field[f], field_length[f], shown));
   }
   while (at < length && (line[at] == ' ' || line[at] == '\t')) at++;
   if (at < length)

@@ -118,6 +118,30 @@ static int read_header(reader *r) {
   return 0;
 }
 
+/* The start of a header longer than FS_TEXT_LINE_MAX (a study of some
+ * 60000 ranks or more), checked before the reader's buffer grows for more:
+ * each complete column must be the one the header has there. */
+static int check_header_start(void *arg, const char *partial, size_t length, fs_error *err) {
+  reader *r = arg;
+  char text[32];
+  const char *p = partial, *end = partial + length;
+  for (int64_t column = 0;; column++) {
+    const char *comma = memchr(p, ',', (size_t)(end - p));
+    if (!comma) return 0; /* the rest is still arriving */
+    const char *name = column_name(column, text);
+    if ((size_t)(comma - p) != strlen(name) || memcmp(p, name, strlen(name)) != 0) {
+      char shown[64];
+      r->line = partial, r->length = length;
+      return fs_error_set(err, "%s:%lld:%lld: expected '%s' (the samples header is " HEADER_HINT
+                          "), got %s", fs_text_input_name(r->in),
+                          (long long)fs_text_input_line_number(r->in) + 1,
+                          (long long)(p - partial) + 1, name,
+                          show(r, p, (size_t)(comma - p), shown));
+    }
+    p = comma + 1;
+  }
+}
+
 /* Whole number without sign: 0, or -1 when it is not one or overflows. */
 static int parse_seed(const char *text, size_t length, uint64_t *out) {
   uint64_t v = 0;
@@ -197,11 +221,14 @@ int fs_merge_read(fs_merge *m, fs_text_input *in, fs_error *err) {
   if (!(names[m->files] = strdup(fs_text_input_name(in)))) return fs_error_set(err, "out of memory");
   m->files++;
   int64_t first_row = m->count;
+  /* lines as long as fennelsim writes them: a column per rank */
+  fs_text_input_set_line_max(in, FS_MERGE_LINE_MAX, check_header_start, &r);
   int status = fs_text_input_next_line(in, &r.line, &r.length, err);
   if (status == 0)
     fs_error_set(err, "%s:1:1: expected the samples header " HEADER_HINT " (got end of file)",
                  fs_text_input_name(in));
   int failed = status <= 0 || read_header(&r);
+  if (!failed) fs_text_input_set_line_max(in, fs_study_row_size(m->ranks), NULL, NULL);
   while (!failed && (status = fs_text_input_next_line(in, &r.line, &r.length, err)) > 0)
     failed = read_row(&r) != 0;
   if (status < 0) failed = 1;

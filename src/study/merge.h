@@ -5,7 +5,14 @@
  * A samples CSV has the header seed,makespan_ns,finish_ns_0,...,finish_ns_R-1
  * and one row per seed; times are decimal nanoseconds with at most three
  * decimals (whole picoseconds, as fs_format_ns writes them). The reader is
- * strict: any other text is an error "FILE:LINE:COLUMN: what was expected". */
+ * strict: any other text is an error "FILE:LINE:COLUMN: what was expected".
+ *
+ * Lines grow with the rank count (about 17 bytes per rank in the header, at
+ * most 24 in a row), so they are not held to the readers' 1 MiB: a header
+ * may be as long as fennelsim writes for 2^31-1 ranks (FS_MERGE_LINE_MAX),
+ * checked column by column as it arrives (a file of another shape fails
+ * within its first MiB), and a row as long as one of the header's ranks
+ * can be (fs_study_row_size). */
 #ifndef FS_MERGE_H
 #define FS_MERGE_H
 
@@ -21,6 +28,9 @@
 int fs_study_parse_shard(const char *text, int64_t *index, int64_t *count, fs_error *err);
 
 typedef struct fs_merge fs_merge; /* the rows read so far, from any files */
+
+/* The longest samples line of a study of INT32_MAX ranks: fs_study_row_size. */
+#define FS_MERGE_LINE_MAX (24 * ((size_t)INT32_MAX + 2) + 8)
 
 /* Seeds absent between the smallest and the largest seed read. */
 typedef struct fs_merge_gaps {
