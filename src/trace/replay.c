@@ -321,9 +321,10 @@ static int flush_compute(replay_state *s, rank_walk *w, int32_t r) {
   return 0;
 }
 
-/* The time between the last simulated call and this one is computation. */
+/* The time between the last simulated call and this one is computation
+ * (as doubles: the difference of two times may not fit a time). */
 static void gap_before(rank_walk *w, const fs_call *c) {
-  if (c->start > w->last_end) w->pending += (double)(c->start - w->last_end);
+  if (c->start > w->last_end) w->pending += (double)c->start - (double)w->last_end;
   if (c->end > w->last_end) w->last_end = c->end;
 }
 
@@ -776,8 +777,9 @@ static int walk_rank(replay_state *s, int32_t r) {
       gap_before(&w, c);
       break;
     }
-    if (k == FS_CALL_COMPUTE) {
+    if (k == FS_CALL_COMPUTE) { /* the gap before it, then its own duration and flops (trace.h) */
       gap_before(&w, c);
+      w.pending += (double)c->end - (double)c->start;
       w.pending += c->amount > 0 ? c->amount / s->options->flop_rate * 1e12 : 0;
       continue;
     }

@@ -35,8 +35,10 @@ typedef enum fs_call_kind {
   FS_CALL_OTHER = 0, /* recorded but not simulated (Comm_rank, Wtime...): its time is computation */
   FS_CALL_INIT,      /* MPI_Init: its end is the start of the replay */
   FS_CALL_FINALIZE,  /* MPI_Finalize: its start is the end of the replay */
-  FS_CALL_COMPUTE,   /* computation the trace states explicitly (SimGrid's compute, OTF2 gaps): bytes = 0,
-                      * duration = end - start, or `amount` flops when the reader has no times */
+  FS_CALL_COMPUTE,   /* computation the trace states explicitly (fennelsim's compute lines, SimGrid's
+                      * compute and sleep): bytes = 0; the replay counts its duration end - start
+                      * (SimGrid's sleep: start 0, end its length) plus `amount` flops, after the gap
+                      * before it */
   /* point-to-point: peer, tag, comm, bytes */
   FS_CALL_SEND, FS_CALL_SSEND, FS_CALL_BSEND, FS_CALL_RSEND,
   FS_CALL_RECV,
