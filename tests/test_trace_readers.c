@@ -888,6 +888,191 @@ static void write_archive(const char *directory) {
   OTF2_Archive_Close(archive);
 }
 
+/* A small archive for the error cases: ranks at locations 10 and 11 (both
+ * defined with `events` events each, one more location per extra member of
+ * the ranks group, undefined), the regions of write_archive, ticks of 1 ns
+ * from 1000; `events` writes each rank's events. */
+typedef void (*event_writer)(OTF2_EvtWriter *w, uint64_t rank);
+
+static char *write_small_archive(event_writer events, uint64_t event_count, uint32_t extra_members) {
+  char *directory = fs_test_temp_path("-otf2");
+  OTF2_Archive *archive = OTF2_Archive_Open(directory, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024,
+                                            4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+  ck_assert_ptr_nonnull(archive);
+  OTF2_FlushCallbacks flush = {pre_flush, post_flush};
+  OTF2_Archive_SetFlushCallbacks(archive, &flush, NULL);
+  OTF2_Archive_SetSerialCollectiveCallbacks(archive);
+  OTF2_Archive_OpenEvtFiles(archive);
+  for (uint64_t rank = 0; rank < 2; rank++) {
+    OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(archive, 10 + rank);
+    events(w, rank);
+    OTF2_Archive_CloseEvtWriter(archive, w);
+  }
+  OTF2_Archive_CloseEvtFiles(archive);
+  OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(archive);
+  OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000, 1000, 3000, OTF2_UNDEFINED_TIMESTAMP);
+  static const char *const strings[] = {"", "MPI_Init", "MPI_Finalize", "MPI_Send", "MPI_Recv", "MPI_Isend",
+                                        "MPI_Wait", "MPI_Allreduce", "compute", "node", "rank", "thread",
+                                        "MPI_COMM_WORLD"};
+  for (uint32_t i = 0; i < sizeof strings / sizeof strings[0]; i++) OTF2_GlobalDefWriter_WriteString(g, i, strings[i]);
+  for (uint32_t region = 0; region < R_REGIONS; region++)
+    OTF2_GlobalDefWriter_WriteRegion(g, region, region + 1, region + 1, 0, OTF2_REGION_ROLE_FUNCTION,
+                                     region == R_USER ? OTF2_PARADIGM_USER : OTF2_PARADIGM_MPI,
+                                     OTF2_REGION_FLAG_NONE, 0, 0, 0);
+  OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, 9, 9, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+  OTF2_GlobalDefWriter_WriteLocationGroup(g, 0, 10, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0, OTF2_UNDEFINED_LOCATION_GROUP);
+  for (uint64_t rank = 0; rank < 2; rank++)
+    OTF2_GlobalDefWriter_WriteLocation(g, 10 + rank, 11, OTF2_LOCATION_TYPE_CPU_THREAD, event_count, 0);
+  uint64_t *locations = malloc((2 + (size_t)extra_members) * sizeof *locations);
+  ck_assert_ptr_nonnull(locations);
+  for (uint64_t i = 0; i < 2 + (uint64_t)extra_members; i++) locations[i] = 10 + i;
+  const uint64_t ranks[2] = {0, 1};
+  OTF2_GlobalDefWriter_WriteGroup(g, 0, 0, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
+                                  OTF2_GROUP_FLAG_NONE, 2 + extra_members, locations);
+  OTF2_GlobalDefWriter_WriteGroup(g, 1, 0, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                                  2, ranks);
+  OTF2_GlobalDefWriter_WriteComm(g, 0, 12, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+  OTF2_Archive_Close(archive);
+  free(locations);
+  return directory;
+}
+
+/* Init 1010-1020, Finalize 3000-3010 on both ranks; `middle` in between on rank 0. */
+static void init_finalize(OTF2_EvtWriter *w, uint64_t rank, void (*middle)(OTF2_EvtWriter *w)) {
+  OTF2_EvtWriter_Enter(w, NULL, 1010, R_INIT);
+  OTF2_EvtWriter_Leave(w, NULL, 1020, R_INIT);
+  if (rank == 0 && middle) middle(w);
+  OTF2_EvtWriter_Enter(w, NULL, 3000, R_FINALIZE);
+  OTF2_EvtWriter_Leave(w, NULL, 3010, R_FINALIZE);
+}
+
+static void plain_events(OTF2_EvtWriter *w, uint64_t rank) { init_finalize(w, rank, NULL); }
+
+static void undefined_region(OTF2_EvtWriter *w) {
+  OTF2_EvtWriter_Enter(w, NULL, 1100, 42);
+  OTF2_EvtWriter_Leave(w, NULL, 1110, 42);
+}
+static void nested_enter(OTF2_EvtWriter *w) {
+  OTF2_EvtWriter_Enter(w, NULL, 1100, R_SEND);
+  OTF2_EvtWriter_Enter(w, NULL, 1105, R_WAIT);
+  OTF2_EvtWriter_Leave(w, NULL, 1106, R_WAIT);
+  OTF2_EvtWriter_Leave(w, NULL, 1110, R_SEND);
+}
+static void other_leave(OTF2_EvtWriter *w) {
+  OTF2_EvtWriter_Enter(w, NULL, 1100, R_SEND);
+  OTF2_EvtWriter_Leave(w, NULL, 1110, R_RECV);
+}
+static void unknown_isend(OTF2_EvtWriter *w) {
+  OTF2_EvtWriter_Enter(w, NULL, 1100, R_WAIT);
+  OTF2_EvtWriter_MpiIsendComplete(w, NULL, 1105, 777);
+  OTF2_EvtWriter_Leave(w, NULL, 1110, R_WAIT);
+}
+static void unknown_irecv(OTF2_EvtWriter *w) {
+  OTF2_EvtWriter_Enter(w, NULL, 1100, R_WAIT);
+  OTF2_EvtWriter_MpiIrecv(w, NULL, 1105, 1, 0, 3, 8, 778);
+  OTF2_EvtWriter_Leave(w, NULL, 1110, R_WAIT);
+}
+static void unknown_test(OTF2_EvtWriter *w) {
+  OTF2_EvtWriter_Enter(w, NULL, 1100, R_WAIT);
+  OTF2_EvtWriter_MpiRequestTest(w, NULL, 1105, 779);
+  OTF2_EvtWriter_Leave(w, NULL, 1110, R_WAIT);
+}
+/* completed twice: the second completion names a request no longer open */
+static void completed_twice(OTF2_EvtWriter *w) {
+  OTF2_EvtWriter_Enter(w, NULL, 1100, R_ISEND);
+  OTF2_EvtWriter_MpiIsend(w, NULL, 1101, 1, 0, 8, 40, 555);
+  OTF2_EvtWriter_Leave(w, NULL, 1102, R_ISEND);
+  OTF2_EvtWriter_Enter(w, NULL, 1200, R_WAIT);
+  OTF2_EvtWriter_MpiIsendComplete(w, NULL, 1201, 555);
+  OTF2_EvtWriter_Leave(w, NULL, 1202, R_WAIT);
+  OTF2_EvtWriter_Enter(w, NULL, 1300, R_WAIT);
+  OTF2_EvtWriter_MpiIsendComplete(w, NULL, 1301, 555);
+  OTF2_EvtWriter_Leave(w, NULL, 1302, R_WAIT);
+}
+/* a send to rank 5 of a 2-rank world: read, then refused by the replay */
+static void send_outside(OTF2_EvtWriter *w) {
+  OTF2_EvtWriter_Enter(w, NULL, 1100, R_SEND);
+  OTF2_EvtWriter_MpiSend(w, NULL, 1101, 5, 0, 7, 100);
+  OTF2_EvtWriter_Leave(w, NULL, 1110, R_SEND);
+}
+
+#define MIDDLE(name) static void name##_events(OTF2_EvtWriter *w, uint64_t rank) { init_finalize(w, rank, name); }
+MIDDLE(undefined_region)
+MIDDLE(nested_enter)
+MIDDLE(other_leave)
+MIDDLE(unknown_isend)
+MIDDLE(unknown_irecv)
+MIDDLE(unknown_test)
+MIDDLE(completed_twice)
+MIDDLE(send_outside)
+
+/* Reads the archive in directory and checks the error, "A" standing for
+ * the anchor's path. */
+static void otf2_error(char *directory, const char *message) {
+  char anchor[1100], expected[2200];
+  snprintf(anchor, sizeof anchor, "%s/traces.otf2", directory);
+  fs_error err = {{0}};
+  ck_assert_ptr_null(fs_otf2_read(anchor, &err));
+  const char *a = strstr(message, "A:");
+  ck_assert_ptr_nonnull(a);
+  snprintf(expected, sizeof expected, "%s%s", anchor, message + 1);
+  ck_assert_str_eq(err.message, expected);
+  free(directory);
+}
+
+/* Issue 15 item 10: undefined regions, nested MPI calls, a Leave of another
+ * region, requests nobody made; item 11: each error names the location, the
+ * event and its time stamp (ticks), not a line 0. */
+START_TEST(test_otf2_event_errors) {
+  otf2_error(write_small_archive(undefined_region_events, 4, 0),
+             "A: location 10, Enter at time 1100: expected a region defined in the definitions (got region 42)");
+  otf2_error(write_small_archive(nested_enter_events, 4, 0),
+             "A: location 10, Enter at time 1105: expected MPI_Send to leave before another MPI call enters "
+             "(got MPI_Wait)");
+  otf2_error(write_small_archive(other_leave_events, 4, 0),
+             "A: location 10, Leave at time 1110: expected the Leave of MPI_Send (got a Leave of MPI_Recv)");
+  otf2_error(write_small_archive(unknown_isend_events, 4, 0),
+             "A: location 10, MpiIsendComplete at time 1105: expected a request that an MpiIsend or "
+             "MpiIrecvRequest of this location made and nothing completed yet (got request 777)");
+  otf2_error(write_small_archive(unknown_irecv_events, 4, 0),
+             "A: location 10, MpiIrecv at time 1105: expected a request that an MpiIsend or "
+             "MpiIrecvRequest of this location made and nothing completed yet (got request 778)");
+  otf2_error(write_small_archive(unknown_test_events, 4, 0),
+             "A: location 10, MpiRequestTest at time 1105: expected a request that an MpiIsend or "
+             "MpiIrecvRequest of this location made and nothing completed yet (got request 779)");
+  otf2_error(write_small_archive(completed_twice_events, 4, 0),
+             "A: location 10, MpiIsendComplete at time 1301: expected a request that an MpiIsend or "
+             "MpiIrecvRequest of this location made and nothing completed yet (got request 555)");
+  /* a rank whose location has no events */
+  otf2_error(write_small_archive(plain_events, 0, 0),
+             "A: expected events for every rank (location 10, rank 0, has none)");
+  /* the replay's errors on OTF2 calls name the location and the call, not "traces.otf2:0:" */
+  char *directory = write_small_archive(send_outside_events, 4, 0), anchor[1100], expected[1300];
+  snprintf(anchor, sizeof anchor, "%s/traces.otf2", directory);
+  fs_error err = {{0}};
+  fs_trace *t = fs_otf2_read(anchor, &err);
+  ck_assert_msg(t != NULL, "%s", err.message);
+  fs_replay_options as_recorded = {.compute_scale = 1, .flop_rate = 1e9};
+  ck_assert_ptr_null(fs_replay_build(t, &as_recorded, &err));
+  snprintf(expected, sizeof expected,
+           "%s: rank 0 (location 10), call 2, send: destination 5 is not a rank of communicator -1", anchor);
+  ck_assert_str_eq(err.message, expected);
+  fs_trace_free(t);
+  free(directory);
+}
+END_TEST
+
+/* Issue 15 item 5: a ranks group of 1000002 members, only the first two of
+ * them defined locations with events. The members are checked against the
+ * definitions before the OTF2 library is asked for any location's events
+ * (selecting N locations costs it N^2/2 steps: over a minute here). */
+START_TEST(test_otf2_undefined_members) {
+  otf2_error(write_small_archive(plain_events, 4, 1000000),
+             "A: expected each member of the MPI locations group to be a defined location (member 2 is "
+             "location 12, which is not)");
+}
+END_TEST
+
 START_TEST(test_otf2_archive) {
   char *directory = fs_test_temp_path("-otf2");
   write_archive(directory);
@@ -980,6 +1165,8 @@ int main(void) {
   tcase_add_test(otf2, test_otf2_missing);
 #ifdef FS_HAVE_OTF2
   tcase_add_test(otf2, test_otf2_archive);
+  tcase_add_test(otf2, test_otf2_event_errors);
+  tcase_add_test(otf2, test_otf2_undefined_members);
 #endif
   suite_add_tcase(s, otf2);
   return fs_test_run(s);

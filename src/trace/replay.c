@@ -159,7 +159,8 @@ typedef struct replay_state {
 
 static int out_of_memory(replay_state *s) { return fs_error_set(s->err, "replay: out of memory"); }
 
-/* "FILE:LINE: rank R, KIND: " then the message. */
+/* "FILE:LINE: rank R, KIND: " then the message; without lines (OTF2)
+ * "FILE: rank R (location L), call N, KIND: ", N counted from 1. */
 static int call_error(replay_state *s, int32_t r, const fs_call *c, const char *format, ...) FS_PRINTF(4, 5);
 static int call_error(replay_state *s, int32_t r, const fs_call *c, const char *format, ...) {
   char why[700];
@@ -167,9 +168,15 @@ static int call_error(replay_state *s, int32_t r, const fs_call *c, const char *
   va_start(ap, format);
   vsnprintf(why, sizeof why, format, ap);
   va_end(ap);
-  const char *file = s->trace->rank[r].file ? s->trace->rank[r].file : "trace";
-  return fs_error_set(s->err, "%s:%u: rank %d, %s: %s", file, c->line, r,
-                      fs_call_kind_name((fs_call_kind)c->kind), why);
+  const fs_trace_rank *tr = &s->trace->rank[r];
+  const char *file = tr->file ? tr->file : "trace", *kind = fs_call_kind_name((fs_call_kind)c->kind);
+  if (c->line) return fs_error_set(s->err, "%s:%u: rank %d, %s: %s", file, c->line, r, kind, why);
+  /* no lines (OTF2): the rank's location and the call's place among its calls */
+  char location[48] = "";
+  if (s->trace->format && strcmp(s->trace->format, "otf2") == 0)
+    snprintf(location, sizeof location, " (location %llu)", (unsigned long long)tr->location);
+  return fs_error_set(s->err, "%s: rank %d%s, call %lld, %s: %s", file, r, location,
+                      (long long)(c - tr->calls) + 1, kind, why);
 }
 
 static int list_push(index_list *l, int64_t value) {

@@ -107,6 +107,7 @@ typedef struct fs_trace_rank {
   char *file;              /* where this rank was read from (for messages) */
   fs_time clock_offset;    /* recorded offset of this rank's clock to rank 0's (0: none) */
   char *host;              /* NULL when not recorded */
+  uint64_t location;       /* OTF2: the rank's location id (its calls have no lines), for messages */
 } fs_trace_rank;
 
 typedef struct fs_trace {
