@@ -302,10 +302,12 @@ END_TEST
  * column {0,2} under one handle, a dup of the world. */
 START_TEST(test_liballprof_comms) {
   const char *texts[4] = {
-      "MPI_Barrier:1:0,0,4:2\nMPI_Barrier:3:50,0,2:4\nMPI_Send:5:1:1:1,1,1:1:0:70,0,2:6\nMPI_Barrier:7:90,0,4:8\n",
-      "MPI_Barrier:1:0,1,4:2\nMPI_Barrier:3:50,1,2:4\nMPI_Barrier:7:90,1,4:8\n",
-      "MPI_Barrier:1:0,2,4:2\nMPI_Barrier:3:60,0,2:4\nMPI_Recv:5:1:1:1,1,1:0:0:70,1,2:9:6\nMPI_Barrier:7:90,2,4:8\n",
-      "MPI_Barrier:1:0,3,4:2\nMPI_Barrier:3:60,1,2:4\nMPI_Barrier:7:90,3,4:8\n"};
+      "MPI_Barrier:1:0,0,4:2\nMPI_Barrier:3:50,0,2:4\nMPI_Send:5:1:1:1,1,1:1:0:70,0,2:6\nMPI_Barrier:7:90,0,4:8\n"
+      "MPI_Finalize:9:-\n",
+      "MPI_Barrier:1:0,1,4:2\nMPI_Barrier:3:50,1,2:4\nMPI_Barrier:7:90,1,4:8\nMPI_Finalize:9:-\n",
+      "MPI_Barrier:1:0,2,4:2\nMPI_Barrier:3:60,0,2:4\nMPI_Recv:5:1:1:1,1,1:0:0:70,1,2:9:6\nMPI_Barrier:7:90,2,4:8\n"
+      "MPI_Finalize:9:-\n",
+      "MPI_Barrier:1:0,3,4:2\nMPI_Barrier:3:60,1,2:4\nMPI_Barrier:7:90,3,4:8\nMPI_Finalize:9:-\n"};
   fs_trace *t = liballprof_ok(texts, 4);
   ck_assert_int_eq(t->comms, 6);
   ck_assert_int_eq(call(t, 0, 0)->comm, FS_COMM_WORLD);
@@ -331,7 +333,8 @@ END_TEST
 START_TEST(test_liballprof_comm_errors) {
   char *paths[2];
   fs_error err = {{0}};
-  const char *one_handle_two_groups[2] = {"MPI_Barrier:1:5,0,2:2\n", "MPI_Barrier:1:5,0,2:2\n"};
+  const char *one_handle_two_groups[2] = {"MPI_Barrier:1:5,0,2:2\nMPI_Finalize:3:-\n",
+                                          "MPI_Barrier:1:5,0,2:2\nMPI_Finalize:3:-\n"};
   ck_assert_ptr_null(read_liballprof(one_handle_two_groups, 2, &err, paths));
   char expected[1024];
   snprintf(expected, sizeof expected,
@@ -341,7 +344,8 @@ START_TEST(test_liballprof_comm_errors) {
            paths[1]);
   ck_assert_str_eq(err.message, expected);
   free_paths(paths, 2);
-  const char *missing[2] = {"MPI_Init:-:1:2:3\n", "MPI_Barrier:1:5,0,2:2\n"}; /* rank 1 as comm rank 0 */
+  const char *missing[2] = {"MPI_Init:-:1:2:3\nMPI_Finalize:4:-\n",
+                            "MPI_Barrier:1:5,0,2:2\nMPI_Finalize:3:-\n"}; /* rank 1 as comm rank 0 */
   ck_assert_ptr_null(read_liballprof(missing, 2, &err, paths));
   snprintf(expected, sizeof expected,
            "%s:1:15: expected the ranks that use communicator 5 (size 2) to name each of its ranks once "
@@ -364,7 +368,8 @@ START_TEST(test_liballprof_vectors) {
                           "MPI_Scatterv:3:1:9:6:9:0:1,8,8:2:7:1,1,1:0:0,0,1:4\n"
                           "MPI_Reduce_scatter:5:1:2:3:9:1,4,4:3:0,0,1:6\n"
                           "MPI_Reduce_scatter:7:1:2:3:1,4,4:3:0,0,1:8\n"
-                          "MPI_Scan:9:1:2:5:1,2,2:3:0,0,1:10\n"};
+                          "MPI_Scan:9:1:2:5:1,2,2:3:0,0,1:10\n"
+                          "MPI_Finalize:11:-\n"};
   fs_trace *t = liballprof_ok(texts, 1);
   const fs_call *c = call(t, 0, 0); /* 3 ints sent, 5 shorts received */
   ck_assert_int_eq(c->kind, FS_CALL_ALLGATHERV);
@@ -405,7 +410,8 @@ START_TEST(test_liballprof_requests_and_limits) {
                           "MPI_Waitany:9:1000:4000:9:9:10\n"
                           "MPI_Waitsome:11:1000:4000:9:9:9:12\n"
                           "MPI_Waitall:13:3:4000:9:14\n"
-                          "MPI_Waitall:15:3:4000:9:16\n"};
+                          "MPI_Waitall:15:3:4000:9:16\n"
+                          "MPI_Finalize:17:-\n"};
   fs_trace *t = liballprof_ok(texts, 1);
   for (int64_t i = 2; i <= 6; i++) {
     const fs_call *c = call(t, 0, i);
@@ -429,9 +435,10 @@ START_TEST(test_liballprof_requests_and_limits) {
 
   char *paths[4];
   fs_error err = {{0}};
-  const char *sizes[4] = {"MPI_Barrier:1:0,0,4:2\nMPI_Barrier:1:5,0,4:2\nMPI_Barrier:1:5,0,2:2\n",
-                          "MPI_Barrier:1:0,1,4:2\nMPI_Barrier:1:5,1,4:2\nMPI_Barrier:1:5,1,2:2\n",
-                          "MPI_Barrier:1:0,2,4:2\nMPI_Barrier:1:5,2,4:2\n", "MPI_Barrier:1:0,3,4:2\n"};
+  const char *sizes[4] = {"MPI_Barrier:1:0,0,4:2\nMPI_Barrier:3:5,0,4:4\nMPI_Barrier:5:5,0,2:6\nMPI_Finalize:7:-\n",
+                          "MPI_Barrier:1:0,1,4:2\nMPI_Barrier:3:5,1,4:4\nMPI_Barrier:5:5,1,2:6\nMPI_Finalize:7:-\n",
+                          "MPI_Barrier:1:0,2,4:2\nMPI_Barrier:3:5,2,4:4\nMPI_Finalize:7:-\n",
+                          "MPI_Barrier:1:0,3,4:2\nMPI_Finalize:7:-\n"};
   ck_assert_ptr_null(read_liballprof(sizes, 4, &err, paths));
   char expected[1100];
   snprintf(expected, sizeof expected,
@@ -442,7 +449,7 @@ START_TEST(test_liballprof_requests_and_limits) {
 
   size_t capacity = 1100 * 32, used = 0;
   char *many = malloc(capacity);
-  for (int i = 0; i < 1025; i++) used += (size_t)snprintf(many + used, capacity - used, "MPI_Barrier:1:%d,0,1:2\n", i);
+  for (int i = 0; i < 1025; i++) used += (size_t)snprintf(many + used, capacity - used, "MPI_Barrier:1:%d,0,1:1\n", i);
   liballprof_error(many, "F:1025:15: expected at most 1024 different communicators per rank");
   free(many);
 }
@@ -458,7 +465,9 @@ START_TEST(test_liballprof_errors) {
   liballprof_error("MPI_Send:1.:1:1:1,1,1:0:0:0,0,1:2\n",
                    "F:1:10: expected a time in microseconds ('1237666046950106.000000') or '-' (got '1.')");
   liballprof_error("MPI_Wtime:1:200000000000000000\n",
-                   "F:1:13: expected a time within 100 days of the rank's first time (got '200000000000000000')");
+                   "F:1:13: expected a time within 2^62 ps (53 days) of the rank's first time (got '200000000000000000')");
+  liballprof_error("MPI_Wtime:1:4611686018428\n",
+                   "F:1:13: expected a time within 2^62 ps (53 days) of the rank's first time (got '4611686018428')");
   liballprof_error("MPI_Send:1:x:1:1,1,1:0:0:0,0,1:2\n", "F:1:12: expected an address (an unsigned integer) (got 'x')");
   liballprof_error("MPI_Send:1:1:-1:1,1,1:0:0:0,0,1:2\n", "F:1:14: expected a count from 0 to 2147483647 (got '-1')");
   liballprof_error("MPI_Send:1:1:1:1:0:0:0,0,1:2\n", "F:1:17: expected ',' and the size of the datatype (got ':')");
@@ -478,10 +487,14 @@ START_TEST(test_liballprof_errors) {
   liballprof_error("MPI_Send:1:1:1:1,1,1:0:0:x:2\n", "F:1:26: expected a communicator 'handle,rank,size' (got 'x')");
   liballprof_error("MPI_Send:1:1:1:1,1,1:0:0:0:2\n", "F:1:27: expected ',' and the rank in the communicator (got ':')");
   liballprof_error("MPI_Send:1:1:1:1,1,1:0:0:0,-1,1:2\n",
-                   "F:1:28: expected the rank in the communicator, from 0 (got '-1')");
+                   "F:1:28: expected the rank in the communicator, from 0 to 0 (the trace has 1 ranks) (got '-1')");
   liballprof_error("MPI_Send:1:1:1:1,1,1:0:0:0,0:2\n", "F:1:29: expected ',' and the size of the communicator (got ':')");
   liballprof_error("MPI_Send:1:1:1:1,1,1:0:0:0,0,2:2\n",
-                   "F:1:30: expected a communicator size from 1 to 1 (the ranks of the trace) (got '2')");
+                   "F:1:30: expected a communicator size from 1 (above the rank in it) to 1 (the ranks of the trace) "
+                   "(got '2')");
+  /* issue 15 item 11: a rank past the trace's was reported as "a communicator size from 8 to 1 (got '8')" */
+  liballprof_error("MPI_Send:1:1:1:1,1,1:0:0:0,7,8:2\n",
+                   "F:1:28: expected the rank in the communicator, from 0 to 0 (the trace has 1 ranks) (got '7')");
   liballprof_error("MPI_Send:1:1:1:1,1,1:0:0:0,0,1\n", "F:1:31: expected ':' and the end time of MPI_Send (got end of line)");
   liballprof_error("MPI_Send:1:1:1:1,1,1:0:0\n",
                    "F:1:25: expected ':' and the next argument of MPI_Send (got end of line)");
@@ -507,6 +520,57 @@ START_TEST(test_liballprof_errors) {
   liballprof_error("# Init clockdiff: x\n", "F:1:19: expected a clock difference in microseconds ('-1856.565475') (got 'x')");
   liballprof_error("# Finalize clockdiff: 1.1234567\n",
                    "F:1:23: expected a clock difference with at most 6 decimals (got '1.1234567')");
+}
+END_TEST
+
+/* Issue 15 items 10 and 3 (liballprof): empty files, no MPI_Finalize,
+ * MPI_Init twice or late, calls after MPI_Finalize, times going back;
+ * counts whose bytes add up past 2^62; a Waitall with no request open. */
+START_TEST(test_liballprof_order_and_limits) {
+  liballprof_error("", "F:1:1: expected MPI calls, the first MPI_Init, the last MPI_Finalize (got end of file)");
+  liballprof_error("# collprof 0.9 output file\n# host: a\n",
+                   "F:3:1: expected MPI calls, the first MPI_Init, the last MPI_Finalize (got end of file)");
+  liballprof_error("MPI_Init:-:1:2:1\nMPI_Barrier:2:0,0,1:3\n",
+                   "F:3:1: expected MPI_Finalize, the last call (got end of file)");
+  liballprof_error("MPI_Init:-:1:2:1\nMPI_Init:-:1:2:2\nMPI_Finalize:3:-\n",
+                   "F:2:1: expected one MPI_Init only (got 'MPI_Init')");
+  liballprof_error("MPI_Wtime:1:2\nMPI_Init:-:1:2:3\nMPI_Finalize:4:-\n",
+                   "F:2:1: expected MPI_Init only as the first call (got 'MPI_Init')");
+  liballprof_error("MPI_Init:-:1:2:1\nMPI_Finalize:2:-\nMPI_Barrier:3:0,0,1:4\n",
+                   "F:3:1: expected the end of the file after MPI_Finalize (got 'MPI_Barrier')");
+  liballprof_error("MPI_Init:1:1:2:5\nMPI_Wtime:4:6\nMPI_Finalize:7:-\n",
+                   "F:2:11: expected a start time no earlier than the end of the previous call (got '4')");
+  liballprof_error("MPI_Init:1:1:2:5\nMPI_Wtime:7:6\nMPI_Finalize:8:-\n",
+                   "F:2:13: expected an end time no earlier than the start of the call (got '6')");
+  liballprof_error("MPI_Init:5:1:2:6\nMPI_Wtime:4.5:6\nMPI_Finalize:7:-\n",
+                   "F:2:11: expected a time no earlier than the rank's first time (got '4.5')");
+  liballprof_error("MPI_Init:-:1:2:5\nMPI_Finalize:4:-\n",
+                   "F:2:14: expected a time no earlier than the rank's first time (got '4')");
+  /* 2^31-1 counts of a 2^31-1-byte type to each of 2 ranks: 2^63 - 2^33 + 2 bytes (UBSan's signed
+   * overflow in the sum at 3 ranks before) */
+  char *paths[2];
+  fs_error err = {{0}};
+  const char *huge[2] = {"MPI_Alltoallv:1:1:2:2147483647,2147483647:3:0,0:1,2147483647,2147483647:4:5:1,1:6:0,0:"
+                         "1,1,1:0,0,2:2\nMPI_Finalize:3:-\n",
+                         "MPI_Finalize:3:-\n"};
+  ck_assert_ptr_null(read_liballprof(huge, 2, &err, paths));
+  char expected[1100];
+  snprintf(expected, sizeof expected, "%s:1:21: expected counts whose bytes add up to at most 4611686018427387904 "
+           "(2^62)", paths[0]);
+  ck_assert_str_eq(err.message, expected);
+  free_paths(paths, 2);
+  /* one entry of 2^62 - 2^32 + 1 bytes is within the limit */
+  const char *one[1] = {"MPI_Alltoallv:1:1:2:2147483647:3:0:1,2147483647,2147483647:4:5:1:6:0:1,1,1:0,0,1:2\n"
+                        "MPI_Finalize:3:-\n"};
+  fs_trace *t = liballprof_ok(one, 1);
+  ck_assert_int_eq(call(t, 0, 0)->bytes, INT64_C(4611686014132420609));
+  fs_trace_free(t);
+  /* a Waitall with no request open (UBSan: a null array passed to qsort before) */
+  const char *waitall[1] = {"MPI_Waitall:1:2:4000:9:2\nMPI_Finalize:3:-\n"};
+  t = liballprof_ok(waitall, 1);
+  ck_assert_int_eq(call(t, 0, 0)->kind, FS_CALL_WAITALL);
+  ck_assert_int_eq(call(t, 0, 0)->list_count, 0);
+  fs_trace_free(t);
 }
 END_TEST
 
@@ -1155,6 +1219,7 @@ int main(void) {
   tcase_add_test(liballprof, test_liballprof_vectors);
   tcase_add_test(liballprof, test_liballprof_requests_and_limits);
   tcase_add_test(liballprof, test_liballprof_errors);
+  tcase_add_test(liballprof, test_liballprof_order_and_limits);
   suite_add_tcase(s, liballprof);
   TCase *simgrid = tcase_create("simgrid");
   tcase_add_test(simgrid, test_simgrid_point_to_point);
