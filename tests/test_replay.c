@@ -427,6 +427,21 @@ START_TEST(computation_in_flops) {
 }
 END_TEST
 
+/* Issue 15 item 3: computation past the time limit saturates. Three ranks
+ * each compute 1e18 flop at 1e9 flop/s (1e21 ps): each compute task is
+ * 2^62 ps, and the total, 3 x 2^62 before (a signed overflow), is 2^62. */
+START_TEST(computation_saturates) {
+  fs_trace *t = fs_trace_new(3);
+  for (int32_t r = 0; r < 3; r++) call(t, r, FS_CALL_COMPUTE, 0, 0)->amount = 1e18;
+  fs_replay *replay = build(t, &as_recorded);
+  ck_assert_int_eq(replay->computation, FS_TRACE_TIME_LIMIT);
+  for (int32_t task = 0; task < replay->program->tasks; task++)
+    if (replay->program->kind[task] == FS_COMPUTE) ck_assert_int_eq(replay->program->value[task], FS_TRACE_TIME_LIMIT);
+  fs_replay_free(replay);
+  fs_trace_free(t);
+}
+END_TEST
+
 /* MPI_Sendrecv around a ring of 3: each rank sends 1000 B right and
  * receives from the left at once: all land at 2 us. */
 START_TEST(sendrecv_ring) {
@@ -930,6 +945,7 @@ static Suite *replay_suite(void) {
   tcase_add_test(c, v_collectives);
   tcase_add_test(c, scan_doubling);
   tcase_add_test(c, computation_in_flops);
+  tcase_add_test(c, computation_saturates);
   tcase_add_test(c, sendrecv_ring);
   tcase_add_test(c, proc_null_does_nothing);
   tcase_add_test(c, deadlock_names_the_calls);

@@ -798,10 +798,15 @@ START_TEST(test_simgrid_errors) {
                 "location) (got 'fly')");
   simgrid_error("0 finalize now\n", 2, "F:1:12: expected the end of the line (got 'now')");
   simgrid_error("0 init 1 2\n", 2, "F:1:10: expected the end of the line (got '2')");
-  simgrid_error("0 compute x\n", 2, "F:1:11: expected a computation in flops (got 'x')");
-  simgrid_error("0 compute -1\n", 2, "F:1:11: expected a computation in flops (got '-1')");
-  simgrid_error("0 compute inf\n", 2, "F:1:11: expected a computation in flops (got 'inf')");
-  simgrid_error("0 sleep 1e7\n", 2, "F:1:9: expected a duration in seconds, from 0 to 9e6 (got '1e7')");
+  simgrid_error("0 compute x\n", 2, "F:1:11: expected a computation in flops, from 0 to 1e18 (got 'x')");
+  simgrid_error("0 compute -1\n", 2, "F:1:11: expected a computation in flops, from 0 to 1e18 (got '-1')");
+  simgrid_error("0 compute inf\n", 2, "F:1:11: expected a computation in flops, from 0 to 1e18 (got 'inf')");
+  simgrid_error("0 sleep 1e7\n", 2, "F:1:9: expected a duration in seconds, from 0 to 4611686 (2^62 ps) (got '1e7')");
+  /* issue 15 item 3: values past the limits (1e300 flops overflowed the replay's total before) */
+  simgrid_error("0 sleep 4611687\n", 2,
+                "F:1:9: expected a duration in seconds, from 0 to 4611686 (2^62 ps) (got '4611687')");
+  simgrid_error("0 compute 1e300\n", 2, "F:1:11: expected a computation in flops, from 0 to 1e18 (got '1e300')");
+  simgrid_error("0 allreduce 1 1e19\n", 2, "F:1:15: expected a computation in flops, from 0 to 1e18 (got '1e19')");
   simgrid_error("0 send 2 0 1\n", 2,
                 "F:1:8: expected a destination rank from 0 to 1 or -666 (MPI_PROC_NULL) (got '2')");
   simgrid_error("0 recv -2 0 1\n", 2,
@@ -820,7 +825,7 @@ START_TEST(test_simgrid_errors) {
   simgrid_error("0 wait 0 1 0 0\n", 2, "F:1:14: expected the end of the line (got '0')");
   simgrid_error("0 waitall 1\n", 2, "F:1:11: expected the end of the line (got '1')");
   simgrid_error("0 bcast 1 2\n", 2, "F:1:11: expected a root rank (got '2')");
-  simgrid_error("0 reduce 1\n", 2, "F:1:11: expected a computation in flops (got end of line)");
+  simgrid_error("0 reduce 1\n", 2, "F:1:11: expected a computation in flops, from 0 to 1e18 (got end of line)");
   simgrid_error("0 gatherv 1 2\n", 2, "F:1:14: expected one count per rank and the arguments after them (got end of line)");
   simgrid_error("0 gatherv 1 2 x\n", 2, "F:1:15: expected a size in elements, from 0 to 1e15 (got 'x')");
   simgrid_error("0 allgatherv 1 2 3 1 1 1 1\n", 2,
@@ -1060,6 +1065,13 @@ static void send_outside(OTF2_EvtWriter *w) {
   OTF2_EvtWriter_Leave(w, NULL, 1110, R_SEND);
 }
 
+/* a message of 2^63 bytes, past the limit of 2^62 */
+static void huge_send(OTF2_EvtWriter *w) {
+  OTF2_EvtWriter_Enter(w, NULL, 1100, R_SEND);
+  OTF2_EvtWriter_MpiSend(w, NULL, 1101, 1, 0, 7, UINT64_C(1) << 63);
+  OTF2_EvtWriter_Leave(w, NULL, 1110, R_SEND);
+}
+
 #define MIDDLE(name) static void name##_events(OTF2_EvtWriter *w, uint64_t rank) { init_finalize(w, rank, name); }
 MIDDLE(undefined_region)
 MIDDLE(nested_enter)
@@ -1069,6 +1081,7 @@ MIDDLE(unknown_irecv)
 MIDDLE(unknown_test)
 MIDDLE(completed_twice)
 MIDDLE(send_outside)
+MIDDLE(huge_send)
 
 /* Reads the archive in directory and checks the error, "A" standing for
  * the anchor's path. */
@@ -1107,6 +1120,9 @@ START_TEST(test_otf2_event_errors) {
   otf2_error(write_small_archive(completed_twice_events, 4, 0),
              "A: location 10, MpiIsendComplete at time 1301: expected a request that an MpiIsend or "
              "MpiIrecvRequest of this location made and nothing completed yet (got request 555)");
+  otf2_error(write_small_archive(huge_send_events, 4, 0),
+             "A: location 10, MpiSend at time 1101: expected a size of at most 4611686018427387904 bytes (2^62) "
+             "(got 9223372036854775808)");
   /* a rank whose location has no events */
   otf2_error(write_small_archive(plain_events, 0, 0),
              "A: expected events for every rank (location 10, rank 0, has none)");

@@ -362,11 +362,12 @@ static int32_t rank_of(const reader *r, OTF2_LocationRef location) {
 static fs_time to_ps(reader *r, OTF2_TimeStamp time) {
   int negative = time < r->offset;
   uint64_t ticks = negative ? r->offset - time : time - r->offset, whole = ticks / r->resolution;
-  if (whole > (uint64_t)(INT64_MAX / 1000000000000LL) - 1) {
-    fail(r, "expected times within 100 days of the clock's offset");
+  long double part = (long double)(ticks % r->resolution) * 1e12L / (long double)r->resolution;
+  if (whole > (uint64_t)(FS_TRACE_TIME_LIMIT / 1000000000000LL) ||
+      (fs_time)whole * 1000000000000LL > FS_TRACE_TIME_LIMIT - (fs_time)llroundl(part)) {
+    fail(r, "expected times within 2^62 ps (53 days) of the clock's offset");
     return 0;
   }
-  long double part = (long double)(ticks % r->resolution) * 1e12L / (long double)r->resolution;
   fs_time ps = (fs_time)whole * 1000000000000LL + (fs_time)llroundl(part);
   return negative ? -ps : ps;
 }
@@ -523,7 +524,7 @@ static pending_request *complete_request(reader *r, int32_t rank, uint64_t otf2_
 static void set_message(reader *r, fs_call *c, uint32_t peer, OTF2_CommRef comm, uint32_t tag, uint64_t length,
                         int receive) {
   int32_t p = peer > INT32_MAX ? FS_TRACE_UNKNOWN : (int32_t)peer, g = tag > INT32_MAX ? FS_TRACE_UNKNOWN : (int32_t)tag;
-  int64_t bytes = length > INT64_MAX ? INT64_MAX : (int64_t)length;
+  int64_t bytes = (int64_t)length; /* checked by the caller (size_ok) */
   c->comm = comm_of(r, comm);
   if (c->kind == FS_CALL_SENDRECV && receive) {
     c->recv_peer = c->source = p;
@@ -544,6 +545,14 @@ static void set_message(reader *r, fs_call *c, uint32_t peer, OTF2_CommRef comm,
   }
 }
 
+/* A message or collective size within the limit, else the error. */
+static int size_ok(reader *r, OTF2_LocationRef location, const char *event, OTF2_TimeStamp time, uint64_t bytes) {
+  if (bytes <= (uint64_t)FS_TRACE_SIZE_LIMIT) return 1;
+  fail_event(r, location, event, time, "expected a size of at most " FS_TRACE_SIZE_LIMIT_TEXT " bytes (2^62) (got %llu)",
+             (unsigned long long)bytes);
+  return 0;
+}
+
 static OTF2_CallbackCode on_send(OTF2_LocationRef location, OTF2_TimeStamp time, void *data,
                                  OTF2_AttributeList *attributes, uint32_t receiver, OTF2_CommRef comm,
                                  uint32_t tag, uint64_t length) {
@@ -551,7 +560,7 @@ static OTF2_CallbackCode on_send(OTF2_LocationRef location, OTF2_TimeStamp time,
   reader *r = data;
   int32_t rank;
   fs_call *c = open_call(r, location, &rank);
-  if (c) set_message(r, c, receiver, comm, tag, length, 0);
+  if (c && size_ok(r, location, "MpiSend", time, length)) set_message(r, c, receiver, comm, tag, length, 0);
   return status(r);
 }
 
@@ -562,7 +571,7 @@ static OTF2_CallbackCode on_isend(OTF2_LocationRef location, OTF2_TimeStamp time
   reader *r = data;
   int32_t rank, id;
   fs_call *c = open_call(r, location, &rank);
-  if (!c) return OTF2_CALLBACK_SUCCESS;
+  if (!c || !size_ok(r, location, "MpiIsend", time, length)) return status(r);
   set_message(r, c, receiver, comm, tag, length, 0);
   if (!begin_request(r, rank, request, -1, &id)) c->request = id;
   return status(r);
@@ -575,7 +584,7 @@ static OTF2_CallbackCode on_recv(OTF2_LocationRef location, OTF2_TimeStamp time,
   reader *r = data;
   int32_t rank;
   fs_call *c = open_call(r, location, &rank);
-  if (c) set_message(r, c, sender, comm, tag, length, 1);
+  if (c && size_ok(r, location, "MpiRecv", time, length)) set_message(r, c, sender, comm, tag, length, 1);
   return status(r);
 }
 
@@ -606,7 +615,7 @@ static OTF2_CallbackCode on_irecv(OTF2_LocationRef location, OTF2_TimeStamp time
   reader *r = data;
   int32_t rank;
   pending_request done;
-  if (!open_call(r, location, &rank)) return OTF2_CALLBACK_SUCCESS;
+  if (!open_call(r, location, &rank) || !size_ok(r, location, "MpiIrecv", time, length)) return status(r);
   if (!complete_request(r, rank, request, &done))
     return unknown_request(r, location, "MpiIrecv", time, request);
   if (done.irecv < 0)
@@ -650,11 +659,13 @@ static OTF2_CallbackCode on_collective_end(OTF2_LocationRef location, OTF2_TimeS
   reader *r = data;
   int32_t rank;
   fs_call *c = open_call(r, location, &rank);
-  if (!c) return OTF2_CALLBACK_SUCCESS;
+  if (sent == OTF2_UNDEFINED_UINT64) sent = 0; /* not recorded */
+  if (received == OTF2_UNDEFINED_UINT64) received = 0;
+  if (!c || !size_ok(r, location, "MpiCollectiveEnd", time, sent > received ? sent : received)) return status(r);
   c->comm = comm_of(r, comm);
   if (root != OTF2_UNDEFINED_UINT32 && root <= INT32_MAX) c->root = (int32_t)root;
-  c->bytes = sent > INT64_MAX ? INT64_MAX : (int64_t)sent;
-  c->recv_bytes = received > INT64_MAX ? INT64_MAX : (int64_t)received;
+  c->bytes = (int64_t)sent;
+  c->recv_bytes = (int64_t)received;
   return status(r);
 }
 

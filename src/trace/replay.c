@@ -317,12 +317,14 @@ static int flush_compute(replay_state *s, rank_walk *w, int32_t r) {
   double scaled = w->pending * s->options->compute_scale;
   w->pending = 0;
   if (!(scaled >= 0.5)) return 0;
-  if (scaled > 4e18) scaled = 4e18;
+  if (scaled > (double)FS_TRACE_TIME_LIMIT) scaled = (double)FS_TRACE_TIME_LIMIT; /* saturates */
   if (s->compute_label < 0 && (s->compute_label = fs_program_intern_label(s->p, "compute", 7)) < 0) return -1;
   int32_t t = add_task(s, FS_COMPUTE, r, s->compute_label);
   if (t < 0 || follow(s, w, t)) return -1;
-  fs_task_set_time(s->p, t, (fs_time)llround(scaled));
-  s->replay->computation += (fs_time)llround(scaled);
+  fs_time time = (fs_time)llround(scaled);
+  fs_task_set_time(s->p, t, time);
+  s->replay->computation = time > FS_TRACE_TIME_LIMIT - s->replay->computation ? FS_TRACE_TIME_LIMIT
+                                                                              : s->replay->computation + time;
   w->prev = t;
   w->prev_point = FS_AFTER_END;
   return 0;
