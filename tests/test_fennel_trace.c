@@ -335,13 +335,13 @@ END_TEST
 START_TEST(test_layout) {
   /* tabs and runs of blanks between words, CRLF, no final newline, large values */
   fs_trace *t = read_ok("# fennelsim-trace\t1\r\n  rank  0\t2 \r\n\tinit 0 0\r\n"
-                        "send  9223372036853  9223372036854775\tpeer=1 tag=2147483647   bytes=9223372036854775807\r\n"
-                        "finalize 9223372036854775 9223372036854775",
+                        "send  4611686018425  4611686018427387\tpeer=1 tag=2147483647   bytes=4611686018427387904\r\n"
+                        "finalize 4611686018427387 4611686018427387",
                         NULL);
   const char *const want[] = {
     "init 0-0 comm=0 line=3",
-    "send 9223372036853000-9223372036854775000 bytes=9223372036854775807 peer=1 tag=2147483647 comm=0 line=4",
-    "finalize 9223372036854775000-9223372036854775000 comm=0 line=5"};
+    "send 4611686018425000-4611686018427387000 bytes=4611686018427387904 peer=1 tag=2147483647 comm=0 line=4",
+    "finalize 4611686018427387000-4611686018427387000 comm=0 line=5"};
   assert_calls(t, 0, want, 3);
   fs_trace_free(t);
 }
@@ -513,10 +513,10 @@ static const error_case error_cases[] = {
   {HEADER0 "host a\nhost b\n", NULL, "rank-0.fstrace:4:1: expected one host line, before the init line (got 'host')"},
   {INIT "host a\n", NULL, "rank-0.fstrace:4:1: expected one host line, before the init line (got 'host')"},
   {HEADER0 "clock_offset_ns 1.5\n", NULL,
-   "rank-0.fstrace:3:17: expected a clock offset in ns from -9223372036854775 to 9223372036854775 (got '1.5')"},
-  {HEADER0 "clock_offset_ns -9223372036854776\n", NULL,
-   "rank-0.fstrace:3:17: expected a clock offset in ns from -9223372036854775 to 9223372036854775 "
-   "(got '-9223372036854776')"},
+   "rank-0.fstrace:3:17: expected a clock offset in ns from -4611686018427387 to 4611686018427387 (got '1.5')"},
+  {HEADER0 "clock_offset_ns -4611686018427388\n", NULL,
+   "rank-0.fstrace:3:17: expected a clock offset in ns from -4611686018427387 to 4611686018427387 "
+   "(got '-4611686018427388')"},
   {HEADER0 "clock_offset_ns 1\nclock_offset_ns 2\n", NULL,
    "rank-0.fstrace:4:1: expected one clock_offset_ns line, before the init line (got 'clock_offset_ns')"},
   {HEADER0 "send 0 1 peer=1 tag=0 bytes=1\n", NULL,
@@ -528,23 +528,28 @@ static const error_case error_cases[] = {
   {INIT "rank 0 2\n", NULL, "rank-0.fstrace:4:1: expected a call (send, recv, ...) or 'comm' (got 'rank')"},
   /* times */
   {HEADER0 "init\n", NULL,
-   "rank-0.fstrace:3:5: expected a start time in ns from 0 to 9223372036854775, the end of the previous call "
+   "rank-0.fstrace:3:5: expected a start time in ns from 0 to 4611686018427387, the end of the previous call "
    "(got end of line)"},
   {HEADER0 "init -1 0\n", NULL,
-   "rank-0.fstrace:3:6: expected a start time in ns from 0 to 9223372036854775, the end of the previous call "
+   "rank-0.fstrace:3:6: expected a start time in ns from 0 to 4611686018427387, the end of the previous call "
    "(got '-1')"},
   {HEADER0 "init 5 4\n", NULL,
-   "rank-0.fstrace:3:8: expected an end time in ns from 5 (the start) to 9223372036854775 (got '4')"},
-  {HEADER0 "init 5 9223372036854776\n", NULL,
-   "rank-0.fstrace:3:8: expected an end time in ns from 5 (the start) to 9223372036854775 "
-   "(got '9223372036854776')"},
+   "rank-0.fstrace:3:8: expected an end time in ns from 5 (the start) to 4611686018427387 (got '4')"},
+  {HEADER0 "init 5 4611686018427388\n", NULL,
+   "rank-0.fstrace:3:8: expected an end time in ns from 5 (the start) to 4611686018427387 "
+   "(got '4611686018427388')"},
+  /* issue 15 item 3: a 2^63-1-byte message is past the limit */
+  {INIT "send 10 10 peer=1 tag=0 bytes=9223372036854775807\n", NULL,
+   "rank-0.fstrace:4:31: expected a byte count from 0 to 4611686018427387904 (2^62) (got '9223372036854775807')"},
+  {INIT "send 10 10 peer=1 tag=0 bytes=4611686018427387905\n", NULL,
+   "rank-0.fstrace:4:31: expected a byte count from 0 to 4611686018427387904 (2^62) (got '4611686018427387905')"},
   {INIT "barrier 9 20\n", NULL,
-   "rank-0.fstrace:4:9: expected a start time in ns from 10 to 9223372036854775, the end of the previous call "
+   "rank-0.fstrace:4:9: expected a start time in ns from 10 to 4611686018427387, the end of the previous call "
    "(got '9')"},
   {INIT "barrier 10 20x\n", NULL,
-   "rank-0.fstrace:4:12: expected an end time in ns from 10 (the start) to 9223372036854775 (got '20x')"},
+   "rank-0.fstrace:4:12: expected an end time in ns from 10 (the start) to 4611686018427387 (got '20x')"},
   {INIT "barrier 10 99999999999999999999\n", NULL,
-   "rank-0.fstrace:4:12: expected an end time in ns from 10 (the start) to 9223372036854775 "
+   "rank-0.fstrace:4:12: expected an end time in ns from 10 (the start) to 4611686018427387 "
    "(got '99999999999999999999')"},
   /* keys */
   {INIT "send 10 10 peer=1 tag=0 bytes=1 root=0\n", NULL, "rank-0.fstrace:4:33: expected " SEND_KEYS " (got 'root')"},
@@ -566,15 +571,15 @@ static const error_case error_cases[] = {
    "rank-0.fstrace:4:18: expected an MPI function name (a letter or '_', then letters, digits, '_') (got end "
    "of line)"},
   {INIT "send 10 10 peer=1 tag=0 bytes=1x\n", NULL,
-   "rank-0.fstrace:4:31: expected a byte count from 0 to 9223372036854775807 (got '1x')"},
+   "rank-0.fstrace:4:31: expected a byte count from 0 to 4611686018427387904 (2^62) (got '1x')"},
   {INIT "send 10 10 peer=1 tag=0 bytes=-1\n", NULL,
-   "rank-0.fstrace:4:31: expected a byte count from 0 to 9223372036854775807 (got '-1')"},
+   "rank-0.fstrace:4:31: expected a byte count from 0 to 4611686018427387904 (2^62) (got '-1')"},
   {INIT "send 10 10 peer=1 tag=0 bytes=9223372036854775808\n", NULL,
-   "rank-0.fstrace:4:31: expected a byte count from 0 to 9223372036854775807 (got '9223372036854775808')"},
+   "rank-0.fstrace:4:31: expected a byte count from 0 to 4611686018427387904 (2^62) (got '9223372036854775808')"},
   {INIT "send 10 10 peer=1 tag=2147483648 bytes=1\n", NULL,
    "rank-0.fstrace:4:23: expected a tag from 0 to 2147483647 or -1 (any) (got '2147483648')"},
   {INIT "send 10 10 peer=1 tag=0 bytes=1,2\n", NULL,
-   "rank-0.fstrace:4:31: expected a byte count from 0 to 9223372036854775807 (got '1')"},
+   "rank-0.fstrace:4:31: expected a byte count from 0 to 4611686018427387904 (2^62) (got '1')"},
   {INIT "send 10 10 peer=-4 tag=0 bytes=1\n", NULL,
    "rank-0.fstrace:4:17: expected a rank from 0 to 2147483647, -1 (any) or -3 (MPI_PROC_NULL) (got '-4')"},
   {INIT "send 10 10 peer=- tag=0 bytes=1\n", NULL,
@@ -708,10 +713,18 @@ static const error_case error_cases[] = {
    "rank-0.fstrace:4:36: expected 2 byte counts, one per rank of the comm (got 0)"},
   {INIT "reduce_scatter 10 10 bytes=1 rbytes=1 rcounts=1,2,3\n", NULL,
    "rank-0.fstrace:4:47: expected 2 byte counts, one per rank of the comm (got 3)"},
-  {INIT "allgatherv 10 10 counts=9223372036854775807,1 rcounts=1,1\n", NULL,
-   "rank-0.fstrace:4:45: expected byte counts whose sum fits in 64 bits (got '1')"},
+  {INIT "allgatherv 10 10 counts=4611686018427387904,1 rcounts=1,1\n", NULL,
+   "rank-0.fstrace:4:45: expected byte counts whose sum is at most 4611686018427387904 (2^62) (got '1')"},
   {INIT "gatherv 10 10 counts=1,1 rcounts=1,1\n", NULL,
    "rank-0.fstrace:4:37: expected root= on a gatherv line (got end of line)"},
+  /* issue 15 item 10: members that disagree on a collective's size */
+  {INIT "allreduce 10 20 bytes=8 rbytes=8\n" END, HEADER1 "init 0 5\nallreduce 10 20 bytes=16 rbytes=16\nfinalize 30 30\n",
+   "rank-1.fstrace:4:23: expected bytes=8, as rank-0.fstrace:4 gives for this allreduce (collective 0 of comm 0) "
+   "(got '16')"},
+  {INIT "barrier 10 11\nscatter 20 30 root=0 bytes=8 rbytes=4\n" END,
+   HEADER1 "init 0 5\nbarrier 10 11\nscatter 20 30 root=0 bytes=0 rbytes=8\nfinalize 40 40\n",
+   "rank-1.fstrace:5:37: expected rbytes=4, as rank-0.fstrace:5 gives for this scatter (collective 1 of comm 0) "
+   "(got '8')"},
   /* from text_input */
   {"# fennelsim-trace 1\nrank 0 2\ninit\001 0 1\n", NULL,
    "rank-0.fstrace:3:1: expected 'host', 'clock_offset_ns', 'comm' or an init line (got 'init?')"},

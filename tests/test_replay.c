@@ -427,6 +427,21 @@ START_TEST(computation_in_flops) {
 }
 END_TEST
 
+/* Issue 15 item 3: computation past the time limit saturates. Three ranks
+ * each compute 1e18 flop at 1e9 flop/s (1e21 ps): each compute task is
+ * 2^62 ps, and the total, 3 x 2^62 before (a signed overflow), is 2^62. */
+START_TEST(computation_saturates) {
+  fs_trace *t = fs_trace_new(3);
+  for (int32_t r = 0; r < 3; r++) call(t, r, FS_CALL_COMPUTE, 0, 0)->amount = 1e18;
+  fs_replay *replay = build(t, &as_recorded);
+  ck_assert_int_eq(replay->computation, FS_TRACE_TIME_LIMIT);
+  for (int32_t task = 0; task < replay->program->tasks; task++)
+    if (replay->program->kind[task] == FS_COMPUTE) ck_assert_int_eq(replay->program->value[task], FS_TRACE_TIME_LIMIT);
+  fs_replay_free(replay);
+  fs_trace_free(t);
+}
+END_TEST
+
 /* MPI_Sendrecv around a ring of 3: each rank sends 1000 B right and
  * receives from the left at once: all land at 2 us. */
 START_TEST(sendrecv_ring) {
@@ -670,6 +685,101 @@ START_TEST(nonblocking_collectives_complete_at_the_call) {
 }
 END_TEST
 
+/* ---- computation, every form of every reader (issue 15 item 2) ---- */
+
+/* Writes each text to a temporary file and reads them with fs_trace_read
+ * (the reader is chosen as the command line chooses it). */
+static fs_trace *read_files(const char *const *texts, int count, const char *suffix) {
+  char *paths[4];
+  for (int r = 0; r < count; r++) {
+    paths[r] = fs_test_temp_path(suffix);
+    ck_assert_int_eq(fs_test_write_file(paths[r], texts[r], 0), 0);
+  }
+  fs_error err = {{0}};
+  fs_trace *t = fs_trace_read((const char *const *)paths, count, &err);
+  ck_assert_msg(t != NULL, "%s", err.message);
+  for (int r = 0; r < count; r++) free(paths[r]);
+  return t;
+}
+
+/* fennelsim's own trace, one rank (ns): Init ends at 10; the `other` call
+ * at 20-30 is computation like the gap around it; `compute` states 100
+ * of computation; a 1-rank barrier costs nothing; the iprobe that found
+ * nothing is computation. Gaps 10..100 = 90, compute 100..200 = 100,
+ * barrier 200..210, gap 210..300 = 90 (the iprobe inside): 280 ns, also
+ * the finish time. (Before the fix: 180, the compute's own 100 lost.) */
+START_TEST(fennel_computation_forms) {
+  const char *texts[1] = {"# fennelsim-trace 1\nrank 0 1\ninit 0 10\nother 20 30 name=MPI_Comm_rank\n"
+                          "compute 100 200\nbarrier 200 210\niprobe 250 260 peer=0 tag=1 flag=0\n"
+                          "finalize 300 310\n"};
+  fs_trace *t = read_text(texts, 1);
+  fs_replay *replay = build(t, &as_recorded);
+  ck_assert_int_eq(replay->computation, 280 * FS_NS);
+  expect_finish(replay, "hockney", HOCKNEY, (fs_time[]){280 * FS_NS});
+  ck_assert_int_eq(replay->recorded[0], 290 * FS_NS);
+  fs_replay_free(replay);
+  fs_trace_free(t);
+  /* the issue's example, and two compute lines back to back: 90 + 100 + 90 */
+  const char *plain[1] = {"# fennelsim-trace 1\nrank 0 1\ninit 0 10\ncompute 100 200\nbarrier 200 210\n"
+                          "finalize 300 310\n"};
+  t = read_text(plain, 1);
+  replay = build(t, &as_recorded);
+  ck_assert_int_eq(replay->computation, 280 * FS_NS);
+  fs_replay_free(replay);
+  fs_trace_free(t);
+  const char *twice[1] = {"# fennelsim-trace 1\nrank 0 1\ninit 0 10\ncompute 10 50\ncompute 50 100\n"
+                          "finalize 100 110\n"};
+  t = read_text(twice, 1);
+  replay = build(t, &as_recorded);
+  ck_assert_int_eq(replay->computation, 90 * FS_NS); /* 40 + 50, no gap */
+  fs_replay_free(replay);
+  fs_trace_free(t);
+}
+END_TEST
+
+/* liballprof (us). Rank 0: Init ends at 1000; Comm_rank at 1010-1020 and
+ * the gap around it up to the Barrier at 1100 are computation (100); the
+ * Barrier ends at 1105 and Finalize starts at 1200 (95). Rank 1: Init ends
+ * at 500, Barrier at 1100 (600), Finalize at 1105 (0). Together 795 us.
+ * The 2-rank dissemination barrier is a 0-byte put each way (1 us): rank 0
+ * enters at 100, rank 1 at 600, both leave at 601; rank 0 then computes
+ * 95: 696. (A barrier on a size-1 communicator would be MPI_COMM_SELF's,
+ * not simulated: its time computation.) */
+START_TEST(liballprof_computation_forms) {
+  const char *texts[2] = {"# collprof 0.9 output file\nMPI_Init:-:1:2:1000\nMPI_Comm_rank:1010:0,0,2:9:1020\n"
+                          "MPI_Barrier:1100:0,0,2:1105\nMPI_Finalize:1200:-\n",
+                          "# collprof 0.9 output file\nMPI_Init:-:1:2:500\nMPI_Barrier:1100:0,1,2:1105\n"
+                          "MPI_Finalize:1105:-\n"};
+  fs_trace *t = read_files(texts, 2, ".txt");
+  ck_assert_str_eq(t->format, "liballprof");
+  fs_replay *replay = build(t, &as_recorded);
+  ck_assert_int_eq(replay->computation, 795 * US);
+  expect_finish(replay, "hockney", HOCKNEY, (fs_time[]){696 * US, 601 * US});
+  fs_replay_free(replay);
+  fs_trace_free(t);
+}
+END_TEST
+
+/* SimGrid (no times): compute 1e6 flop (1 ms at 1e9 flop/s), sleep 1 s,
+ * an allreduce's 2e6 flop (2 ms), a reduce's 3e6 flop (3 ms): 1.006 s on
+ * one rank. At --flop-rate 2e9 the flops take half: 1.003 s; sleep does not
+ * scale with the flop rate. (Before the fix the sleep gave 0.) */
+START_TEST(simgrid_computation_forms) {
+  const char *texts[1] = {"0 init\n0 compute 1000000\n0 sleep 1\n0 allreduce 8 2000000\n0 reduce 8 3000000\n"
+                          "0 finalize\n"};
+  fs_trace *t = read_files(texts, 1, ".ti");
+  ck_assert_str_eq(t->format, "simgrid");
+  fs_replay *replay = build(t, &as_recorded);
+  ck_assert_int_eq(replay->computation, 1006 * FS_MS);
+  fs_replay_free(replay);
+  fs_replay_options fast = {.compute_scale = 1, .flop_rate = 2e9};
+  replay = build(t, &fast);
+  ck_assert_int_eq(replay->computation, 1003 * FS_MS);
+  fs_replay_free(replay);
+  fs_trace_free(t);
+}
+END_TEST
+
 /* ---- the command line, on the recorded Sweep3D run (traces/sweep3d-2x2) ---- */
 
 #define SWEEP3D FENNELSIM_SOURCE_ROOT "/traces/sweep3d-2x2"
@@ -835,6 +945,7 @@ static Suite *replay_suite(void) {
   tcase_add_test(c, v_collectives);
   tcase_add_test(c, scan_doubling);
   tcase_add_test(c, computation_in_flops);
+  tcase_add_test(c, computation_saturates);
   tcase_add_test(c, sendrecv_ring);
   tcase_add_test(c, proc_null_does_nothing);
   tcase_add_test(c, deadlock_names_the_calls);
@@ -842,6 +953,9 @@ static Suite *replay_suite(void) {
   tcase_add_test(c, algo_option_errors);
   tcase_add_test(c, persistent_starts_match_ordinary_calls);
   tcase_add_test(c, nonblocking_collectives_complete_at_the_call);
+  tcase_add_test(c, fennel_computation_forms);
+  tcase_add_test(c, liballprof_computation_forms);
+  tcase_add_test(c, simgrid_computation_forms);
   suite_add_tcase(s, c);
   TCase *cli = tcase_create("command line");
   tcase_add_test(cli, sweep3d_within_two_percent_under_loggops);

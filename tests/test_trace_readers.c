@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "test_support.h"
+#include "trace/replay.h"
 #include "trace/trace_readers.h"
 
 #ifdef FS_HAVE_OTF2
@@ -301,10 +302,12 @@ END_TEST
  * column {0,2} under one handle, a dup of the world. */
 START_TEST(test_liballprof_comms) {
   const char *texts[4] = {
-      "MPI_Barrier:1:0,0,4:2\nMPI_Barrier:3:50,0,2:4\nMPI_Send:5:1:1:1,1,1:1:0:70,0,2:6\nMPI_Barrier:7:90,0,4:8\n",
-      "MPI_Barrier:1:0,1,4:2\nMPI_Barrier:3:50,1,2:4\nMPI_Barrier:7:90,1,4:8\n",
-      "MPI_Barrier:1:0,2,4:2\nMPI_Barrier:3:60,0,2:4\nMPI_Recv:5:1:1:1,1,1:0:0:70,1,2:9:6\nMPI_Barrier:7:90,2,4:8\n",
-      "MPI_Barrier:1:0,3,4:2\nMPI_Barrier:3:60,1,2:4\nMPI_Barrier:7:90,3,4:8\n"};
+      "MPI_Barrier:1:0,0,4:2\nMPI_Barrier:3:50,0,2:4\nMPI_Send:5:1:1:1,1,1:1:0:70,0,2:6\nMPI_Barrier:7:90,0,4:8\n"
+      "MPI_Finalize:9:-\n",
+      "MPI_Barrier:1:0,1,4:2\nMPI_Barrier:3:50,1,2:4\nMPI_Barrier:7:90,1,4:8\nMPI_Finalize:9:-\n",
+      "MPI_Barrier:1:0,2,4:2\nMPI_Barrier:3:60,0,2:4\nMPI_Recv:5:1:1:1,1,1:0:0:70,1,2:9:6\nMPI_Barrier:7:90,2,4:8\n"
+      "MPI_Finalize:9:-\n",
+      "MPI_Barrier:1:0,3,4:2\nMPI_Barrier:3:60,1,2:4\nMPI_Barrier:7:90,3,4:8\nMPI_Finalize:9:-\n"};
   fs_trace *t = liballprof_ok(texts, 4);
   ck_assert_int_eq(t->comms, 6);
   ck_assert_int_eq(call(t, 0, 0)->comm, FS_COMM_WORLD);
@@ -330,7 +333,8 @@ END_TEST
 START_TEST(test_liballprof_comm_errors) {
   char *paths[2];
   fs_error err = {{0}};
-  const char *one_handle_two_groups[2] = {"MPI_Barrier:1:5,0,2:2\n", "MPI_Barrier:1:5,0,2:2\n"};
+  const char *one_handle_two_groups[2] = {"MPI_Barrier:1:5,0,2:2\nMPI_Finalize:3:-\n",
+                                          "MPI_Barrier:1:5,0,2:2\nMPI_Finalize:3:-\n"};
   ck_assert_ptr_null(read_liballprof(one_handle_two_groups, 2, &err, paths));
   char expected[1024];
   snprintf(expected, sizeof expected,
@@ -340,7 +344,8 @@ START_TEST(test_liballprof_comm_errors) {
            paths[1]);
   ck_assert_str_eq(err.message, expected);
   free_paths(paths, 2);
-  const char *missing[2] = {"MPI_Init:-:1:2:3\n", "MPI_Barrier:1:5,0,2:2\n"}; /* rank 1 as comm rank 0 */
+  const char *missing[2] = {"MPI_Init:-:1:2:3\nMPI_Finalize:4:-\n",
+                            "MPI_Barrier:1:5,0,2:2\nMPI_Finalize:3:-\n"}; /* rank 1 as comm rank 0 */
   ck_assert_ptr_null(read_liballprof(missing, 2, &err, paths));
   snprintf(expected, sizeof expected,
            "%s:1:15: expected the ranks that use communicator 5 (size 2) to name each of its ranks once "
@@ -363,7 +368,8 @@ START_TEST(test_liballprof_vectors) {
                           "MPI_Scatterv:3:1:9:6:9:0:1,8,8:2:7:1,1,1:0:0,0,1:4\n"
                           "MPI_Reduce_scatter:5:1:2:3:9:1,4,4:3:0,0,1:6\n"
                           "MPI_Reduce_scatter:7:1:2:3:1,4,4:3:0,0,1:8\n"
-                          "MPI_Scan:9:1:2:5:1,2,2:3:0,0,1:10\n"};
+                          "MPI_Scan:9:1:2:5:1,2,2:3:0,0,1:10\n"
+                          "MPI_Finalize:11:-\n"};
   fs_trace *t = liballprof_ok(texts, 1);
   const fs_call *c = call(t, 0, 0); /* 3 ints sent, 5 shorts received */
   ck_assert_int_eq(c->kind, FS_CALL_ALLGATHERV);
@@ -404,7 +410,8 @@ START_TEST(test_liballprof_requests_and_limits) {
                           "MPI_Waitany:9:1000:4000:9:9:10\n"
                           "MPI_Waitsome:11:1000:4000:9:9:9:12\n"
                           "MPI_Waitall:13:3:4000:9:14\n"
-                          "MPI_Waitall:15:3:4000:9:16\n"};
+                          "MPI_Waitall:15:3:4000:9:16\n"
+                          "MPI_Finalize:17:-\n"};
   fs_trace *t = liballprof_ok(texts, 1);
   for (int64_t i = 2; i <= 6; i++) {
     const fs_call *c = call(t, 0, i);
@@ -428,9 +435,10 @@ START_TEST(test_liballprof_requests_and_limits) {
 
   char *paths[4];
   fs_error err = {{0}};
-  const char *sizes[4] = {"MPI_Barrier:1:0,0,4:2\nMPI_Barrier:1:5,0,4:2\nMPI_Barrier:1:5,0,2:2\n",
-                          "MPI_Barrier:1:0,1,4:2\nMPI_Barrier:1:5,1,4:2\nMPI_Barrier:1:5,1,2:2\n",
-                          "MPI_Barrier:1:0,2,4:2\nMPI_Barrier:1:5,2,4:2\n", "MPI_Barrier:1:0,3,4:2\n"};
+  const char *sizes[4] = {"MPI_Barrier:1:0,0,4:2\nMPI_Barrier:3:5,0,4:4\nMPI_Barrier:5:5,0,2:6\nMPI_Finalize:7:-\n",
+                          "MPI_Barrier:1:0,1,4:2\nMPI_Barrier:3:5,1,4:4\nMPI_Barrier:5:5,1,2:6\nMPI_Finalize:7:-\n",
+                          "MPI_Barrier:1:0,2,4:2\nMPI_Barrier:3:5,2,4:4\nMPI_Finalize:7:-\n",
+                          "MPI_Barrier:1:0,3,4:2\nMPI_Finalize:7:-\n"};
   ck_assert_ptr_null(read_liballprof(sizes, 4, &err, paths));
   char expected[1100];
   snprintf(expected, sizeof expected,
@@ -441,7 +449,7 @@ START_TEST(test_liballprof_requests_and_limits) {
 
   size_t capacity = 1100 * 32, used = 0;
   char *many = malloc(capacity);
-  for (int i = 0; i < 1025; i++) used += (size_t)snprintf(many + used, capacity - used, "MPI_Barrier:1:%d,0,1:2\n", i);
+  for (int i = 0; i < 1025; i++) used += (size_t)snprintf(many + used, capacity - used, "MPI_Barrier:1:%d,0,1:1\n", i);
   liballprof_error(many, "F:1025:15: expected at most 1024 different communicators per rank");
   free(many);
 }
@@ -457,7 +465,9 @@ START_TEST(test_liballprof_errors) {
   liballprof_error("MPI_Send:1.:1:1:1,1,1:0:0:0,0,1:2\n",
                    "F:1:10: expected a time in microseconds ('1237666046950106.000000') or '-' (got '1.')");
   liballprof_error("MPI_Wtime:1:200000000000000000\n",
-                   "F:1:13: expected a time within 100 days of the rank's first time (got '200000000000000000')");
+                   "F:1:13: expected a time within 2^62 ps (53 days) of the rank's first time (got '200000000000000000')");
+  liballprof_error("MPI_Wtime:1:4611686018428\n",
+                   "F:1:13: expected a time within 2^62 ps (53 days) of the rank's first time (got '4611686018428')");
   liballprof_error("MPI_Send:1:x:1:1,1,1:0:0:0,0,1:2\n", "F:1:12: expected an address (an unsigned integer) (got 'x')");
   liballprof_error("MPI_Send:1:1:-1:1,1,1:0:0:0,0,1:2\n", "F:1:14: expected a count from 0 to 2147483647 (got '-1')");
   liballprof_error("MPI_Send:1:1:1:1:0:0:0,0,1:2\n", "F:1:17: expected ',' and the size of the datatype (got ':')");
@@ -477,10 +487,14 @@ START_TEST(test_liballprof_errors) {
   liballprof_error("MPI_Send:1:1:1:1,1,1:0:0:x:2\n", "F:1:26: expected a communicator 'handle,rank,size' (got 'x')");
   liballprof_error("MPI_Send:1:1:1:1,1,1:0:0:0:2\n", "F:1:27: expected ',' and the rank in the communicator (got ':')");
   liballprof_error("MPI_Send:1:1:1:1,1,1:0:0:0,-1,1:2\n",
-                   "F:1:28: expected the rank in the communicator, from 0 (got '-1')");
+                   "F:1:28: expected the rank in the communicator, from 0 to 0 (the trace has 1 ranks) (got '-1')");
   liballprof_error("MPI_Send:1:1:1:1,1,1:0:0:0,0:2\n", "F:1:29: expected ',' and the size of the communicator (got ':')");
   liballprof_error("MPI_Send:1:1:1:1,1,1:0:0:0,0,2:2\n",
-                   "F:1:30: expected a communicator size from 1 to 1 (the ranks of the trace) (got '2')");
+                   "F:1:30: expected a communicator size from 1 (above the rank in it) to 1 (the ranks of the trace) "
+                   "(got '2')");
+  /* issue 15 item 11: a rank past the trace's was reported as "a communicator size from 8 to 1 (got '8')" */
+  liballprof_error("MPI_Send:1:1:1:1,1,1:0:0:0,7,8:2\n",
+                   "F:1:28: expected the rank in the communicator, from 0 to 0 (the trace has 1 ranks) (got '7')");
   liballprof_error("MPI_Send:1:1:1:1,1,1:0:0:0,0,1\n", "F:1:31: expected ':' and the end time of MPI_Send (got end of line)");
   liballprof_error("MPI_Send:1:1:1:1,1,1:0:0\n",
                    "F:1:25: expected ':' and the next argument of MPI_Send (got end of line)");
@@ -506,6 +520,57 @@ START_TEST(test_liballprof_errors) {
   liballprof_error("# Init clockdiff: x\n", "F:1:19: expected a clock difference in microseconds ('-1856.565475') (got 'x')");
   liballprof_error("# Finalize clockdiff: 1.1234567\n",
                    "F:1:23: expected a clock difference with at most 6 decimals (got '1.1234567')");
+}
+END_TEST
+
+/* Issue 15 items 10 and 3 (liballprof): empty files, no MPI_Finalize,
+ * MPI_Init twice or late, calls after MPI_Finalize, times going back;
+ * counts whose bytes add up past 2^62; a Waitall with no request open. */
+START_TEST(test_liballprof_order_and_limits) {
+  liballprof_error("", "F:1:1: expected MPI calls, the first MPI_Init, the last MPI_Finalize (got end of file)");
+  liballprof_error("# collprof 0.9 output file\n# host: a\n",
+                   "F:3:1: expected MPI calls, the first MPI_Init, the last MPI_Finalize (got end of file)");
+  liballprof_error("MPI_Init:-:1:2:1\nMPI_Barrier:2:0,0,1:3\n",
+                   "F:3:1: expected MPI_Finalize, the last call (got end of file)");
+  liballprof_error("MPI_Init:-:1:2:1\nMPI_Init:-:1:2:2\nMPI_Finalize:3:-\n",
+                   "F:2:1: expected one MPI_Init only (got 'MPI_Init')");
+  liballprof_error("MPI_Wtime:1:2\nMPI_Init:-:1:2:3\nMPI_Finalize:4:-\n",
+                   "F:2:1: expected MPI_Init only as the first call (got 'MPI_Init')");
+  liballprof_error("MPI_Init:-:1:2:1\nMPI_Finalize:2:-\nMPI_Barrier:3:0,0,1:4\n",
+                   "F:3:1: expected the end of the file after MPI_Finalize (got 'MPI_Barrier')");
+  liballprof_error("MPI_Init:1:1:2:5\nMPI_Wtime:4:6\nMPI_Finalize:7:-\n",
+                   "F:2:11: expected a start time no earlier than the end of the previous call (got '4')");
+  liballprof_error("MPI_Init:1:1:2:5\nMPI_Wtime:7:6\nMPI_Finalize:8:-\n",
+                   "F:2:13: expected an end time no earlier than the start of the call (got '6')");
+  liballprof_error("MPI_Init:5:1:2:6\nMPI_Wtime:4.5:6\nMPI_Finalize:7:-\n",
+                   "F:2:11: expected a time no earlier than the rank's first time (got '4.5')");
+  liballprof_error("MPI_Init:-:1:2:5\nMPI_Finalize:4:-\n",
+                   "F:2:14: expected a time no earlier than the rank's first time (got '4')");
+  /* 2^31-1 counts of a 2^31-1-byte type to each of 2 ranks: 2^63 - 2^33 + 2 bytes (UBSan's signed
+   * overflow in the sum at 3 ranks before) */
+  char *paths[2];
+  fs_error err = {{0}};
+  const char *huge[2] = {"MPI_Alltoallv:1:1:2:2147483647,2147483647:3:0,0:1,2147483647,2147483647:4:5:1,1:6:0,0:"
+                         "1,1,1:0,0,2:2\nMPI_Finalize:3:-\n",
+                         "MPI_Finalize:3:-\n"};
+  ck_assert_ptr_null(read_liballprof(huge, 2, &err, paths));
+  char expected[1100];
+  snprintf(expected, sizeof expected, "%s:1:21: expected counts whose bytes add up to at most 4611686018427387904 "
+           "(2^62)", paths[0]);
+  ck_assert_str_eq(err.message, expected);
+  free_paths(paths, 2);
+  /* one entry of 2^62 - 2^32 + 1 bytes is within the limit */
+  const char *one[1] = {"MPI_Alltoallv:1:1:2:2147483647:3:0:1,2147483647,2147483647:4:5:1:6:0:1,1,1:0,0,1:2\n"
+                        "MPI_Finalize:3:-\n"};
+  fs_trace *t = liballprof_ok(one, 1);
+  ck_assert_int_eq(call(t, 0, 0)->bytes, INT64_C(4611686014132420609));
+  fs_trace_free(t);
+  /* a Waitall with no request open (UBSan: a null array passed to qsort before) */
+  const char *waitall[1] = {"MPI_Waitall:1:2:4000:9:2\nMPI_Finalize:3:-\n"};
+  t = liballprof_ok(waitall, 1);
+  ck_assert_int_eq(call(t, 0, 0)->kind, FS_CALL_WAITALL);
+  ck_assert_int_eq(call(t, 0, 0)->list_count, 0);
+  fs_trace_free(t);
 }
 END_TEST
 
@@ -733,10 +798,15 @@ START_TEST(test_simgrid_errors) {
                 "location) (got 'fly')");
   simgrid_error("0 finalize now\n", 2, "F:1:12: expected the end of the line (got 'now')");
   simgrid_error("0 init 1 2\n", 2, "F:1:10: expected the end of the line (got '2')");
-  simgrid_error("0 compute x\n", 2, "F:1:11: expected a computation in flops (got 'x')");
-  simgrid_error("0 compute -1\n", 2, "F:1:11: expected a computation in flops (got '-1')");
-  simgrid_error("0 compute inf\n", 2, "F:1:11: expected a computation in flops (got 'inf')");
-  simgrid_error("0 sleep 1e7\n", 2, "F:1:9: expected a duration in seconds, from 0 to 9e6 (got '1e7')");
+  simgrid_error("0 compute x\n", 2, "F:1:11: expected a computation in flops, from 0 to 1e18 (got 'x')");
+  simgrid_error("0 compute -1\n", 2, "F:1:11: expected a computation in flops, from 0 to 1e18 (got '-1')");
+  simgrid_error("0 compute inf\n", 2, "F:1:11: expected a computation in flops, from 0 to 1e18 (got 'inf')");
+  simgrid_error("0 sleep 1e7\n", 2, "F:1:9: expected a duration in seconds, from 0 to 4611686 (2^62 ps) (got '1e7')");
+  /* issue 15 item 3: values past the limits (1e300 flops overflowed the replay's total before) */
+  simgrid_error("0 sleep 4611687\n", 2,
+                "F:1:9: expected a duration in seconds, from 0 to 4611686 (2^62 ps) (got '4611687')");
+  simgrid_error("0 compute 1e300\n", 2, "F:1:11: expected a computation in flops, from 0 to 1e18 (got '1e300')");
+  simgrid_error("0 allreduce 1 1e19\n", 2, "F:1:15: expected a computation in flops, from 0 to 1e18 (got '1e19')");
   simgrid_error("0 send 2 0 1\n", 2,
                 "F:1:8: expected a destination rank from 0 to 1 or -666 (MPI_PROC_NULL) (got '2')");
   simgrid_error("0 recv -2 0 1\n", 2,
@@ -755,7 +825,7 @@ START_TEST(test_simgrid_errors) {
   simgrid_error("0 wait 0 1 0 0\n", 2, "F:1:14: expected the end of the line (got '0')");
   simgrid_error("0 waitall 1\n", 2, "F:1:11: expected the end of the line (got '1')");
   simgrid_error("0 bcast 1 2\n", 2, "F:1:11: expected a root rank (got '2')");
-  simgrid_error("0 reduce 1\n", 2, "F:1:11: expected a computation in flops (got end of line)");
+  simgrid_error("0 reduce 1\n", 2, "F:1:11: expected a computation in flops, from 0 to 1e18 (got end of line)");
   simgrid_error("0 gatherv 1 2\n", 2, "F:1:14: expected one count per rank and the arguments after them (got end of line)");
   simgrid_error("0 gatherv 1 2 x\n", 2, "F:1:15: expected a size in elements, from 0 to 1e15 (got 'x')");
   simgrid_error("0 allgatherv 1 2 3 1 1 1 1\n", 2,
@@ -887,6 +957,202 @@ static void write_archive(const char *directory) {
   OTF2_Archive_Close(archive);
 }
 
+/* A small archive for the error cases: ranks at locations 10 and 11 (both
+ * defined with `events` events each, one more location per extra member of
+ * the ranks group, undefined), the regions of write_archive, ticks of 1 ns
+ * from 1000; `events` writes each rank's events. */
+typedef void (*event_writer)(OTF2_EvtWriter *w, uint64_t rank);
+
+static char *write_small_archive(event_writer events, uint64_t event_count, uint32_t extra_members) {
+  char *directory = fs_test_temp_path("-otf2");
+  OTF2_Archive *archive = OTF2_Archive_Open(directory, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024,
+                                            4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+  ck_assert_ptr_nonnull(archive);
+  OTF2_FlushCallbacks flush = {pre_flush, post_flush};
+  OTF2_Archive_SetFlushCallbacks(archive, &flush, NULL);
+  OTF2_Archive_SetSerialCollectiveCallbacks(archive);
+  OTF2_Archive_OpenEvtFiles(archive);
+  for (uint64_t rank = 0; rank < 2; rank++) {
+    OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(archive, 10 + rank);
+    events(w, rank);
+    OTF2_Archive_CloseEvtWriter(archive, w);
+  }
+  OTF2_Archive_CloseEvtFiles(archive);
+  OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(archive);
+  OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000, 1000, 3000, OTF2_UNDEFINED_TIMESTAMP);
+  static const char *const strings[] = {"", "MPI_Init", "MPI_Finalize", "MPI_Send", "MPI_Recv", "MPI_Isend",
+                                        "MPI_Wait", "MPI_Allreduce", "compute", "node", "rank", "thread",
+                                        "MPI_COMM_WORLD"};
+  for (uint32_t i = 0; i < sizeof strings / sizeof strings[0]; i++) OTF2_GlobalDefWriter_WriteString(g, i, strings[i]);
+  for (uint32_t region = 0; region < R_REGIONS; region++)
+    OTF2_GlobalDefWriter_WriteRegion(g, region, region + 1, region + 1, 0, OTF2_REGION_ROLE_FUNCTION,
+                                     region == R_USER ? OTF2_PARADIGM_USER : OTF2_PARADIGM_MPI,
+                                     OTF2_REGION_FLAG_NONE, 0, 0, 0);
+  OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, 9, 9, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+  OTF2_GlobalDefWriter_WriteLocationGroup(g, 0, 10, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0, OTF2_UNDEFINED_LOCATION_GROUP);
+  for (uint64_t rank = 0; rank < 2; rank++)
+    OTF2_GlobalDefWriter_WriteLocation(g, 10 + rank, 11, OTF2_LOCATION_TYPE_CPU_THREAD, event_count, 0);
+  uint64_t *locations = malloc((2 + (size_t)extra_members) * sizeof *locations);
+  ck_assert_ptr_nonnull(locations);
+  for (uint64_t i = 0; i < 2 + (uint64_t)extra_members; i++) locations[i] = 10 + i;
+  const uint64_t ranks[2] = {0, 1};
+  OTF2_GlobalDefWriter_WriteGroup(g, 0, 0, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
+                                  OTF2_GROUP_FLAG_NONE, 2 + extra_members, locations);
+  OTF2_GlobalDefWriter_WriteGroup(g, 1, 0, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                                  2, ranks);
+  OTF2_GlobalDefWriter_WriteComm(g, 0, 12, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+  OTF2_Archive_Close(archive);
+  free(locations);
+  return directory;
+}
+
+/* Init 1010-1020, Finalize 3000-3010 on both ranks; `middle` in between on rank 0. */
+static void init_finalize(OTF2_EvtWriter *w, uint64_t rank, void (*middle)(OTF2_EvtWriter *w)) {
+  OTF2_EvtWriter_Enter(w, NULL, 1010, R_INIT);
+  OTF2_EvtWriter_Leave(w, NULL, 1020, R_INIT);
+  if (rank == 0 && middle) middle(w);
+  OTF2_EvtWriter_Enter(w, NULL, 3000, R_FINALIZE);
+  OTF2_EvtWriter_Leave(w, NULL, 3010, R_FINALIZE);
+}
+
+static void plain_events(OTF2_EvtWriter *w, uint64_t rank) { init_finalize(w, rank, NULL); }
+
+static void undefined_region(OTF2_EvtWriter *w) {
+  OTF2_EvtWriter_Enter(w, NULL, 1100, 42);
+  OTF2_EvtWriter_Leave(w, NULL, 1110, 42);
+}
+static void nested_enter(OTF2_EvtWriter *w) {
+  OTF2_EvtWriter_Enter(w, NULL, 1100, R_SEND);
+  OTF2_EvtWriter_Enter(w, NULL, 1105, R_WAIT);
+  OTF2_EvtWriter_Leave(w, NULL, 1106, R_WAIT);
+  OTF2_EvtWriter_Leave(w, NULL, 1110, R_SEND);
+}
+static void other_leave(OTF2_EvtWriter *w) {
+  OTF2_EvtWriter_Enter(w, NULL, 1100, R_SEND);
+  OTF2_EvtWriter_Leave(w, NULL, 1110, R_RECV);
+}
+static void unknown_isend(OTF2_EvtWriter *w) {
+  OTF2_EvtWriter_Enter(w, NULL, 1100, R_WAIT);
+  OTF2_EvtWriter_MpiIsendComplete(w, NULL, 1105, 777);
+  OTF2_EvtWriter_Leave(w, NULL, 1110, R_WAIT);
+}
+static void unknown_irecv(OTF2_EvtWriter *w) {
+  OTF2_EvtWriter_Enter(w, NULL, 1100, R_WAIT);
+  OTF2_EvtWriter_MpiIrecv(w, NULL, 1105, 1, 0, 3, 8, 778);
+  OTF2_EvtWriter_Leave(w, NULL, 1110, R_WAIT);
+}
+static void unknown_test(OTF2_EvtWriter *w) {
+  OTF2_EvtWriter_Enter(w, NULL, 1100, R_WAIT);
+  OTF2_EvtWriter_MpiRequestTest(w, NULL, 1105, 779);
+  OTF2_EvtWriter_Leave(w, NULL, 1110, R_WAIT);
+}
+/* completed twice: the second completion names a request no longer open */
+static void completed_twice(OTF2_EvtWriter *w) {
+  OTF2_EvtWriter_Enter(w, NULL, 1100, R_ISEND);
+  OTF2_EvtWriter_MpiIsend(w, NULL, 1101, 1, 0, 8, 40, 555);
+  OTF2_EvtWriter_Leave(w, NULL, 1102, R_ISEND);
+  OTF2_EvtWriter_Enter(w, NULL, 1200, R_WAIT);
+  OTF2_EvtWriter_MpiIsendComplete(w, NULL, 1201, 555);
+  OTF2_EvtWriter_Leave(w, NULL, 1202, R_WAIT);
+  OTF2_EvtWriter_Enter(w, NULL, 1300, R_WAIT);
+  OTF2_EvtWriter_MpiIsendComplete(w, NULL, 1301, 555);
+  OTF2_EvtWriter_Leave(w, NULL, 1302, R_WAIT);
+}
+/* a send to rank 5 of a 2-rank world: read, then refused by the replay */
+static void send_outside(OTF2_EvtWriter *w) {
+  OTF2_EvtWriter_Enter(w, NULL, 1100, R_SEND);
+  OTF2_EvtWriter_MpiSend(w, NULL, 1101, 5, 0, 7, 100);
+  OTF2_EvtWriter_Leave(w, NULL, 1110, R_SEND);
+}
+
+/* a message of 2^63 bytes, past the limit of 2^62 */
+static void huge_send(OTF2_EvtWriter *w) {
+  OTF2_EvtWriter_Enter(w, NULL, 1100, R_SEND);
+  OTF2_EvtWriter_MpiSend(w, NULL, 1101, 1, 0, 7, UINT64_C(1) << 63);
+  OTF2_EvtWriter_Leave(w, NULL, 1110, R_SEND);
+}
+
+#define MIDDLE(name) static void name##_events(OTF2_EvtWriter *w, uint64_t rank) { init_finalize(w, rank, name); }
+MIDDLE(undefined_region)
+MIDDLE(nested_enter)
+MIDDLE(other_leave)
+MIDDLE(unknown_isend)
+MIDDLE(unknown_irecv)
+MIDDLE(unknown_test)
+MIDDLE(completed_twice)
+MIDDLE(send_outside)
+MIDDLE(huge_send)
+
+/* Reads the archive in directory and checks the error, "A" standing for
+ * the anchor's path. */
+static void otf2_error(char *directory, const char *message) {
+  char anchor[1100], expected[2200];
+  snprintf(anchor, sizeof anchor, "%s/traces.otf2", directory);
+  fs_error err = {{0}};
+  ck_assert_ptr_null(fs_otf2_read(anchor, &err));
+  const char *a = strstr(message, "A:");
+  ck_assert_ptr_nonnull(a);
+  snprintf(expected, sizeof expected, "%s%s", anchor, message + 1);
+  ck_assert_str_eq(err.message, expected);
+  free(directory);
+}
+
+/* Issue 15 item 10: undefined regions, nested MPI calls, a Leave of another
+ * region, requests nobody made; item 11: each error names the location, the
+ * event and its time stamp (ticks), not a line 0. */
+START_TEST(test_otf2_event_errors) {
+  otf2_error(write_small_archive(undefined_region_events, 4, 0),
+             "A: location 10, Enter at time 1100: expected a region defined in the definitions (got region 42)");
+  otf2_error(write_small_archive(nested_enter_events, 4, 0),
+             "A: location 10, Enter at time 1105: expected MPI_Send to leave before another MPI call enters "
+             "(got MPI_Wait)");
+  otf2_error(write_small_archive(other_leave_events, 4, 0),
+             "A: location 10, Leave at time 1110: expected the Leave of MPI_Send (got a Leave of MPI_Recv)");
+  otf2_error(write_small_archive(unknown_isend_events, 4, 0),
+             "A: location 10, MpiIsendComplete at time 1105: expected a request that an MpiIsend or "
+             "MpiIrecvRequest of this location made and nothing completed yet (got request 777)");
+  otf2_error(write_small_archive(unknown_irecv_events, 4, 0),
+             "A: location 10, MpiIrecv at time 1105: expected a request that an MpiIsend or "
+             "MpiIrecvRequest of this location made and nothing completed yet (got request 778)");
+  otf2_error(write_small_archive(unknown_test_events, 4, 0),
+             "A: location 10, MpiRequestTest at time 1105: expected a request that an MpiIsend or "
+             "MpiIrecvRequest of this location made and nothing completed yet (got request 779)");
+  otf2_error(write_small_archive(completed_twice_events, 4, 0),
+             "A: location 10, MpiIsendComplete at time 1301: expected a request that an MpiIsend or "
+             "MpiIrecvRequest of this location made and nothing completed yet (got request 555)");
+  otf2_error(write_small_archive(huge_send_events, 4, 0),
+             "A: location 10, MpiSend at time 1101: expected a size of at most 4611686018427387904 bytes (2^62) "
+             "(got 9223372036854775808)");
+  /* a rank whose location has no events */
+  otf2_error(write_small_archive(plain_events, 0, 0),
+             "A: expected events for every rank (location 10, rank 0, has none)");
+  /* the replay's errors on OTF2 calls name the location and the call, not "traces.otf2:0:" */
+  char *directory = write_small_archive(send_outside_events, 4, 0), anchor[1100], expected[1300];
+  snprintf(anchor, sizeof anchor, "%s/traces.otf2", directory);
+  fs_error err = {{0}};
+  fs_trace *t = fs_otf2_read(anchor, &err);
+  ck_assert_msg(t != NULL, "%s", err.message);
+  fs_replay_options as_recorded = {.compute_scale = 1, .flop_rate = 1e9};
+  ck_assert_ptr_null(fs_replay_build(t, &as_recorded, &err));
+  snprintf(expected, sizeof expected,
+           "%s: rank 0 (location 10), call 2, send: destination 5 is not a rank of communicator -1", anchor);
+  ck_assert_str_eq(err.message, expected);
+  fs_trace_free(t);
+  free(directory);
+}
+END_TEST
+
+/* Issue 15 item 5: a ranks group of 1000002 members, only the first two of
+ * them defined locations with events. The members are checked against the
+ * definitions before the OTF2 library is asked for any location's events
+ * (selecting N locations costs it N^2/2 steps: over a minute here). */
+START_TEST(test_otf2_undefined_members) {
+  otf2_error(write_small_archive(plain_events, 4, 1000000),
+             "A: expected each member of the MPI locations group to be a defined location (member 2 is "
+             "location 12, which is not)");
+}
+END_TEST
+
 START_TEST(test_otf2_archive) {
   char *directory = fs_test_temp_path("-otf2");
   write_archive(directory);
@@ -940,6 +1206,18 @@ START_TEST(test_otf2_archive) {
   ck_assert_int_eq(c->recv_bytes, 100);
   ck_assert_int_eq(call(t, 1, 2)->tag, 8);
   ck_assert_int_eq(call(t, 1, 3)->kind, FS_CALL_ALLREDUCE);
+  /* Computation (issue 15 item 2): OTF2 states none, the gaps between MPI
+   * calls are it, a user region inside a gap included (ns from the offset).
+   * Rank 0: Init ends at 20; Send 120-131, Isend 231-242, Wait 342-353, the
+   * user region 358-363, Allreduce 1000-1102, Finalize at 2000: 100 + 100 +
+   * 100 + 647 + 898 = 1845. Rank 1: Init ends at 20; Recvs 120-180 and
+   * 280-340, Allreduce 1000-1102, Finalize at 2007: 100 + 100 + 660 + 905 =
+   * 1765. Together 3610 ns. */
+  fs_replay_options as_recorded = {.compute_scale = 1, .flop_rate = 1e9};
+  fs_replay *replay = fs_replay_build(t, &as_recorded, &err);
+  ck_assert_msg(replay != NULL, "%s", err.message);
+  ck_assert_int_eq(replay->computation, 3610000);
+  fs_replay_free(replay);
   fs_trace_free(t);
   free(directory);
 }
@@ -957,6 +1235,7 @@ int main(void) {
   tcase_add_test(liballprof, test_liballprof_vectors);
   tcase_add_test(liballprof, test_liballprof_requests_and_limits);
   tcase_add_test(liballprof, test_liballprof_errors);
+  tcase_add_test(liballprof, test_liballprof_order_and_limits);
   suite_add_tcase(s, liballprof);
   TCase *simgrid = tcase_create("simgrid");
   tcase_add_test(simgrid, test_simgrid_point_to_point);
@@ -967,6 +1246,8 @@ int main(void) {
   tcase_add_test(otf2, test_otf2_missing);
 #ifdef FS_HAVE_OTF2
   tcase_add_test(otf2, test_otf2_archive);
+  tcase_add_test(otf2, test_otf2_event_errors);
+  tcase_add_test(otf2, test_otf2_undefined_members);
 #endif
   suite_add_tcase(s, otf2);
   return fs_test_run(s);

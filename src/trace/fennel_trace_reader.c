@@ -14,8 +14,9 @@
 
 #include "trace/trace_readers.h"
 
-#define MAX_NS (INT64_MAX / FS_NS)
-#define MAX_NS_TEXT "9223372036854775"
+#define MAX_NS (FS_TRACE_TIME_LIMIT / FS_NS) /* times and offsets: the limit, 2^62 ps, in whole ns */
+#define MAX_NS_TEXT "4611686018427387"
+#define BYTES_TEXT "a byte count from 0 to " FS_TRACE_SIZE_LIMIT_TEXT " (2^62)"
 
 enum key {
   K_PEER, K_TAG, K_COMM, K_BYTES, K_RBYTES, K_RPEER, K_RTAG, K_SOURCE, K_STAG, K_ROOT,
@@ -35,8 +36,8 @@ static const struct key_rule {
   [K_PEER] = {"peer", V_INTEGER, -3, INT32_MAX, "a rank from 0 to 2147483647, -1 (any) or -3 (MPI_PROC_NULL)"},
   [K_TAG] = {"tag", V_INTEGER, -1, INT32_MAX, "a tag from 0 to 2147483647 or -1 (any)"},
   [K_COMM] = {"comm", V_INTEGER, 0, INT64_MAX, "a communicator id from 0 to 9223372036854775807"},
-  [K_BYTES] = {"bytes", V_INTEGER, 0, INT64_MAX, "a byte count from 0 to 9223372036854775807"},
-  [K_RBYTES] = {"rbytes", V_INTEGER, 0, INT64_MAX, "a byte count from 0 to 9223372036854775807"},
+  [K_BYTES] = {"bytes", V_INTEGER, 0, FS_TRACE_SIZE_LIMIT, BYTES_TEXT},
+  [K_RBYTES] = {"rbytes", V_INTEGER, 0, FS_TRACE_SIZE_LIMIT, BYTES_TEXT},
   [K_RPEER] = {"rpeer", V_INTEGER, -3, INT32_MAX, "a rank from 0 to 2147483647, -1 (any) or -3 (MPI_PROC_NULL)"},
   [K_RTAG] = {"rtag", V_INTEGER, -1, INT32_MAX, "a tag from 0 to 2147483647 or -1 (any)"},
   [K_SOURCE] = {"source", V_INTEGER, -3, INT32_MAX, "a rank from 0 to 2147483647 or -3 (MPI_PROC_NULL)"},
@@ -48,8 +49,8 @@ static const struct key_rule {
   [K_INDEX] = {"index", V_INTEGER, -1, INT32_MAX, "an index from 0 to 2147483647 or -1 (none)"},
   [K_DONE] = {"done", V_LIST, 1, INT32_MAX, "a request id from 1 to 2147483647"},
   [K_NEW] = {"new", V_INTEGER, 2, INT64_MAX, "a communicator id from 2 to 9223372036854775807"},
-  [K_COUNTS] = {"counts", V_LIST, 0, INT64_MAX, "a byte count from 0 to 9223372036854775807"},
-  [K_RCOUNTS] = {"rcounts", V_LIST, 0, INT64_MAX, "a byte count from 0 to 9223372036854775807"},
+  [K_COUNTS] = {"counts", V_LIST, 0, FS_TRACE_SIZE_LIMIT, BYTES_TEXT},
+  [K_RCOUNTS] = {"rcounts", V_LIST, 0, FS_TRACE_SIZE_LIMIT, BYTES_TEXT},
   [K_NAME] = {"name", V_NAME, 0, 0, "an MPI function name (a letter or '_', then letters, digits, '_')"},
   [K_STATUS] = {"status", V_STATUS, 1, INT32_MAX, "a request id from 1 to 2147483647"},
 };
@@ -110,6 +111,20 @@ typedef struct field {
   size_t key_column;
 } field;
 
+/* The k-th collective call of a communicator as its first member (the
+ * lowest rank) made it: every member's must give the same size. */
+typedef struct instance {
+  int64_t bytes;  /* the size members must agree on; -1: a kind without one */
+  uint32_t line;
+  int32_t rank;
+  uint8_t kind;
+} instance;
+
+typedef struct instance_list {
+  instance *at;
+  int64_t count, capacity;
+} instance_list;
+
 /* A request made on this rank: the call that made it (isend, irecv, a
  * nonblocking collective), and the last lines that listed and completed it
  * (a set membership per line). */
@@ -139,6 +154,11 @@ typedef struct fennel_reader {
   int32_t origin_capacity;
   uint8_t *member_seen;  /* per world rank, for a comm line */
   int32_t *members;      /* the members of a comm line, world size at most */
+  instance_list *instances; /* per trace communicator */
+  int32_t instance_lists;
+  int64_t *next_instance;    /* per communicator: this file's collectives on it so far */
+  size_t *size_column;       /* per collective call of this file with a size: its column */
+  int64_t size_columns, size_column_capacity;
   /* per line */
   field fields[KEYS];
   uint32_t present;
@@ -671,14 +691,43 @@ static int check_vector(fennel_reader *r, int k, int32_t comm, int64_t *sum) {
   *sum = 0;
   for (int32_t e = 0; e < f->count; e++) {
     int64_t v = r->values[f->at + e];
-    if (*sum > INT64_MAX - v) return expected(r, r->columns[f->at + e], "byte counts whose sum fits in 64 bits");
+    if (*sum > FS_TRACE_SIZE_LIMIT - v)
+      return expected(r, r->columns[f->at + e], "byte counts whose sum is at most " FS_TRACE_SIZE_LIMIT_TEXT " (2^62)");
     *sum += v;
   }
   return 0;
 }
 
+/* The size all members of a collective give alike (MPI's matching type
+ * signatures, as the tracer writes them): bytes=, or rbytes= for scatter;
+ * K_KEYS for the kinds without one (v-collectives, barrier). */
+static int agreed_size_key(fs_call_kind kind) {
+  switch (kind) {
+    case FS_CALL_BCAST: case FS_CALL_REDUCE: case FS_CALL_ALLREDUCE: case FS_CALL_SCAN: case FS_CALL_EXSCAN:
+    case FS_CALL_REDUCE_SCATTER_BLOCK: case FS_CALL_GATHER: case FS_CALL_ALLGATHER: case FS_CALL_ALLTOALL:
+      return K_BYTES;
+    case FS_CALL_SCATTER: return K_RBYTES;
+    default: return KEYS;
+  }
+}
+
+static int remember_size_column(fennel_reader *r, fs_call_kind kind) {
+  int k = agreed_size_key(kind);
+  if (k == KEYS) return 0;
+  if (r->size_columns == r->size_column_capacity) {
+    int64_t capacity = r->size_column_capacity ? r->size_column_capacity * 2 : 64;
+    size_t *columns = realloc(r->size_column, (size_t)capacity * sizeof *columns);
+    if (!columns) return out_of_memory(r);
+    r->size_column = columns;
+    r->size_column_capacity = capacity;
+  }
+  r->size_column[r->size_columns++] = r->fields[k].column;
+  return 0;
+}
+
 static int collective(fennel_reader *r, fs_call *c, fs_call_kind kind) {
   const field *f = r->fields;
+  if (remember_size_column(r, kind)) return -1;
   if (r->present & BIT(K_ROOT)) {
     if (check_rank(r, K_ROOT, c->comm, 0, 0)) return -1;
     c->root = (int32_t)f[K_ROOT].value;
@@ -830,6 +879,64 @@ static int read_line(fennel_reader *r) {
                                      : "'host', 'clock_offset_ns', 'comm' or an init line");
 }
 
+/* ---- collectives across files ---- */
+
+static int is_comm_creation(fs_call_kind k) {
+  return k == FS_CALL_COMM_SPLIT || k == FS_CALL_COMM_DUP || k == FS_CALL_COMM_CREATE;
+}
+
+/* Room for per-communicator instance lists and counters up to the trace's count. */
+static int grow_instance_lists(fennel_reader *r) {
+  int32_t need = r->t->comms;
+  if (need <= r->instance_lists) return 0;
+  instance_list *lists = realloc(r->instances, (size_t)need * sizeof *lists);
+  if (lists) r->instances = lists;
+  int64_t *next = realloc(r->next_instance, (size_t)need * sizeof *next);
+  if (next) r->next_instance = next;
+  if (!lists || !next) return fs_error_set(r->err, "out of memory");
+  for (int32_t c = r->instance_lists; c < need; c++) r->instances[c] = (instance_list){0}, next[c] = 0;
+  r->instance_lists = need;
+  return 0;
+}
+
+/* After a file: its collectives (in the order the replay pairs them: the
+ * k-th on a communicator) against the same instances of lower ranks, the
+ * first maker of each becoming the reference. */
+static int check_collective_sizes(fennel_reader *r) {
+  const fs_trace_rank *tr = &r->t->rank[r->rank];
+  if (grow_instance_lists(r)) return -1;
+  for (int32_t c = 0; c < r->t->comms; c++) r->next_instance[c] = 0;
+  int64_t sized = 0;
+  for (int64_t i = 0; i < tr->count; i++) {
+    const fs_call *c = &tr->calls[i];
+    fs_call_kind kind = (fs_call_kind)c->kind;
+    if (c->comm == FS_COMM_SELF || !(fs_call_kind_is_collective(kind) || is_comm_creation(kind))) continue;
+    int key = agreed_size_key(kind);
+    int64_t bytes = key == K_BYTES ? c->bytes : key == K_RBYTES ? c->recv_bytes : -1;
+    size_t column = key == KEYS ? 0 : r->size_column[sized++];
+    instance_list *l = &r->instances[c->comm];
+    int64_t k = r->next_instance[c->comm]++;
+    if (k == l->count) { /* the first member to make it */
+      if (l->count == l->capacity) {
+        int64_t capacity = l->capacity ? l->capacity * 2 : 16;
+        instance *at = realloc(l->at, (size_t)capacity * sizeof *at);
+        if (!at) return fs_error_set(r->err, "out of memory");
+        l->at = at;
+        l->capacity = capacity;
+      }
+      l->at[l->count++] = (instance){bytes, c->line, r->rank, c->kind};
+      continue;
+    }
+    const instance *first = &l->at[k];
+    if (first->kind != c->kind || first->bytes == bytes) continue; /* other kinds: the replay names both */
+    return fs_error_set(r->err, "%s:%u:%zu: expected %s=%lld, as %s:%u gives for this %s (collective %lld of comm "
+                        "%lld) (got '%lld')", tr->file, c->line, column + 1, key == K_BYTES ? "bytes" : "rbytes",
+                        (long long)first->bytes, r->t->rank[first->rank].file, first->line, fs_call_kind_name(kind),
+                        (long long)k, (long long)comm_id(r->t, c->comm), (long long)bytes);
+  }
+  return 0;
+}
+
 static void reset_file(fennel_reader *r, int32_t rank, fs_text_input *in) {
   r->in = in;
   r->rank = rank;
@@ -837,6 +944,7 @@ static void reset_file(fennel_reader *r, int32_t rank, fs_text_input *in) {
   r->last_end = 0;
   if (r->requests) memset(r->requests, 0, (size_t)r->request_capacity * sizeof *r->requests);
   r->request_count = 0;
+  r->size_columns = 0;
   if (r->defined_here) memset(r->defined_here, 0, (size_t)r->origin_capacity);
 }
 
@@ -854,12 +962,16 @@ static int read_file(fennel_reader *r, int32_t rank, fs_text_input *in) {
                      : !r->has_init      ? "an init line"
                      : !r->has_finalize  ? "a finalize line, the last call"
                                          : NULL;
-  if (!what) return 0;
+  if (!what) return check_collective_sizes(r);
   return fs_error_set(r->err, "%s:%lld:1: expected %s (got end of file)", fs_text_input_name(in),
                       (long long)r->line_number + 1, what);
 }
 
 static void free_reader(fennel_reader *r) {
+  for (int32_t c = 0; c < r->instance_lists; c++) free(r->instances[c].at);
+  free(r->instances);
+  free(r->next_instance);
+  free(r->size_column);
   free(r->requests);
   free(r->defined_here);
   free(r->origin_line);

@@ -57,7 +57,7 @@
 #define REQUEST_SIZE 8          /* bytes per MPI_Request in a request array (Schedgen's req_size) */
 #define MAX_ARGUMENTS 16
 #define PS_PER_US INT64_C(1000000)
-#define MAX_US (INT64_MAX / PS_PER_US - 1) /* about 107 days from the rank's first time */
+#define MAX_US (FS_TRACE_TIME_LIMIT / PS_PER_US - 1) /* the time limit, 2^62 ps (53 days), less one us */
 #define COMM_PENDING(local) (-(local) - 3) /* a call's comm before the communicators are resolved */
 
 /* A communicator as one rank names it. */
@@ -88,6 +88,7 @@ typedef struct found_request {
 /* The arguments of one call as parsed, before they become an fs_call. */
 typedef struct arguments {
   fs_time start, end;
+  size_t start_column, end_column;
   int64_t count[3];
   int32_t counts;
   int64_t type_size[3];
@@ -117,6 +118,8 @@ typedef struct reader {
   int have_origin;
   int64_t origin_us;
   fs_time last_time;
+  int has_init, has_finalize; /* of the file being read */
+  int64_t calls;
   rank_comms *comms; /* per rank */
   request_map requests;
   int32_t next_request;
@@ -340,8 +343,8 @@ static int read_time(reader *r, fs_time *time) {
     r->origin_us = (int64_t)us;
   }
   int64_t delta = (int64_t)us - r->origin_us;
-  if (delta > MAX_US || delta < -MAX_US)
-    return expected(r, start, "a time within 100 days of the rank's first time");
+  if (delta > MAX_US) return expected(r, start, "a time within 2^62 ps (53 days) of the rank's first time");
+  if (delta < 0) return expected(r, start, "a time no earlier than the rank's first time");
   *time = delta * PS_PER_US + fraction;
   return 0;
 }
@@ -376,15 +379,23 @@ static int read_comm(reader *r, arguments *a) {
   uint64_t handle;
   int64_t rank, size;
   size_t column = r->at;
-  char what[96];
+  char what[120];
   if (read_any_integer(r, "a communicator 'handle,rank,size'", &handle) ||
-      need_comma(r, "',' and the rank in the communicator") ||
-      read_integer(r, 0, INT32_MAX - 1, "the rank in the communicator, from 0", &rank) ||
-      need_comma(r, "',' and the size of the communicator"))
+      need_comma(r, "',' and the rank in the communicator"))
     return -1;
-  snprintf(what, sizeof what, "a communicator size from %lld to %d (the ranks of the trace)",
-           (long long)rank + 1, (int)r->t->ranks);
-  if (read_integer(r, rank + 1, r->t->ranks, what, &size)) return -1;
+  /* the rank is checked on its own ("a size from 8 to 2" would name no
+   * size); messages are formatted only on failure */
+  if (!parse_integer(r, 0, r->t->ranks - 1, &rank)) {
+    snprintf(what, sizeof what, "the rank in the communicator, from 0 to %d (the trace has %d ranks)",
+             (int)r->t->ranks - 1, (int)r->t->ranks);
+    return expected(r, r->at, what);
+  }
+  if (need_comma(r, "',' and the size of the communicator")) return -1;
+  if (!parse_integer(r, rank + 1, r->t->ranks, &size)) {
+    snprintf(what, sizeof what, "a communicator size from %lld (above the rank in it) to %d (the ranks of the trace)",
+             (long long)rank + 1, (int)r->t->ranks);
+    return expected(r, r->at, what);
+  }
   a->comm_rank = (int32_t)rank;
   a->comm_size = (int32_t)size;
   return note_comm(r, handle, (int32_t)rank, (int32_t)size, column, &a->comm);
@@ -611,7 +622,7 @@ static int array_requests(reader *r, fs_call *c, const arguments *a, int close) 
           offset / REQUEST_SIZE < (uint64_t)a->request_count)
         r->found[found++] = (found_request){(int64_t)(offset / REQUEST_SIZE), m->id[i]};
     }
-    qsort(r->found, found, sizeof *r->found, compare_found);
+    if (found > 1) qsort(r->found, found, sizeof *r->found, compare_found); /* none: r->found may be NULL */
   }
   int64_t ids[64];
   for (size_t i = 0; i < found;) { /* in slices: no allocation per call */
@@ -664,8 +675,12 @@ static int add_count_lists(reader *r, fs_call *c, const arguments *a, int send_l
       return fail(r, a->list_column[send < 0 ? send_list : recv_list], "expected counts of at least 0");
     bytes[i] = send;
     bytes[size + i] = receive;
-    c->bytes += send;
+    c->bytes += send; /* each below 2^62 (31-bit counts and sizes): no overflow */
     c->recv_bytes += receive;
+    if (c->bytes > FS_TRACE_SIZE_LIMIT || c->recv_bytes > FS_TRACE_SIZE_LIMIT)
+      return fail(r, a->list_column[c->bytes > FS_TRACE_SIZE_LIMIT ? (send_list >= 0 ? send_list : recv_list)
+                                                                   : (recv_list >= 0 ? recv_list : send_list)],
+                  "expected counts whose bytes add up to at most " FS_TRACE_SIZE_LIMIT_TEXT " (2^62)");
   }
   int32_t at = fs_trace_add_list(r->t, r->rank, bytes, size * 2);
   if (at < 0) return out_of_memory(r);
@@ -767,6 +782,7 @@ static void settle_times(reader *r, arguments *a) {
 
 /* Both times of a call whose arguments are not read. */
 static int read_other(reader *r, arguments *a) {
+  a->start_column = r->at;
   if (read_time(r, &a->start)) return -1;
   size_t last = r->length;
   while (last > r->at && r->line[last - 1] != ':') last--;
@@ -778,7 +794,25 @@ static int read_other(reader *r, arguments *a) {
   }
   if (r->at < r->length && r->line[r->at] != ':') return expected(r, r->at, "':' after the start time");
   r->at = last;
+  a->end_column = r->at;
   return read_time(r, &a->end);
+}
+
+/* Init at most once, as the first call; nothing after Finalize; times that
+ * never go back (a call starts no earlier than the previous one ended). */
+static int check_order(reader *r, const arguments *a, const call_form *form) {
+  fs_call_kind kind = form ? form->kind : FS_CALL_OTHER;
+  if (r->has_finalize) return expected(r, 0, "the end of the file after MPI_Finalize");
+  if (kind == FS_CALL_INIT && (r->has_init || r->calls > 0))
+    return expected(r, 0, r->has_init ? "one MPI_Init only" : "MPI_Init only as the first call");
+  if (a->start >= 0 && a->start < r->last_time)
+    return expected(r, a->start_column, "a start time no earlier than the end of the previous call");
+  if (a->end >= 0 && a->end < (a->start >= 0 ? a->start : r->last_time))
+    return expected(r, a->end_column, "an end time no earlier than the start of the call");
+  r->has_init |= kind == FS_CALL_INIT;
+  r->has_finalize = kind == FS_CALL_FINALIZE;
+  r->calls++;
+  return 0;
 }
 
 static int read_call(reader *r) {
@@ -796,6 +830,7 @@ static int read_call(reader *r) {
     if (read_other(r, &a)) return -1;
   } else {
     size_t fields = strlen(form->arguments);
+    a.start_column = r->at;
     if (read_time(r, &a.start)) return -1;
     for (size_t i = 0; i < fields; i++)
       if (need_colon(r) || read_argument(r, &a, form->arguments[i], fields - i)) return -1;
@@ -804,10 +839,12 @@ static int read_call(reader *r) {
       snprintf(what, sizeof what, "':' and the end time of %.*s", (int)n, r->name);
       return expected(r, r->at, what);
     }
+    a.end_column = r->at;
     if (read_time(r, &a.end)) return -1;
     if (r->at != r->length) return expected(r, r->at, "the end of the line after the end time");
     if (a.comm >= 0 && check_ranks(r, &a)) return -1;
   }
+  if (check_order(r, &a, form)) return -1;
   settle_times(r, &a);
   fs_call *c = fs_trace_add_call(r->t, r->rank, form ? form->kind : FS_CALL_OTHER);
   if (!c) return out_of_memory(r);
@@ -877,6 +914,8 @@ static int read_rank(reader *r, const char *path) {
   }
   r->have_origin = 0;
   r->last_time = 0;
+  r->has_init = r->has_finalize = 0;
+  r->calls = 0;
   r->requests.used = 0;
   for (int64_t i = 0; i < r->requests.capacity; i++) r->requests.id[i] = -1;
   r->next_request = 0;
@@ -893,6 +932,10 @@ static int read_rank(reader *r, const char *path) {
       break;
     }
   }
+  if (status == 0 && !r->has_finalize)
+    status = fs_error_set(r->err, "%s:%lld:1: expected %s (got end of file)", path,
+                          (long long)fs_text_input_line_number(r->in) + 1,
+                          r->calls ? "MPI_Finalize, the last call" : "MPI calls, the first MPI_Init, the last MPI_Finalize");
   fs_text_input_close(r->in);
   r->in = NULL;
   return status == 0 ? 0 : -1;

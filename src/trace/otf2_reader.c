@@ -64,6 +64,7 @@ typedef struct pending_request {
 
 typedef struct rank_state {
   int64_t call;   /* the open MPI call, -1 none */
+  OTF2_RegionRef region; /* its region */
   int32_t depth;  /* regions entered inside it */
   int64_t *done;  /* requests it completed */
   int32_t done_count, done_capacity;
@@ -107,6 +108,21 @@ static int fail(reader *r, const char *format, ...) {
   va_end(args);
   r->failed = 1;
   return fs_error_set(r->err, "%s: %s", r->anchor, message);
+}
+
+/* An event's error: OTF2 has no lines, the event is named by its location,
+ * its record type and its time stamp (as otf2-print shows them). */
+static int fail_event(reader *r, OTF2_LocationRef location, const char *event, OTF2_TimeStamp time,
+                      const char *format, ...) FS_PRINTF(5, 6);
+static int fail_event(reader *r, OTF2_LocationRef location, const char *event, OTF2_TimeStamp time,
+                      const char *format, ...) {
+  char message[640];
+  va_list args;
+  va_start(args, format);
+  vsnprintf(message, sizeof message, format, args);
+  va_end(args);
+  return fail(r, "location %llu, %s at time %llu: %s", (unsigned long long)location, event,
+              (unsigned long long)time, message);
 }
 
 static int grow(reader *r, void **items, size_t *capacity, size_t used, size_t size) {
@@ -164,9 +180,9 @@ static OTF2_CallbackCode on_region(void *data, OTF2_RegionRef self, OTF2_StringR
 
 static OTF2_CallbackCode on_location(void *data, OTF2_LocationRef self, OTF2_StringRef name,
                                      OTF2_LocationType type, uint64_t events, OTF2_LocationGroupRef group) {
-  (void)name, (void)type, (void)events, (void)group;
+  (void)name, (void)type, (void)group;
   reader *r = data;
-  return add_named(r, &r->locations, &r->location_count, &r->location_capacity, self, 0)
+  return add_named(r, &r->locations, &r->location_count, &r->location_capacity, self, events)
              ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
 }
 
@@ -207,10 +223,37 @@ static OTF2_CallbackCode on_clock(void *data, uint64_t resolution, uint64_t offs
   return OTF2_CALLBACK_SUCCESS;
 }
 
+static int compare_groups(const void *x, const void *y) {
+  const group_def *a = x, *b = y;
+  return (a->ref > b->ref) - (a->ref < b->ref);
+}
+
+/* Groups are sorted by ref once the definitions are read: a search per
+ * communicator, not a walk (many communicators x many groups). */
 static const group_def *find_group(const reader *r, uint64_t ref) {
-  for (size_t i = 0; i < r->group_count; i++)
-    if (r->groups[i].ref == ref) return &r->groups[i];
-  return NULL;
+  group_def key = {.ref = ref};
+  return r->group_count ? bsearch(&key, r->groups, r->group_count, sizeof key, compare_groups) : NULL;
+}
+
+/* Each member of the ranks group must be a defined location with events,
+ * checked before the OTF2 library is asked for them (it selects locations
+ * in time linear in those already selected). */
+static int check_rank_locations(reader *r, const group_def *ranks) {
+  for (uint32_t i = 0; ranks && i < ranks->count; i++) {
+    uint64_t location = r->members[ranks->at + i];
+    const named *defined = find_named(r->locations, r->location_count, location);
+    if (!defined)
+      return fail(r, "expected each member of the MPI locations group to be a defined location "
+                     "(member %u is location %llu, which is not)", i, (unsigned long long)location);
+  }
+  size_t n = ranks ? ranks->count : r->location_count;
+  for (size_t i = 0; i < n; i++) {
+    uint64_t location = ranks ? r->members[ranks->at + i] : r->locations[i].ref;
+    if (find_named(r->locations, r->location_count, location)->value == 0)
+      return fail(r, "expected events for every rank (location %llu, rank %zu, has none)",
+                  (unsigned long long)location, i);
+  }
+  return 0;
 }
 
 /* MPI function names to kinds, without the "MPI_" prefix. */
@@ -243,12 +286,14 @@ static int settle_definitions(reader *r) {
   qsort(r->regions, r->region_count, sizeof *r->regions, compare_named);
   qsort(r->locations, r->location_count, sizeof *r->locations, compare_named);
   if (r->resolution == 0) return fail(r, "expected clock properties with a timer resolution above 0");
-  const group_def *ranks = NULL;
+  group_def ranks_group, *ranks = NULL; /* the first MPI locations group defined */
   for (size_t i = 0; i < r->group_count && !ranks; i++)
     if (r->groups[i].type == OTF2_GROUP_TYPE_COMM_LOCATIONS && r->groups[i].paradigm == OTF2_PARADIGM_MPI)
-      ranks = &r->groups[i];
+      ranks_group = r->groups[i], ranks = &ranks_group;
+  qsort(r->groups, r->group_count, sizeof *r->groups, compare_groups);
   size_t n = ranks ? ranks->count : r->location_count;
   if (n == 0 || n > INT32_MAX) return fail(r, "expected at least one MPI rank (a location)");
+  if (check_rank_locations(r, ranks)) return -1;
   if (!(r->rank_of = malloc(n * sizeof *r->rank_of))) return fail(r, "out of memory");
   for (size_t i = 0; i < n; i++)
     r->rank_of[i] = (named){ranks ? r->members[ranks->at + i] : r->locations[i].ref, i};
@@ -261,6 +306,7 @@ static int settle_definitions(reader *r) {
   r->t->format = "otf2";
   for (size_t i = 0; i < n; i++) {
     r->state[i].call = -1;
+    r->t->rank[i].location = ranks ? r->members[ranks->at + i] : r->locations[i].ref;
     if (fs_trace_set_file(r->t, (int32_t)i, r->anchor)) return fail(r, "out of memory");
   }
   if (!(r->region_kind = calloc(r->region_count ? r->region_count : 1, 1))) return fail(r, "out of memory");
@@ -316,11 +362,12 @@ static int32_t rank_of(const reader *r, OTF2_LocationRef location) {
 static fs_time to_ps(reader *r, OTF2_TimeStamp time) {
   int negative = time < r->offset;
   uint64_t ticks = negative ? r->offset - time : time - r->offset, whole = ticks / r->resolution;
-  if (whole > (uint64_t)(INT64_MAX / 1000000000000LL) - 1) {
-    fail(r, "expected times within 100 days of the clock's offset");
+  long double part = (long double)(ticks % r->resolution) * 1e12L / (long double)r->resolution;
+  if (whole > (uint64_t)(FS_TRACE_TIME_LIMIT / 1000000000000LL) ||
+      (fs_time)whole * 1000000000000LL > FS_TRACE_TIME_LIMIT - (fs_time)llroundl(part)) {
+    fail(r, "expected times within 2^62 ps (53 days) of the clock's offset");
     return 0;
   }
-  long double part = (long double)(ticks % r->resolution) * 1e12L / (long double)r->resolution;
   fs_time ps = (fs_time)whole * 1000000000000LL + (fs_time)llroundl(part);
   return negative ? -ps : ps;
 }
@@ -345,6 +392,14 @@ static OTF2_CallbackCode status(const reader *r) {
   return r->failed ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
 }
 
+/* A region's name for messages. */
+static const char *region_name(const reader *r, const named *region) {
+  const named *s = find_named(r->strings, r->string_count, region->value);
+  return s ? r->text + s->value : "(unnamed)";
+}
+
+/* Enter of a region: an MPI region opens a call (MPI calls do not nest);
+ * other regions inside a call are part of it, outside they are computation. */
 static OTF2_CallbackCode on_enter(OTF2_LocationRef location, OTF2_TimeStamp time, void *data,
                                   OTF2_AttributeList *attributes, OTF2_RegionRef region) {
   (void)attributes;
@@ -352,17 +407,25 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef location, OTF2_TimeStamp time
   int32_t rank = rank_of(r, location);
   if (rank < 0) return OTF2_CALLBACK_SUCCESS;
   rank_state *s = &r->state[rank];
+  const named *n = find_named(r->regions, r->region_count, region);
+  if (!n)
+    return fail_event(r, location, "Enter", time, "expected a region defined in the definitions (got region %llu)",
+                      (unsigned long long)region), OTF2_CALLBACK_INTERRUPT;
+  int kind = r->region_kind[n - r->regions];
+  if (s->call >= 0 && kind)
+    return fail_event(r, location, "Enter", time, "expected %s to leave before another MPI call enters (got %s)",
+                      region_name(r, find_named(r->regions, r->region_count, s->region)), region_name(r, n)),
+           OTF2_CALLBACK_INTERRUPT;
   if (s->call >= 0) {
     s->depth++;
     return OTF2_CALLBACK_SUCCESS;
   }
-  named key = {region, 0};
-  const named *n = bsearch(&key, r->regions, r->region_count, sizeof key, compare_named);
-  if (!n || !r->region_kind[n - r->regions]) return OTF2_CALLBACK_SUCCESS;
-  fs_call *c = fs_trace_add_call(r->t, rank, (fs_call_kind)(r->region_kind[n - r->regions] - 1));
+  if (!kind) return OTF2_CALLBACK_SUCCESS;
+  fs_call *c = fs_trace_add_call(r->t, rank, (fs_call_kind)(kind - 1));
   if (!c) return fail(r, "out of memory"), OTF2_CALLBACK_INTERRUPT;
   c->start = c->end = to_ps(r, time);
   s->call = r->t->rank[rank].count - 1;
+  s->region = region;
   s->depth = 0;
   s->done_count = 0;
   s->tested = 0;
@@ -398,16 +461,24 @@ static int settle_completion(reader *r, int32_t rank, fs_call *c) {
 
 static OTF2_CallbackCode on_leave(OTF2_LocationRef location, OTF2_TimeStamp time, void *data,
                                   OTF2_AttributeList *attributes, OTF2_RegionRef region) {
-  (void)attributes, (void)region;
+  (void)attributes;
   reader *r = data;
   int32_t rank;
   fs_call *c = open_call(r, location, &rank);
+  const named *n = find_named(r->regions, r->region_count, region);
+  if (!n && rank >= 0)
+    return fail_event(r, location, "Leave", time, "expected a region defined in the definitions (got region %llu)",
+                      (unsigned long long)region), OTF2_CALLBACK_INTERRUPT;
   if (!c) return OTF2_CALLBACK_SUCCESS;
   rank_state *s = &r->state[rank];
   if (s->depth > 0) {
     s->depth--;
     return OTF2_CALLBACK_SUCCESS;
   }
+  if (region != s->region)
+    return fail_event(r, location, "Leave", time, "expected the Leave of %s (got a Leave of %s)",
+                      region_name(r, find_named(r->regions, r->region_count, s->region)), region_name(r, n)),
+           OTF2_CALLBACK_INTERRUPT;
   c->end = to_ps(r, time);
   s->call = -1;
   settle_completion(r, rank, c);
@@ -453,7 +524,7 @@ static pending_request *complete_request(reader *r, int32_t rank, uint64_t otf2_
 static void set_message(reader *r, fs_call *c, uint32_t peer, OTF2_CommRef comm, uint32_t tag, uint64_t length,
                         int receive) {
   int32_t p = peer > INT32_MAX ? FS_TRACE_UNKNOWN : (int32_t)peer, g = tag > INT32_MAX ? FS_TRACE_UNKNOWN : (int32_t)tag;
-  int64_t bytes = length > INT64_MAX ? INT64_MAX : (int64_t)length;
+  int64_t bytes = (int64_t)length; /* checked by the caller (size_ok) */
   c->comm = comm_of(r, comm);
   if (c->kind == FS_CALL_SENDRECV && receive) {
     c->recv_peer = c->source = p;
@@ -474,6 +545,14 @@ static void set_message(reader *r, fs_call *c, uint32_t peer, OTF2_CommRef comm,
   }
 }
 
+/* A message or collective size within the limit, else the error. */
+static int size_ok(reader *r, OTF2_LocationRef location, const char *event, OTF2_TimeStamp time, uint64_t bytes) {
+  if (bytes <= (uint64_t)FS_TRACE_SIZE_LIMIT) return 1;
+  fail_event(r, location, event, time, "expected a size of at most " FS_TRACE_SIZE_LIMIT_TEXT " bytes (2^62) (got %llu)",
+             (unsigned long long)bytes);
+  return 0;
+}
+
 static OTF2_CallbackCode on_send(OTF2_LocationRef location, OTF2_TimeStamp time, void *data,
                                  OTF2_AttributeList *attributes, uint32_t receiver, OTF2_CommRef comm,
                                  uint32_t tag, uint64_t length) {
@@ -481,7 +560,7 @@ static OTF2_CallbackCode on_send(OTF2_LocationRef location, OTF2_TimeStamp time,
   reader *r = data;
   int32_t rank;
   fs_call *c = open_call(r, location, &rank);
-  if (c) set_message(r, c, receiver, comm, tag, length, 0);
+  if (c && size_ok(r, location, "MpiSend", time, length)) set_message(r, c, receiver, comm, tag, length, 0);
   return status(r);
 }
 
@@ -492,7 +571,7 @@ static OTF2_CallbackCode on_isend(OTF2_LocationRef location, OTF2_TimeStamp time
   reader *r = data;
   int32_t rank, id;
   fs_call *c = open_call(r, location, &rank);
-  if (!c) return OTF2_CALLBACK_SUCCESS;
+  if (!c || !size_ok(r, location, "MpiIsend", time, length)) return status(r);
   set_message(r, c, receiver, comm, tag, length, 0);
   if (!begin_request(r, rank, request, -1, &id)) c->request = id;
   return status(r);
@@ -505,7 +584,7 @@ static OTF2_CallbackCode on_recv(OTF2_LocationRef location, OTF2_TimeStamp time,
   reader *r = data;
   int32_t rank;
   fs_call *c = open_call(r, location, &rank);
-  if (c) set_message(r, c, sender, comm, tag, length, 1);
+  if (c && size_ok(r, location, "MpiRecv", time, length)) set_message(r, c, sender, comm, tag, length, 1);
   return status(r);
 }
 
@@ -519,6 +598,16 @@ static OTF2_CallbackCode on_irecv_request(OTF2_LocationRef location, OTF2_TimeSt
   return status(r);
 }
 
+/* A completion or test of a request that no MpiIsend or MpiIrecvRequest of
+ * the location made (or that was completed already). */
+static OTF2_CallbackCode unknown_request(reader *r, OTF2_LocationRef location, const char *event,
+                                         OTF2_TimeStamp time, uint64_t request) {
+  if (r->failed) return OTF2_CALLBACK_INTERRUPT; /* out of memory */
+  fail_event(r, location, event, time, "expected a request that an MpiIsend or MpiIrecvRequest of this location "
+             "made and nothing completed yet (got request %llu)", (unsigned long long)request);
+  return OTF2_CALLBACK_INTERRUPT;
+}
+
 static OTF2_CallbackCode on_irecv(OTF2_LocationRef location, OTF2_TimeStamp time, void *data,
                                   OTF2_AttributeList *attributes, uint32_t sender, OTF2_CommRef comm,
                                   uint32_t tag, uint64_t length, uint64_t request) {
@@ -526,9 +615,13 @@ static OTF2_CallbackCode on_irecv(OTF2_LocationRef location, OTF2_TimeStamp time
   reader *r = data;
   int32_t rank;
   pending_request done;
-  if (!open_call(r, location, &rank)) return OTF2_CALLBACK_SUCCESS;
-  if (complete_request(r, rank, request, &done) && done.irecv >= 0)
-    set_message(r, &r->t->rank[rank].calls[done.irecv], sender, comm, tag, length, 1);
+  if (!open_call(r, location, &rank) || !size_ok(r, location, "MpiIrecv", time, length)) return status(r);
+  if (!complete_request(r, rank, request, &done))
+    return unknown_request(r, location, "MpiIrecv", time, request);
+  if (done.irecv < 0)
+    return fail_event(r, location, "MpiIrecv", time, "expected request %llu to be an Irecv's (it is an Isend's)",
+                      (unsigned long long)request), OTF2_CALLBACK_INTERRUPT;
+  set_message(r, &r->t->rank[rank].calls[done.irecv], sender, comm, tag, length, 1);
   return status(r);
 }
 
@@ -538,7 +631,8 @@ static OTF2_CallbackCode on_isend_complete(OTF2_LocationRef location, OTF2_TimeS
   reader *r = data;
   int32_t rank;
   pending_request done;
-  if (open_call(r, location, &rank)) complete_request(r, rank, request, &done);
+  if (open_call(r, location, &rank) && !complete_request(r, rank, request, &done))
+    return unknown_request(r, location, "MpiIsendComplete", time, request);
   return status(r);
 }
 
@@ -551,8 +645,10 @@ static OTF2_CallbackCode on_request_test(OTF2_LocationRef location, OTF2_TimeSta
   if (!c) return OTF2_CALLBACK_SUCCESS;
   r->state[rank].tested = 1;
   const rank_state *s = &r->state[rank];
-  for (int32_t i = 0; i < s->open_count; i++)
-    if (s->open[i].otf2_id == request && c->request < 0) c->request = s->open[i].id;
+  int32_t i = 0;
+  while (i < s->open_count && s->open[i].otf2_id != request) i++;
+  if (i == s->open_count) return unknown_request(r, location, "MpiRequestTest", time, request);
+  if (c->request < 0) c->request = s->open[i].id;
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -563,11 +659,13 @@ static OTF2_CallbackCode on_collective_end(OTF2_LocationRef location, OTF2_TimeS
   reader *r = data;
   int32_t rank;
   fs_call *c = open_call(r, location, &rank);
-  if (!c) return OTF2_CALLBACK_SUCCESS;
+  if (sent == OTF2_UNDEFINED_UINT64) sent = 0; /* not recorded */
+  if (received == OTF2_UNDEFINED_UINT64) received = 0;
+  if (!c || !size_ok(r, location, "MpiCollectiveEnd", time, sent > received ? sent : received)) return status(r);
   c->comm = comm_of(r, comm);
   if (root != OTF2_UNDEFINED_UINT32 && root <= INT32_MAX) c->root = (int32_t)root;
-  c->bytes = sent > INT64_MAX ? INT64_MAX : (int64_t)sent;
-  c->recv_bytes = received > INT64_MAX ? INT64_MAX : (int64_t)received;
+  c->bytes = (int64_t)sent;
+  c->recv_bytes = (int64_t)received;
   return status(r);
 }
 

@@ -159,7 +159,8 @@ typedef struct replay_state {
 
 static int out_of_memory(replay_state *s) { return fs_error_set(s->err, "replay: out of memory"); }
 
-/* "FILE:LINE: rank R, KIND: " then the message. */
+/* "FILE:LINE: rank R, KIND: " then the message; without lines (OTF2)
+ * "FILE: rank R (location L), call N, KIND: ", N counted from 1. */
 static int call_error(replay_state *s, int32_t r, const fs_call *c, const char *format, ...) FS_PRINTF(4, 5);
 static int call_error(replay_state *s, int32_t r, const fs_call *c, const char *format, ...) {
   char why[700];
@@ -167,9 +168,15 @@ static int call_error(replay_state *s, int32_t r, const fs_call *c, const char *
   va_start(ap, format);
   vsnprintf(why, sizeof why, format, ap);
   va_end(ap);
-  const char *file = s->trace->rank[r].file ? s->trace->rank[r].file : "trace";
-  return fs_error_set(s->err, "%s:%u: rank %d, %s: %s", file, c->line, r,
-                      fs_call_kind_name((fs_call_kind)c->kind), why);
+  const fs_trace_rank *tr = &s->trace->rank[r];
+  const char *file = tr->file ? tr->file : "trace", *kind = fs_call_kind_name((fs_call_kind)c->kind);
+  if (c->line) return fs_error_set(s->err, "%s:%u: rank %d, %s: %s", file, c->line, r, kind, why);
+  /* no lines (OTF2): the rank's location and the call's place among its calls */
+  char location[48] = "";
+  if (s->trace->format && strcmp(s->trace->format, "otf2") == 0)
+    snprintf(location, sizeof location, " (location %llu)", (unsigned long long)tr->location);
+  return fs_error_set(s->err, "%s: rank %d%s, call %lld, %s: %s", file, r, location,
+                      (long long)(c - tr->calls) + 1, kind, why);
 }
 
 static int list_push(index_list *l, int64_t value) {
@@ -310,20 +317,23 @@ static int flush_compute(replay_state *s, rank_walk *w, int32_t r) {
   double scaled = w->pending * s->options->compute_scale;
   w->pending = 0;
   if (!(scaled >= 0.5)) return 0;
-  if (scaled > 4e18) scaled = 4e18;
+  if (scaled > (double)FS_TRACE_TIME_LIMIT) scaled = (double)FS_TRACE_TIME_LIMIT; /* saturates */
   if (s->compute_label < 0 && (s->compute_label = fs_program_intern_label(s->p, "compute", 7)) < 0) return -1;
   int32_t t = add_task(s, FS_COMPUTE, r, s->compute_label);
   if (t < 0 || follow(s, w, t)) return -1;
-  fs_task_set_time(s->p, t, (fs_time)llround(scaled));
-  s->replay->computation += (fs_time)llround(scaled);
+  fs_time time = (fs_time)llround(scaled);
+  fs_task_set_time(s->p, t, time);
+  s->replay->computation = time > FS_TRACE_TIME_LIMIT - s->replay->computation ? FS_TRACE_TIME_LIMIT
+                                                                              : s->replay->computation + time;
   w->prev = t;
   w->prev_point = FS_AFTER_END;
   return 0;
 }
 
-/* The time between the last simulated call and this one is computation. */
+/* The time between the last simulated call and this one is computation
+ * (as doubles: the difference of two times may not fit a time). */
 static void gap_before(rank_walk *w, const fs_call *c) {
-  if (c->start > w->last_end) w->pending += (double)(c->start - w->last_end);
+  if (c->start > w->last_end) w->pending += (double)c->start - (double)w->last_end;
   if (c->end > w->last_end) w->last_end = c->end;
 }
 
@@ -776,8 +786,9 @@ static int walk_rank(replay_state *s, int32_t r) {
       gap_before(&w, c);
       break;
     }
-    if (k == FS_CALL_COMPUTE) {
+    if (k == FS_CALL_COMPUTE) { /* the gap before it, then its own duration and flops (trace.h) */
       gap_before(&w, c);
+      w.pending += (double)c->end - (double)c->start;
       w.pending += c->amount > 0 ? c->amount / s->options->flop_rate * 1e12 : 0;
       continue;
     }

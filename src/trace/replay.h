@@ -29,7 +29,7 @@ typedef struct fs_replay {
   int32_t ranks;
   fs_time *recorded;    /* per rank: the recorded wall time (Init end to Finalize start), -1 unknown */
   int64_t calls, messages, collectives; /* simulated point-to-point and collective calls */
-  fs_time computation;  /* all ranks' computation, after --compute-scale */
+  fs_time computation;  /* all ranks' computation, after --compute-scale (saturated at 2^62 ps) */
   char algorithms[512]; /* the algorithm each collective ran as: "allreduce=allreduce-rd ..." */
 } fs_replay;
 

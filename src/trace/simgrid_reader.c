@@ -49,6 +49,12 @@
 
 #define MAX_TOKEN 64
 #define PS_PER_S 1e12
+/* Limits (docs/TRACES.md): a sleep within the time limit (2^62 ps, whole
+ * seconds below it); flops up to 1e18 (the replay saturates the time they
+ * take, flops / --flop-rate, at 2^62 ps). */
+#define MAX_SECONDS 4611686.0
+#define MAX_FLOPS 1e18
+#define FLOPS_TEXT "a computation in flops, from 0 to 1e18"
 
 typedef struct token {
   size_t at, length;
@@ -353,7 +359,7 @@ static int read_collective(reader *r, int32_t rank, fs_call_kind kind) {
     if (end_of_line(r, 2)) return -1;
   } else if (kind == FS_CALL_BCAST || reduction) {
     size_t i = 3;
-    if (reduction && read_amount(r, i++, 1e300, "a computation in flops", &flops)) return -1;
+    if (reduction && read_amount(r, i++, MAX_FLOPS, FLOPS_TEXT, &flops)) return -1;
     if (read_root_types(r, i, rooted, &root, &type1, &type1) || read_bytes(r, 2, type1, &bytes)) return -1;
     recv_bytes = kind == FS_CALL_REDUCE && rank != root ? 0 : bytes;
   } else {
@@ -412,7 +418,7 @@ static int read_vector(reader *r, int32_t rank, fs_call_kind kind) {
       if (read_int(r, k, INT32_MIN, INT32_MAX, "a displacement", &ignored)) return -1;
     }
   } else if (kind == FS_CALL_REDUCE_SCATTER) {
-    if (read_amount(r, 2 + p, 1e300, "a computation in flops", &flops)) return -1;
+    if (read_amount(r, 2 + p, MAX_FLOPS, FLOPS_TEXT, &flops)) return -1;
     if (after < n && read_type(r, after, &type1)) return -1;
     if (end_of_line(r, after + (after < n))) return -1;
   } else { /* alltoallv */
@@ -487,11 +493,12 @@ static int read_action(reader *r, int32_t rank) {
     return read_simple(r, rank, FS_CALL_OTHER, SIZE_MAX - 2);
   double amount = 0;
   if (token_is(r, 1, "compute")) {
-    if (read_amount(r, 2, 1e300, "a computation in flops", &amount) || end_of_line(r, 3)) return -1;
+    if (read_amount(r, 2, MAX_FLOPS, FLOPS_TEXT, &amount) || end_of_line(r, 3)) return -1;
     return add_compute(r, rank, amount);
   }
   if (token_is(r, 1, "sleep")) {
-    if (read_amount(r, 2, 9e6, "a duration in seconds, from 0 to 9e6", &amount) || end_of_line(r, 3))
+    if (read_amount(r, 2, MAX_SECONDS, "a duration in seconds, from 0 to 4611686 (2^62 ps)", &amount) ||
+        end_of_line(r, 3))
       return -1;
     fs_call *c = add(r, rank, FS_CALL_COMPUTE);
     if (!c) return out_of_memory(r);

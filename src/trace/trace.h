@@ -25,6 +25,13 @@
 #include "core/error.h"
 #include "core/units.h"
 
+/* Limits of every trace value (docs/TRACES.md, "Limits"), the program's
+ * (2^62, as core/units.h's): readers refuse values past them with
+ * FILE:LINE:COLUMN, and the replay's time arithmetic saturates at them. */
+#define FS_TRACE_TIME_LIMIT ((fs_time)1 << 62)  /* ps: any time of a call, from its rank's origin */
+#define FS_TRACE_SIZE_LIMIT ((int64_t)1 << 62)  /* bytes: a message, a collective's side, a sum of counts */
+#define FS_TRACE_SIZE_LIMIT_TEXT "4611686018427387904"
+
 #define FS_TRACE_ANY (-1)
 #define FS_TRACE_UNKNOWN (-2)
 #define FS_TRACE_PROC_NULL (-3) /* MPI_PROC_NULL as a peer: the transfer does nothing */
@@ -35,8 +42,10 @@ typedef enum fs_call_kind {
   FS_CALL_OTHER = 0, /* recorded but not simulated (Comm_rank, Wtime...): its time is computation */
   FS_CALL_INIT,      /* MPI_Init: its end is the start of the replay */
   FS_CALL_FINALIZE,  /* MPI_Finalize: its start is the end of the replay */
-  FS_CALL_COMPUTE,   /* computation the trace states explicitly (SimGrid's compute, OTF2 gaps): bytes = 0,
-                      * duration = end - start, or `amount` flops when the reader has no times */
+  FS_CALL_COMPUTE,   /* computation the trace states explicitly (fennelsim's compute lines, SimGrid's
+                      * compute and sleep): bytes = 0; the replay counts its duration end - start
+                      * (SimGrid's sleep: start 0, end its length) plus `amount` flops, after the gap
+                      * before it */
   /* point-to-point: peer, tag, comm, bytes */
   FS_CALL_SEND, FS_CALL_SSEND, FS_CALL_BSEND, FS_CALL_RSEND,
   FS_CALL_RECV,
@@ -105,6 +114,7 @@ typedef struct fs_trace_rank {
   char *file;              /* where this rank was read from (for messages) */
   fs_time clock_offset;    /* recorded offset of this rank's clock to rank 0's (0: none) */
   char *host;              /* NULL when not recorded */
+  uint64_t location;       /* OTF2: the rank's location id (its calls have no lines), for messages */
 } fs_trace_rank;
 
 typedef struct fs_trace {
