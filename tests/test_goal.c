@@ -312,14 +312,21 @@ START_TEST(test_labels_per_rank) {
 END_TEST
 
 START_TEST(test_label_defined_twice) {
-  /* txt2bin keeps the first operation of a label (std::map::insert); the
-   * second is created but unnamed and cannot be named by label */
-  fs_program *p = read_ok(P2 "l1: calc 1\nl1: calc 2\nl2: calc 3\nl2 requires l1\n}\n"
-                             "rank 1 {\n}\n");
-  const expected_task want[] = {{"r0.l1", CALC, 0, -1, 1000, TM, 0, 0, 0, 0, "r0.l2"},
-                                {"t1", CALC, 0, -1, 2000, TM, 0, 0, 0, 0, ""},
-                                {"r0.l2", CALC, 0, -1, 3000, TM, 0, 0, 0, 1, ""}};
-  assert_tasks(p, want, 3);
+  /* txt2bin keeps the first operation of a label (std::map::insert) and
+   * silently leaves the second unnamed: an error here, at the second
+   * label; the same label in another rank's block is another label */
+  const char *text = P2 "l1: calc 1\nl1: calc 2\nl2: calc 3\nl2 requires l1\n}\nrank 1 {\n}\n";
+  fs_error err = {{0}};
+  ck_assert_ptr_null(fs_goal_read_memory(text, strlen(text), "e.goal", &err));
+  ck_assert_str_eq(err.message,
+                   "e.goal:4:1: expected a label not yet defined in the block of rank 0 (got 'l1')");
+  const char *again = "num_ranks 2\nrank 0 {\nsend 8b to 1\n  x: recv 8b from 1\n}\n"
+                      "rank 1 {\nx: calc 5\n    x: send 8b to 0\n}\n";
+  ck_assert_ptr_null(fs_goal_read_memory(again, strlen(again), "e.goal", &err));
+  ck_assert_str_eq(err.message,
+                   "e.goal:8:5: expected a label not yet defined in the block of rank 1 (got 'x')");
+  fs_program *p = read_ok(P2 "l1: calc 1\n}\nrank 1 {\nl1: calc 2\n}\n");
+  ck_assert_int_eq(p->tasks, 2);
   fs_program_free(p);
 }
 END_TEST
