@@ -157,7 +157,7 @@ START_TEST(test_every_clause) {
                           "g: send 4b to 2 cpu 0 nic 0\n"
                           "h: send 5b to 2 tag 2147483647\n"
                           "i: send 6b to 2 tag -1\n"
-                          "send 9223372036854775807b to 1\n"
+                          "send 4611686018427387904b to 1\n"
                           "}\nrank 1 {\n"
                           "a: recv 8b from 0\n"
                           "b: recv 8b from -1\n"
@@ -168,7 +168,7 @@ START_TEST(test_every_clause) {
                           "}\nrank 2 {\n"
                           "a: calc 100\n"
                           "b: calc 0 cpu 7\n"
-                          "calc 9223372036854775\n"
+                          "calc 4611686018427387\n"
                           "calc 1 cpu 0\n"
                           "calc 000000000000000000000000000042 cpu 0003\n"
                           "}\n");
@@ -182,7 +182,7 @@ START_TEST(test_every_clause) {
       {"r0.g", SEND, 0, 2, 4, SZ, 0, 0, 0, 0, ""},
       {"r0.h", SEND, 0, 2, 5, SZ, 2147483647, 0, 0, 0, ""},
       {"r0.i", SEND, 0, 2, 6, SZ, FS_ANY_TAG, 0, 0, 0, ""},
-      {"t9", SEND, 0, 1, INT64_MAX, SZ, 0, 0, 0, 0, ""},
+      {"t9", SEND, 0, 1, FS_SIZE_LIMIT, SZ, 0, 0, 0, 0, ""}, /* the size limit, 2^62 B */
       {"r1.a", RECV, 1, 0, 8, SZ, 0, 0, 0, 0, ""},
       {"r1.b", RECV, 1, FS_ANY_SOURCE, 8, SZ, 0, 0, 0, 0, ""},
       {"r1.c", RECV, 1, 2, 8, SZ, FS_ANY_TAG, 0, 0, 0, ""},
@@ -191,7 +191,7 @@ START_TEST(test_every_clause) {
       {"t15", RECV, 1, 1, 0, SZ, 0, 1, 0, 0, ""},
       {"r2.a", CALC, 2, -1, 100 * FS_NS, TM, 0, 0, 0, 0, ""},
       {"r2.b", CALC, 2, -1, 0, TM, 0, 7, 0, 0, ""},
-      {"t18", CALC, 2, -1, INT64_MAX / FS_NS * FS_NS, TM, 0, 0, 0, 0, ""},
+      {"t18", CALC, 2, -1, FS_TIME_LIMIT / FS_NS * FS_NS, TM, 0, 0, 0, 0, ""}, /* the whole ns below 2^62 ps */
       {"t19", CALC, 2, -1, FS_NS, TM, 0, 0, 0, 0, ""},
       {"t20", CALC, 2, -1, 42 * FS_NS, TM, 0, 3, 0, 0, ""}, /* leading zeros */
   };
@@ -614,7 +614,8 @@ typedef struct error_case {
 #define IN_BLOCK(rank)                                                                       \
   "expected a statement (send, recv, calc, LABEL: ..., LABEL requires LABEL, LABEL irequires " \
   "LABEL) or '}' closing the block of rank " #rank
-#define SIZE_RANGE "a message size in bytes, from 0 to 9223372036854775807"
+#define SIZE_RANGE "a message size in bytes, from 0 to 4611686018427387904 (2^62, the limit)"
+#define CALC_RANGE "a calc time in ns, from 0 to 4611686018427387 (the limit, 2^62 ps)"
 #define TAG_RANGE "a tag from 0 to 2147483647 or -1 (any)"
 
 static const error_case error_cases[] = {
@@ -674,6 +675,8 @@ static const error_case error_cases[] = {
     {P2 "send\n", 0, "e.goal:3:5: expected " SIZE_RANGE " (got end of line)"},
     {P2 "send b to 1\n", 0, "e.goal:3:6: expected " SIZE_RANGE " (got 'b')"},
     {P2 "send -1b to 1\n", 0, "e.goal:3:6: expected " SIZE_RANGE " (got '-1b')"},
+    {P2 "send 4611686018427387905b to 1\n", 0, "e.goal:3:6: expected " SIZE_RANGE " (got '4611686018427387905b')"},
+    {P2 "send 9223372036854775807b to 1\n", 0, "e.goal:3:6: expected " SIZE_RANGE " (got '9223372036854775807b')"},
     {P2 "send 9223372036854775808b to 1\n", 0, "e.goal:3:6: expected " SIZE_RANGE " (got '9223372036854775808b')"},
     {P2 "send 18446744073709551616b to 1\n", 0, "e.goal:3:6: expected " SIZE_RANGE " (got '18446744073709551616b')"},
     {P2 "send 36893488147419103232b to 1\n", 0, "e.goal:3:6: expected " SIZE_RANGE " (got '36893488147419103232b')"},
@@ -706,8 +709,9 @@ static const error_case error_cases[] = {
     {P2 "recv 8b from 1 nic 1 cpu 1\n", 0, "e.goal:3:22: expected end of line (got 'cpu')"},
     {P2 "recv 8b from 1 nic 1 }\n", 0, "e.goal:3:22: expected end of line (got '}')"},
     /* calc */
-    {P2 "calc\n", 0, "e.goal:3:5: expected a calc time in ns, from 0 to 9223372036854775 (got end of line)"},
-    {P2 "calc 9223372036854776\n", 0, "e.goal:3:6: expected a calc time in ns, from 0 to 9223372036854775 (got '9223372036854776')"},
+    {P2 "calc\n", 0, "e.goal:3:5: expected " CALC_RANGE " (got end of line)"},
+    {P2 "calc 4611686018427388\n", 0, "e.goal:3:6: expected " CALC_RANGE " (got '4611686018427388')"},
+    {P2 "calc 9223372036854776\n", 0, "e.goal:3:6: expected " CALC_RANGE " (got '9223372036854776')"},
     {P2 "calc 1.5\n", 0, "e.goal:3:7: expected 'cpu' or end of line (got '.')"},
     {P2 "calc 5 nic 1\n", 0, "e.goal:3:8: expected 'cpu' or end of line (got 'nic')"},
     {P2 "calc 5 tag 1\n", 0, "e.goal:3:8: expected 'cpu' or end of line (got 'tag')"},

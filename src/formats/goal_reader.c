@@ -16,7 +16,7 @@
 
 #define LABELS_FIRST 64 /* label table slots at the start of a block */
 #define LABELS_KEEP 256 /* a larger table is freed at '}', not cleared */
-#define MAX_CALC_NS (INT64_MAX / FS_NS)
+#define MAX_CALC_NS (FS_TIME_LIMIT / FS_NS) /* whole ns within the time limit */
 
 typedef struct goal_reader {
   fs_text_input *in;
@@ -235,7 +235,8 @@ static int read_clauses(goal_reader *r, operation *op) {
 /* send SIZEb to PEER ... / recv SIZEb from PEER ...: after the keyword. */
 static int read_message(goal_reader *r, operation *op) {
   int send = op->kind == FS_SEND;
-  if (read_number(r, 0, INT64_MAX, "a message size in bytes, from 0 to 9223372036854775807",
+  if (read_number(r, 0, FS_SIZE_LIMIT,
+                  "a message size in bytes, from 0 to 4611686018427387904 (2^62, the limit)",
                   &op->amount))
     return -1;
   if (!accept(r, "b")) return expected(r, r->at, "'b' after the message size");
@@ -247,7 +248,7 @@ static int read_message(goal_reader *r, operation *op) {
 
 /* calc TIME [cpu C]: after the keyword. */
 static int read_calc(goal_reader *r, operation *op) {
-  if (read_number(r, 0, MAX_CALC_NS, "a calc time in ns, from 0 to 9223372036854775",
+  if (read_number(r, 0, MAX_CALC_NS, "a calc time in ns, from 0 to 4611686018427387 (the limit, 2^62 ps)",
                   &op->amount))
     return -1;
   int with_cpu = accept(r, "cpu");
