@@ -149,7 +149,29 @@ START_TEST(test_sizes_past_the_limit) {
                         "4611686018427387904 B (2^62)\n");
   free(out), free(err);
   ck_assert_int_eq(run(&out, &err, "run %s --model loggops --param S=8388608TiB", dag), 2);
+  ck_assert_str_eq(err, "fennelsim: --param S=8388608TiB: expected a size in bytes up to "
+                        "4611686018427387904 B (2^62) (the rendezvous threshold)\n");
   free(out), free(err);
+  /* generated messages of several blocks: 3 x 2^61 B is past the limit
+   * (it used to be written, and read back by no reader); allgather-rd's
+   * last round on 4 ranks is 2 x --size: 2^62 B is the largest */
+  ck_assert_int_eq(run(&out, &err, "gen scatter-linear --ranks 3 --size 2305843009213693952B"), 2);
+  ck_assert_str_eq(err, "fennelsim gen: scatter-linear: 3 blocks of --size 2305843009213693952 bytes "
+                        "are too large (the limit is 4611686018427387904 B (2^62))\n");
+  free(out), free(err);
+  ck_assert_int_eq(run(&out, &err, "gen allgather-rd --ranks 4 --size 2305843009213693953B"), 2);
+  ck_assert_str_eq(err, "fennelsim gen: allgather-rd: the last round's message, 4/2 x --size "
+                        "2305843009213693953 bytes, is too large (the limit is "
+                        "4611686018427387904 B (2^62))\n");
+  free(out), free(err);
+  char *generated = fs_test_temp_path(".dag");
+  ck_assert_int_eq(run(&out, &err, "gen allgather-rd --ranks 4 --size 2305843009213693952B -o %s",
+                       generated), 0);
+  free(out), free(err);
+  ck_assert_int_eq(run(&out, &err, "run %s --model loggops", generated), 0);
+  ck_assert_ptr_nonnull(strstr(out, SATURATED));
+  free(out), free(err);
+  remove(generated), free(generated);
   remove(dag), remove(goal), free(dag), free(goal);
 }
 END_TEST
