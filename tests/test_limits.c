@@ -287,6 +287,20 @@ START_TEST(test_svg_axis_at_the_limit) {
 }
 END_TEST
 
+/* The bandwidth view's byte totals: the put, the get and the send of
+ * 2^62 B each are 3 * 2^62 B > 2^63 - 1, held at 2^63 - 1 (they used to
+ * overflow); their durations' sum saturates like every time. */
+START_TEST(test_bandwidth_totals_saturate) {
+  char *dag = temp_file(".dag", LARGEST);
+  char *out = NULL, *err = NULL;
+  ck_assert_int_eq(run(&out, &err, "run %s --model hockney --bandwidth", dag), 0);
+  ck_assert_ptr_nonnull(strstr(out, "bandwidth  3 transfers, 9223372036854775807 bytes in " LIMIT_NS " ns"));
+  ck_assert_ptr_nonnull(strstr(out, "  0->1      9223372036854775807         3  " LIMIT_NS));
+  free(out), free(err);
+  remove(dag), free(dag);
+}
+END_TEST
+
 /* A fit's rounding saturates at the limit, so that what it writes reads
  * back: 1e300 ps -> 2^62 ps, -1e300 -> -2^62, NaN -> 0. */
 START_TEST(test_fit_rounding_saturates) {
@@ -321,6 +335,7 @@ static Suite *suite(void) {
   tcase_add_test(limits, test_parameters_past_the_limit);
   tcase_add_test(limits, test_taulop_segments_and_negative_costs);
   tcase_add_test(limits, test_svg_axis_at_the_limit);
+  tcase_add_test(limits, test_bandwidth_totals_saturate);
   tcase_add_test(limits, test_fit_rounding_saturates);
   tcase_add_test(limits, test_detour_past_the_limit);
   suite_add_tcase(s, limits);

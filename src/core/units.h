@@ -68,6 +68,13 @@ static inline fs_time fs_time_mul(fs_time a, int64_t k) {
   return fs_time_clamp(product);
 }
 
+/* A total of sizes (bytes sent in a run: it may pass FS_SIZE_LIMIT),
+ * saturated at INT64_MAX. */
+static inline int64_t fs_bytes_add(int64_t a, int64_t b) {
+  int64_t sum;
+  return __builtin_add_overflow(a, b, &sum) ? (a > 0 ? INT64_MAX : INT64_MIN) : sum;
+}
+
 /* size * per_byte, in picoseconds, rounded to nearest (halves away from 0),
  * saturated at the time limits. */
 fs_time fs_time_for_bytes(int64_t size, fs_per_byte per_byte);
