@@ -312,6 +312,35 @@ START_TEST(test_fit_rounding_saturates) {
 }
 END_TEST
 
+/* Fits of probe data at the limits: roundtrips of up to 10^18 - 1 B (the
+ * probe reader's largest) taking 2^62 ps. The fitted models' estimates of
+ * those rows (2 * (alpha + beta * m) and the like) saturate instead of
+ * overflowing, what a fit writes reads back, and a run with it saturates. */
+START_TEST(test_fits_at_the_limit) {
+  char *csv = temp_file(".csv",
+      "# fennelprobe 1 ranks=2 nodes=1 cores=2 host=h date=2026-11-26T09:04:05Z\n"
+      "# node 0 host=h ranks=0-1\n"
+      "experiment,placement,bytes,reply_bytes,stride,block,count,rank_a,rank_b,rank_c,repetitions,"
+      "min_ns,median_ns,mean_ns,ci95_ns\n"
+      "roundtrip,shm,0,0,0,0,1,0,1,-1,5,2000.0,2000.0,2000.0,0.0\n"
+      "roundtrip,shm,8,8,0,0,1,0,1,-1,5,2000.0,2000.0,2000.0,0.0\n"
+      "roundtrip,shm,999999999999999999,999999999999999999,0,0,1,0,1,-1,5,4611686018427387.904,"
+      "4611686018427387.904,4611686018427387.904,0.0\n");
+  char *dag = temp_file(".dag", "fennel-dag 1\nranks 2\nt0 put 0 to=1 size=999999999999999999B\n");
+  const char *models[] = {"hockney", "hetero-hockney", "lmo"};
+  for (int i = 0; i < 3; i++) {
+    char *fitted = fs_test_temp_path(".xml"), *out = NULL, *err = NULL;
+    ck_assert_msg(run(&out, &err, "fit %s --model %s -o %s", csv, models[i], fitted) == 0, "%s: %s",
+                  models[i], err);
+    free(out), free(err);
+    ck_assert_msg(run(&out, &err, "run %s --model %s", dag, fitted) == 0, "%s: %s", models[i], err);
+    free(out), free(err);
+    remove(fitted), free(fitted);
+  }
+  remove(csv), remove(dag), free(csv), free(dag);
+}
+END_TEST
+
 /* A noise detour that ends past the limit is refused at its line. */
 START_TEST(test_detour_past_the_limit) {
   char *dag = temp_file(".dag", "fennel-dag 1\nranks 1\nt0 compute 0 time=1us\n");
@@ -338,6 +367,7 @@ static Suite *suite(void) {
   tcase_add_test(limits, test_bandwidth_totals_saturate);
   tcase_add_test(limits, test_fit_rounding_saturates);
   tcase_add_test(limits, test_detour_past_the_limit);
+  tcase_add_test(limits, test_fits_at_the_limit);
   suite_add_tcase(s, limits);
   return s;
 }
