@@ -3,8 +3,10 @@
  * and peers in range, names "rR." of their own rank) and that the .dag
  * writer accepts (it is written to /dev/null) unless a send carries tag -1,
  * which .dag cannot hold; or an error that names the input and a line
- * ("fuzz:LINE..."). Anything else (a crash, a leak, a sanitizer report, an
- * error without position, a broken promise) is a bug. */
+ * ("fuzz:LINE..."). Sizes and times stay within the limits (units.h), and
+ * a small program is simulated (simulate.h). Anything else (a crash, a
+ * leak, a sanitizer report, an error without position, a broken promise)
+ * is a bug. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,6 +16,7 @@
 #include "core/program.h"
 #include "formats/dag_writer.h"
 #include "formats/goal_reader.h"
+#include "simulate.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -23,7 +26,7 @@ static int broken(const fs_program *p, int32_t t) {
   if (kind != FS_SEND && kind != FS_RECV && kind != FS_COMPUTE) return 1;
   if (p->rank[t] < 0 || p->rank[t] >= p->ranks) return 1;
   if (kind != FS_COMPUTE && (p->peer[t] < lowest_peer || p->peer[t] >= p->ranks)) return 1;
-  if (p->value[t] < 0) return 1;
+  if (p->value[t] < 0 || p->value[t] > (kind == FS_COMPUTE ? FS_TIME_LIMIT : FS_SIZE_LIMIT)) return 1;
   char buffer[24], prefix[16];
   const char *name = fs_task_name(p, t, buffer);
   if (name == buffer) return 0;
@@ -50,6 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   for (int32_t t = 0; t < p->tasks; t++)
     if (broken(p, t)) abort();
   if (fs_dag_write(p, "/dev/null", &err) != 0 && !has_send_with_any_tag(p)) abort();
+  fuzz_simulate(p, size ? data[0] : 0);
   fs_program_free(p);
   return 0;
 }

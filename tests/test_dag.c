@@ -397,6 +397,75 @@ START_TEST(test_input_truncated_gzip) {
 }
 END_TEST
 
+static void append_gzip(const char *path, const char *text) {
+  gzFile gz = gzopen(path, "ab9");
+  ck_assert_ptr_nonnull(gz);
+  ck_assert_int_eq(gzwrite(gz, text, (unsigned)strlen(text)), (int)strlen(text));
+  ck_assert_int_eq(gzclose(gz), Z_OK);
+}
+
+static void append_bytes(const char *path, const char *bytes, size_t length) {
+  FILE *f = fopen(path, "ab");
+  ck_assert_ptr_nonnull(f);
+  ck_assert_uint_eq(fwrite(bytes, 1, length, f), length);
+  ck_assert_int_eq(fclose(f), 0);
+}
+
+/* Every line of path, joined with '|', or the error as "ERROR message". */
+static char *read_lines(const char *path) {
+  static char joined[4096];
+  fs_error err = {{0}};
+  fs_text_input *in = fs_text_input_open_file(path, &err);
+  ck_assert_ptr_nonnull(in);
+  const char *line;
+  size_t length, used = 0;
+  int status;
+  joined[0] = 0;
+  while ((status = fs_text_input_next_line(in, &line, &length, &err)) == 1)
+    used += (size_t)snprintf(joined + used, sizeof joined - used, "%.*s|", (int)length, line);
+  if (status < 0) snprintf(joined, sizeof joined, "ERROR %s", err.message);
+  fs_text_input_close(in);
+  return joined;
+}
+
+/* Concatenated gzip members are one file, as gzip -d reads them (a line
+ * may span two). Bytes after the last member that do not begin another
+ * (zlib's gzread drops them silently) are an error once the lines before
+ * them are read, naming where they begin. */
+START_TEST(test_input_gzip_members_and_trailing_bytes) {
+  char *path = fs_test_temp_path(".gz"), want[512];
+  append_gzip(path, "one\ntw");
+  append_gzip(path, "o\nthree\n");
+  append_gzip(path, ""); /* an empty member */
+  ck_assert_str_eq(read_lines(path), "one|two|three|");
+  size_t length = 0;
+  free(fs_test_read_file(path, &length));
+  append_bytes(path, "junk", 4);
+  snprintf(want, sizeof want, "ERROR %s:4: read error: bytes after the gzip data at byte %zu of "
+           "the file (expected another gzip member or the end)", path, length);
+  ck_assert_str_eq(read_lines(path), want);
+  /* one stray byte, even the first of the magic, is no member */
+  remove(path);
+  append_gzip(path, "a\nb");
+  free(fs_test_read_file(path, &length));
+  append_bytes(path, "\x1f", 1);
+  snprintf(want, sizeof want, "ERROR %s:3: read error: bytes after the gzip data at byte %zu of "
+           "the file (expected another gzip member or the end)", path, length);
+  ck_assert_str_eq(read_lines(path), want);
+  /* a second member cut short is a truncated file */
+  remove(path);
+  append_gzip(path, "a\n");
+  append_bytes(path, "\x1f\x8b\x08", 3);
+  snprintf(want, sizeof want, "ERROR %s:2: read error: unexpected end of file", path);
+  ck_assert_str_eq(read_lines(path), want);
+  /* plain text is read as it is, whatever follows */
+  remove(path);
+  append_bytes(path, "x\n\x1f\x8b", 4);
+  ck_assert_str_eq(read_lines(path), "x|\x1f\x8b|");
+  remove(path), free(path);
+}
+END_TEST
+
 START_TEST(test_input_corrupt_gzip) {
   /* gzip magic, then a deflate block of the reserved type 3 */
   const char bad[] = "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\x07\x00\x00\x00";
@@ -1438,6 +1507,7 @@ static Suite *dag_suite(void) {
   tcase_add_test(input, test_input_missing_file);
   tcase_add_test(input, test_input_directory);
   tcase_add_test(input, test_input_truncated_gzip);
+  tcase_add_test(input, test_input_gzip_members_and_trailing_bytes);
   tcase_add_test(input, test_input_corrupt_gzip);
   tcase_add_test(input, test_input_line_limit_memory);
   tcase_add_test(input, test_input_line_limit_file);

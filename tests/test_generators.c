@@ -1103,11 +1103,11 @@ START_TEST(test_allgather_errors) {
   o.has_reduce_time = 1, o.reduce_time = 10 * FS_NS;
   ck_assert(strstr(fs_test_generate_error("allgather-rd", &o, &err), "--reduce-time does not apply"));
   ck_assert(strstr(fs_test_generate_error("allgather-ring", &o, &err), "--reduce-time does not apply"));
-  o = options_for(8, INT64_MAX / 4 + 1); /* the last round's 4 blocks would overflow */
+  o = options_for(8, FS_SIZE_LIMIT / 4 + 1); /* the last round's 4 blocks: past the limit */
   ck_assert(strstr(fs_test_generate_error("allgather-rd", &o, &err), "too large"));
-  o.size = INT64_MAX / 4; /* fits */
+  o.size = FS_SIZE_LIMIT / 4; /* the limit itself */
   fs_program *p = fs_test_generate("allgather-rd", &o);
-  ck_assert_int_eq(p->value[p->tasks - 1], INT64_MAX / 4 * 4);
+  ck_assert_int_eq(p->value[p->tasks - 1], FS_SIZE_LIMIT);
   fs_program_free(p);
   o = options_for(23171, 8); /* 2 * 23171 * 23170 > 2^30 - 1 tasks */
   ck_assert(strstr(fs_test_generate_error("allgather-ring", &o, &err), "more than"));
@@ -1358,7 +1358,7 @@ START_TEST(test_rooted_and_alltoall_errors) {
     ck_assert_int_eq(p->dependencies, 0);
     fs_program_free(p);
   }
-  o = options_for(8, INT64_MAX / 7); /* 8 blocks overflow */
+  o = options_for(8, FS_SIZE_LIMIT / 7); /* 8 blocks: past the size limit */
   ck_assert(strstr(fs_test_generate_error("scatter-binomial", &o, &err), "too large"));
   ck_assert(strstr(fs_test_generate_error("gather-binomial", &o, &err), "too large"));
   o = options_for(INT32_MAX, 8);

@@ -157,7 +157,7 @@ START_TEST(test_every_clause) {
                           "g: send 4b to 2 cpu 0 nic 0\n"
                           "h: send 5b to 2 tag 2147483647\n"
                           "i: send 6b to 2 tag -1\n"
-                          "send 9223372036854775807b to 1\n"
+                          "send 4611686018427387904b to 1\n"
                           "}\nrank 1 {\n"
                           "a: recv 8b from 0\n"
                           "b: recv 8b from -1\n"
@@ -168,7 +168,7 @@ START_TEST(test_every_clause) {
                           "}\nrank 2 {\n"
                           "a: calc 100\n"
                           "b: calc 0 cpu 7\n"
-                          "calc 9223372036854775\n"
+                          "calc 4611686018427387\n"
                           "calc 1 cpu 0\n"
                           "calc 000000000000000000000000000042 cpu 0003\n"
                           "}\n");
@@ -182,7 +182,7 @@ START_TEST(test_every_clause) {
       {"r0.g", SEND, 0, 2, 4, SZ, 0, 0, 0, 0, ""},
       {"r0.h", SEND, 0, 2, 5, SZ, 2147483647, 0, 0, 0, ""},
       {"r0.i", SEND, 0, 2, 6, SZ, FS_ANY_TAG, 0, 0, 0, ""},
-      {"t9", SEND, 0, 1, INT64_MAX, SZ, 0, 0, 0, 0, ""},
+      {"t9", SEND, 0, 1, FS_SIZE_LIMIT, SZ, 0, 0, 0, 0, ""}, /* the size limit, 2^62 B */
       {"r1.a", RECV, 1, 0, 8, SZ, 0, 0, 0, 0, ""},
       {"r1.b", RECV, 1, FS_ANY_SOURCE, 8, SZ, 0, 0, 0, 0, ""},
       {"r1.c", RECV, 1, 2, 8, SZ, FS_ANY_TAG, 0, 0, 0, ""},
@@ -191,7 +191,7 @@ START_TEST(test_every_clause) {
       {"t15", RECV, 1, 1, 0, SZ, 0, 1, 0, 0, ""},
       {"r2.a", CALC, 2, -1, 100 * FS_NS, TM, 0, 0, 0, 0, ""},
       {"r2.b", CALC, 2, -1, 0, TM, 0, 7, 0, 0, ""},
-      {"t18", CALC, 2, -1, INT64_MAX / FS_NS * FS_NS, TM, 0, 0, 0, 0, ""},
+      {"t18", CALC, 2, -1, FS_TIME_LIMIT / FS_NS * FS_NS, TM, 0, 0, 0, 0, ""}, /* the whole ns below 2^62 ps */
       {"t19", CALC, 2, -1, FS_NS, TM, 0, 0, 0, 0, ""},
       {"t20", CALC, 2, -1, 42 * FS_NS, TM, 0, 3, 0, 0, ""}, /* leading zeros */
   };
@@ -312,14 +312,21 @@ START_TEST(test_labels_per_rank) {
 END_TEST
 
 START_TEST(test_label_defined_twice) {
-  /* txt2bin keeps the first operation of a label (std::map::insert); the
-   * second is created but unnamed and cannot be named by label */
-  fs_program *p = read_ok(P2 "l1: calc 1\nl1: calc 2\nl2: calc 3\nl2 requires l1\n}\n"
-                             "rank 1 {\n}\n");
-  const expected_task want[] = {{"r0.l1", CALC, 0, -1, 1000, TM, 0, 0, 0, 0, "r0.l2"},
-                                {"t1", CALC, 0, -1, 2000, TM, 0, 0, 0, 0, ""},
-                                {"r0.l2", CALC, 0, -1, 3000, TM, 0, 0, 0, 1, ""}};
-  assert_tasks(p, want, 3);
+  /* txt2bin keeps the first operation of a label (std::map::insert) and
+   * silently leaves the second unnamed: an error here, at the second
+   * label; the same label in another rank's block is another label */
+  const char *text = P2 "l1: calc 1\nl1: calc 2\nl2: calc 3\nl2 requires l1\n}\nrank 1 {\n}\n";
+  fs_error err = {{0}};
+  ck_assert_ptr_null(fs_goal_read_memory(text, strlen(text), "e.goal", &err));
+  ck_assert_str_eq(err.message,
+                   "e.goal:4:1: expected a label not yet defined in the block of rank 0 (got 'l1')");
+  const char *again = "num_ranks 2\nrank 0 {\nsend 8b to 1\n  x: recv 8b from 1\n}\n"
+                      "rank 1 {\nx: calc 5\n    x: send 8b to 0\n}\n";
+  ck_assert_ptr_null(fs_goal_read_memory(again, strlen(again), "e.goal", &err));
+  ck_assert_str_eq(err.message,
+                   "e.goal:8:5: expected a label not yet defined in the block of rank 1 (got 'x')");
+  fs_program *p = read_ok(P2 "l1: calc 1\n}\nrank 1 {\nl1: calc 2\n}\n");
+  ck_assert_int_eq(p->tasks, 2);
   fs_program_free(p);
 }
 END_TEST
@@ -607,7 +614,8 @@ typedef struct error_case {
 #define IN_BLOCK(rank)                                                                       \
   "expected a statement (send, recv, calc, LABEL: ..., LABEL requires LABEL, LABEL irequires " \
   "LABEL) or '}' closing the block of rank " #rank
-#define SIZE_RANGE "a message size in bytes, from 0 to 9223372036854775807"
+#define SIZE_RANGE "a message size in bytes, from 0 to 4611686018427387904 (2^62, the limit)"
+#define CALC_RANGE "a calc time in ns, from 0 to 4611686018427387 (the limit, 2^62 ps)"
 #define TAG_RANGE "a tag from 0 to 2147483647 or -1 (any)"
 
 static const error_case error_cases[] = {
@@ -667,6 +675,8 @@ static const error_case error_cases[] = {
     {P2 "send\n", 0, "e.goal:3:5: expected " SIZE_RANGE " (got end of line)"},
     {P2 "send b to 1\n", 0, "e.goal:3:6: expected " SIZE_RANGE " (got 'b')"},
     {P2 "send -1b to 1\n", 0, "e.goal:3:6: expected " SIZE_RANGE " (got '-1b')"},
+    {P2 "send 4611686018427387905b to 1\n", 0, "e.goal:3:6: expected " SIZE_RANGE " (got '4611686018427387905b')"},
+    {P2 "send 9223372036854775807b to 1\n", 0, "e.goal:3:6: expected " SIZE_RANGE " (got '9223372036854775807b')"},
     {P2 "send 9223372036854775808b to 1\n", 0, "e.goal:3:6: expected " SIZE_RANGE " (got '9223372036854775808b')"},
     {P2 "send 18446744073709551616b to 1\n", 0, "e.goal:3:6: expected " SIZE_RANGE " (got '18446744073709551616b')"},
     {P2 "send 36893488147419103232b to 1\n", 0, "e.goal:3:6: expected " SIZE_RANGE " (got '36893488147419103232b')"},
@@ -699,8 +709,9 @@ static const error_case error_cases[] = {
     {P2 "recv 8b from 1 nic 1 cpu 1\n", 0, "e.goal:3:22: expected end of line (got 'cpu')"},
     {P2 "recv 8b from 1 nic 1 }\n", 0, "e.goal:3:22: expected end of line (got '}')"},
     /* calc */
-    {P2 "calc\n", 0, "e.goal:3:5: expected a calc time in ns, from 0 to 9223372036854775 (got end of line)"},
-    {P2 "calc 9223372036854776\n", 0, "e.goal:3:6: expected a calc time in ns, from 0 to 9223372036854775 (got '9223372036854776')"},
+    {P2 "calc\n", 0, "e.goal:3:5: expected " CALC_RANGE " (got end of line)"},
+    {P2 "calc 4611686018427388\n", 0, "e.goal:3:6: expected " CALC_RANGE " (got '4611686018427388')"},
+    {P2 "calc 9223372036854776\n", 0, "e.goal:3:6: expected " CALC_RANGE " (got '9223372036854776')"},
     {P2 "calc 1.5\n", 0, "e.goal:3:7: expected 'cpu' or end of line (got '.')"},
     {P2 "calc 5 nic 1\n", 0, "e.goal:3:8: expected 'cpu' or end of line (got 'nic')"},
     {P2 "calc 5 tag 1\n", 0, "e.goal:3:8: expected 'cpu' or end of line (got 'tag')"},

@@ -215,8 +215,8 @@ static void model_error(const char *params, char *message, size_t size) {
 }
 
 START_TEST(parameter_errors) {
-  const char *strides_error = ": expected 1 to 63 increasing positive sizes separated by commas "
-                              "(\"16,64,1KiB\")";
+  const char *strides_error = ": expected 1 to 63 increasing positive sizes up to "
+                              "4611686018427387904 B (2^62) separated by commas (\"16,64,1KiB\")";
   const struct { const char *params, *message; } cases[] = {
       {"", "lognp: --param mw_table=FILE and net_table=FILE are required"},
       {"mw_table=x", "lognp: --param mw_table=FILE and net_table=FILE are required"},

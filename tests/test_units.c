@@ -39,6 +39,29 @@ static void time_bad(const char *text, int allow_negative) {
   ck_assert_int_eq(t, SENTINEL);
 }
 
+/* Well formed but past the limit (units.h: 2^62 ps, 2^62 B, 2^62 as/B). */
+static void time_past(const char *text, int allow_negative) {
+  fs_time t = SENTINEL;
+  int status = fs_parse_time(text, strlen(text), allow_negative, &t);
+  ck_assert_msg(status == FS_PAST_LIMIT, "fs_parse_time(\"%s\", %d) gave %d", text, allow_negative,
+                status);
+  ck_assert_int_eq(t, SENTINEL);
+}
+
+static void size_past(const char *text) {
+  int64_t v = SENTINEL;
+  int status = fs_parse_size(text, strlen(text), &v);
+  ck_assert_msg(status == FS_PAST_LIMIT, "fs_parse_size(\"%s\") gave %d", text, status);
+  ck_assert_int_eq(v, SENTINEL);
+}
+
+static void per_byte_past(const char *text) {
+  fs_per_byte v = SENTINEL;
+  int status = fs_parse_per_byte(text, strlen(text), &v);
+  ck_assert_msg(status == FS_PAST_LIMIT, "fs_parse_per_byte(\"%s\") gave %d", text, status);
+  ck_assert_int_eq(v, SENTINEL);
+}
+
 static int64_t size_ok(const char *text) {
   int64_t v = SENTINEL;
   ck_assert_msg(fs_parse_size(text, strlen(text), &v) == 0, "fs_parse_size(\"%s\") failed", text);
@@ -201,33 +224,38 @@ START_TEST(parse_time_reads_exactly_length) {
 END_TEST
 
 START_TEST(parse_time_digit_limit_and_overflow) {
-  /* at most 19 digits in all, leading and fraction zeros included */
+  /* at most 19 significant digits; leading zeros do not count, fraction
+   * zeros do; a longer whole part is past every limit */
   ck_assert_int_eq(time_ok("1234567890123456789ps", 0), INT64_C(1234567890123456789));
-  time_bad("12345678901234567890ps", 0);
-  time_bad("00000000000000000001ps", 0);
-  time_bad("0.0000000000000000001s", 0); /* 20 digits */
+  time_past("12345678901234567890ps", 0);
+  ck_assert_int_eq(time_ok("00000000000000000001ps", 0), 1);
+  time_bad("0.00000000000000000001s", 0); /* 20 fraction digits */
   ck_assert_int_eq(time_ok("0.000000000000000001s", 0), 0); /* 19 digits: 10^-6 ps -> 0 */
-  /* the int64 picosecond range: INT64_MAX = 9223372036854775807 */
-  ck_assert_int_eq(time_ok("9223372036854775807ps", 0), INT64_MAX);
-  time_bad("9223372036854775808ps", 0);
-  ck_assert_int_eq(time_ok("-9223372036854775808ps", 1), INT64_MIN);
-  time_bad("-9223372036854775809ps", 1);
-  /* 10^7 s = 10^19 ps > INT64_MAX */
-  time_bad("10000000s", 0);
-  /* 9223372 s = 9.223372e18 ps fits; 9223373 s does not */
-  ck_assert_int_eq(time_ok("9223372s", 0), INT64_C(9223372000000000000));
-  time_bad("9223373s", 0);
-  time_bad("-9223373s", 1);
+  /* the limit: FS_TIME_LIMIT = 2^62 ps = 4611686018427387904 ps, either sign */
+  ck_assert_int_eq(time_ok("4611686018427387904ps", 0), FS_TIME_LIMIT);
+  time_past("4611686018427387905ps", 0);
+  time_past("9223372036854775807ps", 0);
+  time_past("9223372036854775808ps", 0);
+  ck_assert_int_eq(time_ok("-4611686018427387904ps", 1), -FS_TIME_LIMIT);
+  time_past("-4611686018427387905ps", 1);
+  time_bad("-1ps", 0); /* a sign where none is allowed: malformed, not past */
+  /* 10^7 s = 10^19 ps */
+  time_past("10000000s", 0);
+  /* 4611686 s = 4.611686e18 ps is within; 4611687 s is not */
+  ck_assert_int_eq(time_ok("4611686s", 0), INT64_C(4611686000000000000));
+  time_past("4611687s", 0);
+  time_past("-4611687s", 1);
   /* 19 digits with a fraction, just at and just past the limit */
-  ck_assert_int_eq(time_ok("9223372.036854775807s", 0), INT64_MAX);
-  time_bad("9223372.036854775808s", 0);
-  /* 9223372036854775.807 ns is INT64_MAX ps; one ps more does not fit */
-  ck_assert_int_eq(time_ok("9223372036854775.807", 0), INT64_MAX);
-  time_bad("9223372036854775.808", 0);
+  ck_assert_int_eq(time_ok("4611686.018427387904s", 0), FS_TIME_LIMIT);
+  time_past("4611686.018427387905s", 0);
+  /* 4611686018427387.904 ns is the limit; one ps more is past it */
+  ck_assert_int_eq(time_ok("4611686018427387.904", 0), FS_TIME_LIMIT);
+  time_past("4611686018427387.905", 0);
   /* the largest mantissa with the largest unit does not overflow the
-   * 128-bit arithmetic, it is simply out of range */
-  time_bad("9999999999999999999s", 0);
-  time_bad("-9999999999999999999s", 1);
+   * 128-bit arithmetic, it is simply past the limit */
+  time_past("9999999999999999999s", 0);
+  time_past("-9999999999999999999s", 1);
+  time_past("99999999999999999999999999999999s", 0);
 }
 END_TEST
 
@@ -284,16 +312,22 @@ START_TEST(parse_size_malformed) {
 END_TEST
 
 START_TEST(parse_size_overflow) {
-  ck_assert_int_eq(size_ok("9223372036854775807"), INT64_MAX);
-  size_bad("9223372036854775808");
-  size_bad("12345678901234567890");
-  /* 8388607 TiB = 8388607 * 2^40 = 9223370937343148032 fits; 8388608 TiB = 2^63 */
-  ck_assert_int_eq(size_ok("8388607TiB"), INT64_C(9223370937343148032));
-  size_bad("8388608TiB");
-  /* 9223372 TB = 9.223372e18 fits; 9223373 TB does not */
-  ck_assert_int_eq(size_ok("9223372TB"), INT64_C(9223372000000000000));
-  size_bad("9223373TB");
-  size_bad("9999999999999999999TiB");
+  /* FS_SIZE_LIMIT = 2^62 B = 4611686018427387904 B */
+  ck_assert_int_eq(size_ok("4611686018427387904"), FS_SIZE_LIMIT);
+  size_past("4611686018427387905");
+  size_past("9223372036854775807");
+  size_past("9223372036854775808");
+  size_past("12345678901234567890");
+  /* 4194304 TiB = 2^22 * 2^40 = 2^62 is within; one TiB more is not */
+  ck_assert_int_eq(size_ok("4194304TiB"), FS_SIZE_LIMIT);
+  size_past("4194305TiB");
+  size_past("8388608TiB");
+  size_bad("0.5B"); /* malformed (not whole bytes), not past */
+  /* 4611686 TB = 4.611686e18 is within; 4611687 TB is not */
+  ck_assert_int_eq(size_ok("4611686TB"), INT64_C(4611686000000000000));
+  size_past("4611687TB");
+  size_past("9223373TB");
+  size_past("9999999999999999999TiB");
 }
 END_TEST
 
@@ -313,12 +347,15 @@ START_TEST(parse_per_byte_times) {
   /* 0.0000005 ps = 0.5 as -> 1 (half away from zero); 0.4 as -> 0 */
   ck_assert_int_eq(per_byte_ok("0.0000005ps"), 1);
   ck_assert_int_eq(per_byte_ok("0.0000004ps"), 0);
-  /* 9.223372 s/B = 9.223372e18 as fits; 9.223373 s does not */
-  ck_assert_int_eq(per_byte_ok("9.223372s"), INT64_C(9223372000000000000));
-  per_byte_bad("9.223373s");
-  ck_assert_int_eq(per_byte_ok("9223372036854.775807ps"), INT64_MAX);
-  per_byte_bad("9223372036854.775808ps");
-  per_byte_bad("9999999999999999999s");
+  /* FS_PER_BYTE_LIMIT = 2^62 as/B: 4.611686 s/B = 4.611686e18 as is
+   * within, 4.611687 s is not */
+  ck_assert_int_eq(per_byte_ok("4.611686s"), INT64_C(4611686000000000000));
+  per_byte_past("4.611687s");
+  per_byte_past("9.223373s");
+  ck_assert_int_eq(per_byte_ok("4611686018427.387904ps"), FS_PER_BYTE_LIMIT);
+  per_byte_past("4611686018427.387905ps");
+  per_byte_past("9999999999999999999s");
+  per_byte_past("99999999999999999999s");
 }
 END_TEST
 
@@ -347,9 +384,11 @@ START_TEST(parse_per_byte_bandwidths) {
    * 10^18 / 1.6e18 = 0.625 -> 1 */
   per_byte_bad("2400000TB/s");
   ck_assert_int_eq(per_byte_ok("1600000TB/s"), 1);
-  /* 10^18 / 0.2 = 5e18 fits; 10^18 / 0.1 = 10^19 does not */
-  ck_assert_int_eq(per_byte_ok("0.2B/s"), INT64_C(5000000000000000000));
-  per_byte_bad("0.1B/s");
+  /* 10^18 / 0.25 = 4e18 is within the limit of 2^62 as; 10^18 / 0.2 = 5e18
+   * is not */
+  ck_assert_int_eq(per_byte_ok("0.25B/s"), INT64_C(4000000000000000000));
+  per_byte_past("0.2B/s");
+  per_byte_past("0.1B/s");
 }
 END_TEST
 
@@ -395,21 +434,27 @@ START_TEST(parse_count_bounds) {
 END_TEST
 
 /* fs_parse_ns: fs_format_ns's text back, exactly; 1 to 3 decimals; the
- * largest value is INT64_MAX ps = 9223372036854775.807 ns. */
+ * largest value is FS_TIME_LIMIT = 4611686018427387.904 ns. */
 START_TEST(parse_ns_exact) {
   fs_time t = SENTINEL;
   const struct { const char *text; fs_time ps; } good[] = {
       {"0", 0}, {"1", 1000}, {"0.001", 1}, {"2510.5", 2510500}, {"2510.50", 2510500},
-      {"1234.567", 1234567}, {"007", 7000}, {"9223372036854775.807", INT64_MAX}};
+      {"1234.567", 1234567}, {"007", 7000}, {"4611686018427387.904", FS_TIME_LIMIT}};
   for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
     ck_assert_msg(fs_parse_ns(good[i].text, strlen(good[i].text), &t) == 0, "%s", good[i].text);
     ck_assert_int_eq(t, good[i].ps);
   }
-  const char *bad[] = {"", ".5", "1.", "1.2345", "-1", "+1", "1ns", "1e3", " 1", "1 ", "1,5",
-                       "9223372036854775.808", "9223372036854776", "99999999999999999999"};
+  const char *bad[] = {"", ".5", "1.", "1.2345", "-1", "+1", "1ns", "1e3", " 1", "1 ", "1,5"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     t = SENTINEL;
     ck_assert_msg(fs_parse_ns(bad[i], strlen(bad[i]), &t) == -1, "'%s' accepted", bad[i]);
+    ck_assert_int_eq(t, SENTINEL);
+  }
+  const char *past[] = {"4611686018427387.905", "9223372036854775.807", "9223372036854775.808",
+                        "9223372036854776", "99999999999999999999"};
+  for (size_t i = 0; i < sizeof past / sizeof past[0]; i++) {
+    t = SENTINEL;
+    ck_assert_msg(fs_parse_ns(past[i], strlen(past[i]), &t) == FS_PAST_LIMIT, "'%s'", past[i]);
     ck_assert_int_eq(t, SENTINEL);
   }
   ck_assert_int_eq(fs_parse_ns("12.3456", 4, &t), 0); /* reads exactly length: "12.3" */
@@ -450,15 +495,18 @@ START_TEST(time_for_bytes_values) {
    * = 1024000000422785.8432 ps -> 1024000000422786 */
   ck_assert_int_eq(fs_time_for_bytes(INT64_C(1) << 40, INT64_C(931322575)),
                    INT64_C(1024000000422786));
-  /* INT64_MAX B at exactly 1 ps/B */
-  ck_assert_int_eq(fs_time_for_bytes(INT64_MAX, 1000000), INT64_MAX);
-  /* results past the int64 range saturate */
-  ck_assert_int_eq(fs_time_for_bytes(INT64_MAX, 1000001), INT64_MAX);
-  ck_assert_int_eq(fs_time_for_bytes(INT64_MAX, INT64_MAX), INT64_MAX);
-  ck_assert_int_eq(fs_time_for_bytes(INT64_MIN, 1000001), INT64_MIN);
-  ck_assert_int_eq(fs_time_for_bytes(INT64_MIN, INT64_MAX), INT64_MIN);
-  ck_assert_int_eq(fs_time_for_bytes(INT64_MIN, INT64_MIN), INT64_MAX);
-  ck_assert_int_eq(fs_time_for_bytes(INT64_MIN, 1000000), INT64_MIN);
+  /* 2^62 B at exactly 1 ps/B: the limit itself */
+  ck_assert_int_eq(fs_time_for_bytes(FS_SIZE_LIMIT, 1000000), FS_TIME_LIMIT);
+  ck_assert_int_eq(fs_time_for_bytes(FS_SIZE_LIMIT - 1, 1000000), FS_TIME_LIMIT - 1);
+  /* results past the time limit (2^62 ps) saturate at it, either sign */
+  ck_assert_int_eq(fs_time_for_bytes(FS_SIZE_LIMIT + 1, 1000000), FS_TIME_LIMIT);
+  ck_assert_int_eq(fs_time_for_bytes(INT64_MAX, 1000000), FS_TIME_LIMIT);
+  ck_assert_int_eq(fs_time_for_bytes(INT64_MAX, 1000001), FS_TIME_LIMIT);
+  ck_assert_int_eq(fs_time_for_bytes(INT64_MAX, INT64_MAX), FS_TIME_LIMIT);
+  ck_assert_int_eq(fs_time_for_bytes(INT64_MIN, 1000001), -FS_TIME_LIMIT);
+  ck_assert_int_eq(fs_time_for_bytes(INT64_MIN, INT64_MAX), -FS_TIME_LIMIT);
+  ck_assert_int_eq(fs_time_for_bytes(INT64_MIN, INT64_MIN), FS_TIME_LIMIT);
+  ck_assert_int_eq(fs_time_for_bytes(INT64_MIN, 1000000), -FS_TIME_LIMIT);
 }
 END_TEST
 
@@ -561,6 +609,37 @@ START_TEST(format_per_byte_values) {
 }
 END_TEST
 
+/* fs_time_add and fs_time_mul: exact within the limits, saturated at
+ * +-2^62 ps past them, and no signed overflow for any int64 operands (the
+ * sanitizer build checks that). */
+START_TEST(saturating_time_arithmetic) {
+  const fs_time L = FS_TIME_LIMIT; /* 4611686018427387904 */
+  ck_assert_int_eq(fs_time_add(1500, 2500), 4000);
+  ck_assert_int_eq(fs_time_add(-1500, 1000), -500);
+  ck_assert_int_eq(fs_time_add(L - 1, 1), L);
+  ck_assert_int_eq(fs_time_add(L, 1), L);
+  ck_assert_int_eq(fs_time_add(L, L), L);             /* 2^63: past int64 too */
+  ck_assert_int_eq(fs_time_add(INT64_MAX, INT64_MAX), L);
+  ck_assert_int_eq(fs_time_add(INT64_MAX, INT64_MIN), -1); /* in range: exact */
+  ck_assert_int_eq(fs_time_add(-L, -1), -L);
+  ck_assert_int_eq(fs_time_add(INT64_MIN, INT64_MIN), -L);
+  ck_assert_int_eq(fs_time_add(L, -L), 0);
+  ck_assert_int_eq(fs_time_mul(1000, 3), 3000);
+  ck_assert_int_eq(fs_time_mul(-1000, 3), -3000);
+  ck_assert_int_eq(fs_time_mul(L / 2, 2), L);
+  ck_assert_int_eq(fs_time_mul(L / 2 + 1, 2), L);
+  ck_assert_int_eq(fs_time_mul(L, 2), L);
+  ck_assert_int_eq(fs_time_mul(INT64_MAX, INT64_MAX), L);
+  ck_assert_int_eq(fs_time_mul(INT64_MIN, -1), L);
+  ck_assert_int_eq(fs_time_mul(INT64_MIN, 2), -L);
+  ck_assert_int_eq(fs_time_mul(L, -2), -L);
+  ck_assert_int_eq(fs_time_mul(0, INT64_MAX), 0);
+  ck_assert_int_eq(fs_time_clamp(INT64_MAX), L);
+  ck_assert_int_eq(fs_time_clamp(INT64_MIN), -L);
+  ck_assert_int_eq(fs_time_clamp(-5), -5);
+}
+END_TEST
+
 /* ---- round trips -------------------------------------------------------- */
 
 static const int64_t edge_values[] = {
@@ -574,10 +653,20 @@ static const int64_t edge_values[] = {
 /* The round-trip checks run hundreds of thousands of times: Check records
  * every passing assertion (a write to its pipe), so they only call into
  * Check on a mismatch. */
+/* A value past the limit is formatted but read back as past it. */
+static int past_limit(int64_t v, int64_t limit) { return v > limit || v < -limit; }
+
 static void check_time_round_trip(fs_time v) {
   char b[32], n[32];
   fs_time back = SENTINEL;
   fs_format_time(b, v);
+  if (past_limit(v, FS_TIME_LIMIT)) {
+    fs_format_ns(n, v);
+    if (fs_parse_time(b, strlen(b), 1, &back) != FS_PAST_LIMIT ||
+        fs_parse_time(n, strlen(n), 1, &back) != FS_PAST_LIMIT || back != SENTINEL)
+      ck_abort_msg("time %lld -> \"%s\" not past the limit", (long long)v, b);
+    return;
+  }
   if (fs_parse_time(b, strlen(b), 1, &back) != 0 || back != v)
     ck_abort_msg("time %lld -> \"%s\" -> %lld", (long long)v, b, (long long)back);
   /* non-negative values read back without allow_negative */
@@ -595,6 +684,11 @@ static void check_size_round_trip(int64_t v) {
   char b[32];
   int64_t back = SENTINEL;
   fs_format_size(b, v);
+  if (past_limit(v, FS_SIZE_LIMIT)) {
+    if (fs_parse_size(b, strlen(b), &back) != FS_PAST_LIMIT || back != SENTINEL)
+      ck_abort_msg("size %lld -> \"%s\" not past the limit", (long long)v, b);
+    return;
+  }
   if (fs_parse_size(b, strlen(b), &back) != 0 || back != v)
     ck_abort_msg("size %lld -> \"%s\" -> %lld", (long long)v, b, (long long)back);
 }
@@ -603,6 +697,13 @@ static void check_per_byte_round_trip(fs_per_byte v) {
   char b[48], n[48];
   fs_per_byte back = SENTINEL;
   fs_format_per_byte(b, v);
+  if (past_limit(v, FS_PER_BYTE_LIMIT)) {
+    fs_format_ns_per_byte(n, v);
+    if (fs_parse_per_byte(b, strlen(b), &back) != FS_PAST_LIMIT ||
+        fs_parse_per_byte(n, strlen(n), &back) != FS_PAST_LIMIT || back != SENTINEL)
+      ck_abort_msg("per byte %lld -> \"%s\" not past the limit", (long long)v, b);
+    return;
+  }
   if (fs_parse_per_byte(b, strlen(b), &back) != 0 || back != v)
     ck_abort_msg("per byte %lld -> \"%s\" -> %lld", (long long)v, b, (long long)back);
   /* fs_format_ns_per_byte is read back as a bare number of ns per byte */
@@ -680,6 +781,7 @@ static Suite *units_suite(void) {
   tcase_add_test(parse, parse_time_malformed);
   tcase_add_test(parse, parse_time_reads_exactly_length);
   tcase_add_test(parse, parse_time_digit_limit_and_overflow);
+  tcase_add_test(parse, saturating_time_arithmetic);
   tcase_add_test(parse, parse_size_units);
   tcase_add_test(parse, parse_size_fractions);
   tcase_add_test(parse, parse_size_malformed);

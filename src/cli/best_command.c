@@ -69,8 +69,10 @@ static int parse_best_options(int argc, char **argv, best_options *o, fs_error *
       if (m < 0 || fs_option_param(&o->params, v, err)) return -1;
     } else if ((m = fs_option(argc, argv, &i, "--size", &v, err))) {
       if (m < 0) return -1;
-      if (fs_parse_size(v, strlen(v), &o->size))
-        return fs_error_set(err, "--size %s: expected a size such as 8B, 4KiB or 1MB", v);
+      int status = fs_parse_size(v, strlen(v), &o->size);
+      if (status == FS_PAST_LIMIT)
+        return fs_error_set(err, "--size %s: expected a size up to %s", v, FS_SIZE_LIMIT_TEXT);
+      if (status) return fs_error_set(err, "--size %s: expected a size such as 8B, 4KiB or 1MB", v);
     } else if ((m = fs_option(argc, argv, &i, "--candidates", &v, err))) {
       if (m < 0 || fs_option_count("--candidates", v, 1, 100000, &o->candidates, err)) return -1;
     } else if ((m = fs_option(argc, argv, &i, "--top", &v, err))) {

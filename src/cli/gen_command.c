@@ -167,8 +167,10 @@ static int parse_gen_options(int argc, char **argv, const char **name, const cha
       o->ranks = (int32_t)number;
     } else if ((m = fs_option(argc, argv, &i, "--size", &v, err))) {
       if (m < 0) return -1;
-      if (fs_parse_size(v, strlen(v), &o->size))
-        return fs_error_set(err, "--size %s: expected a size such as 8B, 4KiB or 1MB", v);
+      int status = fs_parse_size(v, strlen(v), &o->size);
+      if (status == FS_PAST_LIMIT)
+        return fs_error_set(err, "--size %s: expected a size up to %s", v, FS_SIZE_LIMIT_TEXT);
+      if (status) return fs_error_set(err, "--size %s: expected a size such as 8B, 4KiB or 1MB", v);
     } else if ((m = fs_option(argc, argv, &i, "--rounds", &v, err))) {
       if (m < 0 || fs_option_count("--rounds", v, 1, 1 << 30, &number, err)) return -1;
       o->rounds = (int32_t)number;
@@ -177,8 +179,10 @@ static int parse_gen_options(int argc, char **argv, const char **name, const cha
       if (m < 0 || parse_factors(v, o, err)) return -1;
     } else if ((m = fs_option(argc, argv, &i, "--reduce-time", &v, err))) {
       if (m < 0) return -1;
-      if (fs_parse_time(v, strlen(v), 0, &o->reduce_time))
-        return fs_error_set(err, "--reduce-time %s: expected a time such as 10ns", v);
+      int status = fs_parse_time(v, strlen(v), 0, &o->reduce_time);
+      if (status == FS_PAST_LIMIT)
+        return fs_error_set(err, "--reduce-time %s: expected a time up to %s", v, FS_TIME_LIMIT_TEXT);
+      if (status) return fs_error_set(err, "--reduce-time %s: expected a time such as 10ns", v);
       o->has_reduce_time = 1;
     } else if ((m = fs_option(argc, argv, &i, "--root", &v, err))) {
       if (m < 0 || fs_option_count("--root", v, 0, FS_MAX_TASKS, &number, err)) return -1;
@@ -186,7 +190,8 @@ static int parse_gen_options(int argc, char **argv, const char **name, const cha
     } else if ((m = fs_option(argc, argv, &i, "--segment", &v, err))) {
       if (m < 0) return -1;
       if (fs_parse_size(v, strlen(v), &o->segment) || o->segment < 1)
-        return fs_error_set(err, "--segment %s: expected a size of at least 1B, such as 8KiB", v);
+        return fs_error_set(err, "--segment %s: expected a size from 1B to %s, such as 8KiB", v,
+                            FS_SIZE_LIMIT_TEXT);
     } else if ((m = fs_option(argc, argv, &i, "--ways", &v, err))) {
       if (m < 0 || fs_option_count("--ways", v, 1, 1 << 20, &number, err)) return -1;
       o->ways = (int32_t)number;

@@ -183,7 +183,10 @@ int64_t fs_engine_bytes(const fs_engine *e) {
 
 /* ---- posting events ---- */
 
+/* Times past the limit are held at it (units.h): a model's saturated sum
+ * lands there, never beyond. */
 static void post(fs_engine *e, fs_time at, uint64_t payload) {
+  if (at > FS_TIME_LIMIT) at = FS_TIME_LIMIT;
   if (at < e->now || fs_event_queue_push(&e->queue, at, payload)) e->failed = 1;
 }
 
@@ -191,11 +194,8 @@ static void post(fs_engine *e, fs_time at, uint64_t payload) {
 
 static fs_time not_before_now(const fs_engine *e, fs_time t) { return t < e->now ? e->now : t; }
 
-/* start + d without overflow: noisy times saturate at about 2^62 ps. */
-static fs_time after(fs_time start, fs_time d) {
-  const fs_time limit = (fs_time)1 << 62;
-  return d > limit - start ? limit : start + d;
-}
+/* start + d without overflow: noisy times saturate at FS_TIME_LIMIT. */
+static fs_time after(fs_time start, fs_time d) { return fs_time_add(start, d); }
 
 /* d under rank's noise of `kind`, spending one of the rank's draws. */
 static fs_time perturb(fs_engine *e, fs_noise_kind kind, int32_t rank, fs_time d) {
@@ -503,7 +503,7 @@ static void start_task(fs_engine *e, int32_t task) {
   switch (p->kind[task]) {
     case FS_START: /* value: the skew */
     case FS_SLEEP:
-      fs_engine_post_complete(e, task, e->now + p->value[task]);
+      fs_engine_post_complete(e, task, fs_time_add(e->now, p->value[task]));
       break;
     case FS_PROXY:
       fs_engine_post_complete(e, task, e->now);
@@ -512,7 +512,8 @@ static void start_task(fs_engine *e, int32_t task) {
       if (e->compute->start)
         e->compute->start(e->compute->state, e, task, e->now);
       else
-        fs_engine_post_complete(e, task, e->now + e->compute->duration(e->compute->state, p, task));
+        fs_engine_post_complete(e, task,
+                                fs_time_add(e->now, e->compute->duration(e->compute->state, p, task)));
       break;
     case FS_SEND:
       start_send(e, task);
@@ -626,14 +627,15 @@ static void receive_message(fs_engine *e, int32_t send) {
     return;
   }
   fs_time hold = e->network->receive(e->network->state, e, send, e->now);
-  if (e->noise) hold = occupation_end(e, p->peer[send], 1, 0, e->now, e->now + hold) - e->now;
-  if (e->observer_count) notify_received(e, send, e->now + hold);
+  fs_time end = fs_time_add(e->now, hold);
+  if (e->noise) end = occupation_end(e, p->peer[send], 1, 0, e->now, end);
+  if (e->observer_count) notify_received(e, send, end);
   e->two_sided[send] |= RECEIVING;
   if (recv >= 0) {
     e->two_sided[send] |= RECEIVED_INTO;
     e->waiting_next[send] = recv; /* the send is in no list now */
   }
-  post(e, e->now + hold, (uint64_t)send << EVENT_BITS | EVENT_RECEIVED);
+  post(e, end, (uint64_t)send << EVENT_BITS | EVENT_RECEIVED);
 }
 
 /* A recv is posted in no time: it takes the first unexpected message it

@@ -17,6 +17,7 @@ typedef struct decimal {
   wide mantissa;  /* all digits, without the point */
   int fraction;   /* digits after the point */
   int negative;
+  int huge;       /* more than 19 digits before the point: past every limit */
   size_t used;    /* characters consumed */
 } decimal;
 
@@ -26,16 +27,24 @@ static wide power10(int n) {
   return p;
 }
 
-/* Reads [-]digits[.digits]; at most 19 digits so that scaling cannot overflow. */
+/* Reads [-]digits[.digits]; at most 19 significant digits so that scaling
+ * cannot overflow (leading zeros are not counted). A longer whole part is
+ * read to its end and marked huge; a longer fraction is invalid. */
 static int read_decimal(const char *s, size_t n, decimal *d) {
   size_t i = 0;
-  int digits = 0, point = 0;
+  int digits = 0, seen = 0, point = 0;
   memset(d, 0, sizeof *d);
   if (i < n && (s[i] == '-' || s[i] == '+')) d->negative = s[i++] == '-';
   for (; i < n; i++) {
     char c = s[i];
     if (c >= '0' && c <= '9') {
-      if (++digits > 19) return -1;
+      seen = 1;
+      if (d->huge) continue;
+      if ((digits > 0 || c != '0' || point) && ++digits > 19) {
+        if (point) return -1;
+        d->huge = 1;
+        continue;
+      }
       d->mantissa = d->mantissa * 10 + (c - '0');
       if (point) d->fraction++;
     } else if (c == '.' && !point) {
@@ -44,7 +53,7 @@ static int read_decimal(const char *s, size_t n, decimal *d) {
       break;
     }
   }
-  if (digits == 0) return -1;
+  if (!seen) return -1;
   d->used = i;
   return 0;
 }
@@ -92,16 +101,17 @@ static int64_t size_unit(const char *s, size_t n) {
   return 0;
 }
 
-static int fits(wide v) { return v >= INT64_MIN && v <= INT64_MAX; }
+static int within(wide v, int64_t limit) { return v >= -(wide)limit && v <= limit; }
 
 int fs_parse_time(const char *text, size_t length, int allow_negative, fs_time *out) {
   decimal d;
   if (read_decimal(text, length, &d) != 0) return -1;
   int64_t scale = time_unit(text + d.used, length - d.used);
   if (scale == 0 || (d.negative && !allow_negative)) return -1;
+  if (d.huge) return FS_PAST_LIMIT;
   wide v = divide_rounded(d.mantissa * scale, power10(d.fraction));
   if (d.negative) v = -v;
-  if (!fits(v)) return -1;
+  if (!within(v, FS_TIME_LIMIT)) return FS_PAST_LIMIT;
   *out = (fs_time)v;
   return 0;
 }
@@ -112,9 +122,10 @@ int fs_parse_size(const char *text, size_t length, int64_t *out) {
   int64_t scale = size_unit(text + d.used, length - d.used);
   if (scale == 0) return -1;
   wide numerator = d.mantissa * scale, denominator = power10(d.fraction);
+  if (d.huge) return FS_PAST_LIMIT;
   if (numerator % denominator != 0) return -1; /* not whole bytes */
   wide v = numerator / denominator;
-  if (!fits(v)) return -1;
+  if (!within(v, FS_SIZE_LIMIT)) return FS_PAST_LIMIT;
   *out = (int64_t)v;
   return 0;
 }
@@ -122,6 +133,7 @@ int fs_parse_size(const char *text, size_t length, int64_t *out) {
 int fs_parse_per_byte(const char *text, size_t length, fs_per_byte *out) {
   decimal d;
   if (read_decimal(text, length, &d) != 0 || d.negative) return -1;
+  if (d.huge) return time_unit(text + d.used, length - d.used) ? FS_PAST_LIMIT : -1;
   const char *unit = text + d.used;
   size_t unit_length = length - d.used;
   wide v;
@@ -136,7 +148,7 @@ int fs_parse_per_byte(const char *text, size_t length, fs_per_byte *out) {
     if (scale == 0) return -1;
     v = divide_rounded(d.mantissa * scale * 1000000, power10(d.fraction));
   }
-  if (!fits(v)) return -1;
+  if (!within(v, FS_PER_BYTE_LIMIT)) return FS_PAST_LIMIT;
   *out = (fs_per_byte)v;
   return 0;
 }
@@ -157,11 +169,11 @@ fs_time fs_time_for_bytes(int64_t size, fs_per_byte per_byte) {
   /* whole picoseconds per byte (the common case): no 128-bit division */
   if (per_byte >= 0 && size >= 0 && per_byte % 1000000 == 0) {
     int64_t ps = per_byte / 1000000;
-    if (ps == 0 || size <= INT64_MAX / ps) return size * ps;
+    if (ps == 0 || size <= FS_TIME_LIMIT / ps) return size * ps;
   }
   wide v = divide_rounded((wide)size * per_byte, 1000000);
-  if (v > INT64_MAX) return INT64_MAX;
-  if (v < INT64_MIN) return INT64_MIN;
+  if (v > FS_TIME_LIMIT) return FS_TIME_LIMIT;
+  if (v < -FS_TIME_LIMIT) return -FS_TIME_LIMIT;
   return (fs_time)v;
 }
 
@@ -191,7 +203,7 @@ int fs_parse_ns(const char *text, size_t length, fs_time *out) {
   int64_t whole = 0, fraction = 0;
   for (; i < length && text[i] >= '0' && text[i] <= '9'; i++) {
     int digit = text[i] - '0';
-    if (whole > (INT64_MAX / FS_NS - digit) / 10) return -1;
+    if (whole > (INT64_MAX / FS_NS - digit) / 10) return FS_PAST_LIMIT;
     whole = whole * 10 + digit;
   }
   if (i == 0) return -1;
@@ -203,7 +215,8 @@ int fs_parse_ns(const char *text, size_t length, fs_time *out) {
       fraction += (text[i] - '0') * scale;
     }
   }
-  if (whole > (INT64_MAX - fraction) / FS_NS) return -1;
+  if (whole > (INT64_MAX - fraction) / FS_NS) return FS_PAST_LIMIT;
+  if (whole * FS_NS + fraction > FS_TIME_LIMIT) return FS_PAST_LIMIT;
   *out = whole * FS_NS + fraction;
   return 0;
 }

@@ -159,8 +159,8 @@ int fs_fit_line(const double *x, const double *y, int64_t n, double *a, double *
 
 fs_time fs_fit_round_time(double ps) {
   if (!(ps == ps)) return 0;
-  if (ps >= 9.2e18) return INT64_MAX;
-  if (ps <= -9.2e18) return INT64_MIN;
+  if (ps >= (double)FS_TIME_LIMIT) return FS_TIME_LIMIT; /* what the models read back */
+  if (ps <= -(double)FS_TIME_LIMIT) return -FS_TIME_LIMIT;
   return (fs_time)llround(ps);
 }
 

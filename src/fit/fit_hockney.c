@@ -50,7 +50,7 @@ int fs_fit_hockney(const fs_probe_data *d, const fs_fit_options *o, fs_fit *fit,
   for (int64_t i = 0; i < d->count; i++)
     if (used(&d->rows[i]) &&
         fs_fit_add_residual(fit, i, fs_fit_value(&d->rows[i], o),
-                            2 * (a + fs_time_for_bytes(d->rows[i].bytes, b))))
+                            fs_time_mul(fs_time_add(a, fs_time_for_bytes(d->rows[i].bytes, b)), 2)))
       return fs_error_set(err, "out of memory");
   return 0;
 }

@@ -288,7 +288,7 @@ static fs_per_byte per_byte_value(lmo_fit *f, double ps_per_byte) {
 /* lmo.c's processing time with the rounded values. */
 static fs_time processing_of(const lmo_fit *f, int32_t rank, int64_t bytes) {
   const rank_values *v = member(f, rank);
-  return v->time + fs_time_for_bytes(bytes, v->per_byte);
+  return fs_time_add(v->time, fs_time_for_bytes(bytes, v->per_byte));
 }
 
 static void round_values(lmo_fit *f) {
@@ -369,7 +369,8 @@ static fs_time message(const lmo_fit *f, int32_t i, int32_t j, int64_t bytes) {
   const pair *p = i == j ? NULL : find(f, i, j);
   fs_time latency = p ? p->latency : f->self_latency;
   fs_per_byte invbeta = p ? p->invbeta : f->self_invbeta;
-  return processing_of(f, i, bytes) + latency + fs_time_for_bytes(bytes, invbeta) + processing_of(f, j, bytes);
+  fs_time wire = fs_time_add(latency, fs_time_for_bytes(bytes, invbeta));
+  return fs_time_add(fs_time_add(processing_of(f, i, bytes), wire), processing_of(f, j, bytes));
 }
 
 /* The model's time of a row the fit uses; 0 for the others. A one-to-two
@@ -380,15 +381,17 @@ static int estimate(const lmo_fit *f, const fs_probe_row *r, fs_time *out) {
   int self = r->experiment == FS_EXPERIMENT_ROUNDTRIP && i == b && r->stride == 0 && f->has_self &&
              member(f, i);
   if (is_roundtrip(r, f->d->ranks) || self) {
-    *out = message(f, i, b, r->bytes) + message(f, b, i, r->reply_bytes);
+    *out = fs_time_add(message(f, i, b, r->bytes), message(f, b, i, r->reply_bytes));
     return 1;
   }
   if (!is_one_to_two(r, f->d->ranks) || !find(f, i, b) || !find(f, i, c)) return 0;
   fs_time send = processing_of(f, i, r->bytes), rho = processing_of(f, i, r->reply_bytes);
-  fs_time from_b = message(f, i, b, r->bytes) + message(f, b, i, r->reply_bytes) - rho;
-  fs_time from_c = send + message(f, i, c, r->bytes) + message(f, c, i, r->reply_bytes) - rho;
+  fs_time from_b = fs_time_add(fs_time_add(message(f, i, b, r->bytes), message(f, b, i, r->reply_bytes)), -rho);
+  fs_time from_c = fs_time_add(fs_time_add(fs_time_add(send, message(f, i, c, r->bytes)),
+                                           message(f, c, i, r->reply_bytes)), -rho);
   fs_time first = from_b < from_c ? from_b : from_c, last = from_b < from_c ? from_c : from_b;
-  *out = (last > first + rho ? last : first + rho) + rho;
+  fs_time then = fs_time_add(first, rho);
+  *out = fs_time_add(last > then ? last : then, rho);
   return 1;
 }
 

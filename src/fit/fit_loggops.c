@@ -73,13 +73,16 @@ static fs_time later(fs_time a, fs_time b) { return a > b ? a : b; }
 /* What the model gives for a used row. */
 static fs_time estimate(const loggops_fit *m, const fs_probe_row *r) {
   int64_t s = r->bytes;
-  fs_time call = m->o + extra(s, m->O), matched = m->o + m->L, x = receive_extra(m, s);
+  fs_time call = fs_time_add(m->o, extra(s, m->O)), matched = fs_time_add(m->o, m->L);
+  fs_time x = receive_extra(m, s), trip = fs_time_add(fs_time_add(fs_time_mul(m->o, 2), m->L), x);
   switch (r->experiment) {
     case FS_EXPERIMENT_SEND_CALL: return s <= m->S ? call : later(call, matched);
     case FS_EXPERIMENT_SSEND: return later(call, matched);
-    case FS_EXPERIMENT_ROUNDTRIP: return 2 * (2 * m->o + m->L + x);
-    default:
-      return (r->count - 1) * later(m->o + x, m->g + extra(s, m->G)) + 4 * m->o + 2 * m->L + x;
+    case FS_EXPERIMENT_ROUNDTRIP: return fs_time_mul(trip, 2);
+    default: /* (count-1) gaps, then 4o + 2L + x */
+      return fs_time_add(fs_time_mul(later(fs_time_add(m->o, x), fs_time_add(m->g, extra(s, m->G))),
+                                     r->count - 1),
+                         fs_time_add(fs_time_add(fs_time_mul(m->o, 4), fs_time_mul(m->L, 2)), x));
   }
 }
 

@@ -248,7 +248,7 @@ static fs_time middleware(const lognp_fit *f, int64_t s, int64_t d) {
   fs_time l = 0;
   for (int k = 0; d > 0 && k < f->stride_count; k++)
     if (f->strides[k] == d) l = fs_size_table_value(&f->mw, s, 1 + k);
-  return positive(fs_size_table_value(&f->mw, s, 0)) + positive(l);
+  return fs_time_add(positive(fs_size_table_value(&f->mw, s, 0)), positive(l));
 }
 
 /* The model's time of a row the fit uses; 0 for the others (memcpy: the
@@ -257,7 +257,8 @@ static int estimate(const lognp_fit *f, const fs_probe_row *r, fs_time *out) {
   role what = role_of(f, r);
   if (what == UNUSED || what == MEMCPY) return 0;
   fs_time both = middleware(f, r->bytes, r->stride);
-  *out = what == CALL ? both / 2 : 2 * (both + positive(fs_size_table_value(&f->net, r->bytes, 0)));
+  *out = what == CALL ? both / 2
+                      : fs_time_mul(fs_time_add(both, positive(fs_size_table_value(&f->net, r->bytes, 0))), 2);
   return 1;
 }
 

@@ -103,7 +103,7 @@ static char *table_text(const size_fit *sizes, int64_t count, fs_per_byte beta) 
   used += (size_t)snprintf(text, size, "# SIZE alpha_p alpha_r (the model adds beta*SIZE)\n");
   for (int64_t k = 0; k < count; k++) {
     char s[32], p[32], r[32];
-    fs_time alpha_p = sizes[k].intercept - fs_time_for_bytes(sizes[k].bytes, beta);
+    fs_time alpha_p = fs_time_add(sizes[k].intercept, -fs_time_for_bytes(sizes[k].bytes, beta));
     used += (size_t)snprintf(text + used, size - used, "%s %sns %sns\n", fs_format_size(s, sizes[k].bytes),
                              fs_format_ns(p, alpha_p), fs_format_ns(r, sizes[k].alpha_r));
   }
@@ -119,7 +119,7 @@ static int residuals(const fs_probe_data *d, const fs_fit_options *o, const keye
     fs_time alpha_r = sizes[k].alpha_r < 0 ? 0 : sizes[k].alpha_r;
     fs_time flight = sizes[k].intercept; /* the table's alpha_p(m) + beta m */
     if (fs_fit_add_residual(fit, rows[i].row, fs_fit_value(r, o),
-                            r->count * alpha_r + (flight > 0 ? flight : 0)))
+                            fs_time_add(fs_time_mul(alpha_r, r->count), flight > 0 ? flight : 0)))
       return -1;
   }
   return 0;

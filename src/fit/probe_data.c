@@ -155,7 +155,7 @@ static int parse_row(const field *f, int fields, int32_t ranks, fs_probe_row *r,
       "rank_b: a rank of the run or -1", "rank_c: a rank of the run or -1",
       "repetitions: a whole number >= 1"};
   const int64_t low[] = {0, 0, 0, 0, 1, 0, -1, -1, 1};
-  const int64_t high[] = {INT64_MAX / 2, INT64_MAX / 2, INT64_MAX / 2, INT64_MAX / 2, MAX_RANKS,
+  const int64_t high[] = {FS_SIZE_LIMIT, FS_SIZE_LIMIT, FS_SIZE_LIMIT, FS_SIZE_LIMIT, MAX_RANKS,
                           ranks - 1, ranks - 1, ranks - 1, INT64_MAX / 2};
   int e = fs_experiment_from_name(f[0].text, f[0].length);
   if (e < 0) return *expected = "an experiment: roundtrip, ssend, send_call, train, multicast, "

@@ -258,8 +258,9 @@ static int read_flag(dag_reader *r, task_line *task, const token *value, int fla
 
 static int read_time(dag_reader *r, task_line *task, const token *value) {
   fs_time time;
-  if (fs_parse_time(value->text, value->length, 0, &time))
-    return expected(r, value, "a non-negative time such as 10ns, 1.5us or 200ps");
+  int status = fs_parse_time(value->text, value->length, 0, &time);
+  if (status == FS_PAST_LIMIT) return expected(r, value, "a time up to " FS_TIME_LIMIT_TEXT);
+  if (status) return expected(r, value, "a non-negative time such as 10ns, 1.5us or 200ps");
   fs_task_set_time(r->p, task->task, time);
   return 0;
 }
@@ -296,8 +297,9 @@ static int read_tag(dag_reader *r, task_line *task, const token *value) {
 /* stride=: the data layout, 0 contiguous, else a vector stride in bytes. */
 static int read_stride(dag_reader *r, task_line *task, const token *value) {
   int64_t stride;
-  if (fs_parse_size(value->text, value->length, &stride))
-    return expected(r, value, "a stride in bytes such as 0, 8, 1KiB (0: contiguous)");
+  int status = fs_parse_size(value->text, value->length, &stride);
+  if (status == FS_PAST_LIMIT) return expected(r, value, "a stride up to " FS_SIZE_LIMIT_TEXT);
+  if (status) return expected(r, value, "a stride in bytes such as 0, 8, 1KiB (0: contiguous)");
   return fs_task_set_stride(r->p, task->task, stride) ? out_of_memory(r) : 0;
 }
 
@@ -331,8 +333,11 @@ static int read_value(dag_reader *r, task_line *task, int field, const token *va
   case F_NIC:
     return read_unit(r, task, field, value);
   case F_SIZE:
-    if (fs_parse_size(value->text, value->length, &size))
-      return expected(r, value, "a size in bytes such as 8, 8B, 4KiB or 1.5MB");
+    switch (fs_parse_size(value->text, value->length, &size)) {
+    case 0: break;
+    case FS_PAST_LIMIT: return expected(r, value, "a size up to " FS_SIZE_LIMIT_TEXT);
+    default: return expected(r, value, "a size in bytes such as 8, 8B, 4KiB or 1.5MB");
+    }
     fs_task_set_size(p, task->task, size);
     return 0;
   case F_TIME:

@@ -16,7 +16,7 @@
 
 #define LABELS_FIRST 64 /* label table slots at the start of a block */
 #define LABELS_KEEP 256 /* a larger table is freed at '}', not cleared */
-#define MAX_CALC_NS (INT64_MAX / FS_NS)
+#define MAX_CALC_NS (FS_TIME_LIMIT / FS_NS) /* whole ns within the time limit */
 
 typedef struct goal_reader {
   fs_text_input *in;
@@ -235,7 +235,8 @@ static int read_clauses(goal_reader *r, operation *op) {
 /* send SIZEb to PEER ... / recv SIZEb from PEER ...: after the keyword. */
 static int read_message(goal_reader *r, operation *op) {
   int send = op->kind == FS_SEND;
-  if (read_number(r, 0, INT64_MAX, "a message size in bytes, from 0 to 9223372036854775807",
+  if (read_number(r, 0, FS_SIZE_LIMIT,
+                  "a message size in bytes, from 0 to 4611686018427387904 (2^62, the limit)",
                   &op->amount))
     return -1;
   if (!accept(r, "b")) return expected(r, r->at, "'b' after the message size");
@@ -247,7 +248,7 @@ static int read_message(goal_reader *r, operation *op) {
 
 /* calc TIME [cpu C]: after the keyword. */
 static int read_calc(goal_reader *r, operation *op) {
-  if (read_number(r, 0, MAX_CALC_NS, "a calc time in ns, from 0 to 9223372036854775",
+  if (read_number(r, 0, MAX_CALC_NS, "a calc time in ns, from 0 to 4611686018427387 (the limit, 2^62 ps)",
                   &op->amount))
     return -1;
   int with_cpu = accept(r, "cpu");
@@ -266,11 +267,16 @@ static int32_t find_label(const goal_reader *r, const char *text, size_t length,
   return fs_name_index_find(&r->labels, hash, text, length, label_of, r);
 }
 
-/* Names task "rR.LABEL" and enters it in the block's table, unless the
- * label is taken: then, as in txt2bin, the first operation keeps it. */
-static int define_label(goal_reader *r, int32_t task, const char *text, size_t length) {
+/* Names task "rR.LABEL" and enters it in the block's table. A label
+ * taken in the block is an error (txt2bin silently keeps the first). */
+static int define_label(goal_reader *r, int32_t task, size_t column, size_t length) {
+  const char *text = r->line + column;
   uint32_t hash = fs_name_hash(text, length);
-  if (find_label(r, text, length, hash) >= 0) return 0;
+  if (find_label(r, text, length, hash) >= 0) {
+    char what[96];
+    snprintf(what, sizeof what, "a label not yet defined in the block of rank %d", (int)r->rank);
+    return expected(r, column, what);
+  }
   size_t need = r->prefix_length + length;
   if (need > r->name_capacity) {
     size_t capacity = r->name_capacity * 2 > need ? r->name_capacity * 2 : need;
@@ -314,7 +320,7 @@ static int add_operation(goal_reader *r, const operation *op, size_t label, size
       (op->cpu && fs_task_set_cpu(p, t, (int)op->cpu)) ||
       (op->nic && fs_task_set_nic(p, t, (int)op->nic)))
     return out_of_memory(r);
-  return label_length ? define_label(r, t, r->line + label, label_length) : 0;
+  return label_length ? define_label(r, t, label, label_length) : 0;
 }
 
 /* An operation after its keyword; label_length 0 when it has no label. */

@@ -1,6 +1,9 @@
-/* text_input.c: see text_input.h. Files are read through zlib's gzread,
- * which passes plain text through and inflates gzip; memory input hands out
- * lines straight from the caller's block, without copying. */
+/* text_input.c: see text_input.h. Files are read with read(2); a file that
+ * starts with the gzip magic is inflated with zlib, member after member
+ * (concatenated gzip members are one gzip file, as gzip(1) reads them),
+ * and bytes after the last member that do not start another member are an
+ * error, not silently dropped. Memory input hands out lines straight from
+ * the caller's block, without copying. */
 #include "text_input.h"
 
 #include <sys/stat.h>
@@ -10,25 +13,36 @@
 #include <stdarg.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
 
-#define CHUNK ((size_t)1 << 20)         /* bytes per read */
-#define GZ_BUFFER ((unsigned)256 << 10) /* zlib's own input buffer */
+#define CHUNK ((size_t)1 << 20)        /* bytes per read */
+#define RAW_BUFFER ((size_t)256 << 10) /* file bytes read at a time */
+
+enum { MODE_UNKNOWN, MODE_PLAIN, MODE_GZIP, MODE_DONE /* after the last gzip member */ };
 
 struct fs_text_input {
-  gzFile gz;          /* NULL for memory input */
+  int fd;             /* -1 for memory input */
   const char *memory; /* memory input: the rest of the block */
   size_t memory_left;
+  unsigned char *raw; /* file bytes read, pending are raw[raw_start..raw_end) */
+  size_t raw_start, raw_end;
+  int raw_eof;
+  int64_t raw_offset; /* file bytes read so far */
+  int mode;           /* MODE_*: decided by the first two bytes */
+  int64_t trailing_at; /* where bytes after the gzip data begin, or -1: reported
+                        * after the lines before them, at the end */
+  int inflating;      /* z is initialized */
+  z_stream z;
   char *buffer;       /* file input: pending bytes are buffer[start..end) */
   size_t capacity, start, end;
   size_t scanned;     /* bytes after start known to hold no '\n' */
   int source_done;    /* no more bytes to read */
   int failed;
-  size_t zlib_prefix; /* zlib's messages start with its name for the file and ": " */
   int64_t line_number;
   size_t line_max;           /* FS_TEXT_LINE_MAX unless set */
   fs_text_input_check check; /* before the buffer grows, or NULL */
@@ -41,6 +55,8 @@ static fs_text_input *new_input(const char *name) {
   fs_text_input *in = calloc(1, sizeof *in);
   if (!in) return NULL;
   in->line_max = FS_TEXT_LINE_MAX;
+  in->fd = -1;
+  in->trailing_at = -1;
   in->name = strdup(name);
   if (!in->name) {
     free(in);
@@ -53,25 +69,17 @@ fs_text_input *fs_text_input_open_file(const char *path, fs_error *err) {
   int is_stdin = strcmp(path, "-") == 0;
   fs_text_input *in = new_input(is_stdin ? "<stdin>" : path);
   if (in) in->capacity = FS_TEXT_LINE_MAX + CHUNK + 1;
-  if (!in || !(in->buffer = malloc(in->capacity))) {
+  if (!in || !(in->buffer = malloc(in->capacity)) || !(in->raw = malloc(RAW_BUFFER))) {
     fs_text_input_close(in);
     fs_error_set(err, "%s: out of memory", path);
     return NULL;
   }
-  errno = 0;
-  int fd = is_stdin ? dup(0) : -1;
-  in->gz = is_stdin ? (fd >= 0 ? gzdopen(fd, "rb") : NULL) : gzopen(path, "rb");
-  if (!in->gz) {
-    int error = errno;
-    if (fd >= 0) close(fd);
-    fs_error_set(err, "%s: cannot open: %s", in->name, error ? strerror(error) : "out of memory");
+  in->fd = is_stdin ? dup(0) : open(path, O_RDONLY | O_CLOEXEC);
+  if (in->fd < 0) {
+    fs_error_set(err, "%s: cannot open: %s", in->name, strerror(errno));
     fs_text_input_close(in);
     return NULL;
   }
-  char fd_name[32];
-  in->zlib_prefix = is_stdin ? (size_t)snprintf(fd_name, sizeof fd_name, "<fd:%d>: ", fd)
-                             : strlen(path) + 2;
-  gzbuffer(in->gz, GZ_BUFFER);
   return in;
 }
 
@@ -121,6 +129,98 @@ static int next_memory_line(fs_text_input *in, const char **line, size_t *length
   return deliver(in, start, raw, line, length, err);
 }
 
+static int read_error(fs_text_input *in, fs_error *err, const char *why) {
+  fs_error_set(err, "%s:%lld: read error: %s", in->name, (long long)in->line_number + 1, why);
+  return fail(in);
+}
+
+/* More file bytes into raw when none are pending; sets raw_eof at the end. */
+static int read_raw(fs_text_input *in, fs_error *err) {
+  if (in->raw_start < in->raw_end || in->raw_eof) return 0;
+  ssize_t got;
+  do got = read(in->fd, in->raw, RAW_BUFFER); while (got < 0 && errno == EINTR);
+  if (got < 0) return read_error(in, err, strerror(errno));
+  in->raw_start = 0, in->raw_end = (size_t)got, in->raw_eof = got == 0;
+  in->raw_offset += got;
+  return 0;
+}
+
+/* Reads until two bytes are pending or the file ends (a short read may
+ * split the gzip magic). */
+static int pending_two(fs_text_input *in, fs_error *err) {
+  while (in->raw_end - in->raw_start < 2 && !in->raw_eof) {
+    size_t have = in->raw_end - in->raw_start;
+    memmove(in->raw, in->raw + in->raw_start, have);
+    in->raw_start = 0, in->raw_end = have;
+    ssize_t got;
+    do got = read(in->fd, in->raw + have, RAW_BUFFER - have); while (got < 0 && errno == EINTR);
+    if (got < 0) return read_error(in, err, strerror(errno));
+    in->raw_end += (size_t)got, in->raw_eof = got == 0, in->raw_offset += got;
+  }
+  return 0;
+}
+
+/* The first two bytes decide plain text or gzip. */
+static int decide_mode(fs_text_input *in, fs_error *err) {
+  if (pending_two(in, err)) return -1;
+  const unsigned char *b = in->raw + in->raw_start;
+  in->mode = in->raw_end - in->raw_start >= 2 && b[0] == 0x1f && b[1] == 0x8b ? MODE_GZIP : MODE_PLAIN;
+  if (in->mode == MODE_GZIP) {
+    if (inflateInit2(&in->z, 15 + 16) != Z_OK) return read_error(in, err, "out of memory");
+    in->inflating = 1;
+  }
+  return 0;
+}
+
+/* After a member's end: another member (1), the end of the file, or
+ * other bytes (an error once the lines before them are read). */
+static int next_member(fs_text_input *in, fs_error *err) {
+  if (pending_two(in, err)) return -1;
+  size_t left = in->raw_end - in->raw_start;
+  if (left == 0) return in->mode = MODE_DONE, 0;
+  const unsigned char *b = in->raw + in->raw_start;
+  if (left >= 2 && b[0] == 0x1f && b[1] == 0x8b) {
+    inflateReset(&in->z);
+    return 1;
+  }
+  in->trailing_at = in->raw_offset - (int64_t)left;
+  in->mode = MODE_DONE;
+  return 0;
+}
+
+/* Up to room decoded bytes into to; 0 at the end of the input. */
+static int64_t decode(fs_text_input *in, char *to, size_t room, fs_error *err) {
+  if (in->mode == MODE_UNKNOWN && decide_mode(in, err)) return -1;
+  for (;;) {
+    if (in->mode == MODE_DONE) return 0;
+    if (read_raw(in, err)) return -1;
+    size_t have = in->raw_end - in->raw_start;
+    if (in->mode == MODE_PLAIN) {
+      size_t n = have < room ? have : room;
+      memcpy(to, in->raw + in->raw_start, n);
+      in->raw_start += n;
+      return (int64_t)n;
+    }
+    if (have == 0) return read_error(in, err, "unexpected end of file");
+    in->z.next_in = in->raw + in->raw_start, in->z.avail_in = (uInt)have;
+    in->z.next_out = (Bytef *)to, in->z.avail_out = (uInt)room;
+    int status = inflate(&in->z, Z_NO_FLUSH);
+    in->raw_start = in->raw_end - in->z.avail_in;
+    size_t produced = room - in->z.avail_out;
+    if (status == Z_STREAM_END) {
+      int more = next_member(in, err);
+      if (more < 0) return -1;
+      if (produced || !more) return (int64_t)produced;
+    } else if (status == Z_MEM_ERROR) {
+      return read_error(in, err, "out of memory");
+    } else if (status != Z_OK && status != Z_BUF_ERROR) {
+      return read_error(in, err, in->z.msg ? in->z.msg : "corrupt gzip data");
+    } else if (produced) {
+      return (int64_t)produced;
+    }
+  }
+}
+
 /* Moves pending bytes to the front and reads one more chunk. */
 static int refill(fs_text_input *in, fs_error *err) {
   size_t pending = in->end - in->start;
@@ -129,25 +229,18 @@ static int refill(fs_text_input *in, fs_error *err) {
   in->end = pending;
   size_t room = in->capacity - in->end;
   if (room > CHUNK) room = CHUNK;
-  errno = 0;
-  int got = gzread(in->gz, in->buffer + in->end, (unsigned)room);
-  int error = errno, code = Z_OK;
-  const char *message = gzerror(in->gz, &code);
-  if (got < 0 || code != Z_OK) {
-    if (strlen(message) >= in->zlib_prefix) message += in->zlib_prefix;
-    fs_error_set(err, "%s:%lld: read error: %s", in->name, (long long)in->line_number + 1,
-                 code == Z_ERRNO ? strerror(error) : message);
-    return fail(in);
-  }
+  int64_t got = decode(in, in->buffer + in->end, room, err);
+  if (got < 0) return -1;
   if (got == 0) in->source_done = 1;
   in->end += (size_t)got;
-  if (in->progress) fs_progress_update(in->progress, (int64_t)gzoffset(in->gz));
+  if (in->progress)
+    fs_progress_update(in->progress, in->raw_offset - (int64_t)(in->raw_end - in->raw_start));
   return 0;
 }
 
 void fs_text_input_show_progress(fs_text_input *in, FILE *out) {
   struct stat info;
-  if (!in->gz || in->progress || strcmp(in->name, "<stdin>") == 0 || stat(in->name, &info) != 0)
+  if (in->fd < 0 || in->progress || strcmp(in->name, "<stdin>") == 0 || stat(in->name, &info) != 0)
     return;
   char what[64];
   const char *base = strrchr(in->name, '/');
@@ -195,6 +288,12 @@ static int next_file_line(fs_text_input *in, const char **line, size_t *length, 
     if (pending > in->line_max) return deliver(in, from, pending, line, length, err);
     if (!in->source_done && pending + CHUNK + 1 > in->capacity && grow(in, err)) return -1;
     if (in->source_done) {
+      if (pending == 0 && in->trailing_at >= 0) {
+        char why[128];
+        snprintf(why, sizeof why, "bytes after the gzip data at byte %lld of the file (expected "
+                 "another gzip member or the end)", (long long)in->trailing_at);
+        return read_error(in, err, why);
+      }
       if (pending == 0) return 0;
       in->start = in->end;
       in->scanned = 0;
@@ -209,7 +308,7 @@ int fs_text_input_next_line(fs_text_input *in, const char **line, size_t *length
     fs_error_set(err, "%s: input already failed", in->name);
     return -1;
   }
-  return in->gz ? next_file_line(in, line, length, err) : next_memory_line(in, line, length, err);
+  return in->fd >= 0 ? next_file_line(in, line, length, err) : next_memory_line(in, line, length, err);
 }
 
 int64_t fs_text_input_line_number(const fs_text_input *in) { return in->line_number; }
@@ -219,7 +318,9 @@ const char *fs_text_input_name(const fs_text_input *in) { return in->name; }
 void fs_text_input_close(fs_text_input *in) {
   if (!in) return;
   fs_progress_done(in->progress);
-  if (in->gz) gzclose(in->gz);
+  if (in->fd >= 0) close(in->fd);
+  if (in->inflating) inflateEnd(&in->z);
+  free(in->raw);
   free(in->buffer);
   free(in->name);
   free(in);

@@ -27,9 +27,9 @@ static int check_options(const fs_generator_options *o, fs_error *err) {
                         "r XOR 2^i), not %d; allgather-ring takes any --ranks", NAME, o->ranks);
   if (fs_gen_refuse_reduce_time(NAME, o, "an allgather has no reduction", err)) return -1;
   int rounds = fs_gen_floor_log2(o->ranks);
-  if (rounds > 0 && o->size > INT64_MAX >> (rounds - 1))
-    return fs_error_set(err, "%s: the last round's message, %d/2 x --size %lld bytes, is too large",
-                        NAME, o->ranks, (long long)o->size);
+  if (rounds > 0 && o->size > FS_SIZE_LIMIT >> (rounds - 1))
+    return fs_error_set(err, "%s: the last round's message, %d/2 x --size %lld bytes, is too large "
+                        "(the limit is %s)", NAME, o->ranks, (long long)o->size, FS_SIZE_LIMIT_TEXT);
   return 0;
 }
 

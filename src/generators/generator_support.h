@@ -30,12 +30,13 @@ static inline int fs_gen_refuse_reduce_time(const char *name, const fs_generator
   return fs_error_set(err, "%s: --reduce-time does not apply (%s)", name, why);
 }
 
-/* A message of all N blocks of --size bytes must fit in int64 bytes. */
+/* A message of all N blocks of --size bytes must be within the size
+ * limit (units.h), which the .dag reader applies to what gen writes. */
 static inline int fs_gen_check_blocks(const char *name, const fs_generator_options *o,
                                       fs_error *err) {
-  if (o->size > 0 && o->ranks > INT64_MAX / o->size)
-    return fs_error_set(err, "%s: %d blocks of --size %lld bytes are too large", name, o->ranks,
-                        (long long)o->size);
+  if (o->size > 0 && o->ranks > FS_SIZE_LIMIT / o->size)
+    return fs_error_set(err, "%s: %d blocks of --size %lld bytes are too large (the limit is %s)",
+                        name, o->ranks, (long long)o->size, FS_SIZE_LIMIT_TEXT);
   return 0;
 }
 

@@ -120,7 +120,7 @@ static int compute_links(fs_bandwidth *b, interval *v) {
     const fs_bandwidth_transfer *x = &b->transfers[i];
     fs_bandwidth_link key = {.source = x->source, .target = x->target};
     fs_bandwidth_link *l = bsearch(&key, b->links, (size_t)b->link_count, sizeof key, by_link);
-    l->bytes += x->bytes, l->messages++;
+    l->bytes = fs_bytes_add(l->bytes, x->bytes), l->messages++;
   }
   qsort(b->links, (size_t)b->link_count, sizeof *b->links, by_bytes);
   return 0;
@@ -132,8 +132,10 @@ static void compute_totals(fs_bandwidth *b) {
   for (int64_t i = 0; i < b->transfer_count; i++) {
     const fs_bandwidth_transfer *x = &b->transfers[i];
     fs_time duration = x->delivered - x->start;
-    b->bytes += x->bytes, b->messages++, b->duration_sum += duration;
-    b->ranks[x->source].sent += x->bytes, b->ranks[x->target].received += x->bytes;
+    b->bytes = fs_bytes_add(b->bytes, x->bytes), b->messages++;
+    b->duration_sum = fs_time_add(b->duration_sum, duration);
+    b->ranks[x->source].sent = fs_bytes_add(b->ranks[x->source].sent, x->bytes);
+    b->ranks[x->target].received = fs_bytes_add(b->ranks[x->target].received, x->bytes);
     if (duration > 0) sum += fs_bandwidth_gbps(x->bytes, duration), timed++;
   }
   b->instant = b->transfer_count - timed;

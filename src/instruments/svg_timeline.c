@@ -47,13 +47,15 @@ typedef struct canvas {
 
 /* ---- scale ---------------------------------------------------------------- */
 
-/* The smallest 1, 2 or 5 x 10^k at least value (>= 1). */
+/* The smallest 1, 2 or 5 x 10^k at least value (>= 1): for any value up
+ * to the time limit (2^62 ps / TICKS), at most 10^18, so that the axis end
+ * (< 2^62 + 10^18) and one step past it stay far below 2^63. */
 static fs_time nice_step(fs_time value) {
   for (fs_time scale = 1;; scale *= 10) {
     static const int steps[] = {1, 2, 5};
     for (int i = 0; i < 3; i++)
       if (steps[i] * scale >= value) return steps[i] * scale;
-    if (scale > INT64_MAX / 100) return value;
+    if (scale > INT64_MAX / 50) return value; /* 5 * 10 * scale would overflow */
   }
 }
 
@@ -78,7 +80,7 @@ static fs_time latest_end(const fs_timeline *timeline) {
 }
 
 static void plan_scale(canvas *c) {
-  c->makespan = latest_end(c->timeline);
+  c->makespan = fs_time_clamp(latest_end(c->timeline)); /* engine times never pass the limit */
   c->step = c->makespan ? nice_step(c->makespan / TICKS + (c->makespan % TICKS != 0)) : FS_NS;
   c->axis_end = c->makespan ? (c->makespan + c->step - 1) / c->step * c->step : c->step;
   c->u = unit_for(c->makespan);

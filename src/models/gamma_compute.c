@@ -46,7 +46,7 @@ static void gamma_start(void *state, fs_engine *e, int32_t task, fs_time now) {
   gamma_model *m = state;
   const fs_program *p = fs_engine_program(e);
   if (p->flags[task] & FS_HAS_TIME)
-    fs_engine_post_complete(e, task, now + p->value[task]);
+    fs_engine_post_complete(e, task, fs_time_add(now, p->value[task]));
   else if (p->flags[task] & FS_HAS_SIZE)
     fs_shared_resource_begin(m->nodes, e, fs_platform_node_of(m->platform, p->rank[task]),
                              p->value[task], task, 0, now);

@@ -22,19 +22,19 @@
 #include "rank_pair_table.h"
 
 static fs_time processing(const fs_rank_pair_table *t, int32_t rank, int64_t size) {
-  return t->rank_time[rank] + fs_time_for_bytes(size, t->rank_per_byte[rank]);
+  return fs_time_add(t->rank_time[rank], fs_time_for_bytes(size, t->rank_per_byte[rank]));
 }
 
 static fs_time wire(const fs_rank_pair_table *t, int32_t from, int32_t to, int64_t size) {
   fs_time latency;
   fs_per_byte invbeta;
   fs_rank_pair_table_link(t, from, to, &latency, &invbeta);
-  return latency + fs_time_for_bytes(size, invbeta);
+  return fs_time_add(latency, fs_time_for_bytes(size, invbeta));
 }
 
 /* the whole p2p time of M bytes i->j */
 static fs_time message(const fs_rank_pair_table *t, int32_t i, int32_t j, int64_t size) {
-  return processing(t, i, size) + wire(t, i, j, size) + processing(t, j, size);
+  return fs_time_add(fs_time_add(processing(t, i, size), wire(t, i, j, size)), processing(t, j, size));
 }
 
 static void lmo_start(void *state, fs_engine *engine, int32_t task, fs_time now) {
@@ -43,20 +43,22 @@ static void lmo_start(void *state, fs_engine *engine, int32_t task, fs_time now)
   int32_t i = p->rank[task], j = p->peer[task];
   int64_t size = p->value[task];
   if (p->kind[task] == FS_GET) {
-    fs_engine_post_local(engine, task, now + processing(&m->table, i, 0));
-    fs_engine_post_remote(engine, task, now + message(&m->table, i, j, 0) + message(&m->table, j, i, size));
+    fs_engine_post_local(engine, task, fs_time_add(now, processing(&m->table, i, 0)));
+    fs_engine_post_remote(engine, task, fs_time_add(now, fs_time_add(message(&m->table, i, j, 0),
+                                                                     message(&m->table, j, i, size))));
     return;
   }
-  fs_engine_post_local(engine, task, now + processing(&m->table, i, size));
-  fs_engine_post_remote(engine, task, now + message(&m->table, i, j, size));
+  fs_engine_post_local(engine, task, fs_time_add(now, processing(&m->table, i, size)));
+  fs_engine_post_remote(engine, task, fs_time_add(now, message(&m->table, i, j, size)));
 }
 
 static int lmo_send(void *state, fs_engine *engine, int32_t task, fs_time now) {
   const fs_rank_pair_model *m = state;
   const fs_program *p = fs_engine_program(engine);
-  fs_time sent = now + processing(&m->table, p->rank[task], p->value[task]);
+  fs_time sent = fs_time_add(now, processing(&m->table, p->rank[task], p->value[task]));
   fs_engine_post_local(engine, task, sent);
-  fs_engine_post_arrival(engine, task, sent + wire(&m->table, p->rank[task], p->peer[task], p->value[task]));
+  fs_engine_post_arrival(engine, task,
+                         fs_time_add(sent, wire(&m->table, p->rank[task], p->peer[task], p->value[task])));
   return 0;
 }
 

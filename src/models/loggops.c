@@ -34,6 +34,9 @@ static fs_time per_extra_byte(int64_t size, fs_per_byte per_byte) {
   return size > 1 ? fs_time_for_bytes(size - 1, per_byte) : 0;
 }
 
+/* now + a + b, saturated (units.h). */
+static fs_time after(fs_time now, fs_time a, fs_time b) { return fs_time_add(now, fs_time_add(a, b)); }
+
 static int64_t nic_slot(const loggops *m, const fs_program *p, int32_t rank, int32_t task) {
   return (int64_t)rank * m->nics + fs_task_nic(p, task);
 }
@@ -67,9 +70,9 @@ static int loggops_send(void *state, fs_engine *engine, int32_t task, fs_time no
   loggops *m = state;
   const fs_program *p = fs_engine_program(engine);
   int64_t size = p->value[task];
-  m->send_gap[nic_slot(m, p, p->rank[task], task)] = now + m->g + per_extra_byte(size, m->G);
-  fs_engine_post_local(engine, task, now + m->o + per_extra_byte(size, m->O));
-  fs_engine_post_arrival(engine, task, now + m->o + m->L);
+  m->send_gap[nic_slot(m, p, p->rank[task], task)] = after(now, m->g, per_extra_byte(size, m->G));
+  fs_engine_post_local(engine, task, after(now, m->o, per_extra_byte(size, m->O)));
+  fs_engine_post_arrival(engine, task, after(now, m->o, m->L));
   return size > m->S;
 }
 
@@ -78,8 +81,8 @@ static fs_time loggops_receive(void *state, fs_engine *engine, int32_t task, fs_
   const fs_program *p = fs_engine_program(engine);
   int64_t size = p->value[task];
   fs_time bytes_g = per_extra_byte(size, m->G), bytes_o = per_extra_byte(size, m->O);
-  m->receive_gap[nic_slot(m, p, p->peer[task], task)] = now + m->g + bytes_g;
-  return m->o + (bytes_o > bytes_g ? bytes_o : bytes_g);
+  m->receive_gap[nic_slot(m, p, p->peer[task], task)] = after(now, m->g, bytes_g);
+  return fs_time_add(m->o, bytes_o > bytes_g ? bytes_o : bytes_g);
 }
 
 static void loggops_start(void *state, fs_engine *engine, int32_t task, fs_time now) {
@@ -88,14 +91,15 @@ static void loggops_start(void *state, fs_engine *engine, int32_t task, fs_time 
   int64_t size = p->value[task];
   fs_time *gap = &m->send_gap[nic_slot(m, p, p->rank[task], task)];
   if (p->kind[task] == FS_GET) {
-    *gap = now + m->g;
-    fs_engine_post_local(engine, task, now + m->o);
-    fs_engine_post_remote(engine, task, now + m->o + 2 * m->L + per_extra_byte(size, m->G));
+    *gap = fs_time_add(now, m->g);
+    fs_engine_post_local(engine, task, fs_time_add(now, m->o));
+    fs_engine_post_remote(engine, task,
+                          after(now, fs_time_add(m->o, fs_time_mul(m->L, 2)), per_extra_byte(size, m->G)));
     return;
   }
-  *gap = now + m->g + per_extra_byte(size, m->G);
-  fs_engine_post_local(engine, task, now + m->o + per_extra_byte(size, m->O));
-  fs_engine_post_remote(engine, task, now + m->o + m->L + per_extra_byte(size, m->G));
+  *gap = after(now, m->g, per_extra_byte(size, m->G));
+  fs_engine_post_local(engine, task, after(now, m->o, per_extra_byte(size, m->O)));
+  fs_engine_post_remote(engine, task, after(now, fs_time_add(m->o, m->L), per_extra_byte(size, m->G)));
 }
 
 /* After the CPU's o: L (2L for a get) and (s-1)G; a send's message lands
@@ -103,7 +107,7 @@ static void loggops_start(void *state, fs_engine *engine, int32_t task, fs_time 
 static int loggops_price(void *state, const fs_program *p, int32_t task, fs_time *latency,
                          fs_time *per_size) {
   const loggops *m = state;
-  *latency = p->kind[task] == FS_GET ? 2 * m->L : m->L;
+  *latency = p->kind[task] == FS_GET ? fs_time_mul(m->L, 2) : m->L;
   *per_size = p->kind[task] == FS_SEND ? 0 : per_extra_byte(p->value[task], m->G);
   return 0;
 }
@@ -136,8 +140,8 @@ int fs_loggops_create(fs_parameters *params, fs_network_model *out, fs_error *er
       fs_parameter_per_byte(params, "O", &d.O, err))
     return -1;
   if (threshold && fs_parse_size(threshold->value, strlen(threshold->value), &d.S))
-    return fs_error_set(err, "--param S=%s: expected a size in bytes (the rendezvous threshold)",
-                        threshold->value);
+    return fs_error_set(err, "--param S=%s: expected a size in bytes up to %s (the rendezvous "
+                        "threshold)", threshold->value, FS_SIZE_LIMIT_TEXT);
   loggops *m = malloc(sizeof *m);
   if (!m) return fs_error_set(err, "out of memory");
   *m = d;

@@ -52,10 +52,11 @@ typedef struct lognp {
 
 static fs_time positive(fs_time t) { return t < 0 ? 0 : t; }
 
-/* a + (b - a) * (d - d0) / (d1 - d0), rounded to nearest */
+/* a + (b - a) * (d - d0) / (d1 - d0), rounded to nearest, saturated. */
 static fs_time between(fs_time a, fs_time b, int64_t d0, int64_t d1, int64_t d) {
-  __int128 n = (__int128)(b - a) * ((__int128)d - d0), q = (__int128)d1 - d0;
-  return (fs_time)(a + (n < 0 ? n - q / 2 : n + q / 2) / q);
+  __int128 n = ((__int128)b - a) * ((__int128)d - d0), q = (__int128)d1 - d0;
+  __int128 v = a + (n < 0 ? n - q / 2 : n + q / 2) / q;
+  return v > FS_TIME_LIMIT ? FS_TIME_LIMIT : v < -FS_TIME_LIMIT ? -FS_TIME_LIMIT : (fs_time)v;
 }
 
 /* l_mw(s, d): 0 when contiguous, else linear in d between stride columns. */
@@ -71,7 +72,7 @@ static fs_time l_mw(const lognp *m, int64_t size, int64_t stride) {
 
 /* o_mw + l_mw: both middleware halves together. */
 static fs_time middleware(const lognp *m, int64_t size, int64_t stride) {
-  return positive(fs_size_table_value(&m->mw, size, 0)) + positive(l_mw(m, size, stride));
+  return fs_time_add(positive(fs_size_table_value(&m->mw, size, 0)), positive(l_mw(m, size, stride)));
 }
 
 static fs_time sender_stage(const lognp *m, int64_t size, int64_t stride) {
@@ -89,7 +90,7 @@ static fs_time network_stage(const lognp *m, int64_t size) {
 
 /* T(s, d) = o_mw + l_mw + o_net */
 static fs_time message(const lognp *m, int64_t size, int64_t stride) {
-  return middleware(m, size, stride) + network_stage(m, size);
+  return fs_time_add(middleware(m, size, stride), network_stage(m, size));
 }
 
 static void lognp_start(void *state, fs_engine *engine, int32_t task, fs_time now) {
@@ -97,21 +98,22 @@ static void lognp_start(void *state, fs_engine *engine, int32_t task, fs_time no
   const fs_program *p = fs_engine_program(engine);
   int64_t size = p->value[task], stride = fs_task_stride(p, task);
   if (p->kind[task] == FS_GET) {
-    fs_engine_post_local(engine, task, now + sender_stage(m, 0, 0));
-    fs_engine_post_remote(engine, task, now + message(m, 0, 0) + message(m, size, stride));
+    fs_engine_post_local(engine, task, fs_time_add(now, sender_stage(m, 0, 0)));
+    fs_engine_post_remote(engine, task,
+                          fs_time_add(now, fs_time_add(message(m, 0, 0), message(m, size, stride))));
     return;
   }
-  fs_engine_post_local(engine, task, now + sender_stage(m, size, stride));
-  fs_engine_post_remote(engine, task, now + message(m, size, stride));
+  fs_engine_post_local(engine, task, fs_time_add(now, sender_stage(m, size, stride)));
+  fs_engine_post_remote(engine, task, fs_time_add(now, message(m, size, stride)));
 }
 
 static int lognp_send(void *state, fs_engine *engine, int32_t task, fs_time now) {
   const lognp *m = state;
   const fs_program *p = fs_engine_program(engine);
   int64_t size = p->value[task];
-  fs_time sent = now + sender_stage(m, size, fs_task_stride(p, task));
+  fs_time sent = fs_time_add(now, sender_stage(m, size, fs_task_stride(p, task)));
   fs_engine_post_local(engine, task, sent);
-  fs_engine_post_arrival(engine, task, sent + network_stage(m, size));
+  fs_engine_post_arrival(engine, task, fs_time_add(sent, network_stage(m, size)));
   return 0;
 }
 
@@ -159,7 +161,8 @@ static int read_strides(lognp *m, const char *text, fs_error *err) {
     if (m->stride_count == MAX_STRIDES || fs_parse_size(at, length, &d) || d <= 0 ||
         (m->stride_count && d <= m->strides[m->stride_count - 1]))
       return fs_error_set(err, "--param strides=%s: expected 1 to %d increasing positive sizes "
-                          "separated by commas (\"16,64,1KiB\")", text, MAX_STRIDES);
+                          "up to " FS_SIZE_LIMIT_TEXT " separated by commas (\"16,64,1KiB\")",
+                          text, MAX_STRIDES);
     m->strides[m->stride_count++] = d;
     if (!comma) return 0;
     at = comma + 1;

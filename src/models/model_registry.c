@@ -44,7 +44,11 @@ int fs_parameter_time(fs_parameters *params, const char *key, int allow_negative
                       fs_error *err) {
   fs_parameter *p = fs_parameter_take(params, key);
   if (!p) return 0;
-  if (fs_parse_time(p->value, strlen(p->value), allow_negative, out) != 0)
+  int status = fs_parse_time(p->value, strlen(p->value), allow_negative, out);
+  if (status == FS_PAST_LIMIT)
+    return fs_error_set(err, "--param %s=%s: expected a time within the limit of %s%s", key,
+                        p->value, allow_negative ? "+-" : "", FS_TIME_LIMIT_TEXT);
+  if (status != 0)
     return fs_error_set(err, "--param %s=%s: expected a %stime with a unit (ps, ns, us, ms, s)",
                         key, p->value, allow_negative ? "" : "non-negative ");
   return 0;
@@ -54,7 +58,11 @@ int fs_parameter_per_byte(fs_parameters *params, const char *key, fs_per_byte *o
                           fs_error *err) {
   fs_parameter *p = fs_parameter_take(params, key);
   if (!p) return 0;
-  if (fs_parse_per_byte(p->value, strlen(p->value), out) != 0)
+  int status = fs_parse_per_byte(p->value, strlen(p->value), out);
+  if (status == FS_PAST_LIMIT)
+    return fs_error_set(err, "--param %s=%s: expected a time per byte up to %s", key, p->value,
+                        FS_PER_BYTE_LIMIT_TEXT);
+  if (status != 0)
     return fs_error_set(err, "--param %s=%s: expected a time per byte (\"0.4ns\") or a bandwidth "
                         "(\"10GB/s\")", key, p->value);
   return 0;

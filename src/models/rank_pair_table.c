@@ -77,7 +77,11 @@ static long fail_keys(reader *r, size_t column, unsigned allowed) {
 /* Parses the value of slot s. Returns -1 when fine, else column. */
 static long parse_slot(reader *r, int s, const char *text, size_t n, size_t column, int64_t *out) {
   int is_time = s == LINK_TIME || s == RANK_TIME;
-  if (is_time ? fs_parse_time(text, n, 0, out) == 0 : fs_parse_per_byte(text, n, out) == 0) return -1;
+  int status = is_time ? fs_parse_time(text, n, 0, out) : fs_parse_per_byte(text, n, out);
+  if (status == 0) return -1;
+  if (status == FS_PAST_LIMIT)
+    return fail(r, column, "a value for %s up to %s", slot_name(r->keys, s),
+                is_time ? FS_TIME_LIMIT_TEXT : FS_PER_BYTE_LIMIT_TEXT);
   if (is_time)
     return fail(r, column, "a non-negative time with a unit (ps, ns, us, ms, s) for %s%s",
                 slot_name(r->keys, s), "");

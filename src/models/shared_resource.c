@@ -89,7 +89,9 @@ static void reschedule(fs_shared_resource *r, fs_engine *e, int32_t index, fs_ti
     job *j = &r->jobs[x];
     double left = 1.0 - j->progress;
     j->cost = r->callbacks.cost(r->callbacks.owner, index, j->bytes, in->tau);
-    j->end = now + (fs_time)((left > 0 ? left : 0) * j->cost + 0.5); /* nearest ps */
+    if (!(j->cost > 0)) j->cost = 0; /* a negative table value costs nothing, never time back */
+    double rest = (left > 0 ? left : 0) * j->cost + 0.5; /* nearest ps, saturated */
+    j->end = fs_time_add(now, rest < (double)FS_TIME_LIMIT ? (fs_time)rest : FS_TIME_LIMIT);
     if (first < 0 || j->end < first) first = j->end;
   }
   if (first == in->next_end) return; /* its event stands (or none is needed) */

@@ -3,12 +3,13 @@
 
 #include <stdlib.h>
 
-/* a + (b - a) * (s - s0) / (s1 - s0), rounded to nearest (halves away from 0) */
+/* a + (b - a) * (s - s0) / (s1 - s0), rounded to nearest (halves away from
+ * 0), saturated at the time limits (an extrapolation may run past them). */
 static fs_time interpolate(fs_time a, fs_time b, int64_t s0, int64_t s1, int64_t s) {
-  __int128 numerator = (__int128)(b - a) * ((__int128)s - s0), denominator = (__int128)s1 - s0;
+  __int128 numerator = ((__int128)b - a) * ((__int128)s - s0), denominator = (__int128)s1 - s0;
   __int128 q = (numerator < 0 ? numerator - denominator / 2 : numerator + denominator / 2) / denominator;
   __int128 v = a + q;
-  return v > INT64_MAX ? INT64_MAX : v < INT64_MIN ? INT64_MIN : (fs_time)v;
+  return v > FS_TIME_LIMIT ? FS_TIME_LIMIT : v < -FS_TIME_LIMIT ? -FS_TIME_LIMIT : (fs_time)v;
 }
 
 /* The row segment [i-1, i] holding size (or the last one); 0: below the first row. */
@@ -77,13 +78,17 @@ static long parse_row(const char *line, size_t length, int columns,
                       const char *const *column_names, const growing_table *g, int64_t *size,
                       fs_time *values, const char **expected) {
   size_t at = 0, n = next_token(line, length, &at), start = at - n;
-  if (fs_parse_size(line + start, n, size)) return *expected = "a message size (\"8B\", \"2KiB\")", (long)start;
+  int status = fs_parse_size(line + start, n, size);
+  if (status == FS_PAST_LIMIT) return *expected = "a message size up to " FS_SIZE_LIMIT_TEXT, (long)start;
+  if (status) return *expected = "a message size (\"8B\", \"2KiB\")", (long)start;
   if (g->rows > 0 && *size <= g->sizes[g->rows - 1])
     return *expected = "a size larger than the previous row's", (long)start;
   for (int k = 0; k < columns; k++) {
     n = next_token(line, length, &at), start = at - n;
-    if (n == 0 || fs_parse_time(line + start, n, 1, &values[k]))
-      return *expected = column_names ? column_names[k] : "a time with a unit", (long)start;
+    status = n == 0 ? -1 : fs_parse_time(line + start, n, 1, &values[k]);
+    if (status == FS_PAST_LIMIT)
+      return *expected = "a time within the limit of +-" FS_TIME_LIMIT_TEXT, (long)start;
+    if (status) return *expected = column_names ? column_names[k] : "a time with a unit", (long)start;
   }
   n = next_token(line, length, &at);
   if (n != 0) return *expected = "the end of the row", (long)(at - n);

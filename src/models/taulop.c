@@ -68,8 +68,17 @@ typedef struct taulop {
   int32_t message_count, message_capacity, free_message;
 } taulop;
 
+/* Segments of one same-node message: each is simulated, so their count
+ * bounds the work (README, "Limits"). */
+#define MAX_SEGMENTS ((int64_t)1 << 24)
+
+/* ceil(bytes / segment) without overflow. */
+static int64_t segments_of(int64_t bytes, int64_t segment) {
+  return bytes / segment + (bytes % segment != 0);
+}
+
 static fs_time overhead(const taulop *m, int channel, int64_t bytes) {
-  return m->o[channel] + (bytes >= m->threshold[channel] ? m->o_protocol[channel] : 0);
+  return fs_time_add(m->o[channel], bytes >= m->threshold[channel] ? m->o_protocol[channel] : 0);
 }
 
 /* L^c(bytes, tau) in picoseconds. */
@@ -196,11 +205,16 @@ static void begin_message(taulop *m, fs_engine *e, int32_t task, fs_time now) {
                  .target_node = fs_platform_node_of(m->platform, to), .bytes = p->value[task]};
   g->local_node = g->source_node == g->target_node;
   g->segment = m->segment > 0 && g->bytes > m->segment ? m->segment : (g->bytes > 0 ? g->bytes : 1);
-  g->segments = g->local_node ? (int32_t)((g->bytes + g->segment - 1) / g->segment) : 1;
-  if (g->segments < 1) g->segments = 1;
+  int64_t segments = g->local_node ? segments_of(g->bytes, g->segment) : 1;
+  if (segments > MAX_SEGMENTS) {
+    fs_engine_fail(e, "taulop simulates at most 16777216 segments of a same-node message "
+                      "(raise --param segment=)");
+    return;
+  }
+  g->segments = segments < 1 ? 1 : (int32_t)segments;
   fs_time o = overhead(m, g->local_node ? 0 : 1, g->bytes);
-  if (p->kind[task] == FS_GET) fs_engine_post_local(e, task, now + o);
-  fs_engine_post_model_event(e, now + o, (uint32_t)record | START_FLAG);
+  if (p->kind[task] == FS_GET) fs_engine_post_local(e, task, fs_time_add(now, o));
+  fs_engine_post_model_event(e, fs_time_add(now, o), (uint32_t)record | START_FLAG);
 }
 
 static void start_transfers(taulop *m, fs_engine *e, int32_t record, fs_time now) {
@@ -300,8 +314,9 @@ static void lone_done(void *owner, fs_engine *e, int32_t job_owner, int leg, fs_
 }
 
 static fs_time lone_segmented(const taulop *m, int64_t bytes, fs_time *last_put) {
+  if (segments_of(bytes, m->segment) > MAX_SEGMENTS) return -1;
   lone_message l = {.m = m, .bytes = bytes, .delivered = -1,
-                    .segments = (int32_t)((bytes + m->segment - 1) / m->segment)};
+                    .segments = (int32_t)segments_of(bytes, m->segment)};
   fs_shared_callbacks callbacks = {.owner = &l, .cost = lone_cost, .post = lone_post, .done = lone_done};
   fs_error err;
   l.shm = fs_shared_resource_new(&callbacks);
@@ -343,8 +358,8 @@ static int taulop_price(void *state, const fs_program *p, int32_t task, fs_time 
   }
   fs_time total = 0, fixed = 0;
   for (int i = 0; i < count; i++) {
-    total += fs_size_table_value(&m->table[legs[i]], bytes, 0);
-    fixed += fs_size_table_value(&m->table[legs[i]], 0, 0);
+    total = fs_time_add(total, fs_size_table_value(&m->table[legs[i]], bytes, 0));
+    fixed = fs_time_add(fixed, fs_size_table_value(&m->table[legs[i]], 0, 0));
   }
   if (same_node && m->segment > 0 && bytes > m->segment) {
     fs_time last_put = 0, delivered = lone_segmented(m, bytes, &last_put);
@@ -406,7 +421,8 @@ static int read_table(taulop *m, int channel, const fs_parameter *table, fs_erro
 static int read_size(fs_parameters *params, const char *key, int64_t *out, fs_error *err) {
   fs_parameter *p = fs_parameter_take(params, key);
   if (p && fs_parse_size(p->value, strlen(p->value), out))
-    return fs_error_set(err, "--param %s=%s: expected a size such as 8KiB", key, p->value);
+    return fs_error_set(err, "--param %s=%s: expected a size such as 8KiB, up to %s", key, p->value,
+                        FS_SIZE_LIMIT_TEXT);
   return 0;
 }
 

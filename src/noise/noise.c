@@ -15,7 +15,7 @@
 
 #define MAX_TERMS 256
 /* Times beyond this (about 53 days) saturate: no arithmetic can overflow. */
-#define FS_NOISE_TIME_LIMIT ((fs_time)1 << 62)
+#define FS_NOISE_TIME_LIMIT FS_TIME_LIMIT
 /* Random streams: rank r draws from stream r; the detour offsets from
  * stream DETOUR_STREAM + r, so they never meet a term's draws. */
 #define DETOUR_STREAM ((uint64_t)1 << 40)
@@ -165,6 +165,9 @@ static int parse_detour(fs_text_input *in, const char *line, size_t length, deto
                                  f == 0 ? "a start time" : "a duration",
                                  fs_noise_shown(field[f], field_length[f], shown));
   }
+  if (d->duration > FS_TIME_LIMIT - d->start)
+    return fs_text_input_error(in, field[1] - line + 1, err, "expected a detour ending by the limit, %s",
+                               FS_TIME_LIMIT_TEXT);
   while (at < length && (line[at] == ' ' || line[at] == '\t')) at++;
   if (at < length)
     return fs_text_input_error(in, (int64_t)at + 1, err,
