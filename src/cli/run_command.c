@@ -10,6 +10,7 @@
 #include "instruments/report.h"
 #include "instruments/timeline.h"
 #include "models/model_registry.h"
+#include "models/platform_parameters.h"
 #include "noise/noise.h"
 #include "options.h"
 #include "run_replay.h"
@@ -234,6 +235,10 @@ static int simulate(run_options *o, fs_program *program, const fs_replay *replay
   int exit_status = FS_EXIT_SIMULATION;
   const fs_noise *noise = fs_noise_active(o->noise) ? o->noise : NULL;
   if (!engine || fs_engine_set_noise(engine, noise, o->seed, &err)) goto done;
+  if (fs_platform_parameters_place(&o->params, engine, &err)) {
+    exit_status = FS_EXIT_USAGE;
+    goto done;
+  }
   o->views.input = o->input;
   o->views.timeline_csv = o->timeline;
   views_platform(o);

@@ -36,6 +36,19 @@ typedef struct cpu_state {
   uint8_t busy, dispatch_pending;
 } cpu_state;
 
+/* The cores of one node holding ranks (fs_engine_set_cores): how many are
+ * held, and who waits for one: concurrent tasks (linked through
+ * waiting_next) and CPUs of its ranks (through cpu_next), each list by
+ * (ready time, task id) of the task that waits (a CPU's next entry). Core
+ * ids 0..fresh-1 were handed out; the free ones among them wait in a
+ * min-heap at released[released_at..], so a task takes the lowest free id. */
+typedef struct core_pool {
+  int64_t released_at;
+  int32_t held, fresh, released_count;
+  int32_t task_head, task_tail, cpu_head, cpu_tail;
+  uint8_t dispatch_pending;
+} core_pool;
+
 /* FIFO queues of one rank: posted receives and unexpected messages (send
  * ids), linked through waiting_next. */
 typedef struct match_queues {
@@ -73,6 +86,17 @@ struct fs_engine {
   fs_time *started;      /* per task: when it started */
   int32_t pending;       /* a local completion held until the model's call returns, or -1 */
   fs_time pending_at;    /* its time as the model posted it */
+  /* cores (fs_engine_set_cores); all NULL unless concurrent tasks run on a platform */
+  core_pool *pools;      /* per node holding ranks */
+  int32_t *pool_of;      /* per rank */
+  int32_t pool_count, cores;
+  int32_t *released;     /* the pools' heaps of free core ids */
+  int32_t *held_core;    /* per CPU: the core it holds, -1 */
+  int32_t *cpu_next;     /* per CPU: next in its pool's waiting CPUs */
+  int32_t *task_core;    /* per task: the core a concurrent task holds, -1 */
+  fs_time *ready_at;     /* per task (or message): when it began to wait */
+  int32_t *pool_ring;    /* pools to serve at the end of this instant */
+  int32_t ring_head, ring_count;
 };
 
 static int has_two_sided(const fs_program *p) {
@@ -114,6 +138,13 @@ fs_engine *fs_engine_new(const fs_program *program, fs_network_model *network,
   return e;
 }
 
+static void free_cores(fs_engine *e) {
+  free(e->pools), free(e->pool_of), free(e->released), free(e->held_core);
+  free(e->cpu_next), free(e->task_core), free(e->ready_at), free(e->pool_ring);
+  e->pools = NULL, e->pool_of = e->released = e->held_core = e->cpu_next = NULL;
+  e->task_core = e->pool_ring = NULL, e->ready_at = NULL;
+}
+
 void fs_engine_free(fs_engine *e) {
   if (!e) return;
   fs_event_queue_free(&e->queue);
@@ -126,6 +157,7 @@ void fs_engine_free(fs_engine *e) {
   free(e->dispatch);
   free(e->draws);
   free(e->started);
+  free_cores(e);
   free(e);
 }
 
@@ -141,6 +173,80 @@ int fs_engine_set_noise(fs_engine *e, const fs_noise *noise, uint64_t seed, fs_e
   if (!e->draws || !e->started)
     return fs_error_set(err, "out of memory for the noise state of %d tasks", p->tasks);
   e->noise = noise;
+  return 0;
+}
+
+/* Does task hold a core of its node while it runs (when cores are in use)? */
+static int holds_core(const fs_program *p, int32_t t) {
+  return p->kind[t] >= FS_SLEEP && (p->flags[t] & FS_CONCURRENT);
+}
+
+static int compare_int32(const void *a, const void *b) {
+  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The index of node in the sorted distinct nodes[0..count). */
+static int32_t node_index(const int32_t *nodes, int32_t count, int32_t node) {
+  int32_t lo = 0, hi = count - 1;
+  while (lo < hi) {
+    int32_t mid = lo + (hi - lo) / 2;
+    if (nodes[mid] < node) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
+
+/* The pools' heaps: a pool never holds more than min(cores, its CPUs and
+ * concurrent tasks) at once, nor so many free ids. */
+static int size_heaps(fs_engine *e) {
+  const fs_program *p = e->program;
+  int64_t *room = calloc((size_t)e->pool_count, sizeof *room), total = 0;
+  if (!room) return -1;
+  for (int32_t r = 0; r < p->ranks; r++) room[e->pool_of[r]] += p->cpus;
+  for (int32_t t = 0; t < p->tasks; t++)
+    if (holds_core(p, t)) room[e->pool_of[p->rank[t]]]++;
+  for (int32_t i = 0; i < e->pool_count; i++) {
+    e->pools[i].released_at = total;
+    total += room[i] < e->cores ? room[i] : e->cores;
+  }
+  free(room);
+  e->released = malloc((size_t)total * sizeof *e->released + 1);
+  return e->released ? 0 : -1;
+}
+
+int fs_engine_set_cores(fs_engine *e, const int32_t *node_of_rank, int64_t cores, fs_error *err) {
+  const fs_program *p = e->program;
+  free_cores(e);
+  int any = 0;
+  for (int32_t t = 0; t < p->tasks && !any; t++) any = holds_core(p, t);
+  if (!any || p->ranks == 0) return 0;
+  if (cores < 1 || cores > INT32_MAX)
+    return fs_error_set(err, "internal error: %lld cores per node", (long long)cores);
+  size_t ranks = (size_t)p->ranks, cpus = ranks * (size_t)p->cpus, tasks = (size_t)p->tasks + 1;
+  int32_t *nodes = malloc(ranks * sizeof *nodes), count = 0;
+  if (nodes) {
+    memcpy(nodes, node_of_rank, ranks * sizeof *nodes);
+    qsort(nodes, ranks, sizeof *nodes, compare_int32);
+    for (size_t i = 0; i < ranks; i++)
+      if (i == 0 || nodes[i] != nodes[count - 1]) nodes[count++] = nodes[i];
+  }
+  e->pool_count = count, e->cores = (int32_t)cores;
+  e->pools = calloc((size_t)count + 1, sizeof *e->pools);
+  e->pool_of = malloc(ranks * sizeof *e->pool_of);
+  e->held_core = malloc(cpus * sizeof *e->held_core);
+  e->cpu_next = malloc(cpus * sizeof *e->cpu_next);
+  e->task_core = malloc(tasks * sizeof *e->task_core);
+  e->ready_at = malloc(tasks * sizeof *e->ready_at);
+  e->pool_ring = malloc(((size_t)count + 1) * sizeof *e->pool_ring);
+  int failed = !nodes || !e->pools || !e->pool_of || !e->held_core || !e->cpu_next ||
+               !e->task_core || !e->ready_at || !e->pool_ring;
+  for (size_t r = 0; !failed && r < ranks; r++)
+    e->pool_of[r] = node_index(nodes, count, node_of_rank[r]);
+  free(nodes);
+  if (failed || size_heaps(e)) {
+    free_cores(e);
+    return fs_error_set(err, "out of memory for the cores of %d ranks", p->ranks);
+  }
   return 0;
 }
 
@@ -168,7 +274,10 @@ int64_t fs_engine_bytes(const fs_engine *e) {
   int64_t per_task = 8 + (e->two_sided ? 1 : 0);
   int64_t per_rank = (int64_t)p->cpus * (int64_t)(sizeof(cpu_state) + 4) + (int64_t)sizeof(fs_time) +
                      (e->queues ? (int64_t)sizeof(match_queues) : 0);
-  return (int64_t)p->tasks * per_task + (int64_t)p->ranks * per_rank;
+  if (e->pools) /* ready_at, task_core, heap; pool_of; held_core, cpu_next, heap; pools, ring */
+    per_task += 16, per_rank += 4 + (int64_t)p->cpus * 12;
+  int64_t pools = e->pools ? (int64_t)e->pool_count * (int64_t)(sizeof(core_pool) + 4) : 0;
+  return (int64_t)p->tasks * per_task + (int64_t)p->ranks * per_rank + pools;
 }
 
 /* ---- posting events ---- */
@@ -348,6 +457,7 @@ static void enqueue_waiting(fs_engine *e, int32_t c, int32_t task) {
 }
 
 static void wait_for_cpu(fs_engine *e, int32_t c, int32_t task) {
+  if (e->ready_at) e->ready_at[task] = e->now;
   enqueue_waiting(e, c, task);
   request_dispatch(e, c);
 }
@@ -359,6 +469,107 @@ static int32_t dequeue_waiting(fs_engine *e, int32_t c) {
   if (cpu->head < 0) cpu->tail = -1;
   if (cpu->segment_before == task) cpu->segment_before = -1;
   return task;
+}
+
+/* ---- cores of a platform (fs_engine_set_cores) ---- */
+
+typedef struct wait_key {
+  fs_time time;
+  int32_t id;
+} wait_key;
+
+static int key_before(wait_key a, wait_key b) {
+  return a.time < b.time || (a.time == b.time && a.id < b.id);
+}
+/* A waiting task's key, or a waiting CPU's: that of its next entry. */
+static wait_key waiter_key(const fs_engine *e, int32_t item, int is_cpu) {
+  int32_t t = is_cpu ? e->cpus[item].head : item;
+  return (wait_key){e->ready_at[t], t};
+}
+
+/* Inserts item into a list by key: at the tail when it comes last (tasks
+ * join in time order), else after the entries before it. */
+static void insert_waiter(fs_engine *e, int32_t *head, int32_t *tail, int32_t *next, int32_t item,
+                          int is_cpu) {
+  wait_key key = waiter_key(e, item, is_cpu);
+  next[item] = -1;
+  if (*tail < 0) {
+    *head = *tail = item;
+    return;
+  }
+  if (!key_before(key, waiter_key(e, *tail, is_cpu))) {
+    next[*tail] = item, *tail = item;
+    return;
+  }
+  int32_t previous = -1, current = *head;
+  while (!key_before(key, waiter_key(e, current, is_cpu))) previous = current, current = next[current];
+  next[item] = current;
+  if (previous < 0) *head = item; else next[previous] = item;
+}
+
+static void request_pool(fs_engine *e, int32_t pool) {
+  core_pool *n = &e->pools[pool];
+  if (n->dispatch_pending || (n->task_head < 0 && n->cpu_head < 0)) return;
+  n->dispatch_pending = 1;
+  e->pool_ring[(e->ring_head + e->ring_count++) % e->pool_count] = pool;
+}
+
+/* The lowest free core id of a pool with one free. */
+static int32_t take_core(fs_engine *e, int32_t pool) {
+  core_pool *n = &e->pools[pool];
+  n->held++;
+  if (!n->released_count) return n->fresh++;
+  int32_t *heap = e->released + n->released_at, count = --n->released_count;
+  int32_t core = heap[0], last = heap[count], i = 0;
+  for (int32_t child; (child = 2 * i + 1) < count; i = child) {
+    if (child + 1 < count && heap[child + 1] < heap[child]) child++;
+    if (heap[child] >= last) break;
+    heap[i] = heap[child];
+  }
+  heap[i] = last;
+  return core;
+}
+
+static void give_core(fs_engine *e, int32_t pool, int32_t core) {
+  core_pool *n = &e->pools[pool];
+  int32_t *heap = e->released + n->released_at, i = n->released_count++;
+  for (; i > 0 && heap[(i - 1) / 2] > core; i = (i - 1) / 2) heap[i] = heap[(i - 1) / 2];
+  heap[i] = core;
+  n->held--;
+  request_pool(e, pool);
+}
+
+/* A CPU with work and no core asks its node for one. */
+static void want_core(fs_engine *e, int32_t c) {
+  int32_t pool = e->pool_of[c / e->program->cpus];
+  core_pool *n = &e->pools[pool];
+  e->cpus[c].busy = 2; /* not dispatched again until its core comes */
+  insert_waiter(e, &n->cpu_head, &n->cpu_tail, e->cpu_next, c, 1);
+  request_pool(e, pool);
+}
+
+/* A concurrent task waits for a core of its rank's node. */
+static void wait_for_core(fs_engine *e, int32_t task) {
+  int32_t pool = e->pool_of[e->program->rank[task]];
+  core_pool *n = &e->pools[pool];
+  e->ready_at[task] = e->now;
+  insert_waiter(e, &n->task_head, &n->task_tail, e->waiting_next, task, 0);
+  request_pool(e, pool);
+}
+
+/* A CPU left idle gives its core back. */
+static void release_cpu_core(fs_engine *e, int32_t c) {
+  if (e->held_core[c] < 0) return;
+  give_core(e, e->pool_of[c / e->program->cpus], e->held_core[c]);
+  e->held_core[c] = -1;
+}
+
+/* A concurrent task's core is free again (when its CPU would be). */
+static void release_task_core(fs_engine *e, int32_t task) {
+  const fs_program *p = e->program;
+  if (!holds_core(p, task) || e->task_core[task] < 0) return;
+  give_core(e, e->pool_of[p->rank[task]], e->task_core[task]);
+  e->task_core[task] = -1;
 }
 
 /* ---- tasks ---- */
@@ -381,6 +592,11 @@ static void notify_match(fs_engine *e, int32_t send, int32_t recv) {
 static void notify_received(fs_engine *e, int32_t send, fs_time end) {
   for (int i = 0; i < e->observer_count; i++)
     if (e->observers[i].received) e->observers[i].received(e->observers[i].state, send, e->now, end);
+}
+
+static void notify_placed(fs_engine *e, int32_t task, int32_t core) {
+  for (int i = 0; i < e->observer_count; i++)
+    if (e->observers[i].placed) e->observers[i].placed(e->observers[i].state, task, core, e->now);
 }
 
 static void make_ready(fs_engine *e, int32_t task);
@@ -458,6 +674,8 @@ static void make_ready(fs_engine *e, int32_t task) {
   if (e->observer_count) notify(e, 0, task);
   if (fs_task_takes_cpu(e->program, task))
     wait_for_cpu(e, cpu_of(e, e->program->rank[task], task), task);
+  else if (e->pools && holds_core(e->program, task))
+    wait_for_core(e, task);
   else
     start_task(e, task);
 }
@@ -465,6 +683,7 @@ static void make_ready(fs_engine *e, int32_t task) {
 static void free_cpu(fs_engine *e, int32_t c) {
   cpu_state *cpu = &e->cpus[c];
   cpu->busy = 0; /* then test the other fields apart: no stall on this store */
+  if (e->pools) release_cpu_core(e, c);
   if (!cpu->dispatch_pending && cpu->head >= 0) {
     cpu->dispatch_pending = 1;
     e->dispatch[e->dispatch_count++] = c;
@@ -575,6 +794,8 @@ static void handle_local(fs_engine *e, int32_t task) {
   extend_finish(e, p->rank[task]);
   if (fs_task_takes_cpu(p, task) && !(p->flags[task] & FS_BLOCKING))
     free_cpu(e, cpu_of(e, p->rank[task], task));
+  else if (e->pools && !(p->flags[task] & FS_BLOCKING))
+    release_task_core(e, task);
   int64_t from = start_edges_end(p, task);
   if (p->kind[task] == FS_SEND && !(e->two_sided[task] & RENDEZVOUS)) {
     if (e->observer_count) notify(e, 3, task); /* an eager send is done */
@@ -591,6 +812,8 @@ static void handle_remote(fs_engine *e, int32_t task) {
   extend_finish(e, delivered_at(p, task));
   if (fs_task_takes_cpu(p, task) && (p->flags[task] & FS_BLOCKING))
     free_cpu(e, cpu_of(e, p->rank[task], task));
+  else if (e->pools && (p->flags[task] & FS_BLOCKING))
+    release_task_core(e, task);
   e->completed++;
   release(e, local_edges_end(p, task), p->successor_at[task + 1]);
 }
@@ -602,6 +825,7 @@ static void handle_complete(fs_engine *e, int32_t task) {
     extend_finish(e, p->rank[task]);
     extend_finish(e, delivered_at(p, task));
     if (fs_task_takes_cpu(p, task)) free_cpu(e, cpu_of(e, p->rank[task], task));
+    else if (e->pools) release_task_core(e, task);
   }
   e->completed++;
   release(e, start_edges_end(p, task), p->successor_at[task + 1]);
@@ -651,7 +875,33 @@ static void handle(fs_engine *e, uint64_t payload) {
   }
 }
 
-/* Every idle CPU with waiting work starts its first entry, all at `now`.
+/* A node's free cores go to its waiters, first by (ready time, task id):
+ * concurrent tasks start; a CPU (keyed by its next entry) keeps its core
+ * and is dispatched in this instant. */
+static void serve_pool(fs_engine *e, int32_t pool) {
+  core_pool *n = &e->pools[pool];
+  n->dispatch_pending = 0;
+  while (n->held < e->cores && (n->cpu_head >= 0 || n->task_head >= 0)) {
+    int32_t c = n->cpu_head, task = n->task_head;
+    if (c >= 0 && (task < 0 || key_before(waiter_key(e, c, 1), waiter_key(e, task, 0)))) {
+      n->cpu_head = e->cpu_next[c];
+      if (n->cpu_head < 0) n->cpu_tail = -1;
+      e->held_core[c] = take_core(e, pool);
+      e->cpus[c].busy = 0;
+      request_dispatch(e, c);
+    } else {
+      n->task_head = e->waiting_next[task];
+      if (n->task_head < 0) n->task_tail = -1;
+      e->task_core[task] = take_core(e, pool);
+      if (e->observer_count) notify_placed(e, task, e->task_core[task]);
+      start_task(e, task);
+    }
+  }
+}
+
+/* Every idle CPU with waiting work starts its first entry, all at `now`
+ * (with cores in use, once it holds a core of its node; it gives the core
+ * back if it ends idle), then the nodes hand out their free cores.
  * An entry the model cannot start yet (a NIC gap) comes back when it can. */
 static void dispatch_round(fs_engine *e) {
   const fs_program *p = e->program;
@@ -662,6 +912,10 @@ static void dispatch_round(fs_engine *e) {
     cpu_state *cpu = &e->cpus[c];
     cpu->dispatch_pending = 0;
     while (!cpu->busy && cpu->head >= 0) {
+      if (e->pools && e->held_core[c] < 0) {
+        want_core(e, c);
+        break;
+      }
       int32_t task = dequeue_waiting(e, c);
       int message = p->kind[task] == FS_SEND && (e->two_sided[task] & MESSAGE);
       if (e->network->available && p->kind[task] >= FS_PUT && p->kind[task] <= FS_SEND) {
@@ -674,10 +928,32 @@ static void dispatch_round(fs_engine *e) {
       cpu->busy = 1;
       if (message)
         receive_message(e, task);
-      else
+      else {
+        if (e->pools && e->observer_count) notify_placed(e, task, e->held_core[c]);
         start_task(e, task);
+      }
     }
+    if (e->pools && !cpu->busy) release_cpu_core(e, c);
   }
+  while (e->ring_count) {
+    int32_t pool = e->pool_ring[e->ring_head];
+    e->ring_head = (e->ring_head + 1) % e->pool_count;
+    e->ring_count--;
+    serve_pool(e, pool);
+  }
+}
+
+static void reset_cores(fs_engine *e) {
+  const fs_program *p = e->program;
+  for (int32_t i = 0; i < e->pool_count; i++) {
+    core_pool *n = &e->pools[i];
+    n->held = n->fresh = n->released_count = 0;
+    n->task_head = n->task_tail = n->cpu_head = n->cpu_tail = -1;
+    n->dispatch_pending = 0;
+  }
+  for (int64_t c = 0; c < (int64_t)p->ranks * p->cpus; c++) e->held_core[c] = -1;
+  for (int32_t t = 0; t < p->tasks; t++) e->task_core[t] = -1;
+  e->ring_head = e->ring_count = 0;
 }
 
 static void reset(fs_engine *e) {
@@ -691,6 +967,7 @@ static void reset(fs_engine *e) {
     if (e->queues) e->queues[r] = (match_queues){-1, -1, -1, -1};
   }
   if (e->two_sided) memset(e->two_sided, 0, (size_t)p->tasks);
+  if (e->pools) reset_cores(e);
   e->dispatch_count = 0;
   e->now = 0;
   e->events = e->completed = e->stuck = e->unmatched = 0;
@@ -729,7 +1006,7 @@ int fs_engine_run(fs_engine *e, fs_error *err) {
     if (p->need[t] == 0) make_ready(e, t);
   for (;;) {
     /* the instant ends when no event of this time is left */
-    if (e->dispatch_count && !fs_event_queue_has_current(&e->queue)) {
+    if ((e->dispatch_count || e->ring_count) && !fs_event_queue_has_current(&e->queue)) {
       dispatch_round(e);
       continue;
     }

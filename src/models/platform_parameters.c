@@ -40,3 +40,22 @@ fs_platform *fs_platform_parameters_build(const fs_platform_parameters *pp, int3
   int64_t cores = pp->cores ? pp->cores : (ranks + nodes - 1) / nodes;
   return fs_platform_from_options(nodes, cores, pp->mapping[0] ? pp->mapping : "seq", ranks, err);
 }
+
+static int has_concurrent(const fs_program *p) {
+  for (int32_t t = 0; t < p->tasks; t++)
+    if (p->kind[t] >= FS_SLEEP && (p->flags[t] & FS_CONCURRENT)) return 1;
+  return 0;
+}
+
+int fs_platform_parameters_place(fs_parameters *params, fs_engine *engine, fs_error *err) {
+  const fs_program *program = fs_engine_program(engine);
+  fs_platform_parameters pp;
+  if (fs_platform_parameters_read(params, &pp, err)) return -1;
+  if ((!pp.file[0] && !pp.nodes && !pp.cores && !pp.mapping[0]) || !has_concurrent(program))
+    return 0;
+  fs_platform *platform = fs_platform_parameters_build(&pp, program->ranks, err);
+  if (!platform) return -1;
+  int status = fs_engine_set_cores(engine, platform->node, platform->cores, err);
+  fs_platform_free(platform);
+  return status;
+}
