@@ -309,6 +309,7 @@ int fs_command_run(int argc, char **argv) {
     program = fs_schedule_read_showing(o.input, isatty(2) ? stderr : NULL, &err);
   }
   if (!program || fs_noise_prepare(o.noise, program->ranks, &err)) goto done;
+  if (o.seeds && fs_platform_parameters_check(&o.params, program, &err)) goto done;
   if (o.seeds) {
     fs_study_setup setup = {.input = o.input, .model = o.model, .compute = o.compute,
                             .format = o.format, .params = &o.params, .program = program,

@@ -47,14 +47,30 @@ static int has_concurrent(const fs_program *p) {
   return 0;
 }
 
-int fs_platform_parameters_place(fs_parameters *params, fs_engine *engine, fs_error *err) {
-  const fs_program *program = fs_engine_program(engine);
+/* The platform the parameters name, when the program has concurrent tasks;
+ * else NULL with *failed 0. */
+static fs_platform *platform_for(fs_parameters *params, const fs_program *program, fs_error *err,
+                                 int *failed) {
   fs_platform_parameters pp;
-  if (fs_platform_parameters_read(params, &pp, err)) return -1;
-  if ((!pp.file[0] && !pp.nodes && !pp.cores && !pp.mapping[0]) || !has_concurrent(program))
-    return 0;
+  *failed = fs_platform_parameters_read(params, &pp, err) != 0;
+  if (*failed || (!pp.file[0] && !pp.nodes && !pp.cores && !pp.mapping[0]) ||
+      !has_concurrent(program))
+    return NULL;
   fs_platform *platform = fs_platform_parameters_build(&pp, program->ranks, err);
-  if (!platform) return -1;
+  *failed = !platform;
+  return platform;
+}
+
+int fs_platform_parameters_check(fs_parameters *params, const fs_program *program, fs_error *err) {
+  int failed;
+  fs_platform_free(platform_for(params, program, err, &failed));
+  return failed ? -1 : 0;
+}
+
+int fs_platform_parameters_place(fs_parameters *params, fs_engine *engine, fs_error *err) {
+  int failed;
+  fs_platform *platform = platform_for(params, fs_engine_program(engine), err, &failed);
+  if (!platform) return failed ? -1 : 0;
   int status = fs_engine_set_cores(engine, platform->node, platform->cores, err);
   fs_platform_free(platform);
   return status;
