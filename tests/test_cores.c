@@ -361,8 +361,9 @@ START_TEST(every_model) {
 END_TEST
 
 /* The timeline's core column: on one core a and b both ran on core 0, b
- * after a; the start took none (empty). A study (--seeds) runs on the
- * cores too: every sample 110 ns. */
+ * after a; the start took none (empty); on two, a on 0 and b on 1 (also
+ * in the Chrome trace's args). A study (--seeds) runs on the cores too:
+ * every sample 110 ns. */
 START_TEST(timeline_core_column) {
   char *dag = temp_text(".dag", PAIR_DAG), *csv = fs_test_temp_path(".csv");
   ck_assert_int_eq(fennelsim("run %s --model hockney --cores 1 --timeline %s", dag, csv), 0);
@@ -382,6 +383,19 @@ START_TEST(timeline_core_column) {
   ck_assert_int_eq(fennelsim("run %s --model hockney --cores 1 --seeds 3 --format json", dag), 0);
   contains(out, "\"makespan_ns\": {\"min\": 110, ");
   contains(out, "\"max\": 110, \"stdev\": 0}");
+  /* the Chrome trace names the core in each slice's args */
+  ck_assert_int_eq(fennelsim("run %s --model hockney --cores 2 --chrome %s", dag, csv), 0);
+  text = fs_test_read_file(csv, NULL);
+  contains(text, "\"args\":{\"task\":1,\"task_name\":\"a\",\"core\":0}}");
+  contains(text, "\"args\":{\"task\":2,\"task_name\":\"b\",\"core\":1}}");
+  free(text);
+  /* the README's command */
+  ck_assert_int_eq(fennelsim("run schedules/concurrent-pair.dag --model hockney --cores 1 "
+                             "--timeline %s", csv), 0);
+  contains(out, "makespan   110 ns");
+  text = fs_test_read_file(csv, NULL);
+  contains(text, "b,compute,0,0,0,100,110,110,\n");
+  free(text);
   free(dag), free(csv);
 }
 END_TEST

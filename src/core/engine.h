@@ -4,7 +4,8 @@
  * Rules (SPEC §2-3): a task is ready when `need` of its dependencies have
  * completed (all of them, or any=K), at that completion's time. Start and
  * proxy tasks complete at once (a start after its skew); a concurrent task
- * starts at once; other tasks queue on their rank, which runs one at a time.
+ * starts at once (on cores, fs_engine_set_cores: once it has a core); other
+ * tasks queue on their rank, which runs one at a time.
  * All completions at a time t are processed before any rank picks its next
  * task at t; a rank then picks the waiting task with the earliest ready
  * time, ties by program position. Completions posted for the same time are
