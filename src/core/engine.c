@@ -36,16 +36,20 @@ typedef struct cpu_state {
   uint8_t busy, dispatch_pending;
 } cpu_state;
 
+/* One waiter for a core: a concurrent task (cpu -1), or a CPU whose next
+ * entry is task `id`; served by (time, id): ready time, program position. */
+typedef struct core_waiter {
+  fs_time time;
+  int32_t id, cpu;
+} core_waiter;
+
 /* The cores of one node holding ranks (fs_engine_set_cores): how many are
- * held, and who waits for one: concurrent tasks (linked through
- * waiting_next) and CPUs of its ranks (through cpu_next), each list by
- * (ready time, task id) of the task that waits (a CPU's next entry). Core
- * ids 0..fresh-1 were handed out; the free ones among them wait in a
+ * held, and who waits for one, in a min-heap at waiters[waiters_at..].
+ * Core ids 0..fresh-1 were handed out; the free ones among them wait in a
  * min-heap at released[released_at..], so a task takes the lowest free id. */
 typedef struct core_pool {
-  int64_t released_at;
-  int32_t held, fresh, released_count;
-  int32_t task_head, task_tail, cpu_head, cpu_tail;
+  int64_t released_at, waiters_at;
+  int32_t held, fresh, released_count, waiter_count;
   uint8_t dispatch_pending;
 } core_pool;
 
@@ -92,9 +96,9 @@ struct fs_engine {
   int32_t pool_count, cores;
   int32_t *released;     /* the pools' heaps of free core ids */
   int32_t *held_core;    /* per CPU: the core it holds, -1 */
-  int32_t *cpu_next;     /* per CPU: next in its pool's waiting CPUs */
+  core_waiter *waiters;  /* the pools' heaps of waiters */
   int32_t *task_core;    /* per task: the core a concurrent task holds, -1 */
-  fs_time *ready_at;     /* per task (or message): when it began to wait */
+  fs_time *ready_at;     /* per task (or message): when it joined its CPU's list */
   int32_t *pool_ring;    /* pools to serve at the end of this instant */
   int32_t ring_head, ring_count;
 };
@@ -140,8 +144,8 @@ fs_engine *fs_engine_new(const fs_program *program, fs_network_model *network,
 
 static void free_cores(fs_engine *e) {
   free(e->pools), free(e->pool_of), free(e->released), free(e->held_core);
-  free(e->cpu_next), free(e->task_core), free(e->ready_at), free(e->pool_ring);
-  e->pools = NULL, e->pool_of = e->released = e->held_core = e->cpu_next = NULL;
+  free(e->waiters), free(e->task_core), free(e->ready_at), free(e->pool_ring);
+  e->pools = NULL, e->pool_of = e->released = e->held_core = NULL, e->waiters = NULL;
   e->task_core = e->pool_ring = NULL, e->ready_at = NULL;
 }
 
@@ -196,22 +200,24 @@ static int32_t node_index(const int32_t *nodes, int32_t count, int32_t node) {
   return lo;
 }
 
-/* The pools' heaps: a pool never holds more than min(cores, its CPUs and
- * concurrent tasks) at once, nor so many free ids. */
+/* The pools' heaps: at most its CPUs and concurrent tasks wait for a core
+ * of a node, and at most min(cores, that) are held or free at once. */
 static int size_heaps(fs_engine *e) {
   const fs_program *p = e->program;
-  int64_t *room = calloc((size_t)e->pool_count, sizeof *room), total = 0;
+  int64_t *room = calloc((size_t)e->pool_count, sizeof *room), total = 0, held = 0;
   if (!room) return -1;
   for (int32_t r = 0; r < p->ranks; r++) room[e->pool_of[r]] += p->cpus;
   for (int32_t t = 0; t < p->tasks; t++)
     if (holds_core(p, t)) room[e->pool_of[p->rank[t]]]++;
   for (int32_t i = 0; i < e->pool_count; i++) {
-    e->pools[i].released_at = total;
-    total += room[i] < e->cores ? room[i] : e->cores;
+    e->pools[i].waiters_at = total, e->pools[i].released_at = held;
+    total += room[i];
+    held += room[i] < e->cores ? room[i] : e->cores;
   }
   free(room);
-  e->released = malloc((size_t)total * sizeof *e->released + 1);
-  return e->released ? 0 : -1;
+  e->waiters = malloc((size_t)total * sizeof *e->waiters + 1);
+  e->released = malloc((size_t)held * sizeof *e->released + 1);
+  return e->waiters && e->released ? 0 : -1;
 }
 
 int fs_engine_set_cores(fs_engine *e, const int32_t *node_of_rank, int64_t cores, fs_error *err) {
@@ -234,12 +240,11 @@ int fs_engine_set_cores(fs_engine *e, const int32_t *node_of_rank, int64_t cores
   e->pools = calloc((size_t)count + 1, sizeof *e->pools);
   e->pool_of = malloc(ranks * sizeof *e->pool_of);
   e->held_core = malloc(cpus * sizeof *e->held_core);
-  e->cpu_next = malloc(cpus * sizeof *e->cpu_next);
   e->task_core = malloc(tasks * sizeof *e->task_core);
   e->ready_at = malloc(tasks * sizeof *e->ready_at);
   e->pool_ring = malloc(((size_t)count + 1) * sizeof *e->pool_ring);
-  int failed = !nodes || !e->pools || !e->pool_of || !e->held_core || !e->cpu_next ||
-               !e->task_core || !e->ready_at || !e->pool_ring;
+  int failed = !nodes || !e->pools || !e->pool_of || !e->held_core || !e->task_core ||
+               !e->ready_at || !e->pool_ring;
   for (size_t r = 0; !failed && r < ranks; r++)
     e->pool_of[r] = node_index(nodes, count, node_of_rank[r]);
   free(nodes);
@@ -274,8 +279,8 @@ int64_t fs_engine_bytes(const fs_engine *e) {
   int64_t per_task = 8 + (e->two_sided ? 1 : 0);
   int64_t per_rank = (int64_t)p->cpus * (int64_t)(sizeof(cpu_state) + 4) + (int64_t)sizeof(fs_time) +
                      (e->queues ? (int64_t)sizeof(match_queues) : 0);
-  if (e->pools) /* ready_at, task_core, heap; pool_of; held_core, cpu_next, heap; pools, ring */
-    per_task += 16, per_rank += 4 + (int64_t)p->cpus * 12;
+  if (e->pools) /* ready_at, task_core, heaps; pool_of; held_core, heaps; pools, ring */
+    per_task += 32, per_rank += 4 + (int64_t)p->cpus * 24;
   int64_t pools = e->pools ? (int64_t)e->pool_count * (int64_t)(sizeof(core_pool) + 4) : 0;
   return (int64_t)p->tasks * per_task + (int64_t)p->ranks * per_rank + pools;
 }
@@ -473,43 +478,33 @@ static int32_t dequeue_waiting(fs_engine *e, int32_t c) {
 
 /* ---- cores of a platform (fs_engine_set_cores) ---- */
 
-typedef struct wait_key {
-  fs_time time;
-  int32_t id;
-} wait_key;
-
-static int key_before(wait_key a, wait_key b) {
+static int waiter_before(core_waiter a, core_waiter b) {
   return a.time < b.time || (a.time == b.time && a.id < b.id);
 }
-/* A waiting task's key, or a waiting CPU's: that of its next entry. */
-static wait_key waiter_key(const fs_engine *e, int32_t item, int is_cpu) {
-  int32_t t = is_cpu ? e->cpus[item].head : item;
-  return (wait_key){e->ready_at[t], t};
+
+static void push_waiter(fs_engine *e, core_pool *n, core_waiter w) {
+  core_waiter *heap = e->waiters + n->waiters_at;
+  int32_t i = n->waiter_count++;
+  for (; i > 0 && waiter_before(w, heap[(i - 1) / 2]); i = (i - 1) / 2) heap[i] = heap[(i - 1) / 2];
+  heap[i] = w;
 }
 
-/* Inserts item into a list by key: at the tail when it comes last (tasks
- * join in time order), else after the entries before it. */
-static void insert_waiter(fs_engine *e, int32_t *head, int32_t *tail, int32_t *next, int32_t item,
-                          int is_cpu) {
-  wait_key key = waiter_key(e, item, is_cpu);
-  next[item] = -1;
-  if (*tail < 0) {
-    *head = *tail = item;
-    return;
+static core_waiter pop_waiter(fs_engine *e, core_pool *n) {
+  core_waiter *heap = e->waiters + n->waiters_at, first = heap[0];
+  int32_t count = --n->waiter_count, i = 0;
+  core_waiter last = heap[count];
+  for (int32_t child; (child = 2 * i + 1) < count; i = child) {
+    if (child + 1 < count && waiter_before(heap[child + 1], heap[child])) child++;
+    if (!waiter_before(heap[child], last)) break;
+    heap[i] = heap[child];
   }
-  if (!key_before(key, waiter_key(e, *tail, is_cpu))) {
-    next[*tail] = item, *tail = item;
-    return;
-  }
-  int32_t previous = -1, current = *head;
-  while (!key_before(key, waiter_key(e, current, is_cpu))) previous = current, current = next[current];
-  next[item] = current;
-  if (previous < 0) *head = item; else next[previous] = item;
+  heap[i] = last;
+  return first;
 }
 
 static void request_pool(fs_engine *e, int32_t pool) {
   core_pool *n = &e->pools[pool];
-  if (n->dispatch_pending || (n->task_head < 0 && n->cpu_head < 0)) return;
+  if (n->dispatch_pending || !n->waiter_count) return;
   n->dispatch_pending = 1;
   e->pool_ring[(e->ring_head + e->ring_count++) % e->pool_count] = pool;
 }
@@ -543,8 +538,9 @@ static void give_core(fs_engine *e, int32_t pool, int32_t core) {
 static void want_core(fs_engine *e, int32_t c) {
   int32_t pool = e->pool_of[c / e->program->cpus];
   core_pool *n = &e->pools[pool];
+  int32_t head = e->cpus[c].head;
   e->cpus[c].busy = 2; /* not dispatched again until its core comes */
-  insert_waiter(e, &n->cpu_head, &n->cpu_tail, e->cpu_next, c, 1);
+  push_waiter(e, n, (core_waiter){e->ready_at[head], head, c});
   request_pool(e, pool);
 }
 
@@ -552,8 +548,7 @@ static void want_core(fs_engine *e, int32_t c) {
 static void wait_for_core(fs_engine *e, int32_t task) {
   int32_t pool = e->pool_of[e->program->rank[task]];
   core_pool *n = &e->pools[pool];
-  e->ready_at[task] = e->now;
-  insert_waiter(e, &n->task_head, &n->task_tail, e->waiting_next, task, 0);
+  push_waiter(e, n, (core_waiter){e->now, task, -1});
   request_pool(e, pool);
 }
 
@@ -881,17 +876,14 @@ static void handle(fs_engine *e, uint64_t payload) {
 static void serve_pool(fs_engine *e, int32_t pool) {
   core_pool *n = &e->pools[pool];
   n->dispatch_pending = 0;
-  while (n->held < e->cores && (n->cpu_head >= 0 || n->task_head >= 0)) {
-    int32_t c = n->cpu_head, task = n->task_head;
-    if (c >= 0 && (task < 0 || key_before(waiter_key(e, c, 1), waiter_key(e, task, 0)))) {
-      n->cpu_head = e->cpu_next[c];
-      if (n->cpu_head < 0) n->cpu_tail = -1;
+  while (n->held < e->cores && n->waiter_count) {
+    core_waiter w = pop_waiter(e, n);
+    int32_t c = w.cpu, task = w.id;
+    if (c >= 0) {
       e->held_core[c] = take_core(e, pool);
       e->cpus[c].busy = 0;
       request_dispatch(e, c);
     } else {
-      n->task_head = e->waiting_next[task];
-      if (n->task_head < 0) n->task_tail = -1;
       e->task_core[task] = take_core(e, pool);
       if (e->observer_count) notify_placed(e, task, e->task_core[task]);
       start_task(e, task);
@@ -947,8 +939,7 @@ static void reset_cores(fs_engine *e) {
   const fs_program *p = e->program;
   for (int32_t i = 0; i < e->pool_count; i++) {
     core_pool *n = &e->pools[i];
-    n->held = n->fresh = n->released_count = 0;
-    n->task_head = n->task_tail = n->cpu_head = n->cpu_tail = -1;
+    n->held = n->fresh = n->released_count = n->waiter_count = 0;
     n->dispatch_pending = 0;
   }
   for (int64_t c = 0; c < (int64_t)p->ranks * p->cpus; c++) e->held_core[c] = -1;
