@@ -260,6 +260,39 @@ START_TEST(same_ready_time_by_position) {
 }
 END_TEST
 
+/* Eight waiters for one core: rank 0 alone on node 0 (1 core), where x
+ * (concurrent, 1000 ns) holds the core 0..1000; w_k (concurrent, 1 ns,
+ * k = 0..7 in program order) waits for m_k on rank k+1 (node k+1), a
+ * compute of r_k = (5k mod 8) x 10 ns: r = 0 50 20 70 40 10 60 30. At
+ * 1000 they are served by ready time: w0 w5 w2 w7 w4 w1 w6 w3, one after
+ * another, w0 1000..1001 to w3 1007..1008. */
+START_TEST(many_waiters_by_ready_time) {
+  fs_program *p = fs_program_new(9);
+  int32_t start[9], w[8];
+  for (int32_t r = 0; r < 9; r++) start[r] = add(p, FS_START, r, -1);
+  int32_t x = compute(p, 0, 1000, 1, start[0]);
+  for (int32_t k = 0; k < 8; k++) w[k] = fs_program_add(p, FS_COMPUTE, 0);
+  for (int32_t k = 0; k < 8; k++) {
+    int32_t m = compute(p, k + 1, (5 * k % 8) * 10, 0, start[k + 1]);
+    fs_task_set_time(p, w[k], 1 * NS);
+    fs_task_set_flag(p, w[k], FS_CONCURRENT);
+    ck_assert_int_eq(fs_program_depend(p, w[k], m, 0), 0);
+  }
+  finalize(p);
+  const int32_t nodes[9] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
+  cores_run run;
+  run_on(&run, p, "hockney", "", nodes, 1);
+  expect(&run, x, 0, 0, 0, 1000);
+  const int order[8] = {0, 5, 2, 7, 4, 1, 6, 3};
+  for (int i = 0; i < 8; i++) {
+    int k = order[i];
+    expect(&run, w[k], 0, (5 * k % 8) * 10, 1000 + i, 1001 + i);
+  }
+  run_free(&run);
+  fs_program_free(p);
+}
+END_TEST
+
 /* Concurrent puts of rank 0 to rank 1 (its own node). Hockney (alpha 1 us,
  * beta 0) keeps the sender busy until arrival: on one core the second put
  * starts when the first lands, 1000..2000; on two both run 0..1000.
@@ -430,6 +463,7 @@ int main(void) {
   tcase_add_test(c, other_ranks_work_waits_for_a_core);
   tcase_add_test(c, waiters_by_ready_time_then_position);
   tcase_add_test(c, same_ready_time_by_position);
+  tcase_add_test(c, many_waiters_by_ready_time);
   tcase_add_test(c, concurrent_puts_take_cores);
   tcase_add_test(c, every_model);
   tcase_add_test(c, timeline_core_column);
