@@ -332,6 +332,30 @@ START_TEST(concurrent_puts_take_cores) {
 }
 END_TEST
 
+/* The ring of CPUs to serve in an instant (shared with the cores' grants):
+ * a start that readies two ranks' tasks while a round is serving others
+ * must not overwrite a CPU still to serve. a (rank 0) and d (rank 3) are
+ * ready at 0; starting a readies b (rank 1) and c (rank 2), after a's
+ * start; all four run 0..10. Before the fix d was lost: "the network
+ * model left 1 transfers unfinished". */
+START_TEST(dispatch_keeps_every_cpu) {
+  fs_program *p = fs_program_new(4);
+  int32_t a = compute(p, 0, 10, 0, -1), d = compute(p, 3, 10, 0, -1);
+  int32_t b = compute(p, 1, 10, 0, -1), c = compute(p, 2, 10, 0, -1);
+  ck_assert_int_eq(fs_program_depend(p, b, a, FS_AFTER_START), 0);
+  ck_assert_int_eq(fs_program_depend(p, c, a, FS_AFTER_START), 0);
+  finalize(p);
+  cores_run run;
+  run_on(&run, p, "hockney", "", NULL, 0);
+  expect(&run, a, -1, 0, 0, 10);
+  expect(&run, d, -1, 0, 0, 10);
+  expect(&run, b, -1, 0, 0, 10);
+  expect(&run, c, -1, 0, 0, 10);
+  run_free(&run);
+  fs_program_free(p);
+}
+END_TEST
+
 /* ---- the command line: every model, the timeline, a study, errors ---- */
 
 static char *out, *err;
@@ -465,6 +489,7 @@ int main(void) {
   tcase_add_test(c, same_ready_time_by_position);
   tcase_add_test(c, many_waiters_by_ready_time);
   tcase_add_test(c, concurrent_puts_take_cores);
+  tcase_add_test(c, dispatch_keeps_every_cpu);
   tcase_add_test(c, every_model);
   tcase_add_test(c, timeline_core_column);
   tcase_add_test(c, platform_errors);

@@ -74,7 +74,7 @@ struct fs_engine {
   match_queues *queues;  /* per rank; NULL without sends and receives */
   fs_time *finish;       /* per rank: latest CPU end or data delivery */
   int32_t *dispatch;     /* CPUs to serve at the end of this instant */
-  int32_t dispatch_count;
+  int32_t dispatch_count, dispatch_head, dispatch_size; /* a ring: each CPU in it at most once */
   fs_time now;
   int64_t events;
   int64_t completed;
@@ -128,6 +128,7 @@ fs_engine *fs_engine_new(const fs_program *program, fs_network_model *network,
   e->cpus = malloc(cpus * sizeof *e->cpus);
   e->finish = malloc(ranks * sizeof *e->finish);
   e->dispatch = malloc(cpus * sizeof *e->dispatch);
+  e->dispatch_size = (int32_t)cpus;
   int two_sided = has_two_sided(program);
   if (two_sided) {
     e->two_sided = malloc(tasks);
@@ -421,11 +422,18 @@ static int32_t cpu_of(const fs_engine *e, int32_t rank, int32_t task) {
   return rank * e->program->cpus + fs_task_cpu(e->program, task);
 }
 
+/* Appends CPU c to the ring of CPUs to serve (it is in it at most once:
+ * dispatch_pending), behind those a dispatch round is serving. */
+static void push_dispatch(fs_engine *e, int32_t c) {
+  int64_t at = (int64_t)e->dispatch_head + e->dispatch_count++;
+  e->dispatch[at < e->dispatch_size ? at : at - e->dispatch_size] = c;
+}
+
 static void request_dispatch(fs_engine *e, int32_t c) {
   cpu_state *cpu = &e->cpus[c];
   if (!cpu->dispatch_pending && !cpu->busy && cpu->head >= 0) {
     cpu->dispatch_pending = 1;
-    e->dispatch[e->dispatch_count++] = c;
+    push_dispatch(e, c);
   }
 }
 
@@ -681,7 +689,7 @@ static void free_cpu(fs_engine *e, int32_t c) {
   if (e->pools) release_cpu_core(e, c);
   if (!cpu->dispatch_pending && cpu->head >= 0) {
     cpu->dispatch_pending = 1;
-    e->dispatch[e->dispatch_count++] = c;
+    push_dispatch(e, c);
   }
 }
 
@@ -897,10 +905,11 @@ static void serve_pool(fs_engine *e, int32_t pool) {
  * An entry the model cannot start yet (a NIC gap) comes back when it can. */
 static void dispatch_round(fs_engine *e) {
   const fs_program *p = e->program;
-  int32_t count = e->dispatch_count;
-  e->dispatch_count = 0;
+  int32_t count = e->dispatch_count; /* those requested before this round */
   for (int32_t i = 0; i < count; i++) {
-    int32_t c = e->dispatch[i];
+    int32_t c = e->dispatch[e->dispatch_head];
+    if (++e->dispatch_head == e->dispatch_size) e->dispatch_head = 0;
+    e->dispatch_count--;
     cpu_state *cpu = &e->cpus[c];
     cpu->dispatch_pending = 0;
     while (!cpu->busy && cpu->head >= 0) {
@@ -959,7 +968,7 @@ static void reset(fs_engine *e) {
   }
   if (e->two_sided) memset(e->two_sided, 0, (size_t)p->tasks);
   if (e->pools) reset_cores(e);
-  e->dispatch_count = 0;
+  e->dispatch_count = e->dispatch_head = 0;
   e->now = 0;
   e->events = e->completed = e->stuck = e->unmatched = 0;
   e->failed = 0;
