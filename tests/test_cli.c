@@ -150,13 +150,13 @@ START_TEST(timeline_csv) {
                              "--param beta=0 --timeline %s", csv), 0);
   char *text = fs_test_read_file(csv, NULL);
   ck_assert_str_eq(text,
-                   "name,kind,rank,ready_ns,start_ns,local_end_ns,remote_end_ns,label\n"
-                   "s0,start,0,0,0,0,0,\n"
-                   "s1,start,1,0,0,0,0,\n"
-                   "p0,put,0,0,0,1000,1000,\n"
-                   "c1,compute,1,1000,1000,1010,1010,\n"
-                   "q1,put,1,1010,1010,2010,2010,\n"
-                   "c0,compute,0,2010,2010,2020,2020,\n");
+                   "name,kind,rank,core,ready_ns,start_ns,local_end_ns,remote_end_ns,label\n"
+                   "s0,start,0,,0,0,0,0,\n"
+                   "s1,start,1,,0,0,0,0,\n"
+                   "p0,put,0,,0,0,1000,1000,\n"
+                   "c1,compute,1,,1000,1000,1010,1010,\n"
+                   "q1,put,1,,1010,1010,2010,2010,\n"
+                   "c0,compute,0,,2010,2010,2020,2020,\n");
   free(text);
   /* into a directory that does not exist: an error, no file */
   ck_assert_int_eq(fennelsim("run schedules/spec-example.dag --timeline /nonexistent/dir/t.csv"), 2);
@@ -624,9 +624,9 @@ START_TEST(timeline_csv_quotes_labels) {
                                            "p0 put 0 to=1 size=8B after=s0 label=say\"hi\"\n", 0), 0);
   ck_assert_int_eq(fennelsim("run %s --timeline %s", dag, csv), 0);
   char *text = file_text(csv);
-  ck_assert_str_eq(text, "name,kind,rank,ready_ns,start_ns,local_end_ns,remote_end_ns,label\n"
-                         "s0,start,0,0,0,0,0,\"x,y,z\"\n"
-                         "p0,put,0,0,0,380,1260,\"say\"\"hi\"\"\"\n");
+  ck_assert_str_eq(text, "name,kind,rank,core,ready_ns,start_ns,local_end_ns,remote_end_ns,label\n"
+                         "s0,start,0,,0,0,0,0,\"x,y,z\"\n"
+                         "p0,put,0,,0,0,380,1260,\"say\"\"hi\"\"\"\n");
   free(text), free(dag), free(csv);
 }
 END_TEST

@@ -10,6 +10,7 @@
 #include "instruments/report.h"
 #include "instruments/timeline.h"
 #include "models/model_registry.h"
+#include "models/platform_parameters.h"
 #include "noise/noise.h"
 #include "options.h"
 #include "run_replay.h"
@@ -39,8 +40,8 @@ static const char run_usage[] =
     "      fixed:     compute_time (0)    rate: gamma (0)\n"
     "      gamma:     gamma_table=FILE (rows: SIZE gamma(m,1) ... gamma(m,T)), shared per node\n"
     "  --nodes M --cores Q --mapping seq|rr, or --platform FILE.xml\n"
-    "                         the platform: ranks on nodes (taulop uses it; models without\n"
-    "                         a platform ignore it)\n"
+    "                         the platform: ranks on nodes (taulop uses it; under every\n"
+    "                         model concurrent=1 tasks take free cores of their node)\n"
     "      taulop:    shm_table=FILE net_table=FILE (rows: SIZE L(m,1) ... L(m,T)), shm_o, net_o,\n"
     "                 net_o_protocol (0), net_H (128KiB), segment (8KiB)\n"
     "  --noise KIND=DIST      noise on every rank: host (CPU occupations), net (transfer\n"
@@ -241,6 +242,10 @@ static int simulate(run_options *o, fs_program *program, const fs_replay *replay
   int exit_status = FS_EXIT_SIMULATION;
   const fs_noise *noise = fs_noise_active(o->noise) ? o->noise : NULL;
   if (!engine || fs_engine_set_noise(engine, noise, o->seed, &err)) goto done;
+  if (fs_platform_parameters_place(&o->params, engine, &err)) {
+    exit_status = FS_EXIT_USAGE;
+    goto done;
+  }
   o->views.input = o->input;
   o->views.timeline_csv = o->timeline;
   views_platform(o);
@@ -314,6 +319,7 @@ int fs_command_run(int argc, char **argv) {
     program = fs_schedule_read_showing(o.input, isatty(2) ? stderr : NULL, &err);
   }
   if (!program || fs_noise_prepare(o.noise, program->ranks, &err)) goto done;
+  if (o.seeds && fs_platform_parameters_check(&o.params, program, &err)) goto done;
   if (o.seeds) {
     fs_study_setup setup = {.input = o.input, .model = o.model, .compute = o.compute,
                             .format = o.format, .params = &o.params, .program = program,

@@ -16,6 +16,7 @@
 #include "instruments/bandwidth.h"
 #include "instruments/report.h"
 #include "instruments/timeline.h"
+#include "models/platform_parameters.h"
 #include "options.h"
 #include "study/histogram_svg.h"
 #include "study/merge.h"
@@ -58,7 +59,8 @@ static fs_study_worker *worker_new(void *arg, fs_error *err) {
   fs_parameters params = {w->items, count};
   if (fs_network_model_create(setup->model, &params, &w->network, err) ||
       fs_compute_model_create(setup->compute, &params, &w->compute, err) ||
-      !(w->engine = fs_engine_new(setup->program, &w->network, &w->compute, err))) {
+      !(w->engine = fs_engine_new(setup->program, &w->network, &w->compute, err)) ||
+      fs_platform_parameters_place(&params, w->engine, err)) {
     worker_free(w);
     return NULL;
   }

@@ -40,6 +40,23 @@ typedef struct cpu_state {
   uint8_t busy, dispatch_pending;
 } cpu_state;
 
+/* One waiter for a core: a concurrent task (cpu -1), or a CPU whose next
+ * entry is task `id`; served by (time, id): ready time, program position. */
+typedef struct core_waiter {
+  fs_time time;
+  int32_t id, cpu;
+} core_waiter;
+
+/* The cores of one node holding ranks (fs_engine_set_cores): how many are
+ * held, and who waits for one, in a min-heap at waiters[waiters_at..].
+ * Core ids 0..fresh-1 were handed out; the free ones among them wait in a
+ * min-heap at released[released_at..], so a task takes the lowest free id. */
+typedef struct core_pool {
+  int64_t released_at, waiters_at;
+  int32_t held, fresh, released_count, waiter_count;
+  uint8_t dispatch_pending;
+} core_pool;
+
 /* FIFO queues of one rank: posted receives and unexpected messages (send
  * ids), linked through waiting_next. */
 typedef struct match_queues {
@@ -81,6 +98,17 @@ struct fs_engine {
   fs_time *started;      /* per task: when it started */
   int32_t pending;       /* a local completion held until the model's call returns, or -1 */
   fs_time pending_at;    /* its time as the model posted it */
+  /* cores (fs_engine_set_cores); all NULL unless concurrent tasks run on a platform */
+  core_pool *pools;      /* per node holding ranks */
+  int32_t *pool_of;      /* per rank */
+  int32_t pool_count, cores;
+  int32_t *released;     /* the pools' heaps of free core ids */
+  int32_t *held_core;    /* per CPU: the core it holds, -1 */
+  core_waiter *waiters;  /* the pools' heaps of waiters */
+  int32_t *task_core;    /* per task: the core a concurrent task holds, -1 */
+  fs_time *ready_at;     /* per task (or message): when it joined its CPU's list */
+  int32_t *pool_ring;    /* pools to serve at the end of this instant */
+  int32_t ring_head, ring_count;
 };
 
 static int has_two_sided(const fs_program *p) {
@@ -123,6 +151,13 @@ fs_engine *fs_engine_new(const fs_program *program, fs_network_model *network,
   return e;
 }
 
+static void free_cores(fs_engine *e) {
+  free(e->pools), free(e->pool_of), free(e->released), free(e->held_core);
+  free(e->waiters), free(e->task_core), free(e->ready_at), free(e->pool_ring);
+  e->pools = NULL, e->pool_of = e->released = e->held_core = NULL, e->waiters = NULL;
+  e->task_core = e->pool_ring = NULL, e->ready_at = NULL;
+}
+
 void fs_engine_free(fs_engine *e) {
   if (!e) return;
   fs_event_queue_free(&e->queue);
@@ -136,6 +171,7 @@ void fs_engine_free(fs_engine *e) {
   free(e->dispatch);
   free(e->draws);
   free(e->started);
+  free_cores(e);
   free(e);
 }
 
@@ -151,6 +187,81 @@ int fs_engine_set_noise(fs_engine *e, const fs_noise *noise, uint64_t seed, fs_e
   if (!e->draws || !e->started)
     return fs_error_set(err, "out of memory for the noise state of %d tasks", p->tasks);
   e->noise = noise;
+  return 0;
+}
+
+/* Does task hold a core of its node while it runs (when cores are in use)? */
+static int holds_core(const fs_program *p, int32_t t) {
+  return p->kind[t] >= FS_SLEEP && (p->flags[t] & FS_CONCURRENT);
+}
+
+static int compare_int32(const void *a, const void *b) {
+  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The index of node in the sorted distinct nodes[0..count). */
+static int32_t node_index(const int32_t *nodes, int32_t count, int32_t node) {
+  int32_t lo = 0, hi = count - 1;
+  while (lo < hi) {
+    int32_t mid = lo + (hi - lo) / 2;
+    if (nodes[mid] < node) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
+
+/* The pools' heaps: at most its CPUs and concurrent tasks wait for a core
+ * of a node, and at most min(cores, that) are held or free at once. */
+static int size_heaps(fs_engine *e) {
+  const fs_program *p = e->program;
+  int64_t *room = calloc((size_t)e->pool_count, sizeof *room), total = 0, held = 0;
+  if (!room) return -1;
+  for (int32_t r = 0; r < p->ranks; r++) room[e->pool_of[r]] += p->cpus;
+  for (int32_t t = 0; t < p->tasks; t++)
+    if (holds_core(p, t)) room[e->pool_of[p->rank[t]]]++;
+  for (int32_t i = 0; i < e->pool_count; i++) {
+    e->pools[i].waiters_at = total, e->pools[i].released_at = held;
+    total += room[i];
+    held += room[i] < e->cores ? room[i] : e->cores;
+  }
+  free(room);
+  e->waiters = malloc((size_t)total * sizeof *e->waiters + 1);
+  e->released = malloc((size_t)held * sizeof *e->released + 1);
+  return e->waiters && e->released ? 0 : -1;
+}
+
+int fs_engine_set_cores(fs_engine *e, const int32_t *node_of_rank, int64_t cores, fs_error *err) {
+  const fs_program *p = e->program;
+  free_cores(e);
+  int any = 0;
+  for (int32_t t = 0; t < p->tasks && !any; t++) any = holds_core(p, t);
+  if (!any || p->ranks == 0) return 0;
+  if (cores < 1 || cores > INT32_MAX)
+    return fs_error_set(err, "internal error: %lld cores per node", (long long)cores);
+  size_t ranks = (size_t)p->ranks, cpus = ranks * (size_t)p->cpus, tasks = (size_t)p->tasks + 1;
+  int32_t *nodes = malloc(ranks * sizeof *nodes), count = 0;
+  if (nodes) {
+    memcpy(nodes, node_of_rank, ranks * sizeof *nodes);
+    qsort(nodes, ranks, sizeof *nodes, compare_int32);
+    for (size_t i = 0; i < ranks; i++)
+      if (i == 0 || nodes[i] != nodes[count - 1]) nodes[count++] = nodes[i];
+  }
+  e->pool_count = count, e->cores = (int32_t)cores;
+  e->pools = calloc((size_t)count + 1, sizeof *e->pools);
+  e->pool_of = malloc(ranks * sizeof *e->pool_of);
+  e->held_core = malloc(cpus * sizeof *e->held_core);
+  e->task_core = malloc(tasks * sizeof *e->task_core);
+  e->ready_at = malloc(tasks * sizeof *e->ready_at);
+  e->pool_ring = malloc(((size_t)count + 1) * sizeof *e->pool_ring);
+  int failed = !nodes || !e->pools || !e->pool_of || !e->held_core || !e->task_core ||
+               !e->ready_at || !e->pool_ring;
+  for (size_t r = 0; !failed && r < ranks; r++)
+    e->pool_of[r] = node_index(nodes, count, node_of_rank[r]);
+  free(nodes);
+  if (failed || size_heaps(e)) {
+    free_cores(e);
+    return fs_error_set(err, "out of memory for the cores of %d ranks", p->ranks);
+  }
   return 0;
 }
 
@@ -178,7 +289,10 @@ int64_t fs_engine_bytes(const fs_engine *e) {
   int64_t per_task = 12 + (e->two_sided ? 1 : 0);
   int64_t per_rank = (int64_t)p->cpus * (int64_t)(sizeof(cpu_state) + 4) + (int64_t)sizeof(fs_time) +
                      (e->queues ? (int64_t)sizeof(match_queues) : 0);
-  return (int64_t)p->tasks * per_task + (int64_t)p->ranks * per_rank;
+  if (e->pools) /* ready_at, task_core, heaps; pool_of; held_core, heaps; pools, ring */
+    per_task += 32, per_rank += 4 + (int64_t)p->cpus * 24;
+  int64_t pools = e->pools ? (int64_t)e->pool_count * (int64_t)(sizeof(core_pool) + 4) : 0;
+  return (int64_t)p->tasks * per_task + (int64_t)p->ranks * per_rank + pools;
 }
 
 /* ---- posting events ---- */
@@ -410,6 +524,7 @@ static void insert_waiting(fs_engine *e, int32_t *head, int32_t *tail, int32_t t
 
 static void wait_for_cpu(fs_engine *e, int32_t c, int32_t task) {
   cpu_state *cpu = &e->cpus[c];
+  if (e->ready_at) e->ready_at[task] = e->now;
   if (posted_free(e->program, task))
     insert_waiting(e, &cpu->recv_head, &cpu->recv_tail, task);
   else
@@ -429,6 +544,96 @@ static void dequeue_waiting(fs_engine *e, int32_t c, int32_t task) {
   cpu->recv_head = next;
   if (next < 0) cpu->recv_tail = -1;
   if (cpu->due == task) cpu->due = -1;
+}
+
+/* ---- cores of a platform (fs_engine_set_cores) ---- */
+
+static int waiter_before(core_waiter a, core_waiter b) {
+  return a.time < b.time || (a.time == b.time && a.id < b.id);
+}
+
+static void push_waiter(fs_engine *e, core_pool *n, core_waiter w) {
+  core_waiter *heap = e->waiters + n->waiters_at;
+  int32_t i = n->waiter_count++;
+  for (; i > 0 && waiter_before(w, heap[(i - 1) / 2]); i = (i - 1) / 2) heap[i] = heap[(i - 1) / 2];
+  heap[i] = w;
+}
+
+static core_waiter pop_waiter(fs_engine *e, core_pool *n) {
+  core_waiter *heap = e->waiters + n->waiters_at, first = heap[0];
+  int32_t count = --n->waiter_count, i = 0;
+  core_waiter last = heap[count];
+  for (int32_t child; (child = 2 * i + 1) < count; i = child) {
+    if (child + 1 < count && waiter_before(heap[child + 1], heap[child])) child++;
+    if (!waiter_before(heap[child], last)) break;
+    heap[i] = heap[child];
+  }
+  heap[i] = last;
+  return first;
+}
+
+static void request_pool(fs_engine *e, int32_t pool) {
+  core_pool *n = &e->pools[pool];
+  if (n->dispatch_pending || !n->waiter_count) return;
+  n->dispatch_pending = 1;
+  e->pool_ring[(e->ring_head + e->ring_count++) % e->pool_count] = pool;
+}
+
+/* The lowest free core id of a pool with one free. */
+static int32_t take_core(fs_engine *e, int32_t pool) {
+  core_pool *n = &e->pools[pool];
+  n->held++;
+  if (!n->released_count) return n->fresh++;
+  int32_t *heap = e->released + n->released_at, count = --n->released_count;
+  int32_t core = heap[0], last = heap[count], i = 0;
+  for (int32_t child; (child = 2 * i + 1) < count; i = child) {
+    if (child + 1 < count && heap[child + 1] < heap[child]) child++;
+    if (heap[child] >= last) break;
+    heap[i] = heap[child];
+  }
+  heap[i] = last;
+  return core;
+}
+
+static void give_core(fs_engine *e, int32_t pool, int32_t core) {
+  core_pool *n = &e->pools[pool];
+  int32_t *heap = e->released + n->released_at, i = n->released_count++;
+  for (; i > 0 && heap[(i - 1) / 2] > core; i = (i - 1) / 2) heap[i] = heap[(i - 1) / 2];
+  heap[i] = core;
+  n->held--;
+  request_pool(e, pool);
+}
+
+/* A CPU with work and no core asks its node for one. */
+static void want_core(fs_engine *e, int32_t c, int32_t next) {
+  int32_t pool = e->pool_of[c / e->program->cpus];
+  core_pool *n = &e->pools[pool];
+  e->cpus[c].busy = 2; /* not dispatched again until its core comes */
+  push_waiter(e, n, (core_waiter){e->ready_at[next], next, c});
+  request_pool(e, pool);
+}
+
+/* A concurrent task waits for a core of its rank's node. */
+static void wait_for_core(fs_engine *e, int32_t task) {
+  int32_t pool = e->pool_of[e->program->rank[task]];
+  core_pool *n = &e->pools[pool];
+  push_waiter(e, n, (core_waiter){e->now, task, -1});
+  request_pool(e, pool);
+}
+
+/* A CPU left idle gives its core back. */
+static void release_cpu_core(fs_engine *e, int32_t c) {
+  if (e->held_core[c] < 0) return;
+  give_core(e, e->pool_of[c / e->program->cpus], e->held_core[c]);
+  e->held_core[c] = -1;
+}
+
+/* A concurrent task's core is free again (when its CPU would be). */
+static void release_task_core(fs_engine *e, int32_t task) {
+  const fs_program *p = e->program;
+  if (!holds_core(p, task) || e->task_core[task] < 0) return;
+  give_core(e, e->pool_of[p->rank[task]], e->task_core[task]);
+  e->task_core[task] = -1;
 }
 
 /* ---- tasks ---- */
@@ -451,6 +656,11 @@ static void notify_match(fs_engine *e, int32_t send, int32_t recv) {
 static void notify_received(fs_engine *e, int32_t send, fs_time end) {
   for (int i = 0; i < e->observer_count; i++)
     if (e->observers[i].received) e->observers[i].received(e->observers[i].state, send, e->now, end);
+}
+
+static void notify_placed(fs_engine *e, int32_t task, int32_t core) {
+  for (int i = 0; i < e->observer_count; i++)
+    if (e->observers[i].placed) e->observers[i].placed(e->observers[i].state, task, core, e->now);
 }
 
 static void make_ready(fs_engine *e, int32_t task, uint32_t place);
@@ -533,6 +743,8 @@ static void make_ready(fs_engine *e, int32_t task, uint32_t place) {
   e->place[task] = place;
   if (fs_task_takes_cpu(e->program, task))
     wait_for_cpu(e, cpu_of(e, e->program->rank[task], task), task);
+  else if (e->pools && holds_core(e->program, task))
+    wait_for_core(e, task);
   else
     start_task(e, task);
 }
@@ -540,6 +752,7 @@ static void make_ready(fs_engine *e, int32_t task, uint32_t place) {
 static void free_cpu(fs_engine *e, int32_t c) {
   e->cpus[c].busy = 0;
   e->cpus[c].due = -1; /* all its recvs can go now */
+  if (e->pools) release_cpu_core(e, c);
   request_dispatch(e, c);
 }
 
@@ -669,6 +882,8 @@ static void handle_local(fs_engine *e, int32_t task) {
   extend_finish(e, p->rank[task]);
   if (fs_task_takes_cpu(p, task) && !(p->flags[task] & FS_BLOCKING) && !posted_free(p, task))
     free_cpu(e, cpu_of(e, p->rank[task], task));
+  else if (e->pools && !(p->flags[task] & FS_BLOCKING))
+    release_task_core(e, task);
   int64_t from = start_edges_end(p, task);
   if (p->kind[task] == FS_SEND && !(e->two_sided[task] & RENDEZVOUS)) {
     if (e->observer_count) notify(e, 3, task); /* an eager send is done */
@@ -685,6 +900,8 @@ static void handle_remote(fs_engine *e, int32_t task) {
   extend_finish(e, delivered_at(p, task));
   if (fs_task_takes_cpu(p, task) && (p->flags[task] & FS_BLOCKING))
     free_cpu(e, cpu_of(e, p->rank[task], task));
+  else if (e->pools && (p->flags[task] & FS_BLOCKING))
+    release_task_core(e, task);
   e->completed++;
   release(e, task, local_edges_end(p, task), p->successor_at[task + 1]);
 }
@@ -696,6 +913,7 @@ static void handle_complete(fs_engine *e, int32_t task) {
     extend_finish(e, p->rank[task]);
     extend_finish(e, delivered_at(p, task));
     if (fs_task_takes_cpu(p, task)) free_cpu(e, cpu_of(e, p->rank[task], task));
+    else if (e->pools) release_task_core(e, task);
   }
   e->completed++;
   release(e, task, start_edges_end(p, task), p->successor_at[task + 1]);
@@ -746,9 +964,32 @@ static void handle(fs_engine *e, uint64_t payload) {
   }
 }
 
+/* A node's free cores go to its waiters, first by (ready time, task id):
+ * concurrent tasks start; a CPU (keyed by its next entry) keeps its core
+ * and is dispatched in this instant. */
+static void serve_pool(fs_engine *e, int32_t pool) {
+  core_pool *n = &e->pools[pool];
+  n->dispatch_pending = 0;
+  while (n->held < e->cores && n->waiter_count) {
+    core_waiter w = pop_waiter(e, n);
+    int32_t c = w.cpu, task = w.id;
+    if (c >= 0) {
+      e->held_core[c] = take_core(e, pool);
+      e->cpus[c].busy = 0;
+      request_dispatch(e, c);
+    } else {
+      e->task_core[task] = take_core(e, pool);
+      if (e->observer_count) notify_placed(e, task, e->task_core[task]);
+      start_task(e, task);
+    }
+  }
+}
+
 /* Every idle CPU with waiting work starts its first entry, all at `now`,
- * the first placed first. An entry the model cannot start yet (a NIC gap)
- * comes back when it can; the CPU goes on with its next. */
+ * the first placed first (with cores in use, once it holds a core of its
+ * node; it gives the core back when it ends idle), then the nodes hand out
+ * their free cores. An entry the model cannot start yet (a NIC gap) comes
+ * back when it can; the CPU goes on with its next. */
 static void dispatch_round(fs_engine *e) {
   const fs_program *p = e->program;
   e->in_round = 1;
@@ -757,6 +998,10 @@ static void dispatch_round(fs_engine *e) {
     int32_t c = next_dispatch(e);
     cpu_state *cpu = &e->cpus[c];
     int32_t task = cpu_next(e, c);
+    if (e->pools && e->held_core[c] < 0 && !posted_free(p, task)) {
+      want_core(e, c, task);
+      continue;
+    }
     dequeue_waiting(e, c, task);
     if (posted_free(p, task)) {
       start_task(e, task);
@@ -769,18 +1014,39 @@ static void dispatch_round(fs_engine *e) {
       if (at > e->now) {
         post(e, at, (uint64_t)task << EVENT_BITS | EVENT_RETRY);
         request_dispatch(e, c);
+        if (e->pools && !cpu->busy && !cpu->dispatch_pending) release_cpu_core(e, c);
         continue;
       }
     }
     cpu->busy = 1;
     cpu->due = cpu->recv_tail; /* the recvs waiting now are posted now too */
-    if (message)
+    if (message) {
       receive_message(e, task);
-    else
+    } else {
+      if (e->pools && e->observer_count) notify_placed(e, task, e->held_core[c]);
       start_task(e, task);
+    }
     request_dispatch(e, c);
   }
   e->in_round = 0;
+  while (e->ring_count) {
+    int32_t pool = e->pool_ring[e->ring_head];
+    e->ring_head = (e->ring_head + 1) % e->pool_count;
+    e->ring_count--;
+    serve_pool(e, pool);
+  }
+}
+
+static void reset_cores(fs_engine *e) {
+  const fs_program *p = e->program;
+  for (int32_t i = 0; i < e->pool_count; i++) {
+    core_pool *n = &e->pools[i];
+    n->held = n->fresh = n->released_count = n->waiter_count = 0;
+    n->dispatch_pending = 0;
+  }
+  for (int64_t c = 0; c < (int64_t)p->ranks * p->cpus; c++) e->held_core[c] = -1;
+  for (int32_t t = 0; t < p->tasks; t++) e->task_core[t] = -1;
+  e->ring_head = e->ring_count = 0;
 }
 
 static void reset(fs_engine *e) {
@@ -794,6 +1060,7 @@ static void reset(fs_engine *e) {
     if (e->queues) e->queues[r] = (match_queues){-1, -1, -1, -1};
   }
   if (e->two_sided) memset(e->two_sided, 0, (size_t)p->tasks);
+  if (e->pools) reset_cores(e);
   e->dispatch_count = 0;
   e->next_place = (uint32_t)p->ranks; /* below: the tasks ready at the outset, by rank */
   e->now = 0;
@@ -833,7 +1100,7 @@ int fs_engine_run(fs_engine *e, fs_error *err) {
     if (p->need[t] == 0) make_ready(e, t, (uint32_t)p->rank[t]);
   for (;;) {
     /* the instant ends when no event of this time is left */
-    if (e->dispatch_count && !fs_event_queue_has_current(&e->queue)) {
+    if ((e->dispatch_count || e->ring_count) && !fs_event_queue_has_current(&e->queue)) {
       dispatch_round(e);
       continue;
     }

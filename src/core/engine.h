@@ -4,7 +4,8 @@
  * Rules (SPEC §2-3): a task is ready when `need` of its dependencies have
  * completed (all of them, or any=K), at that completion's time. Start and
  * proxy tasks complete at once (a start after its skew); a concurrent task
- * starts at once; other tasks queue on their rank, which runs one at a time.
+ * starts at once (on cores, fs_engine_set_cores: once it has a core); other
+ * tasks queue on their rank, which runs one at a time.
  * All completions at a time t are processed before any rank picks its next
  * task at t. Work waiting for a CPU is served in the order it was released,
  * as in LogGOPSim: every task takes a place in one sequence when it starts,
@@ -50,6 +51,9 @@ typedef struct fs_observer {
    * a receive cost: loggops, lmo...), whether or not its recv is posted yet
    * (may be NULL). */
   void (*received)(void *state, int32_t send, fs_time start, fs_time end);
+  /* task takes core `core` (0-based) of its rank's node, then starts:
+   * only on cores (fs_engine_set_cores) (may be NULL). */
+  void (*placed)(void *state, int32_t task, int32_t core, fs_time t);
 } fs_observer;
 
 #define FS_MAX_OBSERVERS 8
@@ -68,6 +72,16 @@ typedef struct fs_noise fs_noise;
 int fs_engine_set_noise(fs_engine *e, const fs_noise *noise, uint64_t seed, fs_error *err);
 void fs_engine_free(fs_engine *e);
 int fs_engine_add_observer(fs_engine *e, const fs_observer *observer);
+
+/* Puts the ranks on the cores of a platform (SPEC §2, concurrent): rank r
+ * on node node_of_rank[r] (any ids), `cores` cores per node. It matters
+ * only for a program with concurrent tasks (else nothing is kept): then a
+ * concurrent task takes a free core of its rank's node while it would
+ * otherwise hold a CPU, and so does every CPU of a rank while busy; a
+ * task or CPU that finds no free core waits, and a node's freed cores go to
+ * its waiters by (ready time, task id) (a CPU by its next entry's). Before
+ * runs; node_of_rank is copied. 0, or -1 with err set (out of memory). */
+int fs_engine_set_cores(fs_engine *e, const int32_t *node_of_rank, int64_t cores, fs_error *err);
 
 /* Runs the program from time 0 (again, if it ran before). Returns
  * FS_RUN_OK, FS_RUN_DEADLOCK (tasks could never become ready; see

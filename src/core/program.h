@@ -31,7 +31,7 @@ typedef enum fs_task_kind {
 } fs_task_kind;
 
 enum fs_task_flag {
-  FS_CONCURRENT = 1 << 0, /* does not take the rank's CPU */
+  FS_CONCURRENT = 1 << 0, /* does not take the rank's CPU (on a platform: a core of its node) */
   FS_BLOCKING = 1 << 1,   /* put/get: the CPU is held until remote completion */
   FS_HAS_TIME = 1 << 2,   /* value is a time (sleep, compute time=, start skew=) */
   FS_HAS_SIZE = 1 << 3,   /* value is a size in bytes (put, get, compute size=) */

@@ -249,8 +249,9 @@ static const char *task_title(const fs_program *p, int32_t task) {
 }
 
 /* args: the task id (and name, when the program keeps names), its size,
- * and the rank at the other end (peer >= 0). */
-static void write_args(const trace *t, int32_t task, int32_t peer) {
+ * the rank at the other end (peer >= 0), and the core of its node it ran
+ * on (runs on cores; not for an arrival). */
+static void write_args(const trace *t, int32_t task, int32_t peer, int with_core) {
   const fs_program *p = t->program;
   fs_output_printf(t->out, ",\"args\":{\"task\":%d", task);
   if (p->name_at) { /* read from a file: its own name too */
@@ -261,6 +262,8 @@ static void write_args(const trace *t, int32_t task, int32_t peer) {
   if (p->flags[task] & FS_HAS_SIZE)
     fs_output_printf(t->out, ",\"size\":%lld", (long long)p->value[task]);
   if (peer >= 0) fs_output_printf(t->out, ",\"peer\":%d", peer);
+  int32_t core = with_core ? fs_timeline_core(t->timeline, task) : -1;
+  if (core >= 0) fs_output_printf(t->out, ",\"core\":%d", core);
   fs_output_puts(t->out, "}");
 }
 
@@ -293,15 +296,15 @@ static void write_event(const trace *t, const trace_event *e) {
     case SLICE:
       write_head(t, e, task_title(p, e->task), kind, "X");
       fs_output_printf(t->out, ",\"dur\":%s", format_us(duration, e->duration));
-      write_args(t, e->task, peer_of(t, e->task));
+      write_args(t, e->task, peer_of(t, e->task), 1);
       break;
     case INSTANT:
       write_head(t, e, task_title(p, e->task), kind, "i");
-      write_args(t, e->task, peer_of(t, e->task));
+      write_args(t, e->task, peer_of(t, e->task), 1);
       break;
     case ARRIVAL: /* args: where the data comes from */
       write_head(t, e, task_title(p, e->task), "arrival", "i");
-      write_args(t, e->task, p->kind[e->task] == FS_PUT ? p->rank[e->task] : p->peer[e->task]);
+      write_args(t, e->task, p->kind[e->task] == FS_PUT ? p->rank[e->task] : p->peer[e->task], 0);
       break;
     default:
       write_head(t, e, kind, "message", e->type == FLOW_START ? "s" : "f");

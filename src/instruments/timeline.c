@@ -13,6 +13,7 @@ struct fs_timeline {
   int32_t *partner; /* per task: the send or recv it was matched with, -1 */
   fs_time *matched; /* per task: when (the same for both) */
   fs_time *receipt; /* 2 per task: a send's message taken by its receiver's CPU, from, to */
+  int32_t *core;    /* per task: the core of its node it ran on (runs on cores), -1 */
 };
 
 static int has_messages(const fs_program *p) {
@@ -26,13 +27,14 @@ fs_timeline *fs_timeline_new(const fs_program *program) {
   if (!t) return NULL;
   t->program = program;
   t->times = malloc(((size_t)program->tasks * 4 + 1) * sizeof *t->times);
+  t->core = malloc(((size_t)program->tasks + 1) * sizeof *t->core);
   t->partner = NULL, t->matched = NULL, t->receipt = NULL;
   if (t->times && has_messages(program)) {
     t->partner = malloc(((size_t)program->tasks + 1) * sizeof *t->partner);
     t->matched = malloc(((size_t)program->tasks + 1) * sizeof *t->matched);
     t->receipt = malloc(((size_t)program->tasks * 2 + 1) * sizeof *t->receipt);
   }
-  if (!t->times || (has_messages(program) && (!t->partner || !t->matched || !t->receipt))) {
+  if (!t->times || !t->core || (has_messages(program) && (!t->partner || !t->matched || !t->receipt))) {
     fs_timeline_free(t);
     return NULL;
   }
@@ -43,6 +45,7 @@ fs_timeline *fs_timeline_new(const fs_program *program) {
 void fs_timeline_free(fs_timeline *timeline) {
   if (!timeline) return;
   free(timeline->times);
+  free(timeline->core);
   free(timeline->partner);
   free(timeline->matched);
   free(timeline->receipt);
@@ -51,6 +54,7 @@ void fs_timeline_free(fs_timeline *timeline) {
 
 void fs_timeline_reset(fs_timeline *timeline) {
   for (int64_t i = 0; i < (int64_t)timeline->program->tasks * 4; i++) timeline->times[i] = -1;
+  for (int32_t i = 0; i < timeline->program->tasks; i++) timeline->core[i] = -1;
   for (int32_t i = 0; timeline->partner && i < timeline->program->tasks; i++) {
     timeline->partner[i] = -1, timeline->matched[i] = -1;
     timeline->receipt[2 * (int64_t)i] = timeline->receipt[2 * (int64_t)i + 1] = -1;
@@ -70,6 +74,11 @@ static void on_remote(void *state, int32_t task, fs_time t) {
   ((fs_timeline *)state)->times[(int64_t)task * 4 + REMOTE_END] = t;
 }
 
+static void on_placed(void *state, int32_t task, int32_t core, fs_time t) {
+  (void)t;
+  ((fs_timeline *)state)->core[task] = core;
+}
+
 static void on_matched(void *state, int32_t send, int32_t recv, fs_time t) {
   fs_timeline *timeline = state;
   timeline->partner[send] = recv, timeline->partner[recv] = send;
@@ -84,6 +93,7 @@ static void on_received(void *state, int32_t send, fs_time start, fs_time end) {
 fs_observer fs_timeline_observer(fs_timeline *timeline) {
   return (fs_observer){.state = timeline, .ready = on_ready, .started = on_started,
                        .local_complete = on_local, .remote_complete = on_remote,
+                       .placed = on_placed,
                        .matched = timeline->partner ? on_matched : NULL,
                        .received = timeline->partner ? on_received : NULL};
 }
@@ -111,6 +121,8 @@ int fs_timeline_recv_occupation(const fs_timeline *timeline, int32_t recv, fs_ti
 
 const fs_program *fs_timeline_program(const fs_timeline *timeline) { return timeline->program; }
 
+int32_t fs_timeline_core(const fs_timeline *timeline, int32_t task) { return timeline->core[task]; }
+
 void fs_timeline_task(const fs_timeline *timeline, int32_t task, fs_time times[4]) {
   memcpy(times, timeline->times + (int64_t)task * 4, 4 * sizeof *times);
 }
@@ -131,12 +143,14 @@ static int put_field(fs_output *out, const char *text) {
 
 int fs_timeline_write_csv(const fs_timeline *timeline, fs_output *out, fs_error *err) {
   const fs_program *p = timeline->program;
-  int failed = fs_output_puts(out, "name,kind,rank,ready_ns,start_ns,local_end_ns,remote_end_ns,label\n");
+  int failed =
+      fs_output_puts(out, "name,kind,rank,core,ready_ns,start_ns,local_end_ns,remote_end_ns,label\n");
   char name[24], value[32];
   for (int32_t t = 0; t < p->tasks && !failed; t++) {
     const char *label = fs_task_label(p, t);
     failed |= put_field(out, fs_task_name(p, t, name));
-    failed |= fs_output_printf(out, ",%s,%d", fs_task_kind_name(p->kind[t]), p->rank[t]);
+    failed |= fs_output_printf(out, ",%s,%d,", fs_task_kind_name(p->kind[t]), p->rank[t]);
+    if (timeline->core[t] >= 0) failed |= fs_output_printf(out, "%d", timeline->core[t]);
     for (int k = 0; k < 4; k++) {
       fs_time v = timeline->times[(int64_t)t * 4 + k];
       failed |= fs_output_printf(out, ",%s", v < 0 ? "" : fs_format_ns(value, v));

@@ -1,8 +1,9 @@
 /* timeline.h: the recorder instrument (Fennel's "recorder"): the ready,
  * start, local-completion and remote-completion time of every task, written
  * as CSV, one row per task in program order, and which send matched which
- * recv, and when a receiver's CPU took each message. 32 bytes per task
- * while on (60 with two-sided tasks); nothing when
+ * recv, when a receiver's CPU took each message, and on which core of its
+ * node each task ran (runs on cores: concurrent tasks on a platform). 36
+ * bytes per task while on (64 with two-sided tasks); nothing when
  * off. The drawn and traced views (--svg, --chrome, --critical-path,
  * --bandwidth) are all made from it after the run. */
 #ifndef FS_TIMELINE_H
@@ -18,7 +19,9 @@ void fs_timeline_free(fs_timeline *timeline);
 /* Clears the times (a task not reached keeps empty fields). */
 void fs_timeline_reset(fs_timeline *timeline);
 fs_observer fs_timeline_observer(fs_timeline *timeline);
-/* Columns: name,kind,rank,ready_ns,start_ns,local_end_ns,remote_end_ns,label.
+/* Columns: name,kind,rank,core,ready_ns,start_ns,local_end_ns,remote_end_ns,label
+ * (core: the task's core of its rank's node, 0-based, in runs on cores
+ * (fs_engine_set_cores); else empty).
  * Into an output opened before the run (so a bad path fails before any
  * work), committed on success and aborted on failure. */
 int fs_timeline_write_csv(const fs_timeline *timeline, fs_output *out, fs_error *err);
@@ -38,5 +41,7 @@ int fs_timeline_receipt(const fs_timeline *timeline, int32_t send, fs_time *star
  * match to its completion. 0 with *from <= *to; -1 when never matched. */
 int fs_timeline_recv_occupation(const fs_timeline *timeline, int32_t recv, fs_time *from, fs_time *to);
 const fs_program *fs_timeline_program(const fs_timeline *timeline);
+/* The core of its node a task ran on (runs on cores), or -1. */
+int32_t fs_timeline_core(const fs_timeline *timeline, int32_t task);
 
 #endif

@@ -40,3 +40,38 @@ fs_platform *fs_platform_parameters_build(const fs_platform_parameters *pp, int3
   int64_t cores = pp->cores ? pp->cores : (ranks + nodes - 1) / nodes;
   return fs_platform_from_options(nodes, cores, pp->mapping[0] ? pp->mapping : "seq", ranks, err);
 }
+
+static int has_concurrent(const fs_program *p) {
+  for (int32_t t = 0; t < p->tasks; t++)
+    if (p->kind[t] >= FS_SLEEP && (p->flags[t] & FS_CONCURRENT)) return 1;
+  return 0;
+}
+
+/* The platform the parameters name, when the program has concurrent tasks;
+ * else NULL with *failed 0. */
+static fs_platform *platform_for(fs_parameters *params, const fs_program *program, fs_error *err,
+                                 int *failed) {
+  fs_platform_parameters pp;
+  *failed = fs_platform_parameters_read(params, &pp, err) != 0;
+  if (*failed || (!pp.file[0] && !pp.nodes && !pp.cores && !pp.mapping[0]) ||
+      !has_concurrent(program))
+    return NULL;
+  fs_platform *platform = fs_platform_parameters_build(&pp, program->ranks, err);
+  *failed = !platform;
+  return platform;
+}
+
+int fs_platform_parameters_check(fs_parameters *params, const fs_program *program, fs_error *err) {
+  int failed;
+  fs_platform_free(platform_for(params, program, err, &failed));
+  return failed ? -1 : 0;
+}
+
+int fs_platform_parameters_place(fs_parameters *params, fs_engine *engine, fs_error *err) {
+  int failed;
+  fs_platform *platform = platform_for(params, fs_engine_program(engine), err, &failed);
+  if (!platform) return failed ? -1 : 0;
+  int status = fs_engine_set_cores(engine, platform->node, platform->cores, err);
+  fs_platform_free(platform);
+  return status;
+}

@@ -4,6 +4,7 @@
 #ifndef FS_PLATFORM_PARAMETERS_H
 #define FS_PLATFORM_PARAMETERS_H
 
+#include "core/engine.h"
 #include "model_registry.h"
 #include "platform/platform.h"
 
@@ -19,5 +20,13 @@ int fs_platform_parameters_read(fs_parameters *params, fs_platform_parameters *o
  * of Q cores (default: one node holding every rank). */
 fs_platform *fs_platform_parameters_build(const fs_platform_parameters *pp, int32_t ranks,
                                           fs_error *err);
+
+/* Every model: when the parameters name a platform (nodes=, cores=,
+ * mapping= or platform=) and the engine's program has concurrent tasks,
+ * puts the ranks on the platform's cores (fs_engine_set_cores); else
+ * nothing. 0, or -1 with err set (a bad platform, or out of memory). */
+int fs_platform_parameters_place(fs_parameters *params, fs_engine *engine, fs_error *err);
+/* Whether that platform can be built for the program (before a study). */
+int fs_platform_parameters_check(fs_parameters *params, const fs_program *program, fs_error *err);
 
 #endif
