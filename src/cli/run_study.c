@@ -84,7 +84,7 @@ static int worker_run(fs_study_worker *w, uint64_t seed, fs_time *makespan, fs_t
                  (long long)fs_engine_stuck_tasks(w->engine));
   if (status != FS_RUN_OK) return -1;
   *makespan = fs_engine_makespan(w->engine);
-  memcpy(finish, fs_engine_finish_times(w->engine), (size_t)p->ranks * sizeof *finish);
+  for (int32_t r = 0; r < p->ranks; r++) finish[r] = fs_engine_finish(w->engine, r);
   if (w->timeline) {
     fs_bandwidth *b = fs_bandwidth_compute(w->timeline, err);
     if (!b) return -1;

@@ -53,9 +53,9 @@ struct fs_engine {
   int32_t *remaining;    /* per task: completions still needed; <= 0 once ready */
   int32_t *waiting_next; /* per task: next in a CPU's waiting list or a match queue */
   uint8_t *two_sided;    /* per task: MESSAGE, RENDEZVOUS, MATCHED; NULL without sends */
-  cpu_state *cpus;       /* rank * program->cpus + cpu */
-  match_queues *queues;  /* per rank; NULL without sends and receives */
-  fs_time *finish;       /* per rank: latest CPU end or data delivery */
+  cpu_state *cpus;       /* slot * program->cpus + cpu (a rank's slot: fs_program_slot) */
+  match_queues *queues;  /* per slot; NULL without sends and receives */
+  fs_time *finish;       /* per slot: latest CPU end or data delivery */
   int32_t *dispatch;     /* CPUs to serve at the end of this instant */
   int32_t dispatch_count;
   fs_time now;
@@ -69,7 +69,7 @@ struct fs_engine {
   /* noise (fs_engine_set_noise); all unused when noise is NULL */
   const fs_noise *noise;
   uint64_t seed;
-  uint64_t *draws;       /* per rank: draws so far in this run */
+  uint64_t *draws;       /* per slot: draws so far in this run */
   fs_time *started;      /* per task: when it started */
   int32_t pending;       /* a local completion held until the model's call returns, or -1 */
   fs_time pending_at;    /* its time as the model posted it */
@@ -79,6 +79,14 @@ static int has_two_sided(const fs_program *p) {
   for (int32_t t = 0; t < p->tasks; t++)
     if (p->kind[t] == FS_SEND || p->kind[t] == FS_RECV) return 1;
   return 0;
+}
+
+/* The run state's bytes: per task, then per slot (a used rank). */
+static int64_t run_state_bytes(const fs_program *p, int two_sided) {
+  int64_t per_task = 8 + (two_sided ? 1 : 0);
+  int64_t per_slot = (int64_t)p->cpus * (int64_t)(sizeof(cpu_state) + 4) + (int64_t)sizeof(fs_time) +
+                     (two_sided ? (int64_t)sizeof(match_queues) : 0);
+  return (int64_t)p->tasks * per_task + (int64_t)p->slots * per_slot;
 }
 
 fs_engine *fs_engine_new(const fs_program *program, fs_network_model *network,
@@ -93,22 +101,32 @@ fs_engine *fs_engine_new(const fs_program *program, fs_network_model *network,
   e->network = network;
   e->compute = compute;
   fs_event_queue_init(&e->queue);
-  size_t tasks = (size_t)program->tasks + 1, ranks = (size_t)program->ranks;
-  size_t cpus = ranks * (size_t)program->cpus;
+  /* per-rank state for the ranks the tasks use only (program.h: slots) */
+  size_t tasks = (size_t)program->tasks + 1, slots = (size_t)program->slots;
+  size_t cpus = slots * (size_t)program->cpus;
+  int two_sided = has_two_sided(program);
+  char what[96];
+  snprintf(what, sizeof what, "the run state of %d tasks on %d ranks", program->tasks,
+           program->slots);
+  int64_t need = run_state_bytes(program, two_sided), limit = fs_memory_limit();
+  if (need > limit) {
+    fs_error_too_large(err, what, need, limit);
+    fs_engine_free(e);
+    return NULL;
+  }
   e->remaining = malloc(tasks * sizeof *e->remaining);
   e->waiting_next = malloc(tasks * sizeof *e->waiting_next);
-  e->cpus = malloc(cpus * sizeof *e->cpus);
-  e->finish = malloc(ranks * sizeof *e->finish);
-  e->dispatch = malloc(cpus * sizeof *e->dispatch);
-  int two_sided = has_two_sided(program);
+  e->cpus = malloc((cpus ? cpus : 1) * sizeof *e->cpus);
+  e->finish = malloc((slots ? slots : 1) * sizeof *e->finish);
+  e->dispatch = malloc((cpus ? cpus : 1) * sizeof *e->dispatch);
   if (two_sided) {
     e->two_sided = malloc(tasks);
-    e->queues = malloc(ranks * sizeof *e->queues);
+    e->queues = malloc((slots ? slots : 1) * sizeof *e->queues);
   }
   if (!e->remaining || !e->waiting_next || !e->cpus || !e->finish || !e->dispatch ||
       (two_sided && (!e->two_sided || !e->queues))) {
     fs_engine_free(e);
-    fs_error_set(err, "out of memory for the run state of %d tasks", program->tasks);
+    fs_error_out_of_memory(err, what, need);
     return NULL;
   }
   return e;
@@ -136,7 +154,7 @@ int fs_engine_set_noise(fs_engine *e, const fs_noise *noise, uint64_t seed, fs_e
     return 0;
   }
   const fs_program *p = e->program;
-  if (!e->draws) e->draws = malloc((size_t)(p->ranks ? p->ranks : 1) * sizeof *e->draws);
+  if (!e->draws) e->draws = malloc((size_t)(p->slots ? p->slots : 1) * sizeof *e->draws);
   if (!e->started) e->started = malloc((size_t)(p->tasks + 1) * sizeof *e->started);
   if (!e->draws || !e->started)
     return fs_error_set(err, "out of memory for the noise state of %d tasks", p->tasks);
@@ -153,7 +171,7 @@ int fs_engine_add_observer(fs_engine *e, const fs_observer *observer) {
 const fs_program *fs_engine_program(const fs_engine *e) { return e->program; }
 fs_time fs_engine_makespan(const fs_engine *e) {
   fs_time makespan = 0;
-  for (int32_t r = 0; r < e->program->ranks; r++)
+  for (int32_t r = 0; r < e->program->slots; r++)
     if (e->finish[r] > makespan) makespan = e->finish[r];
   return makespan;
 }
@@ -162,13 +180,13 @@ int64_t fs_engine_stuck_tasks(const fs_engine *e) { return e->stuck; }
 int64_t fs_engine_unmatched(const fs_engine *e) { return e->unmatched; }
 
 const fs_time *fs_engine_finish_times(const fs_engine *e) { return e->finish; }
+fs_time fs_engine_finish(const fs_engine *e, int32_t rank) {
+  int32_t slot = fs_program_slot(e->program, rank);
+  return slot >= 0 ? e->finish[slot] : 0;
+}
 
 int64_t fs_engine_bytes(const fs_engine *e) {
-  const fs_program *p = e->program;
-  int64_t per_task = 8 + (e->two_sided ? 1 : 0);
-  int64_t per_rank = (int64_t)p->cpus * (int64_t)(sizeof(cpu_state) + 4) + (int64_t)sizeof(fs_time) +
-                     (e->queues ? (int64_t)sizeof(match_queues) : 0);
-  return (int64_t)p->tasks * per_task + (int64_t)p->ranks * per_rank;
+  return run_state_bytes(e->program, e->two_sided != NULL);
 }
 
 /* ---- posting events ---- */
@@ -190,7 +208,7 @@ static fs_time after(fs_time start, fs_time d) {
 /* d under rank's noise of `kind`, spending one of the rank's draws. */
 static fs_time perturb(fs_engine *e, fs_noise_kind kind, int32_t rank, fs_time d) {
   if (!fs_noise_has(e->noise, kind, rank)) return d;
-  return fs_noise_apply(e->noise, kind, rank, e->seed, e->draws[rank]++, d);
+  return fs_noise_apply(e->noise, kind, rank, e->seed, e->draws[fs_program_slot(e->program, rank)]++, d);
 }
 
 /* The end of a CPU occupation of rank from start to end: host noise (and
@@ -304,7 +322,7 @@ void fs_engine_post_arrival(fs_engine *e, int32_t task, fs_time at) {
 /* ---- CPUs: waiting lists and dispatch ---- */
 
 static int32_t cpu_of(const fs_engine *e, int32_t rank, int32_t task) {
-  return rank * e->program->cpus + fs_task_cpu(e->program, task);
+  return fs_program_slot(e->program, rank) * e->program->cpus + fs_task_cpu(e->program, task);
 }
 
 static void request_dispatch(fs_engine *e, int32_t c) {
@@ -471,7 +489,8 @@ static void free_cpu(fs_engine *e, int32_t c) {
   }
 }
 
-static void extend_finish(fs_engine *e, int32_t r) {
+static void extend_finish(fs_engine *e, int32_t rank) {
+  int32_t r = fs_program_slot(e->program, rank);
   if (e->finish[r] < e->now) e->finish[r] = e->now;
 }
 
@@ -532,7 +551,7 @@ static void matched(fs_engine *e, int32_t send, int32_t recv) {
  * A recv it matches completes when the receipt ends, with the same event. */
 static void receive_message(fs_engine *e, int32_t send) {
   const fs_program *p = e->program;
-  match_queues *q = &e->queues[p->peer[send]];
+  match_queues *q = &e->queues[fs_program_slot(p, p->peer[send])];
   int32_t recv = take_first(e, &q->posted_head, &q->posted_tail, send, 1);
   if (recv >= 0) matched(e, send, recv);
   else append(e, &q->unexpected_head, &q->unexpected_tail, send);
@@ -556,7 +575,7 @@ static void handle_local(fs_engine *e, int32_t task);
 
 static void post_recv(fs_engine *e, int32_t recv) {
   const fs_program *p = e->program;
-  match_queues *q = &e->queues[p->rank[recv]];
+  match_queues *q = &e->queues[fs_program_slot(p, p->rank[recv])];
   handle_local(e, recv); /* posted: its CPU is free again, now */
   int32_t send = take_first(e, &q->unexpected_head, &q->unexpected_tail, recv, 0);
   if (send < 0) {
@@ -684,9 +703,9 @@ static void reset(fs_engine *e) {
   const fs_program *p = e->program;
   fs_event_queue_clear(&e->queue);
   if (p->tasks) memcpy(e->remaining, p->need, (size_t)p->tasks * sizeof *e->remaining);
-  for (int64_t c = 0; c < (int64_t)p->ranks * p->cpus; c++)
+  for (int64_t c = 0; c < (int64_t)p->slots * p->cpus; c++)
     e->cpus[c] = (cpu_state){.tail_time = 0, .head = -1, .tail = -1, .segment_before = -1};
-  for (int32_t r = 0; r < p->ranks; r++) {
+  for (int32_t r = 0; r < p->slots; r++) {
     e->finish[r] = 0;
     if (e->queues) e->queues[r] = (match_queues){-1, -1, -1, -1};
   }
@@ -697,7 +716,7 @@ static void reset(fs_engine *e) {
   e->failed = 0;
   e->failure = NULL;
   e->pending = -1;
-  if (e->noise) memset(e->draws, 0, (size_t)p->ranks * sizeof *e->draws);
+  if (e->noise) memset(e->draws, 0, (size_t)p->slots * sizeof *e->draws);
   if (e->network->reset && e->network->reset(e->network->state, p, &e->model_error))
     fail_run(e, e->model_error.message);
   else if (e->compute->reset && e->compute->reset(e->compute->state, p, &e->model_error))
@@ -709,7 +728,7 @@ static void reset(fs_engine *e) {
  * rendezvous sends (an eager send completed when it left). */
 static int64_t count_unmatched(fs_engine *e) {
   int64_t unfinished = 0;
-  for (int32_t r = 0; e->queues && r < e->program->ranks; r++) {
+  for (int32_t r = 0; e->queues && r < e->program->slots; r++) {
     for (int32_t t = e->queues[r].posted_head; t >= 0; t = e->waiting_next[t])
       e->unmatched++, unfinished++;
     for (int32_t t = e->queues[r].unexpected_head; t >= 0; t = e->waiting_next[t])
@@ -773,7 +792,7 @@ static uint8_t *pending_states(const fs_engine *e) {
   uint8_t *state = malloc((size_t)p->tasks + 1);
   if (!state) return NULL;
   for (int32_t t = 0; t < p->tasks; t++) state[t] = e->remaining[t] > 0 ? NEVER_READY : DONE;
-  for (int32_t r = 0; e->queues && r < p->ranks; r++) {
+  for (int32_t r = 0; e->queues && r < p->slots; r++) {
     for (int32_t t = e->queues[r].posted_head; t >= 0; t = e->waiting_next[t]) state[t] = UNMATCHED;
     for (int32_t t = e->queues[r].unexpected_head; t >= 0; t = e->waiting_next[t])
       if (e->two_sided[t] & RENDEZVOUS) state[t] = UNMATCHED;
@@ -841,19 +860,20 @@ static void report_unmatched(const fs_engine *e, FILE *out, int limit) {
   const fs_program *p = e->program;
   int shown = 0;
   char name[24], source[16], tag[16];
-  for (int32_t r = 0; e->queues && r < p->ranks; r++) {
+  for (int32_t r = 0; e->queues && r < p->slots; r++) {
     for (int32_t t = e->queues[r].posted_head; t >= 0; t = e->waiting_next[t]) {
       if (shown++ >= limit) continue;
       peer_text(source, sizeof source, p->peer[t], "any");
       peer_text(tag, sizeof tag, fs_task_tag(p, t), "any");
-      fprintf(out, "  rank %d: recv %s from %s tag %s was posted; no message matched it\n", r,
+      fprintf(out, "  rank %d: recv %s from %s tag %s was posted; no message matched it\n",
+              fs_program_slot_rank(p, r),
               fs_task_name(p, t, name), source, tag);
     }
     for (int32_t t = e->queues[r].unexpected_head; t >= 0; t = e->waiting_next[t]) {
       if (shown++ >= limit) continue;
       peer_text(tag, sizeof tag, fs_task_tag(p, t), "any");
       fprintf(out, "  rank %d: the message of send %s from rank %d tag %s arrived; no recv matched "
-              "it\n", r, fs_task_name(p, t, name), p->rank[t], tag);
+              "it\n", fs_program_slot_rank(p, r), fs_task_name(p, t, name), p->rank[t], tag);
     }
   }
   if (shown > limit) fprintf(out, "  ... and %d more unmatched\n", shown - limit);

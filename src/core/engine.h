@@ -69,7 +69,11 @@ int fs_engine_add_observer(fs_engine *e, const fs_observer *observer);
 int fs_engine_run(fs_engine *e, fs_error *err);
 
 fs_time fs_engine_makespan(const fs_engine *e);
-const fs_time *fs_engine_finish_times(const fs_engine *e); /* by rank */
+/* Finish times by slot (program.h: slot r is rank r unless the ranks far
+ * outnumber the tasks); fs_engine_finish by rank (0 for a rank no task
+ * uses). */
+const fs_time *fs_engine_finish_times(const fs_engine *e);
+fs_time fs_engine_finish(const fs_engine *e, int32_t rank);
 int64_t fs_engine_events(const fs_engine *e);
 int64_t fs_engine_stuck_tasks(const fs_engine *e);
 /* Receives posted and messages received that found no partner. */
@@ -78,6 +82,8 @@ int64_t fs_engine_unmatched(const fs_engine *e);
  * the dependencies it still waits for; then, per rank, the unmatched
  * receives and messages with their peer and tag. */
 void fs_engine_report_stuck(const fs_engine *e, FILE *out, int limit);
+/* The run state's bytes: 9 per task and about 40 per used rank (slot),
+ * whatever the rank count. */
 int64_t fs_engine_bytes(const fs_engine *e);
 
 /* For network models. */

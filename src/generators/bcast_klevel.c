@@ -60,9 +60,9 @@ static int shape_of(const char *name, const fs_generator_options *o, klevel_shap
   const fs_platform *pf = o->platform;
   memset(s, 0, sizeof *s);
   s->ranks = o->ranks;
-  if (pf && (!pf->node || pf->ranks != o->ranks))
+  if (pf && (pf->mapping == FS_MAPPING_NONE || pf->ranks != o->ranks))
     return fs_error_set(err, "%s: the platform maps %d ranks, not --ranks %d", name,
-                        pf->node ? pf->ranks : 0, o->ranks);
+                        pf->mapping != FS_MAPPING_NONE ? pf->ranks : 0, o->ranks);
   s->nodes = pf ? pf->nodes : o->ranks;
   s->kappa = pf ? pf->top_level : 1;
   s->group_nodes[0] = 1;
