@@ -85,3 +85,7 @@ int fs_wants_help(int argc, char **argv, const char *usage) {
     }
   return 0;
 }
+
+int fs_exit_status_for(const fs_error *err, int otherwise) {
+  return fs_error_is_too_large(err) ? FS_EXIT_USAGE : otherwise;
+}

@@ -188,7 +188,7 @@ static int report(const fs_study_setup *s, const fs_run_summary *summary,
 
 int fs_run_study(const fs_study_setup *given, int *argc, char ***argv) {
   fs_error err = {{0}};
-  int rank = 0, size = 1, status = FS_EXIT_SIMULATION;
+  int rank = 0, size = 1, status = FS_EXIT_SIMULATION, too_large = 0;
   int mpi = fs_study_mpi_active();
   fs_study_setup setup = *given, *s = &setup;
   if (mpi) fs_study_mpi_begin(argc, argv, &rank, &size);
@@ -218,6 +218,7 @@ int fs_run_study(const fs_study_setup *given, int *argc, char ***argv) {
   fs_study_callbacks callbacks = {worker_new, worker_run, worker_free, (void *)s};
   fs_study_results local = {0}, all = {0};
   int failed = fs_study_run(&o, &callbacks, &local, &err);
+  too_large = failed && fs_error_is_too_large(&err); /* exit status 2 */
   if (failed) fprintf(stderr, "fennelsim: %s\n", err.message), err.message[0] = 0;
   if (fs_study_mpi_gather(failed ? NULL : &local, s->program->ranks, &all, &err)) goto done;
   if (rank != 0) {
@@ -238,5 +239,5 @@ done:
   if (err.message[0]) fprintf(stderr, "fennelsim: %s\n", err.message);
   free(s->aggregate_gbps), free(s->mean_gbps);
   fs_study_mpi_end();
-  return status;
+  return too_large && status != FS_EXIT_OK ? FS_EXIT_USAGE : status;
 }

@@ -133,11 +133,11 @@ int fs_noise_add_rank(fs_noise *n, const char *spec, fs_error *err) {
   const char *dash = colon ? memchr(spec, '-', (size_t)(colon - spec)) : NULL;
   int bad = !colon;
   if (!bad && dash) {
-    bad = fs_parse_count(spec, (size_t)(dash - spec), 0, FS_MAX_TASKS, &first) ||
-          fs_parse_count(dash + 1, (size_t)(colon - dash - 1), 0, FS_MAX_TASKS, &last) ||
+    bad = fs_parse_count(spec, (size_t)(dash - spec), 0, INT32_MAX - 1, &first) ||
+          fs_parse_count(dash + 1, (size_t)(colon - dash - 1), 0, INT32_MAX - 1, &last) ||
           last < first;
   } else if (!bad) {
-    bad = fs_parse_count(spec, (size_t)(colon - spec), 0, FS_MAX_TASKS, &first);
+    bad = fs_parse_count(spec, (size_t)(colon - spec), 0, INT32_MAX - 1, &first);
     last = first;
   }
   if (bad)
