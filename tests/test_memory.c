@@ -275,6 +275,74 @@ START_TEST(cli_huge_platform_fits) {
 }
 END_TEST
 
+/* JSON's finish_ns and a study's samples stay by rank on a sparse
+ * program: 4101 ranks (more than 4 x 1 + 4096), one 10 ns task on rank 3. */
+START_TEST(cli_sparse_outputs_by_rank) {
+  char *dag = write_temp(".dag", "fennel-dag 1\nranks 4101\nt0 compute 3 time=10ns\n");
+  char *samples = fs_test_temp_path(".csv"), *out, *err;
+  char *argv[] = {"fennelsim", "run", dag, "--format", "json", NULL};
+  ck_assert_int_eq(run_limited(0, argv, &out, &err), 0);
+  size_t n = 4101 * 3 + 64;
+  char *expected = malloc(n);
+  size_t used = (size_t)snprintf(expected, n, "\"finish_ns\": [0, 0, 0, 10");
+  for (int r = 4; r < 4101; r++) used += (size_t)snprintf(expected + used, n - used, ", 0");
+  snprintf(expected + used, n - used, "], ");
+  ck_assert_ptr_nonnull(strstr(out, expected));
+  free(out), free(err);
+  char *study[] = {"fennelsim", "run", dag, "--seeds", "2", "--samples", samples, NULL};
+  ck_assert_int_eq(run_limited(0, study, &out, &err), 0);
+  free(out), free(err);
+  char *csv = fs_test_read_file(samples, NULL);
+  ck_assert_ptr_nonnull(csv);
+  char *row = strchr(csv, '\n');
+  ck_assert_ptr_nonnull(row);
+  used = (size_t)snprintf(expected, n, "\n1,10,0,0,0,10");
+  for (int r = 4; r < 4101; r++) used += (size_t)snprintf(expected + used, n - used, ",0");
+  snprintf(expected + used, n - used, "\n");
+  ck_assert_msg(strncmp(row, expected, strlen(expected)) == 0, "%.80s", row);
+  free(csv), free(expected);
+  remove(dag), remove(samples), free(dag), free(samples);
+}
+END_TEST
+
+/* gen NAME --ranks 4 on platform file `huge` and on `small` write the same
+ * schedule, the first under 512 MiB of address space. */
+static void same_schedule(const char *name, const char *huge, const char *small) {
+  char *files[2] = {write_temp(".xml", huge), write_temp(".xml", small)};
+  char *dags[2] = {fs_test_temp_path(".dag"), fs_test_temp_path(".dag")}, *out, *err;
+  for (int i = 0; i < 2; i++) {
+    char *argv[] = {"fennelsim", "gen", (char *)name, "--ranks", "4", "--size", "8B",
+                    "--platform", files[i], "-o", dags[i], NULL};
+    int status = run_limited(i == 0 ? 512 * MIB : 0, argv, &out, &err);
+    ck_assert_msg(status == 0, "%s on %s: exit %d: %s", name, i ? small : huge, status, err);
+    free(out), free(err);
+  }
+  char *a = fs_test_read_file(dags[0], NULL), *b = fs_test_read_file(dags[1], NULL);
+  ck_assert_ptr_nonnull(a);
+  ck_assert_ptr_nonnull(b);
+  ck_assert_str_eq(a, b);
+  free(a), free(b);
+  for (int i = 0; i < 2; i++) remove(files[i]), remove(dags[i]), free(files[i]), free(dags[i]);
+}
+
+/* The k-level trees walk the nodes the ranks are on (rounded up to a whole
+ * group of the largest level below the whole machine), not 2^31-1 nodes:
+ * all on node 0 as on one node of 4 cores; round-robin over pairs of nodes
+ * as on 4 nodes in 2 pairs. */
+START_TEST(cli_klevel_huge_platform) {
+  const char *names[2] = {"bcast-klevel", "scatter-klevel"};
+  for (int i = 0; i < 2; i++) {
+    same_schedule(names[i], "<platform nodes=\"2147483647\" cores=\"2147483647\"/>\n",
+                  "<platform nodes=\"1\" cores=\"4\"/>\n");
+    same_schedule(names[i],
+                  "<platform nodes=\"1073741824\" cores=\"2147483647\"><level name=\"pair\" "
+                  "fanout=\"2\"/><mapping kind=\"round-robin\"/></platform>\n",
+                  "<platform nodes=\"4\" cores=\"1\"><level name=\"pair\" fanout=\"2\"/>"
+                  "<mapping kind=\"round-robin\"/></platform>\n");
+  }
+}
+END_TEST
+
 /* Past the limit: one message, exit status 2. A study keeps every seed's
  * finish times: 2 seeds x 8 x (50000000 ranks + seed + makespan) =
  * 800000032 bytes, past a 512 MiB (536870912-byte) address space. */
@@ -303,7 +371,9 @@ static Suite *memory_suite(void) {
   suite_add_tcase(s, c);
   TCase *cli = tcase_create("cli");
   tcase_add_test(cli, cli_many_ranks_fit);
+  tcase_add_test(cli, cli_sparse_outputs_by_rank);
   tcase_add_test(cli, cli_huge_platform_fits);
+  tcase_add_test(cli, cli_klevel_huge_platform);
   tcase_add_test(cli, cli_too_large_exit_2);
   suite_add_tcase(s, cli);
   return s;

@@ -84,7 +84,13 @@ static int worker_run(fs_study_worker *w, uint64_t seed, fs_time *makespan, fs_t
                  (long long)fs_engine_stuck_tasks(w->engine));
   if (status != FS_RUN_OK) return -1;
   *makespan = fs_engine_makespan(w->engine);
-  for (int32_t r = 0; r < p->ranks; r++) finish[r] = fs_engine_finish(w->engine, r);
+  const fs_time *by_slot = fs_engine_finish_times(w->engine); /* program.h: slots */
+  if (!p->slot_rank) {
+    memcpy(finish, by_slot, (size_t)p->ranks * sizeof *finish);
+  } else {
+    memset(finish, 0, (size_t)p->ranks * sizeof *finish);
+    for (int32_t s = 0; s < p->slots; s++) finish[p->slot_rank[s]] = by_slot[s];
+  }
   if (w->timeline) {
     fs_bandwidth *b = fs_bandwidth_compute(w->timeline, err);
     if (!b) return -1;

@@ -90,9 +90,14 @@ void fs_report_json(FILE *out, const fs_run_summary *s) {
   fs_report_inputs_json(out, s);
   fprintf(out, ", \"makespan_ns\": %s, \"finish_ns\": [",
           fs_format_ns(exact, fs_engine_makespan(s->engine)));
-  /* by rank, streamed: ranks no task uses finish at 0 */
-  for (int32_t r = 0; r < p->ranks; r++)
-    fprintf(out, "%s%s", r ? ", " : "", fs_format_ns(exact, fs_engine_finish(s->engine, r)));
+  /* by rank, streamed: ranks no task uses (program.h: slots) finish at 0 */
+  const fs_time *by_slot = fs_engine_finish_times(s->engine);
+  for (int32_t r = 0, slot = 0; r < p->ranks; r++) {
+    int used = !p->slot_rank || (slot < p->slots && p->slot_rank[slot] == r);
+    fs_time finish = !used ? 0 : p->slot_rank ? by_slot[slot++] : by_slot[r];
+    if (finish == 0) fputs(r ? ", 0" : "0", out);
+    else fprintf(out, "%s%s", r ? ", " : "", fs_format_ns(exact, finish));
+  }
   int64_t events = fs_engine_events(s->engine);
   fprintf(out, "], \"events\": %lld, \"wall_s\": %.6f, \"load_s\": %.6f, \"events_per_s\": %.0f",
           (long long)events, s->wall_seconds, s->load_seconds, per_second(events, s->wall_seconds));
