@@ -305,6 +305,24 @@ START_TEST(cli_sparse_outputs_by_rank) {
 }
 END_TEST
 
+/* A deadlock report names ranks, not slots: 100000 ranks, a recv on rank
+ * 99999 from 5 and a send from 7 to 99998 (slots 7, 99998, 99999). */
+START_TEST(cli_sparse_deadlock_names_ranks) {
+  char *dag = write_temp(".dag", "fennel-dag 1\nranks 100000\na recv 99999 from=5 size=8B\n"
+                                 "b send 7 to=99998 size=8B\n");
+  char *out, *err;
+  char *argv[] = {"fennelsim", "run", dag, "--model", "loggops", NULL};
+  ck_assert_int_eq(run_limited(0, argv, &out, &err), 1);
+  ck_assert_ptr_nonnull(strstr(err, ": deadlock: 0 of 2 tasks can never become ready; 2 receives or "
+                                    "messages found no partner\n"
+                                    "  rank 99998: the message of send b from rank 7 tag 0 arrived; no "
+                                    "recv matched it\n"
+                                    "  rank 99999: recv a from 5 tag 0 was posted; no message matched it\n"));
+  free(out), free(err);
+  remove(dag), free(dag);
+}
+END_TEST
+
 /* gen NAME --ranks 4 on platform file `huge` and on `small` write the same
  * schedule, the first under 512 MiB of address space. */
 static void same_schedule(const char *name, const char *huge, const char *small) {
@@ -372,6 +390,7 @@ static Suite *memory_suite(void) {
   TCase *cli = tcase_create("cli");
   tcase_add_test(cli, cli_many_ranks_fit);
   tcase_add_test(cli, cli_sparse_outputs_by_rank);
+  tcase_add_test(cli, cli_sparse_deadlock_names_ranks);
   tcase_add_test(cli, cli_huge_platform_fits);
   tcase_add_test(cli, cli_klevel_huge_platform);
   tcase_add_test(cli, cli_too_large_exit_2);
