@@ -112,49 +112,68 @@ START_TEST(slots_dense_then_sparse) {
 END_TEST
 
 /* 50000000 and 2147483647 ranks with one task: the run state is that of
- * one task on one rank. fs_engine_bytes: per task 8 (remaining, next), per
- * slot one CPU (cpu_state 24 bytes: a time, three int32 and two flags,
- * padded to 8) + 4 (dispatch) + 8 (finish) = 36: 44 bytes. */
+ * the same task on 1 rank (today 44 bytes: per task 8, remaining and next;
+ * per slot one CPU, cpu_state 24 + dispatch 4, and finish 8). */
 START_TEST(engine_bytes_per_used_rank) {
+  fs_program *one = one_task(1);
+  fs_simulation small;
+  fs_test_simulate(&small, one, "hockney", "fixed", "");
+  ck_assert_int_eq(small.status, FS_RUN_OK);
   const int32_t counts[2] = {50000000, INT32_MAX};
   for (int i = 0; i < 2; i++) {
     fs_program *p = one_task(counts[i]);
     fs_simulation run;
     fs_test_simulate(&run, p, "hockney", "fixed", "");
     ck_assert_int_eq(run.status, FS_RUN_OK);
-    ck_assert_int_eq(fs_engine_bytes(run.engine), 44);
+    ck_assert_int_eq(fs_engine_bytes(run.engine), fs_engine_bytes(small.engine));
     ck_assert_int_eq(fs_engine_makespan(run.engine), 10 * NS);
     ck_assert_int_eq(fs_engine_finish(run.engine, 0), 10 * NS);
     ck_assert_int_eq(fs_engine_finish(run.engine, counts[i] - 1), 0);
     fs_test_run_free(&run);
     fs_program_free(p);
   }
+  fs_test_run_free(&small);
+  fs_program_free(one);
 }
 END_TEST
 
-/* A message from rank 0 to rank 49999999 under LogGOPS defaults (L=2500
- * o=1500 g=1000 G=6 O=0 ns), sparse: the sender's CPU holds o = 1500 ns;
- * the message arrives at o + L = 4000 ns and the receiver's CPU takes o +
- * 7 G = 1542 ns: the recv completes at 5542 ns. Bytes: 2 tasks x (8 + 1
- * two-sided flag) + 2 slots x (36 + 16 match queues) = 122. */
-START_TEST(sparse_message_loggops) {
-  fs_program *p = fs_program_new(50000000);
-  int32_t send = fs_program_add(p, FS_SEND, 0), recv = fs_program_add(p, FS_RECV, 49999999);
-  fs_task_set_peer(p, send, 49999999);
+/* A message from rank 0 to rank `last` (a recv there from 0), 8 bytes. */
+static fs_program *one_message(int32_t ranks, int32_t last) {
+  fs_program *p = fs_program_new(ranks);
+  int32_t send = fs_program_add(p, FS_SEND, 0), recv = fs_program_add(p, FS_RECV, last);
+  fs_task_set_peer(p, send, last);
   fs_task_set_size(p, send, 8);
   fs_task_set_peer(p, recv, 0);
   fs_task_set_size(p, recv, 8);
   fs_error err;
   ck_assert_msg(fs_program_finalize(p, &err) == 0, "%s", err.message);
+  return p;
+}
+
+/* The message from rank 0 to rank 49999999 under LogGOPS defaults (L=2500
+ * o=1500 g=1000 G=6 O=0 ns), sparse: the sender's CPU holds o = 1500 ns;
+ * the message arrives at o + L = 4000 ns and the receiver's CPU takes o +
+ * 7 G = 1542 ns: the recv completes at 5542 ns. The run state is that of
+ * the same message on 2 ranks (today 122 bytes: 2 tasks x (8 + 1 two-sided
+ * flag) + 2 slots x (36 + 16 match queues)). */
+START_TEST(sparse_message_loggops) {
+  fs_program *two = one_message(2, 1);
+  fs_simulation small;
+  fs_test_simulate(&small, two, "loggops", "fixed", "");
+  ck_assert_msg(small.status == FS_RUN_OK, "%s", small.err.message);
+  ck_assert_int_eq(fs_engine_finish(small.engine, 1), 5542 * NS);
+  fs_program *p = one_message(50000000, 49999999);
   fs_simulation run;
   fs_test_simulate(&run, p, "loggops", "fixed", "");
   ck_assert_msg(run.status == FS_RUN_OK, "%s", run.err.message);
-  ck_assert_int_eq(fs_engine_bytes(run.engine), 122);
+  ck_assert_int_eq(fs_engine_bytes(run.engine), fs_engine_bytes(small.engine));
   ck_assert_int_eq(fs_engine_finish(run.engine, 0), 1500 * NS);
   ck_assert_int_eq(fs_engine_finish(run.engine, 49999999), 5542 * NS);
   ck_assert_int_eq(fs_engine_finish(run.engine, 1), 0);
   fs_test_run_free(&run);
+  fs_test_run_free(&small);
   fs_program_free(p);
+  fs_program_free(two);
 }
 END_TEST
 
