@@ -53,9 +53,9 @@ struct fs_engine {
   int32_t *remaining;    /* per task: completions still needed; <= 0 once ready */
   int32_t *waiting_next; /* per task: next in a CPU's waiting list or a match queue */
   uint8_t *two_sided;    /* per task: MESSAGE, RENDEZVOUS, MATCHED; NULL without sends */
-  cpu_state *cpus;       /* slot * program->cpus + cpu (a rank's slot: fs_program_slot) */
-  match_queues *queues;  /* per slot; NULL without sends and receives */
-  fs_time *finish;       /* per slot: latest CPU end or data delivery */
+  cpu_state *cpus;       /* rank * program->cpus + cpu */
+  match_queues *queues;  /* per rank; NULL without sends and receives */
+  fs_time *finish;       /* per rank: latest CPU end or data delivery */
   int32_t *dispatch;     /* CPUs to serve at the end of this instant */
   int32_t dispatch_count;
   fs_time now;
@@ -69,7 +69,7 @@ struct fs_engine {
   /* noise (fs_engine_set_noise); all unused when noise is NULL */
   const fs_noise *noise;
   uint64_t seed;
-  uint64_t *draws;       /* per slot: draws so far in this run */
+  uint64_t *draws;       /* per rank: draws so far in this run */
   fs_time *started;      /* per task: when it started */
   int32_t pending;       /* a local completion held until the model's call returns, or -1 */
   fs_time pending_at;    /* its time as the model posted it */
@@ -81,12 +81,19 @@ static int has_two_sided(const fs_program *p) {
   return 0;
 }
 
-/* The run state's bytes: per task, then per slot (a used rank). */
-static int64_t run_state_bytes(const fs_program *p, int two_sided) {
-  int64_t per_task = 8 + (two_sided ? 1 : 0);
-  int64_t per_slot = (int64_t)p->cpus * (int64_t)(sizeof(cpu_state) + 4) + (int64_t)sizeof(fs_time) +
-                     (two_sided ? (int64_t)sizeof(match_queues) : 0);
-  return (int64_t)p->tasks * per_task + (int64_t)p->slots * per_slot;
+/* The bytes fs_engine_bytes will count for program's run state, into
+ * *need before any is allocated; -1 with err set past the memory limit. */
+static int run_state_too_large(const fs_program *program, int64_t *need, fs_error *err) {
+  uint8_t flag;
+  match_queues queue;
+  fs_engine shape = {.program = program};
+  if (has_two_sided(program)) shape.two_sided = &flag, shape.queues = &queue;
+  *need = fs_engine_bytes(&shape);
+  if (*need <= fs_memory_limit()) return 0;
+  char what[96];
+  snprintf(what, sizeof what, "the run state of %d tasks on %d ranks", program->tasks,
+           program->slots);
+  return fs_error_too_large(err, what, *need, fs_memory_limit());
 }
 
 fs_engine *fs_engine_new(const fs_program *program, fs_network_model *network,
@@ -95,38 +102,30 @@ fs_engine *fs_engine_new(const fs_program *program, fs_network_model *network,
     fs_error_set(err, "internal error: program is not finalized");
     return NULL;
   }
+  int64_t need;
+  if (run_state_too_large(program, &need, err)) return NULL;
   fs_engine *e = calloc(1, sizeof *e);
   if (!e) return NULL;
   e->program = program;
   e->network = network;
   e->compute = compute;
   fs_event_queue_init(&e->queue);
-  /* per-rank state for the ranks the tasks use only (program.h: slots) */
-  size_t tasks = (size_t)program->tasks + 1, slots = (size_t)program->slots;
-  size_t cpus = slots * (size_t)program->cpus;
-  int two_sided = has_two_sided(program);
-  char what[96];
-  snprintf(what, sizeof what, "the run state of %d tasks on %d ranks", program->tasks,
-           program->slots);
-  int64_t need = run_state_bytes(program, two_sided), limit = fs_memory_limit();
-  if (need > limit) {
-    fs_error_too_large(err, what, need, limit);
-    fs_engine_free(e);
-    return NULL;
-  }
+  size_t tasks = (size_t)program->tasks + 1, ranks = (size_t)program->slots; /* used ranks */
+  size_t cpus = ranks * (size_t)program->cpus;
   e->remaining = malloc(tasks * sizeof *e->remaining);
   e->waiting_next = malloc(tasks * sizeof *e->waiting_next);
-  e->cpus = malloc((cpus ? cpus : 1) * sizeof *e->cpus);
-  e->finish = malloc((slots ? slots : 1) * sizeof *e->finish);
-  e->dispatch = malloc((cpus ? cpus : 1) * sizeof *e->dispatch);
+  e->cpus = malloc(cpus * sizeof *e->cpus);
+  e->finish = malloc(ranks * sizeof *e->finish);
+  e->dispatch = malloc(cpus * sizeof *e->dispatch);
+  int two_sided = has_two_sided(program);
   if (two_sided) {
     e->two_sided = malloc(tasks);
-    e->queues = malloc((slots ? slots : 1) * sizeof *e->queues);
+    e->queues = malloc(ranks * sizeof *e->queues);
   }
   if (!e->remaining || !e->waiting_next || !e->cpus || !e->finish || !e->dispatch ||
       (two_sided && (!e->two_sided || !e->queues))) {
     fs_engine_free(e);
-    fs_error_out_of_memory(err, what, need);
+    fs_error_out_of_memory(err, "the run state", need);
     return NULL;
   }
   return e;
@@ -175,18 +174,22 @@ fs_time fs_engine_makespan(const fs_engine *e) {
     if (e->finish[r] > makespan) makespan = e->finish[r];
   return makespan;
 }
+fs_time fs_engine_finish(const fs_engine *e, int32_t rank) {
+  int32_t slot = fs_program_slot(e->program, rank);
+  return slot >= 0 ? e->finish[slot] : 0;
+}
 int64_t fs_engine_events(const fs_engine *e) { return e->events; }
 int64_t fs_engine_stuck_tasks(const fs_engine *e) { return e->stuck; }
 int64_t fs_engine_unmatched(const fs_engine *e) { return e->unmatched; }
 
 const fs_time *fs_engine_finish_times(const fs_engine *e) { return e->finish; }
-fs_time fs_engine_finish(const fs_engine *e, int32_t rank) {
-  int32_t slot = fs_program_slot(e->program, rank);
-  return slot >= 0 ? e->finish[slot] : 0;
-}
 
 int64_t fs_engine_bytes(const fs_engine *e) {
-  return run_state_bytes(e->program, e->two_sided != NULL);
+  const fs_program *p = e->program;
+  int64_t per_task = 8 + (e->two_sided ? 1 : 0);
+  int64_t per_rank = (int64_t)p->cpus * (int64_t)(sizeof(cpu_state) + 4) + (int64_t)sizeof(fs_time) +
+                     (e->queues ? (int64_t)sizeof(match_queues) : 0);
+  return (int64_t)p->tasks * per_task + (int64_t)p->slots * per_rank; /* used ranks only */
 }
 
 /* ---- posting events ---- */

@@ -82,8 +82,8 @@ int64_t fs_engine_unmatched(const fs_engine *e);
  * the dependencies it still waits for; then, per rank, the unmatched
  * receives and messages with their peer and tag. */
 void fs_engine_report_stuck(const fs_engine *e, FILE *out, int limit);
-/* The run state's bytes: 9 per task and about 40 per used rank (slot),
- * whatever the rank count. */
+/* The run state's bytes: per task, and per used rank (slot) whatever the
+ * rank count (fs_engine_new refuses a run state past the memory limit). */
 int64_t fs_engine_bytes(const fs_engine *e);
 
 /* For network models. */

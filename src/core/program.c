@@ -271,6 +271,7 @@ static int assign_slots(fs_program *p, fs_error *err) {
     fs_index_map_add(&used, p->rank[t]);
     if (p->kind[t] >= FS_PUT && p->peer[t] >= 0) fs_index_map_add(&used, p->peer[t]);
   }
+  if (used.count == 0) fs_index_map_add(&used, 0); /* one slot at least: no empty arrays */
   int32_t *rank = fs_allocate(used.count, sizeof *rank, "the rank slots", err);
   if (!rank) {
     fs_index_map_free(&used);
