@@ -11,11 +11,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Every rank's node and level must be within the platform's bounds. */
 static void check(const fs_platform *p) {
-  if (p->ranks < 1 || !p->node || p->top_level < 1 || p->channels < 1) abort();
+  if (p->ranks < 1 || p->mapping == FS_MAPPING_NONE || p->top_level < 1 || p->channels < 1) abort();
   for (int32_t i = 0; i < p->ranks; i++) {
     int32_t node = fs_platform_node_of(p, i);
     int32_t level = fs_platform_level_between(p, i, p->ranks - 1 - i);
-    if (node < 0 || node >= p->nodes || level < 0 || level > p->top_level) abort();
+    if (node < 0 || node >= p->nodes || node >= p->used_nodes || level < 0 || level > p->top_level) abort();
   }
 }
 

@@ -91,6 +91,10 @@ int fs_option_param_pair(fs_parameters *params, const char *key, const char *val
   return fs_option_param(params, text, err);
 }
 
+int fs_exit_status_for(const fs_error *err, int otherwise) {
+  return fs_error_is_too_large(err) ? FS_EXIT_USAGE : otherwise;
+}
+
 int fs_option_platform(int argc, char **argv, int *i, fs_parameters *params, int *which,
                        const char **value, fs_error *err) {
   static const char *const names[][2] = {{"--nodes", "nodes"}, {"--cores", "cores"},

@@ -20,6 +20,10 @@ int fs_option(int argc, char **argv, int *i, const char *name, const char **valu
 int fs_option_count(const char *name, const char *value, int64_t min, int64_t max, int64_t *out,
                     fs_error *err);
 double fs_seconds_now(void);
+/* The exit status of a failure: FS_EXIT_USAGE when err says "too large"
+ * (an input past the memory limit is bad input, core/error.h), else
+ * `otherwise`. */
+int fs_exit_status_for(const fs_error *err, int otherwise);
 /* Appends a copy of "key=value" (split at the '=') to params, for
  * `--param`; fs_option_params_free releases the copies. */
 int fs_option_param(fs_parameters *params, const char *text, fs_error *err);

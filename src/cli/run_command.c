@@ -241,7 +241,10 @@ static int simulate(run_options *o, fs_program *program, const fs_replay *replay
   fs_views *views = NULL;
   int exit_status = FS_EXIT_SIMULATION;
   const fs_noise *noise = fs_noise_active(o->noise) ? o->noise : NULL;
-  if (!engine || fs_engine_set_noise(engine, noise, o->seed, &err)) goto done;
+  if (!engine || fs_engine_set_noise(engine, noise, o->seed, &err)) {
+    exit_status = fs_exit_status_for(&err, FS_EXIT_SIMULATION);
+    goto done;
+  }
   if (fs_platform_parameters_place(&o->params, engine, &err)) {
     exit_status = FS_EXIT_USAGE;
     goto done;

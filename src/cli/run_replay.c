@@ -84,18 +84,17 @@ void fs_replay_report_text(FILE *out, const fs_replay *replay, const fs_engine *
           (long long)replay->calls, (long long)replay->messages, (long long)replay->collectives,
           fs_format_ns(computation, replay->computation));
   if (replay->algorithms[0]) fprintf(out, "  collectives as: %s\n", replay->algorithms);
-  const fs_time *finish = fs_engine_finish_times(engine);
   double worst = 0;
   int compared = 0;
   fprintf(out, "  %6s %20s %20s %9s\n", "rank", "recorded ns", "simulated ns", "diff");
   for (int32_t r = 0; r < replay->ranks; r++) {
     char recorded[48], simulated[48];
-    double d = difference(replay->recorded[r], finish[r]);
+    double d = difference(replay->recorded[r], fs_engine_finish(engine, r));
     if (replay->recorded[r] >= 0) fs_format_ns(recorded, replay->recorded[r]);
     else strcpy(recorded, "-");
     if (r < 64 || r == replay->ranks - 1) {
-      if (d == d) fprintf(out, "  %6d %20s %20s %+8.2f%%\n", r, recorded, fs_format_ns(simulated, finish[r]), 100 * d);
-      else fprintf(out, "  %6d %20s %20s %9s\n", r, recorded, fs_format_ns(simulated, finish[r]), "-");
+      if (d == d) fprintf(out, "  %6d %20s %20s %+8.2f%%\n", r, recorded, fs_format_ns(simulated, fs_engine_finish(engine, r)), 100 * d);
+      else fprintf(out, "  %6d %20s %20s %9s\n", r, recorded, fs_format_ns(simulated, fs_engine_finish(engine, r)), "-");
     } else if (r == 64) {
       fprintf(out, "  ... (%d ranks more)\n", replay->ranks - 65);
     }
@@ -112,14 +111,13 @@ void fs_replay_report_json(FILE *out, const fs_replay *replay, const fs_engine *
           fs_format_ns(computation, replay->computation));
   fs_json_string(out, replay->algorithms);
   fputs(", \"ranks\": [", out);
-  const fs_time *finish = fs_engine_finish_times(engine);
   double worst = 0;
   for (int32_t r = 0; r < replay->ranks; r++) {
     char recorded[48], simulated[48];
-    double d = difference(replay->recorded[r], finish[r]);
+    double d = difference(replay->recorded[r], fs_engine_finish(engine, r));
     fprintf(out, "%s{\"rank\": %d, \"recorded_ns\": %s, \"simulated_ns\": %s, \"difference\": ", r ? ", " : "", r,
             replay->recorded[r] >= 0 ? fs_format_ns(recorded, replay->recorded[r]) : "null",
-            fs_format_ns(simulated, finish[r]));
+            fs_format_ns(simulated, fs_engine_finish(engine, r)));
     if (d == d) fprintf(out, "%.6f}", d), worst = fabs(d) > fabs(worst) ? d : worst;
     else fputs("null}", out);
   }

@@ -86,7 +86,13 @@ static int worker_run(fs_study_worker *w, uint64_t seed, fs_time *makespan, fs_t
                  (long long)fs_engine_stuck_tasks(w->engine));
   if (status != FS_RUN_OK) return -1;
   *makespan = fs_engine_makespan(w->engine);
-  memcpy(finish, fs_engine_finish_times(w->engine), (size_t)p->ranks * sizeof *finish);
+  const fs_time *by_slot = fs_engine_finish_times(w->engine); /* program.h: slots */
+  if (!p->slot_rank) {
+    memcpy(finish, by_slot, (size_t)p->ranks * sizeof *finish);
+  } else {
+    memset(finish, 0, (size_t)p->ranks * sizeof *finish);
+    for (int32_t s = 0; s < p->slots; s++) finish[p->slot_rank[s]] = by_slot[s];
+  }
   if (w->timeline) {
     fs_bandwidth *b = fs_bandwidth_compute(w->timeline, err);
     if (!b) return -1;
@@ -190,7 +196,7 @@ static int report(const fs_study_setup *s, const fs_run_summary *summary,
 
 int fs_run_study(const fs_study_setup *given, int *argc, char ***argv) {
   fs_error err = {{0}};
-  int rank = 0, size = 1, status = FS_EXIT_SIMULATION;
+  int rank = 0, size = 1, status = FS_EXIT_SIMULATION, too_large = 0;
   int mpi = fs_study_mpi_active();
   fs_study_setup setup = *given, *s = &setup;
   if (mpi) fs_study_mpi_begin(argc, argv, &rank, &size);
@@ -220,6 +226,7 @@ int fs_run_study(const fs_study_setup *given, int *argc, char ***argv) {
   fs_study_callbacks callbacks = {worker_new, worker_run, worker_free, (void *)s};
   fs_study_results local = {0}, all = {0};
   int failed = fs_study_run(&o, &callbacks, &local, &err);
+  too_large = failed && fs_error_is_too_large(&err); /* exit status 2 */
   if (failed) fprintf(stderr, "fennelsim: %s\n", err.message), err.message[0] = 0;
   if (fs_study_mpi_gather(failed ? NULL : &local, s->program->ranks, &all, &err)) goto done;
   if (rank != 0) {
@@ -240,5 +247,5 @@ done:
   if (err.message[0]) fprintf(stderr, "fennelsim: %s\n", err.message);
   free(s->aggregate_gbps), free(s->mean_gbps);
   fs_study_mpi_end();
-  return status;
+  return too_large && status != FS_EXIT_OK ? FS_EXIT_USAGE : status;
 }

@@ -103,7 +103,7 @@ static int32_t *nodes_of(const fs_views_options *o, int32_t ranks, fs_error *err
   else
     return NULL;
   int32_t *node = platform ? malloc((size_t)ranks * sizeof *node) : NULL;
-  if (node) memcpy(node, platform->node, (size_t)ranks * sizeof *node);
+  for (int32_t r = 0; node && r < ranks; r++) node[r] = fs_platform_node_of(platform, r);
   *failed = node == NULL;
   if (platform && !node) fs_error_set(err, "out of memory");
   fs_platform_free(platform);

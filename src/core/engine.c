@@ -100,7 +100,7 @@ struct fs_engine {
   fs_time pending_at;    /* its time as the model posted it */
   /* cores (fs_engine_set_cores); all NULL unless concurrent tasks run on a platform */
   core_pool *pools;      /* per node holding ranks */
-  int32_t *pool_of;      /* per rank */
+  int32_t *pool_of;      /* per slot (program.h) */
   int32_t pool_count, cores;
   int32_t *released;     /* the pools' heaps of free core ids */
   int32_t *held_core;    /* per CPU: the core it holds, -1 */
@@ -117,19 +117,36 @@ static int has_two_sided(const fs_program *p) {
   return 0;
 }
 
+/* The bytes fs_engine_bytes will count for program's run state, into
+ * *need before any is allocated; -1 with err set past the memory limit. */
+static int run_state_too_large(const fs_program *program, int64_t *need, fs_error *err) {
+  uint8_t flag;
+  match_queues queue;
+  fs_engine shape = {.program = program};
+  if (has_two_sided(program)) shape.two_sided = &flag, shape.queues = &queue;
+  *need = fs_engine_bytes(&shape);
+  if (*need <= fs_memory_limit()) return 0;
+  char what[96];
+  snprintf(what, sizeof what, "the run state of %d tasks on %d ranks", program->tasks,
+           program->slots);
+  return fs_error_too_large(err, what, *need, fs_memory_limit());
+}
+
 fs_engine *fs_engine_new(const fs_program *program, fs_network_model *network,
                          fs_compute_model *compute, fs_error *err) {
   if (!program->finalized) {
     fs_error_set(err, "internal error: program is not finalized");
     return NULL;
   }
+  int64_t need;
+  if (run_state_too_large(program, &need, err)) return NULL;
   fs_engine *e = calloc(1, sizeof *e);
   if (!e) return NULL;
   e->program = program;
   e->network = network;
   e->compute = compute;
   fs_event_queue_init(&e->queue);
-  size_t tasks = (size_t)program->tasks + 1, ranks = (size_t)program->ranks;
+  size_t tasks = (size_t)program->tasks + 1, ranks = (size_t)program->slots; /* used ranks */
   size_t cpus = ranks * (size_t)program->cpus;
   e->remaining = malloc(tasks * sizeof *e->remaining);
   e->waiting_next = malloc(tasks * sizeof *e->waiting_next);
@@ -145,7 +162,7 @@ fs_engine *fs_engine_new(const fs_program *program, fs_network_model *network,
   if (!e->remaining || !e->waiting_next || !e->place || !e->cpus || !e->finish || !e->dispatch ||
       (two_sided && (!e->two_sided || !e->queues))) {
     fs_engine_free(e);
-    fs_error_set(err, "out of memory for the run state of %d tasks", program->tasks);
+    fs_error_out_of_memory(err, "the run state", need);
     return NULL;
   }
   return e;
@@ -182,7 +199,7 @@ int fs_engine_set_noise(fs_engine *e, const fs_noise *noise, uint64_t seed, fs_e
     return 0;
   }
   const fs_program *p = e->program;
-  if (!e->draws) e->draws = malloc((size_t)(p->ranks ? p->ranks : 1) * sizeof *e->draws);
+  if (!e->draws) e->draws = malloc((size_t)(p->slots ? p->slots : 1) * sizeof *e->draws);
   if (!e->started) e->started = malloc((size_t)(p->tasks + 1) * sizeof *e->started);
   if (!e->draws || !e->started)
     return fs_error_set(err, "out of memory for the noise state of %d tasks", p->tasks);
@@ -216,9 +233,9 @@ static int size_heaps(fs_engine *e) {
   const fs_program *p = e->program;
   int64_t *room = calloc((size_t)e->pool_count, sizeof *room), total = 0, held = 0;
   if (!room) return -1;
-  for (int32_t r = 0; r < p->ranks; r++) room[e->pool_of[r]] += p->cpus;
+  for (int32_t r = 0; r < p->slots; r++) room[e->pool_of[r]] += p->cpus;
   for (int32_t t = 0; t < p->tasks; t++)
-    if (holds_core(p, t)) room[e->pool_of[p->rank[t]]]++;
+    if (holds_core(p, t)) room[e->pool_of[fs_program_slot(p, p->rank[t])]]++;
   for (int32_t i = 0; i < e->pool_count; i++) {
     e->pools[i].waiters_at = total, e->pools[i].released_at = held;
     total += room[i];
@@ -230,18 +247,18 @@ static int size_heaps(fs_engine *e) {
   return e->waiters && e->released ? 0 : -1;
 }
 
-int fs_engine_set_cores(fs_engine *e, const int32_t *node_of_rank, int64_t cores, fs_error *err) {
+int fs_engine_set_cores(fs_engine *e, const int32_t *node_of_slot, int64_t cores, fs_error *err) {
   const fs_program *p = e->program;
   free_cores(e);
   int any = 0;
   for (int32_t t = 0; t < p->tasks && !any; t++) any = holds_core(p, t);
-  if (!any || p->ranks == 0) return 0;
+  if (!any || p->slots == 0) return 0;
   if (cores < 1 || cores > INT32_MAX)
     return fs_error_set(err, "internal error: %lld cores per node", (long long)cores);
-  size_t ranks = (size_t)p->ranks, cpus = ranks * (size_t)p->cpus, tasks = (size_t)p->tasks + 1;
+  size_t ranks = (size_t)p->slots, cpus = ranks * (size_t)p->cpus, tasks = (size_t)p->tasks + 1;
   int32_t *nodes = malloc(ranks * sizeof *nodes), count = 0;
   if (nodes) {
-    memcpy(nodes, node_of_rank, ranks * sizeof *nodes);
+    memcpy(nodes, node_of_slot, ranks * sizeof *nodes);
     qsort(nodes, ranks, sizeof *nodes, compare_int32);
     for (size_t i = 0; i < ranks; i++)
       if (i == 0 || nodes[i] != nodes[count - 1]) nodes[count++] = nodes[i];
@@ -256,11 +273,11 @@ int fs_engine_set_cores(fs_engine *e, const int32_t *node_of_rank, int64_t cores
   int failed = !nodes || !e->pools || !e->pool_of || !e->held_core || !e->task_core ||
                !e->ready_at || !e->pool_ring;
   for (size_t r = 0; !failed && r < ranks; r++)
-    e->pool_of[r] = node_index(nodes, count, node_of_rank[r]);
+    e->pool_of[r] = node_index(nodes, count, node_of_slot[r]);
   free(nodes);
   if (failed || size_heaps(e)) {
     free_cores(e);
-    return fs_error_set(err, "out of memory for the cores of %d ranks", p->ranks);
+    return fs_error_set(err, "out of memory for the cores of %d ranks", p->slots);
   }
   return 0;
 }
@@ -274,9 +291,13 @@ int fs_engine_add_observer(fs_engine *e, const fs_observer *observer) {
 const fs_program *fs_engine_program(const fs_engine *e) { return e->program; }
 fs_time fs_engine_makespan(const fs_engine *e) {
   fs_time makespan = 0;
-  for (int32_t r = 0; r < e->program->ranks; r++)
+  for (int32_t r = 0; r < e->program->slots; r++)
     if (e->finish[r] > makespan) makespan = e->finish[r];
   return makespan;
+}
+fs_time fs_engine_finish(const fs_engine *e, int32_t rank) {
+  int32_t slot = fs_program_slot(e->program, rank);
+  return slot >= 0 ? e->finish[slot] : 0;
 }
 int64_t fs_engine_events(const fs_engine *e) { return e->events; }
 int64_t fs_engine_stuck_tasks(const fs_engine *e) { return e->stuck; }
@@ -292,7 +313,7 @@ int64_t fs_engine_bytes(const fs_engine *e) {
   if (e->pools) /* ready_at, task_core, heaps; pool_of; held_core, heaps; pools, ring */
     per_task += 32, per_rank += 4 + (int64_t)p->cpus * 24;
   int64_t pools = e->pools ? (int64_t)e->pool_count * (int64_t)(sizeof(core_pool) + 4) : 0;
-  return (int64_t)p->tasks * per_task + (int64_t)p->ranks * per_rank + pools;
+  return (int64_t)p->tasks * per_task + (int64_t)p->slots * per_rank + pools; /* used ranks only */
 }
 
 /* ---- posting events ---- */
@@ -314,7 +335,7 @@ static fs_time after(fs_time start, fs_time d) { return fs_time_add(start, d); }
 /* d under rank's noise of `kind`, spending one of the rank's draws. */
 static fs_time perturb(fs_engine *e, fs_noise_kind kind, int32_t rank, fs_time d) {
   if (!fs_noise_has(e->noise, kind, rank)) return d;
-  return fs_noise_apply(e->noise, kind, rank, e->seed, e->draws[rank]++, d);
+  return fs_noise_apply(e->noise, kind, rank, e->seed, e->draws[fs_program_slot(e->program, rank)]++, d);
 }
 
 /* The end of a CPU occupation of rank from start to end: host noise (and
@@ -428,7 +449,7 @@ void fs_engine_post_arrival(fs_engine *e, int32_t task, fs_time at) {
 /* ---- CPUs: waiting lists and dispatch ---- */
 
 static int32_t cpu_of(const fs_engine *e, int32_t rank, int32_t task) {
-  return rank * e->program->cpus + fs_task_cpu(e->program, task);
+  return fs_program_slot(e->program, rank) * e->program->cpus + fs_task_cpu(e->program, task);
 }
 
 /* A waiting entry's order: its place; within one place (the tasks one
@@ -615,7 +636,7 @@ static void want_core(fs_engine *e, int32_t c, int32_t next) {
 
 /* A concurrent task waits for a core of its rank's node. */
 static void wait_for_core(fs_engine *e, int32_t task) {
-  int32_t pool = e->pool_of[e->program->rank[task]];
+  int32_t pool = e->pool_of[fs_program_slot(e->program, e->program->rank[task])];
   core_pool *n = &e->pools[pool];
   push_waiter(e, n, (core_waiter){e->now, task, -1});
   request_pool(e, pool);
@@ -632,7 +653,7 @@ static void release_cpu_core(fs_engine *e, int32_t c) {
 static void release_task_core(fs_engine *e, int32_t task) {
   const fs_program *p = e->program;
   if (!holds_core(p, task) || e->task_core[task] < 0) return;
-  give_core(e, e->pool_of[p->rank[task]], e->task_core[task]);
+  give_core(e, e->pool_of[fs_program_slot(p, p->rank[task])], e->task_core[task]);
   e->task_core[task] = -1;
 }
 
@@ -756,7 +777,8 @@ static void free_cpu(fs_engine *e, int32_t c) {
   request_dispatch(e, c);
 }
 
-static void extend_finish(fs_engine *e, int32_t r) {
+static void extend_finish(fs_engine *e, int32_t rank) {
+  int32_t r = fs_program_slot(e->program, rank);
   if (e->finish[r] < e->now) e->finish[r] = e->now;
 }
 
@@ -827,7 +849,7 @@ static void matched(fs_engine *e, int32_t send, int32_t recv) {
  * progressed). */
 static void receive_message(fs_engine *e, int32_t send) {
   const fs_program *p = e->program;
-  match_queues *q = &e->queues[p->peer[send]];
+  match_queues *q = &e->queues[fs_program_slot(p, p->peer[send])];
   int32_t recv = take_first(e, &q->posted_head, &q->posted_tail, send, 1);
   if (recv >= 0) {
     matched(e, send, recv);
@@ -858,7 +880,7 @@ static void handle_local(fs_engine *e, int32_t task);
 
 static void post_recv(fs_engine *e, int32_t recv) {
   const fs_program *p = e->program;
-  match_queues *q = &e->queues[p->rank[recv]];
+  match_queues *q = &e->queues[fs_program_slot(p, p->rank[recv])];
   handle_local(e, recv); /* posted: its CPU is free again, now */
   int32_t send = take_first(e, &q->unexpected_head, &q->unexpected_tail, recv, 0);
   if (send < 0) {
@@ -1044,7 +1066,7 @@ static void reset_cores(fs_engine *e) {
     n->held = n->fresh = n->released_count = n->waiter_count = 0;
     n->dispatch_pending = 0;
   }
-  for (int64_t c = 0; c < (int64_t)p->ranks * p->cpus; c++) e->held_core[c] = -1;
+  for (int64_t c = 0; c < (int64_t)p->slots * p->cpus; c++) e->held_core[c] = -1;
   for (int32_t t = 0; t < p->tasks; t++) e->task_core[t] = -1;
   e->ring_head = e->ring_count = 0;
 }
@@ -1053,9 +1075,9 @@ static void reset(fs_engine *e) {
   const fs_program *p = e->program;
   fs_event_queue_clear(&e->queue);
   if (p->tasks) memcpy(e->remaining, p->need, (size_t)p->tasks * sizeof *e->remaining);
-  for (int64_t c = 0; c < (int64_t)p->ranks * p->cpus; c++)
+  for (int64_t c = 0; c < (int64_t)p->slots * p->cpus; c++)
     e->cpus[c] = (cpu_state){.head = -1, .tail = -1, .recv_head = -1, .recv_tail = -1, .due = -1};
-  for (int32_t r = 0; r < p->ranks; r++) {
+  for (int32_t r = 0; r < p->slots; r++) {
     e->finish[r] = 0;
     if (e->queues) e->queues[r] = (match_queues){-1, -1, -1, -1};
   }
@@ -1068,7 +1090,7 @@ static void reset(fs_engine *e) {
   e->failed = 0;
   e->failure = NULL;
   e->pending = -1;
-  if (e->noise) memset(e->draws, 0, (size_t)p->ranks * sizeof *e->draws);
+  if (e->noise) memset(e->draws, 0, (size_t)p->slots * sizeof *e->draws);
   if (e->network->reset && e->network->reset(e->network->state, p, &e->model_error))
     fail_run(e, e->model_error.message);
   else if (e->compute->reset && e->compute->reset(e->compute->state, p, &e->model_error))
@@ -1080,7 +1102,7 @@ static void reset(fs_engine *e) {
  * rendezvous sends (an eager send completed when it left). */
 static int64_t count_unmatched(fs_engine *e) {
   int64_t unfinished = 0;
-  for (int32_t r = 0; e->queues && r < e->program->ranks; r++) {
+  for (int32_t r = 0; e->queues && r < e->program->slots; r++) {
     for (int32_t t = e->queues[r].posted_head; t >= 0; t = e->waiting_next[t])
       e->unmatched++, unfinished++;
     for (int32_t t = e->queues[r].unexpected_head; t >= 0; t = e->waiting_next[t])
@@ -1144,7 +1166,7 @@ static uint8_t *pending_states(const fs_engine *e) {
   uint8_t *state = malloc((size_t)p->tasks + 1);
   if (!state) return NULL;
   for (int32_t t = 0; t < p->tasks; t++) state[t] = e->remaining[t] > 0 ? NEVER_READY : DONE;
-  for (int32_t r = 0; e->queues && r < p->ranks; r++) {
+  for (int32_t r = 0; e->queues && r < p->slots; r++) {
     for (int32_t t = e->queues[r].posted_head; t >= 0; t = e->waiting_next[t]) state[t] = UNMATCHED;
     for (int32_t t = e->queues[r].unexpected_head; t >= 0; t = e->waiting_next[t])
       if (e->two_sided[t] & RENDEZVOUS) state[t] = UNMATCHED;
@@ -1212,19 +1234,20 @@ static void report_unmatched(const fs_engine *e, FILE *out, int limit) {
   const fs_program *p = e->program;
   int shown = 0;
   char name[24], source[16], tag[16];
-  for (int32_t r = 0; e->queues && r < p->ranks; r++) {
+  for (int32_t r = 0; e->queues && r < p->slots; r++) {
     for (int32_t t = e->queues[r].posted_head; t >= 0; t = e->waiting_next[t]) {
       if (shown++ >= limit) continue;
       peer_text(source, sizeof source, p->peer[t], "any");
       peer_text(tag, sizeof tag, fs_task_tag(p, t), "any");
-      fprintf(out, "  rank %d: recv %s from %s tag %s was posted; no message matched it\n", r,
+      fprintf(out, "  rank %d: recv %s from %s tag %s was posted; no message matched it\n",
+              fs_program_slot_rank(p, r),
               fs_task_name(p, t, name), source, tag);
     }
     for (int32_t t = e->queues[r].unexpected_head; t >= 0; t = e->waiting_next[t]) {
       if (shown++ >= limit) continue;
       peer_text(tag, sizeof tag, fs_task_tag(p, t), "any");
       fprintf(out, "  rank %d: the message of send %s from rank %d tag %s arrived; no recv matched "
-              "it\n", r, fs_task_name(p, t, name), p->rank[t], tag);
+              "it\n", fs_program_slot_rank(p, r), fs_task_name(p, t, name), p->rank[t], tag);
     }
   }
   if (shown > limit) fprintf(out, "  ... and %d more unmatched\n", shown - limit);

@@ -73,15 +73,15 @@ int fs_engine_set_noise(fs_engine *e, const fs_noise *noise, uint64_t seed, fs_e
 void fs_engine_free(fs_engine *e);
 int fs_engine_add_observer(fs_engine *e, const fs_observer *observer);
 
-/* Puts the ranks on the cores of a platform (SPEC §2, concurrent): rank r
- * on node node_of_rank[r] (any ids), `cores` cores per node. It matters
+/* Puts the ranks on the cores of a platform (SPEC §2, concurrent): the
+ * rank of slot s (program.h) on node node_of_slot[s] (any ids), `cores` cores per node. It matters
  * only for a program with concurrent tasks (else nothing is kept): then a
  * concurrent task takes a free core of its rank's node while it would
  * otherwise hold a CPU, and so does every CPU of a rank while busy; a
  * task or CPU that finds no free core waits, and a node's freed cores go to
  * its waiters by (ready time, task id) (a CPU by its next entry's). Before
- * runs; node_of_rank is copied. 0, or -1 with err set (out of memory). */
-int fs_engine_set_cores(fs_engine *e, const int32_t *node_of_rank, int64_t cores, fs_error *err);
+ * runs; node_of_slot is copied. 0, or -1 with err set (out of memory). */
+int fs_engine_set_cores(fs_engine *e, const int32_t *node_of_slot, int64_t cores, fs_error *err);
 
 /* Runs the program from time 0 (again, if it ran before). Returns
  * FS_RUN_OK, FS_RUN_DEADLOCK (tasks could never become ready; see
@@ -89,7 +89,11 @@ int fs_engine_set_cores(fs_engine *e, const int32_t *node_of_rank, int64_t cores
 int fs_engine_run(fs_engine *e, fs_error *err);
 
 fs_time fs_engine_makespan(const fs_engine *e);
-const fs_time *fs_engine_finish_times(const fs_engine *e); /* by rank */
+/* Finish times by slot (program.h: slot r is rank r unless the ranks far
+ * outnumber the tasks); fs_engine_finish by rank (0 for a rank no task
+ * uses). */
+const fs_time *fs_engine_finish_times(const fs_engine *e);
+fs_time fs_engine_finish(const fs_engine *e, int32_t rank);
 int64_t fs_engine_events(const fs_engine *e);
 int64_t fs_engine_stuck_tasks(const fs_engine *e);
 /* Receives posted and messages received that found no partner. */
@@ -98,6 +102,8 @@ int64_t fs_engine_unmatched(const fs_engine *e);
  * the dependencies it still waits for; then, per rank, the unmatched
  * receives and messages with their peer and tag. */
 void fs_engine_report_stuck(const fs_engine *e, FILE *out, int limit);
+/* The run state's bytes: per task, and per used rank (slot) whatever the
+ * rank count (fs_engine_new refuses a run state past the memory limit). */
 int64_t fs_engine_bytes(const fs_engine *e);
 
 /* For network models. */

@@ -1,8 +1,16 @@
-/* error.c: formatting of fs_error messages. */
+/* error.c: formatting of fs_error messages, and the one checked allocation
+ * that tells "too large" (past the memory limit: bad input) from "out of
+ * memory" (the allocation failed). */
 #include "error.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#define TOO_LARGE "too large: "
 
 int fs_error_set(fs_error *err, const char *format, ...) {
   if (err) {
@@ -12,4 +20,43 @@ int fs_error_set(fs_error *err, const char *format, ...) {
     va_end(ap);
   }
   return -1;
+}
+
+int fs_error_too_large(fs_error *err, const char *what, int64_t bytes, int64_t limit) {
+  return fs_error_set(err, "%s%s needs %lld bytes (limit %lld bytes)", TOO_LARGE, what,
+                      (long long)bytes, (long long)limit);
+}
+
+int fs_error_is_too_large(const fs_error *err) {
+  return err && strstr(err->message, TOO_LARGE) != NULL;
+}
+
+int fs_error_out_of_memory(fs_error *err, const char *what, int64_t bytes) {
+  return fs_error_set(err, "out of memory: %s needs %lld bytes", what, (long long)bytes);
+}
+
+int64_t fs_memory_limit(void) {
+  int64_t limit = INT64_MAX;
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages > 0 && page > 0 && pages <= INT64_MAX / page) limit = (int64_t)pages * page;
+  struct rlimit r;
+  if (getrlimit(RLIMIT_AS, &r) == 0 && r.rlim_cur != RLIM_INFINITY && r.rlim_cur < (rlim_t)limit)
+    limit = (int64_t)r.rlim_cur;
+  return limit;
+}
+
+void *fs_allocate(int64_t count, int64_t size, const char *what, fs_error *err) {
+  int64_t limit = fs_memory_limit();
+  if (count < 0 || size < 0 || (size > 0 && count > INT64_MAX / size)) {
+    fs_error_too_large(err, what, INT64_MAX, limit);
+    return NULL;
+  }
+  int64_t bytes = count * size;
+  if (bytes > limit) {
+    fs_error_too_large(err, what, bytes, limit);
+    return NULL;
+  }
+  void *block = malloc(bytes ? (size_t)bytes : 1);
+  if (!block) fs_error_out_of_memory(err, what, bytes);
+  return block;
 }

@@ -4,6 +4,8 @@
 #ifndef FS_ERROR_H
 #define FS_ERROR_H
 
+#include <stdint.h>
+
 typedef struct fs_error {
   char message[1024];
 } fs_error;
@@ -19,5 +21,23 @@ typedef struct fs_error {
 /* Formats into err (when err is not NULL); always returns -1 so callers can
  * write `return fs_error_set(err, ...)`. */
 int fs_error_set(fs_error *err, const char *format, ...) FS_PRINTF(2, 3);
+
+/* The one message for "too large" (an input whose run needs more memory
+ * than the limit: bad input, exit status 2 at the command line): "too
+ * large: WHAT needs N bytes (limit L bytes)"; returns -1. */
+int fs_error_too_large(fs_error *err, const char *what, int64_t bytes, int64_t limit);
+/* Whether err's message (perhaps behind a "FILE:LINE: " prefix) says too large. */
+int fs_error_is_too_large(const fs_error *err);
+/* "out of memory: WHAT needs N bytes" (the allocation failed); -1. */
+int fs_error_out_of_memory(fs_error *err, const char *what, int64_t bytes);
+
+/* The memory a run may use: the machine's physical memory, or the
+ * process's address-space limit (ulimit -v, RLIMIT_AS) when lower. */
+int64_t fs_memory_limit(void);
+/* count * size bytes for `what` ("the run state of 8 ranks"): NULL with
+ * err set, too large when the product overflows or exceeds
+ * fs_memory_limit(), out of memory when malloc fails. count 0 allocates
+ * one byte (never NULL on success). */
+void *fs_allocate(int64_t count, int64_t size, const char *what, fs_error *err);
 
 #endif

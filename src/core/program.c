@@ -43,6 +43,8 @@ void fs_program_free(fs_program *p) {
   free(p->successor_at);
   free(p->successor);
   free(p->pending);
+  free(p->slot_rank);
+  fs_index_map_free(&p->slot_of);
   for (int32_t i = 0; i < p->label_count; i++) free(p->labels[i]);
   free(p->labels);
   free(p->names);
@@ -253,6 +255,41 @@ static int build_successors(fs_program *p) {
   return 0;
 }
 
+static int ascending(const void *a, const void *b) {
+  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Slots for the per-rank state of a run: every rank, or, when the ranks
+ * far outnumber the tasks, only the ranks the tasks use (program.h). */
+static int assign_slots(fs_program *p, fs_error *err) {
+  p->slots = p->ranks;
+  if (p->ranks <= 4 * (int64_t)p->tasks + 4096) return 0;
+  fs_index_map used;
+  if (fs_index_map_init(&used, 2 * (int64_t)p->tasks + 1, "the rank slots", err)) return -1;
+  for (int32_t t = 0; t < p->tasks; t++) {
+    fs_index_map_add(&used, p->rank[t]);
+    if (p->kind[t] >= FS_PUT && p->peer[t] >= 0) fs_index_map_add(&used, p->peer[t]);
+  }
+  if (used.count == 0) fs_index_map_add(&used, 0); /* one slot at least: no empty arrays */
+  int32_t *rank = fs_allocate(used.count, sizeof *rank, "the rank slots", err);
+  if (!rank) {
+    fs_index_map_free(&used);
+    return -1;
+  }
+  for (uint32_t i = 0; i <= used.mask; i++)
+    if (used.keys[i] >= 0) rank[used.values[i]] = used.keys[i];
+  qsort(rank, (size_t)used.count, sizeof *rank, ascending);
+  int32_t count = used.count;
+  memset(used.keys, 0xff, ((size_t)used.mask + 1) * sizeof *used.keys);
+  used.count = 0;
+  for (int32_t s = 0; s < count; s++) fs_index_map_add(&used, rank[s]); /* slot s: rank[s] */
+  p->slots = count;
+  p->slot_rank = rank;
+  p->slot_of = used;
+  return 0;
+}
+
 int fs_program_finalize(fs_program *p, fs_error *err) {
   if (p->finalized) return 0;
   /* in-degrees, into a scratch array */
@@ -292,6 +329,7 @@ int fs_program_finalize(fs_program *p, fs_error *err) {
   for (int32_t t = 0; p->nic && t < p->tasks; t++)
     if (p->nic[t] + 1 > p->nics) p->nics = p->nic[t] + 1;
   if (build_successors(p)) return fs_error_set(err, "out of memory finalizing dependencies");
+  if (assign_slots(p, err)) return -1;
   p->finalized = 1;
   return 0;
 }
@@ -299,5 +337,6 @@ int fs_program_finalize(fs_program *p, fs_error *err) {
 int64_t fs_program_bytes(const fs_program *p) {
   int64_t per_task = 1 + 1 + 4 + 4 + 8 + 4 + 4 + (p->label ? 4 : 0) + (p->name_at ? 8 : 0) +
                      (p->tag ? 4 : 0) + (p->stride ? 8 : 0) + (p->cpu ? 1 : 0) + (p->nic ? 1 : 0);
-  return (int64_t)p->capacity * per_task + p->dependencies * 4 + p->names_capacity;
+  return (int64_t)p->capacity * per_task + p->dependencies * 4 + p->names_capacity +
+         (p->slot_rank ? (int64_t)p->slots * 4 + fs_index_map_bytes(&p->slot_of) : 0);
 }

@@ -8,7 +8,14 @@
  * (the successor entry), plus 4 when labels are used, 4 with tags, 8 with strides, 1 each
  * with cpu and nic indices, and 8 plus the name bytes when names are kept.
  * While building, 8 more bytes per dependency. Limits: 2^30-1 tasks and
- * 2^32-1 dependencies. A program is read-only once finalized: several simulations
+ * 2^32-1 dependencies.
+ *
+ * Per-rank state of a run (the engine's, the models') is kept per slot:
+ * slot r is rank r, unless the ranks far outnumber the tasks (more than
+ * 4 x tasks + 4096): then only the ranks a task runs on or names as its
+ * peer get a slot, in ascending rank order (16 to 24 bytes per used rank
+ * for the map), so `ranks 2147483647` with one task costs what the task
+ * does. A program is read-only once finalized: several simulations
  * may share it. */
 #ifndef FS_PROGRAM_H
 #define FS_PROGRAM_H
@@ -16,6 +23,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "index_map.h"
 #include "units.h"
 
 typedef enum fs_task_kind {
@@ -71,6 +79,9 @@ typedef struct fs_program {
   uint8_t *cpu;     /* CPU of the rank the task runs on; NULL when all use CPU 0 */
   uint8_t *nic;     /* NIC of a send/recv; NULL when all use NIC 0 */
   int32_t cpus, nics; /* per rank: 1 + the largest cpu and nic index (after finalize) */
+  int32_t slots;      /* per-rank state of a run has this many slots (after finalize) */
+  int32_t *slot_rank; /* slot -> rank, ascending; NULL when slot r is rank r */
+  fs_index_map slot_of; /* rank -> slot when slot_rank is set */
   int64_t *name_at; /* offset into names; NULL when tasks are unnamed ("t<id>") */
   /* successors (valid after finalize): successor[successor_at[i] ..
    * successor_at[i+1]): start edges, then local-completion edges, then
@@ -154,5 +165,14 @@ static inline int fs_task_takes_cpu(const fs_program *p, int32_t t) {
   return p->kind[t] >= FS_SLEEP && !(p->flags[t] & FS_CONCURRENT);
 }
 int64_t fs_program_bytes(const fs_program *p); /* memory held, for reports */
+
+/* The slot of a rank's per-rank state, or -1 for a rank no task uses (its
+ * finish time is 0). */
+static inline int32_t fs_program_slot(const fs_program *p, int32_t rank) {
+  return p->slot_rank ? fs_index_map_find(&p->slot_of, rank) : rank;
+}
+static inline int32_t fs_program_slot_rank(const fs_program *p, int32_t slot) {
+  return p->slot_rank ? p->slot_rank[slot] : slot;
+}
 
 #endif

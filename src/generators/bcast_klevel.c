@@ -55,19 +55,33 @@ static void shape_free(klevel_shape *s) {
   free(s->node_start);
 }
 
+/* The nodes the plan walks: the platform's, cut after the last node a
+ * rank is on, rounded up to a whole group of the largest listed level
+ * below the whole machine. Nodes past it hold no rank and the groups that
+ * follow none, so the messages are those of the whole platform, without
+ * arrays per node of a platform far larger than its ranks. */
+static int32_t capped_nodes(const fs_platform *pf) {
+  int64_t group = 1;
+  for (int32_t l = 0; l < pf->levels; l++)
+    if (pf->level[l].group_nodes < pf->nodes) group = pf->level[l].group_nodes;
+  int64_t nodes = (pf->used_nodes + group - 1) / group * group;
+  return (int32_t)(nodes < pf->nodes ? nodes : pf->nodes);
+}
+
 static int shape_of(const char *name, const fs_generator_options *o, klevel_shape *s,
                     fs_error *err) {
   const fs_platform *pf = o->platform;
   memset(s, 0, sizeof *s);
   s->ranks = o->ranks;
-  if (pf && (!pf->node || pf->ranks != o->ranks))
+  if (pf && (pf->mapping == FS_MAPPING_NONE || pf->ranks != o->ranks))
     return fs_error_set(err, "%s: the platform maps %d ranks, not --ranks %d", name,
-                        pf->node ? pf->ranks : 0, o->ranks);
-  s->nodes = pf ? pf->nodes : o->ranks;
+                        pf->mapping != FS_MAPPING_NONE ? pf->ranks : 0, o->ranks);
+  s->nodes = pf ? capped_nodes(pf) : o->ranks;
   s->kappa = pf ? pf->top_level : 1;
   s->group_nodes[0] = 1;
-  for (int32_t l = 1; l <= s->kappa; l++)
-    s->group_nodes[l] = pf && l <= pf->levels ? pf->level[l - 1].group_nodes : s->nodes;
+  for (int32_t l = 1; l <= s->kappa; l++) /* a group of the whole machine: the capped nodes */
+    s->group_nodes[l] = pf && l <= pf->levels && pf->level[l - 1].group_nodes < pf->nodes
+                            ? pf->level[l - 1].group_nodes : s->nodes;
   s->node_of = malloc((size_t)s->ranks * sizeof *s->node_of);
   s->place = malloc((size_t)s->ranks * sizeof *s->place);
   s->by_node = malloc((size_t)s->ranks * sizeof *s->by_node);

@@ -37,10 +37,9 @@ int fs_smp_nodes_init(fs_smp_nodes *n, const char *name, const fs_generator_opti
   const fs_platform *platform = o->platform;
   int32_t ranks = o->ranks;
   memset(n, 0, sizeof *n);
-  if (platform && (!platform->node || platform->ranks != ranks))
+  if (platform && (platform->mapping == FS_MAPPING_NONE || platform->ranks != ranks))
     return fs_error_set(err, "%s: the platform maps %d ranks, not --ranks %d", name,
-                        platform->node ? platform->ranks : 0, ranks);
-  int32_t ids = platform ? platform->nodes : ranks;
+                        platform->mapping != FS_MAPPING_NONE ? platform->ranks : 0, ranks);
   size_t r = (size_t)ranks;
   n->ranks = ranks;
   n->node = malloc(r * sizeof *n->node);
@@ -48,26 +47,32 @@ int fs_smp_nodes_init(fs_smp_nodes *n, const char *name, const fs_generator_opti
   n->first = calloc(r + 2, sizeof *n->first);
   n->member = malloc(r * sizeof *n->member);
   n->leader = malloc(r * sizeof *n->leader);
-  int32_t *index = malloc((size_t)ids * sizeof *index); /* platform node -> node index */
-  if (!n->node || !n->local || !n->first || !n->member || !n->leader || !index) {
-    free(index);
+  /* platform node -> node index, in the order of their first ranks: per
+   * node the ranks use, however many nodes the platform has */
+  fs_index_map index;
+  if (!n->node || !n->local || !n->first || !n->member || !n->leader) {
     fs_smp_nodes_free(n);
     return fs_error_set(err, "%s: out of memory for the nodes of %d ranks", name, ranks);
   }
-  for (int32_t i = 0; i < ids; i++) index[i] = -1;
+  if (fs_index_map_init(&index, ranks, "the nodes of the ranks", err)) {
+    fs_smp_nodes_free(n);
+    return -1;
+  }
   for (int32_t rank = 0; rank < ranks; rank++) {
     int32_t id = platform ? fs_platform_node_of(platform, rank) : rank;
-    if (index[id] < 0) n->leader[n->count] = rank, index[id] = n->count++;
-    n->node[rank] = index[id];
-    n->local[rank] = n->first[index[id] + 1]++; /* counts the node's ranks so far */
+    int32_t known = index.count, k = fs_index_map_add(&index, id);
+    if (index.count > known) n->leader[k] = rank;
+    n->node[rank] = k;
+    n->local[rank] = n->first[k + 1]++; /* counts the node's ranks so far */
   }
+  n->count = index.count;
   for (int32_t k = 0; k < n->count; k++) {
     if (n->first[k + 1] > n->largest) n->largest = n->first[k + 1];
     n->first[k + 1] += n->first[k];
   }
   for (int32_t rank = 0; rank < ranks; rank++)
     n->member[n->first[n->node[rank]] + n->local[rank]] = rank;
-  free(index);
+  fs_index_map_free(&index);
   return 0;
 }
 

@@ -66,7 +66,6 @@ void fs_report_inputs_json(FILE *out, const fs_run_summary *s) {
 
 void fs_report_text(FILE *out, const fs_run_summary *s) {
   const fs_program *p = s->program;
-  const fs_time *finish = fs_engine_finish_times(s->engine);
   char exact[32], readable[32];
   fs_time makespan = fs_engine_makespan(s->engine);
   fs_report_inputs_text(out, s);
@@ -74,7 +73,7 @@ void fs_report_text(FILE *out, const fs_run_summary *s) {
   fprintf(out, "makespan   %s (%s ns)\n", readable, fs_format_ns(exact, makespan));
   if (p->ranks <= RANKS_SHOWN) {
     fprintf(out, "finish ns ");
-    for (int32_t r = 0; r < p->ranks; r++) fprintf(out, " %d:%s", r, fs_format_ns(exact, finish[r]));
+    for (int32_t r = 0; r < p->ranks; r++) fprintf(out, " %d:%s", r, fs_format_ns(exact, fs_engine_finish(s->engine, r)));
     fprintf(out, "\n");
   }
   int64_t events = fs_engine_events(s->engine);
@@ -86,14 +85,19 @@ void fs_report_text(FILE *out, const fs_run_summary *s) {
 
 void fs_report_json(FILE *out, const fs_run_summary *s) {
   const fs_program *p = s->program;
-  const fs_time *finish = fs_engine_finish_times(s->engine);
   char exact[32];
   fprintf(out, "{");
   fs_report_inputs_json(out, s);
   fprintf(out, ", \"makespan_ns\": %s, \"finish_ns\": [",
           fs_format_ns(exact, fs_engine_makespan(s->engine)));
-  for (int32_t r = 0; r < p->ranks; r++)
-    fprintf(out, "%s%s", r ? ", " : "", fs_format_ns(exact, finish[r]));
+  /* by rank, streamed: ranks no task uses (program.h: slots) finish at 0 */
+  const fs_time *by_slot = fs_engine_finish_times(s->engine);
+  for (int32_t r = 0, slot = 0; r < p->ranks; r++) {
+    int used = !p->slot_rank || (slot < p->slots && p->slot_rank[slot] == r);
+    fs_time finish = !used ? 0 : p->slot_rank ? by_slot[slot++] : by_slot[r];
+    if (finish == 0) fputs(r ? ", 0" : "0", out);
+    else fprintf(out, "%s%s", r ? ", " : "", fs_format_ns(exact, finish));
+  }
   int64_t events = fs_engine_events(s->engine);
   fprintf(out, "], \"events\": %lld, \"wall_s\": %.6f, \"load_s\": %.6f, \"events_per_s\": %.0f",
           (long long)events, s->wall_seconds, s->load_seconds, per_second(events, s->wall_seconds));

@@ -70,7 +70,7 @@ static int gamma_reset(void *state, const fs_program *p, fs_error *err) {
   m->platform = fs_platform_parameters_build(&m->where, p->ranks, err);
   if (!m->platform) return -1;
   m->last.tau = 0; /* nothing cached */
-  return fs_shared_resource_reset(m->nodes, m->platform->nodes, err);
+  return fs_shared_resource_reset(m->nodes, m->platform->used_nodes, err); /* nodes in use */
 }
 
 static void gamma_describe(const void *state, char *buffer, size_t size) {

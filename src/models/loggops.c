@@ -38,19 +38,20 @@ static fs_time per_extra_byte(int64_t size, fs_per_byte per_byte) {
 static fs_time after(fs_time now, fs_time a, fs_time b) { return fs_time_add(now, fs_time_add(a, b)); }
 
 static int64_t nic_slot(const loggops *m, const fs_program *p, int32_t rank, int32_t task) {
-  return (int64_t)rank * m->nics + fs_task_nic(p, task);
+  return (int64_t)fs_program_slot(p, rank) * m->nics + fs_task_nic(p, task);
 }
 
 static int loggops_reset(void *state, const fs_program *p, fs_error *err) {
   loggops *m = state;
-  int64_t slots = (int64_t)p->ranks * p->nics;
+  int64_t slots = (int64_t)p->slots * p->nics; /* the ranks the tasks use (program.h) */
   if (slots > m->nic_slots) {
     free(m->send_gap);
     free(m->receive_gap);
-    m->send_gap = malloc((size_t)slots * sizeof *m->send_gap);
-    m->receive_gap = malloc((size_t)slots * sizeof *m->receive_gap);
+    m->receive_gap = NULL;
+    m->send_gap = fs_allocate(slots, sizeof *m->send_gap, "the NIC state", err);
+    if (m->send_gap) m->receive_gap = fs_allocate(slots, sizeof *m->receive_gap, "the NIC state", err);
     m->nic_slots = m->send_gap && m->receive_gap ? slots : 0;
-    if (!m->nic_slots) return fs_error_set(err, "out of memory for the NIC state of %d ranks", p->ranks);
+    if (!m->nic_slots) return -1;
   }
   m->nics = p->nics;
   for (int64_t i = 0; i < slots; i++) m->send_gap[i] = m->receive_gap[i] = 0;

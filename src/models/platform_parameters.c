@@ -1,6 +1,8 @@
 /* platform_parameters.c: see platform_parameters.h. */
 #include "platform_parameters.h"
 
+#include <stdlib.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -71,7 +73,17 @@ int fs_platform_parameters_place(fs_parameters *params, fs_engine *engine, fs_er
   int failed;
   fs_platform *platform = platform_for(params, fs_engine_program(engine), err, &failed);
   if (!platform) return failed ? -1 : 0;
-  int status = fs_engine_set_cores(engine, platform->node, platform->cores, err);
+  const fs_program *program = fs_engine_program(engine);
+  int32_t *node_of_slot = malloc((size_t)program->slots * sizeof *node_of_slot + 1);
+  int status = -1;
+  if (!node_of_slot) {
+    fs_error_set(err, "out of memory for the nodes of %d ranks", program->slots);
+  } else {
+    for (int32_t s = 0; s < program->slots; s++)
+      node_of_slot[s] = fs_platform_node_of(platform, fs_program_slot_rank(program, s));
+    status = fs_engine_set_cores(engine, node_of_slot, platform->cores, err);
+  }
+  free(node_of_slot);
   fs_platform_free(platform);
   return status;
 }

@@ -89,7 +89,7 @@ static double transfer_time(const taulop *m, int channel, int64_t bytes, int32_t
 }
 
 static int channel_of_instance(const taulop *m, int32_t instance) {
-  return instance < m->platform->nodes ? 0 : 1;
+  return instance < m->platform->used_nodes ? 0 : 1;
 }
 
 /* Collectives move many messages of one size: the last answer per channel
@@ -144,7 +144,7 @@ static void start_get_if_ready(taulop *m, fs_engine *e, int32_t record, fs_time 
 static void transfer_done(void *owner, fs_engine *e, int32_t record, int leg, fs_time now) {
   taulop *m = owner;
   message *g = &m->messages[record];
-  int32_t nodes = m->platform->nodes;
+  int32_t nodes = m->platform->used_nodes;
   switch (leg) {
     case SEGMENT_PUT:
       g->put++;
@@ -247,9 +247,10 @@ static int taulop_reset(void *state, const fs_program *p, fs_error *err) {
   fs_platform_free(m->platform);
   m->platform = fs_platform_parameters_build(&m->where, p->ranks, err);
   if (!m->platform) return -1;
-  if ((int64_t)2 * m->platform->nodes > FS_SHARED_MAX_INSTANCES)
+  /* instances for the nodes the ranks are on, however large the platform */
+  if ((int64_t)2 * m->platform->used_nodes > FS_SHARED_MAX_INSTANCES)
     return fs_error_set(err, "taulop handles at most %d nodes", FS_SHARED_MAX_INSTANCES / 2);
-  if (fs_shared_resource_reset(m->channels, 2 * m->platform->nodes, err)) return -1;
+  if (fs_shared_resource_reset(m->channels, 2 * m->platform->used_nodes, err)) return -1;
   m->last[0].tau = m->last[1].tau = 0; /* nothing cached */
   m->message_count = 0;
   m->free_message = -1;
@@ -392,7 +393,7 @@ static void instance_name(const void *state, int32_t instance, char *buffer, siz
   const taulop *m = state;
   int channel = channel_of_instance(m, instance);
   snprintf(buffer, size, "%s node %d", channel ? "net" : "shm",
-           channel ? instance - m->platform->nodes : instance);
+           channel ? instance - m->platform->used_nodes : instance);
 }
 
 static void taulop_set_load_observer(void *state, const fs_load_observer *observer) {

@@ -36,8 +36,13 @@ struct fs_noise {
   noise_term terms[MAX_TERMS];
   int term_count;
   int general[FS_NOISE_KINDS]; /* index of the general term of each kind, -1 */
-  int32_t ranks;               /* after fs_noise_prepare */
-  int16_t *rank_term;          /* ranks x kinds: term index or -1 */
+  /* after fs_noise_prepare: the per-rank terms' ranges cut the ranks into
+   * segments, segment i from segment_first[i] to the next one's first rank
+   * (the last: to the last rank), with term segment_term[i][kind] (-1:
+   * none); ranks before the first segment take the general terms */
+  int32_t segments;
+  int32_t segment_first[2 * MAX_TERMS + 1];
+  int16_t segment_term[2 * MAX_TERMS + 1][FS_NOISE_KINDS];
   detour *detours;             /* sorted, disjoint */
   fs_time *busy_before;        /* per detour: the detour time before it */
   int64_t detour_count;
@@ -55,7 +60,6 @@ fs_noise *fs_noise_new(void) {
 void fs_noise_free(fs_noise *n) {
   if (!n) return;
   for (int i = 0; i < n->term_count; i++) fs_distribution_free(&n->terms[i].distribution);
-  free(n->rank_term);
   free(n->detours);
   free(n->busy_before);
   free(n);
@@ -129,11 +133,11 @@ int fs_noise_add_rank(fs_noise *n, const char *spec, fs_error *err) {
   const char *dash = colon ? memchr(spec, '-', (size_t)(colon - spec)) : NULL;
   int bad = !colon;
   if (!bad && dash) {
-    bad = fs_parse_count(spec, (size_t)(dash - spec), 0, FS_MAX_TASKS, &first) ||
-          fs_parse_count(dash + 1, (size_t)(colon - dash - 1), 0, FS_MAX_TASKS, &last) ||
+    bad = fs_parse_count(spec, (size_t)(dash - spec), 0, INT32_MAX - 1, &first) ||
+          fs_parse_count(dash + 1, (size_t)(colon - dash - 1), 0, INT32_MAX - 1, &last) ||
           last < first;
   } else if (!bad) {
-    bad = fs_parse_count(spec, (size_t)(colon - spec), 0, FS_MAX_TASKS, &first);
+    bad = fs_parse_count(spec, (size_t)(colon - spec), 0, INT32_MAX - 1, &first);
     last = first;
   }
   if (bad)
@@ -252,30 +256,53 @@ int fs_noise_read_trace(fs_noise *n, const char *path, fs_error *err) {
   return status;
 }
 
+static int ascending(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Segments where the per-rank terms begin and end: no per-rank memory. */
 int fs_noise_prepare(fs_noise *n, int32_t ranks, fs_error *err) {
   for (int i = 0; i < n->term_count; i++)
     if (n->terms[i].last_rank >= ranks)
       return fs_error_set(err, "--noise-rank %d: the program has ranks 0..%d",
                           n->terms[i].last_rank, ranks - 1);
-  int16_t *table = malloc((size_t)(ranks > 0 ? ranks : 1) * FS_NOISE_KINDS * sizeof *table);
-  if (!table) return fs_error_set(err, "out of memory for the noise of %d ranks", ranks);
-  for (int32_t r = 0; r < ranks; r++)
-    for (int k = 0; k < FS_NOISE_KINDS; k++) table[r * FS_NOISE_KINDS + k] = (int16_t)n->general[k];
-  for (int i = 0; i < n->term_count; i++) /* later terms win */
-    for (int32_t r = n->terms[i].first_rank; r >= 0 && r <= n->terms[i].last_rank; r++)
-      table[r * FS_NOISE_KINDS + n->terms[i].kind] = (int16_t)i;
-  free(n->rank_term);
-  n->rank_term = table;
-  n->ranks = ranks;
+  int64_t cut[2 * MAX_TERMS];
+  int cuts = 0;
+  for (int i = 0; i < n->term_count; i++)
+    if (n->terms[i].first_rank >= 0)
+      cut[cuts++] = n->terms[i].first_rank, cut[cuts++] = (int64_t)n->terms[i].last_rank + 1;
+  qsort(cut, (size_t)cuts, sizeof *cut, ascending);
+  n->segments = 0;
+  for (int c = 0; c < cuts; c++) {
+    if (cut[c] >= ranks || (n->segments && n->segment_first[n->segments - 1] == cut[c])) continue;
+    int32_t first = (int32_t)cut[c];
+    int16_t *term = n->segment_term[n->segments];
+    for (int k = 0; k < FS_NOISE_KINDS; k++) term[k] = (int16_t)n->general[k];
+    for (int i = 0; i < n->term_count; i++) /* later terms win */
+      if (n->terms[i].first_rank >= 0 && n->terms[i].first_rank <= first && first <= n->terms[i].last_rank)
+        term[n->terms[i].kind] = (int16_t)i;
+    n->segment_first[n->segments++] = first;
+  }
   return 0;
 }
 
 int fs_noise_active(const fs_noise *n) { return n && (n->term_count > 0 || n->detour_count > 0); }
 int fs_noise_has_trace(const fs_noise *n) { return n->detour_count > 0; }
 
+/* The last segment starting at or before rank, or -1 (binary search). */
+static int segment_of(const fs_noise *n, int32_t rank) {
+  int low = 0, high = n->segments;
+  while (low < high) {
+    int middle = low + (high - low) / 2;
+    if (n->segment_first[middle] <= rank) low = middle + 1; else high = middle;
+  }
+  return low - 1;
+}
+
 static const noise_term *term_of(const fs_noise *n, fs_noise_kind kind, int32_t rank) {
-  int index = n->rank_term && rank < n->ranks ? n->rank_term[rank * FS_NOISE_KINDS + kind]
-                                              : n->general[kind];
+  int segment = n->segments ? segment_of(n, rank) : -1;
+  int index = segment >= 0 ? n->segment_term[segment][kind] : n->general[kind];
   return index >= 0 ? &n->terms[index] : NULL;
 }
 

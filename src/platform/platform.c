@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/index_map.h"
+
 fs_platform *fs_platform_new(int64_t nodes, int64_t cores, fs_error *err) {
   if (nodes < 1 || nodes > INT32_MAX)
     return fs_error_set(err, "expected nodes in [1, %d] (got %lld)", INT32_MAX, (long long)nodes),
@@ -109,72 +111,72 @@ int fs_platform_default_channels(fs_platform *p, fs_error *err) {
   return fs_platform_add_channel(p, "net", 3, 1, err);
 }
 
-/* Checks ranks against M * Q and allocates the new node array. */
-static int32_t *new_mapping(const fs_platform *p, int64_t ranks, fs_error *err) {
+/* Checks ranks against M * Q (0 or -1 with err set). */
+static int check_ranks(const fs_platform *p, int64_t ranks, fs_error *err) {
   int64_t capacity = (int64_t)p->nodes * p->cores;
   if (ranks < 1 || ranks > INT32_MAX)
-    return fs_error_set(err, "expected ranks in [1, %d] (got %lld)", INT32_MAX, (long long)ranks),
-           NULL;
+    return fs_error_set(err, "expected ranks in [1, %d] (got %lld)", INT32_MAX, (long long)ranks);
   if (ranks > capacity)
     return fs_error_set(err, "expected at most %lld ranks on %d nodes x %d cores (got %lld)",
-                        (long long)capacity, p->nodes, p->cores, (long long)ranks),
-           NULL;
-  int32_t *node = malloc((size_t)ranks * sizeof *node);
-  if (!node) fs_error_set(err, "out of memory for %lld ranks", (long long)ranks);
-  return node;
+                        (long long)capacity, p->nodes, p->cores, (long long)ranks);
+  return 0;
 }
 
-static void install(fs_platform *p, fs_mapping kind, int64_t ranks, int32_t *node) {
+static void install(fs_platform *p, fs_mapping kind, int64_t ranks, int32_t *node,
+                    int64_t used_nodes) {
   free(p->node);
   p->node = node;
   p->ranks = (int32_t)ranks;
   p->mapping = kind;
+  p->used_nodes = (int32_t)used_nodes;
 }
 
+/* Computed mappings: no per-rank array (fs_platform_node_of). */
 int fs_platform_map_sequential(fs_platform *p, int64_t ranks, fs_error *err) {
-  int32_t *node = new_mapping(p, ranks, err);
-  if (!node) return -1;
-  for (int64_t i = 0; i < ranks; i++) node[i] = (int32_t)(i / p->cores);
-  install(p, FS_MAPPING_SEQUENTIAL, ranks, node);
+  if (check_ranks(p, ranks, err)) return -1;
+  install(p, FS_MAPPING_SEQUENTIAL, ranks, NULL, (ranks + p->cores - 1) / p->cores);
   return 0;
 }
 
 int fs_platform_map_round_robin(fs_platform *p, int64_t ranks, fs_error *err) {
-  int32_t *node = new_mapping(p, ranks, err);
-  if (!node) return -1;
-  for (int64_t i = 0; i < ranks; i++) node[i] = (int32_t)(i % p->nodes);
-  install(p, FS_MAPPING_ROUND_ROBIN, ranks, node);
+  if (check_ranks(p, ranks, err)) return -1;
+  install(p, FS_MAPPING_ROUND_ROBIN, ranks, NULL, ranks < p->nodes ? ranks : p->nodes);
   return 0;
 }
 
-/* Every entry in [0, M); no node above Q ranks (counted in a per-node
- * array, freed before returning). */
+/* Every entry in [0, M); no node above Q ranks (counted per node the ranks
+ * use, not per node of the platform). */
 static int check_explicit(const fs_platform *p, int64_t ranks, const int32_t *nodes,
                           fs_error *err) {
-  int32_t *count = calloc((size_t)p->nodes, sizeof *count);
-  if (!count) return fs_error_set(err, "out of memory for %d nodes", p->nodes);
-  int status = 0;
+  fs_index_map used;
+  if (fs_index_map_init(&used, ranks, "the explicit mapping", err)) return -1;
+  int32_t *count = fs_allocate(ranks, sizeof *count, "the explicit mapping", err);
+  int status = count ? 0 : -1;
   for (int64_t i = 0; i < ranks && status == 0; i++) {
-    if (nodes[i] < 0 || nodes[i] >= p->nodes)
+    if (nodes[i] < 0 || nodes[i] >= p->nodes) {
       status = fs_error_set(err, "expected rank %lld's node in [0, %d] (got %d)", (long long)i,
                             p->nodes - 1, nodes[i]);
-    else if (++count[nodes[i]] > p->cores)
+      break;
+    }
+    int32_t known = used.count, k = fs_index_map_add(&used, nodes[i]);
+    if (used.count > known) count[k] = 0; /* a node seen first */
+    if (++count[k] > p->cores)
       status = fs_error_set(err, "expected at most %d ranks on node %d (rank %lld is one more)",
                             p->cores, nodes[i], (long long)i);
   }
   free(count);
+  fs_index_map_free(&used);
   return status;
 }
 
 int fs_platform_map_explicit(fs_platform *p, int64_t ranks, const int32_t *nodes, fs_error *err) {
-  int32_t *node = new_mapping(p, ranks, err);
+  if (check_ranks(p, ranks, err) || check_explicit(p, ranks, nodes, err)) return -1;
+  int32_t *node = fs_allocate(ranks, sizeof *node, "the explicit mapping", err);
   if (!node) return -1;
-  if (check_explicit(p, ranks, nodes, err)) {
-    free(node);
-    return -1;
-  }
   memcpy(node, nodes, (size_t)ranks * sizeof *node);
-  install(p, FS_MAPPING_EXPLICIT, ranks, node);
+  int32_t highest = 0;
+  for (int64_t i = 0; i < ranks; i++) highest = nodes[i] > highest ? nodes[i] : highest;
+  install(p, FS_MAPPING_EXPLICIT, ranks, node, (int64_t)highest + 1);
   return 0;
 }
 

@@ -22,8 +22,11 @@
  * unit the contention models count and nothing shares one core between
  * ranks. Fewer ranks than M * Q is fine.
  *
- * Memory: the struct (fixed arrays for levels and channels) plus one int32
- * per rank. */
+ * Memory: the struct (fixed arrays for levels and channels), plus one
+ * int32 per rank for an explicit mapping (the file lists them); sequential
+ * and round-robin mappings are computed, so a platform far larger than its
+ * ranks costs nothing per node or per rank. Limits: nodes and cores up to
+ * 2^31-1, ranks up to 2^31-1 and at most nodes x cores. */
 #ifndef FS_PLATFORM_H
 #define FS_PLATFORM_H
 
@@ -64,7 +67,8 @@ typedef struct fs_platform {
   fs_platform_channel channel[FS_PLATFORM_MAX_CHANNELS];
   fs_mapping mapping;
   int32_t ranks;     /* P, once mapped */
-  int32_t *node;     /* node of each rank; NULL before a mapping */
+  int32_t used_nodes; /* once mapped: 1 + the highest node a rank is on */
+  int32_t *node;     /* node of each rank of an explicit mapping; else NULL */
 } fs_platform;
 
 /* A platform with nodes >= 1 and cores >= 1 and no levels, channels or
@@ -93,6 +97,8 @@ int fs_platform_map_explicit(fs_platform *p, int64_t ranks, const int32_t *nodes
 
 /* Rank in [0, ranks) of a mapped platform. */
 static inline int32_t fs_platform_node_of(const fs_platform *p, int32_t rank) {
+  if (p->mapping == FS_MAPPING_SEQUENTIAL) return rank / p->cores;
+  if (p->mapping == FS_MAPPING_ROUND_ROBIN) return rank % p->nodes;
   return p->node[rank];
 }
 /* Level between two nodes, or two ranks: 0 same node, 1..levels the lowest
@@ -100,7 +106,8 @@ static inline int32_t fs_platform_node_of(const fs_platform *p, int32_t rank) {
 int32_t fs_platform_level_between_nodes(const fs_platform *p, int32_t node_a, int32_t node_b);
 static inline int32_t fs_platform_level_between(const fs_platform *p, int32_t rank_a,
                                                 int32_t rank_b) {
-  return fs_platform_level_between_nodes(p, p->node[rank_a], p->node[rank_b]);
+  return fs_platform_level_between_nodes(p, fs_platform_node_of(p, rank_a),
+                                         fs_platform_node_of(p, rank_b));
 }
 
 /* "seq"/"sequential", "rr"/"round-robin", "explicit"; FS_MAPPING_NONE if

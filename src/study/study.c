@@ -276,16 +276,19 @@ static void draw_progress(int64_t done, int64_t total, double elapsed) {
 static int allocate_results(fs_study_results *r, int64_t count, int32_t ranks,
                             const fs_study_options *o, fs_error *err) {
   size_t n = (size_t)count;
-  if ((uint64_t)count > SIZE_MAX / sizeof(fs_time) / ((size_t)ranks + 1))
-    return fs_error_set(err, "%lld seeds x %d ranks: too many results to hold", (long long)count,
-                        ranks);
+  char what[96];
+  snprintf(what, sizeof what, "the result table of %lld seeds x %d ranks", (long long)count, ranks);
+  int64_t limit = fs_memory_limit();
+  if (count > 0 && (count > limit / 16 || (int64_t)ranks + 2 > limit / 8 / count))
+    return fs_error_too_large(err, what, count > INT64_MAX / 8 / ((int64_t)ranks + 2) ? INT64_MAX
+                                             : count * 8 * ((int64_t)ranks + 2), limit);
   size_t cells = n * (size_t)ranks;
   r->seed = malloc(n > 0 ? n * sizeof *r->seed : 1);
   r->makespan = malloc(n > 0 ? n * sizeof *r->makespan : 1);
   r->finish = malloc(cells > 0 ? cells * sizeof *r->finish : 1);
   if (!r->seed || !r->makespan || !r->finish) {
     fs_study_results_free(r);
-    return fs_error_set(err, "out of memory for %lld seeds x %d ranks", (long long)count, ranks);
+    return fs_error_out_of_memory(err, what, (int64_t)(cells + 2 * n) * 8);
   }
   r->count = count;
   for (int64_t j = 0; j < count; j++)
