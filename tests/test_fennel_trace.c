@@ -332,6 +332,16 @@ START_TEST(test_nonblocking_collectives) {
 }
 END_TEST
 
+/* Fuzzing finding (issue 15): an empty list before any value was read
+ * added an offset to a null pointer (UBSan, under the sanitizer build). */
+START_TEST(test_empty_first_list) {
+  fs_trace *t = read_ok(HEADER0 "init 0 10\nwaitall 10 10 reqs=\nfinalize 20 20\n", NULL);
+  ck_assert_int_eq(t->rank[0].calls[1].kind, FS_CALL_WAITALL);
+  ck_assert_int_eq(t->rank[0].calls[1].list_count, 0);
+  fs_trace_free(t);
+}
+END_TEST
+
 START_TEST(test_layout) {
   /* tabs and runs of blanks between words, CRLF, no final newline, large values */
   fs_trace *t = read_ok("# fennelsim-trace\t1\r\n  rank  0\t2 \r\n\tinit 0 0\r\n"
@@ -801,6 +811,7 @@ END_TEST
 static Suite *fennel_trace_suite(void) {
   Suite *suite = suite_create("fennel_trace");
   TCase *calls = tcase_create("calls");
+  tcase_add_test(calls, test_empty_first_list);
   tcase_add_test(calls, test_every_kind);
   tcase_add_test(calls, test_layout);
   tcase_add_test(calls, test_shared_comm);

@@ -1099,29 +1099,30 @@ static void otf2_error(char *directory, const char *message) {
 
 /* Issue 15 item 10: undefined regions, nested MPI calls, a Leave of another
  * region, requests nobody made; item 11: each error names the location, the
- * event and its time stamp (ticks), not a line 0. */
+ * event's position among its events (from 1: Init's Enter and Leave are 1
+ * and 2), its record type and time stamp (ticks), not a line 0. */
 START_TEST(test_otf2_event_errors) {
   otf2_error(write_small_archive(undefined_region_events, 4, 0),
-             "A: location 10, Enter at time 1100: expected a region defined in the definitions (got region 42)");
+             "A: location 10, event 3 (Enter at time 1100): expected a region defined in the definitions (got region 42)");
   otf2_error(write_small_archive(nested_enter_events, 4, 0),
-             "A: location 10, Enter at time 1105: expected MPI_Send to leave before another MPI call enters "
+             "A: location 10, event 4 (Enter at time 1105): expected MPI_Send to leave before another MPI call enters "
              "(got MPI_Wait)");
   otf2_error(write_small_archive(other_leave_events, 4, 0),
-             "A: location 10, Leave at time 1110: expected the Leave of MPI_Send (got a Leave of MPI_Recv)");
+             "A: location 10, event 4 (Leave at time 1110): expected the Leave of MPI_Send (got a Leave of MPI_Recv)");
   otf2_error(write_small_archive(unknown_isend_events, 4, 0),
-             "A: location 10, MpiIsendComplete at time 1105: expected a request that an MpiIsend or "
+             "A: location 10, event 4 (MpiIsendComplete at time 1105): expected a request that an MpiIsend or "
              "MpiIrecvRequest of this location made and nothing completed yet (got request 777)");
   otf2_error(write_small_archive(unknown_irecv_events, 4, 0),
-             "A: location 10, MpiIrecv at time 1105: expected a request that an MpiIsend or "
+             "A: location 10, event 4 (MpiIrecv at time 1105): expected a request that an MpiIsend or "
              "MpiIrecvRequest of this location made and nothing completed yet (got request 778)");
   otf2_error(write_small_archive(unknown_test_events, 4, 0),
-             "A: location 10, MpiRequestTest at time 1105: expected a request that an MpiIsend or "
+             "A: location 10, event 4 (MpiRequestTest at time 1105): expected a request that an MpiIsend or "
              "MpiIrecvRequest of this location made and nothing completed yet (got request 779)");
   otf2_error(write_small_archive(completed_twice_events, 4, 0),
-             "A: location 10, MpiIsendComplete at time 1301: expected a request that an MpiIsend or "
+             "A: location 10, event 10 (MpiIsendComplete at time 1301): expected a request that an MpiIsend or "
              "MpiIrecvRequest of this location made and nothing completed yet (got request 555)");
   otf2_error(write_small_archive(huge_send_events, 4, 0),
-             "A: location 10, MpiSend at time 1101: expected a size of at most 4611686018427387904 bytes (2^62) "
+             "A: location 10, event 4 (MpiSend at time 1101): expected a size of at most 4611686018427387904 bytes (2^62) "
              "(got 9223372036854775808)");
   /* a rank whose location has no events */
   otf2_error(write_small_archive(plain_events, 0, 0),

@@ -585,7 +585,8 @@ static int apply_statuses(fennel_reader *r, fs_call *c) {
 /* ---- calls ---- */
 
 static int add_list(fennel_reader *r, int32_t at, int32_t count, int32_t *where) {
-  int32_t got = fs_trace_add_list(r->t, r->rank, r->values + at, count);
+  /* an empty list may come before any value was read: no offset on NULL */
+  int32_t got = fs_trace_add_list(r->t, r->rank, count ? r->values + at : NULL, count);
   if (got < 0) return out_of_memory(r);
   *where = got;
   return 0;

@@ -111,18 +111,23 @@ static int fail(reader *r, const char *format, ...) {
 }
 
 /* An event's error: OTF2 has no lines, the event is named by its location,
- * its record type and its time stamp (as otf2-print shows them). */
-static int fail_event(reader *r, OTF2_LocationRef location, const char *event, OTF2_TimeStamp time,
-                      const char *format, ...) FS_PRINTF(5, 6);
-static int fail_event(reader *r, OTF2_LocationRef location, const char *event, OTF2_TimeStamp time,
-                      const char *format, ...) {
+ * its position among the location's events (from 1), its record type and
+ * its time stamp (as otf2-print shows them). */
+typedef struct event_at {
+  OTF2_LocationRef location;
+  uint64_t position; /* from 1, in the location's events */
+  OTF2_TimeStamp time;
+} event_at;
+
+static int fail_event(reader *r, event_at at, const char *event, const char *format, ...) FS_PRINTF(4, 5);
+static int fail_event(reader *r, event_at at, const char *event, const char *format, ...) {
   char message[640];
   va_list args;
   va_start(args, format);
   vsnprintf(message, sizeof message, format, args);
   va_end(args);
-  return fail(r, "location %llu, %s at time %llu: %s", (unsigned long long)location, event,
-              (unsigned long long)time, message);
+  return fail(r, "location %llu, event %llu (%s at time %llu): %s", (unsigned long long)at.location,
+              (unsigned long long)at.position, event, (unsigned long long)at.time, message);
 }
 
 static int grow(reader *r, void **items, size_t *capacity, size_t used, size_t size) {
@@ -400,8 +405,9 @@ static const char *region_name(const reader *r, const named *region) {
 
 /* Enter of a region: an MPI region opens a call (MPI calls do not nest);
  * other regions inside a call are part of it, outside they are computation. */
-static OTF2_CallbackCode on_enter(OTF2_LocationRef location, OTF2_TimeStamp time, void *data,
+static OTF2_CallbackCode on_enter(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
                                   OTF2_AttributeList *attributes, OTF2_RegionRef region) {
+  const event_at at = {location, position, time};
   (void)attributes;
   reader *r = data;
   int32_t rank = rank_of(r, location);
@@ -409,11 +415,11 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef location, OTF2_TimeStamp time
   rank_state *s = &r->state[rank];
   const named *n = find_named(r->regions, r->region_count, region);
   if (!n)
-    return fail_event(r, location, "Enter", time, "expected a region defined in the definitions (got region %llu)",
+    return fail_event(r, at, "Enter", "expected a region defined in the definitions (got region %llu)",
                       (unsigned long long)region), OTF2_CALLBACK_INTERRUPT;
   int kind = r->region_kind[n - r->regions];
   if (s->call >= 0 && kind)
-    return fail_event(r, location, "Enter", time, "expected %s to leave before another MPI call enters (got %s)",
+    return fail_event(r, at, "Enter", "expected %s to leave before another MPI call enters (got %s)",
                       region_name(r, find_named(r->regions, r->region_count, s->region)), region_name(r, n)),
            OTF2_CALLBACK_INTERRUPT;
   if (s->call >= 0) {
@@ -459,15 +465,16 @@ static int settle_completion(reader *r, int32_t rank, fs_call *c) {
   return 0;
 }
 
-static OTF2_CallbackCode on_leave(OTF2_LocationRef location, OTF2_TimeStamp time, void *data,
+static OTF2_CallbackCode on_leave(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
                                   OTF2_AttributeList *attributes, OTF2_RegionRef region) {
+  const event_at at = {location, position, time};
   (void)attributes;
   reader *r = data;
   int32_t rank;
   fs_call *c = open_call(r, location, &rank);
   const named *n = find_named(r->regions, r->region_count, region);
   if (!n && rank >= 0)
-    return fail_event(r, location, "Leave", time, "expected a region defined in the definitions (got region %llu)",
+    return fail_event(r, at, "Leave", "expected a region defined in the definitions (got region %llu)",
                       (unsigned long long)region), OTF2_CALLBACK_INTERRUPT;
   if (!c) return OTF2_CALLBACK_SUCCESS;
   rank_state *s = &r->state[rank];
@@ -476,7 +483,7 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef location, OTF2_TimeStamp time
     return OTF2_CALLBACK_SUCCESS;
   }
   if (region != s->region)
-    return fail_event(r, location, "Leave", time, "expected the Leave of %s (got a Leave of %s)",
+    return fail_event(r, at, "Leave", "expected the Leave of %s (got a Leave of %s)",
                       region_name(r, find_named(r->regions, r->region_count, s->region)), region_name(r, n)),
            OTF2_CALLBACK_INTERRUPT;
   c->end = to_ps(r, time);
@@ -546,51 +553,54 @@ static void set_message(reader *r, fs_call *c, uint32_t peer, OTF2_CommRef comm,
 }
 
 /* A message or collective size within the limit, else the error. */
-static int size_ok(reader *r, OTF2_LocationRef location, const char *event, OTF2_TimeStamp time, uint64_t bytes) {
+static int size_ok(reader *r, event_at at, const char *event, uint64_t bytes) {
   if (bytes <= (uint64_t)FS_TRACE_SIZE_LIMIT) return 1;
-  fail_event(r, location, event, time, "expected a size of at most " FS_TRACE_SIZE_LIMIT_TEXT " bytes (2^62) (got %llu)",
+  fail_event(r, at, event, "expected a size of at most " FS_TRACE_SIZE_LIMIT_TEXT " bytes (2^62) (got %llu)",
              (unsigned long long)bytes);
   return 0;
 }
 
-static OTF2_CallbackCode on_send(OTF2_LocationRef location, OTF2_TimeStamp time, void *data,
+static OTF2_CallbackCode on_send(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
                                  OTF2_AttributeList *attributes, uint32_t receiver, OTF2_CommRef comm,
                                  uint32_t tag, uint64_t length) {
+  const event_at at = {location, position, time};
   (void)time, (void)attributes;
   reader *r = data;
   int32_t rank;
   fs_call *c = open_call(r, location, &rank);
-  if (c && size_ok(r, location, "MpiSend", time, length)) set_message(r, c, receiver, comm, tag, length, 0);
+  if (c && size_ok(r, at, "MpiSend", length)) set_message(r, c, receiver, comm, tag, length, 0);
   return status(r);
 }
 
-static OTF2_CallbackCode on_isend(OTF2_LocationRef location, OTF2_TimeStamp time, void *data,
+static OTF2_CallbackCode on_isend(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
                                   OTF2_AttributeList *attributes, uint32_t receiver, OTF2_CommRef comm,
                                   uint32_t tag, uint64_t length, uint64_t request) {
+  const event_at at = {location, position, time};
   (void)time, (void)attributes;
   reader *r = data;
   int32_t rank, id;
   fs_call *c = open_call(r, location, &rank);
-  if (!c || !size_ok(r, location, "MpiIsend", time, length)) return status(r);
+  if (!c || !size_ok(r, at, "MpiIsend", length)) return status(r);
   set_message(r, c, receiver, comm, tag, length, 0);
   if (!begin_request(r, rank, request, -1, &id)) c->request = id;
   return status(r);
 }
 
-static OTF2_CallbackCode on_recv(OTF2_LocationRef location, OTF2_TimeStamp time, void *data,
+static OTF2_CallbackCode on_recv(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
                                  OTF2_AttributeList *attributes, uint32_t sender, OTF2_CommRef comm,
                                  uint32_t tag, uint64_t length) {
+  const event_at at = {location, position, time};
   (void)time, (void)attributes;
   reader *r = data;
   int32_t rank;
   fs_call *c = open_call(r, location, &rank);
-  if (c && size_ok(r, location, "MpiRecv", time, length)) set_message(r, c, sender, comm, tag, length, 1);
+  if (c && size_ok(r, at, "MpiRecv", length)) set_message(r, c, sender, comm, tag, length, 1);
   return status(r);
 }
 
-static OTF2_CallbackCode on_irecv_request(OTF2_LocationRef location, OTF2_TimeStamp time, void *data,
+static OTF2_CallbackCode on_irecv_request(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
                                           OTF2_AttributeList *attributes, uint64_t request) {
-  (void)time, (void)attributes;
+  (void)time, (void)position, (void)attributes;
   reader *r = data;
   int32_t rank, id;
   fs_call *c = open_call(r, location, &rank);
@@ -600,44 +610,47 @@ static OTF2_CallbackCode on_irecv_request(OTF2_LocationRef location, OTF2_TimeSt
 
 /* A completion or test of a request that no MpiIsend or MpiIrecvRequest of
  * the location made (or that was completed already). */
-static OTF2_CallbackCode unknown_request(reader *r, OTF2_LocationRef location, const char *event,
-                                         OTF2_TimeStamp time, uint64_t request) {
+static OTF2_CallbackCode unknown_request(reader *r, event_at at, const char *event, uint64_t request) {
   if (r->failed) return OTF2_CALLBACK_INTERRUPT; /* out of memory */
-  fail_event(r, location, event, time, "expected a request that an MpiIsend or MpiIrecvRequest of this location "
+  fail_event(r, at, event, "expected a request that an MpiIsend or MpiIrecvRequest of this location "
              "made and nothing completed yet (got request %llu)", (unsigned long long)request);
   return OTF2_CALLBACK_INTERRUPT;
 }
 
-static OTF2_CallbackCode on_irecv(OTF2_LocationRef location, OTF2_TimeStamp time, void *data,
+static OTF2_CallbackCode on_irecv(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
                                   OTF2_AttributeList *attributes, uint32_t sender, OTF2_CommRef comm,
                                   uint32_t tag, uint64_t length, uint64_t request) {
+  const event_at at = {location, position, time};
   (void)time, (void)attributes;
   reader *r = data;
   int32_t rank;
   pending_request done;
-  if (!open_call(r, location, &rank) || !size_ok(r, location, "MpiIrecv", time, length)) return status(r);
+  if (!open_call(r, location, &rank) || !size_ok(r, at, "MpiIrecv", length)) return status(r);
   if (!complete_request(r, rank, request, &done))
-    return unknown_request(r, location, "MpiIrecv", time, request);
+    return unknown_request(r, at, "MpiIrecv", request);
   if (done.irecv < 0)
-    return fail_event(r, location, "MpiIrecv", time, "expected request %llu to be an Irecv's (it is an Isend's)",
+    return fail_event(r, at, "MpiIrecv", "expected request %llu to be an Irecv's (it is an Isend's)",
                       (unsigned long long)request), OTF2_CALLBACK_INTERRUPT;
   set_message(r, &r->t->rank[rank].calls[done.irecv], sender, comm, tag, length, 1);
   return status(r);
 }
 
-static OTF2_CallbackCode on_isend_complete(OTF2_LocationRef location, OTF2_TimeStamp time, void *data,
+static OTF2_CallbackCode on_isend_complete(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position,
+                                           void *data,
                                            OTF2_AttributeList *attributes, uint64_t request) {
+  const event_at at = {location, position, time};
   (void)time, (void)attributes;
   reader *r = data;
   int32_t rank;
   pending_request done;
   if (open_call(r, location, &rank) && !complete_request(r, rank, request, &done))
-    return unknown_request(r, location, "MpiIsendComplete", time, request);
+    return unknown_request(r, at, "MpiIsendComplete", request);
   return status(r);
 }
 
-static OTF2_CallbackCode on_request_test(OTF2_LocationRef location, OTF2_TimeStamp time, void *data,
+static OTF2_CallbackCode on_request_test(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
                                          OTF2_AttributeList *attributes, uint64_t request) {
+  const event_at at = {location, position, time};
   (void)time, (void)attributes;
   reader *r = data;
   int32_t rank;
@@ -647,21 +660,23 @@ static OTF2_CallbackCode on_request_test(OTF2_LocationRef location, OTF2_TimeSta
   const rank_state *s = &r->state[rank];
   int32_t i = 0;
   while (i < s->open_count && s->open[i].otf2_id != request) i++;
-  if (i == s->open_count) return unknown_request(r, location, "MpiRequestTest", time, request);
+  if (i == s->open_count) return unknown_request(r, at, "MpiRequestTest", request);
   if (c->request < 0) c->request = s->open[i].id;
   return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode on_collective_end(OTF2_LocationRef location, OTF2_TimeStamp time, void *data,
+static OTF2_CallbackCode on_collective_end(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position,
+                                           void *data,
                                            OTF2_AttributeList *attributes, OTF2_CollectiveOp op,
                                            OTF2_CommRef comm, uint32_t root, uint64_t sent, uint64_t received) {
+  const event_at at = {location, position, time};
   (void)time, (void)attributes, (void)op;
   reader *r = data;
   int32_t rank;
   fs_call *c = open_call(r, location, &rank);
   if (sent == OTF2_UNDEFINED_UINT64) sent = 0; /* not recorded */
   if (received == OTF2_UNDEFINED_UINT64) received = 0;
-  if (!c || !size_ok(r, location, "MpiCollectiveEnd", time, sent > received ? sent : received)) return status(r);
+  if (!c || !size_ok(r, at, "MpiCollectiveEnd", sent > received ? sent : received)) return status(r);
   c->comm = comm_of(r, comm);
   if (root != OTF2_UNDEFINED_UINT32 && root <= INT32_MAX) c->root = (int32_t)root;
   c->bytes = (int64_t)sent;
@@ -706,45 +721,50 @@ static int read_definitions(reader *r, OTF2_Reader *in) {
   return settle_definitions(r);
 }
 
+/* One location's events, through its own reader (which numbers them, for
+ * messages), closed after: ranks are read one after the other, as their
+ * calls do not depend on each other's. */
+static int read_location(reader *r, OTF2_Reader *in, OTF2_EvtReaderCallbacks *callbacks, uint64_t location,
+                         int with_definitions) {
+  if (with_definitions) { /* local definitions carry the id mappings */
+    OTF2_DefReader *local = OTF2_Reader_GetDefReader(in, location);
+    uint64_t read = 0;
+    if (local) {
+      OTF2_Reader_ReadAllLocalDefinitions(in, local, &read);
+      OTF2_Reader_CloseDefReader(in, local);
+    }
+  }
+  OTF2_EvtReader *events = OTF2_Reader_GetEvtReader(in, location);
+  if (!events) return fail(r, "expected the events of location %llu", (unsigned long long)location);
+  uint64_t read = 0;
+  int status = otf2_failed(r, OTF2_Reader_RegisterEvtCallbacks(in, events, callbacks, r), "cannot read the events") ||
+               otf2_failed(r, OTF2_Reader_ReadAllLocalEvents(in, events, &read), "cannot read the events");
+  OTF2_Reader_CloseEvtReader(in, events);
+  return status ? -1 : 0;
+}
+
 static int read_events(reader *r, OTF2_Reader *in) {
   for (size_t i = 0; i < r->rank_count; i++) OTF2_Reader_SelectLocation(in, r->rank_of[i].ref);
   int with_definitions = OTF2_Reader_OpenDefFiles(in) == OTF2_SUCCESS;
   if (otf2_failed(r, OTF2_Reader_OpenEvtFiles(in), "cannot open the event files")) return -1;
-  for (size_t i = 0; i < r->rank_count; i++) {
-    if (with_definitions) { /* local definitions carry the id mappings */
-      OTF2_DefReader *local = OTF2_Reader_GetDefReader(in, r->rank_of[i].ref);
-      uint64_t read = 0;
-      if (local) {
-        OTF2_Reader_ReadAllLocalDefinitions(in, local, &read);
-        OTF2_Reader_CloseDefReader(in, local);
-      }
-    }
-    if (!OTF2_Reader_GetEvtReader(in, r->rank_of[i].ref))
-      return fail(r, "expected the events of location %llu", (unsigned long long)r->rank_of[i].ref);
+  OTF2_EvtReaderCallbacks *callbacks = OTF2_EvtReaderCallbacks_New();
+  int status = callbacks ? 0 : fail(r, "out of memory");
+  if (callbacks) {
+    OTF2_EvtReaderCallbacks_SetEnterCallback(callbacks, on_enter);
+    OTF2_EvtReaderCallbacks_SetLeaveCallback(callbacks, on_leave);
+    OTF2_EvtReaderCallbacks_SetMpiSendCallback(callbacks, on_send);
+    OTF2_EvtReaderCallbacks_SetMpiIsendCallback(callbacks, on_isend);
+    OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(callbacks, on_isend_complete);
+    OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(callbacks, on_irecv_request);
+    OTF2_EvtReaderCallbacks_SetMpiRecvCallback(callbacks, on_recv);
+    OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(callbacks, on_irecv);
+    OTF2_EvtReaderCallbacks_SetMpiRequestTestCallback(callbacks, on_request_test);
+    OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(callbacks, on_collective_end);
   }
+  for (int32_t rank = 0; rank < r->t->ranks && !status; rank++)
+    status = read_location(r, in, callbacks, r->t->rank[rank].location, with_definitions);
+  OTF2_EvtReaderCallbacks_Delete(callbacks);
   if (with_definitions) OTF2_Reader_CloseDefFiles(in);
-  OTF2_GlobalEvtReader *events = OTF2_Reader_GetGlobalEvtReader(in);
-  OTF2_GlobalEvtReaderCallbacks *callbacks = OTF2_GlobalEvtReaderCallbacks_New();
-  if (!events || !callbacks) {
-    OTF2_GlobalEvtReaderCallbacks_Delete(callbacks);
-    return fail(r, "cannot read the events");
-  }
-  OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(callbacks, on_enter);
-  OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(callbacks, on_leave);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(callbacks, on_send);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback(callbacks, on_isend);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCompleteCallback(callbacks, on_isend_complete);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvRequestCallback(callbacks, on_irecv_request);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(callbacks, on_recv);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(callbacks, on_irecv);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiRequestTestCallback(callbacks, on_request_test);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(callbacks, on_collective_end);
-  OTF2_ErrorCode code = OTF2_Reader_RegisterGlobalEvtCallbacks(in, events, callbacks, r);
-  OTF2_GlobalEvtReaderCallbacks_Delete(callbacks);
-  uint64_t read = 0;
-  int status = otf2_failed(r, code, "cannot read the events") ||
-               otf2_failed(r, OTF2_Reader_ReadAllGlobalEvents(in, events, &read), "cannot read the events");
-  OTF2_Reader_CloseGlobalEvtReader(in, events);
   OTF2_Reader_CloseEvtFiles(in);
   if (status) return -1;
   for (size_t i = 0; i < r->rank_count; i++)
