@@ -74,7 +74,7 @@ struct fs_engine {
   match_queues *queues;  /* per rank; NULL without sends and receives */
   fs_time *finish;       /* per rank: latest CPU end or data delivery */
   int32_t *dispatch;     /* CPUs to serve at the end of this instant */
-  int32_t dispatch_count, dispatch_head, dispatch_size; /* a ring: each CPU in it at most once */
+  int32_t dispatch_count; /* [0, count): a round's CPUs, then those requested during it */
   fs_time now;
   int64_t events;
   int64_t completed;
@@ -127,8 +127,8 @@ fs_engine *fs_engine_new(const fs_program *program, fs_network_model *network,
   e->waiting_next = malloc(tasks * sizeof *e->waiting_next);
   e->cpus = malloc(cpus * sizeof *e->cpus);
   e->finish = malloc(ranks * sizeof *e->finish);
-  e->dispatch = malloc(cpus * sizeof *e->dispatch);
-  e->dispatch_size = (int32_t)cpus;
+  /* a round's CPUs and those requested during it, each pending at most once */
+  e->dispatch = malloc(2 * cpus * sizeof *e->dispatch);
   int two_sided = has_two_sided(program);
   if (two_sided) {
     e->two_sided = malloc(tasks);
@@ -278,7 +278,7 @@ const fs_time *fs_engine_finish_times(const fs_engine *e) { return e->finish; }
 int64_t fs_engine_bytes(const fs_engine *e) {
   const fs_program *p = e->program;
   int64_t per_task = 8 + (e->two_sided ? 1 : 0);
-  int64_t per_rank = (int64_t)p->cpus * (int64_t)(sizeof(cpu_state) + 4) + (int64_t)sizeof(fs_time) +
+  int64_t per_rank = (int64_t)p->cpus * (int64_t)(sizeof(cpu_state) + 8) + (int64_t)sizeof(fs_time) +
                      (e->queues ? (int64_t)sizeof(match_queues) : 0);
   if (e->pools) /* ready_at, task_core, heaps; pool_of; held_core, heaps; pools, ring */
     per_task += 32, per_rank += 4 + (int64_t)p->cpus * 24;
@@ -422,18 +422,11 @@ static int32_t cpu_of(const fs_engine *e, int32_t rank, int32_t task) {
   return rank * e->program->cpus + fs_task_cpu(e->program, task);
 }
 
-/* Appends CPU c to the ring of CPUs to serve (it is in it at most once:
- * dispatch_pending), behind those a dispatch round is serving. */
-static void push_dispatch(fs_engine *e, int32_t c) {
-  int64_t at = (int64_t)e->dispatch_head + e->dispatch_count++;
-  e->dispatch[at < e->dispatch_size ? at : at - e->dispatch_size] = c;
-}
-
 static void request_dispatch(fs_engine *e, int32_t c) {
   cpu_state *cpu = &e->cpus[c];
   if (!cpu->dispatch_pending && !cpu->busy && cpu->head >= 0) {
     cpu->dispatch_pending = 1;
-    push_dispatch(e, c);
+    e->dispatch[e->dispatch_count++] = c;
   }
 }
 
@@ -543,7 +536,7 @@ static void give_core(fs_engine *e, int32_t pool, int32_t core) {
 }
 
 /* A CPU with work and no core asks its node for one. */
-static void want_core(fs_engine *e, int32_t c) {
+FS_COLD static void want_core(fs_engine *e, int32_t c) {
   int32_t pool = e->pool_of[c / e->program->cpus];
   core_pool *n = &e->pools[pool];
   int32_t head = e->cpus[c].head;
@@ -553,7 +546,7 @@ static void want_core(fs_engine *e, int32_t c) {
 }
 
 /* A concurrent task waits for a core of its rank's node. */
-static void wait_for_core(fs_engine *e, int32_t task) {
+FS_COLD static void wait_for_core(fs_engine *e, int32_t task) {
   int32_t pool = e->pool_of[e->program->rank[task]];
   core_pool *n = &e->pools[pool];
   push_waiter(e, n, (core_waiter){e->now, task, -1});
@@ -561,14 +554,14 @@ static void wait_for_core(fs_engine *e, int32_t task) {
 }
 
 /* A CPU left idle gives its core back. */
-static void release_cpu_core(fs_engine *e, int32_t c) {
+FS_COLD static void release_cpu_core(fs_engine *e, int32_t c) {
   if (e->held_core[c] < 0) return;
   give_core(e, e->pool_of[c / e->program->cpus], e->held_core[c]);
   e->held_core[c] = -1;
 }
 
 /* A concurrent task's core is free again (when its CPU would be). */
-static void release_task_core(fs_engine *e, int32_t task) {
+FS_COLD static void release_task_core(fs_engine *e, int32_t task) {
   const fs_program *p = e->program;
   if (!holds_core(p, task) || e->task_core[task] < 0) return;
   give_core(e, e->pool_of[p->rank[task]], e->task_core[task]);
@@ -597,7 +590,7 @@ static void notify_received(fs_engine *e, int32_t send, fs_time end) {
     if (e->observers[i].received) e->observers[i].received(e->observers[i].state, send, e->now, end);
 }
 
-static void notify_placed(fs_engine *e, int32_t task, int32_t core) {
+FS_COLD static void notify_placed(fs_engine *e, int32_t task, int32_t core) {
   for (int i = 0; i < e->observer_count; i++)
     if (e->observers[i].placed) e->observers[i].placed(e->observers[i].state, task, core, e->now);
 }
@@ -689,7 +682,7 @@ static void free_cpu(fs_engine *e, int32_t c) {
   if (e->pools) release_cpu_core(e, c);
   if (!cpu->dispatch_pending && cpu->head >= 0) {
     cpu->dispatch_pending = 1;
-    push_dispatch(e, c);
+    e->dispatch[e->dispatch_count++] = c;
   }
 }
 
@@ -899,49 +892,75 @@ static void serve_pool(fs_engine *e, int32_t pool) {
   }
 }
 
-/* Every idle CPU with waiting work starts its first entry, all at `now`
- * (with cores in use, once it holds a core of its node; it gives the core
- * back if it ends idle), then the nodes hand out their free cores.
- * An entry the model cannot start yet (a NIC gap) comes back when it can. */
-static void dispatch_round(fs_engine *e) {
-  const fs_program *p = e->program;
-  int32_t count = e->dispatch_count; /* those requested before this round */
-  for (int32_t i = 0; i < count; i++) {
-    int32_t c = e->dispatch[e->dispatch_head];
-    if (++e->dispatch_head == e->dispatch_size) e->dispatch_head = 0;
-    e->dispatch_count--;
-    cpu_state *cpu = &e->cpus[c];
-    cpu->dispatch_pending = 0;
-    while (!cpu->busy && cpu->head >= 0) {
-      if (e->pools && e->held_core[c] < 0) {
-        want_core(e, c);
-        break;
-      }
-      int32_t task = dequeue_waiting(e, c);
-      int message = p->kind[task] == FS_SEND && (e->two_sided[task] & MESSAGE);
-      if (e->network->available && p->kind[task] >= FS_PUT && p->kind[task] <= FS_SEND) {
-        fs_time at = e->network->available(e->network->state, e, task, message, e->now);
-        if (at > e->now) {
-          post(e, at, (uint64_t)task << EVENT_BITS | EVENT_RETRY);
-          continue;
-        }
-      }
-      cpu->busy = 1;
-      if (message)
-        receive_message(e, task);
-      else {
-        if (e->pools && e->observer_count) notify_placed(e, task, e->held_core[c]);
-        start_task(e, task);
-      }
-    }
-    if (e->pools && !cpu->busy) release_cpu_core(e, c);
-  }
+FS_COLD static void serve_pools(fs_engine *e) {
   while (e->ring_count) {
     int32_t pool = e->pool_ring[e->ring_head];
     e->ring_head = (e->ring_head + 1) % e->pool_count;
     e->ring_count--;
     serve_pool(e, pool);
   }
+}
+
+/* CPU c takes its next entry now: returns the task to start, or -1 when
+ * it was a message (received now) or the model cannot start it yet (a NIC
+ * gap: it comes back when it can). */
+static inline int32_t next_entry(fs_engine *e, int32_t c) {
+  const fs_program *p = e->program;
+  int32_t task = dequeue_waiting(e, c);
+  int message = p->kind[task] == FS_SEND && (e->two_sided[task] & MESSAGE);
+  if (e->network->available && p->kind[task] >= FS_PUT && p->kind[task] <= FS_SEND) {
+    fs_time at = e->network->available(e->network->state, e, task, message, e->now);
+    if (at > e->now) {
+      post(e, at, (uint64_t)task << EVENT_BITS | EVENT_RETRY);
+      return -1;
+    }
+  }
+  e->cpus[c].busy = 1;
+  if (!message) return task;
+  receive_message(e, task);
+  return -1;
+}
+
+/* On cores, CPU c starts its entries once it holds a core of its node
+ * (and gives the core back if it ends idle). */
+FS_COLD static void serve_cpu_on_cores(fs_engine *e, int32_t c) {
+  cpu_state *cpu = &e->cpus[c];
+  while (!cpu->busy && cpu->head >= 0) {
+    if (e->held_core[c] < 0) {
+      want_core(e, c);
+      return;
+    }
+    int32_t task = next_entry(e, c);
+    if (task < 0) continue;
+    if (e->observer_count) notify_placed(e, task, e->held_core[c]);
+    start_task(e, task);
+  }
+  if (!cpu->busy) release_cpu_core(e, c);
+}
+
+/* Every idle CPU with waiting work starts its first entry, all at `now`
+ * (on cores, once it holds one), then the nodes hand out their free cores.
+ * CPUs requested meanwhile wait for the next round. */
+static void dispatch_round(fs_engine *e) {
+  const int cores = e->pools != NULL; /* set before runs only */
+  int32_t count = e->dispatch_count; /* those requested before this round */
+  for (int32_t i = 0; i < count; i++) {
+    int32_t c = e->dispatch[i];
+    cpu_state *cpu = &e->cpus[c];
+    cpu->dispatch_pending = 0;
+    if (cores) {
+      serve_cpu_on_cores(e, c);
+      continue;
+    }
+    while (!cpu->busy && cpu->head >= 0) {
+      int32_t task = next_entry(e, c);
+      if (task >= 0) start_task(e, task);
+    }
+  }
+  if (cores) serve_pools(e);
+  int32_t added = e->dispatch_count - count; /* requested during this round: the next one's */
+  if (added) memmove(e->dispatch, e->dispatch + count, (size_t)added * sizeof *e->dispatch);
+  e->dispatch_count = added;
 }
 
 static void reset_cores(fs_engine *e) {
@@ -968,7 +987,7 @@ static void reset(fs_engine *e) {
   }
   if (e->two_sided) memset(e->two_sided, 0, (size_t)p->tasks);
   if (e->pools) reset_cores(e);
-  e->dispatch_count = e->dispatch_head = 0;
+  e->dispatch_count = 0;
   e->now = 0;
   e->events = e->completed = e->stuck = e->unmatched = 0;
   e->failed = 0;
