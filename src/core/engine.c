@@ -42,6 +42,12 @@ typedef struct cpu_state {
 
 /* FIFO queues of one rank: posted receives and unexpected messages (send
  * ids), linked through waiting_next. */
+/* A CPU to serve, with its next entry's key while a round runs. */
+typedef struct dispatch_entry {
+  uint64_t key;
+  int32_t cpu;
+} dispatch_entry;
+
 typedef struct match_queues {
   int32_t posted_head, posted_tail;
   int32_t unexpected_head, unexpected_tail;
@@ -63,9 +69,10 @@ struct fs_engine {
   cpu_state *cpus;       /* rank * program->cpus + cpu */
   match_queues *queues;  /* per rank; NULL without sends and receives */
   fs_time *finish;       /* per rank: latest CPU end or data delivery */
-  int32_t *dispatch;     /* CPUs to serve at the end of this instant; a heap in a round */
+  struct dispatch_entry *dispatch; /* CPUs to serve at the end of this instant */
   int32_t dispatch_count;
-  int in_round;
+  int32_t dispatch_head; /* in a round without a heap: the next to serve */
+  int in_round, as_heap;
   fs_time now;
   int64_t events;
   int64_t completed;
@@ -176,7 +183,7 @@ const fs_time *fs_engine_finish_times(const fs_engine *e) { return e->finish; }
 int64_t fs_engine_bytes(const fs_engine *e) {
   const fs_program *p = e->program;
   int64_t per_task = 12 + (e->two_sided ? 1 : 0);
-  int64_t per_rank = (int64_t)p->cpus * (int64_t)(sizeof(cpu_state) + 4) + (int64_t)sizeof(fs_time) +
+  int64_t per_rank = (int64_t)p->cpus * (int64_t)(sizeof(cpu_state) + sizeof(dispatch_entry)) + (int64_t)sizeof(fs_time) +
                      (e->queues ? (int64_t)sizeof(match_queues) : 0);
   return (int64_t)p->tasks * per_task + (int64_t)p->ranks * per_rank;
 }
@@ -341,46 +348,92 @@ static int32_t cpu_next(const fs_engine *e, int32_t c) {
 }
 
 /* The CPUs to serve at the end of an instant are served in the order of
- * their next entry's key (ties by CPU), a binary heap while the round
- * runs: all starts at one instant happen in place order, so the places
- * they hand out keep that order too (as LogGOPSim's queue does). */
-static int cpu_before(const fs_engine *e, int32_t a, int32_t b) {
-  uint64_t ka = waiting_key(e, cpu_next(e, a)), kb = waiting_key(e, cpu_next(e, b));
-  return ka < kb || (ka == kb && a < b);
+ * their next entry's key (ties by CPU): all starts at one instant happen
+ * in place order, so the places they hand out keep that order too (as
+ * LogGOPSim's queue does). A CPU's key cannot change while the round runs
+ * (what it releases is placed after everything waiting). Requests mostly
+ * come in key order: the round serves them as a queue while they do, and
+ * turns what is left into a binary heap when one does not. */
+static int entry_before(const dispatch_entry *a, const dispatch_entry *b) {
+  return a->key < b->key || (a->key == b->key && a->cpu < b->cpu);
 }
 
 static void sift_up(fs_engine *e, int32_t i) {
-  int32_t *heap = e->dispatch, c = heap[i];
-  for (; i > 0 && cpu_before(e, c, heap[(i - 1) / 2]); i = (i - 1) / 2) heap[i] = heap[(i - 1) / 2];
-  heap[i] = c;
+  dispatch_entry *heap = e->dispatch, item = heap[i];
+  for (; i > 0 && entry_before(&item, &heap[(i - 1) / 2]); i = (i - 1) / 2) heap[i] = heap[(i - 1) / 2];
+  heap[i] = item;
 }
 
 static void sift_down(fs_engine *e, int32_t i) {
-  int32_t *heap = e->dispatch, n = e->dispatch_count, c = heap[i];
+  dispatch_entry *heap = e->dispatch, item = heap[i];
+  int32_t n = e->dispatch_count;
   for (int32_t child; (child = 2 * i + 1) < n; i = child) {
-    if (child + 1 < n && cpu_before(e, heap[child + 1], heap[child])) child++;
-    if (!cpu_before(e, heap[child], c)) break;
+    if (child + 1 < n && entry_before(&heap[child + 1], &heap[child])) child++;
+    if (!entry_before(&heap[child], &item)) break;
     heap[i] = heap[child];
   }
-  heap[i] = c;
+  heap[i] = item;
+}
+
+/* The entries not yet served, moved to the front of the array. */
+static void compact_dispatch(fs_engine *e) {
+  int32_t n = e->dispatch_count - e->dispatch_head;
+  memmove(e->dispatch, e->dispatch + e->dispatch_head, (size_t)n * sizeof *e->dispatch);
+  e->dispatch_head = 0;
+  e->dispatch_count = n;
+}
+
+static void make_heap(fs_engine *e) {
+  compact_dispatch(e);
+  e->as_heap = 1;
+  for (int32_t i = e->dispatch_count / 2 - 1; i >= 0; i--) sift_down(e, i);
 }
 
 /* Outside a round the keys may still change (a message placed early
- * arrives): requests are only listed, and the round heaps them. */
+ * arrives): requests are only listed, and the round keys them. */
 static void request_dispatch(fs_engine *e, int32_t c) {
   cpu_state *cpu = &e->cpus[c];
-  if (cpu->dispatch_pending || cpu_next(e, c) < 0) return;
+  if (cpu->dispatch_pending) return;
+  int32_t next = cpu_next(e, c);
+  if (next < 0) return;
   cpu->dispatch_pending = 1;
-  e->dispatch[e->dispatch_count++] = c;
-  if (e->in_round) sift_up(e, e->dispatch_count - 1);
+  if (e->in_round && !e->as_heap && e->dispatch_count == (int32_t)e->program->ranks * e->program->cpus)
+    compact_dispatch(e);
+  dispatch_entry *entry = &e->dispatch[e->dispatch_count++];
+  entry->cpu = c;
+  if (!e->in_round) return;
+  entry->key = waiting_key(e, next);
+  if (e->as_heap)
+    sift_up(e, e->dispatch_count - 1);
+  else if (e->dispatch_count - 1 > e->dispatch_head && entry_before(entry, entry - 1))
+    make_heap(e);
 }
 
 static int32_t next_dispatch(fs_engine *e) {
-  int32_t first = e->dispatch[0];
-  e->dispatch[0] = e->dispatch[--e->dispatch_count];
-  if (e->dispatch_count) sift_down(e, 0);
+  int32_t first;
+  if (e->as_heap) {
+    first = e->dispatch[0].cpu;
+    e->dispatch[0] = e->dispatch[--e->dispatch_count];
+    if (e->dispatch_count) sift_down(e, 0);
+  } else {
+    first = e->dispatch[e->dispatch_head++].cpu;
+  }
   e->cpus[first].dispatch_pending = 0;
   return first;
+}
+
+/* Keys the CPUs listed for this round; a heap unless they are in order. */
+static void begin_round(fs_engine *e) {
+  int sorted = 1;
+  e->in_round = 1;
+  e->as_heap = 0;
+  e->dispatch_head = 0;
+  for (int32_t i = 0; i < e->dispatch_count; i++) {
+    dispatch_entry *entry = &e->dispatch[i];
+    entry->key = waiting_key(e, cpu_next(e, entry->cpu));
+    if (i > 0 && entry_before(entry, entry - 1)) sorted = 0;
+  }
+  if (!sorted) make_heap(e);
 }
 
 /* Keeps a list sorted by waiting_key, equal keys first come first.
@@ -749,9 +802,8 @@ static void handle(fs_engine *e, uint64_t payload) {
  * comes back when it can; the CPU goes on with its next. */
 static void dispatch_round(fs_engine *e) {
   const fs_program *p = e->program;
-  e->in_round = 1;
-  for (int32_t i = e->dispatch_count / 2 - 1; i >= 0; i--) sift_down(e, i);
-  while (e->dispatch_count) {
+  begin_round(e);
+  while (e->dispatch_count > e->dispatch_head) {
     int32_t c = next_dispatch(e);
     cpu_state *cpu = &e->cpus[c];
     int32_t task = cpu_next(e, c);
@@ -779,6 +831,7 @@ static void dispatch_round(fs_engine *e) {
     request_dispatch(e, c);
   }
   e->in_round = 0;
+  e->dispatch_count = e->dispatch_head = 0;
 }
 
 static void reset(fs_engine *e) {
