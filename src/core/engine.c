@@ -1,7 +1,8 @@
 /* engine.c: the event loop. One pass over a queue of timed events; every
  * CPU keeps lists of waiting tasks (and, at a receiver, waiting messages)
  * in the order they were released (engine.h); a dispatch round at the end
- * of each instant gives every idle CPU its next one, CPUs in that order. Two-sided messages are matched in per-rank FIFO queues linked through
+ * of each instant gives every idle CPU its next one, CPUs in that order.
+ * Two-sided messages are matched in per-rank FIFO queues linked through
  * the task arrays. No allocation once a run has begun, except the event
  * queue's buckets growing to their high-water mark. */
 #include "engine.h"
@@ -40,14 +41,14 @@ typedef struct cpu_state {
   uint8_t busy, dispatch_pending;
 } cpu_state;
 
-/* FIFO queues of one rank: posted receives and unexpected messages (send
- * ids), linked through waiting_next. */
 /* A CPU to serve, with its next entry's key while a round runs. */
 typedef struct dispatch_entry {
   uint64_t key;
   int32_t cpu;
 } dispatch_entry;
 
+/* FIFO queues of one rank: posted receives and unexpected messages (send
+ * ids), linked through waiting_next. */
 typedef struct match_queues {
   int32_t posted_head, posted_tail;
   int32_t unexpected_head, unexpected_tail;
@@ -64,12 +65,13 @@ struct fs_engine {
   int32_t *waiting_next; /* per task: next in a CPU's waiting list or a match queue */
   uint32_t *place;       /* per task: its place while it waits for a CPU; once started,
                           * the place of its message and the tasks it releases */
-  uint32_t next_place;   /* places are handed out in order, one per started task */
-  uint8_t *two_sided;    /* per task: MESSAGE, RENDEZVOUS, MATCHED; NULL without sends */
+  uint32_t next_place;   /* handed out in order: the ranks' first tasks, then one per start
+                          * and per match; at most ranks + 2 x FS_MAX_TASKS < 2^32 */
+  uint8_t *two_sided;    /* per task: MESSAGE, RENDEZVOUS... (above); NULL without sends */
   cpu_state *cpus;       /* rank * program->cpus + cpu */
   match_queues *queues;  /* per rank; NULL without sends and receives */
   fs_time *finish;       /* per rank: latest CPU end or data delivery */
-  struct dispatch_entry *dispatch; /* CPUs to serve at the end of this instant */
+  dispatch_entry *dispatch; /* CPUs to serve at the end of this instant */
   int32_t dispatch_count;
   int32_t dispatch_head; /* in a round without a heap: the next to serve */
   int in_round, as_heap;
@@ -183,8 +185,8 @@ const fs_time *fs_engine_finish_times(const fs_engine *e) { return e->finish; }
 int64_t fs_engine_bytes(const fs_engine *e) {
   const fs_program *p = e->program;
   int64_t per_task = 12 + (e->two_sided ? 1 : 0);
-  int64_t per_rank = (int64_t)p->cpus * (int64_t)(sizeof(cpu_state) + sizeof(dispatch_entry)) + (int64_t)sizeof(fs_time) +
-                     (e->queues ? (int64_t)sizeof(match_queues) : 0);
+  int64_t per_rank = (int64_t)p->cpus * (int64_t)(sizeof(cpu_state) + sizeof(dispatch_entry)) +
+                     (int64_t)sizeof(fs_time) + (e->queues ? (int64_t)sizeof(match_queues) : 0);
   return (int64_t)p->tasks * per_task + (int64_t)p->ranks * per_rank;
 }
 
