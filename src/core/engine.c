@@ -36,6 +36,7 @@ enum { MESSAGE = 1, RENDEZVOUS = 2, MATCHED = 4, RECEIVED_INTO = 8, RECEIVING = 
  * are posted in no time when the CPU is free, or when it is taken: those
  * waiting then (up to `due`) are posted at that instant too. */
 typedef struct cpu_state {
+  uint64_t tail_key, recv_tail_key; /* the keys of the lists' last entries */
   int32_t head, tail;
   int32_t recv_head, recv_tail, due;
   uint8_t busy, dispatch_pending;
@@ -74,6 +75,7 @@ struct fs_engine {
   dispatch_entry *dispatch; /* CPUs to serve at the end of this instant */
   int32_t dispatch_count;
   int32_t dispatch_head; /* in a round without a heap: the next to serve */
+  int32_t dispatch_capacity; /* CPUs */
   int in_round, as_heap;
   fs_time now;
   int64_t events;
@@ -118,6 +120,7 @@ fs_engine *fs_engine_new(const fs_program *program, fs_network_model *network,
   e->cpus = malloc(cpus * sizeof *e->cpus);
   e->finish = malloc(ranks * sizeof *e->finish);
   e->dispatch = malloc(cpus * sizeof *e->dispatch);
+  e->dispatch_capacity = (int32_t)cpus;
   int two_sided = has_two_sided(program);
   if (two_sided) {
     e->two_sided = malloc(tasks);
@@ -343,6 +346,7 @@ static int posted_free(const fs_program *p, int32_t task) {
  * it is free or that recv is due; -1 if nothing. */
 static int32_t cpu_next(const fs_engine *e, int32_t c) {
   const cpu_state *cpu = &e->cpus[c];
+  if (cpu->recv_head < 0) return cpu->busy ? -1 : cpu->head;
   int32_t task = cpu->busy ? -1 : cpu->head;
   int32_t recv = cpu->busy && cpu->due < 0 ? -1 : cpu->recv_head;
   if (task < 0) return recv;
@@ -399,8 +403,7 @@ static void request_dispatch(fs_engine *e, int32_t c) {
   int32_t next = cpu_next(e, c);
   if (next < 0) return;
   cpu->dispatch_pending = 1;
-  if (e->in_round && !e->as_heap && e->dispatch_count == (int32_t)e->program->ranks * e->program->cpus)
-    compact_dispatch(e);
+  if (e->in_round && !e->as_heap && e->dispatch_count == e->dispatch_capacity) compact_dispatch(e);
   dispatch_entry *entry = &e->dispatch[e->dispatch_count++];
   entry->cpu = c;
   if (!e->in_round) return;
@@ -430,6 +433,7 @@ static void begin_round(fs_engine *e) {
   e->in_round = 1;
   e->as_heap = 0;
   e->dispatch_head = 0;
+  if (e->dispatch_count == 1) return; /* served at once: no key needed */
   for (int32_t i = 0; i < e->dispatch_count; i++) {
     dispatch_entry *entry = &e->dispatch[i];
     entry->key = waiting_key(e, cpu_next(e, entry->cpu));
@@ -441,17 +445,18 @@ static void begin_round(fs_engine *e) {
 /* Keeps a list sorted by waiting_key, equal keys first come first.
  * Entries mostly come in order and go at the tail; a message or a task
  * placed before entries already waiting is walked in from the head. */
-static void insert_waiting(fs_engine *e, int32_t *head, int32_t *tail, int32_t task) {
+static void insert_waiting(fs_engine *e, int32_t *head, int32_t *tail, uint64_t *tail_key,
+                           int32_t task) {
   int32_t *next = e->waiting_next;
   uint64_t key = waiting_key(e, task);
   next[task] = -1;
-  if (*head < 0) {
-    *head = *tail = task;
-    return;
-  }
-  if (key >= waiting_key(e, *tail)) {
-    next[*tail] = task;
+  if (*head < 0 || key >= *tail_key) {
+    if (*head < 0)
+      *head = task;
+    else
+      next[*tail] = task;
     *tail = task;
+    *tail_key = key;
     return;
   }
   int32_t previous = -1, current = *head;
@@ -466,9 +471,9 @@ static void insert_waiting(fs_engine *e, int32_t *head, int32_t *tail, int32_t t
 static void wait_for_cpu(fs_engine *e, int32_t c, int32_t task) {
   cpu_state *cpu = &e->cpus[c];
   if (posted_free(e->program, task))
-    insert_waiting(e, &cpu->recv_head, &cpu->recv_tail, task);
+    insert_waiting(e, &cpu->recv_head, &cpu->recv_tail, &cpu->recv_tail_key, task);
   else
-    insert_waiting(e, &cpu->head, &cpu->tail, task);
+    insert_waiting(e, &cpu->head, &cpu->tail, &cpu->tail_key, task);
   request_dispatch(e, c);
 }
 
