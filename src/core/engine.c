@@ -397,12 +397,8 @@ static void make_heap(fs_engine *e) {
 
 /* Outside a round the keys may still change (a message placed early
  * arrives): requests are only listed, and the round keys them. */
-static void request_dispatch(fs_engine *e, int32_t c) {
-  cpu_state *cpu = &e->cpus[c];
-  if (cpu->dispatch_pending) return;
-  int32_t next = cpu_next(e, c);
-  if (next < 0) return;
-  cpu->dispatch_pending = 1;
+static void list_dispatch(fs_engine *e, int32_t c, int32_t next) {
+  e->cpus[c].dispatch_pending = 1;
   if (e->in_round && !e->as_heap && e->dispatch_count == e->dispatch_capacity) compact_dispatch(e);
   dispatch_entry *entry = &e->dispatch[e->dispatch_count++];
   entry->cpu = c;
@@ -412,6 +408,13 @@ static void request_dispatch(fs_engine *e, int32_t c) {
     sift_up(e, e->dispatch_count - 1);
   else if (e->dispatch_count - 1 > e->dispatch_head && entry_before(entry, entry - 1))
     make_heap(e);
+}
+
+static inline void request_dispatch(fs_engine *e, int32_t c) {
+  const cpu_state *cpu = &e->cpus[c];
+  if (cpu->dispatch_pending || (cpu->busy && cpu->due < 0)) return;
+  int32_t next = cpu_next(e, c);
+  if (next >= 0) list_dispatch(e, c, next);
 }
 
 static int32_t next_dispatch(fs_engine *e) {
