@@ -864,6 +864,43 @@ START_TEST(convert_trace_to_dag_and_goal) {
 }
 END_TEST
 
+/* Issue 15: a replayed recording converted to GOAL gives the same times
+ * under the GOAL path as the replay itself, under loggops eager and
+ * rendezvous, for two sets of two-sided collective algorithms (with half
+ * the computation, so messages compete with it differently). The finish
+ * lines are compared with each other, not with constants. */
+START_TEST(converted_goal_equals_replay) {
+  static const char *const algos[] = {"allreduce=rabenseifner",
+                                      "allreduce=ring,bcast=scatter-allgather,barrier=nway:3"};
+  static const char *const params[] = {"", "--param S=4096 --param L=1000 --param o=200 "
+                                           "--param g=100 --param G=1ns"};
+  char *goal = fs_test_temp_path(".goal"), command[1024];
+  for (int a = 0; a < 2; a++) {
+    char *err = NULL;
+    snprintf(command, sizeof command, "convert %s %s --algo %s --compute-scale 0.5", SWEEP3D, goal,
+             algos[a]);
+    ck_assert_int_eq(fs_test_fennelsim(command, NULL, &err), 0);
+    free(err);
+    for (int m = 0; m < 2; m++) {
+      char *via_goal = NULL, *direct = NULL;
+      snprintf(command, sizeof command, "run %s --model loggops %s", goal, params[m]);
+      ck_assert_int_eq(fs_test_fennelsim(command, &via_goal, NULL), 0);
+      snprintf(command, sizeof command, "run %s --model loggops --algo %s --compute-scale 0.5 %s",
+               SWEEP3D, algos[a], params[m]);
+      ck_assert_int_eq(fs_test_fennelsim(command, &direct, NULL), 0);
+      const char *g = strstr(via_goal, "finish ns"), *d = strstr(direct, "finish ns");
+      ck_assert_ptr_nonnull(g);
+      ck_assert_ptr_nonnull(d);
+      size_t n = strcspn(g, "\n");
+      ck_assert_msg(n == strcspn(d, "\n") && strncmp(g, d, n) == 0, "%s %s:\n%s\n%s", algos[a],
+                    params[m], via_goal, direct);
+      free(via_goal), free(direct);
+    }
+  }
+  free(goal);
+}
+END_TEST
+
 /* A SimGrid time-independent trace, all ranks in one file: rank 0 computes
  * 2e6 flop (2 ms at 1e9 flop/s), sends 1000 B to rank 1 (1 us + 1000 ns:
  * lands at 2002 us, ending rank 1's recv); then both enter a 1-byte
@@ -961,6 +998,7 @@ static Suite *replay_suite(void) {
   tcase_add_test(cli, sweep3d_within_two_percent_under_loggops);
   tcase_add_test(cli, sweep3d_what_if);
   tcase_add_test(cli, convert_trace_to_dag_and_goal);
+  tcase_add_test(cli, converted_goal_equals_replay);
   tcase_add_test(cli, simgrid_trace_replays);
   tcase_add_test(cli, command_line_errors);
   suite_add_tcase(s, cli);

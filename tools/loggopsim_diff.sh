@@ -49,8 +49,9 @@ build_tools() {
    gengetopt -i "$s/LogGOPSim/txt2bin_cmdline.ggo" -F txt2bin_cmdline &&
    gengetopt -i "$s/Schedgen/schedgen_cmdline.ggo" -F schedgen_cmdline &&
    re2c -o txt2bin.cpp "$s/LogGOPSim/txt2bin.re" &&
-   g++ -O2 -w -I. -I"$s/LogGOPSim" -I/usr/include/graphviz -o LogGOPSim \
-     "$s/LogGOPSim/LogGOPSim.cpp" loggopsim_cmdline.c -lcgraph &&
+   # shellcheck disable=SC2046
+   g++ -O2 -w -I. -I"$s/LogGOPSim" -o LogGOPSim "$s/LogGOPSim/LogGOPSim.cpp" loggopsim_cmdline.c \
+     $(pkg-config --cflags --libs libcgraph) &&
    g++ -O2 -w -I. -I"$s/LogGOPSim" -o txt2bin txt2bin.cpp txt2bin_cmdline.c &&
    g++ -O2 -w -I. -I"$s/Schedgen" -o schedgen "$s/Schedgen/buffer_element.cpp" \
      "$s/Schedgen/schedgen.cpp" "$s/Schedgen/process_trace.cpp" schedgen_cmdline.c) >/dev/null

@@ -1,7 +1,8 @@
 /* engine.c: the event loop. One pass over a queue of timed events; every
  * CPU keeps lists of waiting tasks (and, at a receiver, waiting messages)
  * in the order they were released (engine.h); a dispatch round at the end
- * of each instant gives every idle CPU its next one, CPUs in that order. Two-sided messages are matched in per-rank FIFO queues linked through
+ * of each instant gives every idle CPU its next one, CPUs in that order.
+ * Two-sided messages are matched in per-rank FIFO queues linked through
  * the task arrays. No allocation once a run has begun, except the event
  * queue's buckets growing to their high-water mark. */
 #include "engine.h"
@@ -35,6 +36,7 @@ enum { MESSAGE = 1, RENDEZVOUS = 2, MATCHED = 4, RECEIVED_INTO = 8, RECEIVING = 
  * are posted in no time when the CPU is free, or when it is taken: those
  * waiting then (up to `due`) are posted at that instant too. */
 typedef struct cpu_state {
+  uint64_t tail_key, recv_tail_key; /* the keys of the lists' last entries */
   int32_t head, tail;
   int32_t recv_head, recv_tail, due;
   uint8_t busy, dispatch_pending;
@@ -57,6 +59,12 @@ typedef struct core_pool {
   uint8_t dispatch_pending;
 } core_pool;
 
+/* A CPU to serve, with its next entry's key while a round runs. */
+typedef struct dispatch_entry {
+  uint64_t key;
+  int32_t cpu;
+} dispatch_entry;
+
 /* FIFO queues of one rank: posted receives and unexpected messages (send
  * ids), linked through waiting_next. */
 typedef struct match_queues {
@@ -75,14 +83,17 @@ struct fs_engine {
   int32_t *waiting_next; /* per task: next in a CPU's waiting list or a match queue */
   uint32_t *place;       /* per task: its place while it waits for a CPU; once started,
                           * the place of its message and the tasks it releases */
-  uint32_t next_place;   /* places are handed out in order, one per started task */
-  uint8_t *two_sided;    /* per task: MESSAGE, RENDEZVOUS, MATCHED; NULL without sends */
+  uint32_t next_place;   /* handed out in order: the ranks' first tasks, then one per start
+                          * and per match; at most ranks + 2 x FS_MAX_TASKS < 2^32 */
+  uint8_t *two_sided;    /* per task: MESSAGE, RENDEZVOUS... (above); NULL without sends */
   cpu_state *cpus;       /* rank * program->cpus + cpu */
   match_queues *queues;  /* per rank; NULL without sends and receives */
   fs_time *finish;       /* per rank: latest CPU end or data delivery */
-  int32_t *dispatch;     /* CPUs to serve at the end of this instant; a heap in a round */
+  dispatch_entry *dispatch; /* CPUs to serve at the end of this instant */
   int32_t dispatch_count;
-  int in_round;
+  int32_t dispatch_head; /* in a round without a heap: the next to serve */
+  int32_t dispatch_capacity; /* CPUs */
+  int in_round, as_heap;
   fs_time now;
   int64_t events;
   int64_t completed;
@@ -154,6 +165,7 @@ fs_engine *fs_engine_new(const fs_program *program, fs_network_model *network,
   e->cpus = malloc(cpus * sizeof *e->cpus);
   e->finish = malloc(ranks * sizeof *e->finish);
   e->dispatch = malloc(cpus * sizeof *e->dispatch);
+  e->dispatch_capacity = (int32_t)cpus;
   int two_sided = has_two_sided(program);
   if (two_sided) {
     e->two_sided = malloc(tasks);
@@ -308,8 +320,8 @@ const fs_time *fs_engine_finish_times(const fs_engine *e) { return e->finish; }
 int64_t fs_engine_bytes(const fs_engine *e) {
   const fs_program *p = e->program;
   int64_t per_task = 12 + (e->two_sided ? 1 : 0);
-  int64_t per_rank = (int64_t)p->cpus * (int64_t)(sizeof(cpu_state) + 4) + (int64_t)sizeof(fs_time) +
-                     (e->queues ? (int64_t)sizeof(match_queues) : 0);
+  int64_t per_rank = (int64_t)p->cpus * (int64_t)(sizeof(cpu_state) + sizeof(dispatch_entry)) +
+                     (int64_t)sizeof(fs_time) + (e->queues ? (int64_t)sizeof(match_queues) : 0);
   if (e->pools) /* ready_at, task_core, heaps; pool_of; held_core, heaps; pools, ring */
     per_task += 32, per_rank += 4 + (int64_t)p->cpus * 24;
   int64_t pools = e->pools ? (int64_t)e->pool_count * (int64_t)(sizeof(core_pool) + 4) : 0;
@@ -469,6 +481,7 @@ static int posted_free(const fs_program *p, int32_t task) {
  * it is free or that recv is due; -1 if nothing. */
 static int32_t cpu_next(const fs_engine *e, int32_t c) {
   const cpu_state *cpu = &e->cpus[c];
+  if (cpu->recv_head < 0) return cpu->busy ? -1 : cpu->head;
   int32_t task = cpu->busy ? -1 : cpu->head;
   int32_t recv = cpu->busy && cpu->due < 0 ? -1 : cpu->recv_head;
   if (task < 0) return recv;
@@ -476,62 +489,112 @@ static int32_t cpu_next(const fs_engine *e, int32_t c) {
 }
 
 /* The CPUs to serve at the end of an instant are served in the order of
- * their next entry's key (ties by CPU), a binary heap while the round
- * runs: all starts at one instant happen in place order, so the places
- * they hand out keep that order too (as LogGOPSim's queue does). */
-static int cpu_before(const fs_engine *e, int32_t a, int32_t b) {
-  uint64_t ka = waiting_key(e, cpu_next(e, a)), kb = waiting_key(e, cpu_next(e, b));
-  return ka < kb || (ka == kb && a < b);
+ * their next entry's key (ties by CPU): all starts at one instant happen
+ * in place order, so the places they hand out keep that order too (as
+ * LogGOPSim's queue does). A CPU's key cannot change while the round runs
+ * (what it releases is placed after everything waiting). Requests mostly
+ * come in key order: the round serves them as a queue while they do, and
+ * turns what is left into a binary heap when one does not. */
+static int entry_before(const dispatch_entry *a, const dispatch_entry *b) {
+  return a->key < b->key || (a->key == b->key && a->cpu < b->cpu);
 }
 
 static void sift_up(fs_engine *e, int32_t i) {
-  int32_t *heap = e->dispatch, c = heap[i];
-  for (; i > 0 && cpu_before(e, c, heap[(i - 1) / 2]); i = (i - 1) / 2) heap[i] = heap[(i - 1) / 2];
-  heap[i] = c;
+  dispatch_entry *heap = e->dispatch, item = heap[i];
+  for (; i > 0 && entry_before(&item, &heap[(i - 1) / 2]); i = (i - 1) / 2) heap[i] = heap[(i - 1) / 2];
+  heap[i] = item;
 }
 
 static void sift_down(fs_engine *e, int32_t i) {
-  int32_t *heap = e->dispatch, n = e->dispatch_count, c = heap[i];
+  dispatch_entry *heap = e->dispatch, item = heap[i];
+  int32_t n = e->dispatch_count;
   for (int32_t child; (child = 2 * i + 1) < n; i = child) {
-    if (child + 1 < n && cpu_before(e, heap[child + 1], heap[child])) child++;
-    if (!cpu_before(e, heap[child], c)) break;
+    if (child + 1 < n && entry_before(&heap[child + 1], &heap[child])) child++;
+    if (!entry_before(&heap[child], &item)) break;
     heap[i] = heap[child];
   }
-  heap[i] = c;
+  heap[i] = item;
+}
+
+/* The entries not yet served, moved to the front of the array. */
+static void compact_dispatch(fs_engine *e) {
+  int32_t n = e->dispatch_count - e->dispatch_head;
+  memmove(e->dispatch, e->dispatch + e->dispatch_head, (size_t)n * sizeof *e->dispatch);
+  e->dispatch_head = 0;
+  e->dispatch_count = n;
+}
+
+static void make_heap(fs_engine *e) {
+  compact_dispatch(e);
+  e->as_heap = 1;
+  for (int32_t i = e->dispatch_count / 2 - 1; i >= 0; i--) sift_down(e, i);
 }
 
 /* Outside a round the keys may still change (a message placed early
- * arrives): requests are only listed, and the round heaps them. */
-static void request_dispatch(fs_engine *e, int32_t c) {
-  cpu_state *cpu = &e->cpus[c];
-  if (cpu->dispatch_pending || cpu_next(e, c) < 0) return;
-  cpu->dispatch_pending = 1;
-  e->dispatch[e->dispatch_count++] = c;
-  if (e->in_round) sift_up(e, e->dispatch_count - 1);
+ * arrives): requests are only listed, and the round keys them. */
+static void list_dispatch(fs_engine *e, int32_t c, int32_t next) {
+  e->cpus[c].dispatch_pending = 1;
+  if (e->in_round && !e->as_heap && e->dispatch_count == e->dispatch_capacity) compact_dispatch(e);
+  dispatch_entry *entry = &e->dispatch[e->dispatch_count++];
+  entry->cpu = c;
+  if (!e->in_round) return;
+  entry->key = waiting_key(e, next);
+  if (e->as_heap)
+    sift_up(e, e->dispatch_count - 1);
+  else if (e->dispatch_count - 1 > e->dispatch_head && entry_before(entry, entry - 1))
+    make_heap(e);
+}
+
+static inline void request_dispatch(fs_engine *e, int32_t c) {
+  const cpu_state *cpu = &e->cpus[c];
+  if (cpu->dispatch_pending || (cpu->busy && cpu->due < 0)) return;
+  int32_t next = cpu_next(e, c);
+  if (next >= 0) list_dispatch(e, c, next);
 }
 
 static int32_t next_dispatch(fs_engine *e) {
-  int32_t first = e->dispatch[0];
-  e->dispatch[0] = e->dispatch[--e->dispatch_count];
-  if (e->dispatch_count) sift_down(e, 0);
+  int32_t first;
+  if (e->as_heap) {
+    first = e->dispatch[0].cpu;
+    e->dispatch[0] = e->dispatch[--e->dispatch_count];
+    if (e->dispatch_count) sift_down(e, 0);
+  } else {
+    first = e->dispatch[e->dispatch_head++].cpu;
+  }
   e->cpus[first].dispatch_pending = 0;
   return first;
+}
+
+/* Keys the CPUs listed for this round; a heap unless they are in order. */
+static void begin_round(fs_engine *e) {
+  int sorted = 1;
+  e->in_round = 1;
+  e->as_heap = 0;
+  e->dispatch_head = 0;
+  if (e->dispatch_count == 1) return; /* served at once: no key needed */
+  for (int32_t i = 0; i < e->dispatch_count; i++) {
+    dispatch_entry *entry = &e->dispatch[i];
+    entry->key = waiting_key(e, cpu_next(e, entry->cpu));
+    if (i > 0 && entry_before(entry, entry - 1)) sorted = 0;
+  }
+  if (!sorted) make_heap(e);
 }
 
 /* Keeps a list sorted by waiting_key, equal keys first come first.
  * Entries mostly come in order and go at the tail; a message or a task
  * placed before entries already waiting is walked in from the head. */
-static void insert_waiting(fs_engine *e, int32_t *head, int32_t *tail, int32_t task) {
+static void insert_waiting(fs_engine *e, int32_t *head, int32_t *tail, uint64_t *tail_key,
+                           int32_t task) {
   int32_t *next = e->waiting_next;
   uint64_t key = waiting_key(e, task);
   next[task] = -1;
-  if (*head < 0) {
-    *head = *tail = task;
-    return;
-  }
-  if (key >= waiting_key(e, *tail)) {
-    next[*tail] = task;
+  if (*head < 0 || key >= *tail_key) {
+    if (*head < 0)
+      *head = task;
+    else
+      next[*tail] = task;
     *tail = task;
+    *tail_key = key;
     return;
   }
   int32_t previous = -1, current = *head;
@@ -547,9 +610,9 @@ static void wait_for_cpu(fs_engine *e, int32_t c, int32_t task) {
   cpu_state *cpu = &e->cpus[c];
   if (e->ready_at) e->ready_at[task] = e->now;
   if (posted_free(e->program, task))
-    insert_waiting(e, &cpu->recv_head, &cpu->recv_tail, task);
+    insert_waiting(e, &cpu->recv_head, &cpu->recv_tail, &cpu->recv_tail_key, task);
   else
-    insert_waiting(e, &cpu->head, &cpu->tail, task);
+    insert_waiting(e, &cpu->head, &cpu->tail, &cpu->tail_key, task);
   request_dispatch(e, c);
 }
 
@@ -1014,9 +1077,8 @@ static void serve_pool(fs_engine *e, int32_t pool) {
  * back when it can; the CPU goes on with its next. */
 static void dispatch_round(fs_engine *e) {
   const fs_program *p = e->program;
-  e->in_round = 1;
-  for (int32_t i = e->dispatch_count / 2 - 1; i >= 0; i--) sift_down(e, i);
-  while (e->dispatch_count) {
+  begin_round(e);
+  while (e->dispatch_count > e->dispatch_head) {
     int32_t c = next_dispatch(e);
     cpu_state *cpu = &e->cpus[c];
     int32_t task = cpu_next(e, c);
@@ -1051,6 +1113,7 @@ static void dispatch_round(fs_engine *e) {
     request_dispatch(e, c);
   }
   e->in_round = 0;
+  e->dispatch_count = e->dispatch_head = 0;
   while (e->ring_count) {
     int32_t pool = e->pool_ring[e->ring_head];
     e->ring_head = (e->ring_head + 1) % e->pool_count;
