@@ -2,11 +2,11 @@
  * either give a finalized program that keeps the reader's promises (ranks
  * and peers in range, names "rR." of their own rank) and that the .dag
  * writer accepts (it is written to /dev/null) unless a send carries tag -1
- * or its dependencies form a cycle, which .dag cannot hold; or an error that names the input and a line
- * ("fuzz:LINE..."). Sizes and times stay within the limits (units.h), and
- * a small program is simulated (simulate.h). Anything else (a crash, a
- * leak, a sanitizer report, an error without position, a broken promise)
- * is a bug. */
+ * or its dependencies form a cycle, which .dag cannot hold; or an error
+ * that names the input and a line ("fuzz:LINE..."). Sizes and times stay
+ * within the limits (units.h), and a small program is simulated
+ * (simulate.h). Anything else (a crash, a leak, a sanitizer report, an
+ * error without position, a broken promise) is a bug. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
