@@ -1,12 +1,12 @@
 /* fuzz_goal_reader.c: libFuzzer target for the GOAL reader. Every input must
  * either give a finalized program that keeps the reader's promises (ranks
  * and peers in range, names "rR." of their own rank) and that the .dag
- * writer accepts (it is written to /dev/null) unless a send carries tag -1,
- * which .dag cannot hold; or an error that names the input and a line
- * ("fuzz:LINE..."). Sizes and times stay within the limits (units.h), and
- * a small program is simulated (simulate.h). Anything else (a crash, a
- * leak, a sanitizer report, an error without position, a broken promise)
- * is a bug. */
+ * writer accepts (it is written to /dev/null) unless a send carries tag -1
+ * or its dependencies form a cycle, which .dag cannot hold; or an error
+ * that names the input and a line ("fuzz:LINE..."). Sizes and times stay
+ * within the limits (units.h), and a small program is simulated
+ * (simulate.h). Anything else (a crash, a leak, a sanitizer report, an
+ * error without position, a broken promise) is a bug. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -52,7 +52,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!p->finalized) abort();
   for (int32_t t = 0; t < p->tasks; t++)
     if (broken(p, t)) abort();
-  if (fs_dag_write(p, "/dev/null", &err) != 0 && !has_send_with_any_tag(p)) abort();
+  /* requires lines may close a cycle (the run deadlocks), which .dag
+   * cannot hold either */
+  if (fs_dag_write(p, "/dev/null", &err) != 0 && !has_send_with_any_tag(p) &&
+      !strstr(err.message, "form a cycle"))
+    abort();
   fuzz_simulate(p, size ? data[0] : 0);
   fs_program_free(p);
   return 0;

@@ -301,6 +301,22 @@ START_TEST(test_bandwidth_totals_saturate) {
 }
 END_TEST
 
+/* The critical path of a put priced at alpha = 2^62 ps and 2^62 B *
+ * 2^62 as/B: the price's latency + size part (2^63 ps) saturates instead
+ * of overflowing; the path is the put alone, the whole of it latency
+ * (the latency fills the span first). */
+START_TEST(test_critical_path_at_the_limit) {
+  char *dag = temp_file(".dag", LARGEST);
+  char *out = NULL, *err = NULL;
+  ck_assert_int_eq(run(&out, &err, "run %s --model hockney --param alpha=4611686018427387904ps "
+                       "--param beta=4611.686018427387904ns --critical-path", dag), 0);
+  ck_assert_ptr_nonnull(strstr(out, "critical path  " LIMIT_NS " ns in 1 steps\n"));
+  ck_assert_ptr_nonnull(strstr(out, "  latency     " LIMIT_NS " ns (100.00%)\n"));
+  free(out), free(err);
+  remove(dag), free(dag);
+}
+END_TEST
+
 /* A fit's rounding saturates at the limit, so that what it writes reads
  * back: 1e300 ps -> 2^62 ps, -1e300 -> -2^62, NaN -> 0. */
 START_TEST(test_fit_rounding_saturates) {
@@ -365,6 +381,7 @@ static Suite *suite(void) {
   tcase_add_test(limits, test_taulop_segments_and_negative_costs);
   tcase_add_test(limits, test_svg_axis_at_the_limit);
   tcase_add_test(limits, test_bandwidth_totals_saturate);
+  tcase_add_test(limits, test_critical_path_at_the_limit);
   tcase_add_test(limits, test_fit_rounding_saturates);
   tcase_add_test(limits, test_detour_past_the_limit);
   tcase_add_test(limits, test_fits_at_the_limit);

@@ -1,5 +1,7 @@
-/* units.h: simulated time and sizes, exact.
- * Time is an int64 count of picoseconds (range: about 106 days). A time
+/* units.h: simulated time and sizes, exact, and their limits.
+ * Time is an int64 count of picoseconds, kept within +-2^62 (about 53
+ * days; FS_TIME_LIMIT below), far enough from the int64 range for
+ * saturating arithmetic to stay cheap. A time
  * per byte (beta, gamma) is an int64 count of attoseconds per byte, so that
  * 0.4 ns/B or 10 GB/s are exact; a product with a size is rounded to the
  * nearest picosecond (halves away from zero). */
@@ -44,7 +46,7 @@ int fs_parse_size(const char *text, size_t length, int64_t *out);
  * "10GB/s", "1.5GiB/s", "800MB/s" (the inverse, rounded to the nearest as). */
 int fs_parse_per_byte(const char *text, size_t length, fs_per_byte *out);
 /* What fs_format_ns writes for a time >= 0: DIGITS[.D[D[D]]] nanoseconds
- * without unit, exactly in picoseconds; -1 also on overflow. */
+ * without unit, exactly in picoseconds; FS_PAST_LIMIT past the time limit. */
 int fs_parse_ns(const char *text, size_t length, fs_time *out);
 /* Whole number without unit (counts: ranks, rounds, any=). */
 int fs_parse_count(const char *text, size_t length, int64_t min, int64_t max, int64_t *out);

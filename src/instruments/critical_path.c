@@ -77,8 +77,9 @@ static void split_network(walk *w, fs_path_step *s, fs_time n) {
   fs_time l = latency < n ? latency : n, b = per_size < n - l ? per_size : n - l;
   s->part[FS_PATH_LATENCY] += l, s->part[FS_PATH_BANDWIDTH] += b;
   s->part[FS_PATH_CONTENTION] += n - l - b;
-  if (latency + per_size > n) {
-    w->cp->overpriced += latency + per_size - n;
+  fs_time priced = fs_time_add(latency, per_size); /* each may be the limit: saturate */
+  if (priced > n) {
+    w->cp->overpriced = fs_time_add(w->cp->overpriced, priced - n);
     w->cp->overpriced_steps++;
   }
 }
@@ -99,7 +100,7 @@ static void split_transfer(walk *w, fs_path_step *s, fs_time local, fs_time deli
   fs_time latency, per_size;
   const fs_network_model *m = w->network;
   if (m && m->price && !m->price(m->state, w->program, s->task, &latency, &per_size)) {
-    fs_time alone = (latency > 0 ? latency : 0) + (per_size > 0 ? per_size : 0);
+    fs_time alone = fs_time_add(latency > 0 ? latency : 0, per_size > 0 ? per_size : 0);
     fs_time cpu = span > alone ? span - alone : 0;
     s->part[FS_PATH_CPU] += cpu, span -= cpu;
   }
@@ -122,7 +123,7 @@ static int append(walk *w, const fs_path_step *s) {
     cp->steps = bigger, w->capacity = want;
   }
   cp->steps[cp->step_count++] = *s;
-  for (int k = 0; k < FS_PATH_PARTS; k++) cp->part[k] += s->part[k];
+  for (int k = 0; k < FS_PATH_PARTS; k++) cp->part[k] = fs_time_add(cp->part[k], s->part[k]);
   return 0;
 }
 
