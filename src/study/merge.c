@@ -158,7 +158,8 @@ static int parse_seed(const char *text, size_t length, uint64_t *out) {
 
 static int grow(fs_merge *m) {
   if (m->count < m->capacity) return 0;
-  int64_t capacity = m->capacity ? m->capacity * 2 : 256;
+  /* a row holds a time per rank: start small, a 70000-rank row is 560 KB */
+  int64_t capacity = m->capacity ? m->capacity * 2 : 4;
   if ((uint64_t)capacity > SIZE_MAX / sizeof(fs_time) / (uint64_t)m->ranks) return -1;
   uint64_t *seed = realloc(m->seed, (size_t)capacity * sizeof *seed);
   if (seed) m->seed = seed;
