@@ -49,7 +49,7 @@ static void long_lines(const uint8_t *data, size_t size) {
   }
   size_t keep = size >= 2 ? (size_t)(data[0] << 8 | data[1]) * header_length / 65535 : 0;
   data += size >= 2 ? 2 : size, size -= size >= 2 ? 2 : size;
-  char path[] = "/tmp/fuzz_merge_XXXXXX";
+  char path[] = "/dev/shm/fuzz_merge_XXXXXX"; /* memory: an exec writes over 1 MiB */
   int fd = mkstemp(path);
   if (fd < 0) return;
   FILE *f = fdopen(fd, "wb");

@@ -85,7 +85,14 @@ static size_t field_length(const reader *r, const char *text) {
 static const char *column_name(int64_t f, char buffer[32]) {
   if (f == 0) return "seed";
   if (f == 1) return "makespan_ns";
-  snprintf(buffer, 32, "finish_ns_%lld", (long long)(f - 2));
+  /* by hand, not snprintf: a header names every rank, up to 2^31 of them */
+  char digits[24];
+  int n = 0;
+  for (uint64_t rank = (uint64_t)(f - 2); n == 0 || rank > 0; rank /= 10)
+    digits[n++] = (char)('0' + rank % 10);
+  memcpy(buffer, "finish_ns_", 10);
+  for (int k = 0; k < n; k++) buffer[10 + k] = digits[n - 1 - k];
+  buffer[10 + n] = 0;
   return buffer;
 }
 
@@ -158,7 +165,8 @@ static int parse_seed(const char *text, size_t length, uint64_t *out) {
 
 static int grow(fs_merge *m) {
   if (m->count < m->capacity) return 0;
-  int64_t capacity = m->capacity ? m->capacity * 2 : 256;
+  /* a row holds a time per rank: start small, a 70000-rank row is 560 KB */
+  int64_t capacity = m->capacity ? m->capacity * 2 : 4;
   if ((uint64_t)capacity > SIZE_MAX / sizeof(fs_time) / (uint64_t)m->ranks) return -1;
   uint64_t *seed = realloc(m->seed, (size_t)capacity * sizeof *seed);
   if (seed) m->seed = seed;
