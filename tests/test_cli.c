@@ -654,6 +654,30 @@ END_TEST
 
 /* ---- issue 15 item 11: messages that mislead ------------------------------ */
 
+/* Found by fuzz_dag_reader (fuzz/corpus/dag/recvs-on-two-cpus.dag): three
+ * recvs, two of them from any source on two CPUs of rank 2, and a put. No
+ * send exists, so every recv stays posted: a deadlock (exit 1) naming the
+ * three, under every model. The engine before LogGOPSim's order lost a
+ * CPU's recv here and said "the network model left 1 transfers
+ * unfinished" instead. */
+START_TEST(recvs_on_two_cpus_deadlock) {
+  char *dag = fs_test_temp_path(".dag");
+  ck_assert_int_eq(fs_test_write_file(dag, "fennel-dag 1\nranks 3\nr recv 1 from=0 size=8B nic=1\n"
+                                           "ra recv 2 from=any after=r:start\n"
+                                           "rm recv 2 from=any cpu=3\np put 1 to=1\n", 0), 0);
+  const char *models[] = {"hockney", "pipelined", "loggops"};
+  for (int m = 0; m < 3; m++) {
+    ck_assert_int_eq(fennelsim("run %s --model %s", dag, models[m]), 1);
+    contains(err, "deadlock: 0 of 4 tasks can never become ready; 3 receives or messages found no "
+                  "partner\n"
+                  "  rank 1: recv r from 0 tag 0 was posted; no message matched it\n"
+                  "  rank 2: recv rm from any tag 0 was posted; no message matched it\n"
+                  "  rank 2: recv ra from any tag 0 was posted; no message matched it\n");
+  }
+  free(dag);
+}
+END_TEST
+
 /* allreduce-ring stops counting its tasks past 40000 ranks (INT64_MAX
  * inside): the message says "more than", not the sentinel. probe --ranks
  * is bounded by what it can finish: 2048 ranks. */
@@ -705,6 +729,7 @@ static Suite *cli_suite(void) {
   tcase_add_test(o, timeline_csv_quotes_labels);
   tcase_add_test(o, noise_messages_sanitized);
   tcase_add_test(o, task_count_and_probe_limits);
+  tcase_add_test(o, recvs_on_two_cpus_deadlock);
   suite_add_tcase(s, o);
   return s;
 }

@@ -28,8 +28,8 @@
 /* Limits of every trace value (docs/TRACES.md, "Limits"), the program's
  * (2^62, as core/units.h's): readers refuse values past them with
  * FILE:LINE:COLUMN, and the replay's time arithmetic saturates at them. */
-#define FS_TRACE_TIME_LIMIT ((fs_time)1 << 62)  /* ps: any time of a call, from its rank's origin */
-#define FS_TRACE_SIZE_LIMIT ((int64_t)1 << 62)  /* bytes: a message, a collective's side, a sum of counts */
+#define FS_TRACE_TIME_LIMIT FS_TIME_LIMIT /* ps: any time of a call, from its rank's origin */
+#define FS_TRACE_SIZE_LIMIT FS_SIZE_LIMIT /* bytes: a message, a collective's side, a sum of counts */
 #define FS_TRACE_SIZE_LIMIT_TEXT "4611686018427387904"
 
 #define FS_TRACE_ANY (-1)
