@@ -35,7 +35,7 @@ static void contains(const char *text, const char *part) {
   ck_assert_msg(text && strstr(text, part), "expected '%s' in:\n%s", part, text ? text : "(null)");
 }
 
-/* SPEC §4's example under hockney, alpha 1 us, beta 0: p0 blocks rank 0
+/* The .dag format's example (schedules/spec-example.dag) under hockney, alpha 1 us, beta 0: p0 blocks rank 0
  * [0,1000]; c1 [1000,1010]; q1 blocks rank 1 [1010,2010]; c0 [2010,2020].
  * Finish: rank 0 2020, rank 1 2010. */
 START_TEST(run_spec_example_json) {

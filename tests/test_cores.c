@@ -1,4 +1,4 @@
-/* test_cores.c: concurrent tasks on the cores of a platform (SPEC §2,
+/* test_cores.c: concurrent tasks on the cores of a platform (README, "Concurrent tasks on cores",
  * issue 15 item 12). With a platform, a concurrent task takes a free core
  * of its rank's node and waits when none is free; a rank's busy CPU holds
  * one too; a node's freed cores go to its waiters by (ready time, task id).

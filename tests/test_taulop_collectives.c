@@ -1,6 +1,6 @@
 /* test_taulop_collectives.c: the library's symmetric collectives under the
  * `taulop` model against the tau-Lop thesis's closed forms for one shared
- * channel (chapter 4, notes/taulop-thesis.md §1.7): P processes on one node,
+ * channel (chapter 4, the tau-Lop thesis): P processes on one node,
  * every stage's P messages contend on the node's shared memory.
  *
  * Tables (exact in ns): L0(m,1) = m, L0(m,2) = 1.5 m, L0(m,3) = 2 m,

@@ -1,11 +1,11 @@
-/* dag_reader.h: reads the .dag text format (SPEC section 4) into a program.
+/* dag_reader.h: reads the .dag text format (README, "The .dag format") into a program.
  *
  * One streaming pass; the input may be gzip-compressed. Task names are kept
  * (fs_task_name), labels interned. On any error, NULL is returned and
  * err->message reads "FILE:LINE:COLUMN: expected ... (got ...)", with the
  * 1-based column of the offending token; nothing is half-built.
  *
- * Two-sided tasks and resources (beyond SPEC section 4):
+ * Two-sided tasks and resources (beyond the basic task kinds):
  *   NAME send RANK to=R size=S [tag=T]          T in [0, 2^31), default 0
  *   NAME recv RANK from=R|any size=S [tag=T|any] "-1" is accepted for any
  *   cpu=C  (0..255) on sleep, compute, put, get, send and recv: which of the

@@ -1,7 +1,7 @@
 /* allreduce_elimination.c: `gen allreduce-elimination`: the allreduce of
  * Rabenseifner & Traff, "More Efficient Reduction Algorithms for
  * Non-Power-of-Two Number of Processors in Message-Passing Parallel Systems"
- * (EuroPVM/MPI 2004; Fennel thesis §5.2.2, notes/fennel-thesis.md §3.1), in
+ * (EuroPVM/MPI 2004; Fennel thesis §5.2.2), in
  * its non-overlapping form: the ranks above the largest power of two pof2
  * are eliminated first, then the pof2 survivors run Rabenseifner's
  * reduce-scatter (recursive vector halving, distance doubling) and

@@ -1,7 +1,7 @@
 /* bcast_klevel.c: `gen bcast-klevel`, and the schedule `gen scatter-klevel`
  * shares (scatter_klevel.c): the SMP-clusters thesis's kappa-level
  * broadcast and personalized broadcast (Schmollinger 2003, §3.2.3;
- * notes/smp-clusters.md §2.2), two-sided, from --root.
+ * the SMP-clusters thesis), two-sided, from --root.
  *
  * The machine is the platform's tree (src/platform/platform.h): level 0
  * inside a node, levels 1 .. kappa = top_level above; a level-l group

@@ -1,6 +1,6 @@
 /* scatter_klevel.c: `gen scatter-klevel`: the SMP-clusters thesis's
  * kappa-level personalized broadcast (Schmollinger 2003, §3.2.3, eqs.
- * 3.10-3.12; notes/smp-clusters.md §2.2), as MPI_Scatter from --root with
+ * 3.10-3.12; the SMP-clusters thesis), as MPI_Scatter from --root with
  * --size S per rank's block. The tree and the order of the messages are
  * bcast-klevel's (bcast_klevel.c, which builds both): a representative
  * receives the blocks of every rank of its sub-machine (S * its ranks; on

@@ -10,13 +10,13 @@
  * are at level 0 on the same node, else at the lowest listed level whose
  * group holds both nodes, else at top_level: the machine as a whole. With
  * no listed level, every pair of nodes is at level 1 (the tau-Lop thesis's
- * flat network, notes/taulop-thesis.md §6.1).
+ * flat network, the tau-Lop thesis).
  *
  * Channels are kept as names and levels only (a model gives them meaning):
  * at most one channel per level, level in [0, top_level]. Without any,
  * fs_platform_default_channels adds "shm" at 0 and "net" at 1.
  *
- * Mappings (notes/taulop-thesis.md §5): sequential puts rank i on node
+ * Mappings (the tau-Lop thesis): sequential puts rank i on node
  * i div Q, round-robin on node i mod M, explicit takes a list. Every node
  * holds at most Q ranks: oversubscription is rejected, since a core is the
  * unit the contention models count and nothing shares one core between
