@@ -341,9 +341,6 @@ static void post(fs_engine *e, fs_time at, uint64_t payload) {
 
 static fs_time not_before_now(const fs_engine *e, fs_time t) { return t < e->now ? e->now : t; }
 
-/* start + d without overflow: noisy times saturate at FS_TIME_LIMIT. */
-static fs_time after(fs_time start, fs_time d) { return fs_time_add(start, d); }
-
 /* d under rank's noise of `kind`, spending one of the rank's draws. */
 static fs_time perturb(fs_engine *e, fs_noise_kind kind, int32_t rank, fs_time d) {
   if (!fs_noise_has(e->noise, kind, rank)) return d;
@@ -356,7 +353,7 @@ static fs_time occupation_end(fs_engine *e, int32_t rank, int takes_cpu, int com
                               fs_time start, fs_time end) {
   fs_time d = perturb(e, FS_NOISE_HOST, rank, end - start);
   if (compute) d = perturb(e, FS_NOISE_COMPUTE, rank, d);
-  fs_time t = after(start, d);
+  fs_time t = fs_time_add(start, d);
   if (takes_cpu) t = fs_noise_detour_end(e->noise, rank, e->seed, start, t);
   return not_before_now(e, t);
 }
@@ -382,7 +379,7 @@ FS_COLD static fs_time noisy_complete(fs_engine *e, int32_t task, fs_time at) {
       return task_occupation_end(e, task, 1, at);
     default: {
       fs_time start = e->started[task], cpu_end = task_occupation_end(e, task, 0, at);
-      return not_before_now(e, after(start, perturb(e, FS_NOISE_NET, p->rank[task], cpu_end - start)));
+      return not_before_now(e, fs_time_add(start, perturb(e, FS_NOISE_NET, p->rank[task], cpu_end - start)));
     }
   }
 }
@@ -406,16 +403,16 @@ FS_COLD static fs_time noisy_transfer(fs_engine *e, int32_t task, fs_time at) {
   int32_t rank = e->program->rank[task];
   fs_time start = e->started[task];
   if (e->pending != task) /* no local completion seen in this call */
-    return not_before_now(e, after(start, perturb(e, FS_NOISE_NET, rank, at - start)));
+    return not_before_now(e, fs_time_add(start, perturb(e, FS_NOISE_NET, rank, at - start)));
   fs_time local = e->pending_at, noisy_local = task_occupation_end(e, task, 0, local), arrival;
   e->pending = -1;
   if (at == local)
     noisy_local = arrival =
-        not_before_now(e, after(start, perturb(e, FS_NOISE_NET, rank, noisy_local - start)));
+        not_before_now(e, fs_time_add(start, perturb(e, FS_NOISE_NET, rank, noisy_local - start)));
   else if (at < local)
-    arrival = not_before_now(e, after(start, perturb(e, FS_NOISE_NET, rank, at - start)));
+    arrival = not_before_now(e, fs_time_add(start, perturb(e, FS_NOISE_NET, rank, at - start)));
   else
-    arrival = after(noisy_local, perturb(e, FS_NOISE_NET, rank, at - local));
+    arrival = fs_time_add(noisy_local, perturb(e, FS_NOISE_NET, rank, at - local));
   post(e, noisy_local, (uint64_t)task << EVENT_BITS | EVENT_LOCAL);
   return arrival;
 }

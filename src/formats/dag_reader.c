@@ -111,15 +111,8 @@ static int fail(dag_reader *r, const char *where, const char *format, ...) {
 /* A token quoted for a message: shortened, control bytes shown as '?'. */
 static const char *show(const dag_reader *r, const token *t, char buffer[64]) {
   if (t->length == 0) return t->text == r->line + r->length ? "end of line" : "nothing";
-  size_t n = t->length > 40 ? 40 : t->length, k = 0;
-  buffer[k++] = '\'';
-  for (size_t i = 0; i < n; i++) {
-    unsigned char c = (unsigned char)t->text[i];
-    buffer[k++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
-  }
-  if (n < t->length) memcpy(buffer + k, "...", 3), k += 3;
-  buffer[k++] = '\'';
-  buffer[k] = 0;
+  char shown[FS_TEXT_SHOWN_SIZE];
+  snprintf(buffer, 64, "'%s'", fs_text_shown(t->text, t->length, shown));
   return buffer;
 }
 

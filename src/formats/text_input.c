@@ -326,6 +326,17 @@ void fs_text_input_close(fs_text_input *in) {
   free(in);
 }
 
+const char *fs_text_shown(const char *text, size_t length, char buffer[FS_TEXT_SHOWN_SIZE]) {
+  size_t shown = length > 40 ? 40 : length, k = 0;
+  for (size_t i = 0; i < shown; i++) {
+    unsigned char c = (unsigned char)text[i];
+    buffer[k++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+  }
+  if (shown < length) memcpy(buffer + k, "...", 3), k += 3;
+  buffer[k] = 0;
+  return buffer;
+}
+
 int fs_text_input_error(const fs_text_input *in, int64_t column, fs_error *err,
                         const char *format, ...) {
   char message[768];

@@ -38,6 +38,10 @@ const char *fs_text_input_name(const fs_text_input *in);
 int fs_text_input_error(const fs_text_input *in, int64_t column, fs_error *err,
                         const char *format, ...) FS_PRINTF(4, 5);
 void fs_text_input_close(fs_text_input *in);
+/* Input text quoted in a message: its first 40 bytes, "..." when longer,
+ * control bytes shown as '?' (no terminal escape reaches the user). */
+#define FS_TEXT_SHOWN_SIZE 44
+const char *fs_text_shown(const char *text, size_t length, char buffer[FS_TEXT_SHOWN_SIZE]);
 /* Checks the start of a line longer than FS_TEXT_LINE_MAX before its buffer
  * grows: 0 to read on, -1 with err set to fail the input. */
 typedef int (*fs_text_input_check)(void *arg, const char *partial, size_t length, fs_error *err);

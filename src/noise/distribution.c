@@ -154,22 +154,11 @@ static int check(fs_distribution *d, const int given[2], fs_error *err) {
 
 /* ---- empirical files ----------------------------------------------------- */
 
-const char *fs_noise_shown(const char *text, size_t length, char buffer[48]) {
-  size_t shown = length > 40 ? 40 : length, k = 0;
-  for (size_t i = 0; i < shown; i++) {
-    unsigned char c = (unsigned char)text[i];
-    buffer[k++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
-  }
-  if (shown < length) memcpy(buffer + k, "...", 3), k += 3;
-  buffer[k] = 0;
-  return buffer;
-}
-
 static int empirical_fail(fs_text_input *in, size_t column, const char *what, const char *text,
                           size_t length, fs_error *err) {
-  char shown[48];
+  char shown[FS_TEXT_SHOWN_SIZE];
   return fs_text_input_error(in, (int64_t)column, err, "empirical: %s'%s'", what,
-                             fs_noise_shown(text, length, shown));
+                             fs_text_shown(text, length, shown));
 }
 
 /* One line: blank, a comment, or one number with optional blanks and comment. */

@@ -53,9 +53,6 @@ typedef struct fs_distribution {
 int fs_distribution_parse(const char *text, fs_distribution *out, fs_error *err);
 /* Frees an empirical distribution's samples and path (NULL is fine). */
 void fs_distribution_free(fs_distribution *d);
-/* At most 40 bytes of text for a message about a file's content, control
- * bytes (terminal escapes) shown as '?', "..." when cut: into buffer. */
-const char *fs_noise_shown(const char *text, size_t length, char buffer[48]);
 
 /* Draw `index` (taken mod 2^48) of stream `stream` under `seed`. Draw index
  * uses only the uniforms fs_random_counter(index, j), j < 65536. */

@@ -163,11 +163,11 @@ static int parse_detour(fs_text_input *in, const char *line, size_t length, deto
     while (at < length && line[at] != ' ' && line[at] != '\t') at++;
     field_length[f] = (size_t)(line + at - field[f]);
     fs_time *value = f == 0 ? &d->start : &d->duration;
-    char shown[48];
+    char shown[FS_TEXT_SHOWN_SIZE];
     if (!field_length[f] || fs_parse_time(field[f], field_length[f], 0, value))
       return fs_text_input_error(in, field[f] - line + 1, err, "expected %s in ns (got \"%s\")",
                                  f == 0 ? "a start time" : "a duration",
-                                 fs_noise_shown(field[f], field_length[f], shown));
+                                 fs_text_shown(field[f], field_length[f], shown));
   }
   if (d->duration > FS_TIME_LIMIT - d->start)
     return fs_text_input_error(in, field[1] - line + 1, err, "expected a detour ending by the limit, %s",

@@ -201,15 +201,8 @@ static const char *show(const fennel_reader *r, size_t column, char buffer[64]) 
   while (column + n < r->length && !is_blank(r->line[column + n]) && !strchr(",:=", r->line[column + n]))
     n++;
   if (n == 0) n = 1;
-  size_t shown = n > 40 ? 40 : n, k = 0;
-  buffer[k++] = '\'';
-  for (size_t i = 0; i < shown; i++) {
-    unsigned char c = (unsigned char)r->line[column + i];
-    buffer[k++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
-  }
-  if (shown < n) memcpy(buffer + k, "...", 3), k += 3;
-  buffer[k++] = '\'';
-  buffer[k] = 0;
+  char shown[FS_TEXT_SHOWN_SIZE];
+  snprintf(buffer, 64, "'%s'", fs_text_shown(r->line + column, n, shown));
   return buffer;
 }
 

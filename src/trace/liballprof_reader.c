@@ -215,15 +215,8 @@ static const char *show(const reader *r, size_t column, char buffer[64]) {
     snprintf(buffer, 64, "'%c'", r->line[column]);
     return buffer;
   }
-  size_t shown = n > 40 ? 40 : n, k = 0;
-  buffer[k++] = '\'';
-  for (size_t i = 0; i < shown; i++) {
-    unsigned char c = (unsigned char)r->line[column + i];
-    buffer[k++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
-  }
-  if (shown < n) memcpy(buffer + k, "...", 3), k += 3;
-  buffer[k++] = '\'';
-  buffer[k] = 0;
+  char shown[FS_TEXT_SHOWN_SIZE];
+  snprintf(buffer, 64, "'%s'", fs_text_shown(r->line + column, n, shown));
   return buffer;
 }
 

@@ -98,14 +98,8 @@ static int fail(reader *r, size_t column, const char *format, ...) {
 static int expected_at(reader *r, size_t i, const char *what) {
   if (i >= r->tokens_used) return fail(r, r->length, "expected %s (got end of line)", what);
   const token *k = &r->tokens[i];
-  char shown[48];
-  size_t n = k->length > 40 ? 40 : k->length;
-  for (size_t j = 0; j < n; j++) {
-    unsigned char c = (unsigned char)r->line[k->at + j];
-    shown[j] = c < 0x20 || c == 0x7f ? '?' : (char)c;
-  }
-  shown[n] = 0;
-  return fail(r, k->at, "expected %s (got '%s%s')", what, shown, n < k->length ? "..." : "");
+  char shown[FS_TEXT_SHOWN_SIZE];
+  return fail(r, k->at, "expected %s (got '%s')", what, fs_text_shown(r->line + k->at, k->length, shown));
 }
 
 static int out_of_memory(reader *r) { return fail(r, 0, "out of memory"); }
