@@ -184,7 +184,7 @@ START_TEST(usage_errors_exit_2) {
       {"", "usage: fennelsim"},
       {"frobnicate", "unknown command 'frobnicate'"},
       {"run", "no schedule given"},
-      {"run a.dag b.dag", "one schedule at a time"},
+      {"run schedules/spec-example.dag schedules/concurrent-pair.dag", "one schedule at a time"},
       {"run schedules/spec-example.dag --model nosuch", "unknown network model 'nosuch'"},
       {"run schedules/spec-example.dag --compute nosuch", "unknown compute model 'nosuch'"},
       {"run schedules/spec-example.dag --param alfa=1", "--param alfa: no parameter"},

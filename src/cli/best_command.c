@@ -15,6 +15,7 @@
 #include "generators/generators.h"
 #include "generators/rm_schedule.h"
 #include "models/model_registry.h"
+#include "data_roots.h"
 #include "options.h"
 
 static const char best_usage[] =
@@ -224,7 +225,10 @@ int fs_command_best(int argc, char **argv) {
   fs_rm_candidates ranked = {0};
   entry *list = NULL;
   int count = 0, status = FS_EXIT_USAGE;
-  if (parse_best_options(argc, argv, &o, &err) ||
+  fs_cli_data data = {0};
+  if (parse_best_options(argc, argv, &o, &err) || fs_cli_data_open(&data, &err) ||
+      fs_cli_data_find_model(&data, &o.model, &err) ||
+      fs_cli_data_find_params(&data, &o.params, &err) ||
       fs_network_model_create(o.model, &o.params, &network, &err) ||
       fs_compute_model_create(o.compute, &o.params, &compute, &err) ||
       fs_parameters_check_used(&o.params, &err))
@@ -248,5 +252,6 @@ done:
   fs_network_model_destroy(&network);
   fs_compute_model_destroy(&compute);
   fs_option_params_free(&o.params);
+  fs_cli_data_close(&data);
   return status;
 }

@@ -9,6 +9,7 @@
 #include "fit/probe_simulation.h"
 #include "models/model_registry.h"
 #include "noise/noise.h"
+#include "data_roots.h"
 #include "options.h"
 #include "platform/platform_xml.h"
 
@@ -168,7 +169,12 @@ int fs_command_probe(int argc, char **argv) {
   fs_probe_data *data = NULL;
   int32_t cores = 0;
   int status = FS_EXIT_USAGE;
-  if (parse_probe(argc, argv, &o, &err) || machine_cores(&o, &cores, &err) ||
+  fs_cli_data found = {0};
+  if (parse_probe(argc, argv, &o, &err) || fs_cli_data_open(&found, &err) ||
+      fs_cli_data_find_model(&found, &o.model, &err) ||
+      fs_cli_data_find_params(&found, &o.params, &err) ||
+      (o.platform && fs_cli_data_find(&found, &o.platform, &err)) ||
+      machine_cores(&o, &cores, &err) ||
       fs_network_model_create(o.model, &o.params, &network, &err) ||
       fs_compute_model_create(o.compute, &o.params, &compute, &err) ||
       (platform_used(&o.params), fs_parameters_check_used(&o.params, &err)) ||
@@ -197,6 +203,7 @@ done:
   fs_compute_model_destroy(&compute);
   fs_option_params_free(&o.params);
   fs_noise_free(o.noise);
+  fs_cli_data_close(&found);
   return status;
 }
 
@@ -239,7 +246,10 @@ int fs_command_fit(int argc, char **argv) {
   fs_fit_init(&fit, "");
   int status = FS_EXIT_USAGE;
   fs_fitter fitter = NULL;
-  if (parse_fit(argc, argv, &o, &err)) goto done;
+  fs_cli_data found = {0};
+  if (parse_fit(argc, argv, &o, &err) || fs_cli_data_open(&found, &err) ||
+      fs_cli_data_find(&found, &o.input, &err))
+    goto done;
   if (!(fitter = fs_fitter_find(o.model))) {
     fs_error_set(&err, "--model %s: no fitter of that name (known: %s)", o.model, fs_fitter_names());
     goto done;
@@ -259,5 +269,6 @@ done:
   if (status != FS_EXIT_OK && err.message[0]) fprintf(stderr, "fennelsim: %s\n", err.message);
   fs_fit_free(&fit);
   fs_probe_data_free(data);
+  fs_cli_data_close(&found);
   return status;
 }

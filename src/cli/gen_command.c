@@ -9,6 +9,7 @@
 #include "formats/dag_writer.h"
 #include "formats/goal_writer.h"
 #include "generators/generators.h"
+#include "data_roots.h"
 #include "options.h"
 #include "run_replay.h"
 #include "platform/platform_xml.h"
@@ -241,8 +242,11 @@ int fs_command_gen(int argc, char **argv) {
   platform_text platform_options = {0};
   const fs_generator *generator = NULL;
   int status = FS_EXIT_USAGE, failed, rounds_given = 0;
+  fs_cli_data found = {0};
   if (parse_gen_options(argc, argv, &name, &output, &format, &options, &platform_options,
-                        &rounds_given, &err))
+                        &rounds_given, &err) ||
+      (platform_options.file && (fs_cli_data_open(&found, &err) ||
+                                 fs_cli_data_find(&found, &platform_options.file, &err))))
     goto done;
   platform = platform_of(&platform_options, options.ranks, &failed, &err);
   if (failed) goto done;
@@ -273,6 +277,7 @@ done:
   if (status != FS_EXIT_OK) fprintf(stderr, "fennelsim gen: %s\n", err.message);
   fs_program_free(program);
   fs_platform_free(platform);
+  fs_cli_data_close(&found);
   return status;
 }
 
@@ -291,6 +296,7 @@ int fs_command_convert(int argc, char **argv) {
   int count = 0, status = FS_EXIT_USAGE;
   fs_program *program = NULL;
   fs_replay *replay = NULL;
+  fs_cli_data found = {0};
   if (!paths) return FS_EXIT_USAGE;
   for (int i = 2; i < argc; i++) {
     int m;
@@ -315,7 +321,9 @@ int fs_command_convert(int argc, char **argv) {
   }
   const char *output = paths[--count];
   const fs_named_path outputs[] = {{"the output", output}};
-  if (fs_option_check_outputs(argc, argv, outputs, 1, &err)) goto done;
+  if (fs_option_check_outputs(argc, argv, outputs, 1, &err) || fs_cli_data_open(&found, &err) ||
+      fs_cli_data_find_all(&found, paths, count, &err))
+    goto done;
   if (fs_inputs_are_trace(paths, count)) {
     replay = fs_replay_read(paths, count, &options, &err);
     if (replay) program = replay->program, replay->program = NULL;
@@ -346,5 +354,6 @@ done:
   fs_program_free(program);
   fs_replay_free(replay);
   free(paths);
+  fs_cli_data_close(&found);
   return status;
 }

@@ -12,6 +12,7 @@
 #include "models/model_registry.h"
 #include "models/platform_parameters.h"
 #include "noise/noise.h"
+#include "data_roots.h"
 #include "options.h"
 #include "run_replay.h"
 #include "run_study.h"
@@ -85,6 +86,7 @@ typedef struct run_options {
   int64_t seeds, threads, shard_index, shard_count;
   uint64_t seed;
   const char *samples, *histogram;
+  fs_cli_data data; /* where inputs, model and platform files were found */
 } run_options;
 
 /* --noise, --noise-rank, --noise-trace, and the study's options: 1 when
@@ -161,6 +163,11 @@ static int parse_run_options(int argc, char **argv, run_options *o, fs_error *er
     }
   }
   if (!o->input_count) return fs_error_set(err, "no schedule given (see fennelsim run --help)");
+  if (fs_cli_data_open(&o->data, err) ||
+      fs_cli_data_find_all(&o->data, o->inputs, o->input_count, err) ||
+      fs_cli_data_find_model(&o->data, &o->model, err) ||
+      fs_cli_data_find_params(&o->data, &o->params, err))
+    return -1;
   o->input = o->inputs[0];
   if (o->input_count > 1 && !fs_inputs_are_trace(o->inputs, o->input_count))
     return fs_error_set(err, "one schedule at a time (got %s and %s)", o->inputs[0], o->inputs[1]);
@@ -188,6 +195,7 @@ static void free_run_options(run_options *o) {
   free(o->inputs);
   fs_option_params_free(&o->params);
   fs_noise_free(o->noise);
+  fs_cli_data_close(&o->data);
 }
 
 /* The platform options, as the views need them (--chrome's nodes). */

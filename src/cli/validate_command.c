@@ -14,6 +14,7 @@
 #include "instruments/report.h"
 #include "models/model_registry.h"
 #include "models/platform_parameters.h"
+#include "data_roots.h"
 #include "options.h"
 
 static const char validate_usage[] =
@@ -308,7 +309,10 @@ int fs_command_validate(int argc, char **argv) {
   fs_output *table = NULL;
   char describe[512], note[512];
   int status = FS_EXIT_USAGE;
-  if (parse_validate_options(argc, argv, &o, &err) ||
+  fs_cli_data found = {0};
+  if (parse_validate_options(argc, argv, &o, &err) || fs_cli_data_open(&found, &err) ||
+      fs_cli_data_find(&found, &o.input, &err) || fs_cli_data_find_model(&found, &o.model, &err) ||
+      fs_cli_data_find_params(&found, &o.params, &err) ||
       !(data = fs_collective_data_read(o.input, &err)) ||
       platform_params(&o, data, describe, sizeof describe, note, sizeof note, &err) ||
       fs_network_model_create(o.model, &o.params, &network, &err) ||
@@ -359,5 +363,6 @@ done:
   fs_network_model_destroy(&network);
   fs_compute_model_destroy(&compute);
   fs_option_params_free(&o.params);
+  fs_cli_data_close(&found);
   return status;
 }

@@ -180,3 +180,15 @@ void fs_compute_model_destroy(fs_compute_model *model) {
   if (model && model->destroy) model->destroy(model->state);
   if (model) memset(model, 0, sizeof *model);
 }
+
+int fs_network_model_built_in(const char *name) { return built_in_network(name) != NULL; }
+
+int fs_parameter_names_file(const char *key, const char *value) {
+  static const char *const keys[] = {"platform", "table", "shm_table", "net_table", "mw_table",
+                                     "gamma_table", "file"};
+  if (strcmp(key, "table") == 0 && (strcmp(value, "archer") == 0 || strcmp(value, "none") == 0))
+    return 0; /* pipelined's built-in tables */
+  for (size_t i = 0; i < COUNT(keys); i++)
+    if (strcmp(key, keys[i]) == 0) return 1;
+  return 0;
+}

@@ -46,6 +46,12 @@ int fs_compute_model_create(const char *name, fs_parameters *params, fs_compute_
                             fs_error *err);
 void fs_network_model_destroy(fs_network_model *model);
 void fs_compute_model_destroy(fs_compute_model *model);
+/* Whether name is a built-in network model (not a model file). */
+int fs_network_model_built_in(const char *name);
+/* Whether parameter key=value names a file (platform=, the tables, file=;
+ * not pipelined's table=archer|none), which the command line looks up
+ * in its search path and a model file beside itself (model_xml.h). */
+int fs_parameter_names_file(const char *key, const char *value);
 /* The names of the built-in network and compute models, for help and errors. */
 const char *fs_network_model_names(void);
 const char *fs_compute_model_names(void);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <libxml/tree.h>
 
@@ -168,12 +169,36 @@ fs_model_file *fs_model_file_read_memory(const char *data, size_t length, const 
   return status ? NULL : f;
 }
 
+/* A file a parameter names by a relative path is looked for first in
+ * the model file's own directory: its value becomes that path when the
+ * file exists there (else it stays, relative to the working directory). */
+static int files_beside(fs_model_file *f, const char *path, fs_error *err) {
+  const char *slash = strrchr(path, '/');
+  for (int i = 0; slash && i < f->params.count; i++) {
+    fs_parameter *p = &f->params.items[i];
+    if (p->text || p->value[0] == '/' || !fs_parameter_names_file(p->key, p->value)) continue;
+    size_t n = (size_t)(slash - path) + 1 + strlen(p->value) + 1;
+    char *beside = malloc(n);
+    if (!beside) return fs_error_set(err, "out of memory");
+    snprintf(beside, n, "%.*s%s", (int)(slash - path) + 1, path, p->value);
+    struct stat status;
+    if (stat(beside, &status) != 0) {
+      free(beside);
+      continue;
+    }
+    free((char *)p->value);
+    p->value = beside;
+  }
+  return 0;
+}
+
 fs_model_file *fs_model_file_read(const char *path, fs_error *err) {
   size_t length = 0;
   char *data = fs_xml_read_file(path, FS_MODEL_XML_MAX_BYTES, &length, err);
   if (!data) return NULL;
   fs_model_file *f = fs_model_file_read_memory(data, length, path, err);
   free(data);
+  if (f && files_beside(f, path, err)) return fs_model_file_free(f), NULL;
   return f;
 }
 

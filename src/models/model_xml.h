@@ -40,7 +40,10 @@ typedef struct fs_model_file {
   int *lines;            /* params.count XML lines, one per parameter */
 } fs_model_file;
 
-/* The file's contents, or NULL with err set. Free with fs_model_file_free. */
+/* The file's contents, or NULL with err set. Free with fs_model_file_free.
+ * A parameter naming a file by a relative path (a table file,
+ * fs_parameter_names_file) names it beside the model file when it exists
+ * there: value becomes DIR/VALUE; else it stays as written. */
 fs_model_file *fs_model_file_read(const char *path, fs_error *err);
 /* The same from data[0..length); name stands for the file in messages. */
 fs_model_file *fs_model_file_read_memory(const char *data, size_t length, const char *name,
