@@ -3,7 +3,7 @@
 # (only the packages that are missing; uses sudo when not root).
 set -euo pipefail
 packages=(gcc meson ninja-build pkg-config check zlib1g-dev libxml2-dev openmpi-bin libopenmpi-dev time
-  libopen-trace-format2-dev)
+  libopen-trace-format2-dev man-db)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
