@@ -122,6 +122,7 @@ START_TEST(absolute_names_bypass) {
   ck_assert_int_eq(fs_data_roots_init(&roots, root, NULL, NULL, &err), 0);
   ck_assert_str_eq(find(&roots, "/nonexistent/x.dag"), "/nonexistent/x.dag");
   ck_assert_str_eq(find(&roots, "-"), "-");
+  ck_assert_str_eq(find(&roots, ""), ""); /* not ROOT/ itself */
   fs_data_roots_free(&roots);
   remove_dir(root);
 }
@@ -181,6 +182,10 @@ START_TEST(too_many_directories) {
   ck_assert_int_eq(fs_data_roots_init(&roots, list, "/data", "/src", &err), 0);
   ck_assert_int_eq(roots.count, 64);
   fs_data_roots_free(&roots);
+  /* the limit holds without a data directory or source tree too */
+  strcat(list, ":/d");
+  ck_assert_int_eq(fs_data_roots_init(&roots, list, NULL, NULL, &err), -1);
+  ck_assert_str_eq(err.message, "FENNELSIM_PATH: more than 61 directories");
 }
 END_TEST
 

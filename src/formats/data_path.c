@@ -9,9 +9,11 @@
 
 static const char *const subdirs[] = {"", "models/", "schedules/", "traces/"};
 
-static int add_root(fs_data_roots *roots, const char *dir, fs_error *err) {
+/* Adds dir unless empty; a list entry must leave room for the data
+ * directory and the source tree, so the limit does not depend on them. */
+static int add_root(fs_data_roots *roots, const char *dir, int listed, fs_error *err) {
   if (!dir || !*dir) return 0;
-  if (roots->count == FS_DATA_MAX_ROOTS)
+  if (listed && roots->count == FS_DATA_MAX_ROOTS - 2)
     return fs_error_set(err, "FENNELSIM_PATH: more than %d directories", FS_DATA_MAX_ROOTS - 3);
   roots->dirs[roots->count++] = dir;
   return 0;
@@ -32,15 +34,15 @@ int fs_data_roots_init(fs_data_roots *roots, const char *path_list, const char *
   for (char *entry = at, *end = at + n; entry <= end;) {
     char *colon = strchr(entry, ':');
     if (colon) *colon = 0;
-    if (add_root(roots, entry, err)) return fs_data_roots_free(roots), -1;
+    if (add_root(roots, entry, 1, err)) return fs_data_roots_free(roots), -1;
     entry += strlen(entry) + 1;
   }
   at += n + 1;
   memcpy(at, data_dir ? data_dir : "", d + 1);
-  if (add_root(roots, at, err)) return fs_data_roots_free(roots), -1;
+  if (add_root(roots, at, 0, err)) return fs_data_roots_free(roots), -1;
   at += d + 1;
   memcpy(at, source_dir ? source_dir : "", s + 1);
-  if (add_root(roots, at, err)) return fs_data_roots_free(roots), -1;
+  if (add_root(roots, at, 0, err)) return fs_data_roots_free(roots), -1;
   return 0;
 }
 
@@ -78,7 +80,7 @@ int fs_data_find(const fs_data_roots *roots, const char *name, char *found, size
   if (strlen(name) >= size) return fs_error_set(err, "cannot find '%.64s...': a name of more than %zu bytes", name,
                         size - 1);
   snprintf(found, size, "%s", name);
-  if (name[0] == '/' || strcmp(name, "-") == 0 || exists(name)) return 0;
+  if (!*name || name[0] == '/' || strcmp(name, "-") == 0 || exists(name)) return 0;
   if (climbs(name))
     return fs_error_set(err, "cannot find '%s' (a name with '..' is looked for only in the "
                         "working directory)", name);

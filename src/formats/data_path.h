@@ -10,7 +10,8 @@
  * (cli/data_roots.c). Pure path logic: no environment, no globals.
  *
  * Names that bypass the search (returned as given, whether or not they
- * exist; their reader reports a missing file): "-" (stdin), absolute paths.
+ * exist; their reader reports a missing file): "-" (stdin), absolute paths
+ * and the empty name.
  * A name with a ".." component is tried only as given (relative to the
  * working directory), so a search never leaves its roots. */
 #ifndef FS_DATA_PATH_H
