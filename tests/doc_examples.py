@@ -3,7 +3,7 @@
 written, in an empty scratch directory per document (issue 16, item 3).
 
 Usage: doc_examples.py SOURCE_ROOT --program PATH [--program PATH...]
-           [--preload-dir DIR] [--mpi yes|no] [--doc NAME] [--list]
+           [--preload-dir DIR] [--mpi yes|no] [--doc NAME] [--list] [--self-test]
 
 The conventions (docs/README.md, "Commands in the docs are tested") are:
 - Commands are taken from fenced blocks marked sh, shell, bash or console or
@@ -163,13 +163,15 @@ def run_doc(doc, cmds, args, env):
                 results.append('fail')
                 print('FAIL  %s: %s\n      (names a file of the source tree, which is not installed)' % (where, shown))
                 continue
-            if args.mpi != 'yes' and any(w in c.text for w in MPI_WORDS):
+            head = c.text.split('\n', 1)[0] if HEREDOC.search(c.text) else c.text
+            if args.mpi != 'yes' and any(w in head for w in MPI_WORDS):
                 mpi_made.update(made_by(c.text))
                 results.append('skip')
                 print('skip  %s: %s\n      (needs MPI: this build has none)' % (where, shown))
                 continue
             used = [w.rstrip('/') for w in c.text.split() if w.rstrip('/') in mpi_made]
             if used:
+                mpi_made.update(made_by(c.text))
                 results.append('skip')
                 print('skip  %s: %s\n      (uses %s, which a command needing MPI makes)' % (where, shown, used[0]))
                 continue
@@ -193,6 +195,56 @@ def run_doc(doc, cmds, args, env):
     return results
 
 
+SELF_TEST_DOC = r"""# A page
+
+    echo one > a.txt
+    cat a.txt \
+      a.txt
+    cat missing.txt      # exits 1
+    cat a.txt            # exits 2
+    echo ...
+    cat tests/goal/x.goal
+    output lines are not run
+
+<!-- not run: a reason -->
+
+```sh
+echo skipped
+```
+
+```console
+$ printf 'x\n' | cat
+x
+$ cat > b.txt <<'END'
+two
+END
+$ cat b.txt
+two
+```
+
+```text
+echo never
+```
+"""
+SELF_TEST_EXPECT = [
+    ('echo one > a.txt', 'ok'), ('cat a.txt \\\na.txt', 'ok'),
+    ('cat missing.txt      # exits 1', 'ok'), ('cat a.txt            # exits 2', 'fail'),
+    ('echo ...', 'fail'), ('cat tests/goal/x.goal', 'fail'), ('echo skipped', 'skip'),
+    ("printf 'x\\n' | cat", 'ok'), ("cat > b.txt <<'END'\ntwo\nEND", 'ok'), ('cat b.txt', 'ok'),
+]
+
+
+def self_test(args, env):
+    """Checks the extraction and the verdicts on a page made for the purpose."""
+    cmds = commands('self-test.md', SELF_TEST_DOC)
+    got = list(zip([c.text for c in cmds], run_doc('self-test.md', cmds, args, env)))
+    if got != SELF_TEST_EXPECT:
+        print('self-test FAILED:\n  got      %r\n  expected %r' % (got, SELF_TEST_EXPECT))
+        return 1
+    print('self-test: %d commands extracted and judged as expected' % len(got))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('root')
@@ -201,6 +253,7 @@ def main():
     ap.add_argument('--mpi', choices=('yes', 'no'), default='no')
     ap.add_argument('--doc', action='append', default=[])
     ap.add_argument('--list', action='store_true')
+    ap.add_argument('--self-test', action='store_true')
     args = ap.parse_args()
     root = os.path.abspath(args.root)
     docs = ['README.md'] + sorted('docs/' + f for f in os.listdir(os.path.join(root, 'docs'))
@@ -224,6 +277,8 @@ def main():
     env.update({'OMPI_ALLOW_RUN_AS_ROOT': '1', 'OMPI_ALLOW_RUN_AS_ROOT_CONFIRM': '1',
                 'OMPI_MCA_rmaps_base_oversubscribe': '1'})
     env.pop('FENNELTRACE_DIR', None)
+    if args.self_test:
+        return self_test(args, env)
     total = {'ok': 0, 'fail': 0, 'skip': 0}
     per_doc = []
     for doc in docs:
