@@ -1,4 +1,4 @@
-/* test_cores.c: concurrent tasks on the cores of a platform (README, "Concurrent tasks on cores",
+/* test_cores.c: concurrent tasks on the cores of a platform (docs/MODELS.md, "Concurrent tasks on cores",
  * issue 15 item 12). With a platform, a concurrent task takes a free core
  * of its rank's node and waits when none is free; a rank's busy CPU holds
  * one too; a node's freed cores go to its waiters by (ready time, task id).
@@ -446,7 +446,7 @@ START_TEST(timeline_core_column) {
   contains(text, "\"args\":{\"task\":1,\"task_name\":\"a\",\"core\":0}}");
   contains(text, "\"args\":{\"task\":2,\"task_name\":\"b\",\"core\":1}}");
   free(text);
-  /* the README's command */
+  /* the command of docs/MODELS.md, from the source tree */
   ck_assert_int_eq(fennelsim("run schedules/concurrent-pair.dag --model hockney --cores 1 "
                              "--timeline %s", csv), 0);
   contains(out, "makespan   110 ns");

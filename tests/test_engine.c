@@ -144,7 +144,7 @@ START_TEST(any_one_fires_at_first_completion) {
 END_TEST
 
 /* Work waiting for a CPU is served in the order it was released, a
- * task's successors being placed when it starts (README, "What a free CPU serves first", as LogGOPSim's
+ * task's successors being placed when it starts (docs/MODELS.md, "What a free CPU serves first", as LogGOPSim's
  * queue): A (id 3) is reached through a proxy, B (id 4) directly from
  * start s1. s0 and s1 start first (in rank order), then the proxy: B is
  * placed by s1 before A by the proxy, so B runs first: B [0,5], A [5,15],

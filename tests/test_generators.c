@@ -701,7 +701,7 @@ START_TEST(test_bcast_four_ranks) {
 }
 END_TEST
 
-/* schedgen -p binomialtreereduce -s 8 (the README's golden run): ranks 4..7
+/* schedgen -p binomialtreereduce -s 8 (the golden run of docs/MODELS.md): ranks 4..7
  * send only, 2 and 3 forward after one recv, 1 after recvs from 3 and 5,
  * the root receives from 1, 2 and 4. */
 START_TEST(test_reduce_eight_ranks) {

@@ -1,4 +1,4 @@
-/* test_limits.c: hostile inputs at the limits of the whole program (README,
+/* test_limits.c: hostile inputs at the limits of the whole program (docs/MODELS.md,
  * "Limits"): times and sizes near 2^63 are either refused by their reader
  * (exit status 2, FILE:LINE:COLUMN or the option, and the limit) or
  * simulated with every time saturated at FS_TIME_LIMIT = 2^62 ps =

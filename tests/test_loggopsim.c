@@ -4,7 +4,7 @@
  * programs that show the rule; and LogGOPSim's finish times for schedgen's
  * patterns (tests/goal/matrix, made by tools/loggopsim_diff.sh), exact.
  *
- * The rule (engine.h; README "What a free CPU serves first"): work waiting
+ * The rule (engine.h; docs/MODELS.md, "What a free CPU serves first"): work waiting
  * for a CPU is served in the order it was released. A task's successors
  * take their place when it starts (a recv's when its message is matched,
  * at the receipt's start), a message its send's; sends go before recvs

@@ -9,7 +9,7 @@
  * into and out of the shared buffer while all P copies of the stage run.
  * The thesis's formulas add local copies c(m,P) that the generators do
  * not model (they are buffer management, not messages): they are left out
- * here, and the README says so. */
+ * here, and docs/ALGORITHMS.md says so. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>

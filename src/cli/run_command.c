@@ -292,7 +292,7 @@ static int simulate(run_options *o, fs_program *program, const fs_replay *replay
     fs_report_json(stdout, &summary);
   else
     fs_report_text(stdout, &summary);
-  if (fs_engine_makespan(engine) >= FS_TIME_LIMIT) /* saturated (README, "Limits") */
+  if (fs_engine_makespan(engine) >= FS_TIME_LIMIT) /* saturated (docs/MODELS.md, "Limits") */
     fprintf(stderr, "fennelsim: note: simulated time reached the limit, %s; times past it are "
             "held at it\n", FS_TIME_LIMIT_TEXT);
   exit_status = status == FS_RUN_DEADLOCK ? FS_EXIT_SIMULATION : FS_EXIT_OK;

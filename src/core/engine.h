@@ -1,7 +1,7 @@
 /* engine.h: the discrete-event engine that replays a program under a
  * network and a compute model.
  *
- * Rules (README, Semantics): a task is ready when `need` of its dependencies have
+ * Rules (docs/MODELS.md, Semantics): a task is ready when `need` of its dependencies have
  * completed (all of them, or any=K), at that completion's time. Start and
  * proxy tasks complete at once (a start after its skew); a concurrent task
  * starts at once (on cores, fs_engine_set_cores: once it has a core); other
@@ -73,7 +73,7 @@ int fs_engine_set_noise(fs_engine *e, const fs_noise *noise, uint64_t seed, fs_e
 void fs_engine_free(fs_engine *e);
 int fs_engine_add_observer(fs_engine *e, const fs_observer *observer);
 
-/* Puts the ranks on the cores of a platform (README, "Concurrent tasks on cores"): the
+/* Puts the ranks on the cores of a platform (docs/MODELS.md, "Concurrent tasks on cores"): the
  * rank of slot s (program.h) on node node_of_slot[s] (any ids), `cores` cores per node. It matters
  * only for a program with concurrent tasks (else nothing is kept): then a
  * concurrent task takes a free core of its rank's node while it would

@@ -15,7 +15,7 @@ typedef int64_t fs_time;      /* picoseconds */
 typedef int64_t fs_per_byte;  /* attoseconds per byte */
 
 #define FS_TIME_MAX INT64_MAX
-/* The limits of the whole program (README, "Limits"): every time, instant
+/* The limits of the whole program (docs/MODELS.md, "Limits"): every time, instant
  * or duration, lies in [-FS_TIME_LIMIT, FS_TIME_LIMIT] (2^62 ps, about 53.4
  * days) and every size in [0, FS_SIZE_LIMIT] (2^62 B). Readers reject
  * values past them; time arithmetic saturates at them, so that no input

@@ -1,4 +1,4 @@
-/* dag_reader.h: reads the .dag text format (README, "The .dag format") into a program.
+/* dag_reader.h: reads the .dag text format (docs/FORMATS.md) into a program.
  *
  * One streaming pass; the input may be gzip-compressed. Task names are kept
  * (fs_task_name), labels interned. On any error, NULL is returned and

@@ -1,6 +1,6 @@
 /* goal_reader.h: reads LogGOPSim's GOAL text schedules into a program.
  *
- * The grammar is the one LogGOPSim's txt2bin accepts (README, "GOAL input"):
+ * The grammar is the one LogGOPSim's txt2bin accepts (docs/FORMATS.md):
  *
  *   num_ranks N
  *   rank R {                     the '{' on the same line; R = 0, 1, ... in order

@@ -1,5 +1,5 @@
 /* report.h: the result of a run as a short human summary or as one JSON
- * object (README, Outputs). */
+ * object (docs/USAGE.md, "Outputs"). */
 #ifndef FS_REPORT_H
 #define FS_REPORT_H
 

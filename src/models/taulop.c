@@ -69,7 +69,7 @@ typedef struct taulop {
 } taulop;
 
 /* Segments of one same-node message: each is simulated, so their count
- * bounds the work (README, "Limits"). */
+ * bounds the work (docs/MODELS.md, "Limits"). */
 #define MAX_SEGMENTS ((int64_t)1 << 24)
 
 /* ceil(bytes / segment) without overflow. */
