@@ -38,8 +38,9 @@
  *      P(s)), give g and G from the sizes where P(s) exceeds the CPU's
  *      o + e(s,O) (there the NIC's g + e(s,G) sets the pace; with the
  *      default sizes, wherever (s-1)(G-O) > o - g). Without such sizes no
- *      experiment shows g: any g up to o times everything the same, and
- *      the fit takes g = o, G = max(O, G) (said in the notes).
+ *      experiment shows g: any g up to o times them all the same (only
+ *      CPUs or concurrent tasks sharing a NIC would show it), and the fit
+ *      takes g = o, G = max(O, G) (said in the notes).
  *   L: roundtrip(s)/2 - 2o - X(s) at the smallest roundtrip size, the
  *      mean over its rows.
  * Rows: send_call, ssend, train, roundtrip (a != b, reply_bytes = bytes),
