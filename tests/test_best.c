@@ -190,7 +190,7 @@ START_TEST(best_seven_text) {
   ck_assert_int_eq(fennelsim("best allreduce --ranks 7 " PIPELINED("5us")), 0);
   contains(out, "best allreduce: 7 ranks, 8B, model pipelined {\"alpha_p_ns\": 5000, "
                 "\"alpha_r_ns\": 1000, \"beta_ns_per_byte\": 0}, compute fixed\n");
-  contains(out, "(all of them)\n");
+  contains(out, "(all of them); the heuristic's is one of them\n");
   contains(out, "rank  schedule                          makespan_ns   messages   ratio\n");
   char line[128];
   snprintf(line, sizeof line, "\n%-5d %-28s %16s %10d %7.3f\n", 1, "a7", "11000", 42, 1.0);
@@ -220,6 +220,23 @@ START_TEST(best_hockney_prefers_rd) {
   ck_assert_int_eq(fennelsim("best allreduce --ranks 1 --format json"), 0);
   contains(out, "\"simulated\": 1, ");
   contains(out, "\"entries\": [{\"schedule\": \"rd\", \"makespan_ns\": 0, \"messages\": 0, ");
+}
+END_TEST
+
+/* Issue 16 item 11: the sentence's parts add up to the count. 16 ranks
+ * (alpha_p 5 us, alpha_r 1 us): the heuristic's schedule is one of the 29
+ * enumerated ones, so 30 = rd + 29 (it said "rd, the heuristic's and the
+ * 29 cheapest" for 30). 720 ranks, 20 candidates: the heuristic's is not
+ * among the 20 cheapest, so 22 = rd + it + 20. One rank: rd alone. */
+START_TEST(best_counts_add_up) {
+  ck_assert_int_eq(fennelsim("best allreduce --ranks 16 " PIPELINED("5us") " --top 1"), 0);
+  contains(out, "\nsimulated 30 schedules: rd and the 29 cheapest under the cost model (c = 5) "
+                "(all of them); the heuristic's is one of them\n");
+  ck_assert_int_eq(fennelsim("best allreduce --ranks 720 --candidates 20 --top 1"), 0);
+  contains(out, "\nsimulated 22 schedules: rd, the heuristic's and the 20 cheapest under the cost "
+                "model (c = 2.316) (capped: raise --candidates to search more)\n");
+  ck_assert_int_eq(fennelsim("best allreduce --ranks 1 --top 1"), 0);
+  contains(out, "\nsimulated 1 schedule: rd (also the heuristic's: one rank, no stages)\n");
 }
 END_TEST
 
@@ -273,6 +290,7 @@ static Suite *best_suite(void) {
   tcase_add_test(command, best_seven_text);
   tcase_add_test(command, best_hockney_prefers_rd);
   tcase_add_test(command, best_capped_says_so);
+  tcase_add_test(command, best_counts_add_up);
   tcase_add_test(command, best_bad_input_exits_2);
   suite_add_tcase(s, command);
   return s;

@@ -288,8 +288,8 @@ START_TEST(goal_deadlock_report) {
                 "never ready)");
   contains(err, "r1.l2 (compute, rank 1) waits for 1 more completion: r1.l1 (recv, rank 1, never "
                 "matched)");
-  contains(err, "rank 1: recv r1.l1 from 0 tag 6 was posted; no message matched it");
-  contains(err, "rank 1: the message of send r0.l1 from rank 0 tag 5 arrived; no recv matched it");
+  contains(err, "recv r1.l1 on rank 1 from rank 0, tag 6, 8B: posted, no message matched it");
+  contains(err, "send r0.l1 on rank 0 to rank 1, tag 5, 8B: arrived, no recv matched it");
   contains(out, "finish ns  0:1500 1:5542");
 }
 END_TEST
@@ -670,9 +670,9 @@ START_TEST(recvs_on_two_cpus_deadlock) {
     ck_assert_int_eq(fennelsim("run %s --model %s", dag, models[m]), 1);
     contains(err, "deadlock: 0 of 4 tasks can never become ready; 3 receives or messages found no "
                   "partner\n"
-                  "  rank 1: recv r from 0 tag 0 was posted; no message matched it\n"
-                  "  rank 2: recv rm from any tag 0 was posted; no message matched it\n"
-                  "  rank 2: recv ra from any tag 0 was posted; no message matched it\n");
+                  "  recv r on rank 1 from rank 0, tag 0, 8B: posted, no message matched it\n"
+                  "  recv ra on rank 2 from any rank, tag 0, 0B: posted, no message matched it\n"
+                  "  recv rm on rank 2 from any rank, tag 0, 0B: posted, no message matched it\n");
   }
   free(dag);
 }

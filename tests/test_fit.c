@@ -485,7 +485,7 @@ START_TEST(loggops_closed_loop) {
   ck_assert_str_eq(param(&fit, "O"), "10ps");
   ck_assert_str_eq(param(&fit, "S"), "65536");
   ck_assert_ptr_nonnull(strstr(fit.notes, "S: send_call eager up to 65536B, rendezvous from 131072B"));
-  ck_assert_int_eq(fit.residual_count, 48 + 48 + 144 + 240);
+  ck_assert_int_eq(fit.residual_count, 48 + 48 + 144 + 240 + 72); /* + 24 sizes x 3 multicast widths */
   ck_assert(fit.max_mu == 1);
   fs_fit_free(&fit);
   probe_free(&run);
@@ -646,6 +646,58 @@ START_TEST(cli_closed_loop) {
 }
 END_TEST
 
+/* Issue 16 item 3: `probe --model loggops | fit --model loggops` under
+ * LogGOPSim's defaults (L 2500 ns, o 1500 ns, g 1000 ns, G 6 ns/B, O 0,
+ * S 65535). g < o: the trains' gap is the receiver's o + (s-1)G, so g
+ * comes from the multicasts' put gaps max(o, g + (s-1)G), the NIC's from
+ * 128 B ((s-1) 6 ns > 500 ns): 16 sizes, 128 B .. 4 MiB, exact. S is
+ * bracketed by the probe's sizes (powers of two): 32768 B is eager, 65536 B
+ * rendezvous; every S from 32768 to 65535 times the probe alike, and the
+ * fit says so. Every other parameter comes back exactly. */
+START_TEST(cli_loggops_defaults_come_back) {
+  char *data = temp(".csv"), command[1024], *out = NULL;
+  snprintf(command, sizeof command, "probe --model loggops -o %s", data);
+  ck_assert_int_eq(fs_test_fennelsim(command, NULL, NULL), 0);
+  snprintf(command, sizeof command, "fit %s --model loggops", data);
+  ck_assert_int_eq(fs_test_fennelsim(command, &out, NULL), 0);
+  ck_assert_ptr_nonnull(strstr(out, "parameters:\n"
+                                    "  L                2500ns\n"
+                                    "  o                1500ns\n"
+                                    "  g                1000ns\n"
+                                    "  G                6000ps\n"
+                                    "  O                0ps\n"
+                                    "  S                32768\n"
+                                    "notes:\n"
+                                    "  S: send_call eager up to 32768B, rendezvous from 65536B: any S "
+                                    "from 32768 to 65535 times these sizes alike (no size between was "
+                                    "probed); taken as 32768\n"
+                                    "  g, G: the trains show the receiver's o + (s-1)max(O,G), not g "
+                                    "(g <= o); fitted from the multicasts' put gaps at 16 sizes "
+                                    "(128B..4194304B) where the NIC's g + (s-1)G exceeds the CPU's "
+                                    "o + (s-1)O\n"));
+  ck_assert_ptr_nonnull(strstr(out, "max mu:     1.000000\n"));
+  free(out), free(data);
+}
+END_TEST
+
+/* No experiment shows g when g <= o and G <= O (every gap is a CPU's):
+ * the fit takes g = o and says any g up to o fits. */
+START_TEST(loggops_hidden_gap) {
+  probe_run run;
+  probe(&run, "loggops", "L=3us o=1us g=500ns G=1ns O=2ns S=64KiB", 4, 2, NULL, NULL, 1);
+  fs_fit fit = fitted(&run, fs_fit_loggops, 0);
+  ck_assert_str_eq(param(&fit, "o"), "1000ns");
+  ck_assert_str_eq(param(&fit, "g"), "1000ns");
+  ck_assert_str_eq(param(&fit, "O"), "2000ps");
+  ck_assert_str_eq(param(&fit, "L"), "3000ns");
+  ck_assert_ptr_nonnull(strstr(fit.notes, "g: no experiment shows it (the trains show the receiver's "
+                                          "o + (s-1)max(O,G), and no multicast's put gap exceeds "
+                                          "o + (s-1)O): any g up to o = 1000000ps fits; taken as o\n"));
+  fs_fit_free(&fit);
+  probe_free(&run);
+}
+END_TEST
+
 START_TEST(cli_json_report) {
   char *data = temp(".csv"), command[1024], *out = NULL;
   snprintf(command, sizeof command, "probe --model hockney --param alpha=1us --param beta=1ns "
@@ -734,9 +786,11 @@ int main(void) {
   tcase_add_test(c, loggops_noisy);
   tcase_add_test(c, loggops_small_eager_sizes);
   tcase_add_test(c, loggops_without_eager_sends);
+  tcase_add_test(c, loggops_hidden_gap);
   tcase_add_test(c, missing_rows);
   tcase_add_test(c, cli_closed_loop);
   tcase_add_test(c, cli_json_report);
+  tcase_add_test(c, cli_loggops_defaults_come_back);
   tcase_add_test(c, cli_errors);
   suite_add_tcase(s, c);
   return fs_test_run(s);

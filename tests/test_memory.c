@@ -334,9 +334,10 @@ START_TEST(cli_sparse_deadlock_names_ranks) {
   ck_assert_int_eq(run_limited(0, argv, &out, &err), 1);
   ck_assert_ptr_nonnull(strstr(err, ": deadlock: 0 of 2 tasks can never become ready; 2 receives or "
                                     "messages found no partner\n"
-                                    "  rank 99998: the message of send b from rank 7 tag 0 arrived; no "
-                                    "recv matched it\n"
-                                    "  rank 99999: recv a from 5 tag 0 was posted; no message matched it\n"));
+                                    "  recv a on rank 99999 from rank 5, tag 0, 8B: posted, no message "
+                                    "matched it\n"
+                                    "  send b on rank 7 to rank 99998, tag 0, 8B: arrived, no recv "
+                                    "matched it\n"));
   free(out), free(err);
   remove(dag), free(dag);
 }

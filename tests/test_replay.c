@@ -478,12 +478,19 @@ START_TEST(proc_null_does_nothing) {
 }
 END_TEST
 
-/* A deadlock names the calls that wait: rank and line, "r0.L2.recv". */
+/* A deadlock report leads with the unmatched calls, named after them
+ * (rank, line or call number, MPI call) with their MPI tags (not the
+ * program's interned ones, 0 and 1), communicators and files; then what
+ * waits. Rank 0's recv (tag 5) is on communicator 42 of both ranks; rank
+ * 1's recv (tag 9) has no line, as from OTF2: its 2nd call. */
 START_TEST(deadlock_names_the_calls) {
   fs_trace *t = two_ranks();
+  ck_assert_int_eq(fs_trace_define_comm(t, 42, (int32_t[]){0, 1}, 2), 2);
   for (int32_t r = 0; r < 2; r++) {
     call(t, r, FS_CALL_INIT, 0, 0);
-    p2p(t, r, FS_CALL_RECV, 0, 1, 1 - r, 0, 8);
+    fs_call *c = p2p(t, r, FS_CALL_RECV, 0, 1, 1 - r, r ? 9 : 5, 8);
+    if (r == 0) c->comm = 2;
+    else c->line = 0;
     call(t, r, FS_CALL_FINALIZE, 1, 1);
   }
   fs_replay *replay = build(t, &as_recorded);
@@ -493,9 +500,17 @@ START_TEST(deadlock_names_the_calls) {
   char *text = NULL;
   size_t length = 0;
   FILE *out = open_memstream(&text, &length);
-  fs_engine_report_stuck(run.engine, out, 10);
+  fs_task_describer describer = {fs_replay_describe_task, replay};
+  fs_engine_report_deadlock(run.engine, out, 10, &describer);
   fclose(out);
-  ck_assert_msg(strstr(text, "r0.L2.recv") && strstr(text, "r1.L2.recv"), "%s", text);
+  ck_assert_str_eq(text, "  recv r0.L2.MPI_Recv on rank 0 from rank 1, tag 5, communicator 42, 8B (MPI_Recv at "
+                         "dir/rank-0.fstrace:2): posted, no message matched it\n"
+                         "  recv r1.c2.MPI_Recv on rank 1 from rank 0, tag 9, MPI_COMM_WORLD, 8B (MPI_Recv, "
+                         "call 2 of dir/rank-1.fstrace): posted, no message matched it\n"
+                         "  r0.L3.MPI_Finalize (proxy, rank 0) waits for 1 more completion: r0.L2.MPI_Recv "
+                         "(recv, rank 0, never matched)\n"
+                         "  r1.L3.MPI_Finalize (proxy, rank 1) waits for 1 more completion: r1.c2.MPI_Recv "
+                         "(recv, rank 1, never matched)\n");
   free(text);
   fs_test_run_free(&run);
   fs_replay_free(replay);

@@ -219,7 +219,8 @@ START_TEST(mpi_matching) {
 END_TEST
 
 /* Unmatched: a recv whose message never comes, and a message nobody
- * receives: status deadlock, and the report names both. */
+ * receives: status deadlock, and the report names both (the cause, in
+ * program order), then the task that waits. */
 START_TEST(unmatched_is_reported) {
   fs_program *p = fs_program_new(3);
   op(p, FS_SEND, 0, 1, 8, 3);
@@ -239,9 +240,9 @@ START_TEST(unmatched_is_reported) {
   fclose(out);
   char *text = fs_test_read_file(path, NULL);
   ck_assert_str_eq(text,
-                   "  t2 (compute, rank 2) waits for 1 more completion: t1 (recv, rank 2, never matched)\n"
-                   "  rank 1: the message of send t0 from rank 0 tag 3 arrived; no recv matched it\n"
-                   "  rank 2: recv t1 from 0 tag 4 was posted; no message matched it\n");
+                   "  send t0 on rank 0 to rank 1, tag 3, 8B: arrived, no recv matched it\n"
+                   "  recv t1 on rank 2 from rank 0, tag 4, 8B: posted, no message matched it\n"
+                   "  t2 (compute, rank 2) waits for 1 more completion: t1 (recv, rank 2, never matched)\n");
   free(text);
   free(path);
   fs_test_run_free(&run);

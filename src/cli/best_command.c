@@ -156,9 +156,18 @@ static int by_makespan(const void *a, const void *b) {
   return (x->order > y->order) - (x->order < y->order);
 }
 
+/* What was simulated, for the report: the enumerated schedules listed,
+ * and where the heuristic's came from. */
+typedef struct searched {
+  int cheapest;  /* enumerated schedules simulated */
+  int heuristic; /* HEURISTIC_ADDED, HEURISTIC_AMONG (one of the cheapest), HEURISTIC_RD (no stages) */
+} searched;
+
+enum { HEURISTIC_ADDED, HEURISTIC_AMONG, HEURISTIC_RD };
+
 /* rd, the heuristic's schedule, then the enumerated ones not already in. */
 static entry *candidates_of(const best_options *o, double c, int *count,
-                            fs_rm_candidates *ranked, fs_error *err) {
+                            fs_rm_candidates *ranked, searched *what, fs_error *err) {
   fs_rm_schedule heuristic;
   if (fs_rm_enumerate(o->ranks, c, (int)o->candidates, ranked, err) ||
       fs_rm_auto(o->ranks, c, &heuristic, err))
@@ -169,28 +178,44 @@ static entry *candidates_of(const best_options *o, double c, int *count,
     return NULL;
   }
   int n = 0;
+  *what = (searched){0, heuristic.count > 0 ? HEURISTIC_ADDED : HEURISTIC_RD};
   snprintf(list[n++].schedule, sizeof list[0].schedule, "rd");
   if (heuristic.count > 0) /* N = 1: no stages, rd alone */
     fs_rm_schedule_format(&heuristic, list[n++].schedule, sizeof list[0].schedule);
   for (int i = 0; i < ranked->count; i++) {
     if (ranked->items[i].count == 0) continue;
     fs_rm_schedule_format(&ranked->items[i], list[n].schedule, sizeof list[0].schedule);
+    what->cheapest++;
     if (heuristic.count == 0 || strcmp(list[n].schedule, list[1].schedule) != 0) n++;
+    else what->heuristic = HEURISTIC_AMONG;
   }
   for (int i = 0; i < n; i++) list[i].order = i;
   *count = n;
   return list;
 }
 
+/* "simulated 124 schedules: rd, the heuristic's and the 122 cheapest ...":
+ * the parts add up to the count (the heuristic's pick is named apart only
+ * when it was not one of the others). */
+static void print_searched(const searched *what, int count, double c, const fs_rm_candidates *ranked) {
+  printf("simulated %d schedule%s: rd", count, count == 1 ? "" : "s");
+  if (what->heuristic == HEURISTIC_RD) printf(" (also the heuristic's: one rank, no stages)");
+  if (what->heuristic == HEURISTIC_ADDED) printf(what->cheapest ? ", the heuristic's" : " and the heuristic's");
+  if (what->cheapest)
+    printf(" and the %d cheapest under the cost model (c = %.4g)%s%s", what->cheapest, c,
+           ranked->capped ? " (capped: raise --candidates to search more)" : " (all of them)",
+           what->heuristic == HEURISTIC_AMONG ? "; the heuristic's is one of them" : "");
+  printf("\n");
+}
+
 static void print_text(const best_options *o, const char *describe, double c,
-                       const fs_rm_candidates *ranked, const entry *list, int count) {
+                       const fs_rm_candidates *ranked, const searched *what, const entry *list,
+                       int count) {
   char exact[32], size[32];
   fs_format_size(size, o->size);
   printf("best allreduce: %d ranks, %s, model %s {%s}, compute %s\n", o->ranks, size, o->model,
          describe, o->compute);
-  printf("simulated %d schedules: rd, the heuristic's and the %d cheapest under the cost model "
-         "(c = %.4g)%s\n", count, ranked->count, c,
-         ranked->capped ? " (capped: raise --candidates to search more)" : " (all of them)");
+  print_searched(what, count, c, ranked);
   printf("%-5s %-28s %16s %10s %7s\n", "rank", "schedule", "makespan_ns", "messages", "ratio");
   int shown = o->top == 0 || o->top > count ? count : (int)o->top;
   for (int i = 0; i < shown; i++)
@@ -234,7 +259,8 @@ int fs_command_best(int argc, char **argv) {
       fs_parameters_check_used(&o.params, &err))
     goto done;
   double c = filter_ratio(&o);
-  list = candidates_of(&o, c, &count, &ranked, &err);
+  searched what;
+  list = candidates_of(&o, c, &count, &ranked, &what, &err);
   if (!list) goto done;
   for (int i = 0; i < count; i++)
     if ((status = simulate(&o, &network, &compute, &list[i], &err)) != FS_EXIT_OK) goto done;
@@ -244,7 +270,7 @@ int fs_command_best(int argc, char **argv) {
   if (strcmp(o.format, "json") == 0)
     print_json(&o, describe, c, &ranked, list, count);
   else
-    print_text(&o, describe, c, &ranked, list, count);
+    print_text(&o, describe, c, &ranked, &what, list, count);
 done:
   if (status != FS_EXIT_OK) fprintf(stderr, "fennelsim best: %s\n", err.message);
   free(list);

@@ -71,7 +71,8 @@ static const char run_usage[] =
     "                         contention and waiting for a busy rank\n"
     "  --channel-load         contention models: tau per channel instance (max, mean, time\n"
     "                         at each tau); --channel-csv FILE.csv writes it\n"
-    "  --stuck-limit N        tasks listed in a deadlock report (default 20)\n"
+    "  --stuck-limit N        unmatched sends/recvs and waiting tasks listed in a deadlock\n"
+    "                         report (default 20 of each)\n"
     FS_REPLAY_USAGE;
 
 typedef struct run_options {
@@ -279,7 +280,8 @@ static int simulate(run_options *o, fs_program *program, const fs_replay *replay
   if (status == FS_RUN_FAILED || status == FS_RUN_REJECTED) goto done;
   if (status == FS_RUN_DEADLOCK) {
     fprintf(stderr, "fennelsim: %s: %s\n", o->input, err.message);
-    fs_engine_report_stuck(engine, stderr, (int)o->stuck_limit);
+    fs_task_describer trace = {fs_replay_describe_task, replay}; /* MPI tags, calls */
+    fs_engine_report_deadlock(engine, stderr, (int)o->stuck_limit, replay ? &trace : NULL);
     err.message[0] = 0;
   }
   if (fs_views_write(views, engine, &err)) goto done;

@@ -1218,9 +1218,12 @@ int fs_engine_run(fs_engine *e, fs_error *err) {
 /* ---- deadlock report ---- */
 
 #define WAITS_SHOWN 8
-enum { DONE = 0, NEVER_READY = 1, UNMATCHED = 2 };
+/* DONE_UNMATCHED: an eager send whose message no recv matched (the send
+ * completed; what waits for it does not wait in vain). */
+enum { DONE = 0, NEVER_READY = 1, UNMATCHED = 2, DONE_UNMATCHED = 3 };
 
-/* Per task: DONE, NEVER_READY, or UNMATCHED (left in a match queue). */
+/* Per task: DONE, NEVER_READY, UNMATCHED (left in a match queue, not
+ * complete) or DONE_UNMATCHED. */
 static uint8_t *pending_states(const fs_engine *e) {
   const fs_program *p = e->program;
   uint8_t *state = malloc((size_t)p->tasks + 1);
@@ -1229,7 +1232,7 @@ static uint8_t *pending_states(const fs_engine *e) {
   for (int32_t r = 0; e->queues && r < p->slots; r++) {
     for (int32_t t = e->queues[r].posted_head; t >= 0; t = e->waiting_next[t]) state[t] = UNMATCHED;
     for (int32_t t = e->queues[r].unexpected_head; t >= 0; t = e->waiting_next[t])
-      if (e->two_sided[t] & RENDEZVOUS) state[t] = UNMATCHED;
+      state[t] = e->two_sided[t] & RENDEZVOUS ? UNMATCHED : DONE_UNMATCHED;
   }
   return state;
 }
@@ -1257,7 +1260,8 @@ static void report_waiting_tasks(const fs_engine *e, const uint8_t *state, FILE 
   }
   /* pending: a task never ready, or the completion of an unmatched one */
   for (int32_t u = 0; u < p->tasks; u++) {
-    for (int64_t i = p->successor_at[u]; state[u] != DONE && i < p->successor_at[u + 1]; i++) {
+    int open = state[u] == NEVER_READY || state[u] == UNMATCHED;
+    for (int64_t i = p->successor_at[u]; open && i < p->successor_at[u + 1]; i++) {
       uint32_t edge = p->successor[i];
       int32_t v = FS_EDGE_TASK(edge);
       int pending = state[u] == NEVER_READY || !(edge & (FS_EDGE_START | FS_EDGE_LOCAL));
@@ -1285,41 +1289,50 @@ done:
   free(wait_count);
 }
 
-static void peer_text(char *buffer, size_t size, int32_t value, const char *any) {
-  if (value < 0) snprintf(buffer, size, "%s", any); else snprintf(buffer, size, "%d", value);
+/* One unmatched send or recv: "recv NAME on rank 1 from rank 0, tag 6,
+ * 8B: posted, no message matched it", with the describer's communicator
+ * and call when it knows them. */
+static void report_unmatched_task(const fs_program *p, int32_t t, const fs_task_describer *d,
+                                  FILE *out) {
+  char name[24], peer[24] = "any rank", tag[16] = "any", size[32], communicator[96] = "", call[256] = "";
+  int32_t value = fs_task_tag(p, t);
+  if (d && d->describe &&
+      d->describe(d->state, p, t, &value, communicator, sizeof communicator, call, sizeof call))
+    communicator[0] = call[0] = 0, value = fs_task_tag(p, t);
+  if (p->peer[t] >= 0) snprintf(peer, sizeof peer, "rank %d", p->peer[t]);
+  if (value >= 0) snprintf(tag, sizeof tag, "%d", value);
+  int receive = p->kind[t] == FS_RECV;
+  fprintf(out, "  %s %s on rank %d %s %s, tag %s%s%s, %s%s%s%s: %s\n", receive ? "recv" : "send",
+          fs_task_name(p, t, name), p->rank[t], receive ? "from" : "to", peer, tag,
+          communicator[0] ? ", " : "", communicator, fs_format_size(size, p->value[t]),
+          call[0] ? " (" : "", call, call[0] ? ")" : "",
+          receive ? "posted, no message matched it" : "arrived, no recv matched it");
 }
 
-/* Per rank, what is left in its match queues. */
-static void report_unmatched(const fs_engine *e, FILE *out, int limit) {
+/* The sends and recvs left in the match queues, in program order. */
+static void report_unmatched(const fs_engine *e, const uint8_t *state, const fs_task_describer *d,
+                             FILE *out, int limit) {
   const fs_program *p = e->program;
-  int shown = 0;
-  char name[24], source[16], tag[16];
-  for (int32_t r = 0; e->queues && r < p->slots; r++) {
-    for (int32_t t = e->queues[r].posted_head; t >= 0; t = e->waiting_next[t]) {
-      if (shown++ >= limit) continue;
-      peer_text(source, sizeof source, p->peer[t], "any");
-      peer_text(tag, sizeof tag, fs_task_tag(p, t), "any");
-      fprintf(out, "  rank %d: recv %s from %s tag %s was posted; no message matched it\n",
-              fs_program_slot_rank(p, r),
-              fs_task_name(p, t, name), source, tag);
-    }
-    for (int32_t t = e->queues[r].unexpected_head; t >= 0; t = e->waiting_next[t]) {
-      if (shown++ >= limit) continue;
-      peer_text(tag, sizeof tag, fs_task_tag(p, t), "any");
-      fprintf(out, "  rank %d: the message of send %s from rank %d tag %s arrived; no recv matched "
-              "it\n", fs_program_slot_rank(p, r), fs_task_name(p, t, name), p->rank[t], tag);
-    }
+  int64_t shown = 0;
+  for (int32_t t = 0; t < p->tasks; t++) {
+    if (state[t] != UNMATCHED && state[t] != DONE_UNMATCHED) continue;
+    if (shown++ < limit) report_unmatched_task(p, t, d, out);
   }
-  if (shown > limit) fprintf(out, "  ... and %d more unmatched\n", shown - limit);
+  if (shown > limit) fprintf(out, "  ... and %lld more unmatched\n", (long long)(shown - limit));
 }
 
-void fs_engine_report_stuck(const fs_engine *e, FILE *out, int limit) {
+void fs_engine_report_deadlock(const fs_engine *e, FILE *out, int limit,
+                               const fs_task_describer *describer) {
   uint8_t *state = pending_states(e);
   if (!state) {
     fprintf(out, "(out of memory for the deadlock report)\n");
     return;
   }
+  if (e->unmatched) report_unmatched(e, state, describer, out, limit);
   if (e->stuck) report_waiting_tasks(e, state, out, limit);
-  if (e->unmatched) report_unmatched(e, out, limit);
   free(state);
+}
+
+void fs_engine_report_stuck(const fs_engine *e, FILE *out, int limit) {
+  fs_engine_report_deadlock(e, out, limit, NULL);
 }

@@ -18,6 +18,9 @@
  *                  (the receiver takes one message per D(s), which is never
  *                  faster than the sender's max(o + e(s,O), g + e(s,G)); then
  *                  the 0-byte reply: o + L + o).
+ *   multicast(b, s) = (b-1) P(s) + o + L + e(s,G),  P(s) = max(o + e(s,O), g + e(s,G))
+ *                  (b puts one after the other, each when the CPU and the
+ *                  NIC are free; the last one lands o + L + e(s,G) later).
  * Estimation, in this order:
  *   S: the largest size up to which every send_call is clearly shorter
  *      than the ssend of the same size and ranks (below 90% of it: a measured
@@ -29,13 +32,20 @@
  *      when they span less than 1 KiB (a few ns of timer step over 8 bytes
  *      would make O, and X(s) with it, nanoseconds per byte).
  *   g, G: per size, the line over n of the trains: slope D(s); then the
- *      line D(s) = g + G e(s,1). Exact when g > o and G >= O; when o >= g
- *      the trains show o + X(s) and give g = o, G = max(O, G), which time
- *      every experiment (and any program) the same.
+ *      line D(s) = g + G e(s,1). Exact when g > o and G >= O. When the
+ *      line's g comes out as o, the trains show the receiver's o + X(s)
+ *      (g <= o): then the multicasts, per size the line over b (slope
+ *      P(s)), give g and G from the sizes where P(s) exceeds the CPU's
+ *      o + e(s,O) (there the NIC's g + e(s,G) sets the pace; with the
+ *      default sizes, wherever (s-1)(G-O) > o - g). Without such sizes no
+ *      experiment shows g: any g up to o times them all the same (only
+ *      CPUs or concurrent tasks sharing a NIC would show it), and the fit
+ *      takes g = o, G = max(O, G) (said in the notes).
  *   L: roundtrip(s)/2 - 2o - X(s) at the smallest roundtrip size, the
  *      mean over its rows.
  * Rows: send_call, ssend, train, roundtrip (a != b, reply_bytes = bytes),
- * no stride, every placement (the model is homogeneous). Negative fitted
+ * multicast when there are any, no stride, every placement (the model is
+ * homogeneous). Negative fitted
  * values (noise) are set to 0. Residuals: each used row against the
  * formulas above with the fitted values. */
 #include <stdio.h>
@@ -53,8 +63,8 @@ typedef struct loggops_fit {
 } loggops_fit;
 
 typedef struct rows {
-  int64_t *send_call, *ssend, *train, *roundtrip;
-  int64_t send_calls, ssends, trains, roundtrips;
+  int64_t *send_call, *ssend, *train, *roundtrip, *multicast;
+  int64_t send_calls, ssends, trains, roundtrips, multicasts;
 } rows;
 
 static fs_time extra(int64_t size, fs_per_byte per_byte) {
@@ -79,6 +89,9 @@ static fs_time estimate(const loggops_fit *m, const fs_probe_row *r) {
     case FS_EXPERIMENT_SEND_CALL: return s <= m->S ? call : later(call, matched);
     case FS_EXPERIMENT_SSEND: return later(call, matched);
     case FS_EXPERIMENT_ROUNDTRIP: return fs_time_mul(trip, 2);
+    case FS_EXPERIMENT_MULTICAST: /* (count-1) puts' gaps, then the last one's o + L + e(s,G) */
+      return fs_time_add(fs_time_mul(later(call, fs_time_add(m->g, extra(s, m->G))), r->count - 1),
+                         fs_time_add(matched, extra(s, m->G)));
     default: /* (count-1) gaps, then 4o + 2L + x */
       return fs_time_add(fs_time_mul(later(fs_time_add(m->o, x), fs_time_add(m->g, extra(s, m->G))),
                                      r->count - 1),
@@ -92,20 +105,24 @@ static int collect(const fs_probe_data *d, rows *k) {
   size_t n = (size_t)(d->count ? d->count : 1);
   k->send_call = malloc(n * sizeof(int64_t)), k->ssend = malloc(n * sizeof(int64_t));
   k->train = malloc(n * sizeof(int64_t)), k->roundtrip = malloc(n * sizeof(int64_t));
-  if (!k->send_call || !k->ssend || !k->train || !k->roundtrip) return -1;
+  k->multicast = malloc(n * sizeof(int64_t));
+  if (!k->send_call || !k->ssend || !k->train || !k->roundtrip || !k->multicast) return -1;
   for (int64_t i = 0; i < d->count; i++) {
     const fs_probe_row *r = &d->rows[i];
     if (!plain(r)) continue;
     if (r->experiment == FS_EXPERIMENT_SEND_CALL) k->send_call[k->send_calls++] = i;
     else if (r->experiment == FS_EXPERIMENT_SSEND) k->ssend[k->ssends++] = i;
     else if (r->experiment == FS_EXPERIMENT_TRAIN) k->train[k->trains++] = i;
+    else if (r->experiment == FS_EXPERIMENT_MULTICAST) k->multicast[k->multicasts++] = i;
     else if (r->experiment == FS_EXPERIMENT_ROUNDTRIP && r->reply_bytes == r->bytes)
       k->roundtrip[k->roundtrips++] = i;
   }
   return 0;
 }
 
-static void release(rows *k) { free(k->send_call), free(k->ssend), free(k->train), free(k->roundtrip); }
+static void release(rows *k) {
+  free(k->send_call), free(k->ssend), free(k->train), free(k->roundtrip), free(k->multicast);
+}
 
 /* Is the send_call row i clearly shorter than its ssend? (1 without one) */
 static int eager(const fs_probe_data *d, const fs_fit_options *o, const rows *k, int64_t i) {
@@ -140,8 +157,10 @@ static void fit_threshold(const fs_probe_data *d, const fs_fit_options *o, const
     fs_fit_note(fit, "S: every send_call up to %lldB was eager: S >= %lldB", (long long)largest,
                 (long long)largest);
   else
-    fs_fit_note(fit, "S: send_call eager up to %lldB, rendezvous from %lldB (any S in between fits)",
-                (long long)m->S, (long long)first_rendezvous);
+    fs_fit_note(fit, "S: send_call eager up to %lldB, rendezvous from %lldB: any S from %lld to %lld "
+                "times these sizes alike (no size between was probed); taken as %lld",
+                (long long)m->S, (long long)first_rendezvous, (long long)m->S,
+                (long long)first_rendezvous - 1, (long long)m->S);
 }
 
 /* y = a + b x over the rows picked; -1 when fewer than 2 x values. */
@@ -195,34 +214,85 @@ static int fit_overhead(const fs_probe_data *d, const fs_fit_options *o, const r
   return 0;
 }
 
-/* D(s) per size from the trains, then g and G. */
-static int fit_gap(const fs_probe_data *d, const fs_fit_options *o, const rows *k, loggops_fit *m,
-                   fs_error *err) {
-  int64_t n = k->trains;
+/* Per size of the rows picked, the slope of the time over count: the
+ * time one more message (train) or put (multicast) adds. */
+static int gaps_by_size(const fs_probe_data *d, const fs_fit_options *o, const int64_t *picked, int64_t n,
+                        double *sizes, double *gaps, int64_t *count, fs_error *err) {
   double *x = malloc((size_t)(n ? n : 1) * sizeof *x), *y = malloc((size_t)(n ? n : 1) * sizeof *y);
-  double *sizes = malloc((size_t)(n ? n : 1) * sizeof *sizes), *gaps = malloc((size_t)(n ? n : 1) * sizeof *gaps);
   char *done = calloc((size_t)(n ? n : 1), 1);
-  int64_t count = 0;
-  int status = x && y && sizes && gaps && done ? 0 : fs_error_set(err, "out of memory");
-  for (int64_t j = 0; j < n && !status; j++) {
+  *count = 0;
+  if (!x || !y || !done) return free(x), free(y), free(done), fs_error_set(err, "out of memory");
+  for (int64_t j = 0; j < n; j++) {
     if (done[j]) continue;
-    int64_t points = 0, s = d->rows[k->train[j]].bytes;
+    int64_t points = 0, s = d->rows[picked[j]].bytes;
     for (int64_t i = j; i < n; i++)
-      if (d->rows[k->train[i]].bytes == s) {
+      if (d->rows[picked[i]].bytes == s) {
         done[i] = 1;
-        x[points] = d->rows[k->train[i]].count, y[points++] = (double)fs_fit_value(&d->rows[k->train[i]], o);
+        x[points] = d->rows[picked[i]].count, y[points++] = (double)fs_fit_value(&d->rows[picked[i]], o);
       }
     double intercept, slope;
-    if (fs_fit_line(x, y, points, &intercept, &slope) == 0)
-      sizes[count] = extra_bytes(s), gaps[count++] = slope;
+    if (fs_fit_line(x, y, points, &intercept, &slope) == 0) sizes[*count] = (double)s, gaps[(*count)++] = slope;
   }
+  free(x), free(y), free(done);
+  return 0;
+}
+
+/* A gap clearly longer than the CPU's (2% and 1 ns: noise is not a NIC). */
+static int longer(double gap, double cpu) { return gap > 1.02 * cpu + 1000; }
+
+/* g and G from the multicasts' put gaps where they exceed the CPU's
+ * o + e(s,O): 0 when 2 or more sizes show it, 1 when not (m unchanged),
+ * -1 with err set when out of memory. */
+static int gap_from_puts(const fs_probe_data *d, const fs_fit_options *o, const rows *k, loggops_fit *m,
+                         fs_fit *fit, fs_error *err) {
+  int64_t n = k->multicasts, count = 0, used = 0;
+  double *sizes = malloc((size_t)(n ? n : 1) * sizeof *sizes), *gaps = malloc((size_t)(n ? n : 1) * sizeof *gaps);
+  int status = sizes && gaps ? gaps_by_size(d, o, k->multicast, n, sizes, gaps, &count, err)
+                             : fs_error_set(err, "out of memory");
+  double smallest = 0, largest = 0;
+  for (int64_t i = 0; i < count && !status; i++) {
+    int64_t s = (int64_t)sizes[i];
+    if (!longer(gaps[i], (double)fs_time_add(m->o, extra(s, m->O)))) continue;
+    if (!used || sizes[i] < smallest) smallest = sizes[i];
+    if (!used || sizes[i] > largest) largest = sizes[i];
+    sizes[used] = extra_bytes(s), gaps[used++] = gaps[i];
+  }
+  double a, b;
+  if (status || fs_fit_line(sizes, gaps, used, &a, &b)) {
+    free(sizes), free(gaps);
+    return status ? -1 : 1;
+  }
+  free(sizes), free(gaps);
+  m->g = fs_fit_round_time(a), m->G = fs_fit_round_time(b * 1e6);
+  fs_fit_note(fit, "g, G: the trains show the receiver's o + (s-1)max(O,G), not g (g <= o); fitted "
+              "from the multicasts' put gaps at %lld sizes (%.0fB..%.0fB) where the NIC's g + (s-1)G "
+              "exceeds the CPU's o + (s-1)O", (long long)used, smallest, largest);
+  return 0;
+}
+
+/* D(s) per size from the trains, then g and G (from the multicasts when
+ * the trains show o instead). */
+static int fit_gap(const fs_probe_data *d, const fs_fit_options *o, const rows *k, loggops_fit *m,
+                   fs_fit *fit, fs_error *err) {
+  int64_t n = k->trains, count = 0;
+  double *sizes = malloc((size_t)(n ? n : 1) * sizeof *sizes), *gaps = malloc((size_t)(n ? n : 1) * sizeof *gaps);
+  int status = sizes && gaps ? gaps_by_size(d, o, k->train, n, sizes, gaps, &count, err)
+                             : fs_error_set(err, "out of memory");
+  for (int64_t i = 0; i < count; i++) sizes[i] = extra_bytes((int64_t)sizes[i]);
   double a = 0, b = 0;
   if (!status && fs_fit_line(sizes, gaps, count, &a, &b))
     status = fs_error_set(err, "loggops: g and G need train rows of 2 or more lengths at 2 or more "
                           "sizes (%lld sizes found)", (long long)count);
-  free(x), free(y), free(sizes), free(gaps), free(done);
+  free(sizes), free(gaps);
+  if (status) return status;
   m->g = fs_fit_round_time(a), m->G = fs_fit_round_time(b * 1e6);
-  return status;
+  if (longer((double)m->g, (double)m->o)) return 0; /* the trains show g > o */
+  status = gap_from_puts(d, o, k, m, fit, err);
+  if (status <= 0) return status;
+  fs_fit_note(fit, "g: no experiment shows it (the trains show the receiver's o + (s-1)max(O,G), and "
+              "no multicast's put gap exceeds o + (s-1)O): any g up to o = %lldps fits; taken as o",
+              (long long)m->o);
+  return 0;
 }
 
 static void fit_latency(const fs_probe_data *d, const fs_fit_options *o, const rows *k, loggops_fit *m) {
@@ -263,16 +333,16 @@ static int write_fit(const fs_probe_data *d, const fs_fit_options *o, const rows
       fs_fit_set_time(fit, "g", m->g) || fs_fit_set_per_byte(fit, "G", m->G) ||
       fs_fit_set_per_byte(fit, "O", m->O) || fs_fit_set_param(fit, "S", size))
     return -1;
-  const int64_t *lists[] = {k->send_call, k->ssend, k->roundtrip, k->train};
-  const int64_t counts[] = {k->send_calls, k->ssends, k->roundtrips, k->trains};
-  for (int l = 0; l < 4; l++)
+  const int64_t *lists[] = {k->send_call, k->ssend, k->roundtrip, k->train, k->multicast};
+  const int64_t counts[] = {k->send_calls, k->ssends, k->roundtrips, k->trains, k->multicasts};
+  for (int l = 0; l < 5; l++)
     for (int64_t j = 0; j < counts[l]; j++) {
       const fs_probe_row *r = &d->rows[lists[l][j]];
       if (fs_fit_add_residual(fit, lists[l][j], fs_fit_value(r, o), estimate(m, r))) return -1;
     }
-  fs_fit_note(fit, "%lld send_call, %lld ssend, %lld roundtrip, %lld train rows (%s)",
+  fs_fit_note(fit, "%lld send_call, %lld ssend, %lld roundtrip, %lld train, %lld multicast rows (%s)",
               (long long)k->send_calls, (long long)k->ssends, (long long)k->roundtrips,
-              (long long)k->trains, o && o->use_median ? "medians" : "minima");
+              (long long)k->trains, (long long)k->multicasts, o && o->use_median ? "medians" : "minima");
   return 0;
 }
 
@@ -283,7 +353,7 @@ int fs_fit_loggops(const fs_probe_data *d, const fs_fit_options *o, fs_fit *fit,
   int status = collect(d, &k) ? fs_error_set(err, "out of memory") : missing(d, &k, err);
   if (!status) {
     fit_threshold(d, o, &k, &m, fit);
-    status = fit_overhead(d, o, &k, &m, fit, err) || fit_gap(d, o, &k, &m, err) ? -1 : 0;
+    status = fit_overhead(d, o, &k, &m, fit, err) || fit_gap(d, o, &k, &m, fit, err) ? -1 : 0;
   }
   if (!status) {
     clamp(fit, "o", &m.o), clamp(fit, "O", &m.O), clamp(fit, "g", &m.g), clamp(fit, "G", &m.G);

@@ -283,9 +283,11 @@ static int32_t kind_label(replay_state *s, fs_call_kind kind) {
   return s->kind_label[kind];
 }
 
-/* Names a task after its call: "r3.L120.recv" (rank 3, line 120 of its
- * file; "r3.c7.recv" for the 8th call when the reader has no lines). The
- * names are unique and valid in .dag files; deadlock reports show them. */
+/* Names a task after its call: "r3.L120.MPI_Recv" (rank 3, line 120 of
+ * its file; "r3.c8.MPI_Recv" for its 8th call when the reader has no
+ * lines); a sendrecv's two tasks end in ".send" and ".recv". The names are
+ * unique and valid in .dag files; deadlock reports show them, and
+ * fs_replay_describe_task reads them back. */
 static char *put_number(char *at, int64_t v) {
   char digits[24];
   int n = 0;
@@ -294,17 +296,45 @@ static char *put_number(char *at, int64_t v) {
   return at;
 }
 
-static int name_task(replay_state *s, int32_t task, int32_t r, const fs_call *c, const char *what) {
-  char name[80], *at = name; /* by hand: snprintf was a fifth of reading a large trace */
+/* "MPI_Isend" of isend, "MPI_Reduce_scatter_block" of reduce_scatter_block. */
+static char *put_mpi_name(char *at, fs_call_kind kind) {
+  const char *name = fs_call_kind_name(kind);
+  memcpy(at, "MPI_", 4);
+  at += 4;
+  *at++ = (char)(name[0] >= 'a' && name[0] <= 'z' ? name[0] - 'a' + 'A' : name[0]);
+  size_t n = strlen(name + 1);
+  memcpy(at, name + 1, n);
+  return at + n;
+}
+
+/* side: ".send", ".recv" (a sendrecv's tasks) or "". */
+static int name_task(replay_state *s, int32_t task, int32_t r, const fs_call *c, const char *side) {
+  char name[96], *at = name; /* by hand: snprintf was a fifth of reading a large trace */
   *at++ = 'r';
   at = put_number(at, r);
   *at++ = '.';
   *at++ = c->line ? 'L' : 'c';
-  at = put_number(at, c->line ? (int64_t)c->line : (int64_t)(c - s->trace->rank[r].calls));
+  at = put_number(at, c->line ? (int64_t)c->line : (int64_t)(c - s->trace->rank[r].calls) + 1);
   *at++ = '.';
-  size_t n = strlen(what);
-  memcpy(at, what, n);
+  at = put_mpi_name(at, (fs_call_kind)c->kind);
+  size_t n = strlen(side);
+  memcpy(at, side, n);
   return fs_task_set_name(s->p, task, name, (int64_t)(at - name) + (int64_t)n);
+}
+
+/* Remembers the communicator of a send or recv task (for reports). */
+static int note_communicator(replay_state *s, int32_t task, int32_t comm) {
+  fs_replay *replay = s->replay;
+  if (task >= replay->message_capacity) {
+    int64_t capacity = replay->message_capacity ? replay->message_capacity : 1024;
+    while (capacity <= task) capacity *= 2;
+    int32_t *grown = realloc(replay->message_comm, (size_t)capacity * sizeof *grown);
+    if (!grown) return -1;
+    for (int64_t i = replay->message_capacity; i < capacity; i++) grown[i] = -1;
+    replay->message_comm = grown, replay->message_capacity = capacity;
+  }
+  replay->message_comm[task] = comm;
+  return 0;
 }
 
 /* task waits for the rank's chain. */
@@ -388,7 +418,9 @@ static int32_t message(replay_state *s, rank_walk *w, int32_t r, const fs_call *
   int32_t engine_tag = intern_tag(s, c->comm, tag);
   if (engine_tag == -2) return out_of_memory(s), -1;
   int32_t t = add_task(s, receive ? FS_RECV : FS_SEND, r, kind_label(s, (fs_call_kind)c->kind));
-  if (t < 0 || follow(s, w, t) || fs_task_set_tag(s->p, t, engine_tag) || name_task(s, t, r, c, receive ? "recv" : "send"))
+  int both = c->kind == FS_CALL_SENDRECV || c->kind == FS_CALL_SENDRECV_REPLACE;
+  if (t < 0 || follow(s, w, t) || fs_task_set_tag(s->p, t, engine_tag) ||
+      name_task(s, t, r, c, !both ? "" : receive ? ".recv" : ".send") || note_communicator(s, t, c->comm))
     return out_of_memory(s), -1;
   fs_task_set_peer(s->p, t, world);
   fs_task_set_size(s->p, t, bytes);
@@ -433,7 +465,7 @@ static int32_t request_task(replay_state *s, rank_walk *w, int32_t r, const fs_c
 static int wait_for(replay_state *s, rank_walk *w, int32_t r, const fs_call *c, const int64_t *ids,
                     int64_t count, int any) {
   int32_t join = add_task(s, FS_PROXY, r, kind_label(s, (fs_call_kind)c->kind));
-  if (join < 0 || follow(s, w, join) || name_task(s, join, r, c, "wait")) return out_of_memory(s);
+  if (join < 0 || follow(s, w, join) || name_task(s, join, r, c, "")) return out_of_memory(s);
   w->prev = join;
   w->prev_point = FS_AFTER_END;
   int32_t one = join, waiting = 0;
@@ -701,7 +733,7 @@ static int build_collective(replay_state *s, int32_t r, int64_t call) {
     int64_t at = s->sequence[c->comm][m].at[k];
     s->entry[w][at] = entry[i];
     s->exit[w][at] = exit[i];
-    if (name_task(s, entry[i], w, member[m], "enter")) {
+    if (name_task(s, entry[i], w, member[m], "")) {
       out_of_memory(s);
       goto done;
     }
@@ -751,11 +783,13 @@ static int sendrecv(replay_state *s, rank_walk *w, int32_t r, const fs_call *c) 
 }
 
 /* The end of rank r: after its chain and every request nobody waited for
- * (MPI_Finalize completes them). */
-static int finish_rank(replay_state *s, rank_walk *w, int32_t r) {
+ * (MPI_Finalize completes them); named after the finalize call when the
+ * rank has one. */
+static int finish_rank(replay_state *s, rank_walk *w, int32_t r, const fs_call *finalize) {
   if (flush_compute(s, w, r)) return out_of_memory(s);
   int32_t end = add_task(s, FS_PROXY, r, kind_label(s, FS_CALL_FINALIZE));
-  if (end < 0 || follow(s, w, end)) return out_of_memory(s);
+  if (end < 0 || follow(s, w, end) || (finalize && name_task(s, end, r, finalize, "")))
+    return out_of_memory(s);
   for (int64_t id = 0; id < w->request_capacity; id++)
     if (w->request_task[id] >= 0 && !w->request_waited[id] &&
         fs_program_depend(s->p, end, w->request_task[id], FS_AFTER_END))
@@ -767,6 +801,7 @@ static int walk_rank(replay_state *s, int32_t r) {
   const fs_trace_rank *tr = &s->trace->rank[r];
   rank_walk w = {.prev_point = FS_AFTER_END};
   int status = -1;
+  const fs_call *finalize = NULL;
   w.prev = add_task(s, FS_START, r, kind_label(s, FS_CALL_INIT));
   if (w.prev < 0) return out_of_memory(s);
   w.last_end = tr->count ? tr->calls[0].start : 0;
@@ -784,6 +819,7 @@ static int walk_rank(replay_state *s, int32_t r) {
     }
     if (k == FS_CALL_FINALIZE) {
       gap_before(&w, c);
+      finalize = c;
       break;
     }
     if (k == FS_CALL_COMPUTE) { /* the gap before it, then its own duration and flops (trace.h) */
@@ -812,7 +848,7 @@ static int walk_rank(replay_state *s, int32_t r) {
     else failed = point_to_point(s, &w, r, c);
     if (failed) goto done;
   }
-  status = finish_rank(s, &w, r);
+  status = finish_rank(s, &w, r, finalize);
 done:
   free(w.request_task);
   free(w.request_waited);
@@ -871,6 +907,77 @@ static void describe_algorithms(replay_state *s) {
   }
 }
 
+static void free_origins(fs_replay *replay) {
+  for (int32_t r = 0; replay->file && r < replay->ranks; r++) free(replay->file[r]);
+  free(replay->file), free(replay->comm_id), free(replay->tag_value), free(replay->tag_comm);
+  free(replay->message_comm);
+}
+
+/* What fs_replay_describe_task needs once the trace is gone: the tag
+ * table turned around, the communicators' ids, the ranks' files. */
+static int keep_origins(replay_state *s) {
+  fs_replay *replay = s->replay;
+  const fs_trace *t = s->trace;
+  replay->tag_value = malloc((size_t)(s->tag_count + 1) * sizeof *replay->tag_value);
+  replay->tag_comm = malloc((size_t)(s->tag_count + 1) * sizeof *replay->tag_comm);
+  replay->comm_id = malloc((size_t)(t->comms + 1) * sizeof *replay->comm_id);
+  replay->file = calloc((size_t)t->ranks + 1, sizeof *replay->file);
+  if (!replay->tag_value || !replay->tag_comm || !replay->comm_id || !replay->file) return -1;
+  for (int64_t i = 0; i < s->tag_capacity; i++) {
+    if (!s->tags[i].key) continue;
+    uint64_t key = (uint64_t)(s->tags[i].key - 1);
+    replay->tag_value[s->tags[i].id] = (int32_t)(uint32_t)(key & 0xffffffffu);
+    replay->tag_comm[s->tags[i].id] = (int32_t)(key >> 32);
+  }
+  replay->tag_count = s->tag_count;
+  for (int32_t c = 0; c < t->comms; c++) replay->comm_id[c] = t->comm[c].id;
+  replay->comms = t->comms;
+  for (int32_t r = 0; r < t->ranks; r++)
+    if (!(replay->file[r] = strdup(t->rank[r].file ? t->rank[r].file : "the trace"))) return -1;
+  return 0;
+}
+
+/* Reads "r3.L17.MPI_Isend[.send]" back: the line (or call) and the call's name. */
+static int read_name(const char *name, char *place, uint64_t *number, const char **call, size_t *length) {
+  const char *at = strchr(name, '.');
+  if (!at || (at[1] != 'L' && at[1] != 'c')) return -1;
+  *place = at[1];
+  *number = 0;
+  for (at += 2; *at >= '0' && *at <= '9'; at++) *number = *number * 10 + (uint64_t)(*at - '0');
+  if (*at != '.') return -1;
+  *call = at + 1;
+  const char *end = strchr(*call, '.');
+  *length = end ? (size_t)(end - *call) : strlen(*call);
+  return 0;
+}
+
+int fs_replay_describe_task(const void *state, const fs_program *p, int32_t task, int32_t *tag,
+                            char *communicator, size_t communicator_size, char *call, size_t call_size) {
+  const fs_replay *replay = state;
+  int32_t engine_tag = fs_task_tag(p, task);
+  if (task >= replay->message_capacity || replay->message_comm[task] < 0 ||
+      engine_tag >= replay->tag_count)
+    return -1;
+  int32_t comm = replay->message_comm[task];
+  *tag = engine_tag < 0 ? FS_ANY_TAG : replay->tag_value[engine_tag];
+  if (comm == FS_COMM_WORLD) snprintf(communicator, communicator_size, "MPI_COMM_WORLD");
+  else if (comm == FS_COMM_SELF) snprintf(communicator, communicator_size, "MPI_COMM_SELF");
+  else snprintf(communicator, communicator_size, "communicator %lld", (long long)replay->comm_id[comm]);
+  char buffer[24], place;
+  const char *name = fs_task_name(p, task, buffer), *kind;
+  uint64_t number;
+  size_t length;
+  call[0] = 0;
+  if (read_name(name, &place, &number, &kind, &length) == 0) {
+    const char *file = replay->file[p->rank[task]];
+    if (place == 'L')
+      snprintf(call, call_size, "%.*s at %s:%llu", (int)length, kind, file, (unsigned long long)number);
+    else
+      snprintf(call, call_size, "%.*s, call %llu of %s", (int)length, kind, (unsigned long long)number, file);
+  }
+  return 0;
+}
+
 fs_replay *fs_replay_build(const fs_trace *trace, const fs_replay_options *options, fs_error *err) {
   replay_state s = {.trace = trace, .options = options, .err = err, .compute_label = -1,
                     .next_collective_tag = FIRST_COLLECTIVE_TAG};
@@ -896,6 +1003,10 @@ fs_replay *fs_replay_build(const fs_trace *trace, const fs_replay_options *optio
     if (walk_rank(&s, r)) goto fail;
   }
   if (fs_program_finalize(s.p, err)) goto fail;
+  if (keep_origins(&s)) {
+    out_of_memory(&s);
+    goto fail;
+  }
   describe_algorithms(&s);
   replay->program = s.p;
   free_state(&s);
@@ -903,7 +1014,7 @@ fs_replay *fs_replay_build(const fs_trace *trace, const fs_replay_options *optio
 fail:
   free_state(&s);
   fs_program_free(s.p);
-  if (replay) free(replay->recorded);
+  if (replay) free(replay->recorded), free_origins(replay);
   free(replay);
   return NULL;
 }
@@ -912,5 +1023,6 @@ void fs_replay_free(fs_replay *replay) {
   if (!replay) return;
   fs_program_free(replay->program);
   free(replay->recorded);
+  free_origins(replay);
   free(replay);
 }

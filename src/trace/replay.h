@@ -31,6 +31,16 @@ typedef struct fs_replay {
   int64_t calls, messages, collectives; /* simulated point-to-point and collective calls */
   fs_time computation;  /* all ranks' computation, after --compute-scale (saturated at 2^62 ps) */
   char algorithms[512]; /* the algorithm each collective ran as: "allreduce=allreduce-rd ..." */
+  /* for fs_replay_describe_task: per send/recv task its communicator (an
+   * index of the trace's, -1 for other tasks); per program tag the trace's
+   * tag and communicator; the communicators' ids; each rank's file */
+  int32_t *message_comm;
+  int64_t message_capacity;
+  int32_t *tag_value, *tag_comm;
+  int64_t tag_count;
+  int64_t *comm_id;
+  int32_t comms;
+  char **file;
 } fs_replay;
 
 /* Lowers the trace; NULL with err set ("FILE:LINE: rank R, CALL: why") when a
@@ -38,6 +48,14 @@ typedef struct fs_replay {
  * unknown request, members that disagree on a collective) or --algo is bad. */
 fs_replay *fs_replay_build(const fs_trace *trace, const fs_replay_options *options, fs_error *err);
 void fs_replay_free(fs_replay *replay);
+
+/* An fs_task_describer's describe (core/engine.h) for the replay's
+ * program, state the fs_replay: a send's or recv's MPI tag, communicator
+ * ("MPI_COMM_WORLD", "communicator 5" by the trace's id) and the call that
+ * made it ("MPI_Isend at FILE:17", "MPI_Isend, call 8 of FILE" without
+ * lines); -1 for tasks of a collective's schedule. */
+int fs_replay_describe_task(const void *replay, const fs_program *p, int32_t task, int32_t *tag,
+                            char *communicator, size_t communicator_size, char *call, size_t call_size);
 
 /* The collectives --algo knows, with their default algorithms, as text for --help. */
 const char *fs_replay_algorithm_help(void);
