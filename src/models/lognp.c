@@ -1,4 +1,4 @@
-/* lognp.c: the log_3 P model (Cameron, Ge, Sun; notes §1.2, §4.1 item 3),
+/* lognp.c: the log_3 P model (Cameron, Ge, Sun),
  * log_n P with n = 3 stages. A message of s bytes with stride d (the task's
  * stride=, 0: contiguous) costs, eq. (6),
  *     T(s, d) = o_mw(s) + l_mw(s, d) + o_net(s)
