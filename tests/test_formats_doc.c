@@ -40,6 +40,7 @@ typedef struct examples {
 /* The examples in document order, in the order the document shows them. */
 static const char *const expected_names[] = {
     "put.dag",  "kinds.dag", "pingpong.goal", "pingpong.dag", "pipelined.xml",
+    "lognp.xml",
     "shm.table", "net.table", "two-nodes.xml", "pairs.txt",    "lmo.txt",
     "factors.txt", "detours.txt", "rec/rank-0.fstrace", "rec/rank-1.fstrace",
     "lap/pmpi-trace-rank-0.txt", "lap/pmpi-trace-rank-1.txt", "sg.txt", "p2p.csv",
@@ -207,7 +208,7 @@ static void assert_written(const char *written, const char *example_name) {
 /* ---- the examples are all there ---- */
 
 START_TEST(every_marked_example_is_found) {
-  ck_assert_int_eq(doc.count, EXPECTED_COUNT); /* 23 */
+  ck_assert_int_eq(doc.count, EXPECTED_COUNT); /* 24 */
   for (int i = 0; i < EXPECTED_COUNT; i++) {
     ck_assert_str_eq(doc.item[i].name, expected_names[i]);
     ck_assert_msg(doc.item[i].text[0] != 0, "example %s is empty", doc.item[i].name);
@@ -263,6 +264,16 @@ END_TEST
  * 1210/2210, c0 2210-2220; rank 1's CPU is free at 1210. */
 START_TEST(model_file_example) {
   assert_run("put.dag --model pipelined.xml", "\"makespan_ns\": 2220, \"finish_ns\": [2220, 1210]");
+}
+END_TEST
+
+/* lognp.xml, tables inline (they were read from the XML file itself,
+ * "lognp.xml:1:1: expected a message size"): a put costs o_mw + o_net =
+ * 1000 + 2000, the sender's CPU o_mw/2 = 500, the receiver's half takes no
+ * CPU. p0 CPU 0-500, remote 3000; c1 3000-3010; q1 CPU 3010-3510, remote
+ * 6010; c0 (after p0:local = 500 and q1) 6010-6020. */
+START_TEST(lognp_model_file_example) {
+  assert_run("put.dag --model lognp.xml", "\"makespan_ns\": 6020, \"finish_ns\": [6020, 3510]");
 }
 END_TEST
 
@@ -440,6 +451,7 @@ static Suite *suite(void) {
   tcase_add_test(t, dag_every_kind);
   tcase_add_test(t, goal_example);
   tcase_add_test(t, model_file_example);
+  tcase_add_test(t, lognp_model_file_example);
   tcase_add_test(t, table_and_platform_examples);
   tcase_add_test(t, hetero_hockney_example);
   tcase_add_test(t, lmo_example);
