@@ -124,7 +124,7 @@ START_TEST(hockney_linear_scatter) {
 }
 END_TEST
 
-/* Binomial scatter on 4 ranks, M = 1000 B (notes §3.3): 0 puts 2M to 2,
+/* Binomial scatter on 4 ranks, M = 1000 B: 0 puts 2M to 2,
  * then M to 1; 2 forwards M to 3 once its data lands:
  * T = alpha_02 + 2M*beta_02 + max(alpha_01 + M*beta_01, alpha_23 + M*beta_23).
  * alpha_02 1us, beta_02 1ns: 3000. Then 0->1 (5us, 1ns) = 6000 against
@@ -497,7 +497,7 @@ START_TEST(describe) {
 }
 END_TEST
 
-/* The LMO estimation experiments of seed 003 (notes §3.5), simulated with
+/* The LMO estimation experiments of Lastovetsky et al., simulated with
  * C = 10, 20, 30 us, t = 1, 2, 3 ns/B, 1/beta_01 = 4, 1/beta_02 = 5,
  * 1/beta_12 = 6 ns/B (original LMO: L = 0), M = 1000 B.
  *  - empty roundtrip i <-> j: T_ij(0) = 2(C_i + C_j): 60, 80, 100 us, and

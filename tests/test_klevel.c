@@ -258,7 +258,7 @@ static fs_time simulate(const char *name, const fs_generator_options *o, const c
 
 /* Thesis Fig. 3.7: kappa-level broadcast, M = 2, finishes at 18 (P0 -> P4
  * arrives at 1 + 2 + 4 + 1 = 8, P4 -> P6 at 8 + 6 = 14, P6's node phase 2
- * ends at 18). Personalized (notes §2.2, derived): 8 B to P4 arrive at
+ * ends at 18). Personalized (derived): 8 B to P4 arrive at
  * 6 + 8 = 14, 4 B to P6 at 14 + 4 + 4 = 22, phase 2 (one 2 B message:
  * 2 + 2) ends at 26. hetero-hockney keeps the sender busy until arrival
  * where the thesis frees it after s_0 + B/g_global, so the event times of

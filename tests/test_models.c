@@ -158,7 +158,7 @@ END_TEST
 /* The thesis's Table 5.3 schedules under its minimum model (ARCHER 8 B:
  * alpha_p 0.88, alpha_r 0.38 us; the default table), one 8-byte element,
  * reduce 0. A stage of factor k costs 0.88 + (k-1)*0.38 us; these are the
- * model predictions of the Fennel extraction (notes §4.2):
+ * model predictions of the Fennel thesis's extraction:
  *  a4 2.02 | a6 2.78 | a2,a4 3.28 | a3,a4 3.66 | a4,a4 4.04 | a4,a6 4.80 |
  *  a8,a4 5.56 | a8,a6 6.32 | a8,a8 7.08 | a8,a3,a4 7.20 | a8,a4,a4 7.58.
  * Recursive doubling for powers of two: log2 N * 1.26 us: 4 -> 2.52,

@@ -1,5 +1,5 @@
 /* test_rm_schedule.c: recursive-multiplying schedules
- * (src/generators/rm_schedule.c; Fennel thesis §5.4, notes §3.2-3.4).
+ * (src/generators/rm_schedule.c; Fennel thesis §5.4).
  *
  * Covers the stage notation (parse with positioned errors, canonical
  * format, truncation), the rank count with its structural rules (R + G*K = N,
@@ -27,7 +27,7 @@
 #include "model_support.h"
 #include "test_support.h"
 
-#define C_THESIS 2.911 /* b_opt = 3.258, upper = 12 (notes §3.2) */
+#define C_THESIS 2.911 /* b_opt = 3.258, upper = 12 */
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -667,7 +667,7 @@ START_TEST(structure_collapse_six) {
 END_TEST
 
 /* MPICH's recursive doubling (allreduce-rd) is c{2rem}m2, a2 x log2(pof2),
- * e{2rem}m2 (notes §3.3): the same DAG task for task, N = 1..64. */
+ * e{2rem}m2: the same DAG task for task, N = 1..64. */
 START_TEST(mpich_schedule_is_allreduce_rd) {
   for (int32_t n = 1; n <= 64; n++) {
     int32_t pof2 = 1, rounds = 0;

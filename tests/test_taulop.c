@@ -1,5 +1,5 @@
-/* test_taulop.c: the tau-Lop model against the thesis's formulas (seed 000,
- * notes §1.3-1.4 and §6.3), with tables chosen so every value is exact:
+/* test_taulop.c: the tau-Lop model against the thesis's formulas (its
+ * rule A2 included), with tables chosen so every value is exact:
  *   shared memory: L0(m,1) = m, L0(m,2) = 1.5 m, L0(m,3) = 2 m, L0(m,4) = 3 m
  *   network:       L1(m,tau) = 10 tau m          (ns, m in bytes)
  * or zero where a test isolates one channel. */

@@ -1,6 +1,6 @@
 /* fit_lmo.c: the extended LMO model's per-rank C_i, t_i and per-pair L_ij,
  * 1/beta_ij from round trips and one-to-two experiments (Lastovetsky,
- * Rychkov, O'Flynn, seed 003; notes lognp-and-heterogeneous.md §3.5), as
+ * Rychkov, O'Flynn), as
  * lmo.c prices them.
  *
  * lmo.c: a message i->j of M bytes is C_i + M t_i on i's CPU, L_ij +

@@ -1,5 +1,5 @@
 /* fit_lognp.c: the log_3 P model's o_mw(s), l_mw(s, d) and o_net(s)
- * tables (Cameron, Ge, Sun; notes lognp-and-heterogeneous.md §1.4), as
+ * tables (Cameron, Ge, Sun), as
  * lognp.c prices the probe's experiments.
  *
  * lognp.c: a message of s bytes with stride d holds its sender's CPU for

@@ -1,5 +1,5 @@
 /* allreduce_rm.c: `gen allreduce-rm`: recursive multiplying (Fennel thesis
- * §5.4, Algs. 2-6; notes §3.2-3.3), one-sided like the thesis's DMAPP
+ * §5.4, Algs. 2-6), one-sided like the thesis's DMAPP
  * prototype: every message is a put into a temporary of its target.
  *
  * The schedule is --schedule TEXT in the notation of rm_schedule.h

@@ -1,6 +1,6 @@
 /* rm_schedule.c: recursive-multiplying schedules (Fennel thesis §5.4).
  *
- * Cost model (units of alpha_r, c = alpha_p/alpha_r; thesis notes §3.4):
+ * Cost model (units of alpha_r, c = alpha_p/alpha_r; Fennel thesis ch. 5):
  *   factor aK: c+K-1   merge mRgGaK: c+K   inverse merge nRgGaK: c+K-1+ceil(R/G)
  *   collapse cTmM: c+1   expand eTmM: c+M-1
  * Optimum factor (Eq. 5.8):   b_opt   = e^{W0((c-1)/e)+1} - 1

@@ -1,4 +1,4 @@
-/* hetero_hockney.c: the heterogeneous Hockney model (notes §3.3, §4.1):
+/* hetero_hockney.c: the heterogeneous Hockney model (Lastovetsky et al.):
  * a message i->j of M bytes takes alpha_ij + beta_ij * M, with per-pair
  * alpha and beta from a rank-pair file (rank_pair_table.h; keys alpha,
  * beta). Semantics are hockney.c's with per-pair values: the sender's CPU

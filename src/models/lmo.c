@@ -1,5 +1,5 @@
-/* lmo.c: the extended LMO model (Lastovetsky, Mkwawa, O'Flynn; notes §3.4,
- * §4.1), per-rank C_i, t_i and per-pair L_ij, invbeta_ij (time per byte,
+/* lmo.c: the extended LMO model (Lastovetsky, Mkwawa, O'Flynn), per-rank
+ * C_i, t_i and per-pair L_ij, invbeta_ij (time per byte,
  * 1/beta_ij) from a rank-pair file (rank_pair_table.h). A message i->j of
  * M bytes passes three phases:
  *   sender CPU   C_i + M*t_i            (then the sender is free: local)

@@ -1,4 +1,4 @@
-/* lognp.c: the log_3 P model (Cameron, Ge, Sun; notes §1.2, §4.1 item 3),
+/* lognp.c: the log_3 P model (Cameron, Ge, Sun),
  * log_n P with n = 3 stages. A message of s bytes with stride d (the task's
  * stride=, 0: contiguous) costs, eq. (6),
  *     T(s, d) = o_mw(s) + l_mw(s, d) + o_net(s)
@@ -169,10 +169,11 @@ static int read_strides(lognp *m, const char *text, fs_error *err) {
   }
 }
 
-static int read_table(const char *path, int columns, fs_size_table *table, char *name,
+/* A table file, or the rows of a model file's <table> (param->text). */
+static int read_table(const fs_parameter *param, int columns, fs_size_table *table, char *name,
                       size_t name_size, fs_error *err) {
-  snprintf(name, name_size, "%s", path);
-  fs_text_input *in = fs_text_input_open_file(path, err);
+  snprintf(name, name_size, "%s", param->value);
+  fs_text_input *in = fs_parameter_open_text(param, err);
   if (!in) return -1;
   int status = fs_size_table_read(in, columns, NULL, table, err);
   fs_text_input_close(in);
@@ -186,9 +187,9 @@ static int load(lognp *m, fs_parameters *params, fs_error *err) {
   if (!mw || !net)
     return fs_error_set(err, "lognp: --param mw_table=FILE and net_table=FILE are required");
   if (strides && read_strides(m, strides->value, err)) return -1;
-  if (read_table(mw->value, 1 + m->stride_count, &m->mw, m->mw_name, sizeof m->mw_name, err))
+  if (read_table(mw, 1 + m->stride_count, &m->mw, m->mw_name, sizeof m->mw_name, err))
     return -1;
-  return read_table(net->value, 1, &m->net, m->net_name, sizeof m->net_name, err);
+  return read_table(net, 1, &m->net, m->net_name, sizeof m->net_name, err);
 }
 
 int fs_lognp_create(fs_parameters *params, fs_network_model *out, fs_error *err) {

@@ -4,7 +4,7 @@
  * (a channel's L(m, tau), a node's gamma(m, tau)). Each job keeps a progress
  * fraction f, advancing at df/dt = 1/cost(m, tau(t)); when a job joins or
  * leaves, every job there is rescheduled at t + (1-f) cost(m, tau_new)
- * (the tau-Lop thesis's rule A2; notes §6.3). One event is pending per
+ * (the tau-Lop thesis's rule A2). One event is pending per
  * instance, for its first job to end; it is posted through the owner's
  * function (the network or the compute model's own events) with a payload
  * below bit 31, which the owner may use for its own events. */

@@ -22,8 +22,9 @@ typedef struct fs_size_table {
   int owned;             /* sizes and values were allocated by the reader */
 } fs_size_table;
 
-/* Reads rows of one size and `columns` times (units required, negative
- * allowed: fitted parameters can be), '#' comments and blank lines; at
+/* Reads rows of one size and `columns` times (a bare number is ns, as in
+ * fs_parse_time; negative allowed: fitted parameters can be), '#' comments
+ * and blank lines; at
  * least one row. Errors: "name:line:column: expected ...". column_names
  * name the value columns in messages (NULL: generic). columns 0: as many
  * as the first row has, the same in every row. */

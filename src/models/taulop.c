@@ -23,7 +23,7 @@
  * When tau changes on an instance, every active transfer there keeps its
  * progress fraction f (df/dt = 1/L(m, tau)) and is rescheduled at
  * t + (1-f) L(m, tau_new): with m1 < m2 starting together the first ends at
- * L(m1,2) and the second L(m2-m1,1) later, the thesis's rule A2 (notes §6.3).
+ * L(m1,2) and the second L(m2-m1,1) later, the thesis's rule A2.
  *
  * L^c(m, tau) comes from a table file per channel (shm_table=, net_table=):
  * rows "SIZE L(m,1) L(m,2) ... L(m,T)", interpolated linearly in m and

@@ -2,15 +2,15 @@
  * optional tree of levels above the nodes, channels named by level, and the
  * rank -> node mapping.
  *
- * Levels follow the SMP-clusters thesis's kappa-NUMA tree (notes/
- * smp-clusters.md §1.2): level 0 is inside a node (shared memory), level 1
+ * Levels follow the SMP-clusters thesis's kappa-NUMA tree (docs/FORMATS.md,
+ * "Platform files"): level 0 is inside a node (shared memory), level 1
  * joins nodes. Listed levels are numbered 1, 2, ... bottom-up; a level-l
  * group holds fanout(1) * ... * fanout(l) consecutive nodes (nodes 0..M-1),
  * and M must be a multiple of that, so every group is complete. Two ranks
  * are at level 0 on the same node, else at the lowest listed level whose
  * group holds both nodes, else at top_level: the machine as a whole. With
  * no listed level, every pair of nodes is at level 1 (the tau-Lop thesis's
- * flat network, the tau-Lop thesis).
+ * flat network).
  *
  * Channels are kept as names and levels only (a model gives them meaning):
  * at most one channel per level, level in [0, top_level]. Without any,
