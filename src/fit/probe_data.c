@@ -106,16 +106,16 @@ static int parse_integer(const field *f, int64_t min, int64_t max, int64_t *out)
 
 /* The first line: "# fennelprobe 1 ranks=P ..." */
 static int read_header(fs_text_input *in, const char *line, size_t length, int32_t *ranks,
-                       fs_error *err) {
+                       int sidecar, fs_error *err) {
   static const char magic[] = "# fennelprobe 1";
   static const char collectives[] = "# fennelprobe-collectives";
-  if (length == 0 || line[0] != '#') { /* a sidecar's first line: the same without "# " */
+  if (sidecar) { /* a sidecar's first line: the same without "# " */
     char copy[FS_PROBE_META_LINE_MAX + 3] = "# ";
     if (length > FS_PROBE_META_LINE_MAX)
       return fs_text_input_error(in, 1, err, "expected \"fennelprobe 1 ranks=P ...\" (a line of "
                                  "at most %d bytes)", FS_PROBE_META_LINE_MAX);
     memcpy(copy + 2, line, length);
-    if (read_header(in, copy, length + 2, ranks, err) == 0) return 0;
+    if (read_header(in, copy, length + 2, ranks, 0, err) == 0) return 0;
     /* the message's column counts the "# " that is not in the sidecar */
     return fs_text_input_error(in, 1, err, "expected \"fennelprobe 1 ranks=P ...\" as the "
                                "sidecar's first line (a fennelprobe point-to-point file)");
@@ -251,7 +251,7 @@ static int read_sidecar(const char *csv, int32_t *ranks, fs_error *err) {
     int got = fs_text_input_next_line(in, &line, &length, err);
     if (got == 0) fs_error_set(err, "%s:1:1: expected \"fennelprobe 1 ranks=P ...\" (the file "
                                "is empty)", path);
-    if (got == 1) status = read_header(in, line, length, ranks, err);
+    if (got == 1) status = read_header(in, line, length, ranks, 1, err);
     fs_text_input_close(in);
   }
   free(path);
@@ -269,7 +269,8 @@ static fs_probe_data *read_input(fs_text_input *in, const char *path, fs_error *
   int columns_first = status == 1 && length == sizeof column_line - 1 &&
                       memcmp(line, column_line, length) == 0;
   if (status != 1) return NULL;
-  if (columns_first ? read_sidecar(path, &ranks, err) : read_header(in, line, length, &ranks, err))
+  if (columns_first ? read_sidecar(path, &ranks, err)
+                    : read_header(in, line, length, &ranks, 0, err))
     return NULL;
   fs_probe_data *d = fs_probe_data_new(ranks);
   if (!d || !(d->source = strdup(fs_text_input_name(in)))) {

@@ -287,11 +287,11 @@ static int open_everywhere(const machine *m, const char *path, fs_output **out,
     char *meta_path = malloc(strlen(path) + 6);
     if (meta_path) sprintf(meta_path, "%s.meta", path);
     if (!meta_path) snprintf(err.message, sizeof err.message, "out of memory"), ok = 0;
-    else if (strcmp(path, "-") != 0 && !(*meta = fs_output_open(meta_path, &err))) ok = 0;
     else if (!(*out = fs_output_open(path, &err))) ok = 0;
+    else if (strcmp(path, "-") != 0 && !(*meta = fs_output_open(meta_path, &err))) ok = 0;
     if (!ok) {
       fprintf(stderr, "fennelprobe: %s\n", err.message);
-      if (*meta) fs_output_abort(*meta), *meta = NULL;
+      if (*out) fs_output_abort(*out), *out = NULL;
     }
     free(meta_path);
   }
