@@ -260,7 +260,7 @@ START_TEST(best_bad_input_exits_2) {
       {"best allreduce --ranks 4 --compute nosuch", "unknown compute model 'nosuch'"},
       {"best allreduce --ranks 4 --param alfa=1", "--param alfa: no parameter"},
       {"best allreduce --ranks 4 --param alpha_p", "--param alpha_p: expected KEY=VALUE"},
-      {"best allreduce --ranks 4 --format xml", "--format xml: expected text or json"},
+      {"best allreduce --ranks 4 --format xml", "--format xml: expected text, json or csv"},
       {"best allreduce --ranks 4 --candidates 0", "--candidates 0: expected a whole number"},
       {"best allreduce --ranks 4 --top -1", "--top -1: expected a whole number"},
       {"best allreduce --ranks 4 --size 3parsecs", "--size 3parsecs"},

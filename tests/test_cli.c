@@ -189,7 +189,7 @@ START_TEST(usage_errors_exit_2) {
       {"run schedules/spec-example.dag --compute nosuch", "unknown compute model 'nosuch'"},
       {"run schedules/spec-example.dag --param alfa=1", "--param alfa: no parameter"},
       {"run schedules/spec-example.dag --param alpha", "expected KEY=VALUE"},
-      {"run schedules/spec-example.dag --format xml", "--format xml: expected text or json"},
+      {"run schedules/spec-example.dag --format xml", "--format xml: expected text, json or csv"},
       {"run schedules/spec-example.dag --bogus", "unknown option --bogus"},
       {"run schedules/spec-example.dag --model", "--model needs a value"},
       {"gen", "no generator named"},

@@ -342,8 +342,12 @@ START_TEST(test_noise_description) {
   char text[512];
   fs_noise_describe(n, text, sizeof text);
   ck_assert_str_eq(text, "\"net\": \"lognormal:mu=0,sigma=0.2\", \"host\": "
-                         "\"exponential:mean=50,mode=add\", \"rank 3-3 compute\": "
+                         "\"exponential:mean=50,mode=add\", \"3:compute\": "
                          "\"constant:value=2\"");
+  /* issue 16 item 10: keys and the sidecar's spec read as the options typed them */
+  fs_noise_spec(n, text, sizeof text);
+  ck_assert_str_eq(text, "net=lognormal:mu=0,sigma=0.2 host=exponential:mean=50,mode=add "
+                         "3:compute=constant:value=2");
   ck_assert(fs_noise_active(n));
   fs_noise_free(n);
   n = fs_noise_new();

@@ -77,15 +77,31 @@ START_TEST(write_read_round_trip) {
   fs_error err;
   ck_assert_msg(fs_probe_data_write(d, path, &err) == 0, "%s", err.message);
   char *text = fs_test_read_file(path, NULL);
-  ck_assert_ptr_nonnull(strstr(text, "# fennelprobe 1 ranks=3 source=fennelsim\n" COLUMNS
-                                     "roundtrip,shm,8,0,0,0,1,2,-1,-1,30,1234.567,1234.6,2000,0.999\n"));
+  /* since issue 16: plain CSV, the first line in the sidecar PATH.meta */
+  ck_assert_int_eq(strncmp(text, COLUMNS "roundtrip,shm,8,0,0,0,1,2,-1,-1,30,1234.567,1234.6,2000,"
+                                 "0.999\n", strlen(COLUMNS) + 62), 0);
+  char meta[1024];
+  snprintf(meta, sizeof meta, "%s.meta", path);
+  char *sidecar = fs_test_read_file(meta, NULL);
+  ck_assert_str_eq(sidecar, "fennelprobe 1 ranks=3 source=fennelsim\n");
+  free(sidecar);
   fs_probe_data *back = fs_probe_data_read(path, &err);
   ck_assert_msg(back != NULL, "%s", err.message);
   ck_assert_int_eq(back->count, d->count);
   for (int64_t i = 0; i < d->count; i++) {
-    d->rows[i].line = (uint32_t)(i + 3);
+    d->rows[i].line = (uint32_t)(i + 2);
     ck_assert(memcmp(&d->rows[i], &back->rows[i], sizeof d->rows[i]) == 0);
   }
+  /* a malformed sidecar is named */
+  ck_assert_int_eq(fs_test_write_file(meta, "fennelprobe 2 ranks=3\n", 0), 0);
+  fs_probe_data *bad = fs_probe_data_read(path, &err);
+  ck_assert_ptr_null(bad);
+  char message[1200];
+  snprintf(message, sizeof message, "%s:1:1: expected \"fennelprobe 1 ranks=P ...\" as the "
+           "sidecar's first line (a fennelprobe point-to-point file)", meta);
+  ck_assert_str_eq(err.message, message);
+  remove(meta);
+  remove(path);
   free(text);
   free(path);
   fs_probe_data_free(d);

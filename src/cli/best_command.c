@@ -14,6 +14,7 @@
 #include "core/engine.h"
 #include "generators/generators.h"
 #include "generators/rm_schedule.h"
+#include "instruments/report.h"
 #include "models/model_registry.h"
 #include "data_roots.h"
 #include "options.h"
@@ -29,8 +30,9 @@ static const char best_usage[] =
     "                         the C cheapest under the cost model with c = alpha_p/alpha_r\n"
     "                         (pipelined's --param alpha_p/alpha_r, else Table 4.1 at --size;\n"
     "                         0 under hockney), plus the heuristic's schedule and rd\n"
-    "  --top K                entries printed (default 20 for text, all for json; 0: all)\n"
-    "  --format text|json     output (default text)\n";
+    "  --top K                entries printed (default 20 for text, all for json and csv;\n"
+    "                         0: all)\n"
+    "  --format text|json|csv output (default text); csv: a header and a row per candidate\n";
 
 typedef struct best_options {
   const char *collective, *model, *compute, *format;
@@ -91,9 +93,10 @@ static int parse_best_options(int argc, char **argv, best_options *o, fs_error *
   if (strcmp(o->collective, "allreduce") != 0)
     return fs_error_set(err, "best %s: only allreduce is searched", o->collective);
   if (o->ranks == 0) return fs_error_set(err, "--ranks is required");
-  if (strcmp(o->format, "text") != 0 && strcmp(o->format, "json") != 0)
-    return fs_error_set(err, "--format %s: expected text or json", o->format);
-  if (!o->top_given) o->top = strcmp(o->format, "json") == 0 ? 0 : 20;
+  if (strcmp(o->format, "text") != 0 && strcmp(o->format, "json") != 0 &&
+      strcmp(o->format, "csv") != 0)
+    return fs_error_set(err, "--format %s: expected text, json or csv", o->format);
+  if (!o->top_given) o->top = strcmp(o->format, "text") != 0 ? 0 : 20;
   return 0;
 }
 
@@ -241,6 +244,27 @@ static void print_json(const best_options *o, const char *describe, double c,
   printf("]}\n");
 }
 
+/* A header and a row per candidate shown, each row carrying the search's
+ * settings, so the tables of several searches concatenate. */
+static void print_csv(const best_options *o, const char *describe, double c,
+                      const entry *list, int count) {
+  char exact[32], parameters[520];
+  snprintf(parameters, sizeof parameters, "{%s}", describe);
+  printf("rank,schedule,makespan_ns,messages,ratio,collective,ranks,size_bytes,model,"
+         "model_parameters,compute_model,cost_ratio\n");
+  int shown = o->top == 0 || o->top > count ? count : (int)o->top;
+  for (int i = 0; i < shown; i++) {
+    printf("%d,", i + 1);
+    fs_csv_field(stdout, list[i].schedule);
+    printf(",%s,%lld,%.6f,allreduce,%d,%lld,%s,", fs_format_ns(exact, list[i].makespan),
+           (long long)list[i].messages,
+           list[0].makespan > 0 ? (double)list[i].makespan / (double)list[0].makespan : 1.0,
+           o->ranks, (long long)o->size, o->model);
+    fs_csv_field(stdout, parameters);
+    printf(",%s,%.6g\n", o->compute, c);
+  }
+}
+
 int fs_command_best(int argc, char **argv) {
   if (fs_wants_help(argc, argv, best_usage)) return FS_EXIT_OK;
   fs_error err = {{0}};
@@ -269,6 +293,8 @@ int fs_command_best(int argc, char **argv) {
   network.describe(network.state, describe, sizeof describe);
   if (strcmp(o.format, "json") == 0)
     print_json(&o, describe, c, &ranked, list, count);
+  else if (strcmp(o.format, "csv") == 0)
+    print_csv(&o, describe, c, list, count);
   else
     print_text(&o, describe, c, &ranked, &what, list, count);
 done:

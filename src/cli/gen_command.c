@@ -4,12 +4,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "formats/schedule_reader.h"
 #include "formats/dag_writer.h"
 #include "formats/goal_writer.h"
 #include "generators/generators.h"
 #include "data_roots.h"
+#include "instruments/progress.h"
 #include "options.h"
 #include "run_replay.h"
 #include "platform/platform_xml.h"
@@ -58,10 +60,35 @@ static int parse_format(const char *value, output_format *format, fs_error *err)
   return 0;
 }
 
+static void progress_hook(void *bar, int64_t done) { fs_progress_update(bar, done); }
+
+/* Writes p into out, with a progress bar (a .dag's tasks, a GOAL file's
+ * ranks) when stderr is a terminal and the schedule itself is not going to
+ * one; like run's, drawn only when writing lasts over half a second. */
 static int write_program(const fs_program *p, output_format format, fs_output *out,
                          fs_error *err) {
-  return format == FORMAT_GOAL ? fs_goal_write_output(p, out, err)
-                               : fs_dag_write_output(p, out, err);
+  int goal = format == FORMAT_GOAL;
+  int shown = isatty(2) && !(strcmp(fs_output_path(out), "-") == 0 && isatty(1));
+  fs_progress *bar = fs_progress_new("writing", goal ? p->ranks : p->tasks, shown, stderr);
+  if (goal) fs_progress_check_every(bar, 1); /* a call per rank: each may be long */
+  if (bar) fs_output_set_progress(out, progress_hook, bar);
+  int status = goal ? fs_goal_write_output(p, out, err) : fs_dag_write_output(p, out, err);
+  fs_output_set_progress(out, NULL, NULL);
+  fs_progress_done(bar);
+  return status;
+}
+
+/* fs_dag_write and fs_goal_write, with the progress bar. */
+static int write_file(const fs_program *p, output_format format, const char *path,
+                      fs_error *err) {
+  fs_output *out = fs_output_open(path, err);
+  if (!out) return -1;
+  fs_error inner;
+  if (write_program(p, format, out, &inner)) {
+    fs_output_abort(out);
+    return fs_error_set(err, "%s: %s", path, inner.message);
+  }
+  return fs_output_commit(out, err);
 }
 
 static int list_generators(void) {
@@ -330,15 +357,15 @@ int fs_command_convert(int argc, char **argv) {
   } else if (count > 1) {
     fs_error_set(&err, "one schedule at a time (got %s and %s)", paths[0], paths[1]);
   } else {
-    program = fs_schedule_read(paths[0], &err);
+    program = fs_schedule_read_showing(paths[0], isatty(2) ? stderr : NULL, &err);
   }
   if (!program) goto done;
   if (format_of_path(output) != FORMAT_GOAL) {
-    status = fs_dag_write(program, output, &err) ? FS_EXIT_SIMULATION : FS_EXIT_OK;
+    status = write_file(program, FORMAT_DAG, output, &err) ? FS_EXIT_SIMULATION : FS_EXIT_OK;
     goto done;
   }
   int64_t priced = replay ? fs_replay_prepare_goal(program) : 0;
-  if (fs_goal_write(program, output, &err)) {
+  if (write_file(program, FORMAT_GOAL, output, &err)) {
     if (replay && strstr(err.message, "(put on rank"))
       snprintf(err.message + strlen(err.message), sizeof err.message - strlen(err.message),
                " (a one-sided collective algorithm: pick two-sided ones, e.g. --algo allreduce=rabenseifner)");

@@ -12,12 +12,15 @@
 #include "study/histogram_svg.h"
 #include "study/merge.h"
 #include "study/statistics.h"
+#include "study/study_meta.h"
 
 static const char merge_usage[] =
     "usage: fennelsim merge FILE.csv... [options]\n"
     "  FILE.csv               samples of the shards of one study, in any order (written by\n"
     "                         fennelsim run ... --seeds N --shard i/n --samples FILE.csv);\n"
-    "                         \"-\" for stdin\n"
+    "                         \"-\" for stdin. Each FILE.csv.meta (the study: input and its\n"
+    "                         checksum, models, noise, seeds) must match: shards of\n"
+    "                         different studies are refused\n"
     "  --format text|json     output (default text): the statistics of the whole study\n"
     "  --samples FILE.csv     write the merged samples, one row per seed in seed order\n"
     "  --histogram FILE.svg   draw the makespan distribution\n"
@@ -71,6 +74,57 @@ static int check_gaps(const merge_options *o, const fs_merge_gaps *gaps, int64_t
   return 0;
 }
 
+/* The shards' sidecars (FILE.csv.meta): every one of the same study as the
+ * first that has one (shard excepted), else an error naming what differs.
+ * A shard without a sidecar (stdin, an older fennelsim) among shards with
+ * one gets a warning; shards none of which has one merge as before.
+ * *first keeps the first sidecar, for the merged samples. */
+static int check_studies(const merge_options *o, fs_study_meta *first, fs_error *err) {
+  int first_at = -1, missing = 0;
+  for (int i = 0; i < o->inputs_count; i++) {
+    fs_study_meta meta;
+    int found = fs_study_meta_read(o->inputs[i], &meta, err);
+    if (found < 0) return -1;
+    missing += found == 0;
+    if (found == 0) continue;
+    const char *key, *a, *b;
+    if (first_at < 0) {
+      *first = meta, first_at = i;
+      continue;
+    }
+    int differ = fs_study_meta_differ(first, &meta, &key, &a, &b);
+    if (differ)
+      fs_error_set(err, "shard %s differs from %s in %s: %s vs %s",
+                   o->inputs[i], o->inputs[first_at], key, a, b);
+    fs_study_meta_free(&meta);
+    if (differ) return -1;
+  }
+  for (int i = 0; i < o->inputs_count && missing && first_at >= 0; i++) {
+    fs_study_meta meta;
+    if (fs_study_meta_read(o->inputs[i], &meta, err) == 0)
+      fprintf(stderr, "fennelsim: warning: %s has no sidecar %s.meta: cannot check that it is "
+              "a shard of the same study as %s\n", o->inputs[i], o->inputs[i],
+              o->inputs[first_at]);
+    fs_study_meta_free(&meta);
+  }
+  return 0;
+}
+
+/* The merged samples' sidecar: the study's, without a shard. */
+static int write_merged_meta(const char *samples, const fs_study_meta *meta, fs_error *err) {
+  if (!meta->text) return 0;
+  size_t size = 64;
+  for (int i = 0; i < meta->count; i++) size += strlen(meta->key[i]) + strlen(meta->value[i]) + 3;
+  char *text = malloc(size), *p = text;
+  if (!text) return fs_error_set(err, "out of memory");
+  p += sprintf(p, "%s\n", FS_STUDY_META_MAGIC);
+  for (int i = 0; i < meta->count; i++)
+    if (strcmp(meta->key[i], "shard") != 0) p += sprintf(p, "%s: %s\n", meta->key[i], meta->value[i]);
+  int status = fs_study_meta_write(samples, text, err);
+  free(text);
+  return status;
+}
+
 static int report(const merge_options *o, const fs_study_results *r, int32_t ranks,
                   fs_error *err) {
   uint64_t base = r->seed[0];
@@ -99,6 +153,7 @@ int fs_command_merge(int argc, char **argv) {
   fs_output *samples = NULL, *histogram = NULL;
   fs_study_results results = {0};
   fs_merge_gaps gaps;
+  fs_study_meta meta = {0};
   int32_t ranks = 0;
   int exit_status = FS_EXIT_USAGE;
   /* outputs first: an unwritable path fails before any reading */
@@ -110,6 +165,7 @@ int fs_command_merge(int argc, char **argv) {
     fs_error_set(&err, "out of memory");
     goto done;
   }
+  if (check_studies(&o, &meta, &err)) goto done;
   for (int i = 0; i < o.inputs_count; i++)
     if (fs_merge_read_file(merge, o.inputs[i], &err)) goto done;
   if (fs_merge_results(merge, &results, &ranks, &gaps, &err) ||
@@ -121,7 +177,8 @@ int fs_command_merge(int argc, char **argv) {
   }
   exit_status = FS_EXIT_SIMULATION; /* from here on, failures are of writing */
   if (report(&o, &results, ranks, &err)) goto done;
-  int failed = samples && fs_merge_write_samples(&results, ranks, samples, &err);
+  int failed = samples && (fs_merge_write_samples(&results, ranks, samples, &err) ||
+                           write_merged_meta(o.samples, &meta, &err));
   samples = NULL; /* committed or aborted */
   if (failed) goto done;
   failed = histogram && fs_histogram_svg(&results, histogram, &err);
@@ -134,6 +191,7 @@ done:
   if (histogram) fs_output_abort(histogram);
   fs_study_results_free(&results);
   fs_merge_free(merge);
+  fs_study_meta_free(&meta);
   free(o.inputs);
   return exit_status;
 }

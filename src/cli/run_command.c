@@ -60,7 +60,8 @@ static const char run_usage[] =
     "  --samples FILE.csv     one row per seed (seed, makespan, finish per rank), streamed\n"
     "  --histogram FILE.svg   the makespan distribution, drawn\n"
     "  --shard I/N            run only seed indices I, I+N, ... (job arrays; fennelsim merge)\n"
-    "  --format text|json     output (default text)\n"
+    "  --format text|json|csv output (default text); csv: a header and one row (input,\n"
+    "                         models and parameters, noise, seed, makespan_ns, events, wall_s)\n"
     "  --timeline FILE.csv    record every task's ready/start/end times\n"
     "  --svg FILE.svg         draw the run: a lane per rank, boxes and message arrows\n"
     "                         (up to 64 lanes; --svg-ranks A-B picks them)\n"
@@ -172,8 +173,12 @@ static int parse_run_options(int argc, char **argv, run_options *o, fs_error *er
   o->input = o->inputs[0];
   if (o->input_count > 1 && !fs_inputs_are_trace(o->inputs, o->input_count))
     return fs_error_set(err, "one schedule at a time (got %s and %s)", o->inputs[0], o->inputs[1]);
-  if (strcmp(o->format, "text") != 0 && strcmp(o->format, "json") != 0)
-    return fs_error_set(err, "--format %s: expected text or json", o->format);
+  if (strcmp(o->format, "text") != 0 && strcmp(o->format, "json") != 0 &&
+      strcmp(o->format, "csv") != 0)
+    return fs_error_set(err, "--format %s: expected text, json or csv", o->format);
+  if (o->seeds && strcmp(o->format, "csv") == 0) /* a study's rows are its samples */
+    return fs_error_set(err, "--format csv is one run's row: with --seeds, --samples FILE.csv "
+                             "writes a row per seed");
   if (!o->seeds && (o->threads || o->samples || o->histogram || o->shard_count > 1))
     return fs_error_set(err, "--threads, --samples, --histogram and --shard need --seeds N");
   if (o->seeds && o->shard_index >= o->seeds) /* a shard takes indices I, I+N, ... below seeds */
@@ -292,6 +297,8 @@ static int simulate(run_options *o, fs_program *program, const fs_replay *replay
                             .sections_arg = &(run_sections){views, replay, engine}};
   if (strcmp(o->format, "json") == 0)
     fs_report_json(stdout, &summary);
+  else if (strcmp(o->format, "csv") == 0)
+    fs_report_csv(stdout, &summary);
   else
     fs_report_text(stdout, &summary);
   if (fs_engine_makespan(engine) >= FS_TIME_LIMIT) /* saturated (docs/MODELS.md, "Limits") */

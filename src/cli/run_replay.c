@@ -103,13 +103,26 @@ void fs_replay_report_text(FILE *out, const fs_replay *replay, const fs_engine *
   if (compared) fprintf(out, "  largest difference %+.2f%% over %d ranks\n", 100 * worst, compared);
 }
 
+/* "allreduce=ring bcast=binomial" as the JSON array ["allreduce=ring", "bcast=binomial"]
+ * (the words hold no quotes: collective and generator names). */
+static void json_words(FILE *out, const char *words) {
+  fputc('[', out);
+  for (int first = 1; *words;) {
+    size_t n = strcspn(words, " ");
+    if (n) fprintf(out, "%s\"%.*s\"", first ? "" : ", ", (int)n, words), first = 0;
+    words += n;
+    while (*words == ' ') words++;
+  }
+  fputc(']', out);
+}
+
 void fs_replay_report_json(FILE *out, const fs_replay *replay, const fs_engine *engine) {
   char computation[48];
   fprintf(out, ", \"replay\": {\"calls\": %lld, \"messages\": %lld, \"collectives\": %lld, \"computation_ns\": %s, "
                "\"algorithms\": ",
           (long long)replay->calls, (long long)replay->messages, (long long)replay->collectives,
           fs_format_ns(computation, replay->computation));
-  fs_json_string(out, replay->algorithms);
+  json_words(out, replay->algorithms);
   fputs(", \"ranks\": [", out);
   double worst = 0;
   for (int32_t r = 0; r < replay->ranks; r++) {

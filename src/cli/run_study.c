@@ -22,6 +22,7 @@
 #include "study/merge.h"
 #include "study/statistics.h"
 #include "study/study.h"
+#include "study/study_meta.h"
 #include "study/study_mpi.h"
 
 struct fs_study_worker {
@@ -194,6 +195,46 @@ static int report(const fs_study_setup *s, const fs_run_summary *summary,
   return 0;
 }
 
+/* The study's configuration (study_meta.h), as the samples' sidecar says
+ * it; malloc'd, NULL when out of memory. */
+static char *study_meta_text(const fs_study_setup *s, const fs_study_worker *w) {
+  enum { PART = 4096 };
+  char *text = malloc(8 * PART), hash[24] = "unknown", network[PART], compute[PART], noise[PART];
+  if (!text) return NULL;
+  uint64_t h;
+  if (fs_fnv1a64_path(s->input, &h) == 0) snprintf(hash, sizeof hash, "%016llx", (unsigned long long)h);
+  w->network.describe(w->network.state, network, sizeof network);
+  w->compute.describe(w->compute.state, compute, sizeof compute);
+  if (s->noise) fs_noise_spec(s->noise, noise, sizeof noise);
+  else strcpy(noise, "none");
+  snprintf(text, 8 * PART,
+           FS_STUDY_META_MAGIC "\ninput: %s\ninput_fnv1a64: %s\nnetwork: %s {%s}\n"
+           "compute: %s {%s}\nnoise: %s\nseeds: %llu-%llu\nranks: %d\nshard: %lld/%lld\n",
+           s->input, hash, w->network.name, network, w->compute.name, compute, noise,
+           (unsigned long long)s->base_seed,
+           (unsigned long long)(s->base_seed + (uint64_t)s->seeds - 1), (int)s->program->ranks,
+           (long long)s->shard_index, (long long)s->shard_count);
+  for (char *c = text; *c; c++) /* one line per key, whatever a path holds */
+    if ((unsigned char)*c < 0x20 && *c != '\n') *c = '?';
+  return text;
+}
+
+/* Process 0, before the seeds run: the samples' sidecar (an interrupted
+ * study keeps it with its rows), and the warning for a study without noise. */
+static int study_prologue(const fs_study_setup *s, fs_error *err) {
+  if (s->seeds > 1 && !s->noise)
+    fprintf(stderr, "fennelsim: warning: --seeds %lld without --noise, --noise-rank or "
+            "--noise-trace: every seed gives the same answer\n", (long long)s->seeds);
+  if (!s->samples || strcmp(s->samples, "-") == 0) return 0;
+  fs_study_worker *w = worker_new((void *)s, err); /* for the models' descriptions */
+  char *text = w ? study_meta_text(s, w) : NULL;
+  if (w && !text) fs_error_set(err, "out of memory");
+  int status = text ? fs_study_meta_write(s->samples, text, err) : -1;
+  free(text);
+  worker_free(w);
+  return status;
+}
+
 int fs_run_study(const fs_study_setup *given, int *argc, char ***argv) {
   fs_error err = {{0}};
   int rank = 0, size = 1, status = FS_EXIT_SIMULATION, too_large = 0;
@@ -214,6 +255,9 @@ int fs_run_study(const fs_study_setup *given, int *argc, char ***argv) {
       goto done;
     }
   }
+  /* under MPI a failure here still joins the gather below, so no process waits */
+  int failed = rank == 0 && study_prologue(s, &err);
+  if (failed && !mpi) goto done;
   fs_study_options o = {.seeds = s->seeds,
                         .base_seed = s->base_seed,
                         .threads = s->threads,
@@ -225,7 +269,7 @@ int fs_run_study(const fs_study_setup *given, int *argc, char ***argv) {
                         .progress = rank == 0 && isatty(2)};
   fs_study_callbacks callbacks = {worker_new, worker_run, worker_free, (void *)s};
   fs_study_results local = {0}, all = {0};
-  int failed = fs_study_run(&o, &callbacks, &local, &err);
+  if (!failed) failed = fs_study_run(&o, &callbacks, &local, &err);
   too_large = failed && fs_error_is_too_large(&err); /* exit status 2 */
   if (failed) fprintf(stderr, "fennelsim: %s\n", err.message), err.message[0] = 0;
   if (fs_study_mpi_gather(failed ? NULL : &local, s->program->ranks, &all, &err)) goto done;

@@ -7,7 +7,10 @@
  *
  * The first line names the format, its version and the measuring run's rank
  * count (other KEY=VALUE words are kept for people, not read); '#' lines
- * after it and blank lines are skipped. Times are decimal nanoseconds with
+ * after it and blank lines are skipped. That is the form on stdout and of
+ * files written before issue 16; a file written since starts with the column
+ * line (pandas reads it without options) and its metadata lines, the same
+ * without "# ", are in the sidecar FILE.meta. Times are decimal nanoseconds with
  * at most 3 decimals, so picoseconds are exact both ways. Every error reads
  * "FILE:LINE:COLUMN: expected ...". */
 #include "probe_data.h"
@@ -21,6 +24,7 @@
 #define COLUMNS 15
 #define MAX_ROWS ((int64_t)1 << 26) /* bounds memory whatever the input */
 #define MAX_RANKS ((int64_t)1 << 24)
+#define FS_PROBE_META_LINE_MAX 4096
 
 static const char column_line[] =
     "experiment,placement,bytes,reply_bytes,stride,block,count,rank_a,rank_b,rank_c,repetitions,"
@@ -102,9 +106,20 @@ static int parse_integer(const field *f, int64_t min, int64_t max, int64_t *out)
 
 /* The first line: "# fennelprobe 1 ranks=P ..." */
 static int read_header(fs_text_input *in, const char *line, size_t length, int32_t *ranks,
-                       fs_error *err) {
+                       int sidecar, fs_error *err) {
   static const char magic[] = "# fennelprobe 1";
   static const char collectives[] = "# fennelprobe-collectives";
+  if (sidecar) { /* a sidecar's first line: the same without "# " */
+    char copy[FS_PROBE_META_LINE_MAX + 3] = "# ";
+    if (length > FS_PROBE_META_LINE_MAX)
+      return fs_text_input_error(in, 1, err, "expected \"fennelprobe 1 ranks=P ...\" (a line of "
+                                 "at most %d bytes)", FS_PROBE_META_LINE_MAX);
+    memcpy(copy + 2, line, length);
+    if (read_header(in, copy, length + 2, ranks, 0, err) == 0) return 0;
+    /* the message's column counts the "# " that is not in the sidecar */
+    return fs_text_input_error(in, 1, err, "expected \"fennelprobe 1 ranks=P ...\" as the "
+                               "sidecar's first line (a fennelprobe point-to-point file)");
+  }
   size_t n = sizeof magic - 1;
   if (length >= sizeof collectives - 1 && memcmp(line, collectives, sizeof collectives - 1) == 0)
     return fs_text_input_error(in, 1, err, "expected \"# fennelprobe 1 ranks=P ...\" (this is a "
@@ -182,10 +197,10 @@ static int parse_row(const field *f, int fields, int32_t ranks, fs_probe_row *r,
   return check_row(r, expected);
 }
 
-static int read_rows(fs_text_input *in, fs_probe_data *d, fs_error *err) {
+static int read_rows(fs_text_input *in, fs_probe_data *d, int seen_columns, fs_error *err) {
   const char *line;
   size_t length;
-  int status, seen_columns = 0;
+  int status;
   while ((status = fs_text_input_next_line(in, &line, &length, err)) == 1) {
     if (length == 0 || line[0] == '#') continue;
     if (!seen_columns) {
@@ -215,21 +230,55 @@ static int read_rows(fs_text_input *in, fs_probe_data *d, fs_error *err) {
   return 0;
 }
 
-static fs_probe_data *read_input(fs_text_input *in, fs_error *err) {
+/* The rank count from the sidecar PATH.meta of a file that starts with its
+ * column line. 0, or -1 with err set. */
+static int read_sidecar(const char *csv, int32_t *ranks, fs_error *err) {
+  if (!csv || strcmp(csv, "-") == 0)
+    return fs_error_set(err, "%s:1:1: expected \"# fennelprobe 1 ranks=P ...\" (a file without "
+                        "it has a sidecar FILE.meta, which stdin has not)", csv ? "stdin" : "data");
+  char *path = malloc(strlen(csv) + 6);
+  if (!path) return fs_error_set(err, "out of memory");
+  sprintf(path, "%s.meta", csv);
+  fs_error inner = {{0}};
+  fs_text_input *in = fs_text_input_open_file(path, &inner);
+  int status = -1;
+  if (!in) {
+    fs_error_set(err, "%s:1:1: expected \"# fennelprobe 1 ranks=P ...\" or the sidecar %s "
+                 "(fennelprobe and fennelsim probe -o write it): %s", csv, path, inner.message);
+  } else {
+    const char *line;
+    size_t length;
+    int got = fs_text_input_next_line(in, &line, &length, err);
+    if (got == 0) fs_error_set(err, "%s:1:1: expected \"fennelprobe 1 ranks=P ...\" (the file "
+                               "is empty)", path);
+    if (got == 1) status = read_header(in, line, length, ranks, 1, err);
+    fs_text_input_close(in);
+  }
+  free(path);
+  return status;
+}
+
+static fs_probe_data *read_input(fs_text_input *in, const char *path, fs_error *err) {
   const char *line;
   size_t length;
   int status = fs_text_input_next_line(in, &line, &length, err);
   if (status == 0) fs_error_set(err, "%s:1:1: expected \"# fennelprobe 1 ranks=P ...\" (the file "
                                 "is empty)", fs_text_input_name(in));
   int32_t ranks = 0;
-  if (status != 1 || read_header(in, line, length, &ranks, err)) return NULL;
+  /* since issue 16: the column line first, the metadata in PATH.meta */
+  int columns_first = status == 1 && length == sizeof column_line - 1 &&
+                      memcmp(line, column_line, length) == 0;
+  if (status != 1) return NULL;
+  if (columns_first ? read_sidecar(path, &ranks, err)
+                    : read_header(in, line, length, &ranks, 0, err))
+    return NULL;
   fs_probe_data *d = fs_probe_data_new(ranks);
   if (!d || !(d->source = strdup(fs_text_input_name(in)))) {
     fs_probe_data_free(d);
     fs_error_set(err, "out of memory");
     return NULL;
   }
-  if (read_rows(in, d, err)) {
+  if (read_rows(in, d, columns_first, err)) {
     fs_probe_data_free(d);
     return NULL;
   }
@@ -239,7 +288,7 @@ static fs_probe_data *read_input(fs_text_input *in, fs_error *err) {
 fs_probe_data *fs_probe_data_read(const char *path, fs_error *err) {
   fs_text_input *in = fs_text_input_open_file(path, err);
   if (!in) return NULL;
-  fs_probe_data *d = read_input(in, err);
+  fs_probe_data *d = read_input(in, path, err);
   fs_text_input_close(in);
   return d;
 }
@@ -248,7 +297,7 @@ fs_probe_data *fs_probe_data_read_memory(const char *data, size_t length, const 
                                          fs_error *err) {
   fs_text_input *in = fs_text_input_open_memory(data, length, name);
   if (!in) return fs_error_set(err, "out of memory"), NULL;
-  fs_probe_data *d = read_input(in, err);
+  fs_probe_data *d = read_input(in, NULL, err);
   fs_text_input_close(in);
   return d;
 }
@@ -267,11 +316,22 @@ static void write_row(fs_output *out, const fs_probe_row *r) {
 }
 
 int fs_probe_data_write(const fs_probe_data *d, const char *path, fs_error *err) {
+  const char *source = d->source && !strchr(d->source, ' ') && !strchr(d->source, '\n')
+                           ? d->source : "fennelsim";
+  int to_stdout = strcmp(path, "-") == 0; /* no sidecar: the metadata as a '#' line */
+  if (!to_stdout) {
+    char *meta_path = malloc(strlen(path) + 6);
+    if (!meta_path) return fs_error_set(err, "out of memory");
+    sprintf(meta_path, "%s.meta", path);
+    fs_output *meta = fs_output_open(meta_path, err);
+    free(meta_path);
+    if (!meta) return -1;
+    fs_output_printf(meta, "fennelprobe 1 ranks=%d source=%s\n", (int)d->ranks, source);
+    if (fs_output_commit(meta, err)) return -1;
+  }
   fs_output *out = fs_output_open(path, err);
   if (!out) return -1;
-  fs_output_printf(out, "# fennelprobe 1 ranks=%d source=%s\n", (int)d->ranks,
-                   d->source && !strchr(d->source, ' ') && !strchr(d->source, '\n') ? d->source
-                                                                                    : "fennelsim");
+  if (to_stdout) fs_output_printf(out, "# fennelprobe 1 ranks=%d source=%s\n", (int)d->ranks, source);
   fs_output_printf(out, "%s\n", column_line);
   for (int64_t i = 0; i < d->count; i++) write_row(out, &d->rows[i]);
   return fs_output_commit(out, err);

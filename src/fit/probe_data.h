@@ -79,12 +79,18 @@ fs_probe_data *fs_probe_data_new(int32_t ranks);
 void fs_probe_data_free(fs_probe_data *d);
 /* Appends a row (copied); -1 when out of memory. */
 int fs_probe_data_add(fs_probe_data *d, const fs_probe_row *row);
-/* Reads the CSV of docs/PROBE.md; NULL with "FILE:LINE:COLUMN: expected ..." */
+/* Reads the CSV of docs/PROBE.md; NULL with "FILE:LINE:COLUMN: expected ..."
+ * Either form: the metadata in a first "# fennelprobe 1 ranks=P" line (stdout,
+ * files before issue 16), or the column line first and the metadata in the
+ * sidecar PATH.meta (files since; plain CSV for pandas). */
 fs_probe_data *fs_probe_data_read(const char *path, fs_error *err);
-/* The same from data[0..length) (fuzzing, tests); name stands for the file. */
+/* The same from data[0..length) (fuzzing, tests); name stands for the file.
+ * Only the '#' form: memory has no sidecar. */
 fs_probe_data *fs_probe_data_read_memory(const char *data, size_t length, const char *name,
                                          fs_error *err);
-/* Writes it (to a temporary name, renamed: atomic); "-" is stdout. */
+/* Writes it (to a temporary name, renamed: atomic): PATH.meta holds the
+ * "fennelprobe 1 ranks=P source=S" line, PATH starts with the column line;
+ * "-" is stdout, with that line first as "# fennelprobe 1 ...". */
 int fs_probe_data_write(const fs_probe_data *d, const char *path, fs_error *err);
 
 const char *fs_experiment_name(fs_experiment e);    /* "roundtrip" ... */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/engine.h"
 
@@ -369,11 +370,43 @@ fs_collective_data *fs_collective_data_read_input(fs_text_input *in, fs_error *e
   return d;
 }
 
+/* Since issue 16 fennelprobe writes the first line into the sidecar
+ * PATH.meta (without "# ") and starts the CSV with its header, for pandas:
+ * ranks, nodes and cores from there when the CSV has no such line. */
+static int read_sidecar(fs_collective_data *d, const char *path, fs_error *err) {
+  char *meta = malloc(strlen(path) + 6);
+  if (!meta) return fs_error_set(err, "out of memory");
+  sprintf(meta, "%s.meta", path);
+  fs_error ignored;
+  fs_text_input *in = access(meta, F_OK) == 0 ? fs_text_input_open_file(meta, &ignored) : NULL;
+  free(meta);
+  if (!in) return 0; /* no sidecar: ranks, nodes and cores stay absent */
+  reader r = {.d = d, .in = in, .err = err};
+  const char *line;
+  size_t length;
+  char copy[4096 + sizeof MAGIC];
+  int status = fs_text_input_next_line(in, &line, &length, err) < 0 ? -1 : 0;
+  size_t n = strlen(MAGIC) - 2; /* the magic without "# " */
+  if (status == 0 && length >= n && length < sizeof copy - 2 && memcmp(line, MAGIC + 2, n) == 0 &&
+      (length == n || line[n] == ' ')) {
+    memcpy(copy, "# ", 2);
+    memcpy(copy + 2, line, length);
+    r.line = copy, r.length = length + 2;
+    status = read_magic(&r);
+  }
+  fs_text_input_close(in);
+  return status;
+}
+
 fs_collective_data *fs_collective_data_read(const char *path, fs_error *err) {
   fs_text_input *in = fs_text_input_open_file(path, err);
   if (!in) return NULL;
   fs_collective_data *d = fs_collective_data_read_input(in, err);
   fs_text_input_close(in);
+  if (d && d->ranks == 0 && strcmp(path, "-") != 0 && read_sidecar(d, path, err)) {
+    fs_collective_data_free(d);
+    return NULL;
+  }
   return d;
 }
 

@@ -28,7 +28,17 @@ struct fs_output {
   char *buffer;
   size_t used;
   char failure[256]; /* first error, empty while all is well */
+  fs_output_progress_fn progress; /* or NULL */
+  void *progress_arg;
 };
+
+void fs_output_set_progress(fs_output *out, fs_output_progress_fn fn, void *arg) {
+  out->progress = fn, out->progress_arg = arg;
+}
+
+void fs_output_progress(fs_output *out, int64_t done) {
+  if (out->progress) out->progress(out->progress_arg, done);
+}
 
 static int ends_with(const char *text, const char *suffix) {
   size_t n = strlen(text), k = strlen(suffix);

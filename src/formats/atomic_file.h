@@ -16,6 +16,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/error.h"
 
@@ -33,6 +34,12 @@ int fs_output_vprintf(fs_output *out, const char *format, va_list args) FS_PRINT
 int fs_output_commit(fs_output *out, fs_error *err);
 /* Closes, removes the temporary file (PATH itself is untouched) and frees. */
 void fs_output_abort(fs_output *out);
+/* A progress hook for long writes: writers call fs_output_progress with
+ * the items written so far (a .dag's tasks, a GOAL file's ranks); the CLI
+ * sets a hook that draws a bar on a terminal. Without one, a no-op. */
+typedef void (*fs_output_progress_fn)(void *arg, int64_t done);
+void fs_output_set_progress(fs_output *out, fs_output_progress_fn fn, void *arg);
+void fs_output_progress(fs_output *out, int64_t done);
 /* The path given to open. */
 const char *fs_output_path(const fs_output *out);
 /* 1 when both paths name the same existing regular file (same device and

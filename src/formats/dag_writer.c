@@ -313,7 +313,10 @@ int fs_dag_write_output(const fs_program *p, fs_output *out, fs_error *err) {
   }
   fs_output_printf(out, "fennel-dag 1\nranks %d\n", p->ranks);
   int status = 0;
-  for (int32_t i = 0; i < p->tasks && status == 0; i++) status = put_task(&w, order ? order[i] : i);
+  for (int32_t i = 0; i < p->tasks && status == 0; i++) {
+    status = put_task(&w, order ? order[i] : i);
+    fs_output_progress(out, (int64_t)i + 1);
+  }
   free(order);
   free(w.pred.at);
   free(w.pred.from);

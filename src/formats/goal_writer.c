@@ -243,7 +243,8 @@ int fs_goal_write_output(const fs_program *p, fs_output *out, fs_error *err) {
     return fs_error_set(err, "out of memory grouping %d tasks by rank", p->tasks);
   }
   if (fs_output_printf(out, "num_ranks %d\n", p->ranks) == 0)
-    for (int32_t r = 0; r < p->ranks && write_rank(&w, r) == 0; r++) continue;
+    for (int32_t r = 0; r < p->ranks && write_rank(&w, r) == 0; r++)
+      fs_output_progress(out, (int64_t)r + 1);
   free_writer(&w);
   return 0;
 }

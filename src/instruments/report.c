@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "noise/noise.h"
+
 #define RANKS_SHOWN 16
 
 void fs_json_string(FILE *out, const char *text) {
@@ -71,11 +73,12 @@ void fs_report_text(FILE *out, const fs_run_summary *s) {
   fs_report_inputs_text(out, s);
   human_time(readable, sizeof readable, makespan);
   fprintf(out, "makespan   %s (%s ns)\n", readable, fs_format_ns(exact, makespan));
-  if (p->ranks <= RANKS_SHOWN) {
-    fprintf(out, "finish ns ");
-    for (int32_t r = 0; r < p->ranks; r++) fprintf(out, " %d:%s", r, fs_format_ns(exact, fs_engine_finish(s->engine, r)));
-    fprintf(out, "\n");
-  }
+  fprintf(out, "finish ns ");
+  for (int32_t r = 0; r < p->ranks && r < RANKS_SHOWN; r++)
+    fprintf(out, " %d:%s", r, fs_format_ns(exact, fs_engine_finish(s->engine, r)));
+  if (p->ranks > RANKS_SHOWN) /* the others are a flag away */
+    fprintf(out, " ... %d more ranks: --format json or --timeline", p->ranks - RANKS_SHOWN);
+  fprintf(out, "\n");
   int64_t events = fs_engine_events(s->engine);
   fprintf(out, "events     %lld in %.3f s (%.3g events/s); program loaded in %.3f s\n",
           (long long)events, s->wall_seconds, per_second(events, s->wall_seconds),
@@ -103,4 +106,49 @@ void fs_report_json(FILE *out, const fs_run_summary *s) {
           (long long)events, s->wall_seconds, s->load_seconds, per_second(events, s->wall_seconds));
   if (s->json_members) s->json_members(out, s->sections_arg);
   fprintf(out, "}\n");
+}
+
+void fs_csv_field(FILE *out, const char *text) {
+  if (!text[strcspn(text, ",\"\r\n")]) {
+    fputs(text, out);
+    return;
+  }
+  fputc('"', out);
+  for (const char *c = text; *c; c++) {
+    if (*c == '"') fputc('"', out);
+    fputc(*c, out);
+  }
+  fputc('"', out);
+}
+
+/* {describe} as one CSV field: the JSON object text, quoted. */
+static void csv_object(FILE *out, const char *members) {
+  char text[1040];
+  snprintf(text, sizeof text, "{%s}", members);
+  fs_csv_field(out, text);
+}
+
+void fs_report_csv(FILE *out, const fs_run_summary *s) {
+  const fs_program *p = s->program;
+  char describe[1024], exact[32];
+  fputs(FS_REPORT_CSV_HEADER "\n", out);
+  fs_csv_field(out, s->input);
+  fprintf(out, ",%s,", s->network->name);
+  s->network->describe(s->network->state, describe, sizeof describe);
+  csv_object(out, describe);
+  fprintf(out, ",%s,", s->compute->name);
+  s->compute->describe(s->compute->state, describe, sizeof describe);
+  csv_object(out, describe);
+  fputc(',', out);
+  if (s->noise) {
+    fs_noise_spec(s->noise, describe, sizeof describe);
+    fs_csv_field(out, describe);
+    fprintf(out, ",%llu", (unsigned long long)s->seed);
+  } else {
+    fputc(',', out);
+  }
+  int64_t events = fs_engine_events(s->engine);
+  fprintf(out, ",%d,%d,%lld,%s,%lld,%.6f,%.6f\n", p->ranks, p->tasks, (long long)p->dependencies,
+          fs_format_ns(exact, fs_engine_makespan(s->engine)), (long long)events, s->wall_seconds,
+          s->load_seconds);
 }

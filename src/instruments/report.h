@@ -34,6 +34,18 @@ void fs_report_json(FILE *out, const fs_run_summary *summary);
  * statistics after them. */
 void fs_report_inputs_text(FILE *out, const fs_run_summary *summary);
 void fs_report_inputs_json(FILE *out, const fs_run_summary *summary);
+/* `run --format csv`: the header FS_REPORT_CSV_HEADER and one row. The
+ * parameters are the JSON objects of the JSON report, as quoted fields;
+ * noise is the spec as the options spell it (fs_noise_spec) and seed its
+ * seed, both empty without noise; makespan_ns is exact (at most 3
+ * decimals). */
+#define FS_REPORT_CSV_HEADER                                                                   \
+  "input,model,model_parameters,compute_model,compute_parameters,noise,seed,ranks,tasks,"     \
+  "dependencies,makespan_ns,events,wall_s,load_s"
+void fs_report_csv(FILE *out, const fs_run_summary *summary);
+/* Writes text as one CSV field: as it is, or quoted ("" for a quote) when
+ * it holds a comma, a quote or a line break (RFC 4180). */
+void fs_csv_field(FILE *out, const char *text);
 /* Writes text as a JSON string literal, quotes included. */
 void fs_json_string(FILE *out, const char *text);
 

@@ -396,8 +396,11 @@ void fs_noise_describe(const fs_noise *n, char *buffer, size_t size) {
     if (t->first_rank < 0)
       w = snprintf(buffer + used, size - used, "%s\"%s\": \"%s\"", used ? ", " : "",
                    kind_names[t->kind], text);
+    else if (t->first_rank == t->last_rank) /* keyed as --noise-rank R:KIND was typed */
+      w = snprintf(buffer + used, size - used, "%s\"%d:%s\": \"%s\"", used ? ", " : "",
+                   t->first_rank, kind_names[t->kind], text);
     else
-      w = snprintf(buffer + used, size - used, "%s\"rank %d-%d %s\": \"%s\"", used ? ", " : "",
+      w = snprintf(buffer + used, size - used, "%s\"%d-%d:%s\": \"%s\"", used ? ", " : "",
                    t->first_rank, t->last_rank, kind_names[t->kind], text);
     used += w > 0 ? (size_t)w : 0;
   }
@@ -406,4 +409,25 @@ void fs_noise_describe(const fs_noise *n, char *buffer, size_t size) {
     snprintf(buffer + used, size - used, "%s\"trace\": \"%s\", \"detours\": %lld",
              used ? ", " : "", text, (long long)n->detour_count);
   }
+}
+
+void fs_noise_spec(const fs_noise *n, char *buffer, size_t size) {
+  size_t used = 0;
+  buffer[0] = 0;
+  for (int i = 0; i < n->term_count && used < size; i++) {
+    const noise_term *t = &n->terms[i];
+    int w;
+    if (t->first_rank < 0)
+      w = snprintf(buffer + used, size - used, "%s%s=%s", used ? " " : "", kind_names[t->kind],
+                   t->text);
+    else if (t->first_rank == t->last_rank)
+      w = snprintf(buffer + used, size - used, "%s%d:%s=%s", used ? " " : "", t->first_rank,
+                   kind_names[t->kind], t->text);
+    else
+      w = snprintf(buffer + used, size - used, "%s%d-%d:%s=%s", used ? " " : "", t->first_rank,
+                   t->last_rank, kind_names[t->kind], t->text);
+    used += w > 0 ? (size_t)w : 0;
+  }
+  if (n->detour_count && used < size)
+    snprintf(buffer + used, size - used, "%strace=%s", used ? " " : "", n->trace_path);
 }

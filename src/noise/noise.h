@@ -52,8 +52,14 @@ int fs_noise_prepare(fs_noise *noise, int32_t ranks, fs_error *err);
 
 /* Whether any term or trace is set (without noise the engine skips it all). */
 int fs_noise_active(const fs_noise *noise);
-/* JSON object members describing the noise: "\"host\": \"...\", ...". */
+/* JSON object members describing the noise, keyed as the options spell them:
+ * "\"host\": \"...\", \"3:net\": \"...\", \"0-7:host\": \"...\"". */
 void fs_noise_describe(const fs_noise *noise, char *buffer, size_t size);
+
+/* The terms as the options spell them, space-separated ("net=lognormal:sigma=0.2
+ * 3:host=normal:mu=1,sigma=0.5 trace=PATH"; mode=add kept, mode=mul dropped as the
+ * default); empty without noise. For the samples' sidecar. */
+void fs_noise_spec(const fs_noise *noise, char *buffer, size_t size);
 
 /* The engine's side. d perturbed by rank's term of `kind`, with draw
  * `index` of the rank under `seed`; d itself when the kind has no term. */

@@ -205,8 +205,8 @@ int probe_collectives(probe *p) {
   if (all_ok) {
     t.oversubscribed = oversubscribed(p->machine);
     if (t.oversubscribed && t.rank == 0)
-      fs_output_printf(p->out, "# oversubscribed: a node has more ranks than processors; waiting "
-                               "ranks yield their cores\n");
+      probe_note(p, "oversubscribed: a node has more ranks than processors; waiting "
+                    "ranks yield their cores");
     memset(t.send, probe_pattern(t.rank), length + 1);
     for (size_t i = 0; i < (size_t)largest / sizeof(double); i++) t.values[i] = t.rank + 1;
     t.which = BARRIER;
@@ -217,8 +217,8 @@ int probe_collectives(probe *p) {
         if (t.bytes <= largest) {
           collective_row(p, &t);
         } else if (t.rank == 0) {
-          fs_output_printf(p->out, "# %s of %lld B: skipped, %d blocks exceed 1 GiB\n",
-                           collective_names[t.which], (long long)t.bytes, t.size);
+          probe_note(p, "%s of %lld B: skipped, %d blocks exceed 1 GiB",
+                     collective_names[t.which], (long long)t.bytes, t.size);
         }
       }
   }

@@ -354,7 +354,7 @@ static row pair_row(const machine *m, probe_experiment e, int a, int b) {
 }
 
 static void comment(probe *p, const char *text) {
-  if (p->machine->rank == 0) fs_output_printf(p->out, "# %s\n", text);
+  if (p->machine->rank == 0) probe_note(p, "%s", text);
 }
 
 /* ---- the experiments, in the CSV's order ---- */

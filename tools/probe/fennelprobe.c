@@ -6,6 +6,7 @@
  * the run; experiments.c and collectives.c measure, repeat.c repeats.
  * Only rank 0 writes, to a temporary name renamed at the end. Every rank
  * parses the same arguments, so all agree on a usage error without talking. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,79 +206,107 @@ static int parse_options(int argc, char **argv, probe_options *o, int ranks, cha
 
 /* ---- the files ---- */
 
-static void write_nodes(fs_output *out, const machine *m) {
+void probe_note(probe *p, const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  fs_output *to = p->meta ? p->meta : p->out;
+  if (!p->meta) fs_output_puts(to, "# ");
+  fs_output_vprintf(to, format, args);
+  fs_output_puts(to, "\n");
+  va_end(args);
+}
+
+static void write_nodes(probe *p, const machine *m) {
   for (int node = 0; node < m->nodes; node++) {
     int first = -1;
     for (int r = 0; r < m->size && first < 0; r++)
       if (m->node_of[r] == node) first = r;
-    fs_output_printf(out, "# node %d host=%s ranks=", node, m->hosts[first]);
+    char ranks[4096] = "";
+    size_t used = 0;
     const char *separator = "";
-    for (int r = first; r < m->size; r++) { /* runs of consecutive ranks as a-b */
+    for (int r = first; r < m->size && used < sizeof ranks; r++) { /* runs as a-b */
       if (m->node_of[r] != node) continue;
       int last = r;
       while (last + 1 < m->size && m->node_of[last + 1] == node) last++;
-      if (last > r) fs_output_printf(out, "%s%d-%d", separator, r, last);
-      else fs_output_printf(out, "%s%d", separator, r);
+      int n = last > r ? snprintf(ranks + used, sizeof ranks - used, "%s%d-%d", separator, r, last)
+                       : snprintf(ranks + used, sizeof ranks - used, "%s%d", separator, r);
+      used += n > 0 ? (size_t)n : 0;
       separator = ",";
       r = last;
     }
-    fs_output_puts(out, "\n");
+    probe_note(p, "node %d host=%s ranks=%s", node, m->hosts[first], ranks);
   }
 }
 
-static void write_common_comments(fs_output *out, const machine *m, const char *date) {
+static void write_common_comments(probe *p, const machine *m, const char *date) {
   char version[MPI_MAX_LIBRARY_VERSION_STRING] = {0};
   int length = 0;
   MPI_Get_library_version(version, &length);
   version[strcspn(version, "\r\n")] = 0;
-  fs_output_printf(out, "# date=%s mpi=%s\n", date, version);
-  write_nodes(out, m);
+  probe_note(p, "date=%s mpi=%s", date, version);
+  write_nodes(p, m);
 }
 
-static void write_options(fs_output *out, const probe_options *o) {
-  fs_output_printf(out, "# options: ci=%g min_reps=%lld max_reps=%lld warmup=%lld pairs=%s",
-                   o->rule.ci, (long long)o->rule.min_reps, (long long)o->rule.max_reps,
-                   (long long)o->warmup, o->all_pairs ? "all" : "first");
+static void write_options(probe *p, const probe_options *o) {
+  char extra[64] = "";
   if (o->ranks_per_node) /* the nodes above are pretended */
-    fs_output_printf(out, " ranks_per_node=%lld", (long long)o->ranks_per_node);
-  fs_output_puts(out, "\n");
+    snprintf(extra, sizeof extra, " ranks_per_node=%lld", (long long)o->ranks_per_node);
+  probe_note(p, "options: ci=%g min_reps=%lld max_reps=%lld warmup=%lld pairs=%s%s", o->rule.ci,
+             (long long)o->rule.min_reps, (long long)o->rule.max_reps, (long long)o->warmup,
+             o->all_pairs ? "all" : "first", extra);
 }
 
-static void write_p2p_header(fs_output *out, const machine *m, const probe_options *o,
+static void write_p2p_header(probe *p, const machine *m, const probe_options *o,
                              const char *date) {
-  fs_output_printf(out, "# fennelprobe 1 ranks=%d nodes=%d cores=%d host=%s date=%s\n", m->size,
-                   m->nodes, m->cores, m->hosts[0], date);
-  write_common_comments(out, m, date);
-  write_options(out, o);
-  fs_output_puts(out, "experiment,placement,bytes,reply_bytes,stride,block,count,rank_a,rank_b,"
-                      "rank_c,repetitions,min_ns,median_ns,mean_ns,ci95_ns\n");
+  probe_note(p, "fennelprobe 1 ranks=%d nodes=%d cores=%d host=%s date=%s", m->size, m->nodes,
+             m->cores, m->hosts[0], date);
+  write_common_comments(p, m, date);
+  write_options(p, o);
+  fs_output_puts(p->out, "experiment,placement,bytes,reply_bytes,stride,block,count,rank_a,rank_b,"
+                         "rank_c,repetitions,min_ns,median_ns,mean_ns,ci95_ns\n");
 }
 
-static void write_collectives_header(fs_output *out, const machine *m, const probe_options *o,
+static void write_collectives_header(probe *p, const machine *m, const probe_options *o,
                                      const char *date) {
-  fs_output_printf(out, "# fennelprobe-collectives 1 ranks=%d nodes=%d cores=%d host=%s\n",
-                   m->size, m->nodes, m->cores, m->hosts[0]);
-  write_common_comments(out, m, date);
-  write_options(out, o);
-  fs_output_puts(out, "collective,algorithm,ranks,bytes,repetitions,min_ns,median_ns,mean_ns,ci95_ns\n");
+  probe_note(p, "fennelprobe-collectives 1 ranks=%d nodes=%d cores=%d host=%s", m->size,
+             m->nodes, m->cores, m->hosts[0]);
+  write_common_comments(p, m, date);
+  write_options(p, o);
+  fs_output_puts(p->out,
+                 "collective,algorithm,ranks,bytes,repetitions,min_ns,median_ns,mean_ns,ci95_ns\n");
 }
 
-/* Rank 0 opens the file; every rank learns whether it could. -1: not. */
-static int open_everywhere(const machine *m, const char *path, fs_output **out) {
+/* Rank 0 opens the file and its sidecar PATH.meta (none for stdout); every
+ * rank learns whether it could. -1: not. */
+static int open_everywhere(const machine *m, const char *path, fs_output **out,
+                           fs_output **meta) {
   int ok = 1;
-  *out = NULL;
+  *out = *meta = NULL;
   if (m->rank == 0) {
     fs_error err;
-    *out = fs_output_open(path, &err);
-    if (!*out) fprintf(stderr, "fennelprobe: %s\n", err.message), ok = 0;
+    char *meta_path = malloc(strlen(path) + 6);
+    if (meta_path) sprintf(meta_path, "%s.meta", path);
+    if (!meta_path) snprintf(err.message, sizeof err.message, "out of memory"), ok = 0;
+    else if (!(*out = fs_output_open(path, &err))) ok = 0;
+    else if (strcmp(path, "-") != 0 && !(*meta = fs_output_open(meta_path, &err))) ok = 0;
+    if (!ok) {
+      fprintf(stderr, "fennelprobe: %s\n", err.message);
+      if (*out) fs_output_abort(*out), *out = NULL;
+    }
+    free(meta_path);
   }
   MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
   return ok ? 0 : -1;
 }
 
-static int commit(const machine *m, fs_output *out) {
+static int commit(const machine *m, fs_output *out, fs_output *meta) {
   if (m->rank != 0) return 0;
   fs_error err;
+  if (meta && fs_output_commit(meta, &err) != 0) {
+    fs_output_abort(out);
+    fprintf(stderr, "fennelprobe: %s\n", err.message);
+    return -1;
+  }
   if (fs_output_commit(out, &err) == 0) return 0;
   fprintf(stderr, "fennelprobe: %s\n", err.message);
   return -1;
@@ -291,20 +320,25 @@ static int any_selected(const probe_options *o) {
 
 /* Measures into path; EXIT_SUCCESS or EXIT_FAILURE_RUN. */
 static int measure_into(probe *p, const char *path, int collectives, const char *date) {
-  fs_output *out;
-  if (open_everywhere(p->machine, path, &out) != 0) return EXIT_FAILURE_RUN;
+  fs_output *out, *meta;
+  if (open_everywhere(p->machine, path, &out, &meta) != 0) return EXIT_FAILURE_RUN;
   p->out = out;
+  p->meta = meta;
   p->rows = 0;
   if (p->machine->rank == 0) {
-    if (collectives) write_collectives_header(out, p->machine, p->options, date);
-    else write_p2p_header(out, p->machine, p->options, date);
+    if (collectives) write_collectives_header(p, p->machine, p->options, date);
+    else write_p2p_header(p, p->machine, p->options, date);
   }
   int status = collectives ? probe_collectives(p) : probe_point_to_point(p);
   if (status != 0) {
-    if (p->machine->rank == 0) fs_output_abort(out), fprintf(stderr, "fennelprobe: out of memory\n");
+    if (p->machine->rank == 0) {
+      fs_output_abort(out), fprintf(stderr, "fennelprobe: out of memory\n");
+      if (meta) fs_output_abort(meta);
+    }
     return EXIT_FAILURE_RUN;
   }
-  if (commit(p->machine, out) != 0) return EXIT_FAILURE_RUN;
+  p->out = p->meta = NULL;
+  if (commit(p->machine, out, meta) != 0) return EXIT_FAILURE_RUN;
   if (p->machine->rank == 0)
     fprintf(stderr, "fennelprobe: %lld %s rows -> %s\n", (long long)p->rows,
             collectives ? "collective" : "point-to-point", strcmp(path, "-") ? path : "stdout");

@@ -62,9 +62,14 @@ typedef struct probe {
   const probe_options *options;
   const machine *machine;
   fs_output *out;                /* rank 0 only */
+  fs_output *meta;               /* rank 0: the sidecar PATH.meta; NULL on stdout */
   samples samples;               /* rank 0's repetitions */
   int64_t rows;                  /* written so far */
 } probe;
+
+/* A metadata line (rank 0, text without its newline): into the sidecar, or
+ * as a "# " line of the CSV when it goes to stdout. */
+void probe_note(probe *p, const char *format, ...) __attribute__((format(printf, 2, 3)));
 
 /* One repetition on the calling rank; returns the sample (picoseconds) on
  * the communicator's rank 0, which measures. */
