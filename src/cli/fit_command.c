@@ -98,7 +98,8 @@ static int parse_probe(int argc, char **argv, probe_options *o, fs_error *err) {
     } else if ((m = platform_option(o, argc, argv, &i, err)) || (m = noise_option(o, argc, argv, &i, err))) {
       if (m < 0) return -1;
     } else {
-      return fs_error_set(err, "%s: unknown argument (see fennelsim probe --help)", argv[i]);
+      return argv[i][0] == '-' ? fs_option_unknown(err, "probe", argv[i], probe_usage)
+                               : fs_error_set(err, "%s: unknown argument (see fennelsim probe --help)", argv[i]);
     }
   }
   if (!o->model) return fs_error_set(err, "probe needs --model M (see fennelsim probe --help)");
@@ -217,7 +218,7 @@ static int parse_fit(int argc, char **argv, fit_options *o, fs_error *err) {
     else if ((m = fs_option(argc, argv, &i, "--format", &v, err))) { if (m < 0) return -1; o->format = v; }
     else if (strcmp(argv[i], "--median") == 0) o->fit.use_median = 1;
     else if (argv[i][0] == '-' && argv[i][1] != 0)
-      return fs_error_set(err, "unknown option %s (see fennelsim fit --help)", argv[i]);
+      return fs_option_unknown(err, "fit", argv[i], fit_usage);
     else if (o->input)
       return fs_error_set(err, "one data file at a time (got %s and %s)", o->input, argv[i]);
     else o->input = argv[i];

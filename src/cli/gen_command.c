@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/suggest.h"
 #include "formats/schedule_reader.h"
 #include "formats/dag_writer.h"
 #include "formats/goal_writer.h"
@@ -68,6 +69,19 @@ static int list_generators(void) {
   const fs_generator *g = fs_generator_list(&count);
   for (int i = 0; i < count; i++) printf("%-31s %s\n", g[i].name, g[i].summary);
   return FS_EXIT_OK;
+}
+
+/* "unknown generator 'X' (see fennelsim gen --list)" and the closest names. */
+static int unknown_generator(const char *name, fs_error *err) {
+  int count;
+  const fs_generator *g = fs_generator_list(&count);
+  const char **names = malloc((size_t)(count ? count : 1) * sizeof *names);
+  char mean[300] = "";
+  for (int i = 0; names && i < count; i++) names[i] = g[i].name;
+  if (names) fs_suggest_text(mean, sizeof mean, name, names, count);
+  free(names);
+  return fs_error_set(err, "unknown generator '%s' (see fennelsim gen --list)%s%s", name,
+                      mean[0] ? "; " : "", mean);
 }
 
 static int parse_factors(const char *text, fs_generator_options *o, fs_error *err) {
@@ -209,7 +223,7 @@ static int parse_gen_options(int argc, char **argv, const char **name, const cha
     } else if ((m = fs_option(argc, argv, &i, "--format", &v, err))) {
       if (m < 0 || parse_format(v, format, err)) return -1;
     } else if (argv[i][0] == '-') {
-      return fs_error_set(err, "unknown option %s (see fennelsim gen --help)", argv[i]);
+      return fs_option_unknown(err, "gen", argv[i], gen_usage);
     } else if (!*name) {
       *name = argv[i];
     } else {
@@ -250,7 +264,7 @@ int fs_command_gen(int argc, char **argv) {
   if (format == FORMAT_FROM_NAME) format = format_of_path(output);
   generator = fs_generator_find(name);
   if (!generator) {
-    fs_error_set(&err, "unknown generator '%s' (see fennelsim gen --list)", name);
+    unknown_generator(name, &err);
     goto done;
   }
   if (check_options_apply(generator, options_given(&options, &platform_options, rounds_given),
@@ -302,7 +316,7 @@ int fs_command_convert(int argc, char **argv) {
     if ((m = fs_replay_option(argc, argv, &i, &options, &err))) {
       if (m < 0) goto done;
     } else if (argv[i][0] == '-' && argv[i][1]) {
-      fs_error_set(&err, "unknown option %s", argv[i]);
+      fs_option_unknown(&err, "convert", argv[i], convert_usage);
       goto done;
     } else {
       paths[count++] = argv[i];

@@ -78,6 +78,7 @@ typedef struct run_options {
   int input_count;
   fs_replay_options replay;
   const char *input, *model, *compute, *format, *timeline;
+  int model_default; /* --model omitted */
   fs_views_options views;
   int64_t stuck_limit;
   fs_parameters params;
@@ -125,7 +126,7 @@ static void platform_used(run_options *o) {
 }
 
 static int parse_run_options(int argc, char **argv, run_options *o, fs_error *err) {
-  *o = (run_options){.model = "pipelined", .compute = "fixed", .format = "text", .stuck_limit = 20,
+  *o = (run_options){.model = "pipelined", .model_default = 1, .compute = "fixed", .format = "text", .stuck_limit = 20,
                      .seed = 1, .shard_count = 1, .noise = fs_noise_new(),
                      .inputs = calloc((size_t)argc, sizeof *o->inputs)};
   fs_replay_options_default(&o->replay);
@@ -133,7 +134,7 @@ static int parse_run_options(int argc, char **argv, run_options *o, fs_error *er
   for (int i = 2; i < argc; i++) {
     const char *v;
     int m, which;
-    if ((m = fs_option(argc, argv, &i, "--model", &v, err))) { if (m < 0) return -1; o->model = v; }
+    if ((m = fs_option(argc, argv, &i, "--model", &v, err))) { if (m < 0) return -1; o->model = v, o->model_default = 0; }
     else if ((m = fs_option(argc, argv, &i, "--compute", &v, err))) { if (m < 0) return -1; o->compute = v; }
     else if ((m = fs_option(argc, argv, &i, "--format", &v, err))) { if (m < 0) return -1; o->format = v; }
     else if ((m = fs_option(argc, argv, &i, "--timeline", &v, err))) { if (m < 0) return -1; o->timeline = v; }
@@ -155,7 +156,7 @@ static int parse_run_options(int argc, char **argv, run_options *o, fs_error *er
     } else if ((m = fs_option(argc, argv, &i, "--stuck-limit", &v, err))) {
       if (m < 0 || fs_option_count("--stuck-limit", v, 0, 1000000, &o->stuck_limit, err)) return -1;
     } else if (argv[i][0] == '-' && argv[i][1] != 0) {
-      return fs_error_set(err, "unknown option %s (see fennelsim run --help)", argv[i]);
+      return fs_option_unknown(err, "run", argv[i], run_usage);
     } else {
       o->inputs[o->input_count++] = argv[i];
     }
@@ -278,6 +279,7 @@ static int simulate(run_options *o, fs_program *program, const fs_replay *replay
   fs_run_summary summary = {.input = o->input, .program = program, .engine = engine,
                             .network = network, .compute = compute, .wall_seconds = wall,
                             .load_seconds = load_seconds, .noise = noise, .seed = o->seed,
+                            .model_default = o->model_default,
                             .text_sections = sections_text, .json_members = sections_json,
                             .sections_arg = &(run_sections){views, replay, engine}};
   if (strcmp(o->format, "json") == 0)
@@ -324,7 +326,8 @@ int fs_command_run(int argc, char **argv) {
   if (!program || fs_noise_prepare(o.noise, program->ranks, &err)) goto done;
   if (o.seeds && fs_platform_parameters_check(&o.params, program, &err)) goto done;
   if (o.seeds) {
-    fs_study_setup setup = {.input = o.input, .model = o.model, .compute = o.compute,
+    fs_study_setup setup = {.input = o.input, .model = o.model, .model_default = o.model_default,
+                            .compute = o.compute,
                             .format = o.format, .params = &o.params, .program = program,
                             .noise = fs_noise_active(o.noise) ? o.noise : NULL,
                             .seeds = o.seeds, .base_seed = o.seed, .threads = (int)o.threads,

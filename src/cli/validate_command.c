@@ -71,7 +71,7 @@ static int parse_validate_options(int argc, char **argv, validate_options *o, fs
     } else if (strcmp(argv[i], "--median") == 0) {
       o->use_median = 1;
     } else if (argv[i][0] == '-' && argv[i][1] != 0) {
-      return fs_error_set(err, "unknown option %s (see fennelsim validate --help)", argv[i]);
+      return fs_option_unknown(err, "validate", argv[i], validate_usage);
     } else if (!o->input) {
       o->input = argv[i];
     } else {
