@@ -96,20 +96,6 @@ int fs_exit_status_for(const fs_error *err, int otherwise) {
   return fs_error_is_too_large(err) ? FS_EXIT_USAGE : otherwise;
 }
 
-int fs_option_platform(int argc, char **argv, int *i, fs_parameters *params, int *which,
-                       const char **value, fs_error *err) {
-  static const char *const names[][2] = {{"--nodes", "nodes"}, {"--cores", "cores"},
-                                         {"--mapping", "mapping"}, {"--platform", "platform"}};
-  for (int k = 0; k < 4; k++) {
-    int m = fs_option(argc, argv, i, names[k][0], value, err);
-    if (m == 0) continue;
-    if (m < 0) return -1;
-    *which = k;
-    return fs_option_param_pair(params, names[k][1], *value, err) ? -1 : 1;
-  }
-  return 0;
-}
-
 /* The options usage shows: "--name" or "-x" after a blank, '[' or '(',
  * each once, at most max, copied into names[k] (each up to 31 bytes). */
 static int usage_options(const char *usage, char names[][32], int max) {

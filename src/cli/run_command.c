@@ -16,6 +16,7 @@
 #include "run_replay.h"
 #include "run_study.h"
 #include "run_views.h"
+#include "platform_options.h"
 #include "instruments/progress.h"
 
 #include <unistd.h>
@@ -79,6 +80,7 @@ typedef struct run_options {
   fs_replay_options replay;
   const char *input, *model, *compute, *format, *timeline;
   int model_default; /* --model omitted */
+  fs_platform_text platform;
   fs_views_options views;
   int64_t stuck_limit;
   fs_parameters params;
@@ -117,14 +119,6 @@ static int study_option(run_options *o, int argc, char **argv, int *i, fs_error 
   }
 }
 
-/* Models without a platform ignore it: its parameters count as used. */
-static void platform_used(run_options *o) {
-  static const char *const keys[] = {"nodes", "cores", "mapping", "platform"};
-  for (int i = 0; i < o->params.count; i++)
-    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
-      if (strcmp(o->params.items[i].key, keys[k]) == 0) o->params.items[i].used = 1;
-}
-
 static int parse_run_options(int argc, char **argv, run_options *o, fs_error *err) {
   *o = (run_options){.model = "pipelined", .model_default = 1, .compute = "fixed", .format = "text", .stuck_limit = 20,
                      .seed = 1, .shard_count = 1, .noise = fs_noise_new(),
@@ -133,7 +127,7 @@ static int parse_run_options(int argc, char **argv, run_options *o, fs_error *er
   if (!o->noise || !o->inputs) return fs_error_set(err, "out of memory");
   for (int i = 2; i < argc; i++) {
     const char *v;
-    int m, which;
+    int m;
     if ((m = fs_option(argc, argv, &i, "--model", &v, err))) { if (m < 0) return -1; o->model = v, o->model_default = 0; }
     else if ((m = fs_option(argc, argv, &i, "--compute", &v, err))) { if (m < 0) return -1; o->compute = v; }
     else if ((m = fs_option(argc, argv, &i, "--format", &v, err))) { if (m < 0) return -1; o->format = v; }
@@ -147,7 +141,7 @@ static int parse_run_options(int argc, char **argv, run_options *o, fs_error *er
     else if (strcmp(argv[i], "--channel-load") == 0) o->views.channel_report = 1;
     else if ((m = fs_option(argc, argv, &i, "--param", &v, err))) {
       if (m < 0 || fs_option_param(&o->params, v, err)) return -1;
-    } else if ((m = fs_option_platform(argc, argv, &i, &o->params, &which, &v, err))) {
+    } else if ((m = fs_platform_text_option(argc, argv, &i, &o->platform, err))) {
       if (m < 0) return -1;
     } else if ((m = study_option(o, argc, argv, &i, err))) {
       if (m < 0) return -1;
@@ -162,6 +156,9 @@ static int parse_run_options(int argc, char **argv, run_options *o, fs_error *er
     }
   }
   if (!o->input_count) return fs_error_set(err, "no schedule given (see fennelsim run --help)");
+  if (fs_platform_text_check(&o->platform, err) ||
+      fs_platform_text_params(&o->platform, &o->params, err))
+    return -1;
   o->input = o->inputs[0];
   if (o->input_count > 1 && !fs_inputs_are_trace(o->inputs, o->input_count))
     return fs_error_set(err, "one schedule at a time (got %s and %s)", o->inputs[0], o->inputs[1]);
@@ -183,6 +180,17 @@ static int parse_run_options(int argc, char **argv, run_options *o, fs_error *er
                                    {"--chrome", w->chrome},     {"--channel-csv", w->channel_load},
                                    {"--samples", o->samples},   {"--histogram", o->histogram}};
   return fs_option_check_outputs(argc, argv, outputs, 6, err);
+}
+
+/* The platform options, checked for the program whatever the model (a
+ * file is parsed, M x Q must hold the ranks), and the note when nothing
+ * reads them. */
+static int check_platform(run_options *o, const fs_program *program, int taken, fs_error *err) {
+  fs_platform *platform = fs_platform_text_build(&o->platform, program->ranks, err);
+  if (!platform && fs_platform_text_given(&o->platform)) return -1;
+  fs_platform_free(platform);
+  fs_platform_text_note(stderr, &o->platform, taken, o->model, program);
+  return 0;
 }
 
 static void free_run_options(run_options *o) {
@@ -305,11 +313,11 @@ int fs_command_run(int argc, char **argv) {
   fs_compute_model compute = {0};
   fs_program *program = NULL;
   fs_replay *replay = NULL;
-  int exit_status = FS_EXIT_USAGE;
+  int exit_status = FS_EXIT_USAGE, taken = 0;
   if (parse_run_options(argc, argv, &o, &err) ||
       fs_network_model_create(o.model, &o.params, &network, &err) ||
       fs_compute_model_create(o.compute, &o.params, &compute, &err) ||
-      (platform_used(&o), fs_parameters_check_used(&o.params, &err)))
+      (taken = fs_platform_params_taken(&o.params), fs_parameters_check_used(&o.params, &err)))
     goto done;
   double start = fs_seconds_now();
   if (fs_inputs_are_trace(o.inputs, o.input_count)) {
@@ -323,8 +331,9 @@ int fs_command_run(int argc, char **argv) {
   } else {
     program = fs_schedule_read_showing(o.input, isatty(2) ? stderr : NULL, &err);
   }
-  if (!program || fs_noise_prepare(o.noise, program->ranks, &err)) goto done;
-  if (o.seeds && fs_platform_parameters_check(&o.params, program, &err)) goto done;
+  if (!program || fs_noise_prepare(o.noise, program->ranks, &err) ||
+      check_platform(&o, program, taken, &err))
+    goto done;
   if (o.seeds) {
     fs_study_setup setup = {.input = o.input, .model = o.model, .model_default = o.model_default,
                             .compute = o.compute,

@@ -32,7 +32,8 @@ int fs_suggest(const char *typed, const char *const *names, int count,
   int threshold = FS_SUGGEST_THRESHOLD((int)strlen(typed)), smallest = threshold + 1, found = 0;
   for (int i = 0; i < count; i++) {
     int d = fs_edit_distance(typed, names[i]);
-    if (d > threshold || d >= (int)strlen(names[i]) || d > smallest) continue;
+    /* 0: the name itself, not a mistake in this list */
+    if (d == 0 || d > threshold || d >= (int)strlen(names[i]) || d > smallest) continue;
     if (d < smallest) smallest = d, found = 0;
     if (found < FS_SUGGEST_MAX) best[found++] = names[i];
   }

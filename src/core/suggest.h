@@ -7,7 +7,8 @@
  * characters each cost 1 (so "rnu" is 1 from "run"); case counts.
  * A name is suggested when its distance is at most the threshold of the
  * typed text's length (FS_SUGGEST_THRESHOLD) and below the name's own
- * length (so "x" never suggests "rr"); of those, the ones at the smallest
+ * length (so "x" never suggests "rr") and not 0 (the name itself is no
+ * suggestion); of those, the ones at the smallest
  * distance, in list order, at most FS_SUGGEST_MAX. */
 #ifndef FS_SUGGEST_H
 #define FS_SUGGEST_H

@@ -20,6 +20,7 @@ typedef struct fs_parameter {
 
 #define FS_PARAMETERS_MAX_ASKED 64
 
+/* Start from a zeroed struct: (fs_parameters){.items = ..., .count = ...}. */
 typedef struct fs_parameters {
   fs_parameter *items;
   int count;
