@@ -11,7 +11,6 @@
 #include "noise/noise.h"
 #include "options.h"
 #include "platform_options.h"
-#include "platform/platform_xml.h"
 
 static const char probe_usage[] =
     "usage: fennelsim probe --model M [options]\n"

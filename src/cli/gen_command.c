@@ -13,7 +13,6 @@
 #include "options.h"
 #include "platform_options.h"
 #include "run_replay.h"
-#include "platform/platform_xml.h"
 
 static const char gen_usage[] =
     "usage: fennelsim gen NAME --ranks N [--size S] [-o FILE] [options]\n"
