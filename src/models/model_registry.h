@@ -33,7 +33,8 @@ typedef struct fs_parameters {
   const char *network, *compute;
 } fs_parameters;
 
-/* The parameter named key (marked used), or NULL. */
+/* The parameter named key (marked used), or NULL; key is recorded in
+ * params->asked, so it must outlive params (the models pass literals). */
 fs_parameter *fs_parameter_take(fs_parameters *params, const char *key);
 /* Reads a parameter of each kind into *out when present; 0 when absent or
  * read, -1 (err set) when malformed. */
