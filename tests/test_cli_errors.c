@@ -135,6 +135,12 @@ START_TEST(note_when_the_model_ignores_the_platform) {
          "fennelsim: note: loggops ignores the platform (--nodes 2 --cores 4 --mapping rr); "
          "models that use it: taulop, and the compute model gamma (concurrent=1 tasks use it "
          "under every model)\n");
+  /* --chrome groups ranks by node: no note */
+  char *chrome = fs_test_temp_path(".json");
+  char command[512];
+  snprintf(command, sizeof command, "run " DAG " --model hockney --nodes 2 --chrome %s", chrome);
+  expect(command, 0, "");
+  free(chrome);
   /* taulop reads it: no note */
   expect("run " DAG " " TAULOP " --nodes 2", 0, "");
   /* the compute model gamma reads it: no note */

@@ -184,12 +184,13 @@ static int parse_run_options(int argc, char **argv, run_options *o, fs_error *er
 
 /* The platform options, checked for the program whatever the model (a
  * file is parsed, M x Q must hold the ranks), and the note when nothing
- * reads them. */
+ * (neither model nor --chrome) reads them. */
 static int check_platform(run_options *o, const fs_program *program, int taken, fs_error *err) {
   fs_platform *platform = fs_platform_text_build(&o->platform, program->ranks, err);
   if (!platform && fs_platform_text_given(&o->platform)) return -1;
   fs_platform_free(platform);
-  fs_platform_text_note(stderr, &o->platform, taken, o->model, program);
+  /* --chrome groups the ranks by the platform's nodes: it reads it too */
+  fs_platform_text_note(stderr, &o->platform, taken || o->views.chrome, o->model, program);
   return 0;
 }
 
