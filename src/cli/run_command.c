@@ -186,7 +186,12 @@ static int parse_run_options(int argc, char **argv, run_options *o, fs_error *er
  * file is parsed, M x Q must hold the ranks), and the note when nothing
  * (neither model nor --chrome) reads them. */
 static int check_platform(run_options *o, const fs_program *program, int taken, fs_error *err) {
-  fs_platform *platform = fs_platform_text_build(&o->platform, program->ranks, err);
+  fs_platform_text where = o->platform;
+  fs_parameter *file = NULL; /* the path the models read: platform=, as it was found */
+  for (int i = 0; where.file && i < o->params.count; i++)
+    if (strcmp(o->params.items[i].key, "platform") == 0) file = &o->params.items[i];
+  if (file) where.file = file->value;
+  fs_platform *platform = fs_platform_text_build(&where, program->ranks, err);
   if (!platform && fs_platform_text_given(&o->platform)) return -1;
   fs_platform_free(platform);
   /* --chrome groups the ranks by the platform's nodes: it reads it too */
