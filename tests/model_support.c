@@ -6,8 +6,7 @@
 #include <string.h>
 
 int fs_test_parameters(char *text, fs_parameter items[16], fs_parameters *params) {
-  params->items = items;
-  params->count = 0;
+  *params = (fs_parameters){.items = items}; /* the models' record of keys starts empty */
   for (char *token = strtok(text, " "); token; token = strtok(NULL, " ")) {
     char *equals = strchr(token, '=');
     if (!equals || params->count == 16) return -1;

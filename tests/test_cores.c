@@ -457,9 +457,9 @@ START_TEST(timeline_core_column) {
 }
 END_TEST
 
-/* A platform that cannot hold the ranks is bad input once it matters (a
- * program with concurrent tasks): exit 2 with the platform's message; a
- * program without any still ignores the platform under hockney. */
+/* A platform that cannot hold the ranks is bad input: exit 2 with the
+ * platform's message, with concurrent tasks or without (issue 16 item 4:
+ * the options are checked whether or not anything reads them). */
 START_TEST(platform_errors) {
   char *dag = temp_text(".dag", "fennel-dag 1\nranks 2\ns start 0\nt start 1\n"
                                 "a compute 0 time=1ns concurrent=1 after=s\n");
@@ -472,8 +472,15 @@ START_TEST(platform_errors) {
                 "(got 2)\n");
   char *plain = temp_text(".dag", "fennel-dag 1\nranks 2\ns start 0\nt start 1\n"
                                   "a compute 0 time=1ns after=s\n");
-  ck_assert_int_eq(fennelsim("run %s --model hockney --nodes 1 --cores 1", plain), 0);
+  ck_assert_int_eq(fennelsim("run %s --model hockney --nodes 1 --cores 1", plain), 2);
+  ck_assert_str_eq(err, "fennelsim: --nodes 1 --cores 1: expected at most 1 ranks on 1 nodes x 1 "
+                        "cores (got 2)\n");
+  /* one that holds them is only noted: hockney does not read it */
+  ck_assert_int_eq(fennelsim("run %s --model hockney --nodes 1 --cores 2", plain), 0);
   contains(out, "makespan   1 ns");
+  ck_assert_str_eq(err, "fennelsim: note: hockney ignores the platform (--nodes 1 --cores 2); "
+                        "models that use it: taulop, and the compute model gamma (concurrent=1 "
+                        "tasks use it under every model)\n");
   free(dag), free(plain);
 }
 END_TEST

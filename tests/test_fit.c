@@ -747,7 +747,8 @@ START_TEST(cli_errors) {
                    "fennelsim: --experiments roundtrip,pingpong: expected names from memcpy, roundtrip, "
                    "ssend, send_call, train, multicast, one_to_two, ring (got \"pingpong\")\n");
   expect_cli_error("probe --model hockney --param gamma=1ns", 2,
-                   "fennelsim: --param gamma: no parameter of that name in the chosen models\n");
+                   "fennelsim: --param gamma: no parameter of that name: hockney takes alpha, beta; "
+                   "fixed takes compute_time\n");
   /* data without multicasts, fitted for pipelined: which rows are missing */
   snprintf(command, sizeof command, "probe --model hockney --ranks 2 --experiments roundtrip -o %s", bad);
   ck_assert_int_eq(fs_test_fennelsim(command, NULL, NULL), 0);

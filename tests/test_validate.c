@@ -607,7 +607,8 @@ START_TEST(command_skips_and_errors) {
   ck_assert_int_eq(fennelsim("validate %s --model nosuch", csv), 2);
   contains(err, "fennelsim validate: unknown network model 'nosuch'");
   ck_assert_int_eq(fennelsim("validate %s --model hockney --param gamma=1", csv), 2);
-  ck_assert_str_eq(err, "fennelsim validate: --param gamma: no parameter of that name in the chosen models\n");
+  ck_assert_str_eq(err, "fennelsim validate: --param gamma: no parameter of that name: hockney "
+                        "takes alpha, beta; fixed takes compute_time\n");
   ck_assert_int_eq(fennelsim("validate %s --model hockney --param alpha=fast", csv), 2);
   ck_assert_str_eq(err, "fennelsim validate: --param alpha=fast: expected a non-negative time "
                         "with a unit (ps, ns, us, ms, s)\n");

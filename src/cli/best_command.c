@@ -82,7 +82,7 @@ static int parse_best_options(int argc, char **argv, best_options *o, fs_error *
       if (m < 0 || fs_option_count("--top", v, 0, 1 << 30, &o->top, err)) return -1;
       o->top_given = 1;
     } else if (argv[i][0] == '-' && argv[i][1] != 0) {
-      return fs_error_set(err, "unknown option %s (see fennelsim best --help)", argv[i]);
+      return fs_option_unknown(err, "best", argv[i], best_usage);
     } else if (!o->collective) {
       o->collective = argv[i];
     } else {

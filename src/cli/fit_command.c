@@ -11,7 +11,7 @@
 #include "noise/noise.h"
 #include "data_roots.h"
 #include "options.h"
-#include "platform/platform_xml.h"
+#include "platform_options.h"
 
 static const char probe_usage[] =
     "usage: fennelsim probe --model M [options]\n"
@@ -50,22 +50,9 @@ typedef struct probe_options {
   const char *model, *compute, *output, *experiments;
   fs_parameters params;
   fs_noise *noise;
-  int64_t ranks, nodes, cores, repetitions, seed;
-  const char *platform;
+  int64_t ranks, repetitions, seed;
+  fs_platform_text platform;
 } probe_options;
-
-/* --nodes, --cores, --mapping, --platform become model parameters (as for
- * run); nodes and cores also size the probe. */
-static int platform_option(probe_options *o, int argc, char **argv, int *i, fs_error *err) {
-  int which;
-  const char *v;
-  int m = fs_option_platform(argc, argv, i, &o->params, &which, &v, err);
-  if (m <= 0) return m;
-  if (which == 0 && fs_option_count("--nodes", v, 1, 1 << 24, &o->nodes, err)) return -1;
-  if (which == 1 && fs_option_count("--cores", v, 1, 1 << 24, &o->cores, err)) return -1;
-  if (which == 3) o->platform = v;
-  return 1;
-}
 
 static int noise_option(probe_options *o, int argc, char **argv, int *i, fs_error *err) {
   const char *v;
@@ -96,18 +83,25 @@ static int parse_probe(int argc, char **argv, probe_options *o, fs_error *err) {
       if (m < 0 || fs_option_count("--ranks", v, 2, INT32_MAX, &o->ranks, err)) return -1;
     } else if ((m = fs_option(argc, argv, &i, "--param", &v, err))) {
       if (m < 0 || fs_option_param(&o->params, v, err)) return -1;
-    } else if ((m = platform_option(o, argc, argv, &i, err)) || (m = noise_option(o, argc, argv, &i, err))) {
+    } else if ((m = fs_platform_text_option(argc, argv, &i, &o->platform, err)) ||
+               (m = noise_option(o, argc, argv, &i, err))) {
       if (m < 0) return -1;
     } else {
-      return fs_error_set(err, "%s: unknown argument (see fennelsim probe --help)", argv[i]);
+      return argv[i][0] == '-' ? fs_option_unknown(err, "probe", argv[i], probe_usage)
+                               : fs_error_set(err, "%s: unknown argument (see fennelsim probe --help)", argv[i]);
     }
   }
   if (!o->model) return fs_error_set(err, "probe needs --model M (see fennelsim probe --help)");
+  /* the platform options become model parameters (as for run); nodes and
+   * cores also size the probe */
+  if (fs_platform_text_check(&o->platform, err) || fs_platform_text_params(&o->platform, &o->params, err))
+    return -1;
+  int64_t nodes = o->platform.node_count, cores = o->platform.core_count;
   if (o->repetitions && !fs_noise_active(o->noise))
     return fs_error_set(err, "--repetitions needs --noise: without noise every repetition is the same");
   if (!o->repetitions) o->repetitions = 30;
   const char *from = o->ranks ? "--ranks" : "--nodes x --cores";
-  if (!o->ranks) o->ranks = o->nodes && o->cores ? o->nodes * o->cores : o->cores ? o->cores : 4;
+  if (!o->ranks) o->ranks = nodes && cores ? nodes * cores : cores ? cores : 4;
   if (o->ranks < 2 || o->ranks > PROBE_MAX_RANKS)
     return fs_error_set(err, "%lld ranks (%s): the probe takes 2 to %d (its cost grows as P^2.4: "
                         "some 15 s at 1024 ranks)", (long long)o->ranks, from, PROBE_MAX_RANKS);
@@ -117,15 +111,14 @@ static int parse_probe(int argc, char **argv, probe_options *o, fs_error *err) {
 
 /* Cores per node of the machine the plan places ranks on. */
 static int machine_cores(const probe_options *o, int32_t *cores, fs_error *err) {
-  if (o->platform) {
-    fs_platform *p = fs_platform_read_xml(o->platform, o->ranks, err);
-    if (!p) return -1;
-    *cores = p->cores;
-    fs_platform_free(p);
+  if (!fs_platform_text_given(&o->platform)) {
+    *cores = (int32_t)o->ranks; /* one node */
     return 0;
   }
-  int64_t nodes = o->nodes ? o->nodes : 1;
-  *cores = (int32_t)(o->cores ? o->cores : (o->ranks + nodes - 1) / nodes);
+  fs_platform *p = fs_platform_text_build(&o->platform, o->ranks, err);
+  if (!p) return -1;
+  *cores = p->cores;
+  fs_platform_free(p);
   return 0;
 }
 
@@ -151,14 +144,6 @@ static int filter_plan(fs_probe_plan *plan, const char *list, fs_error *err) {
   return 0;
 }
 
-/* Models without a platform ignore it: its parameters count as used. */
-static void platform_used(fs_parameters *params) {
-  static const char *const keys[] = {"nodes", "cores", "mapping", "platform"};
-  for (int i = 0; i < params->count; i++)
-    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
-      if (strcmp(params->items[i].key, keys[k]) == 0) params->items[i].used = 1;
-}
-
 int fs_command_probe(int argc, char **argv) {
   if (fs_wants_help(argc, argv, probe_usage)) return FS_EXIT_OK;
   fs_error err = {{0}};
@@ -173,11 +158,11 @@ int fs_command_probe(int argc, char **argv) {
   if (parse_probe(argc, argv, &o, &err) || fs_cli_data_open(&found, &err) ||
       fs_cli_data_find_model(&found, &o.model, &err) ||
       fs_cli_data_find_params(&found, &o.params, &err) ||
-      (o.platform && fs_cli_data_find(&found, &o.platform, &err)) ||
+      (o.platform.file && fs_cli_data_find(&found, &o.platform.file, &err)) ||
       machine_cores(&o, &cores, &err) ||
       fs_network_model_create(o.model, &o.params, &network, &err) ||
       fs_compute_model_create(o.compute, &o.params, &compute, &err) ||
-      (platform_used(&o.params), fs_parameters_check_used(&o.params, &err)) ||
+      (fs_platform_params_taken(&o.params), fs_parameters_check_used(&o.params, &err)) ||
       fs_noise_prepare(o.noise, (int32_t)o.ranks, &err))
     goto done;
   if (fs_probe_plan_default(&plan, (int32_t)o.ranks, cores)) {
@@ -224,7 +209,7 @@ static int parse_fit(int argc, char **argv, fit_options *o, fs_error *err) {
     else if ((m = fs_option(argc, argv, &i, "--format", &v, err))) { if (m < 0) return -1; o->format = v; }
     else if (strcmp(argv[i], "--median") == 0) o->fit.use_median = 1;
     else if (argv[i][0] == '-' && argv[i][1] != 0)
-      return fs_error_set(err, "unknown option %s (see fennelsim fit --help)", argv[i]);
+      return fs_option_unknown(err, "fit", argv[i], fit_usage);
     else if (o->input)
       return fs_error_set(err, "one data file at a time (got %s and %s)", o->input, argv[i]);
     else o->input = argv[i];

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/suggest.h"
 #include "formats/schedule_reader.h"
 #include "formats/dag_writer.h"
 #include "formats/goal_writer.h"
@@ -13,8 +14,8 @@
 #include "data_roots.h"
 #include "instruments/progress.h"
 #include "options.h"
+#include "platform_options.h"
 #include "run_replay.h"
-#include "platform/platform_xml.h"
 
 static const char gen_usage[] =
     "usage: fennelsim gen NAME --ranks N [--size S] [-o FILE] [options]\n"
@@ -98,6 +99,19 @@ static int list_generators(void) {
   return FS_EXIT_OK;
 }
 
+/* "unknown generator 'X' (see fennelsim gen --list)" and the closest names. */
+static int unknown_generator(const char *name, fs_error *err) {
+  int count;
+  const fs_generator *g = fs_generator_list(&count);
+  const char **names = malloc((size_t)(count ? count : 1) * sizeof *names);
+  char mean[300] = "";
+  for (int i = 0; names && i < count; i++) names[i] = g[i].name;
+  if (names) fs_suggest_text(mean, sizeof mean, name, names, count);
+  free(names);
+  return fs_error_set(err, "unknown generator '%s' (see fennelsim gen --list)%s%s", name,
+                      mean[0] ? "; " : "", mean);
+}
+
 static int parse_factors(const char *text, fs_generator_options *o, fs_error *err) {
   const char *at = text;
   o->factor_count = 0;
@@ -116,54 +130,30 @@ static int parse_factors(const char *text, fs_generator_options *o, fs_error *er
   return 0;
 }
 
-/* The platform options of gen, kept as text until the rank count is known. */
-typedef struct platform_text {
-  const char *nodes, *cores, *mapping, *file;
-} platform_text;
-
-static int platform_option(int argc, char **argv, int *i, platform_text *t, fs_error *err) {
-  const char *v;
-  int m;
-  if ((m = fs_option(argc, argv, i, "--nodes", &v, err))) t->nodes = v;
-  else if ((m = fs_option(argc, argv, i, "--cores", &v, err))) t->cores = v;
-  else if ((m = fs_option(argc, argv, i, "--mapping", &v, err))) t->mapping = v;
-  else if ((m = fs_option(argc, argv, i, "--platform", &v, err))) t->file = v;
-  return m;
-}
-
 /* The mapped platform the options describe, NULL when none was given (or
  * on error, with err set and *failed). */
-static fs_platform *platform_of(const platform_text *t, int32_t ranks, int *failed,
+static fs_platform *platform_of(const fs_platform_text *t, int32_t ranks, int *failed,
                                 fs_error *err) {
   *failed = 0;
-  if (!t->nodes && !t->cores && !t->mapping && !t->file) return NULL;
+  if (!fs_platform_text_given(t)) return NULL;
   fs_platform *platform = NULL;
-  int64_t nodes = 0, cores = 0;
-  if (t->file) {
-    if (t->nodes || t->cores || t->mapping)
-      fs_error_set(err, "--platform replaces --nodes, --cores and --mapping: give one or the other");
-    else
-      platform = fs_platform_read_xml(t->file, ranks, err);
-  } else if (!t->nodes || !t->cores) {
+  if (!t->file && (!t->nodes || !t->cores))
     fs_error_set(err, "--nodes and --cores go together");
-  } else if (!fs_option_count("--nodes", t->nodes, 1, 1 << 30, &nodes, err) &&
-             !fs_option_count("--cores", t->cores, 1, 1 << 30, &cores, err)) {
-    platform = fs_platform_from_options(nodes, cores, t->mapping, ranks, err);
-  }
+  else if (!fs_platform_text_check(t, err))
+    platform = fs_platform_text_build(t, ranks, err);
   *failed = platform == NULL;
   return platform;
 }
 
 /* The FS_GEN_* options given on the command line. */
-static unsigned options_given(const fs_generator_options *o, const platform_text *platform,
+static unsigned options_given(const fs_generator_options *o, const fs_platform_text *platform,
                               int rounds_given) {
   unsigned given = 0;
   if (o->root) given |= FS_GEN_ROOT;
   if (o->segment) given |= FS_GEN_SEGMENT;
   if (o->ways) given |= FS_GEN_WAYS;
   if (o->schedule) given |= FS_GEN_SCHEDULE;
-  if (platform->nodes || platform->cores || platform->mapping || platform->file)
-    given |= FS_GEN_PLATFORM;
+  if (fs_platform_text_given(platform)) given |= FS_GEN_PLATFORM;
   if (o->factor_count) given |= FS_GEN_FACTORS;
   if (rounds_given) given |= FS_GEN_ROUNDS;
   return given;
@@ -183,7 +173,7 @@ static int check_options_apply(const fs_generator *g, unsigned given, fs_error *
 
 static int parse_gen_options(int argc, char **argv, const char **name, const char **output,
                              output_format *format, fs_generator_options *o,
-                             platform_text *platform, int *rounds_given, fs_error *err) {
+                             fs_platform_text *platform, int *rounds_given, fs_error *err) {
   int64_t number;
   const char *output_given = NULL; /* -o and --output are one option */
   *o = (fs_generator_options){.ranks = 0, .size = 8, .rounds = 1};
@@ -226,7 +216,7 @@ static int parse_gen_options(int argc, char **argv, const char **name, const cha
     } else if ((m = fs_option(argc, argv, &i, "--schedule", &v, err))) {
       if (m < 0) return -1;
       o->schedule = v;
-    } else if ((m = platform_option(argc, argv, &i, platform, err))) {
+    } else if ((m = fs_platform_text_option(argc, argv, &i, platform, err))) {
       if (m < 0) return -1;
     } else if ((m = fs_option(argc, argv, &i, "-o", &v, err)) ||
                (m = fs_option(argc, argv, &i, "--output", &v, err))) {
@@ -237,7 +227,7 @@ static int parse_gen_options(int argc, char **argv, const char **name, const cha
     } else if ((m = fs_option(argc, argv, &i, "--format", &v, err))) {
       if (m < 0 || parse_format(v, format, err)) return -1;
     } else if (argv[i][0] == '-') {
-      return fs_error_set(err, "unknown option %s (see fennelsim gen --help)", argv[i]);
+      return fs_option_unknown(err, "gen", argv[i], gen_usage);
     } else if (!*name) {
       *name = argv[i];
     } else {
@@ -266,7 +256,7 @@ int fs_command_gen(int argc, char **argv) {
   fs_generator_options options;
   fs_program *program = NULL;
   fs_platform *platform = NULL;
-  platform_text platform_options = {0};
+  fs_platform_text platform_options = {0};
   const fs_generator *generator = NULL;
   int status = FS_EXIT_USAGE, failed, rounds_given = 0;
   fs_cli_data found = {0};
@@ -281,7 +271,7 @@ int fs_command_gen(int argc, char **argv) {
   if (format == FORMAT_FROM_NAME) format = format_of_path(output);
   generator = fs_generator_find(name);
   if (!generator) {
-    fs_error_set(&err, "unknown generator '%s' (see fennelsim gen --list)", name);
+    unknown_generator(name, &err);
     goto done;
   }
   if (check_options_apply(generator, options_given(&options, &platform_options, rounds_given),
@@ -335,7 +325,7 @@ int fs_command_convert(int argc, char **argv) {
     if ((m = fs_replay_option(argc, argv, &i, &options, &err))) {
       if (m < 0) goto done;
     } else if (argv[i][0] == '-' && argv[i][1]) {
-      fs_error_set(&err, "unknown option %s", argv[i]);
+      fs_option_unknown(&err, "convert", argv[i], convert_usage);
       goto done;
     } else {
       paths[count++] = argv[i];

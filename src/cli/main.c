@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/suggest.h"
 #include "options.h"
 
 static const char usage[] =
@@ -35,30 +36,74 @@ static int finish_stdout(int status) {
   return FS_EXIT_SIMULATION;
 }
 
+typedef int (*command_function)(int argc, char **argv);
+
+static const struct {
+  const char *name;
+  command_function run;
+} commands[] = {
+    {"gen", fs_command_gen},     {"run", fs_command_run},           {"best", fs_command_best},
+    {"convert", fs_command_convert}, {"merge", fs_command_merge},   {"probe", fs_command_probe},
+    {"fit", fs_command_fit},     {"validate", fs_command_validate},
+};
+#define COMMAND_COUNT ((int)(sizeof commands / sizeof commands[0]))
+
+static command_function find_command(const char *name) {
+  for (int k = 0; k < COMMAND_COUNT; k++)
+    if (strcmp(name, commands[k].name) == 0) return commands[k].run;
+  return NULL;
+}
+
+/* "unknown command 'X'" with the closest commands, or the list of them. */
+static int unknown_command(const char *name) {
+  const char *names[COMMAND_COUNT + 2];
+  for (int k = 0; k < COMMAND_COUNT; k++) names[k] = commands[k].name;
+  names[COMMAND_COUNT] = "help", names[COMMAND_COUNT + 1] = "version";
+  char mean[200];
+  fs_suggest_text(mean, sizeof mean, name, names, COMMAND_COUNT + 2);
+  if (mean[0])
+    fprintf(stderr, "fennelsim: unknown command '%s'; %s (see fennelsim --help)\n", name, mean);
+  else
+    fprintf(stderr, "fennelsim: unknown command '%s'; the commands: gen, run, best, convert, "
+            "merge, probe, fit, validate, help, version (see fennelsim --help)\n", name);
+  return FS_EXIT_USAGE;
+}
+
+/* `fennelsim help COMMAND` prints what `fennelsim COMMAND --help` does. */
+static int help(int argc, char **argv) {
+  if (argc < 3) {
+    fputs(usage, stdout);
+    return FS_EXIT_OK;
+  }
+  if (argc > 3) {
+    fprintf(stderr, "fennelsim: help takes one command (got %s and %s)\n", argv[2], argv[3]);
+    return FS_EXIT_USAGE;
+  }
+  if (strcmp(argv[2], "help") == 0 || strcmp(argv[2], "version") == 0) {
+    fputs(usage, stdout);
+    return FS_EXIT_OK;
+  }
+  command_function run = find_command(argv[2]);
+  if (!run) return unknown_command(argv[2]);
+  char *help_argv[] = {argv[0], argv[2], "--help", NULL};
+  return run(3, help_argv);
+}
+
 static int dispatch(int argc, char **argv) {
   if (argc < 2) {
     fputs(usage, stderr);
     return FS_EXIT_USAGE;
   }
   const char *command = argv[1];
-  if (strcmp(command, "run") == 0) return fs_command_run(argc, argv);
-  if (strcmp(command, "gen") == 0) return fs_command_gen(argc, argv);
-  if (strcmp(command, "convert") == 0) return fs_command_convert(argc, argv);
-  if (strcmp(command, "best") == 0) return fs_command_best(argc, argv);
-  if (strcmp(command, "merge") == 0) return fs_command_merge(argc, argv);
-  if (strcmp(command, "probe") == 0) return fs_command_probe(argc, argv);
-  if (strcmp(command, "fit") == 0) return fs_command_fit(argc, argv);
-  if (strcmp(command, "validate") == 0) return fs_command_validate(argc, argv);
-  if (strcmp(command, "help") == 0 || strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0) {
-    fputs(usage, stdout);
-    return FS_EXIT_OK;
-  }
+  command_function run = find_command(command);
+  if (run) return run(argc, argv);
+  if (strcmp(command, "help") == 0 || strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0)
+    return help(argc, argv);
   if (strcmp(command, "version") == 0 || strcmp(command, "--version") == 0) {
     printf("fennelsim %s\n", FENNELSIM_VERSION);
     return FS_EXIT_OK;
   }
-  fprintf(stderr, "fennelsim: unknown command '%s'\n\n%s", command, usage);
-  return FS_EXIT_USAGE;
+  return unknown_command(command);
 }
 
 int main(int argc, char **argv) { return finish_stdout(dispatch(argc, argv)); }

@@ -46,7 +46,7 @@ static int parse_merge_options(int argc, char **argv, merge_options *o, fs_error
     else if ((m = fs_option(argc, argv, &i, "--histogram", &v, err))) { if (m < 0) return -1; o->histogram = v; }
     else if (strcmp(argv[i], "--allow-missing") == 0) o->allow_missing = 1;
     else if (argv[i][0] == '-' && argv[i][1] != 0)
-      return fs_error_set(err, "unknown option %s (see fennelsim merge --help)", argv[i]);
+      return fs_option_unknown(err, "merge", argv[i], merge_usage);
     else o->inputs[o->inputs_count++] = argv[i];
   }
   if (o->inputs_count == 0)

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "core/suggest.h"
 #include "core/units.h"
 #include "formats/atomic_file.h"
 
@@ -95,18 +96,38 @@ int fs_exit_status_for(const fs_error *err, int otherwise) {
   return fs_error_is_too_large(err) ? FS_EXIT_USAGE : otherwise;
 }
 
-int fs_option_platform(int argc, char **argv, int *i, fs_parameters *params, int *which,
-                       const char **value, fs_error *err) {
-  static const char *const names[][2] = {{"--nodes", "nodes"}, {"--cores", "cores"},
-                                         {"--mapping", "mapping"}, {"--platform", "platform"}};
-  for (int k = 0; k < 4; k++) {
-    int m = fs_option(argc, argv, i, names[k][0], value, err);
-    if (m == 0) continue;
-    if (m < 0) return -1;
-    *which = k;
-    return fs_option_param_pair(params, names[k][1], *value, err) ? -1 : 1;
+/* The options usage shows: "--name" or "-x" after a blank, '[' or '(',
+ * each once, at most max, copied into names[k] (each up to 31 bytes). */
+static int usage_options(const char *usage, char names[][32], int max) {
+  int count = 0;
+  for (const char *at = usage; *at && count < max; at++) {
+    if (at[0] != '-' || (at > usage && !strchr(" [(`|\n", at[-1]))) continue;
+    size_t n = at[1] == '-' ? 2 : 1;
+    if (!((at[n] >= 'a' && at[n] <= 'z') || (at[n] >= 'A' && at[n] <= 'Z'))) continue;
+    while ((at[n] >= 'a' && at[n] <= 'z') || (at[n] >= 'A' && at[n] <= 'Z') ||
+           (at[n] >= '0' && at[n] <= '9') || (at[n] == '-' && n > 1))
+      n++;
+    if (n >= 32) continue;
+    char name[32];
+    memcpy(name, at, n), name[n] = 0;
+    int seen = 0;
+    for (int k = 0; k < count && !seen; k++) seen = strcmp(names[k], name) == 0;
+    if (!seen) memcpy(names[count++], name, n + 1);
+    at += n - 1;
   }
-  return 0;
+  return count;
+}
+
+int fs_option_unknown(fs_error *err, const char *command, const char *arg, const char *usage) {
+  enum { MAX_OPTIONS = 96 };
+  char names[MAX_OPTIONS][32], typed[64], mean[200];
+  const char *list[MAX_OPTIONS];
+  int count = usage ? usage_options(usage, names, MAX_OPTIONS) : 0;
+  for (int k = 0; k < count; k++) list[k] = names[k];
+  snprintf(typed, sizeof typed, "%.*s", (int)strcspn(arg, "="), arg);
+  fs_suggest_text(mean, sizeof mean, typed, list, count);
+  return fs_error_set(err, "unknown option %s (see fennelsim %s --help)%s%s", arg, command,
+                      mean[0] ? "; " : "", mean);
 }
 
 int fs_wants_help(int argc, char **argv, const char *usage) {

@@ -29,12 +29,11 @@ int fs_exit_status_for(const fs_error *err, int otherwise);
 int fs_option_param(fs_parameters *params, const char *text, fs_error *err);
 /* The parameter key=value, as fs_option_param takes "key=value". */
 int fs_option_param_pair(fs_parameters *params, const char *key, const char *value, fs_error *err);
-/* --nodes, --cores, --mapping, --platform at argv[*i]: the parameter it
- * stands for (nodes=, cores=, mapping=, platform=) added to params, its
- * index in that order into *which and its value into *value. 1 when one
- * was taken, 0 when argv[*i] is none of them, -1 with err set. */
-int fs_option_platform(int argc, char **argv, int *i, fs_parameters *params, int *which,
-                       const char **value, fs_error *err);
+/* Sets err to "unknown option ARG (see fennelsim COMMAND --help)" and
+ * the closest options of the command ("; did you mean --model?"): the
+ * options are the --names and -x names the command's usage text shows.
+ * Returns -1. */
+int fs_option_unknown(fs_error *err, const char *command, const char *arg, const char *usage);
 /* Prints usage and returns 1 when an argument after the command is --help
  * or -h; else 0. */
 int fs_wants_help(int argc, char **argv, const char *usage);

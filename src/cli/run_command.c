@@ -17,6 +17,7 @@
 #include "run_replay.h"
 #include "run_study.h"
 #include "run_views.h"
+#include "platform_options.h"
 #include "instruments/progress.h"
 
 #include <unistd.h>
@@ -81,6 +82,8 @@ typedef struct run_options {
   int input_count;
   fs_replay_options replay;
   const char *input, *model, *compute, *format, *timeline;
+  int model_default; /* --model omitted */
+  fs_platform_text platform;
   fs_views_options views;
   int64_t stuck_limit;
   fs_parameters params;
@@ -120,24 +123,16 @@ static int study_option(run_options *o, int argc, char **argv, int *i, fs_error 
   }
 }
 
-/* Models without a platform ignore it: its parameters count as used. */
-static void platform_used(run_options *o) {
-  static const char *const keys[] = {"nodes", "cores", "mapping", "platform"};
-  for (int i = 0; i < o->params.count; i++)
-    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
-      if (strcmp(o->params.items[i].key, keys[k]) == 0) o->params.items[i].used = 1;
-}
-
 static int parse_run_options(int argc, char **argv, run_options *o, fs_error *err) {
-  *o = (run_options){.model = "pipelined", .compute = "fixed", .format = "text", .stuck_limit = 20,
+  *o = (run_options){.model = "pipelined", .model_default = 1, .compute = "fixed", .format = "text", .stuck_limit = 20,
                      .seed = 1, .shard_count = 1, .noise = fs_noise_new(),
                      .inputs = calloc((size_t)argc, sizeof *o->inputs)};
   fs_replay_options_default(&o->replay);
   if (!o->noise || !o->inputs) return fs_error_set(err, "out of memory");
   for (int i = 2; i < argc; i++) {
     const char *v;
-    int m, which;
-    if ((m = fs_option(argc, argv, &i, "--model", &v, err))) { if (m < 0) return -1; o->model = v; }
+    int m;
+    if ((m = fs_option(argc, argv, &i, "--model", &v, err))) { if (m < 0) return -1; o->model = v, o->model_default = 0; }
     else if ((m = fs_option(argc, argv, &i, "--compute", &v, err))) { if (m < 0) return -1; o->compute = v; }
     else if ((m = fs_option(argc, argv, &i, "--format", &v, err))) { if (m < 0) return -1; o->format = v; }
     else if ((m = fs_option(argc, argv, &i, "--timeline", &v, err))) { if (m < 0) return -1; o->timeline = v; }
@@ -150,7 +145,7 @@ static int parse_run_options(int argc, char **argv, run_options *o, fs_error *er
     else if (strcmp(argv[i], "--channel-load") == 0) o->views.channel_report = 1;
     else if ((m = fs_option(argc, argv, &i, "--param", &v, err))) {
       if (m < 0 || fs_option_param(&o->params, v, err)) return -1;
-    } else if ((m = fs_option_platform(argc, argv, &i, &o->params, &which, &v, err))) {
+    } else if ((m = fs_platform_text_option(argc, argv, &i, &o->platform, err))) {
       if (m < 0) return -1;
     } else if ((m = study_option(o, argc, argv, &i, err))) {
       if (m < 0) return -1;
@@ -159,13 +154,15 @@ static int parse_run_options(int argc, char **argv, run_options *o, fs_error *er
     } else if ((m = fs_option(argc, argv, &i, "--stuck-limit", &v, err))) {
       if (m < 0 || fs_option_count("--stuck-limit", v, 0, 1000000, &o->stuck_limit, err)) return -1;
     } else if (argv[i][0] == '-' && argv[i][1] != 0) {
-      return fs_error_set(err, "unknown option %s (see fennelsim run --help)", argv[i]);
+      return fs_option_unknown(err, "run", argv[i], run_usage);
     } else {
       o->inputs[o->input_count++] = argv[i];
     }
   }
   if (!o->input_count) return fs_error_set(err, "no schedule given (see fennelsim run --help)");
-  if (fs_cli_data_open(&o->data, err) ||
+  if (fs_platform_text_check(&o->platform, err) ||
+      fs_platform_text_params(&o->platform, &o->params, err) ||
+      fs_cli_data_open(&o->data, err) ||
       fs_cli_data_find_all(&o->data, o->inputs, o->input_count, err) ||
       fs_cli_data_find_model(&o->data, &o->model, err) ||
       fs_cli_data_find_params(&o->data, &o->params, err))
@@ -195,6 +192,23 @@ static int parse_run_options(int argc, char **argv, run_options *o, fs_error *er
                                    {"--chrome", w->chrome},     {"--channel-csv", w->channel_load},
                                    {"--samples", o->samples},   {"--histogram", o->histogram}};
   return fs_option_check_outputs(argc, argv, outputs, 6, err);
+}
+
+/* The platform options, checked for the program whatever the model (a
+ * file is parsed, M x Q must hold the ranks), and the note when nothing
+ * (neither model nor --chrome) reads them. */
+static int check_platform(run_options *o, const fs_program *program, int taken, fs_error *err) {
+  fs_platform_text where = o->platform;
+  fs_parameter *file = NULL; /* the path the models read: platform=, as it was found */
+  for (int i = 0; where.file && i < o->params.count; i++)
+    if (strcmp(o->params.items[i].key, "platform") == 0) file = &o->params.items[i];
+  if (file) where.file = file->value;
+  fs_platform *platform = fs_platform_text_build(&where, program->ranks, err);
+  if (!platform && fs_platform_text_given(&o->platform)) return -1;
+  fs_platform_free(platform);
+  /* --chrome groups the ranks by the platform's nodes: it reads it too */
+  fs_platform_text_note(stderr, &o->platform, taken || o->views.chrome, o->model, program);
+  return 0;
 }
 
 static void free_run_options(run_options *o) {
@@ -293,6 +307,7 @@ static int simulate(run_options *o, fs_program *program, const fs_replay *replay
   fs_run_summary summary = {.input = o->input, .program = program, .engine = engine,
                             .network = network, .compute = compute, .wall_seconds = wall,
                             .load_seconds = load_seconds, .noise = noise, .seed = o->seed,
+                            .model_default = o->model_default,
                             .text_sections = sections_text, .json_members = sections_json,
                             .sections_arg = &(run_sections){views, replay, engine}};
   if (strcmp(o->format, "json") == 0)
@@ -320,11 +335,11 @@ int fs_command_run(int argc, char **argv) {
   fs_compute_model compute = {0};
   fs_program *program = NULL;
   fs_replay *replay = NULL;
-  int exit_status = FS_EXIT_USAGE;
+  int exit_status = FS_EXIT_USAGE, taken = 0;
   if (parse_run_options(argc, argv, &o, &err) ||
       fs_network_model_create(o.model, &o.params, &network, &err) ||
       fs_compute_model_create(o.compute, &o.params, &compute, &err) ||
-      (platform_used(&o), fs_parameters_check_used(&o.params, &err)))
+      (taken = fs_platform_params_taken(&o.params), fs_parameters_check_used(&o.params, &err)))
     goto done;
   double start = fs_seconds_now();
   if (fs_inputs_are_trace(o.inputs, o.input_count)) {
@@ -338,10 +353,12 @@ int fs_command_run(int argc, char **argv) {
   } else {
     program = fs_schedule_read_showing(o.input, isatty(2) ? stderr : NULL, &err);
   }
-  if (!program || fs_noise_prepare(o.noise, program->ranks, &err)) goto done;
-  if (o.seeds && fs_platform_parameters_check(&o.params, program, &err)) goto done;
+  if (!program || fs_noise_prepare(o.noise, program->ranks, &err) ||
+      check_platform(&o, program, taken, &err))
+    goto done;
   if (o.seeds) {
-    fs_study_setup setup = {.input = o.input, .model = o.model, .compute = o.compute,
+    fs_study_setup setup = {.input = o.input, .model = o.model, .model_default = o.model_default,
+                            .compute = o.compute,
                             .format = o.format, .params = &o.params, .program = program,
                             .noise = fs_noise_active(o.noise) ? o.noise : NULL,
                             .seeds = o.seeds, .base_seed = o.seed, .threads = (int)o.threads,

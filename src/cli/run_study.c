@@ -57,7 +57,7 @@ static fs_study_worker *worker_new(void *arg, fs_error *err) {
   }
   w->setup = setup;
   if (count) memcpy(w->items, setup->params->items, (size_t)count * sizeof *w->items);
-  fs_parameters params = {w->items, count};
+  fs_parameters params = {.items = w->items, .count = count};
   if (fs_network_model_create(setup->model, &params, &w->network, err) ||
       fs_compute_model_create(setup->compute, &params, &w->compute, err) ||
       !(w->engine = fs_engine_new(setup->program, &w->network, &w->compute, err)) ||
@@ -280,7 +280,8 @@ int fs_run_study(const fs_study_setup *given, int *argc, char ***argv) {
   fs_study_worker *w = worker_new((void *)s, &err); /* for the models' descriptions */
   if (!w) goto done;
   fs_run_summary summary = {.input = s->input, .program = s->program, .network = &w->network,
-                            .compute = &w->compute, .noise = s->noise, .seed = s->base_seed};
+                            .compute = &w->compute, .noise = s->noise, .seed = s->base_seed,
+                            .model_default = s->model_default};
   if (!report(s, &summary, &all, &err) &&
       !(mpi && s->samples && write_samples(s->samples, &all, s->program->ranks, &err)) &&
       !(s->histogram && write_histogram(s->histogram, &all, &err)))

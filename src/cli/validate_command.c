@@ -16,6 +16,7 @@
 #include "models/platform_parameters.h"
 #include "data_roots.h"
 #include "options.h"
+#include "platform_options.h"
 
 static const char validate_usage[] =
     "usage: fennelsim validate MEASURED.csv --model M [options]\n"
@@ -36,23 +37,11 @@ static const char validate_usage[] =
 
 typedef struct validate_options {
   const char *input, *model, *compute, *format, *table;
-  const char *nodes, *cores, *mapping, *platform;
+  fs_platform_text platform;
   int use_median;
   fs_parameters params;
   fs_validate_algorithms algorithms;
 } validate_options;
-
-/* --nodes, --cores, --mapping, --platform: kept as text until the file's
- * header is known (it supplies the default). */
-static int platform_option(validate_options *o, int argc, char **argv, int *i, fs_error *err) {
-  const char **slots[] = {&o->nodes, &o->cores, &o->mapping, &o->platform};
-  static const char *const names[] = {"--nodes", "--cores", "--mapping", "--platform"};
-  for (int k = 0; k < 4; k++) {
-    int m = fs_option(argc, argv, i, names[k], slots[k], err);
-    if (m) return m;
-  }
-  return 0;
-}
 
 static int parse_validate_options(int argc, char **argv, validate_options *o, fs_error *err) {
   *o = (validate_options){.compute = "fixed", .format = "text"};
@@ -67,12 +56,13 @@ static int parse_validate_options(int argc, char **argv, validate_options *o, fs
       if (m < 0 || fs_option_param(&o->params, v, err)) return -1;
     } else if ((m = fs_option(argc, argv, &i, "--algo", &v, err))) {
       if (m < 0 || fs_validate_algorithms_add(&o->algorithms, v, err)) return -1;
-    } else if ((m = platform_option(o, argc, argv, &i, err))) {
+    } else if ((m = fs_platform_text_option(argc, argv, &i, &o->platform, err))) {
+      /* kept as text until the file's header is known (it supplies the default) */
       if (m < 0) return -1;
     } else if (strcmp(argv[i], "--median") == 0) {
       o->use_median = 1;
     } else if (argv[i][0] == '-' && argv[i][1] != 0) {
-      return fs_error_set(err, "unknown option %s (see fennelsim validate --help)", argv[i]);
+      return fs_option_unknown(err, "validate", argv[i], validate_usage);
     } else if (!o->input) {
       o->input = argv[i];
     } else {
@@ -83,10 +73,15 @@ static int parse_validate_options(int argc, char **argv, validate_options *o, fs
   if (!o->model) return fs_error_set(err, "--model is required (the model to validate)");
   if (strcmp(o->format, "text") != 0 && strcmp(o->format, "json") != 0)
     return fs_error_set(err, "--format %s: expected text or json", o->format);
-  if (o->platform && (o->nodes || o->cores || o->mapping))
-    return fs_error_set(err, "--platform replaces --nodes, --cores and --mapping: give one or the other");
-  if ((o->nodes != NULL) != (o->cores != NULL)) return fs_error_set(err, "--nodes and --cores go together");
-  if (o->mapping && !o->nodes) return fs_error_set(err, "--mapping needs --nodes and --cores");
+  const fs_platform_text *t = &o->platform;
+  if (fs_platform_text_check(t, err)) return -1;
+  if ((t->nodes != NULL) != (t->cores != NULL)) return fs_error_set(err, "--nodes and --cores go together");
+  if (t->mapping && !t->nodes) return fs_error_set(err, "--mapping needs --nodes and --cores");
+  if (t->file) { /* parsed now, whatever the model (the rows' ranks are checked later) */
+    fs_platform *platform = fs_platform_text_build(t, 0, err);
+    if (!platform) return -1;
+    fs_platform_free(platform);
+  }
   const fs_named_path outputs[] = {{"-o", o->table}};
   return fs_option_check_outputs(argc, argv, outputs, 1, err);
 }
@@ -99,19 +94,12 @@ static int platform_params(validate_options *o, const fs_collective_data *d, cha
                            size_t size, char *note, size_t note_size, fs_error *err) {
   fs_parameters *params = &o->params;
   describe[0] = note[0] = 0;
-  if (o->platform) {
-    snprintf(describe, size, "%s", o->platform);
-    return fs_option_param_pair(params, "platform", o->platform, err);
-  }
-  if (o->nodes) {
-    snprintf(describe, size, "%s nodes x %s cores, %s", o->nodes, o->cores,
-             o->mapping ? o->mapping : "seq");
-    return fs_option_param_pair(params, "nodes", o->nodes, err) ||
-                   fs_option_param_pair(params, "cores", o->cores, err) ||
-                   (o->mapping && fs_option_param_pair(params, "mapping", o->mapping, err))
-               ? -1
-               : 0;
-  }
+  const fs_platform_text *t = &o->platform;
+  if (t->file) snprintf(describe, size, "%s", t->file);
+  if (t->nodes)
+    snprintf(describe, size, "%s nodes x %s cores, %s", t->nodes, t->cores,
+             t->mapping ? t->mapping : "seq");
+  if (t->file || t->nodes) return fs_platform_text_params(t, params, err);
   if (!d->nodes || !d->cores) return 0;
   for (int64_t i = 0; i < d->count; i++)
     if ((int64_t)d->rows[i].ranks > (int64_t)d->nodes * d->cores) {

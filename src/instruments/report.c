@@ -39,7 +39,8 @@ void fs_report_inputs_text(FILE *out, const fs_run_summary *s) {
   s->network->describe(s->network->state, describe, sizeof describe);
   fprintf(out, "input      %s (%d ranks, %d tasks, %lld dependencies)\n", s->input, p->ranks,
           p->tasks, (long long)p->dependencies);
-  fprintf(out, "model      %s {%s}\n", s->network->name, describe);
+  fprintf(out, "model      %s%s {%s}\n", s->network->name,
+          s->model_default ? " (the default; choose with --model)" : "", describe);
   s->compute->describe(s->compute->state, describe, sizeof describe);
   fprintf(out, "compute    %s {%s}\n", s->compute->name, describe);
   if (s->noise) {

@@ -18,6 +18,7 @@ typedef struct fs_run_summary {
   double load_seconds;   /* reading or generating the program */
   const fs_noise *noise; /* NULL: none */
   uint64_t seed;         /* the noise's seed (the base seed of a study) */
+  int model_default;     /* --model was omitted: the text says the default was used */
   /* Optional sections after the results (the instruments': bandwidth,
    * critical path, channel load): text lines, and JSON members each
    * starting with ", ". */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/suggest.h"
 #include "model_xml.h"
 
 static const struct {
@@ -33,8 +34,16 @@ static const struct {
 const char *fs_network_model_names(void) { return "hockney, pipelined, loggops, hetero-hockney, lmo, taulop, lognp, log3p"; }
 const char *fs_compute_model_names(void) { return "fixed, rate, gamma"; }
 
+/* Remembers that a model asked for key (keys are the models' literals). */
+static void asked(fs_parameters *params, const char *key) {
+  for (int i = 0; i < params->asked_count; i++)
+    if (strcmp(params->asked[i], key) == 0) return;
+  if (params->asked_count < FS_PARAMETERS_MAX_ASKED) params->asked[params->asked_count++] = key;
+}
+
 fs_parameter *fs_parameter_take(fs_parameters *params, const char *key) {
   fs_parameter *found = NULL;
+  if (params) asked(params, key);
   for (int i = 0; params && i < params->count; i++)
     if (strcmp(params->items[i].key, key) == 0) found = &params->items[i], found->used = 1;
   return found; /* the last one given wins */
@@ -68,11 +77,41 @@ int fs_parameter_per_byte(fs_parameters *params, const char *key, fs_per_byte *o
   return 0;
 }
 
+static int is_platform_key(const char *key) {
+  return strcmp(key, "nodes") == 0 || strcmp(key, "cores") == 0 || strcmp(key, "mapping") == 0 ||
+         strcmp(key, "platform") == 0;
+}
+
+/* "; NAME takes k1, k2" for asked[from..to) into text at *at. */
+static void list_keys(const fs_parameters *params, const char *name, int from, int to,
+                      char *text, size_t size, size_t *at) {
+  if (!name || *at >= size) return;
+  int n = snprintf(text + *at, size - *at, "%s%s takes", *at ? "; " : "", name), listed = 0;
+  for (int i = from; n > 0 && i < to; i++)
+    if (!is_platform_key(params->asked[i]) && (size_t)n < size - *at)
+      n += snprintf(text + *at + n, size - *at - (size_t)n, "%s %s", listed++ ? "," : "",
+                    params->asked[i]);
+  if (n > 0 && !listed && (size_t)n < size - *at)
+    n += snprintf(text + *at + n, size - *at - (size_t)n, " no parameters");
+  if (n > 0) *at += (size_t)n;
+}
+
 int fs_parameters_check_used(const fs_parameters *params, fs_error *err) {
-  for (int i = 0; params && i < params->count; i++)
-    if (!params->items[i].used)
-      return fs_error_set(err, "--param %s: no parameter of that name in the chosen models",
-                          params->items[i].key);
+  for (int i = 0; params && i < params->count; i++) {
+    if (params->items[i].used) continue;
+    const char *key = params->items[i].key;
+    char keys[700] = "", mean[300];
+    size_t at = 0;
+    list_keys(params, params->network, params->network_from, params->network_to, keys,
+              sizeof keys, &at);
+    list_keys(params, params->compute, params->compute_from, params->compute_to, keys,
+              sizeof keys, &at);
+    fs_suggest_text(mean, sizeof mean, key, params->asked, params->asked_count);
+    if (!keys[0]) /* no model recorded its keys (a caller that built none) */
+      return fs_error_set(err, "--param %s: no parameter of that name in the chosen models", key);
+    return fs_error_set(err, "--param %s: no parameter of that name: %s%s%s", key, keys,
+                        mean[0] ? "; " : "", mean);
+  }
   return 0;
 }
 
@@ -96,13 +135,14 @@ static network_constructor built_in_network(const char *name) {
 static int create_merged(network_constructor create, fs_model_file *file, fs_parameters *params,
                          fs_network_model *out, fs_error *err) {
   int given = params ? params->count : 0;
-  fs_parameters merged = {calloc((size_t)(file->params.count + given) + 1, sizeof(fs_parameter)), 0};
+  fs_parameters merged = {.items = calloc((size_t)(file->params.count + given) + 1, sizeof(fs_parameter))};
   if (!merged.items) return fs_error_set(err, "out of memory");
   for (int i = 0; i < file->params.count; i++) merged.items[merged.count++] = file->params.items[i];
   for (int i = 0; i < given; i++) merged.items[merged.count++] = params->items[i];
   int status = create(&merged, out, err);
   for (int i = 0; i < file->params.count; i++) file->params.items[i].used = merged.items[i].used;
   for (int i = 0; i < given; i++) params->items[i].used = merged.items[file->params.count + i].used;
+  for (int i = 0; params && i < merged.asked_count; i++) asked(params, merged.asked[i]);
   free(merged.items);
   return status;
 }
@@ -150,24 +190,40 @@ static int ends_with(const char *s, const char *suffix) {
 int fs_network_model_create(const char *name, fs_parameters *params, fs_network_model *out,
                             fs_error *err) {
   memset(out, 0, sizeof *out);
+  if (params) params->network = name; /* its keys: those asked before the compute model's */
   network_constructor create = built_in_network(name);
   if (create) return create(params, out, err);
   if (ends_with(name, ".xml")) return create_from_file(name, params, out, err);
   char path[4096];
   snprintf(path, sizeof path, "models/%s.xml", name);
   FILE *f = strchr(name, '/') ? NULL : fopen(path, "rb");
-  if (!f)
-    return fs_error_set(err, "unknown network model '%s' (known: %s, or a models/NAME.xml file)",
-                        name, fs_network_model_names());
+  if (!f) {
+    char mean[200];
+    const char *names[COUNT(network_models)];
+    for (size_t i = 0; i < COUNT(network_models); i++) names[i] = network_models[i].name;
+    fs_suggest_text(mean, sizeof mean, name, names, (int)COUNT(network_models));
+    return fs_error_set(err, "unknown network model '%s' (known: %s, or a models/NAME.xml file)%s%s",
+                        name, fs_network_model_names(), mean[0] ? "; " : "", mean);
+  }
   fclose(f);
   return create_from_file(path, params, out, err);
 }
 
 int fs_compute_model_create(const char *name, fs_parameters *params, fs_compute_model *out,
                             fs_error *err) {
-  for (size_t i = 0; i < COUNT(compute_models); i++)
-    if (strcmp(name, compute_models[i].name) == 0) return compute_models[i].create(params, out, err);
-  return fs_error_set(err, "unknown compute model '%s' (known: %s)", name, fs_compute_model_names());
+  if (params)
+    params->compute = name, params->network_to = params->compute_from = params->asked_count;
+  int status = -2;
+  for (size_t i = 0; i < COUNT(compute_models) && status == -2; i++)
+    if (strcmp(name, compute_models[i].name) == 0) status = compute_models[i].create(params, out, err);
+  if (params) params->compute_to = params->asked_count;
+  if (status != -2) return status;
+  char mean[200];
+  const char *names[COUNT(compute_models)];
+  for (size_t i = 0; i < COUNT(compute_models); i++) names[i] = compute_models[i].name;
+  fs_suggest_text(mean, sizeof mean, name, names, (int)COUNT(compute_models));
+  return fs_error_set(err, "unknown compute model '%s' (known: %s)%s%s", name,
+                      fs_compute_model_names(), mean[0] ? "; " : "", mean);
 }
 
 void fs_network_model_destroy(fs_network_model *model) {

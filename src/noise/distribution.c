@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/suggest.h"
 #include "formats/text_input.h"
 #include "random.h"
 
@@ -97,8 +98,11 @@ static int unknown_kind(const char *text, size_t length, fs_error *err) {
     strcat(known, kinds[k].name);
   }
   if (length == 0) return fs_error_set(err, "missing distribution kind (known: %s)", known);
-  return fs_error_set(err, "unknown distribution '%.*s' (known: %s)",
-                      (int)(length > 40 ? 40 : length), text, known);
+  char typed[64], mean[200];
+  snprintf(typed, sizeof typed, "%.*s", (int)(length > 40 ? 40 : length), text);
+  fs_suggest_text_list(mean, sizeof mean, typed, known);
+  return fs_error_set(err, "unknown distribution '%s' (known: %s)%s%s", typed, known,
+                      mean[0] ? "; " : "", mean);
 }
 
 static int parameter_list(const kind_info *k, char buffer[64]) {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/program.h"
+#include "core/suggest.h"
 #include "formats/text_input.h"
 #include "noise/distribution.h"
 #include "noise/random.h"
@@ -75,8 +76,13 @@ static int parse_term(const char *option, const char *spec, noise_term *term, fs
   for (int k = 0; k < FS_NOISE_KINDS && equals; k++)
     if (strlen(kind_names[k]) == name_length && strncmp(spec, kind_names[k], name_length) == 0)
       kind = k;
-  if (kind < 0)
-    return fs_error_set(err, "%s %s: expected host=DIST, net=DIST or compute=DIST", option, spec);
+  if (kind < 0) {
+    char typed[64] = "", mean[100];
+    snprintf(typed, sizeof typed, "%.*s", equals ? (int)(name_length < 63 ? name_length : 63) : 0, spec);
+    fs_suggest_text(mean, sizeof mean, typed, kind_names, FS_NOISE_KINDS);
+    return fs_error_set(err, "%s %s: expected host=DIST, net=DIST or compute=DIST%s%s", option,
+                        spec, mean[0] ? "; " : "", mean);
+  }
   char text[sizeof term->text];
   if (strlen(equals + 1) >= sizeof text)
     return fs_error_set(err, "%s %s: the distribution is too long", option, spec);
