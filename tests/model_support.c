@@ -7,6 +7,7 @@
 
 int fs_test_parameters(char *text, fs_parameter items[16], fs_parameters *params) {
   params->items = items;
+  params->asked = NULL;
   params->count = 0;
   for (char *token = strtok(text, " "); token; token = strtok(NULL, " ")) {
     char *equals = strchr(token, '=');

@@ -56,7 +56,7 @@ static fs_study_worker *worker_new(void *arg, fs_error *err) {
   }
   w->setup = setup;
   if (count) memcpy(w->items, setup->params->items, (size_t)count * sizeof *w->items);
-  fs_parameters params = {w->items, count};
+  fs_parameters params = {w->items, count, NULL};
   if (fs_network_model_create(setup->model, &params, &w->network, err) ||
       fs_compute_model_create(setup->compute, &params, &w->compute, err) ||
       !(w->engine = fs_engine_new(setup->program, &w->network, &w->compute, err)) ||

@@ -33,7 +33,14 @@ static const struct {
 const char *fs_network_model_names(void) { return "hockney, pipelined, loggops, hetero-hockney, lmo, taulop, lognp, log3p"; }
 const char *fs_compute_model_names(void) { return "fixed, rate, gamma"; }
 
+static void record_asked(fs_parameter_keys *asked, const char *key) {
+  for (int i = 0; i < asked->count; i++)
+    if (strcmp(asked->keys[i], key) == 0) return;
+  if (asked->count < (int)(sizeof asked->keys / sizeof asked->keys[0])) asked->keys[asked->count++] = key;
+}
+
 fs_parameter *fs_parameter_take(fs_parameters *params, const char *key) {
+  if (params && params->asked) record_asked(params->asked, key);
   fs_parameter *found = NULL;
   for (int i = 0; params && i < params->count; i++)
     if (strcmp(params->items[i].key, key) == 0) found = &params->items[i], found->used = 1;
@@ -96,7 +103,8 @@ static network_constructor built_in_network(const char *name) {
 static int create_merged(network_constructor create, fs_model_file *file, fs_parameters *params,
                          fs_network_model *out, fs_error *err) {
   int given = params ? params->count : 0;
-  fs_parameters merged = {calloc((size_t)(file->params.count + given) + 1, sizeof(fs_parameter)), 0};
+  fs_parameters merged = {calloc((size_t)(file->params.count + given) + 1, sizeof(fs_parameter)), 0,
+                           params ? params->asked : NULL};
   if (!merged.items) return fs_error_set(err, "out of memory");
   for (int i = 0; i < file->params.count; i++) merged.items[merged.count++] = file->params.items[i];
   for (int i = 0; i < given; i++) merged.items[merged.count++] = params->items[i];

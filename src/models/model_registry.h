@@ -18,9 +18,17 @@ typedef struct fs_parameter {
   size_t text_length;
 } fs_parameter;
 
+/* The keys models looked up (fs_parameter_take), when a caller asks: how a
+ * test checks `run --help` against what the models read (model_catalog.h). */
+typedef struct fs_parameter_keys {
+  const char *keys[32];
+  int count;
+} fs_parameter_keys;
+
 typedef struct fs_parameters {
   fs_parameter *items;
   int count;
+  fs_parameter_keys *asked; /* NULL: not recorded */
 } fs_parameters;
 
 /* The parameter named key (marked used), or NULL. */

@@ -31,7 +31,7 @@ int main(int argc, char **argv) {
   int header = 0;
   int64_t size = 8;
   fs_parameter items[32];
-  fs_parameters params = {items, 0};
+  fs_parameters params = {items, 0, NULL};
   for (int i = 2; i < argc; i++) {
     if (strcmp(argv[i], "--header") == 0) header = 1;
     else if (strcmp(argv[i], "--pattern") == 0 && i + 1 < argc) pattern = argv[++i];
