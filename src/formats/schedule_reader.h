@@ -1,5 +1,8 @@
 /* schedule_reader.h: reads a schedule in the format its name says: GOAL for
- * *.goal and *.goal.gz, fennelsim's .dag otherwise (stdin "-" is .dag). */
+ * *.goal and *.goal.gz, fennelsim's .dag for *.dag and *.dag.gz; stdin
+ * ("-") and other names by content: the first line that is not blank is
+ * the .dag header 'fennel-dag 1' or a '#' comment (.dag), or 'num_ranks N'
+ * or a '//' or block comment (GOAL); gzip by its magic bytes, always. */
 #ifndef FS_SCHEDULE_READER_H
 #define FS_SCHEDULE_READER_H
 
