@@ -54,7 +54,7 @@ static fs_program_reader reader_by_content(fs_text_input *in, fs_error *err) {
 }
 
 /* By name (.goal[.gz], .dag[.gz]), else by content. */
-static fs_program *read_input(const char *path, fs_text_input *in, fs_error *err) {
+fs_program *fs_schedule_read_input(fs_text_input *in, const char *path, fs_error *err) {
   fs_program_reader read = fs_schedule_is_goal(path) ? fs_goal_read_input
                            : is_dag_name(path)       ? fs_dag_read_input
                                                      : reader_by_content(in, err);
@@ -69,7 +69,7 @@ fs_program *fs_schedule_read_showing(const char *path, FILE *progress, fs_error 
   fs_text_input *in = fs_text_input_open_file(path, err);
   if (!in) return NULL;
   if (progress) fs_text_input_show_progress(in, progress);
-  fs_program *p = read_input(path, in, err);
+  fs_program *p = fs_schedule_read_input(in, path, err);
   fs_text_input_close(in);
   return p;
 }

@@ -14,6 +14,8 @@
 
 int fs_schedule_is_goal(const char *path);
 fs_program *fs_schedule_read(const char *path, fs_error *err);
+/* The same from an open input named path (by its name, else its content). */
+fs_program *fs_schedule_read_input(fs_text_input *in, const char *path, fs_error *err);
 /* The same with a progress bar on `progress` (NULL: none) while reading. */
 fs_program *fs_schedule_read_showing(const char *path, FILE *progress, fs_error *err);
 
