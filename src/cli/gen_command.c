@@ -81,8 +81,7 @@ static void list_json(const fs_generator *g, int count) {
     printf(", \"collective\": \"%s\", \"description\": ", fs_collective_name(g[i].collective));
     fs_json_string(stdout, g[i].summary);
     fputs(", \"size\": ", stdout);
-    fs_json_string(stdout, g[i].name[0] == 'p' ? "each message" /* pingpong */
-                                               : fs_generator_size_meaning(g[i].collective));
+    fs_json_string(stdout, fs_generator_size_meaning(g[i].collective));
     fputs(", \"options\": [\"--ranks\", \"--size\"", stdout);
     for (int bit = 0; bit < OPTION_COUNT; bit++)
       if (g[i].options & (1u << bit)) printf(", \"%s\"", option_names[bit]);
@@ -132,8 +131,8 @@ static void print_gen_help(void) {
   puts("generators marked [not a correct collective] in `gen --list` are reference patterns\n"
        "(LogGOPSim's schedgen, op for op) whose data flow does not compute the collective.\n"
        "The two-sided generators can be written as GOAL; these use puts (.dag only):");
-  for (int i = 0; i < count; i++)
-    if (!(g[i].traits & FS_GEN_TWO_SIDED)) printf("%s%s", i ? " " : "  ", g[i].name);
+  for (int i = 0, shown = 0; i < count; i++)
+    if (!(g[i].traits & FS_GEN_TWO_SIDED)) printf("%s%s", shown++ ? " " : "  ", g[i].name);
   putchar('\n');
 }
 
