@@ -368,8 +368,9 @@ done:
 
 static const char convert_usage[] =
     "usage: fennelsim convert IN... OUT [options]\n"
-    "  IN   a schedule (.dag[.gz], .goal[.gz], \"-\" for stdin), or a recorded MPI execution\n"
-    "       (a trace directory or per-rank files, as `fennelsim run` takes them)\n"
+    "  IN   a schedule (.dag[.gz], .goal[.gz]; \"-\" for stdin and other names: by content),\n"
+    "       or a recorded MPI execution (a trace directory or per-rank files, as `fennelsim\n"
+    "       run` takes them)\n"
     "  OUT  .dag[.gz] or .goal[.gz] (\"-\" for stdout, as .dag): the replayed program\n"
     FS_REPLAY_USAGE;
 

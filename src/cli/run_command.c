@@ -24,7 +24,8 @@
 
 static const char run_usage[] =
     "usage: fennelsim run FILE... [options]\n"
-    "  FILE                   a schedule: .dag[.gz] (\"-\" for stdin) or LogGOPSim GOAL .goal[.gz];\n"
+    "  FILE                   a schedule: .dag[.gz] or LogGOPSim GOAL .goal[.gz] (\"-\", stdin,\n"
+    "                         and other names: by the first line, 'fennel-dag 1' or num_ranks);\n"
     "                         or a recorded MPI execution: a directory of per-rank traces\n"
     "                         (fennelsim's tracer, liballprof) or an OTF2 archive, or the\n"
     "                         per-rank files (also SimGrid's time-independent traces)\n"
