@@ -89,10 +89,13 @@ static int parse_best_options(int argc, char **argv, best_options *o, fs_error *
       return fs_error_set(err, "one collective at a time (got %s and %s)", o->collective, argv[i]);
     }
   }
-  if (!o->collective) return fs_error_set(err, "no collective named (see fennelsim best --help)");
+  if (!o->collective)
+    return fs_error_set(err, "no collective named: best searches allreduce (e.g. fennelsim best "
+                        "allreduce --ranks 16 --size 1KiB --model hockney)");
   if (strcmp(o->collective, "allreduce") != 0)
     return fs_error_set(err, "best %s: only allreduce is searched", o->collective);
-  if (o->ranks == 0) return fs_error_set(err, "--ranks is required");
+  if (o->ranks == 0) return fs_error_set(err, "--ranks is required: the rank count to search at (e.g. fennelsim "
+                        "best allreduce --ranks 16 --size 1KiB --model hockney)");
   if (strcmp(o->format, "text") != 0 && strcmp(o->format, "json") != 0 &&
       strcmp(o->format, "csv") != 0)
     return fs_error_set(err, "--format %s: expected text, json or csv", o->format);

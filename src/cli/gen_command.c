@@ -13,6 +13,7 @@
 #include "generators/generators.h"
 #include "data_roots.h"
 #include "instruments/progress.h"
+#include "instruments/report.h"
 #include "options.h"
 #include "platform_options.h"
 #include "run_replay.h"
@@ -21,7 +22,8 @@ static const char gen_usage[] =
     "usage: fennelsim gen NAME --ranks N [--size S] [-o FILE] [options]\n"
     "       fennelsim gen --list\n"
     "  --ranks N          number of ranks\n"
-    "  --size S           bytes per message, with a unit (8B, 4KiB, 1MB); default 8B\n"
+    "  --size S           the data size, with a unit (8B, 4KiB, 1MB); default 8B: the\n"
+    "                     whole vector or a block per rank, by collective (below)\n"
     "  -o FILE            output; default stdout. A name ending in .gz is gzip-compressed\n"
     "  --format dag|goal  what to write: fennelsim's .dag, or LogGOPSim GOAL (two-sided\n"
     "                     generators only); default goal for -o *.goal[.gz], else dag\n"
@@ -92,10 +94,56 @@ static int write_file(const fs_program *p, output_format format, const char *pat
   return fs_output_commit(out, err);
 }
 
-static int list_generators(void) {
+/* The FS_GEN_* option names, in bit order (for errors and `gen --list`). */
+static const char *const option_names[] = {"--root",     "--segment", "--ways",  "--schedule",
+                                           "--platform/--nodes/--cores/--mapping", "--factors",
+                                           "--rounds", "--reduce-time"};
+#define OPTION_COUNT ((int)(sizeof option_names / sizeof option_names[0]))
+
+static const char not_correct_mark[] = "  [not a correct collective: picked only when named]";
+
+static void list_json(const fs_generator *g, int count) {
+  fputs("[\n", stdout);
+  for (int i = 0; i < count; i++) {
+    fputs("  {\"name\": ", stdout);
+    fs_json_string(stdout, g[i].name);
+    printf(", \"collective\": \"%s\", \"description\": ", fs_collective_name(g[i].collective));
+    fs_json_string(stdout, g[i].summary);
+    fputs(", \"size\": ", stdout);
+    fs_json_string(stdout, fs_generator_size_meaning(g[i].collective));
+    fputs(", \"options\": [\"--ranks\", \"--size\"", stdout);
+    for (int bit = 0; bit < OPTION_COUNT; bit++)
+      if (g[i].options & (1u << bit)) printf(", \"%s\"", option_names[bit]);
+    printf("], \"writes_goal\": %s, \"moves_data_correctly\": %s}%s\n",
+           g[i].traits & FS_GEN_TWO_SIDED ? "true" : "false",
+           g[i].traits & FS_GEN_NOT_CORRECT ? "false" : "true", i + 1 < count ? "," : "");
+  }
+  fputs("]\n", stdout);
+}
+
+/* `gen --list [--format text|json]`. */
+static int list_generators(int argc, char **argv) {
+  const char *format = "text", *v;
+  fs_error err = {{0}};
+  for (int i = 2; i < argc; i++) {
+    int m = fs_option(argc, argv, &i, "--format", &v, &err);
+    if (m < 0) return fprintf(stderr, "fennelsim gen: %s\n", err.message), FS_EXIT_USAGE;
+    if (m) format = v;
+  }
   int count;
   const fs_generator *g = fs_generator_list(&count);
-  for (int i = 0; i < count; i++) printf("%-31s %s\n", g[i].name, g[i].summary);
+  if (strcmp(format, "json") == 0) {
+    list_json(g, count);
+    return FS_EXIT_OK;
+  }
+  if (strcmp(format, "text") != 0) {
+    fprintf(stderr, "fennelsim gen: --list --format %s: expected text or json "
+                    "(e.g. fennelsim gen --list --format json)\n", format);
+    return FS_EXIT_USAGE;
+  }
+  for (int i = 0; i < count; i++)
+    printf("%-31s %s%s\n", g[i].name, g[i].summary,
+           g[i].traits & FS_GEN_NOT_CORRECT ? not_correct_mark : "");
   return FS_EXIT_OK;
 }
 
@@ -110,6 +158,24 @@ static int unknown_generator(const char *name, fs_error *err) {
   free(names);
   return fs_error_set(err, "unknown generator '%s' (see fennelsim gen --list)%s%s", name,
                       mean[0] ? "; " : "", mean);
+}
+
+/* gen --help: the usage, then what --size means for each collective. */
+static void print_gen_help(void) {
+  fputs(gen_usage, stdout);
+  puts("--size S by collective (the generators' data flow):");
+  int count;
+  const fs_generator *g = fs_generator_list(&count);
+  for (int c = FS_COLLECTIVE_BARRIER; c <= FS_COLLECTIVE_ALLTOALL; c++)
+    printf("  %-10s %s\n", fs_collective_name((fs_collective)c),
+           fs_generator_size_meaning((fs_collective)c));
+  puts("  pingpong   each message; multicast: each put (the whole vector)");
+  puts("generators marked [not a correct collective] in `gen --list` are reference patterns\n"
+       "(LogGOPSim's schedgen, op for op) whose data flow does not compute the collective.\n"
+       "The two-sided generators can be written as GOAL; these use puts (.dag only):");
+  for (int i = 0, shown = 0; i < count; i++)
+    if (!(g[i].traits & FS_GEN_TWO_SIDED)) printf("%s%s", shown++ ? " " : "  ", g[i].name);
+  putchar('\n');
 }
 
 static int parse_factors(const char *text, fs_generator_options *o, fs_error *err) {
@@ -156,19 +222,38 @@ static unsigned options_given(const fs_generator_options *o, const fs_platform_t
   if (fs_platform_text_given(platform)) given |= FS_GEN_PLATFORM;
   if (o->factor_count) given |= FS_GEN_FACTORS;
   if (rounds_given) given |= FS_GEN_ROUNDS;
+  if (o->has_reduce_time) given |= FS_GEN_REDUCE_TIME;
   return given;
 }
 
 /* An option the generator does not read is an error, not silently ignored. */
 static int check_options_apply(const fs_generator *g, unsigned given, fs_error *err) {
-  static const char *const names[] = {"--root",     "--segment", "--ways",  "--schedule",
-                                      "--platform/--nodes/--cores/--mapping", "--factors",
-                                      "--rounds"};
   unsigned extra = given & ~g->options;
-  for (int bit = 0; bit < (int)(sizeof names / sizeof names[0]); bit++)
+  for (int bit = 0; bit < OPTION_COUNT; bit++)
     if (extra & (1u << bit))
-      return fs_error_set(err, "%s does not apply to %s", names[bit], g->name);
+      return fs_error_set(err, "%s does not apply to %s", option_names[bit], g->name);
   return 0;
+}
+
+/* A one-sided generator (puts, starts) asked for GOAL: refused before any
+ * work, naming the way out (a .dag, or a two-sided generator of the same
+ * collective). */
+static int check_goal_writable(const fs_generator *g, output_format format, const char *output,
+                               fs_error *err) {
+  if (format != FORMAT_GOAL || (g->traits & FS_GEN_TWO_SIDED)) return 0;
+  char others[256] = "";
+  size_t used = 0;
+  int count;
+  const fs_generator *all = fs_generator_list(&count);
+  for (int i = 0; i < count && g->collective != FS_COLLECTIVE_NONE; i++)
+    if (all[i].collective == g->collective && (all[i].traits & FS_GEN_TWO_SIDED) &&
+        !(all[i].traits & FS_GEN_NOT_CORRECT) && used + strlen(all[i].name) + 3 < sizeof others)
+      used += (size_t)snprintf(others + used, sizeof others - used, "%s%s", used ? ", " : "",
+                               all[i].name);
+  return fs_error_set(err, "%s uses puts, which GOAL (%s) cannot express: write a .dag "
+                      "(fennelsim gen %s --ranks N -o %s.dag)%s%s", g->name,
+                      strcmp(output, "-") == 0 ? "--format goal" : output, g->name, g->name,
+                      used ? ", or take a two-sided one: " : "", others);
 }
 
 static int parse_gen_options(int argc, char **argv, const char **name, const char **output,
@@ -245,10 +330,10 @@ static int parse_gen_options(int argc, char **argv, const char **name, const cha
 int fs_command_gen(int argc, char **argv) {
   for (int i = 2; i < argc; i++) {
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      fputs(gen_usage, stdout);
+      print_gen_help();
       return FS_EXIT_OK;
     }
-    if (strcmp(argv[i], "--list") == 0) return list_generators();
+    if (strcmp(argv[i], "--list") == 0) return list_generators(argc, argv);
   }
   fs_error err = {{0}};
   const char *name = NULL, *output = "-";
@@ -275,7 +360,8 @@ int fs_command_gen(int argc, char **argv) {
     goto done;
   }
   if (check_options_apply(generator, options_given(&options, &platform_options, rounds_given),
-                          &err))
+                          &err) ||
+      check_goal_writable(generator, format, output, &err))
     goto done;
   fs_output *out = fs_output_open(output, &err); /* a bad path fails before any work */
   if (!out) goto done;
@@ -286,6 +372,10 @@ int fs_command_gen(int argc, char **argv) {
   }
   if (write_program(program, format, out, &err)) {
     fs_output_abort(out);
+    size_t n = strlen(err.message);
+    if (strstr(err.message, "calc needs a time=") && (generator->options & FS_GEN_REDUCE_TIME))
+      snprintf(err.message + n, sizeof err.message - n,
+               " (give its reduces a time: --reduce-time 100ns)");
     status = FS_EXIT_USAGE; /* the program cannot be written in that format */
   } else {
     status = fs_output_commit(out, &err) ? FS_EXIT_SIMULATION : FS_EXIT_OK;
@@ -300,8 +390,9 @@ done:
 
 static const char convert_usage[] =
     "usage: fennelsim convert IN... OUT [options]\n"
-    "  IN   a schedule (.dag[.gz], .goal[.gz], \"-\" for stdin), or a recorded MPI execution\n"
-    "       (a trace directory or per-rank files, as `fennelsim run` takes them)\n"
+    "  IN   a schedule (.dag[.gz], .goal[.gz]; \"-\" for stdin and other names: by content),\n"
+    "       or a recorded MPI execution (a trace directory or per-rank files, as `fennelsim\n"
+    "       run` takes them)\n"
     "  OUT  .dag[.gz] or .goal[.gz] (\"-\" for stdout, as .dag): the replayed program\n"
     FS_REPLAY_USAGE;
 
@@ -332,7 +423,12 @@ int fs_command_convert(int argc, char **argv) {
     }
   }
   if (count < 2) {
-    fputs(convert_usage, stderr);
+    fs_error_set(&err, count ? "no output after %s: give IN then OUT (e.g. fennelsim convert %s "
+                               "out.dag.gz; \"-\" writes .dag to stdout)"
+                             : "no input and output given%s%s (e.g. fennelsim convert in.goal "
+                               "out.dag; see fennelsim convert --help)",
+                 count ? paths[0] : "", count ? paths[0] : "");
+    fprintf(stderr, "fennelsim convert: %s\n%s", err.message, convert_usage);
     free(paths);
     return FS_EXIT_USAGE;
   }

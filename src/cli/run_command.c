@@ -9,6 +9,7 @@
 #include "formats/schedule_reader.h"
 #include "instruments/report.h"
 #include "instruments/timeline.h"
+#include "models/model_catalog.h"
 #include "models/model_registry.h"
 #include "models/platform_parameters.h"
 #include "noise/noise.h"
@@ -25,27 +26,21 @@
 
 static const char run_usage[] =
     "usage: fennelsim run FILE... [options]\n"
-    "  FILE                   a schedule: .dag[.gz] (\"-\" for stdin) or LogGOPSim GOAL .goal[.gz];\n"
+    "  FILE                   a schedule: .dag[.gz] or LogGOPSim GOAL .goal[.gz] (\"-\", stdin,\n"
+    "                         and other names: by the first line, 'fennel-dag 1' or num_ranks);\n"
     "                         or a recorded MPI execution: a directory of per-rank traces\n"
     "                         (fennelsim's tracer, liballprof) or an OTF2 archive, or the\n"
     "                         per-rank files (also SimGrid's time-independent traces)\n"
-    "  --model NAME           network model: hockney, pipelined, loggops, hetero-hockney, lmo,\n"
-    "                         taulop (default pipelined), or a model file: NAME.xml or\n"
-    "                         models/NAME.xml (its parameters; --param values override them)\n"
+    "  --model NAME           network model (default pipelined): one listed below, or a\n"
+    "                         model file: NAME.xml or models/NAME.xml (its parameters;\n"
+    "                         --param values override them)\n"
     "  --compute NAME         compute model: fixed, rate, gamma (default fixed)\n"
-    "  --param KEY=VALUE      model parameter, repeatable; times take units (ps ns us ms s),\n"
-    "                         per-byte costs take a time (0.4ns) or a bandwidth (10GB/s)\n"
-    "      hockney:   alpha (1260ns), beta (10.2GB/s)\n"
-    "      pipelined: alpha_p, alpha_r, beta (0), or table=archer|none|FILE (default archer)\n"
-    "      loggops:   L (2500ns), o (1500ns), g (1000ns), G (6ns per byte), O (0), S (65535B)\n"
-    "      hetero-hockney, lmo: file=PATH (per-rank and per-pair values), average=0|1\n"
-    "      fixed:     compute_time (0)    rate: gamma (0)\n"
-    "      gamma:     gamma_table=FILE (rows: SIZE gamma(m,1) ... gamma(m,T)), shared per node\n"
+    "  --param KEY=VALUE      model parameter, repeatable (each model's keys below); times\n"
+    "                         take units (ps ns us ms s), sizes B KiB MB..., per-byte costs a\n"
+    "                         time (0.4ns) or a bandwidth (10GB/s)\n"
     "  --nodes M --cores Q --mapping seq|rr, or --platform FILE.xml\n"
     "                         the platform: ranks on nodes (taulop uses it; under every\n"
     "                         model concurrent=1 tasks take free cores of their node)\n"
-    "      taulop:    shm_table=FILE net_table=FILE (rows: SIZE L(m,1) ... L(m,T)), shm_o, net_o,\n"
-    "                 net_o_protocol (0), net_H (128KiB), segment (8KiB)\n"
     "  --noise KIND=DIST      noise on every rank: host (CPU occupations), net (transfer\n"
     "                         latency) or compute; DIST as lognormal:mu=0,sigma=0.2, with\n"
     "                         mode=mul (default: d*X) or mode=add (d+X, X in ns); kinds:\n"
@@ -328,7 +323,12 @@ done:
 }
 
 int fs_command_run(int argc, char **argv) {
-  if (fs_wants_help(argc, argv, run_usage)) return FS_EXIT_OK;
+  for (int i = 2; i < argc; i++)
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      fputs(run_usage, stdout);
+      fs_model_catalog_print(stdout); /* from the registry's catalog: cannot drift */
+      return FS_EXIT_OK;
+    }
   fs_error err = {{0}};
   run_options o;
   fs_network_model network = {0};

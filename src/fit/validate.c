@@ -548,8 +548,9 @@ static int predict(const predictor *p, int64_t index, const fs_validate_algorith
   return add_entry(p, index, a, makespan) ? FS_VALIDATE_FAILED : 0;
 }
 
-/* Every generator of collective c (but schedgen's reference pattern,
- * which is not a barrier), as candidates. */
+/* Every generator of collective c but the reference patterns that do not
+ * compute it (FS_GEN_NOT_CORRECT: schedgen's allreduce_recdoub and
+ * dissemination barrier; --algo names them), as candidates. */
 static int every_generator(fs_collective c, fs_validate_algorithm *list, int *count) {
   int n;
   const fs_generator *all = fs_generator_list(&n);
@@ -557,7 +558,7 @@ static int every_generator(fs_collective c, fs_validate_algorithm *list, int *co
   *count = 0;
   for (int i = 0; i < n && *count < FS_VALIDATE_MAX_CHOICES; i++) {
     if (strncmp(all[i].name, fs_collective_name(c), k) != 0 || all[i].name[k] != '-') continue;
-    if (strcmp(all[i].name, "barrier-dissemination-schedgen") == 0) continue;
+    if (all[i].traits & FS_GEN_NOT_CORRECT) continue;
     fs_error unused;
     if (fs_validate_algorithm_parse(c, all[i].name, strlen(all[i].name), &list[*count], &unused))
       return -1;

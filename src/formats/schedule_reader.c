@@ -1,4 +1,5 @@
-/* schedule_reader.c: picks the reader by file name; opens its input. */
+/* schedule_reader.c: picks the reader by file name, or by the first line
+ * when the name does not say; opens its input. */
 #include "schedule_reader.h"
 
 #include <string.h>
@@ -15,16 +16,60 @@ int fs_schedule_is_goal(const char *path) {
   return ends_with(path, ".goal") || ends_with(path, ".goal.gz");
 }
 
+static int is_dag_name(const char *path) {
+  return ends_with(path, ".dag") || ends_with(path, ".dag.gz");
+}
+
+static int starts_with(const char *line, size_t length, const char *word) {
+  size_t k = strlen(word);
+  return length >= k && memcmp(line, word, k) == 0;
+}
+
+/* The reader of an input whose name does not say (stdin, no or another
+ * extension), from its first line that is not blank: .dag for its header
+ * or a '#' comment, GOAL for num_ranks or a '//' or '/ *' comment; that
+ * line goes back to the reader. NULL with err set when it is neither
+ * (gzip is undone below, so this sees the text). */
+static fs_program_reader reader_by_content(fs_text_input *in, fs_error *err) {
+  const char *line;
+  size_t length;
+  int status;
+  while ((status = fs_text_input_next_line(in, &line, &length, err)) == 1) {
+    while (length && (*line == ' ' || *line == '\t')) line++, length--;
+    if (length == 0) continue;
+    fs_text_input_unread(in);
+    if (*line == '#' || starts_with(line, length, "fennel-dag")) return fs_dag_read_input;
+    if (starts_with(line, length, "num_ranks") || starts_with(line, length, "//") ||
+        starts_with(line, length, "/*"))
+      return fs_goal_read_input;
+    char shown[FS_TEXT_SHOWN_SIZE];
+    fs_text_input_error(in, 1, err, "expected a schedule: a .dag (first line 'fennel-dag 1') or "
+                        "GOAL ('num_ranks N'), got \"%s\"", fs_text_shown(line, length, shown));
+    return NULL;
+  }
+  if (status == 0)
+    fs_error_set(err, "%s: empty input: expected a schedule, a .dag (first line 'fennel-dag 1') "
+                 "or GOAL ('num_ranks N')", fs_text_input_name(in));
+  return NULL;
+}
+
+/* By name (.goal[.gz], .dag[.gz]), else by content. */
+fs_program *fs_schedule_read_input(fs_text_input *in, const char *path, fs_error *err) {
+  fs_program_reader read = fs_schedule_is_goal(path) ? fs_goal_read_input
+                           : is_dag_name(path)       ? fs_dag_read_input
+                                                     : reader_by_content(in, err);
+  return read ? read(in, err) : NULL;
+}
+
 fs_program *fs_schedule_read(const char *path, fs_error *err) {
-  return fs_schedule_is_goal(path) ? fs_goal_read_file(path, err) : fs_dag_read_file(path, err);
+  return fs_schedule_read_showing(path, NULL, err);
 }
 
 fs_program *fs_schedule_read_showing(const char *path, FILE *progress, fs_error *err) {
   fs_text_input *in = fs_text_input_open_file(path, err);
   if (!in) return NULL;
   if (progress) fs_text_input_show_progress(in, progress);
-  fs_program *p = fs_schedule_is_goal(path) ? fs_goal_read_input(in, err)
-                                            : fs_dag_read_input(in, err);
+  fs_program *p = fs_schedule_read_input(in, path, err);
   fs_text_input_close(in);
   return p;
 }

@@ -1,5 +1,8 @@
 /* schedule_reader.h: reads a schedule in the format its name says: GOAL for
- * *.goal and *.goal.gz, fennelsim's .dag otherwise (stdin "-" is .dag). */
+ * *.goal and *.goal.gz, fennelsim's .dag for *.dag and *.dag.gz; stdin
+ * ("-") and other names by content: the first line that is not blank is
+ * the .dag header 'fennel-dag 1' or a '#' comment (.dag), or 'num_ranks N'
+ * or a '//' or block comment (GOAL); gzip by its magic bytes, always. */
 #ifndef FS_SCHEDULE_READER_H
 #define FS_SCHEDULE_READER_H
 
@@ -11,6 +14,8 @@
 
 int fs_schedule_is_goal(const char *path);
 fs_program *fs_schedule_read(const char *path, fs_error *err);
+/* The same from an open input named path (by its name, else its content). */
+fs_program *fs_schedule_read_input(fs_text_input *in, const char *path, fs_error *err);
 /* The same with a progress bar on `progress` (NULL: none) while reading. */
 fs_program *fs_schedule_read_showing(const char *path, FILE *progress, fs_error *err);
 

@@ -49,6 +49,9 @@ struct fs_text_input {
   void *check_arg;
   char *name;
   fs_progress *progress; /* fs_text_input_show_progress, or NULL */
+  const char *held;      /* the line last returned, for fs_text_input_unread */
+  size_t held_length;
+  int repeat;            /* the next call returns held again */
 };
 
 static fs_text_input *new_input(const char *name) {
@@ -308,7 +311,19 @@ int fs_text_input_next_line(fs_text_input *in, const char **line, size_t *length
     fs_error_set(err, "%s: input already failed", in->name);
     return -1;
   }
-  return in->fd >= 0 ? next_file_line(in, line, length, err) : next_memory_line(in, line, length, err);
+  if (in->repeat) {
+    in->repeat = 0;
+    *line = in->held, *length = in->held_length;
+    return 1;
+  }
+  int status = in->fd >= 0 ? next_file_line(in, line, length, err)
+                           : next_memory_line(in, line, length, err);
+  if (status == 1) in->held = *line, in->held_length = *length;
+  return status;
+}
+
+void fs_text_input_unread(fs_text_input *in) {
+  if (in->held && !in->failed) in->repeat = 1;
 }
 
 int64_t fs_text_input_line_number(const fs_text_input *in) { return in->line_number; }

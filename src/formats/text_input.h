@@ -30,6 +30,10 @@ fs_text_input *fs_text_input_open_memory(const char *data, size_t length,
  * the input; -1 with err set as "NAME:LINE: ..." on an I/O error, corrupt
  * gzip data, a NUL byte or an overlong line. After -1, it keeps failing. */
 int fs_text_input_next_line(fs_text_input *in, const char **line, size_t *length, fs_error *err);
+/* The next fs_text_input_next_line returns the line last returned again
+ * (same text, same line number): a reader that looked at a line to pick a
+ * format hands it to the reader of that format. Once per line returned. */
+void fs_text_input_unread(fs_text_input *in);
 /* Number of the line last returned (1-based; 0 before the first). */
 int64_t fs_text_input_line_number(const fs_text_input *in);
 const char *fs_text_input_name(const fs_text_input *in);

@@ -4,109 +4,122 @@
 
 #include "generators.h"
 
+#define NONE FS_COLLECTIVE_NONE
+#define BARRIER FS_COLLECTIVE_BARRIER
+#define BCAST FS_COLLECTIVE_BCAST
+#define REDUCE FS_COLLECTIVE_REDUCE
+#define ALLREDUCE FS_COLLECTIVE_ALLREDUCE
+#define SCATTER FS_COLLECTIVE_SCATTER
+#define GATHER FS_COLLECTIVE_GATHER
+#define ALLGATHER FS_COLLECTIVE_ALLGATHER
+#define ALLTOALL FS_COLLECTIVE_ALLTOALL
+#define TWO FS_GEN_TWO_SIDED
+#define BAD FS_GEN_NOT_CORRECT
+
+/* name, summary, generator, options read, collective, traits */
 static const fs_generator generators[] = {
     {"pingpong", "R round trips of S bytes between ranks 0 and 1 (--rounds R)",
-     fs_generate_pingpong, FS_GEN_ROUNDS},
-    {"multicast", "rank 0 puts S bytes to each of ranks 1..N-1, in order", fs_generate_multicast, 0},
+     fs_generate_pingpong, FS_GEN_ROUNDS, NONE, 0},
+    {"multicast", "rank 0 puts S bytes to each of ranks 1..N-1, in order", fs_generate_multicast, 0, BCAST, 0},
     {"bcast-binomial", "two-sided binomial-tree broadcast from --root (schedgen binomialtreebcast, relative ranks)",
-     fs_generate_bcast_binomial, FS_GEN_ROOT},
+     fs_generate_bcast_binomial, FS_GEN_ROOT, BCAST, TWO},
     {"bcast-linear", "two-sided linear broadcast: --root sends S bytes to every other rank in rank order",
-     fs_generate_bcast_linear, FS_GEN_ROOT},
+     fs_generate_bcast_linear, FS_GEN_ROOT, BCAST, TWO},
     {"bcast-binary",
      "two-sided binary-tree broadcast from --root (heap order: v sends to 2v+1, 2v+2)",
-     fs_generate_bcast_binary, FS_GEN_ROOT},
+     fs_generate_bcast_binary, FS_GEN_ROOT, BCAST, TWO},
     {"bcast-chain",
      "two-sided pipelined chain broadcast from --root in --segment pieces (default 8 KiB; Open MPI)",
-     fs_generate_bcast_chain, FS_GEN_ROOT | FS_GEN_SEGMENT},
+     fs_generate_bcast_chain, FS_GEN_ROOT | FS_GEN_SEGMENT, BCAST, TWO},
     {"bcast-scatter-allgather",
      "two-sided van de Geijn broadcast: binomial scatter, ring allgather (MPICH)",
-     fs_generate_bcast_scatter_allgather, FS_GEN_ROOT},
+     fs_generate_bcast_scatter_allgather, FS_GEN_ROOT, BCAST, TWO},
     {"bcast-klevel",
      "kappa-level broadcast over the platform's levels, then node-local (SMP-clusters thesis)",
-     fs_generate_bcast_klevel, FS_GEN_ROOT | FS_GEN_PLATFORM},
+     fs_generate_bcast_klevel, FS_GEN_ROOT | FS_GEN_PLATFORM, BCAST, TWO},
     {"bcast-smp",
      "SMP-aware broadcast: binomial among node leaders, then binomial within each node",
-     fs_generate_bcast_smp, FS_GEN_ROOT | FS_GEN_PLATFORM},
+     fs_generate_bcast_smp, FS_GEN_ROOT | FS_GEN_PLATFORM, BCAST, TWO},
     {"scatter-binomial", "two-sided binomial-tree scatter from --root as in MPICH, S-byte blocks",
-     fs_generate_scatter_binomial, FS_GEN_ROOT},
+     fs_generate_scatter_binomial, FS_GEN_ROOT, SCATTER, TWO},
     {"scatter-klevel",
      "kappa-level personalized broadcast (scatter) over the platform's levels",
-     fs_generate_scatter_klevel, FS_GEN_ROOT | FS_GEN_PLATFORM},
+     fs_generate_scatter_klevel, FS_GEN_ROOT | FS_GEN_PLATFORM, SCATTER, TWO},
     {"scatter-linear",
      "two-sided linear scatter: --root sends block r to each rank r",
-     fs_generate_scatter_linear, FS_GEN_ROOT},
+     fs_generate_scatter_linear, FS_GEN_ROOT, SCATTER, TWO},
     {"gather-binomial", "two-sided binomial-tree gather to --root as in MPICH, S-byte blocks",
-     fs_generate_gather_binomial, FS_GEN_ROOT},
+     fs_generate_gather_binomial, FS_GEN_ROOT, GATHER, TWO},
     {"gather-linear",
      "two-sided linear gather: each rank sends its block to --root",
-     fs_generate_gather_linear, FS_GEN_ROOT},
+     fs_generate_gather_linear, FS_GEN_ROOT, GATHER, TWO},
     {"reduce-binomial", "two-sided binomial-tree reduce to --root (schedgen binomialtreereduce, relative ranks)",
-     fs_generate_reduce_binomial, FS_GEN_ROOT},
+     fs_generate_reduce_binomial, FS_GEN_ROOT, REDUCE, TWO},
     {"reduce-linear",
      "two-sided linear reduce: every rank sends S bytes to --root, which reduces in order",
-     fs_generate_reduce_linear, FS_GEN_ROOT},
+     fs_generate_reduce_linear, FS_GEN_ROOT | FS_GEN_REDUCE_TIME, REDUCE, TWO},
     {"reduce-rabenseifner",
      "two-sided reduce-scatter by recursive halving, then binomial gather to --root",
-     fs_generate_reduce_rabenseifner, FS_GEN_ROOT},
+     fs_generate_reduce_rabenseifner, FS_GEN_ROOT | FS_GEN_REDUCE_TIME, REDUCE, TWO},
     {"reduce-smp",
      "SMP-aware reduce: binomial within each node, then binomial among node leaders",
-     fs_generate_reduce_smp, FS_GEN_ROOT | FS_GEN_PLATFORM},
+     fs_generate_reduce_smp, FS_GEN_ROOT | FS_GEN_PLATFORM | FS_GEN_REDUCE_TIME, REDUCE, TWO},
     {"allreduce-rd",
      "allreduce by recursive doubling as in MPICH (collapse/expand off powers of 2)",
-     fs_generate_allreduce_rd, 0},
+     fs_generate_allreduce_rd, FS_GEN_REDUCE_TIME, ALLREDUCE, 0},
     {"allreduce-rm", "allreduce by recursive multiplying (--schedule a4,a2 | m1g2a3,n1g3a2 | c6m2,a2,a2,e6m2 | auto[-unsorted][:C], or --factors k1,k2,...)",
-     fs_generate_allreduce_rm, FS_GEN_FACTORS | FS_GEN_SCHEDULE},
+     fs_generate_allreduce_rm, FS_GEN_FACTORS | FS_GEN_SCHEDULE | FS_GEN_REDUCE_TIME, ALLREDUCE, 0},
     {"allreduce-recdoub",
      "two-sided recursive halving then doubling, N a power of 2 (schedgen allreduce_recdoub)",
-     fs_generate_allreduce_recdoub, 0},
+     fs_generate_allreduce_recdoub, 0, ALLREDUCE, TWO | BAD},
     {"allreduce-ring",
      "two-sided ring allreduce: reduce-scatter ring then allgather ring, N blocks",
-     fs_generate_allreduce_ring, 0},
+     fs_generate_allreduce_ring, FS_GEN_REDUCE_TIME, ALLREDUCE, TWO},
     {"allreduce-rabenseifner",
      "two-sided Rabenseifner allreduce: recursive halving then recursive doubling",
-     fs_generate_allreduce_rabenseifner, 0},
+     fs_generate_allreduce_rabenseifner, FS_GEN_REDUCE_TIME, ALLREDUCE, TWO},
     {"allreduce-fan",
      "two-sided fan-in/fan-out: binomial reduce to rank 0, then binomial broadcast",
-     fs_generate_allreduce_fan, 0},
+     fs_generate_allreduce_fan, FS_GEN_REDUCE_TIME, ALLREDUCE, TWO},
     {"allreduce-dissemination",
      "two-sided f-way dissemination allreduce (--ways f, default 1)",
-     fs_generate_allreduce_dissemination, FS_GEN_WAYS},
+     fs_generate_allreduce_dissemination, FS_GEN_WAYS | FS_GEN_REDUCE_TIME, ALLREDUCE, TWO},
     {"allreduce-elimination",
      "two-sided 3-2/2-1 elimination allreduce (Rabenseifner-Traff), any N",
-     fs_generate_allreduce_elimination, 0},
+     fs_generate_allreduce_elimination, FS_GEN_REDUCE_TIME, ALLREDUCE, TWO},
     {"allreduce-smp",
      "SMP-aware allreduce: node reduce to a leader, recursive doubling among leaders, node bcast",
-     fs_generate_allreduce_smp, FS_GEN_PLATFORM},
+     fs_generate_allreduce_smp, FS_GEN_PLATFORM | FS_GEN_REDUCE_TIME, ALLREDUCE, TWO},
     {"allgather-ring", "two-sided ring allgather as in MPICH: N-1 sendrecv steps of S bytes",
-     fs_generate_allgather_ring, 0},
+     fs_generate_allgather_ring, 0, ALLGATHER, TWO},
     {"allgather-rd", "two-sided recursive-doubling allgather as in MPICH, N a power of 2",
-     fs_generate_allgather_rd, 0},
+     fs_generate_allgather_rd, 0, ALLGATHER, TWO},
     {"allgather-bruck",
      "two-sided Bruck allgather: ceil(log2 N) steps, then a local rotation",
-     fs_generate_allgather_bruck, 0},
+     fs_generate_allgather_bruck, 0, ALLGATHER, TWO},
     {"allgather-neighbor",
      "two-sided neighbor-exchange allgather, N even: N/2 steps",
-     fs_generate_allgather_neighbor, 0},
+     fs_generate_allgather_neighbor, 0, ALLGATHER, TWO},
     {"alltoall-pairwise", "two-sided pairwise alltoall: N-1 sendrecv steps of S bytes (shift)",
-     fs_generate_alltoall_pairwise, 0},
+     fs_generate_alltoall_pairwise, 0, ALLTOALL, TWO},
     {"alltoall-linear",
      "two-sided linear alltoall: every rank posts N-1 receives and N-1 sends",
-     fs_generate_alltoall_linear, 0},
+     fs_generate_alltoall_linear, 0, ALLTOALL, TWO},
     {"alltoall-bruck",
      "two-sided Bruck alltoall: ceil(log2 N) steps of the blocks whose index has bit k",
-     fs_generate_alltoall_bruck, 0},
+     fs_generate_alltoall_bruck, 0, ALLTOALL, TWO},
     {"barrier-dissemination",
      "two-sided dissemination barrier as MPICH: round k sendrecv with r+2^k, r-2^k",
-     fs_generate_barrier_dissemination, 0},
+     fs_generate_barrier_dissemination, 0, BARRIER, TWO},
     {"barrier-dissemination-schedgen",
      "schedgen's dissemination pattern op for op (LogGOPSim reference; not a correct barrier)",
-     fs_generate_barrier_dissemination_schedgen, 0},
+     fs_generate_barrier_dissemination_schedgen, 0, BARRIER, TWO | BAD},
     {"barrier-linear",
      "two-sided linear barrier: all send to rank 0, which answers all",
-     fs_generate_barrier_linear, 0},
+     fs_generate_barrier_linear, 0, BARRIER, TWO},
     {"barrier-nway",
      "two-sided n-way dissemination barrier (--ways n messages per round, default 2; 1 = barrier-dissemination)",
-     fs_generate_barrier_nway, FS_GEN_WAYS},
+     fs_generate_barrier_nway, FS_GEN_WAYS, BARRIER, TWO},
 };
 
 const fs_generator *fs_generator_list(int *count) {
@@ -120,4 +133,22 @@ const fs_generator *fs_generator_find(const char *name) {
   for (int i = 0; i < count; i++)
     if (strcmp(all[i].name, name) == 0) return &all[i];
   return NULL;
+}
+
+/* Each generator's data flow (data_flow.h) says how it splits --size:
+ * total_size S for rooted and all-reductions and broadcasts, N*S for the
+ * block collectives, N*N blocks of S for alltoall. */
+const char *fs_generator_size_meaning(fs_collective c) {
+  switch (c) {
+    case FS_COLLECTIVE_BCAST: return "the whole vector: the root's S bytes reach every rank";
+    case FS_COLLECTIVE_REDUCE: return "the whole vector: every rank's S bytes, reduced at the root";
+    case FS_COLLECTIVE_ALLREDUCE: return "the whole vector: every rank's S bytes, reduced on all";
+    case FS_COLLECTIVE_SCATTER: return "per-rank block: the root holds N*S bytes, each rank gets S";
+    case FS_COLLECTIVE_GATHER: return "per-rank block: each rank's S bytes, the root ends with N*S";
+    case FS_COLLECTIVE_ALLGATHER: return "per-rank block: each rank's S bytes, all end with N*S";
+    case FS_COLLECTIVE_ALLTOALL:
+      return "per-pair block: each rank sends S bytes to every rank (N*S in, N*S out)";
+    case FS_COLLECTIVE_BARRIER: return "each barrier message (MPICH sends 0 B: --size 0)";
+    default: return "each message";
+  }
 }

@@ -48,6 +48,17 @@ enum {
   FS_GEN_PLATFORM = 1 << 4,
   FS_GEN_FACTORS = 1 << 5,
   FS_GEN_ROUNDS = 1 << 6,
+  FS_GEN_REDUCE_TIME = 1 << 7, /* its reduces are computes: --reduce-time prices them */
+};
+
+/* What a generator's schedule is, for `gen --list`, `gen --help` and
+ * validate's default candidates (tests check them against the data flow
+ * and the GOAL writer). */
+enum {
+  FS_GEN_TWO_SIDED = 1 << 0, /* send/recv/calc only: it can be written as GOAL */
+  FS_GEN_NOT_CORRECT = 1 << 1, /* a reference pattern reproduced op for op (schedgen's)
+                                  that does not compute its collective: validate and
+                                  replays take it only when named */
 };
 
 typedef struct fs_generator {
@@ -55,7 +66,12 @@ typedef struct fs_generator {
   const char *summary; /* one line for `gen --list` */
   fs_program *(*generate)(const fs_generator_options *options, fs_error *err);
   unsigned options;    /* FS_GEN_* it reads */
+  fs_collective collective; /* what it computes (NONE: pingpong) */
+  unsigned traits;     /* FS_GEN_TWO_SIDED, FS_GEN_NOT_CORRECT */
 } fs_generator;
+
+/* What --size S means for collective c: "the whole vector: ...". */
+const char *fs_generator_size_meaning(fs_collective c);
 
 /* The generator called name, or NULL. */
 const fs_generator *fs_generator_find(const char *name);

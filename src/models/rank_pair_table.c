@@ -74,9 +74,23 @@ static long fail_keys(reader *r, size_t column, unsigned allowed) {
   return fail(r, column, "KEY=VALUE with KEY one of %s%s", list, "");
 }
 
+/* A number without a unit: the file's values come from measurements in
+ * any unit, so only 0 (the same in all) may omit it (README). */
+static int bare_nonzero(const char *text, size_t n) {
+  if (n == 0 || !((text[n - 1] >= '0' && text[n - 1] <= '9') || text[n - 1] == '.')) return 0;
+  for (size_t i = 0; i < n; i++)
+    if (text[i] >= '1' && text[i] <= '9') return 1;
+  return 0;
+}
+
 /* Parses the value of slot s. Returns -1 when fine, else column. */
 static long parse_slot(reader *r, int s, const char *text, size_t n, size_t column, int64_t *out) {
   int is_time = s == LINK_TIME || s == RANK_TIME;
+  if (bare_nonzero(text, n))
+    return fail(r, column, is_time ? "a time with a unit for %s (ps, ns, us, ms, s), not a bare number%s"
+                                   : "a time per byte (\"0.4ns\") or a bandwidth (\"10GB/s\") for %s, "
+                                     "not a bare number%s",
+                slot_name(r->keys, s), "");
   int status = is_time ? fs_parse_time(text, n, 0, out) : fs_parse_per_byte(text, n, out);
   if (status == 0) return -1;
   if (status == FS_PAST_LIMIT)
