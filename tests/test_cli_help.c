@@ -240,6 +240,22 @@ START_TEST(gen_list_marks_incorrect_patterns) {
 }
 END_TEST
 
+/* `fennelsim gen` alone says no generator was named and lists them all on
+ * stderr (the same lines as gen --list), exit 2. */
+START_TEST(gen_alone_lists_generators) {
+  ck_assert_int_eq(fennelsim("gen --list"), 0);
+  char *list = strdup(out);
+  ck_assert_int_eq(fennelsim("gen"), 2);
+  ck_assert_str_eq(out, "");
+  const char *first = "fennelsim gen: no generator named; give one of these (fennelsim gen NAME "
+                      "--ranks N --size S -o FILE):\n";
+  ck_assert_int_eq(strncmp(err, first, strlen(first)), 0);
+  ck_assert_str_eq(err + strlen(first), list);
+  ck_assert_int_eq(occurrences(err, "\n"), 39); /* the line above and 38 generators */
+  free(list);
+}
+END_TEST
+
 /* JSON that python's json module reads, one object per generator with
  * the documented members; the first and the recdoub entries exactly. */
 START_TEST(gen_list_json) {
@@ -468,6 +484,7 @@ static Suite *cli_help_suite(void) {
   tcase_add_test(help, gen_help_says_what_size_means);
   tcase_add_test(help, generator_metadata_matches_code);
   tcase_add_test(help, gen_list_marks_incorrect_patterns);
+  tcase_add_test(help, gen_alone_lists_generators);
   tcase_add_test(help, gen_list_json);
   tcase_add_test(help, validate_skips_incorrect_by_default);
   tcase_add_test(help, hetero_files_reject_bare_numbers);

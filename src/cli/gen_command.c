@@ -121,6 +121,13 @@ static void list_json(const fs_generator *g, int count) {
   fputs("]\n", stdout);
 }
 
+/* One line a generator: name, summary, and the mark of schedgen's patterns. */
+static void print_list(FILE *out, const fs_generator *g, int count) {
+  for (int i = 0; i < count; i++)
+    fprintf(out, "%-31s %s%s\n", g[i].name, g[i].summary,
+            g[i].traits & FS_GEN_NOT_CORRECT ? not_correct_mark : "");
+}
+
 /* `gen --list [--format text|json]`. */
 static int list_generators(int argc, char **argv) {
   const char *format = "text", *v;
@@ -141,9 +148,7 @@ static int list_generators(int argc, char **argv) {
                     "(e.g. fennelsim gen --list --format json)\n", format);
     return FS_EXIT_USAGE;
   }
-  for (int i = 0; i < count; i++)
-    printf("%-31s %s%s\n", g[i].name, g[i].summary,
-           g[i].traits & FS_GEN_NOT_CORRECT ? not_correct_mark : "");
+  print_list(stdout, g, count);
   return FS_EXIT_OK;
 }
 
@@ -334,6 +339,14 @@ int fs_command_gen(int argc, char **argv) {
       return FS_EXIT_OK;
     }
     if (strcmp(argv[i], "--list") == 0) return list_generators(argc, argv);
+  }
+  if (argc == 2) { /* `fennelsim gen` alone: what it can generate */
+    int count;
+    const fs_generator *g = fs_generator_list(&count);
+    fputs("fennelsim gen: no generator named; give one of these "
+          "(fennelsim gen NAME --ranks N --size S -o FILE):\n", stderr);
+    print_list(stderr, g, count);
+    return FS_EXIT_USAGE;
   }
   fs_error err = {{0}};
   const char *name = NULL, *output = "-";
