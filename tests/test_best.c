@@ -14,28 +14,7 @@
 
 static char *out, *err;
 
-static int fennelsim(const char *format, ...) __attribute__((format(printf, 1, 2)));
-
-static int fennelsim(const char *format, ...) {
-  char arguments[4096];
-  va_list ap;
-  va_start(ap, format);
-  vsnprintf(arguments, sizeof arguments, format, ap);
-  va_end(ap);
-  free(out);
-  free(err);
-  return fs_test_fennelsim(arguments, &out, &err);
-}
-
-static void contains(const char *text, const char *part) {
-  ck_assert_msg(text && strstr(text, part), "expected '%s' in:\n%s", part, text ? text : "(null)");
-}
-
-static int occurrences(const char *text, const char *part) {
-  int n = 0;
-  for (const char *at = text; (at = strstr(at, part)); at += strlen(part)) n++;
-  return n;
-}
+#define fennelsim(...) fs_test_cli(&out, &err, __VA_ARGS__)
 
 /* The n-th (0-based) JSON entry, from its '{' to its '}'. */
 static const char *entry(const char *json, int n, char *buf, size_t size) {
@@ -142,23 +121,23 @@ END_TEST
 START_TEST(best_sixteen_json) {
   char buf[256];
   ck_assert_int_eq(fennelsim("best allreduce --ranks 16 " PIPELINED("5us") " --format json"), 0);
-  contains(out, "{\"collective\": \"allreduce\", \"ranks\": 16, \"size_bytes\": 8, "
+  fs_test_contains(out, "{\"collective\": \"allreduce\", \"ranks\": 16, \"size_bytes\": 8, "
                 "\"model\": \"pipelined\", \"model_parameters\": {\"alpha_p_ns\": 5000, "
                 "\"alpha_r_ns\": 1000, \"beta_ns_per_byte\": 0}, \"compute_model\": \"fixed\", "
                 "\"cost_ratio\": 5, \"simulated\": 30, \"capped\": false, \"entries\": [");
   ck_assert_str_eq(entry(out, 0, buf, sizeof buf), "{\"schedule\": \"a4,a4\", \"makespan_ns\": "
                                                     "16000, \"messages\": 96, \"ratio\": "
                                                     "1.000000}");
-  contains(out, "{\"schedule\": \"rd\", \"makespan_ns\": 24000, \"messages\": 64, "
+  fs_test_contains(out, "{\"schedule\": \"rd\", \"makespan_ns\": 24000, \"messages\": 64, "
                 "\"ratio\": 1.500000}");
-  contains(out, "{\"schedule\": \"a16\", \"makespan_ns\": 20000, \"messages\": 240, "
+  fs_test_contains(out, "{\"schedule\": \"a16\", \"makespan_ns\": 20000, \"messages\": 240, "
                 "\"ratio\": 1.250000}");
-  ck_assert_int_eq(occurrences(out, "\"schedule\""), 30); /* json: all by default */
+  ck_assert_int_eq(fs_test_occurrences(out, "\"schedule\""), 30); /* json: all by default */
   ck_assert(strcmp(out + strlen(out) - 3, "]}\n") == 0);
   /* --top 3: three entries */
   ck_assert_int_eq(fennelsim("best allreduce --ranks 16 " PIPELINED("5us") " --format json "
                              "--top 3"), 0);
-  ck_assert_int_eq(occurrences(out, "\"schedule\""), 3);
+  ck_assert_int_eq(fs_test_occurrences(out, "\"schedule\""), 3);
 }
 END_TEST
 
@@ -188,18 +167,18 @@ END_TEST
  * entry, 20 at most by default. */
 START_TEST(best_seven_text) {
   ck_assert_int_eq(fennelsim("best allreduce --ranks 7 " PIPELINED("5us")), 0);
-  contains(out, "best allreduce: 7 ranks, 8B, model pipelined {\"alpha_p_ns\": 5000, "
+  fs_test_contains(out, "best allreduce: 7 ranks, 8B, model pipelined {\"alpha_p_ns\": 5000, "
                 "\"alpha_r_ns\": 1000, \"beta_ns_per_byte\": 0}, compute fixed\n");
-  contains(out, "(all of them); the heuristic's is one of them\n");
-  contains(out, "rank  schedule                          makespan_ns   messages   ratio\n");
+  fs_test_contains(out, "(all of them); the heuristic's is one of them\n");
+  fs_test_contains(out, "rank  schedule                          makespan_ns   messages   ratio\n");
   char line[128];
   snprintf(line, sizeof line, "\n%-5d %-28s %16s %10d %7.3f\n", 1, "a7", "11000", 42, 1.0);
-  contains(out, line);
+  fs_test_contains(out, line);
   snprintf(line, sizeof line, " %-28s %16s %10d %7.3f\n", "m1g2a3,n1g3a2", "15000", 23, 15 / 11.0);
-  contains(out, line); /* 6 core puts of a3 *2 + 3 remainder, 6 + 2 */
+  fs_test_contains(out, line); /* 6 core puts of a3 *2 + 3 remainder, 6 + 2 */
   snprintf(line, sizeof line, " %-28s %16s %10d %7.3f\n", "rd", "24000", 14, 24 / 11.0);
-  contains(out, line); /* collapse 3, 2 rounds of 4, expand 3 */
-  ck_assert_int_le(occurrences(out, "\n"), 3 + 20);
+  fs_test_contains(out, line); /* collapse 3, 2 rounds of 4, expand 3 */
+  ck_assert_int_le(fs_test_occurrences(out, "\n"), 3 + 20);
 }
 END_TEST
 
@@ -210,16 +189,16 @@ START_TEST(best_hockney_prefers_rd) {
   char buf[256];
   ck_assert_int_eq(fennelsim("best allreduce --ranks 8 --model hockney --param alpha=1us "
                              "--param beta=0 --format json"), 0);
-  contains(out, "\"cost_ratio\": 0,");
+  fs_test_contains(out, "\"cost_ratio\": 0,");
   ck_assert_str_eq(entry(out, 0, buf, sizeof buf), "{\"schedule\": \"rd\", \"makespan_ns\": "
                                                     "3000, \"messages\": 24, \"ratio\": "
                                                     "1.000000}");
-  contains(out, "{\"schedule\": \"a8\", \"makespan_ns\": 7000, \"messages\": 56, \"ratio\": "
+  fs_test_contains(out, "{\"schedule\": \"a8\", \"makespan_ns\": 7000, \"messages\": 56, \"ratio\": "
                 "2.333333}");
   /* one rank: rd alone, nothing to do */
   ck_assert_int_eq(fennelsim("best allreduce --ranks 1 --format json"), 0);
-  contains(out, "\"simulated\": 1, ");
-  contains(out, "\"entries\": [{\"schedule\": \"rd\", \"makespan_ns\": 0, \"messages\": 0, ");
+  fs_test_contains(out, "\"simulated\": 1, ");
+  fs_test_contains(out, "\"entries\": [{\"schedule\": \"rd\", \"makespan_ns\": 0, \"messages\": 0, ");
 }
 END_TEST
 
@@ -230,21 +209,21 @@ END_TEST
  * among the 20 cheapest, so 22 = rd + it + 20. One rank: rd alone. */
 START_TEST(best_counts_add_up) {
   ck_assert_int_eq(fennelsim("best allreduce --ranks 16 " PIPELINED("5us") " --top 1"), 0);
-  contains(out, "\nsimulated 30 schedules: rd and the 29 cheapest under the cost model (c = 5) "
+  fs_test_contains(out, "\nsimulated 30 schedules: rd and the 29 cheapest under the cost model (c = 5) "
                 "(all of them); the heuristic's is one of them\n");
   ck_assert_int_eq(fennelsim("best allreduce --ranks 720 --candidates 20 --top 1"), 0);
-  contains(out, "\nsimulated 22 schedules: rd, the heuristic's and the 20 cheapest under the cost "
+  fs_test_contains(out, "\nsimulated 22 schedules: rd, the heuristic's and the 20 cheapest under the cost "
                 "model (c = 2.316) (capped: raise --candidates to search more)\n");
   ck_assert_int_eq(fennelsim("best allreduce --ranks 1 --top 1"), 0);
-  contains(out, "\nsimulated 1 schedule: rd (also the heuristic's: one rank, no stages)\n");
+  fs_test_contains(out, "\nsimulated 1 schedule: rd (also the heuristic's: one rank, no stages)\n");
 }
 END_TEST
 
 START_TEST(best_capped_says_so) {
   ck_assert_int_eq(fennelsim("best allreduce --ranks 720 --candidates 20 --top 2"), 0);
-  contains(out, "simulated 22 schedules: rd, the heuristic's and the 20 cheapest under the cost "
+  fs_test_contains(out, "simulated 22 schedules: rd, the heuristic's and the 20 cheapest under the cost "
                 "model (c = 2.316) (capped: raise --candidates to search more)\n");
-  ck_assert_int_eq(occurrences(out, "\n"), 3 + 2);
+  ck_assert_int_eq(fs_test_occurrences(out, "\n"), 3 + 2);
 }
 END_TEST
 
@@ -269,11 +248,11 @@ START_TEST(best_bad_input_exits_2) {
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     ck_assert_msg(fennelsim("%s", cases[i].arguments) == 2, "fennelsim %s", cases[i].arguments);
-    contains(err, "fennelsim best: ");
-    contains(err, cases[i].message);
+    fs_test_contains(err, "fennelsim best: ");
+    fs_test_contains(err, cases[i].message);
   }
   ck_assert_int_eq(fennelsim("best --help"), 0);
-  contains(out, "usage: fennelsim best allreduce --ranks N");
+  fs_test_contains(out, "usage: fennelsim best allreduce --ranks N");
 }
 END_TEST
 

@@ -18,22 +18,7 @@
 
 static char *out, *err;
 
-static int fennelsim(const char *format, ...) __attribute__((format(printf, 1, 2)));
-
-static int fennelsim(const char *format, ...) {
-  char arguments[4096];
-  va_list ap;
-  va_start(ap, format);
-  vsnprintf(arguments, sizeof arguments, format, ap);
-  va_end(ap);
-  free(out);
-  free(err);
-  return fs_test_fennelsim(arguments, &out, &err);
-}
-
-static void contains(const char *text, const char *part) {
-  ck_assert_msg(text && strstr(text, part), "expected '%s' in:\n%s", part, text ? text : "(null)");
-}
+#define fennelsim(...) fs_test_cli(&out, &err, __VA_ARGS__)
 
 /* The .dag format's example (schedules/spec-example.dag) under hockney, alpha 1 us, beta 0: p0 blocks rank 0
  * [0,1000]; c1 [1000,1010]; q1 blocks rank 1 [1010,2010]; c0 [2010,2020].
@@ -41,21 +26,21 @@ static void contains(const char *text, const char *part) {
 START_TEST(run_spec_example_json) {
   ck_assert_int_eq(fennelsim("run schedules/spec-example.dag --model hockney --param alpha=1us "
                              "--param beta=0 --format json"), 0);
-  contains(out, "\"makespan_ns\": 2020, \"finish_ns\": [2020, 2010]");
-  contains(out, "\"model\": \"hockney\", \"model_parameters\": {\"alpha_ns\": 1000, "
+  fs_test_contains(out, "\"makespan_ns\": 2020, \"finish_ns\": [2020, 2010]");
+  fs_test_contains(out, "\"model\": \"hockney\", \"model_parameters\": {\"alpha_ns\": 1000, "
                 "\"beta_ns_per_byte\": 0}");
-  contains(out, "\"tasks\": 6, \"dependencies\": 6");
-  contains(out, "\"events\": 6");
-  contains(out, "\"wall_s\": ");
+  fs_test_contains(out, "\"tasks\": 6, \"dependencies\": 6");
+  fs_test_contains(out, "\"events\": 6");
+  fs_test_contains(out, "\"wall_s\": ");
 }
 END_TEST
 
 START_TEST(run_text_summary) {
   ck_assert_int_eq(fennelsim("run schedules/spec-example.dag --model=hockney --param alpha=1us "
                              "--param beta=0"), 0);
-  contains(out, "makespan   2.02 us (2020 ns)");
-  contains(out, "finish ns  0:2020 1:2010");
-  contains(out, "events     6 in ");
+  fs_test_contains(out, "makespan   2.02 us (2020 ns)");
+  fs_test_contains(out, "finish ns  0:2020 1:2010");
+  fs_test_contains(out, "events     6 in ");
 }
 END_TEST
 
@@ -67,8 +52,8 @@ START_TEST(gen_then_run) {
   ck_assert_int_eq(fennelsim("gen allreduce-rd --ranks 8 --size 8B -o %s", dag), 0);
   ck_assert_int_eq(fennelsim("run %s --model pipelined --param alpha_p=500ns --param alpha_r=100ns "
                              "--param beta=0.4ns --format json", dag), 0);
-  contains(out, "\"makespan_ns\": 1809.6");
-  contains(out, "\"ranks\": 8");
+  fs_test_contains(out, "\"makespan_ns\": 1809.6");
+  fs_test_contains(out, "\"ranks\": 8");
   /* gzip output: the gzip magic, and the same result */
   char *gz = fs_test_temp_path(".dag.gz");
   ck_assert_int_eq(fennelsim("gen allreduce-rd --ranks 8 --size 8B -o %s", gz), 0);
@@ -78,7 +63,7 @@ START_TEST(gen_then_run) {
   free(bytes);
   ck_assert_int_eq(fennelsim("run %s --param alpha_p=500ns --param alpha_r=100ns --param beta=0.4ns "
                              "--format json", gz), 0);
-  contains(out, "\"makespan_ns\": 1809.6");
+  fs_test_contains(out, "\"makespan_ns\": 1809.6");
   /* convert back to text: identical to the direct output */
   char *back = fs_test_temp_path(".dag");
   ck_assert_int_eq(fennelsim("convert %s %s", gz, back), 0);
@@ -91,14 +76,14 @@ END_TEST
 START_TEST(gen_to_stdout_and_list) {
   ck_assert_int_eq(fennelsim("gen pingpong --rounds 2 --size 1KiB"), 0);
   ck_assert(strncmp(out, "fennel-dag 1\nranks 2\n", 21) == 0);
-  contains(out, "size=1KiB");
+  fs_test_contains(out, "size=1KiB");
   ck_assert_int_eq(fennelsim("gen --list"), 0);
-  contains(out, "pingpong");
-  contains(out, "multicast");
-  contains(out, "allreduce-rd");
-  contains(out, "allreduce-rm");
+  fs_test_contains(out, "pingpong");
+  fs_test_contains(out, "multicast");
+  fs_test_contains(out, "allreduce-rd");
+  fs_test_contains(out, "allreduce-rm");
   ck_assert_int_eq(fennelsim("gen allreduce-rm --ranks 6 --factors 3,2"), 0);
-  contains(out, "ranks 6");
+  fs_test_contains(out, "ranks 6");
 }
 END_TEST
 
@@ -117,10 +102,10 @@ START_TEST(gen_allreduce_rm_schedules) {
     ck_assert_int_eq(fennelsim("gen allreduce-rm %s -o %s", cases[i].arguments, dag), 0);
     ck_assert_int_eq(fennelsim("run %s --model pipelined --param alpha_p=500ns --param "
                                "alpha_r=100ns --param beta=0 --format json", dag), 0);
-    contains(out, cases[i].makespan);
+    fs_test_contains(out, cases[i].makespan);
   }
   ck_assert_int_eq(fennelsim("gen allreduce-rm --ranks 300 --schedule auto"), 0);
-  contains(out, "ranks 300");
+  fs_test_contains(out, "ranks 300");
   free(dag);
 }
 END_TEST
@@ -128,10 +113,10 @@ END_TEST
 /* best: listed in the help; a small ranking in JSON. */
 START_TEST(best_command) {
   ck_assert_int_eq(fennelsim("help"), 0);
-  contains(out, "  best allreduce --ranks N");
+  fs_test_contains(out, "  best allreduce --ranks N");
   ck_assert_int_eq(fennelsim("best allreduce --ranks 4 --model pipelined --param alpha_p=500ns "
                              "--param alpha_r=100ns --param beta=0 --format json --top 1"), 0);
-  contains(out, "\"entries\": [{\"schedule\": \"a4\", \"makespan_ns\": 800, \"messages\": 12, "
+  fs_test_contains(out, "\"entries\": [{\"schedule\": \"a4\", \"makespan_ns\": 800, \"messages\": 12, "
                 "\"ratio\": 1.000000}]}\n");
 }
 END_TEST
@@ -139,7 +124,7 @@ END_TEST
 START_TEST(stdin_input) {
   ck_assert_int_eq(fennelsim("run - --model hockney --param alpha=1us --param beta=0 "
                              "--format json < schedules/spec-example.dag"), 0);
-  contains(out, "\"makespan_ns\": 2020");
+  fs_test_contains(out, "\"makespan_ns\": 2020");
 }
 END_TEST
 
@@ -160,7 +145,7 @@ START_TEST(timeline_csv) {
   free(text);
   /* into a directory that does not exist: an error, no file */
   ck_assert_int_eq(fennelsim("run schedules/spec-example.dag --timeline /nonexistent/dir/t.csv"), 2);
-  contains(err, "/nonexistent/dir/t.csv");
+  fs_test_contains(err, "/nonexistent/dir/t.csv");
   free(csv);
 }
 END_TEST
@@ -171,9 +156,9 @@ START_TEST(bad_input_exits_2_with_position) {
   ck_assert_int_eq(fennelsim("run %s", dag), 2);
   char where[512];
   snprintf(where, sizeof where, "%s:4:", dag);
-  contains(err, where);
+  fs_test_contains(err, where);
   ck_assert_int_eq(fennelsim("run /nonexistent.dag"), 2);
-  contains(err, "/nonexistent.dag");
+  fs_test_contains(err, "/nonexistent.dag");
   ck_assert_int_eq(fennelsim("convert /nonexistent.dag %s", dag), 2);
   free(dag);
 }
@@ -217,20 +202,20 @@ START_TEST(usage_errors_exit_2) {
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     ck_assert_msg(fennelsim("%s", cases[i].arguments) == 2, "fennelsim %s", cases[i].arguments);
-    contains(err, cases[i].message);
+    fs_test_contains(err, cases[i].message);
   }
 }
 END_TEST
 
 START_TEST(help_and_version) {
   ck_assert_int_eq(fennelsim("--help"), 0);
-  contains(out, "usage: fennelsim");
+  fs_test_contains(out, "usage: fennelsim");
   ck_assert_int_eq(fennelsim("run --help"), 0);
-  contains(out, "--timeline");
+  fs_test_contains(out, "--timeline");
   ck_assert_int_eq(fennelsim("gen --help"), 0);
-  contains(out, "--factors");
+  fs_test_contains(out, "--factors");
   ck_assert_int_eq(fennelsim("--version"), 0);
-  contains(out, "fennelsim ");
+  fs_test_contains(out, "fennelsim ");
 }
 END_TEST
 
@@ -252,7 +237,7 @@ START_TEST(goal_golden_outputs) {
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     ck_assert_int_eq(fennelsim("run tests/goal/%s --model loggops %s --format json", cases[i].file,
                                cases[i].params), 0);
-    contains(out, cases[i].finish);
+    fs_test_contains(out, cases[i].finish);
   }
 }
 END_TEST
@@ -262,14 +247,14 @@ START_TEST(goal_generators_round_trip) {
   char *goal = fs_test_temp_path(".goal"), *dag = fs_test_temp_path(".dag");
   ck_assert_int_eq(fennelsim("gen bcast-binomial --ranks 4 --size 1KiB -o %s", goal), 0);
   ck_assert_int_eq(fennelsim("run %s --model loggops --format json", goal), 0);
-  contains(out, "\"finish_ns\": [8638, 13138, 18776, 23276]");
+  fs_test_contains(out, "\"finish_ns\": [8638, 13138, 18776, 23276]");
   ck_assert_int_eq(fennelsim("convert %s %s", goal, dag), 0);
   ck_assert_int_eq(fennelsim("run %s --model loggops --format json", dag), 0);
-  contains(out, "\"finish_ns\": [8638, 13138, 18776, 23276]");
+  fs_test_contains(out, "\"finish_ns\": [8638, 13138, 18776, 23276]");
   /* 3 rounds of o + L + 7G + o = 5542 */
   ck_assert_int_eq(fennelsim("gen barrier-dissemination --ranks 8 --size 8B -o %s", goal), 0);
   ck_assert_int_eq(fennelsim("run %s --model loggops --format json", goal), 0);
-  contains(out, "\"makespan_ns\": 16626");
+  fs_test_contains(out, "\"makespan_ns\": 16626");
   /* the hand-written recdoub file is what the generator writes */
   ck_assert_int_eq(fennelsim("gen allreduce-recdoub --ranks 8 --size 8B --format goal"), 0);
   char *hand = fs_test_read_file(FENNELSIM_SOURCE_ROOT "/tests/goal/allreduce-recdoub-8.goal", NULL);
@@ -282,15 +267,15 @@ END_TEST
 /* Unmatched messages and a requires cycle: status 1 and a report. */
 START_TEST(goal_deadlock_report) {
   ck_assert_int_eq(fennelsim("run tests/goal/unmatched.goal --model loggops"), 1);
-  contains(err, "deadlock: 3 of 5 tasks can never become ready; 2 receives or messages found no "
+  fs_test_contains(err, "deadlock: 3 of 5 tasks can never become ready; 2 receives or messages found no "
                 "partner");
-  contains(err, "r0.l2 (compute, rank 0) waits for 1 more completion: r0.l3 (compute, rank 0, "
+  fs_test_contains(err, "r0.l2 (compute, rank 0) waits for 1 more completion: r0.l3 (compute, rank 0, "
                 "never ready)");
-  contains(err, "r1.l2 (compute, rank 1) waits for 1 more completion: r1.l1 (recv, rank 1, never "
+  fs_test_contains(err, "r1.l2 (compute, rank 1) waits for 1 more completion: r1.l1 (recv, rank 1, never "
                 "matched)");
-  contains(err, "recv r1.l1 on rank 1 from rank 0, tag 6, 8B: posted, no message matched it");
-  contains(err, "send r0.l1 on rank 0 to rank 1, tag 5, 8B: arrived, no recv matched it");
-  contains(out, "finish ns  0:1500 1:5542");
+  fs_test_contains(err, "recv r1.l1 on rank 1 from rank 0, tag 6, 8B: posted, no message matched it");
+  fs_test_contains(err, "send r0.l1 on rank 0 to rank 1, tag 5, 8B: arrived, no recv matched it");
+  fs_test_contains(out, "finish ns  0:1500 1:5542");
 }
 END_TEST
 
@@ -305,11 +290,11 @@ END_TEST
 START_TEST(goal_ordering_beyond_16_ready_ops) {
   ck_assert_int_eq(fennelsim("gen allreduce-recdoub --ranks 256 --size 8B | "
                              "'%s' run - --model loggops --format json", FENNELSIM_BINARY), 0);
-  contains(out, "\"makespan_ns\": 88024, \"finish_ns\": [88024, 88024,");
+  fs_test_contains(out, "\"makespan_ns\": 88024, \"finish_ns\": [88024, 88024,");
   ck_assert_ptr_null(strstr(out, "88023"));
   ck_assert_int_eq(fennelsim("gen bcast-binomial --ranks 131072 --size 8B | "
                              "'%s' run - --model loggops --format json", FENNELSIM_BINARY), 0);
-  contains(out, "\"makespan_ns\": 94214");
+  fs_test_contains(out, "\"makespan_ns\": 94214");
 }
 END_TEST
 
@@ -342,12 +327,12 @@ START_TEST(platform_mapping) {
   ck_assert_int_eq(fennelsim("run %s --platform models/platform-4x8-seq.xml --model taulop "
                              "--param shm_table=models/metropolis-shm.table "
                              "--param net_table=models/metropolis-net.table", dag), 2);
-  contains(err, "models/platform-4x8-seq.xml:18: expected at most 32 ranks on 4 nodes x 8 cores "
+  fs_test_contains(err, "models/platform-4x8-seq.xml:18: expected at most 32 ranks on 4 nodes x 8 cores "
                 "(got 40)");
   ck_assert_int_eq(fennelsim("run %s --mapping diagonal --nodes 4 --cores 8 --model taulop "
                              "--param shm_table=models/metropolis-shm.table "
                              "--param net_table=models/metropolis-net.table", dag), 2);
-  contains(err, "--mapping diagonal: expected seq or rr");
+  fs_test_contains(err, "--mapping diagonal: expected seq or rr");
   free(dag);
 }
 END_TEST
@@ -424,7 +409,7 @@ START_TEST(empty_shard_refused) {
                         "index must be below 2)\n");
   ck_assert_str_eq(out, "");
   ck_assert_int_eq(fennelsim("run schedules/spec-example.dag --seeds 3 --shard 2/3"), 0);
-  contains(out, "seeds      1 (base seed 1)");
+  fs_test_contains(out, "seeds      1 (base seed 1)");
 }
 END_TEST
 
@@ -472,11 +457,11 @@ START_TEST(output_replacing_input_refused) {
                              csv), 2); /* csv does not exist: only the table's own error */
   ck_assert_int_eq(fennelsim("run %s --seeds 2 --samples %s", dag, csv), 0);
   ck_assert_int_eq(fennelsim("merge %s --samples %s", csv, csv), 2);
-  contains(err, "fennelsim: --samples ");
+  fs_test_contains(err, "fennelsim: --samples ");
   ck_assert_int_eq(fennelsim("fit %s --model hockney -o %s", csv, csv), 2);
-  contains(err, "-o ");
+  fs_test_contains(err, "-o ");
   ck_assert_int_eq(fennelsim("run %s --timeline %s.t --chrome %s.t", dag, csv, csv), 2);
-  contains(err, "also the output of --timeline: each output needs its own file\n");
+  fs_test_contains(err, "also the output of --timeline: each output needs its own file\n");
   /* the same device file twice is fine */
   ck_assert_int_eq(fennelsim("run %s --timeline /dev/null --chrome /dev/null", dag), 0);
   free(before), free(dag), free(trace), free(csv);
@@ -512,7 +497,7 @@ START_TEST(output_keeps_mode_and_link) {
   ck_assert_int_eq(lstat(link, &status), 0);
   ck_assert(S_ISLNK(status.st_mode));
   text = file_text(csv);
-  contains(text, "name,kind,rank,");
+  fs_test_contains(text, "name,kind,rank,");
   free(text), free(dag), free(csv), free(link);
 }
 END_TEST
@@ -668,7 +653,7 @@ START_TEST(recvs_on_two_cpus_deadlock) {
   const char *models[] = {"hockney", "pipelined", "loggops"};
   for (int m = 0; m < 3; m++) {
     ck_assert_int_eq(fennelsim("run %s --model %s", dag, models[m]), 1);
-    contains(err, "deadlock: 0 of 4 tasks can never become ready; 3 receives or messages found no "
+    fs_test_contains(err, "deadlock: 0 of 4 tasks can never become ready; 3 receives or messages found no "
                   "partner\n"
                   "  recv r on rank 1 from rank 0, tag 0, 8B: posted, no message matched it\n"
                   "  recv ra on rank 2 from any rank, tag 0, 0B: posted, no message matched it\n"

@@ -12,18 +12,7 @@
 
 static char *out, *err;
 
-static int fennelsim(const char *format, ...) __attribute__((format(printf, 1, 2)));
-
-static int fennelsim(const char *format, ...) {
-  char arguments[4096];
-  va_list ap;
-  va_start(ap, format);
-  vsnprintf(arguments, sizeof arguments, format, ap);
-  va_end(ap);
-  free(out);
-  free(err);
-  return fs_test_fennelsim(arguments, &out, &err);
-}
+#define fennelsim(...) fs_test_cli(&out, &err, __VA_ARGS__)
 
 /* `fennelsim ARGUMENTS` exits with status and prints exactly message on stderr. */
 static void expect(const char *arguments, int status, const char *message) {

@@ -17,28 +17,7 @@
 
 static char *out, *err;
 
-static int fennelsim(const char *format, ...) __attribute__((format(printf, 1, 2)));
-
-static int fennelsim(const char *format, ...) {
-  char arguments[4096];
-  va_list ap;
-  va_start(ap, format);
-  vsnprintf(arguments, sizeof arguments, format, ap);
-  va_end(ap);
-  free(out);
-  free(err);
-  return fs_test_fennelsim(arguments, &out, &err);
-}
-
-static void contains(const char *text, const char *part) {
-  ck_assert_msg(text && strstr(text, part), "expected '%s' in:\n%s", part, text ? text : "(null)");
-}
-
-static int occurrences(const char *text, const char *part) {
-  int n = 0;
-  for (const char *at = text; (at = strstr(at, part)) != NULL; at += strlen(part)) n++;
-  return n;
-}
+#define fennelsim(...) fs_test_cli(&out, &err, __VA_ARGS__)
 
 /* text cut at its first newline (in place). */
 static const char *first_line(char *text) {
@@ -146,25 +125,25 @@ START_TEST(run_help_lists_every_model_and_key) {
   for (int i = 0; i < count; i++) {
     char line[512];
     snprintf(line, sizeof line, "\n  %s: %s\n", m[i].names, m[i].summary);
-    contains(out, line);
+    fs_test_contains(out, line);
     for (int k = 0; k < m[i].key_count; k++) {
       snprintf(line, sizeof line, "\n      %-15s %s\n", m[i].keys[k].key, m[i].keys[k].help);
-      contains(out, line);
+      fs_test_contains(out, line);
     }
   }
   /* the keys issue 16 found missing, spelled out */
-  contains(out, "\n  lognp, log3p: log_3 P: middleware, network, middleware stages by size and "
+  fs_test_contains(out, "\n  lognp, log3p: log_3 P: middleware, network, middleware stages by size and "
                 "stride\n      mw_table        FILE (required): rows SIZE O_MW [L_MW(d1) ... "
                 "L_MW(dk)]\n      net_table       FILE (required): rows SIZE O_NET\n"
                 "      strides         d1,...,dk (none): increasing sizes, the strides of the "
                 "L_MW columns\n");
-  contains(out, "\n  lmo: extended LMO: per-rank C, t and per-pair L, invbeta from a file\n"
+  fs_test_contains(out, "\n  lmo: extended LMO: per-rank C, t and per-pair L, invbeta from a file\n"
                 "      file            FILE (required): per-rank C, t and per-pair L, invbeta "
                 "(times, times\n                      per byte or bandwidths, each with its "
                 "unit)\n");
-  contains(out, "\n      S               size (65535B): eager/rendezvous threshold\n");
-  ck_assert_int_eq(occurrences(out, "network models (--model NAME)"), 1);
-  ck_assert_int_eq(occurrences(out, "compute models (--compute NAME):\n"), 1);
+  fs_test_contains(out, "\n      S               size (65535B): eager/rendezvous threshold\n");
+  ck_assert_int_eq(fs_test_occurrences(out, "network models (--model NAME)"), 1);
+  ck_assert_int_eq(fs_test_occurrences(out, "compute models (--compute NAME):\n"), 1);
 }
 END_TEST
 
@@ -172,7 +151,7 @@ END_TEST
 
 START_TEST(gen_help_says_what_size_means) {
   ck_assert_int_eq(fennelsim("gen --help"), 0);
-  contains(out, "--size S by collective (the generators' data flow):\n"
+  fs_test_contains(out, "--size S by collective (the generators' data flow):\n"
                 "  barrier    each barrier message (MPICH sends 0 B: --size 0)\n"
                 "  bcast      the whole vector: the root's S bytes reach every rank\n"
                 "  reduce     the whole vector: every rank's S bytes, reduced at the root\n"
@@ -183,7 +162,7 @@ START_TEST(gen_help_says_what_size_means) {
                 "  alltoall   per-pair block: each rank sends S bytes to every rank (N*S in, "
                 "N*S out)\n"
                 "  pingpong   each message; multicast: each put (the whole vector)\n");
-  contains(out, "these use puts (.dag only):\n  pingpong multicast allreduce-rd allreduce-rm\n");
+  fs_test_contains(out, "these use puts (.dag only):\n  pingpong multicast allreduce-rd allreduce-rm\n");
 }
 END_TEST
 
@@ -225,14 +204,14 @@ END_TEST
 
 START_TEST(gen_list_marks_incorrect_patterns) {
   ck_assert_int_eq(fennelsim("gen --list"), 0);
-  contains(out, "\nallreduce-recdoub               two-sided recursive halving then doubling, N a "
+  fs_test_contains(out, "\nallreduce-recdoub               two-sided recursive halving then doubling, N a "
                 "power of 2 (schedgen allreduce_recdoub)  [not a correct collective: picked only "
                 "when named]\n");
-  contains(out, "\nbarrier-dissemination-schedgen  schedgen's dissemination pattern op for op "
+  fs_test_contains(out, "\nbarrier-dissemination-schedgen  schedgen's dissemination pattern op for op "
                 "(LogGOPSim reference; not a correct barrier)  [not a correct collective: picked "
                 "only when named]\n");
-  ck_assert_int_eq(occurrences(out, "[not a correct collective"), 2);
-  contains(out, "\nallreduce-rabenseifner          two-sided Rabenseifner allreduce: recursive "
+  ck_assert_int_eq(fs_test_occurrences(out, "[not a correct collective"), 2);
+  fs_test_contains(out, "\nallreduce-rabenseifner          two-sided Rabenseifner allreduce: recursive "
                 "halving then recursive doubling\n");
   ck_assert_int_eq(fennelsim("gen --list --format yaml"), 2);
   ck_assert_str_eq(err, "fennelsim gen: --list --format yaml: expected text or json (e.g. "
@@ -251,7 +230,7 @@ START_TEST(gen_alone_lists_generators) {
                       "--ranks N --size S -o FILE):\n";
   ck_assert_int_eq(strncmp(err, first, strlen(first)), 0);
   ck_assert_str_eq(err + strlen(first), list);
-  ck_assert_int_eq(occurrences(err, "\n"), 39); /* the line above and 38 generators */
+  ck_assert_int_eq(fs_test_occurrences(err, "\n"), 39); /* the line above and 38 generators */
   free(list);
 }
 END_TEST
@@ -276,17 +255,17 @@ START_TEST(gen_list_json) {
   ck_assert_int_eq(system(check), 0);
   char *json = fs_test_read_file(path, NULL);
   ck_assert_ptr_nonnull(json);
-  contains(json, "[\n  {\"name\": \"pingpong\", \"collective\": \"none\", \"description\": \"R "
+  fs_test_contains(json, "[\n  {\"name\": \"pingpong\", \"collective\": \"none\", \"description\": \"R "
                  "round trips of S bytes between ranks 0 and 1 (--rounds R)\", \"size\": \"each "
                  "message\", \"options\": [\"--ranks\", \"--size\", \"--rounds\"], \"writes_goal\": "
                  "false, \"moves_data_correctly\": true},\n");
-  contains(json, "  {\"name\": \"allreduce-recdoub\", \"collective\": \"allreduce\", "
+  fs_test_contains(json, "  {\"name\": \"allreduce-recdoub\", \"collective\": \"allreduce\", "
                  "\"description\": \"two-sided recursive halving then doubling, N a power of 2 "
                  "(schedgen allreduce_recdoub)\", \"size\": \"the whole vector: every rank's S "
                  "bytes, reduced on all\", \"options\": [\"--ranks\", \"--size\"], "
                  "\"writes_goal\": true, \"moves_data_correctly\": false},\n");
-  contains(json, "\"name\": \"allreduce-rm\", \"collective\": \"allreduce\"");
-  contains(json, "\"options\": [\"--ranks\", \"--size\", \"--schedule\", \"--factors\", "
+  fs_test_contains(json, "\"name\": \"allreduce-rm\", \"collective\": \"allreduce\"");
+  fs_test_contains(json, "\"options\": [\"--ranks\", \"--size\", \"--schedule\", \"--factors\", "
                  "\"--reduce-time\"], \"writes_goal\": false");
   free(json);
   remove(path);
@@ -302,11 +281,11 @@ START_TEST(validate_skips_incorrect_by_default) {
                                 "mean_ns,ci95_ns\nallreduce,,8,8,1,6000,6000,6000,0\n");
   ck_assert_int_eq(fennelsim("validate %s --model hockney --param alpha=1us --param beta=0", csv),
                    0);
-  ck_assert_int_eq(occurrences(out, "recdoub"), 0);
-  contains(out, "allreduce-rabenseifner");
+  ck_assert_int_eq(fs_test_occurrences(out, "recdoub"), 0);
+  fs_test_contains(out, "allreduce-rabenseifner");
   ck_assert_int_eq(fennelsim("validate %s --model hockney --param alpha=1us --param beta=0 "
                              "--algo allreduce=recdoub", csv), 0);
-  contains(out, "allreduce-recdoub");
+  fs_test_contains(out, "allreduce-recdoub");
   remove(csv);
   free(csv);
 }
@@ -346,7 +325,7 @@ START_TEST(hetero_files_reject_bare_numbers) {
   pairs = temp_file(".pairs", "ranks 2\ndefault alpha=1us beta=0\n");
   ck_assert_int_eq(fennelsim("run schedules/spec-example.dag --model hetero-hockney "
                              "--param file=%s --format json", pairs), 0);
-  contains(out, "\"makespan_ns\": 2020, \"finish_ns\": [2020, 2010]");
+  fs_test_contains(out, "\"makespan_ns\": 2020, \"finish_ns\": [2020, 2010]");
   remove(pairs);
   free(pairs);
 }
@@ -363,19 +342,19 @@ END_TEST
 START_TEST(stdin_goal_equals_file) {
   ck_assert_int_eq(fennelsim("run tests/goal/bcast-binomial-4.goal --model loggops --format json"),
                    0);
-  contains(out, BCAST4);
+  fs_test_contains(out, BCAST4);
   ck_assert_int_eq(fennelsim("run - --model loggops --format json "
                              "< tests/goal/bcast-binomial-4.goal"), 0);
-  contains(out, BCAST4);
-  contains(out, "\"input\": \"-\"");
+  fs_test_contains(out, BCAST4);
+  fs_test_contains(out, "\"input\": \"-\"");
   char *gz = fs_test_temp_path(".bin"), command[1024];
   snprintf(command, sizeof command, "gzip -c '%s/tests/goal/bcast-binomial-4.goal' > '%s'",
            FENNELSIM_SOURCE_ROOT, gz);
   ck_assert_int_eq(system(command), 0);
   ck_assert_int_eq(fennelsim("run - --model loggops --format json < '%s'", gz), 0);
-  contains(out, BCAST4);
+  fs_test_contains(out, BCAST4);
   ck_assert_int_eq(fennelsim("run '%s' --model loggops --format json", gz), 0);
-  contains(out, BCAST4);
+  fs_test_contains(out, BCAST4);
   remove(gz);
   free(gz);
 }
@@ -390,10 +369,10 @@ START_TEST(unknown_extension_by_content) {
   free(text);
   ck_assert_int_eq(fennelsim("run %s --model hockney --param alpha=1us --param beta=0 "
                              "--format json", txt), 0);
-  contains(out, "\"makespan_ns\": 2020, \"finish_ns\": [2020, 2010]");
+  fs_test_contains(out, "\"makespan_ns\": 2020, \"finish_ns\": [2020, 2010]");
   ck_assert_int_eq(fennelsim("run - --model hockney --param alpha=1us --param beta=0 "
                              "--format json < %s", txt), 0);
-  contains(out, "\"makespan_ns\": 2020, \"finish_ns\": [2020, 2010]");
+  fs_test_contains(out, "\"makespan_ns\": 2020, \"finish_ns\": [2020, 2010]");
   char *goal = fs_test_temp_path(".schedule"), *dag = fs_test_temp_path(".dag");
   char command[1024];
   snprintf(command, sizeof command, "cp '%s/tests/goal/bcast-binomial-4.goal' '%s'",
@@ -401,7 +380,7 @@ START_TEST(unknown_extension_by_content) {
   ck_assert_int_eq(system(command), 0);
   ck_assert_int_eq(fennelsim("convert %s %s", goal, dag), 0);
   ck_assert_int_eq(fennelsim("run %s --model loggops --format json", dag), 0);
-  contains(out, BCAST4);
+  fs_test_contains(out, BCAST4);
   remove(txt), remove(goal), remove(dag);
   free(txt), free(goal), free(dag);
 }
@@ -432,7 +411,7 @@ START_TEST(missing_arguments_one_line) {
   ck_assert_str_eq(err, "fennelsim best: --ranks is required: the rank count to search at (e.g. "
                         "fennelsim best allreduce --ranks 16 --size 1KiB --model hockney)\n");
   ck_assert_int_eq(fennelsim("convert tests/goal/one-send.goal"), 2);
-  contains(err, "\nusage: fennelsim convert IN... OUT [options]\n");
+  fs_test_contains(err, "\nusage: fennelsim convert IN... OUT [options]\n");
   ck_assert_str_eq(first_line(err), "fennelsim convert: no output after tests/goal/one-send.goal: "
                                     "give IN then OUT (e.g. fennelsim convert "
                                     "tests/goal/one-send.goal out.dag.gz; \"-\" writes .dag to "
@@ -465,7 +444,7 @@ START_TEST(gen_goal_of_one_sided) {
                         "express: write a .dag (fennelsim gen pingpong --ranks N -o "
                         "pingpong.dag)\n");
   ck_assert_int_eq(fennelsim("gen allreduce-ring --ranks 4 --format goal"), 2);
-  contains(err, "calc needs a time=, and this compute is priced by the compute model (give its "
+  fs_test_contains(err, "calc needs a time=, and this compute is priced by the compute model (give its "
                 "reduces a time: --reduce-time 100ns)\n");
   /* --reduce-time where nothing reduces is refused, not ignored */
   ck_assert_int_eq(fennelsim("gen bcast-binomial --ranks 4 --reduce-time 1ns"), 2);

@@ -360,20 +360,7 @@ END_TEST
 
 static char *out, *err;
 
-static int fennelsim(const char *format, ...) {
-  char arguments[2048];
-  va_list list;
-  va_start(list, format);
-  vsnprintf(arguments, sizeof arguments, format, list);
-  va_end(list);
-  free(out), free(err);
-  out = err = NULL;
-  return fs_test_fennelsim(arguments, &out, &err);
-}
-
-static void contains(const char *text, const char *part) {
-  ck_assert_msg(text && strstr(text, part), "expected '%s' in:\n%s", part, text ? text : "(null)");
-}
+#define fennelsim(...) fs_test_cli(&out, &err, __VA_ARGS__)
 
 static char *temp_text(const char *suffix, const char *text) {
   char *path = fs_test_temp_path(suffix);
@@ -407,11 +394,11 @@ START_TEST(every_model) {
   for (int m = 0; m < 7; m++) {
     ck_assert_msg(fennelsim("run %s --model %s --cores 1", dag, models[m]) == 0, "%s: %s",
                   models[m], err);
-    contains(out, "makespan   110 ns");
+    fs_test_contains(out, "makespan   110 ns");
     ck_assert_int_eq(fennelsim("run %s --model %s --nodes 1 --cores 2", dag, models[m]), 0);
-    contains(out, "makespan   100 ns");
+    fs_test_contains(out, "makespan   100 ns");
     ck_assert_int_eq(fennelsim("run %s --model %s", dag, models[m]), 0);
-    contains(out, "makespan   100 ns");
+    fs_test_contains(out, "makespan   100 ns");
   }
   free(dag), free(pairs), free(lmo), free(mw), free(net);
 }
@@ -438,20 +425,20 @@ START_TEST(timeline_core_column) {
                          "b,compute,0,1,0,0,10,10,\n");
   free(text);
   ck_assert_int_eq(fennelsim("run %s --model hockney --cores 1 --seeds 3 --format json", dag), 0);
-  contains(out, "\"makespan_ns\": {\"min\": 110, ");
-  contains(out, "\"max\": 110, \"stdev\": 0}");
+  fs_test_contains(out, "\"makespan_ns\": {\"min\": 110, ");
+  fs_test_contains(out, "\"max\": 110, \"stdev\": 0}");
   /* the Chrome trace names the core in each slice's args */
   ck_assert_int_eq(fennelsim("run %s --model hockney --cores 2 --chrome %s", dag, csv), 0);
   text = fs_test_read_file(csv, NULL);
-  contains(text, "\"args\":{\"task\":1,\"task_name\":\"a\",\"core\":0}}");
-  contains(text, "\"args\":{\"task\":2,\"task_name\":\"b\",\"core\":1}}");
+  fs_test_contains(text, "\"args\":{\"task\":1,\"task_name\":\"a\",\"core\":0}}");
+  fs_test_contains(text, "\"args\":{\"task\":2,\"task_name\":\"b\",\"core\":1}}");
   free(text);
   /* the command of docs/MODELS.md, from the source tree */
   ck_assert_int_eq(fennelsim("run schedules/concurrent-pair.dag --model hockney --cores 1 "
                              "--timeline %s", csv), 0);
-  contains(out, "makespan   110 ns");
+  fs_test_contains(out, "makespan   110 ns");
   text = fs_test_read_file(csv, NULL);
-  contains(text, "b,compute,0,0,0,100,110,110,\n");
+  fs_test_contains(text, "b,compute,0,0,0,100,110,110,\n");
   free(text);
   free(dag), free(csv);
 }
@@ -468,7 +455,7 @@ START_TEST(platform_errors) {
                         "cores (got 2)\n");
   ck_assert_ptr_null(strstr(out ? out : "", "makespan"));
   ck_assert_int_eq(fennelsim("run %s --model hockney --nodes 1 --cores 1 --seeds 2", dag), 2);
-  contains(err, "fennelsim: --nodes 1 --cores 1: expected at most 1 ranks on 1 nodes x 1 cores "
+  fs_test_contains(err, "fennelsim: --nodes 1 --cores 1: expected at most 1 ranks on 1 nodes x 1 cores "
                 "(got 2)\n");
   char *plain = temp_text(".dag", "fennel-dag 1\nranks 2\ns start 0\nt start 1\n"
                                   "a compute 0 time=1ns after=s\n");
@@ -477,7 +464,7 @@ START_TEST(platform_errors) {
                         "cores (got 2)\n");
   /* one that holds them is only noted: hockney does not read it */
   ck_assert_int_eq(fennelsim("run %s --model hockney --nodes 1 --cores 2", plain), 0);
-  contains(out, "makespan   1 ns");
+  fs_test_contains(out, "makespan   1 ns");
   ck_assert_str_eq(err, "fennelsim: note: hockney ignores the platform (--nodes 1 --cores 2); "
                         "models that use it: taulop, and the compute model gamma (concurrent=1 "
                         "tasks use it under every model)\n");

@@ -14,13 +14,7 @@
 
 static char *out, *err;
 
-static int fennelsim(const char *format, const char *a, const char *b) {
-  char arguments[4096];
-  snprintf(arguments, sizeof arguments, format, a, b);
-  free(out), free(err);
-  out = err = NULL;
-  return fs_test_fennelsim(arguments, &out, &err);
-}
+#define fennelsim(...) fs_test_cli(&out, &err, __VA_ARGS__)
 
 /* A send with tag 1 and a recv for tag 2: both unmatched; c waits for the
  * recv. Tasks s, r, c: c is the one never ready. */

@@ -289,16 +289,7 @@ END_TEST
 
 static char *out, *err;
 
-static int fennelsim(const char *format, ...) __attribute__((format(printf, 1, 2)));
-static int fennelsim(const char *format, ...) {
-  char arguments[4096];
-  va_list ap;
-  va_start(ap, format);
-  vsnprintf(arguments, sizeof arguments, format, ap);
-  va_end(ap);
-  free(out), free(err);
-  return fs_test_fennelsim(arguments, &out, &err);
-}
+#define fennelsim(...) fs_test_cli(&out, &err, __VA_ARGS__)
 
 START_TEST(test_cli_format) {
   ck_assert_int_eq(fennelsim("gen bcast-binomial --ranks 4 --size 1KiB --format goal"), 0);

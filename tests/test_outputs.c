@@ -18,22 +18,7 @@
 
 static char *out, *err;
 
-static int fennelsim(const char *format, ...) __attribute__((format(printf, 1, 2)));
-static int fennelsim(const char *format, ...) {
-  char arguments[4096];
-  va_list ap;
-  va_start(ap, format);
-  vsnprintf(arguments, sizeof arguments, format, ap);
-  va_end(ap);
-  free(out);
-  free(err);
-  out = err = NULL;
-  return fs_test_fennelsim(arguments, &out, &err);
-}
-
-static void contains(const char *text, const char *part) {
-  ck_assert_msg(text && strstr(text, part), "expected '%s' in:\n%s", part, text ? text : "(null)");
-}
+#define fennelsim(...) fs_test_cli(&out, &err, __VA_ARGS__)
 
 /* Fields of one RFC 4180 record starting at *p (quoted fields may hold
  * commas, doubled quotes and line breaks); *p moves past its line break. */
@@ -95,7 +80,7 @@ START_TEST(run_csv_row) {
   ck_assert_int_eq(fennelsim("run " SPEC " " HOCKNEY " --format csv --noise "
                              "net=constant:value=1.5,mode=mul --noise-rank 1:host=constant:value=2 "
                              "--seed 7"), 0);
-  contains(out, "0}\",net=constant:value=1.5 1:host=constant:value=2,7,2,6,6,");
+  fs_test_contains(out, "0}\",net=constant:value=1.5 1:host=constant:value=2,7,2,6,6,");
   ck_assert_int_eq(assert_plain_csv(out), 1);
   /* a study's rows are its samples */
   ck_assert_int_eq(fennelsim("run " SPEC " --format csv --seeds 3"), 2);
@@ -138,12 +123,12 @@ START_TEST(text_report_omitted_ranks) {
   char *dag = fs_test_temp_path(".dag");
   ck_assert_int_eq(fennelsim("gen allreduce-rd --ranks 20 -o '%s'", dag), 0);
   ck_assert_int_eq(fennelsim("run '%s' " HOCKNEY, dag), 0);
-  contains(out, " 15:");
-  contains(out, " ... 4 more ranks: --format json or --timeline\n");
+  fs_test_contains(out, " 15:");
+  fs_test_contains(out, " ... 4 more ranks: --format json or --timeline\n");
   ck_assert_ptr_null(strstr(out, " 16:"));
   /* 16 ranks or fewer: all of them, no note */
   ck_assert_int_eq(fennelsim("run " SPEC " " HOCKNEY), 0);
-  contains(out, "finish ns  0:2020 1:2010\n");
+  fs_test_contains(out, "finish ns  0:2020 1:2010\n");
   remove(dag);
   free(dag);
 }
@@ -153,11 +138,11 @@ END_TEST
  * --noise-rank takes them. */
 START_TEST(json_arrays_and_noise_keys) {
   ck_assert_int_eq(fennelsim("run traces/sweep3d-2x2 --model loggops --format json"), 0);
-  contains(out, "\"algorithms\": [\"barrier=barrier-dissemination\", \"bcast=bcast-binomial\", "
+  fs_test_contains(out, "\"algorithms\": [\"barrier=barrier-dissemination\", \"bcast=bcast-binomial\", "
                 "\"allreduce=allreduce-rd\"]");
   ck_assert_int_eq(fennelsim("run " SPEC " " HOCKNEY " --format json --noise-rank "
                              "1:host=constant:value=2 --noise-rank 0-1:net=constant:value=3"), 0);
-  contains(out, "\"noise\": {\"1:host\": \"constant:value=2\", \"0-1:net\": \"constant:value=3\"}");
+  fs_test_contains(out, "\"noise\": {\"1:host\": \"constant:value=2\", \"0-1:net\": \"constant:value=3\"}");
 }
 END_TEST
 
@@ -227,7 +212,7 @@ START_TEST(samples_sidecar_and_merge) {
                              "net=lognormal:sigma=0.2 --shard 1/2 --samples '%s'", c), 0);
   ck_assert_int_eq(fennelsim("merge '%s' '%s' --samples '%s'", a, c, m), 0);
   ck_assert_str_eq(err, "");
-  contains(out, "seeds      10 (base seed 1)");
+  fs_test_contains(out, "seeds      10 (base seed 1)");
   text = fs_test_read_file(m, NULL);
   ck_assert_int_eq(assert_plain_csv(text), 10);
   free(text);
@@ -294,7 +279,7 @@ START_TEST(probe_csv_sidecar) {
   ck_assert_str_eq(text, "fennelprobe 1 ranks=4 source=simulation\n");
   free(text);
   ck_assert_int_eq(fennelsim("fit '%s' --model hockney", csv), 0);
-  contains(out, " rows, 4 ranks)");
+  fs_test_contains(out, " rows, 4 ranks)");
   ck_assert_int_eq(fennelsim("probe --model hockney"), 0);
   ck_assert_int_eq(strncmp(out, "# fennelprobe 1 ranks=4 source=simulation\nexperiment,", 52), 0);
   remove(meta);

@@ -3,6 +3,7 @@
 #include "test_support.h"
 
 #include <ftw.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,4 +95,26 @@ int fs_test_fennelsim(const char *arguments, char **out, char **err) {
   free(out_path);
   free(err_path);
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+int fs_test_cli(char **out, char **err, const char *format, ...) {
+  char arguments[4096];
+  va_list ap;
+  va_start(ap, format);
+  int n = vsnprintf(arguments, sizeof arguments, format, ap);
+  va_end(ap);
+  ck_assert_msg(n >= 0 && (size_t)n < sizeof arguments, "fennelsim arguments too long");
+  free(*out), free(*err);
+  *out = *err = NULL;
+  return fs_test_fennelsim(arguments, out, err);
+}
+
+void fs_test_contains(const char *text, const char *part) {
+  ck_assert_msg(text && strstr(text, part), "expected '%s' in:\n%s", part, text ? text : "(null)");
+}
+
+int fs_test_occurrences(const char *text, const char *part) {
+  int n = 0;
+  for (const char *at = text; (at = strstr(at, part)) != NULL; at += strlen(part)) n++;
+  return n;
 }

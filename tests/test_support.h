@@ -18,5 +18,13 @@ char *fs_test_read_file(const char *path, size_t *length);
 /* Runs `fennelsim ARGS` through /bin/sh with stdout and stderr captured into
  * *out and *err (each may be NULL; caller frees). Returns the exit status. */
 int fs_test_fennelsim(const char *arguments, char **out, char **err);
+/* fs_test_fennelsim with printf-style arguments; frees the previous *out
+ * and *err first, so a suite keeps one pair (`#define fennelsim(...)
+ * fs_test_cli(&out, &err, __VA_ARGS__)`). */
+int fs_test_cli(char **out, char **err, const char *format, ...) __attribute__((format(printf, 3, 4)));
+/* Fails the test unless part occurs in text (the text shown). */
+void fs_test_contains(const char *text, const char *part);
+/* How many times part occurs in text, without overlap. */
+int fs_test_occurrences(const char *text, const char *part);
 
 #endif

@@ -472,22 +472,7 @@ END_TEST
 
 static char *out, *err;
 
-static int fennelsim(const char *format, ...) __attribute__((format(printf, 1, 2)));
-static int fennelsim(const char *format, ...) {
-  char arguments[4096];
-  va_list ap;
-  va_start(ap, format);
-  vsnprintf(arguments, sizeof arguments, format, ap);
-  va_end(ap);
-  free(out);
-  free(err);
-  out = err = NULL;
-  return fs_test_fennelsim(arguments, &out, &err);
-}
-
-static void contains(const char *text, const char *part) {
-  ck_assert_msg(text && strstr(text, part), "expected '%s' in:\n%s", part, text ? text : "(null)");
-}
+#define fennelsim(...) fs_test_cli(&out, &err, __VA_ARGS__)
 
 static char *write_csv(const char *text) {
   char *path = fs_test_temp_path(".csv");
@@ -503,26 +488,26 @@ START_TEST(command_text) {
   char *csv = write_csv(MEASURED);
   ck_assert_int_eq(fennelsim("validate %s --model hockney --param alpha=1us --param beta=1ns "
                              "--algo allreduce=rd,smp", csv), 0);
-  contains(out, "model      hockney {\"alpha_ns\": 1000, \"beta_ns_per_byte\": 1}\n");
-  contains(out, "measured minima\n");
-  contains(out, "platform   2 nodes x 2 cores, seq (from ");
+  fs_test_contains(out, "model      hockney {\"alpha_ns\": 1000, \"beta_ns_per_byte\": 1}\n");
+  fs_test_contains(out, "measured minima\n");
+  fs_test_contains(out, "platform   2 nodes x 2 cores, seq (from ");
   /* the header's platform reaches allreduce-smp: 3024 ns, exact */
-  contains(out, "bcast           4         1000  bcast-binomial                           5000"
+  fs_test_contains(out, "bcast           4         1000  bcast-binomial                           5000"
                 "           4000   -20.00%   1.2500\n");
-  contains(out, "allreduce       4            8  allreduce-rd                             3024"
+  fs_test_contains(out, "allreduce       4            8  allreduce-rd                             3024"
                 "           2016   -33.33%   1.5000\n");
-  contains(out, "allreduce       4            8  allreduce-smp                            3024"
+  fs_test_contains(out, "allreduce       4            8  allreduce-smp                            3024"
                 "           3024    +0.00%   1.0000  best\n");
-  contains(out, "bcast      bcast-binomial                      1      0          20.00%"
+  fs_test_contains(out, "bcast      bcast-binomial                      1      0          20.00%"
                 "         20.00%   1.2500\n");
-  contains(out, "best match (rows naming no algorithm):\n"
+  fs_test_contains(out, "best match (rows naming no algorithm):\n"
                 "  allreduce, 4 ranks, 8 B (line 4): allreduce-smp, error +0.00%, mu 1.0000\n");
   /* --median, and the platform given: 1 node of 4 cores makes smp a node-local tree */
   ck_assert_int_eq(fennelsim("validate %s --model hockney --param alpha=1us --param beta=1ns "
                              "--algo allreduce=rd --median --nodes 1 --cores 4", csv), 0);
-  contains(out, "measured medians\n");
-  contains(out, "platform   1 nodes x 4 cores, seq\n");
-  contains(out, "bcast-binomial                           5100           4000   -21.57%");
+  fs_test_contains(out, "measured medians\n");
+  fs_test_contains(out, "platform   1 nodes x 4 cores, seq\n");
+  fs_test_contains(out, "bcast-binomial                           5100           4000   -21.57%");
   ck_assert_ptr_null(strstr(out, "allreduce-smp"));
   ck_assert_int_eq(fennelsim("validate --help"), 0);
   ck_assert_int_eq(strncmp(out, "usage: fennelsim validate MEASURED.csv --model M", 47), 0);
@@ -537,27 +522,27 @@ START_TEST(command_json_and_table) {
   ck_assert_int_eq(fennelsim("validate %s --model hockney --param alpha=1us --param beta=1ns "
                              "--algo allreduce=rd --algo barrier=dissemination,recdoub "
                              "--format json -o %s", csv, table), 2);
-  contains(err, "fennelsim validate: --algo: unknown algorithm 'recdoub' for barrier");
+  fs_test_contains(err, "fennelsim validate: --algo: unknown algorithm 'recdoub' for barrier");
   ck_assert_int_eq(fennelsim("validate %s --model hockney --param alpha=1us --param beta=1ns "
                              "--algo allreduce=rd --algo barrier=dissemination,linear "
                              "--format json -o %s", csv, table), 0);
-  contains(out, "\"rows\": 3, \"measured\": \"min\", \"model\": \"hockney\", \"model_parameters\": "
+  fs_test_contains(out, "\"rows\": 3, \"measured\": \"min\", \"model\": \"hockney\", \"model_parameters\": "
                 "{\"alpha_ns\": 1000, \"beta_ns_per_byte\": 1}, \"compute_model\": \"fixed\"");
   /* 6 ranks do not fit the header's 2 x 2: no platform */
-  contains(out, "\"platform\": null");
-  contains(out, "{\"collective\": \"bcast\", \"ranks\": 4, \"bytes\": 1000, \"line\": 3, "
+  fs_test_contains(out, "\"platform\": null");
+  fs_test_contains(out, "{\"collective\": \"bcast\", \"ranks\": 4, \"bytes\": 1000, \"line\": 3, "
                 "\"algorithm\": \"bcast-binomial\", \"named\": true, \"measured_ns\": 5000, "
                 "\"predicted_ns\": 4000, \"error\": -0.2, \"mu\": 1.25, \"best\": false}");
-  contains(out, "{\"collective\": \"barrier\", \"ranks\": 6, \"bytes\": 0, \"line\": 5, "
+  fs_test_contains(out, "{\"collective\": \"barrier\", \"ranks\": 6, \"bytes\": 0, \"line\": 5, "
                 "\"algorithm\": \"barrier-linear\", \"named\": false, \"measured_ns\": 3000, "
                 "\"predicted_ns\": 6000, \"error\": 1, \"mu\": 2, \"best\": false}");
-  contains(out, "\"summary\": [{\"collective\": \"bcast\", \"algorithm\": \"bcast-binomial\", "
+  fs_test_contains(out, "\"summary\": [{\"collective\": \"bcast\", \"algorithm\": \"bcast-binomial\", "
                 "\"rows\": 1, \"best\": 0, \"mean_abs_error\": 0.2, \"max_abs_error\": 0.2, "
                 "\"max_mu\": 1.25}");
-  contains(out, "\"best_match\": [{\"collective\": \"allreduce\"");
-  contains(out, "\"algorithm\": \"barrier-dissemination\", \"named\": false, \"measured_ns\": "
+  fs_test_contains(out, "\"best_match\": [{\"collective\": \"allreduce\"");
+  fs_test_contains(out, "\"algorithm\": \"barrier-dissemination\", \"named\": false, \"measured_ns\": "
                 "3000, \"predicted_ns\": 3000, \"error\": 0, \"mu\": 1, \"best\": true}]");
-  contains(out, "\"skipped\": [], \"unpredicted\": 0}\n");
+  fs_test_contains(out, "\"skipped\": [], \"unpredicted\": 0}\n");
   char *written = fs_test_read_file(table, NULL);
   ck_assert_str_eq(written,
                    "collective,ranks,bytes,algorithm,named,measured_ns,predicted_ns,error,mu,best\n"
@@ -577,9 +562,9 @@ START_TEST(command_skips_and_errors) {
   char *csv = write_csv(HEADER "allreduce,,6,12,1,10020,10020,10020,0\n");
   ck_assert_int_eq(fennelsim("validate %s --model hockney --param alpha=1us --param beta=1ns "
                              "--algo allreduce=recdoub,ring", csv), 0);
-  contains(out, "allreduce       6           12  allreduce-ring                          10020"
+  fs_test_contains(out, "allreduce       6           12  allreduce-ring                          10020"
                 "          10020    +0.00%   1.0000  best\n");
-  contains(out, "skipped (the algorithm does not apply):\n  allreduce-recdoub: 1 row, the first "
+  fs_test_contains(out, "skipped (the algorithm does not apply):\n  allreduce-recdoub: 1 row, the first "
                 "on line 2: allreduce-recdoub needs a power of 2 --ranks");
   ck_assert_int_eq(fennelsim("validate %s --model hockney --algo allreduce=recdoub", csv), 2);
   ck_assert_str_eq(err, "fennelsim validate: no row could be predicted: allreduce-recdoub needs a "
@@ -589,7 +574,7 @@ START_TEST(command_skips_and_errors) {
   ck_assert_int_eq(fennelsim("validate --model hockney"), 2);
   ck_assert_str_eq(err, "fennelsim validate: no measurements given (see fennelsim validate --help)\n");
   ck_assert_int_eq(fennelsim("validate %s %s --model hockney", csv, csv), 2);
-  contains(err, "fennelsim validate: one measurements file at a time (got ");
+  fs_test_contains(err, "fennelsim validate: one measurements file at a time (got ");
   ck_assert_int_eq(fennelsim("validate %s --model hockney --format xml", csv), 2);
   ck_assert_str_eq(err, "fennelsim validate: --format xml: expected text or json\n");
   ck_assert_int_eq(fennelsim("validate %s --model hockney --frobnicate", csv), 2);
@@ -602,7 +587,7 @@ START_TEST(command_skips_and_errors) {
   ck_assert_str_eq(err, "fennelsim validate: --platform replaces --nodes, --cores and --mapping: "
                         "give one or the other\n");
   ck_assert_int_eq(fennelsim("validate %s --model nosuch", csv), 2);
-  contains(err, "fennelsim validate: unknown network model 'nosuch'");
+  fs_test_contains(err, "fennelsim validate: unknown network model 'nosuch'");
   ck_assert_int_eq(fennelsim("validate %s --model hockney --param gamma=1", csv), 2);
   ck_assert_str_eq(err, "fennelsim validate: --param gamma: no parameter of that name: hockney "
                         "takes alpha, beta; fixed takes compute_time\n");
@@ -612,15 +597,15 @@ START_TEST(command_skips_and_errors) {
   ck_assert_int_eq(fennelsim("validate %s --model hockney --algo rd", csv), 2);
   ck_assert_str_eq(err, "fennelsim validate: --algo rd: expected COLLECTIVE=ALGORITHM[,ALGORITHM...]\n");
   ck_assert_int_eq(fennelsim("validate /nonexistent/m.csv --model hockney"), 2);
-  contains(err, "/nonexistent/m.csv");
+  fs_test_contains(err, "/nonexistent/m.csv");
   /* a prediction of 0 (a barrier of one rank): error -100%, mu inf (null in JSON) */
   char *one = write_csv(HEADER "barrier,linear,1,0,1,50,50,50,0\n");
   ck_assert_int_eq(fennelsim("validate %s --model hockney", one), 0);
-  contains(out, "barrier-linear                             50              0  -100.00%      inf\n");
+  fs_test_contains(out, "barrier-linear                             50              0  -100.00%      inf\n");
   ck_assert_int_eq(fennelsim("validate %s --model hockney --format json", one), 0);
-  contains(out, "\"predicted_ns\": 0, \"error\": -1, \"mu\": null");
+  fs_test_contains(out, "\"predicted_ns\": 0, \"error\": -1, \"mu\": null");
   ck_assert_int_eq(fennelsim("validate %s --model hockney --format json -o -", one), 0);
-  contains(out, "\"unpredicted\": 0}\ncollective,ranks,bytes,algorithm,named,measured_ns,"
+  fs_test_contains(out, "\"unpredicted\": 0}\ncollective,ranks,bytes,algorithm,named,measured_ns,"
                 "predicted_ns,error,mu,best\nbarrier,1,0,barrier-linear,1,50,0,-1,inf,0\n");
   remove(one);
   free(one);
@@ -629,7 +614,7 @@ START_TEST(command_skips_and_errors) {
   ck_assert_msg(strstr(err, ":2:30: expected ',' and mean_ns (the header has 9 columns), got end "
                             "of line\n"), "%s", err);
   ck_assert_int_eq(fennelsim("validate %s --model hockney -o /nonexistent/dir/t.csv", csv), 1);
-  contains(err, "fennelsim validate: /nonexistent/dir/t.csv");
+  fs_test_contains(err, "fennelsim validate: /nonexistent/dir/t.csv");
   ck_assert_str_eq(out, ""); /* the table's path is tried before any prediction */
   remove(bad);
   free(bad);
