@@ -44,7 +44,8 @@ static const char *const expected_names[] = {
     "shm.table", "net.table", "two-nodes.xml", "pairs.txt",    "lmo.txt",
     "factors.txt", "detours.txt", "rec/rank-0.fstrace", "rec/rank-1.fstrace",
     "lap/pmpi-trace-rank-0.txt", "lap/pmpi-trace-rank-1.txt", "sg.txt", "p2p.csv",
-    "coll.csv", "put.json", "put-timeline.csv", "samples.csv", "fitted.xml"};
+    "coll.csv", "put.json", "put-run.csv", "put-timeline.csv", "samples.csv",
+    "samples.csv.meta", "fitted.xml"};
 #define EXPECTED_COUNT ((int)(sizeof expected_names / sizeof expected_names[0]))
 
 static void append(char **text, size_t *length, const char *line, size_t n) {
@@ -208,7 +209,7 @@ static void assert_written(const char *written, const char *example_name) {
 /* ---- the examples are all there ---- */
 
 START_TEST(every_marked_example_is_found) {
-  ck_assert_int_eq(doc.count, EXPECTED_COUNT); /* 24 */
+  ck_assert_int_eq(doc.count, EXPECTED_COUNT); /* 26 */
   for (int i = 0; i < EXPECTED_COUNT; i++) {
     ck_assert_str_eq(doc.item[i].name, expected_names[i]);
     ck_assert_msg(doc.item[i].text[0] != 0, "example %s is empty", doc.item[i].name);
@@ -426,6 +427,41 @@ START_TEST(json_output_example) {
 }
 END_TEST
 
+/* Replaces the last two fields of each line after the header (wall_s and
+ * load_s, measured) by 0. */
+static void mask_measured_csv(char *csv) {
+  char *line = strchr(csv, '\n');
+  while (line && line[1]) {
+    line++;
+    char *end = strchr(line, '\n');
+    ck_assert_ptr_nonnull(end);
+    char *comma = end;
+    for (int k = 0; k < 2; k++)
+      do comma--; while (comma > line && *comma != ',');
+    ck_assert_int_eq(*comma, ',');
+    memmove(comma + 4, end, strlen(end) + 1);
+    memcpy(comma, ",0,0", 4);
+    line = strchr(comma, '\n');
+  }
+}
+
+/* The run's CSV row: the JSON example's numbers (2036 ns, 6 events), no
+ * noise and so no seed. */
+START_TEST(run_csv_output_example) {
+  char *out = NULL;
+  ck_assert_int_eq(run("run put.dag --model hockney --param alpha=1us --param beta=1ns "
+                       "--format csv", &out), 0);
+  char *want = strdup(find(&doc, "put-run.csv")->text);
+  mask_measured_csv(out);
+  mask_measured_csv(want);
+  if (strcmp(out, want) != 0 && getenv("FENNELSIM_SHOW_OUTPUT"))
+    fprintf(stderr, "put-run.csv as fennelsim writes it:\n%s", out);
+  ck_assert_str_eq(out, want);
+  free(out);
+  free(want);
+}
+END_TEST
+
 START_TEST(timeline_output_example) {
   ck_assert_int_eq(run("run put.dag --model hockney --param alpha=1us --param beta=1ns "
                        "--timeline put-timeline.csv", NULL), 0);
@@ -434,11 +470,13 @@ START_TEST(timeline_output_example) {
 END_TEST
 
 /* A constant factor 2 on every CPU occupation: 4072 and 4052 (as
- * empirical_example) on both seeds. */
+ * empirical_example) on both seeds. The sidecar names the study: the
+ * input's FNV-1a hash is of the document's put.dag, byte for byte. */
 START_TEST(samples_output_example) {
   ck_assert_int_eq(run("run put.dag --model hockney --param alpha=1us --param beta=1ns --noise "
                        "host=constant:value=2 --seeds 2 --samples samples.csv", NULL), 0);
   assert_written("samples.csv", "samples.csv");
+  assert_written("samples.csv.meta", "samples.csv.meta");
 }
 END_TEST
 
@@ -463,6 +501,7 @@ static Suite *suite(void) {
   tcase_add_test(t, probe_csv_example);
   tcase_add_test(t, collectives_csv_example);
   tcase_add_test(t, json_output_example);
+  tcase_add_test(t, run_csv_output_example);
   tcase_add_test(t, timeline_output_example);
   tcase_add_test(t, samples_output_example);
   suite_add_tcase(s, t);

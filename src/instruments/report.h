@@ -1,5 +1,5 @@
-/* report.h: the result of a run as a short human summary or as one JSON
- * object (docs/USAGE.md, "Outputs"). */
+/* report.h: the result of a run as a short human summary, as one JSON
+ * object or as a CSV row (docs/FORMATS.md, "Outputs"). */
 #ifndef FS_REPORT_H
 #define FS_REPORT_H
 
