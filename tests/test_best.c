@@ -161,6 +161,16 @@ START_TEST(best_radix_follows_the_ratio) {
 }
 END_TEST
 
+/* Without --model the text report says the default (pipelined) was used. */
+START_TEST(best_default_model_said) {
+  ck_assert_int_eq(fennelsim("best allreduce --ranks 4"), 0);
+  fs_test_contains(out, "best allreduce: 4 ranks, 8B, model pipelined (the default; choose with "
+                        "--model) {\"table\": \"archer\"");
+  ck_assert_int_eq(fennelsim("best allreduce --ranks 4 --model pipelined"), 0);
+  fs_test_contains(out, "best allreduce: 4 ranks, 8B, model pipelined {\"table\": \"archer\"");
+}
+END_TEST
+
 /* A prime count: 7 under alpha_p 5 us, alpha_r 1 us. a7 = 5 + 6 = 11 us;
  * m1g2a3,n1g3a2 = (5 + 3) + (5 + 1 + 1) = 15 us (eq. 5.11); RD with
  * collapse/expand 4 (5 + 1) = 24 us. Text output: the header, one line per
@@ -267,6 +277,7 @@ static Suite *best_suite(void) {
   tcase_add_test(command, best_sixteen_json);
   tcase_add_test(command, best_radix_follows_the_ratio);
   tcase_add_test(command, best_seven_text);
+  tcase_add_test(command, best_default_model_said);
   tcase_add_test(command, best_hockney_prefers_rd);
   tcase_add_test(command, best_capped_says_so);
   tcase_add_test(command, best_counts_add_up);

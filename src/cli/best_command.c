@@ -38,7 +38,7 @@ typedef struct best_options {
   const char *collective, *model, *compute, *format;
   int32_t ranks;
   int64_t size, candidates, top;
-  int top_given;
+  int top_given, model_default; /* model_default: no --model given */
   fs_parameters params;
 } best_options;
 
@@ -51,7 +51,7 @@ typedef struct entry {
 
 static int parse_best_options(int argc, char **argv, best_options *o, fs_error *err) {
   *o = (best_options){.model = "pipelined", .compute = "fixed", .format = "text", .size = 8,
-                      .candidates = 300};
+                      .candidates = 300, .model_default = 1};
   int64_t number;
   for (int i = 2; i < argc; i++) {
     const char *v;
@@ -61,7 +61,7 @@ static int parse_best_options(int argc, char **argv, best_options *o, fs_error *
       o->ranks = (int32_t)number;
     } else if ((m = fs_option(argc, argv, &i, "--model", &v, err))) {
       if (m < 0) return -1;
-      o->model = v;
+      o->model = v, o->model_default = 0;
     } else if ((m = fs_option(argc, argv, &i, "--compute", &v, err))) {
       if (m < 0) return -1;
       o->compute = v;
@@ -219,8 +219,8 @@ static void print_text(const best_options *o, const char *describe, double c,
                        int count) {
   char exact[32], size[32];
   fs_format_size(size, o->size);
-  printf("best allreduce: %d ranks, %s, model %s {%s}, compute %s\n", o->ranks, size, o->model,
-         describe, o->compute);
+  printf("best allreduce: %d ranks, %s, model %s%s {%s}, compute %s\n", o->ranks, size, o->model,
+         o->model_default ? " (the default; choose with --model)" : "", describe, o->compute);
   print_searched(what, count, c, ranked);
   printf("%-5s %-28s %16s %10s %7s\n", "rank", "schedule", "makespan_ns", "messages", "ratio");
   int shown = o->top == 0 || o->top > count ? count : (int)o->top;
