@@ -44,7 +44,8 @@ int fs_platform_text_check(const fs_platform_text *t, fs_error *err) {
   return 0;
 }
 
-char *fs_platform_text_describe(const fs_platform_text *t, char *out, size_t size) {
+/* The options as typed ("--platform p.xml", "--nodes 2 --cores 4"). */
+static char *describe_typed(const fs_platform_text *t, char *out, size_t size) {
   const char *values[4] = {t->nodes, t->cores, t->mapping, t->file};
   size_t at = 0;
   if (size) out[0] = 0;
@@ -94,6 +95,6 @@ int fs_platform_text_note(FILE *out, const fs_platform_text *t, int taken, const
   char typed[600];
   fprintf(out, "fennelsim: note: %s ignores the platform (%s); models that use it: taulop, and "
           "the compute model gamma (concurrent=1 tasks use it under every model)\n", model,
-          fs_platform_text_describe(t, typed, sizeof typed));
+          describe_typed(t, typed, sizeof typed));
   return 1;
 }

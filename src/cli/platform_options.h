@@ -27,8 +27,6 @@ int fs_platform_text_option(int argc, char **argv, int *i, fs_platform_text *t, 
 /* --platform with any of the others is an error. */
 int fs_platform_text_check(const fs_platform_text *t, fs_error *err);
 int fs_platform_text_given(const fs_platform_text *t);
-/* The options as typed ("--platform p.xml", "--nodes 2 --cores 4"). */
-char *fs_platform_text_describe(const fs_platform_text *t, char *out, size_t size);
 /* The options as model parameters (nodes=, cores=, mapping=, platform=). */
 int fs_platform_text_params(const fs_platform_text *t, fs_parameters *params, fs_error *err);
 /* The platform the options describe for `ranks` ranks (0: as a file says):

@@ -63,12 +63,6 @@ static fs_platform *platform_for(fs_parameters *params, const fs_program *progra
   return platform;
 }
 
-int fs_platform_parameters_check(fs_parameters *params, const fs_program *program, fs_error *err) {
-  int failed;
-  fs_platform_free(platform_for(params, program, err, &failed));
-  return failed ? -1 : 0;
-}
-
 int fs_platform_parameters_place(fs_parameters *params, fs_engine *engine, fs_error *err) {
   int failed;
   fs_platform *platform = platform_for(params, fs_engine_program(engine), err, &failed);

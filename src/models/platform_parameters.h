@@ -26,7 +26,5 @@ fs_platform *fs_platform_parameters_build(const fs_platform_parameters *pp, int3
  * puts the ranks on the platform's cores (fs_engine_set_cores); else
  * nothing. 0, or -1 with err set (a bad platform, or out of memory). */
 int fs_platform_parameters_place(fs_parameters *params, fs_engine *engine, fs_error *err);
-/* Whether that platform can be built for the program (before a study). */
-int fs_platform_parameters_check(fs_parameters *params, const fs_program *program, fs_error *err);
 
 #endif

@@ -81,7 +81,9 @@ int fs_fnv1a64_path(const char *path, uint64_t *hash) {
   return hash_file(path, hash);
 }
 
-char *fs_study_meta_path(const char *samples) {
+/* "PATH.meta" (malloc'd), or NULL for "-" (stdout has no sidecar) or when
+ * out of memory. */
+static char *meta_path(const char *samples) {
   if (strcmp(samples, "-") == 0) return NULL;
   char *path = malloc(strlen(samples) + 6);
   if (path) sprintf(path, "%s.meta", samples);
@@ -90,7 +92,7 @@ char *fs_study_meta_path(const char *samples) {
 
 int fs_study_meta_write(const char *samples, const char *text, fs_error *err) {
   if (strcmp(samples, "-") == 0) return 0;
-  char *path = fs_study_meta_path(samples);
+  char *path = meta_path(samples);
   if (!path) return fs_error_set(err, "out of memory");
   fs_output *out = fs_output_open(path, err);
   free(path);
@@ -104,7 +106,7 @@ int fs_study_meta_write(const char *samples, const char *text, fs_error *err) {
 /* The sidecar's path: FILE.meta, or for FILE.gz (a shard compressed after
  * the study) also FILE-without-.gz.meta. NULL when none exists. */
 static char *existing_sidecar(const char *samples) {
-  char *path = fs_study_meta_path(samples);
+  char *path = meta_path(samples);
   struct stat st;
   if (!path || stat(path, &st) == 0) return path;
   size_t n = strlen(samples);

@@ -38,10 +38,6 @@ uint64_t fs_fnv1a64(uint64_t hash, const void *data, size_t length);
  * (name, then bytes, in name order); streamed. 0, or -1 when unreadable. */
 int fs_fnv1a64_path(const char *path, uint64_t *hash);
 
-/* "PATH.meta" (malloc'd), or NULL for "-" (stdout has no sidecar) or when
- * out of memory. */
-char *fs_study_meta_path(const char *samples);
-
 /* Writes text (a whole sidecar) beside samples; nothing for "-". 0, or -1
  * with err set. */
 int fs_study_meta_write(const char *samples, const char *text, fs_error *err);
