@@ -383,10 +383,6 @@ static void delayed_event(void *state, fs_engine *e, uint32_t payload, fs_time n
   (void)state;
   fs_engine_post_complete(e, (int32_t)payload, now + 3 * NS);
 }
-static void no_describe(const void *state, char *buffer, size_t size) {
-  (void)state;
-  snprintf(buffer, size, "%s", "");
-}
 /* Broken models: one completes in the past, one never completes. */
 static void past_start(void *state, fs_engine *e, int32_t task, fs_time now) {
   (void)state;
@@ -406,7 +402,7 @@ START_TEST(models_with_own_events_and_broken_models) {
   fs_error err;
   ck_assert_int_eq(fs_compute_model_create("fixed", NULL, &compute_model, &err), 0);
   for (int variant = 0; variant < 3; variant++) {
-    fs_network_model model = {.name = "test", .describe = no_describe};
+    fs_network_model model = {.name = "test"};
     model.start = variant == 0 ? delayed_start : variant == 1 ? past_start : silent_start;
     model.event = delayed_event;
     fs_engine *e = fs_engine_new(p, &model, &compute_model, &err);

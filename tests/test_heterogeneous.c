@@ -237,7 +237,7 @@ START_TEST(average_is_homogeneous) {
   fs_simulation run;
   fs_test_simulate(&run, p, "hetero-hockney", "fixed", params);
   char description[1000];
-  run.network.describe(run.network.state, description, sizeof description);
+  fs_network_model_describe(&run.network, description, sizeof description);
   ck_assert_msg(strstr(description, "\"ranks\": 3, \"average\": 1, \"alpha_ns\": 2666.667, "
                                     "\"beta_ns_per_byte\": 1.333333") != NULL, "%s", description);
   fs_test_run_free(&run);
@@ -488,7 +488,7 @@ START_TEST(describe) {
   finalize(p);
   fs_test_simulate(&run, p, "lmo", "fixed", params);
   char description[1000], expected[600];
-  run.network.describe(run.network.state, description, sizeof description);
+  fs_network_model_describe(&run.network, description, sizeof description);
   snprintf(expected, sizeof expected, "\"file\": \"%s\", \"ranks\": 2, \"average\": 0", params + 5);
   ck_assert_str_eq(description, expected);
   fs_test_run_free(&run);

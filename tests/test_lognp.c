@@ -282,7 +282,7 @@ START_TEST(describe) {
   ck_assert_msg(fs_network_model_create("lognp", &parameters, &n, &err) == 0, "%s", err.message);
   ck_assert_str_eq(n.name, "lognp");
   char buffer[1024];
-  n.describe(n.state, buffer, sizeof buffer);
+  fs_network_model_describe(&n, buffer, sizeof buffer);
   ck_assert_msg(strstr(buffer, "\"mw_rows\": 1, \"strides\": 1, ") != NULL, "%s", buffer);
   ck_assert_msg(strstr(buffer, "\"net_rows\": 2") != NULL, "%s", buffer);
   ck_assert_msg(strncmp(buffer, "\"mw_table\": \"", 13) == 0, "%s", buffer);

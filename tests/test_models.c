@@ -332,9 +332,9 @@ START_TEST(describe_parameters) {
     fs_simulation run;
     fs_test_simulate(&run, p, cases[i].model, cases[i].compute, cases[i].params);
     char text[512];
-    run.network.describe(run.network.state, text, sizeof text);
+    fs_network_model_describe(&run.network, text, sizeof text);
     ck_assert_str_eq(text, cases[i].network_text);
-    run.compute.describe(run.compute.state, text, sizeof text);
+    fs_compute_model_describe(&run.compute, text, sizeof text);
     ck_assert_str_eq(text, cases[i].compute_text);
     fs_test_run_free(&run);
     fs_program_free(p);

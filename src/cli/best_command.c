@@ -293,7 +293,7 @@ int fs_command_best(int argc, char **argv) {
     if ((status = simulate(&o, &network, &compute, &list[i], &err)) != FS_EXIT_OK) goto done;
   qsort(list, (size_t)count, sizeof *list, by_makespan);
   char describe[512];
-  network.describe(network.state, describe, sizeof describe);
+  fs_network_model_describe(&network, describe, sizeof describe);
   if (strcmp(o.format, "json") == 0)
     print_json(&o, describe, c, &ranked, list, count);
   else if (strcmp(o.format, "csv") == 0)

@@ -203,8 +203,8 @@ static char *study_meta_text(const fs_study_setup *s, const fs_study_worker *w) 
   if (!text) return NULL;
   uint64_t h;
   if (fs_fnv1a64_path(s->input, &h) == 0) snprintf(hash, sizeof hash, "%016llx", (unsigned long long)h);
-  w->network.describe(w->network.state, network, sizeof network);
-  w->compute.describe(w->compute.state, compute, sizeof compute);
+  fs_network_model_describe(&w->network, network, sizeof network);
+  fs_compute_model_describe(&w->compute, compute, sizeof compute);
   if (s->noise) fs_noise_spec(s->noise, noise, sizeof noise);
   else strcpy(noise, "none");
   snprintf(text, 8 * PART,

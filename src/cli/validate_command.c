@@ -145,11 +145,11 @@ static const char *ratio(char buffer[32], double mu) {
 static void print_text(const report *r) {
   const fs_validation *v = r->v;
   char describe[1024], a[32], b[32], c[32], d[32];
-  r->network->describe(r->network->state, describe, sizeof describe);
+  fs_network_model_describe(r->network, describe, sizeof describe);
   printf("validate   %s (%lld rows), measured %s\n", r->data->source, (long long)r->data->count,
          r->o->use_median ? "medians" : "minima");
   printf("model      %s {%s}\n", r->network->name, describe);
-  r->compute->describe(r->compute->state, describe, sizeof describe);
+  fs_compute_model_describe(r->compute, describe, sizeof describe);
   printf("compute    %s {%s}\n", r->compute->name, describe);
   if (r->platform[0] || r->platform_note[0])
     printf("platform   %s\n", r->platform[0] ? r->platform : r->platform_note);
@@ -223,9 +223,9 @@ static void print_json(const report *r) {
   fs_json_string(stdout, r->data->source);
   printf(", \"rows\": %lld, \"measured\": \"%s\"", (long long)r->data->count,
          r->o->use_median ? "median" : "min");
-  r->network->describe(r->network->state, describe, sizeof describe);
+  fs_network_model_describe(r->network, describe, sizeof describe);
   printf(", \"model\": \"%s\", \"model_parameters\": {%s}", r->network->name, describe);
-  r->compute->describe(r->compute->state, describe, sizeof describe);
+  fs_compute_model_describe(r->compute, describe, sizeof describe);
   printf(", \"compute_model\": \"%s\", \"compute_parameters\": {%s}, \"platform\": ",
          r->compute->name, describe);
   if (r->platform[0])

@@ -1,10 +1,22 @@
 /* model.h: the two pluggable cost models, as structs of function pointers.
  *
- * The engine asks the network model to carry out each put and get, and the
- * compute model how long each compute task takes. A network model answers by
- * posting the transfer's completions to the engine (fs_engine_post_*), now
- * or later: a contention model keeps its own state and events
- * (fs_engine_post_model_event) and posts completions when it knows them. */
+ * The engine asks the network model to carry out each put, get and send
+ * (and each receipt of a message), and the compute model how long each
+ * compute task takes. A network model answers by posting the transfer's
+ * completions to the engine (fs_engine_post_*, engine.h), now or later: a
+ * contention model keeps its own state and events
+ * (fs_engine_post_model_event) and posts completions when it knows them.
+ *
+ * A model is two tables. fs_network_model holds what the engine calls: six
+ * callbacks (start, send, receive, available, event, reset), each
+ * documented below with when the engine calls it and what it must post,
+ * and name, state, destroy. fs_model_reports, optional, holds what reports,
+ * instruments and the registry may ask besides (describe, price,
+ * set_load_observer); use the fs_*_model_describe/price/observe helpers
+ * below, which answer for a model without one. A new model fills start
+ * (and send for two-sided programs), leaves the other callbacks NULL until
+ * it needs them, and adds a reports table to show its parameters. All
+ * times are absolute picoseconds (units.h), never before `now`. */
 #ifndef FS_MODEL_H
 #define FS_MODEL_H
 
@@ -30,66 +42,135 @@ typedef struct fs_load_observer {
   void (*changed)(void *state, int32_t instance, int32_t tau, fs_time t);
 } fs_load_observer;
 
+/* What reports, instruments and the registry may ask of a model besides
+ * running it; never called by the engine. One static table per model,
+ * shared by its instances (state is the instance's). Each member may be
+ * NULL, and so may the table. */
+typedef struct fs_model_reports {
+  /* The parameters as JSON object members: "\"alpha_ns\": 1000, ...".
+   * NULL: the reports show an empty object {}. */
+  void (*describe)(const void *state, char *buffer, size_t size);
+  /* Network models (the critical path): the network time of put, get or
+   * send `task` alone, after its CPU part (all of it when the CPU is held
+   * until delivery): latency (size-independent), per_size
+   * (size-dependent). 0, or -1 when the model cannot say. NULL: the
+   * critical path keeps network time in one part, unpriced. Compute
+   * models leave it NULL. */
+  int (*price)(void *state, const fs_program *p, int32_t task, fs_time *latency, fs_time *per_size);
+  /* Contention models: reports tau to observer (copied; NULL: stop) from
+   * the next reset on. NULL: the model has no channel instances
+   * (--channel-load refuses it). */
+  void (*set_load_observer)(void *state, const fs_load_observer *observer);
+} fs_model_reports;
+
 typedef struct fs_network_model {
-  const char *name;
-  void *state;
-  /* A put or get begins at `now` on its rank (its CPU is taken unless the
-   * task is concurrent). Must eventually post exactly one completion pair:
-   * fs_engine_post_complete, or fs_engine_post_local and _remote. */
+  const char *name; /* as the reports print it: "hockney" */
+  void *state;      /* passed to every callback */
+
+  /* 1. Required. A put or get starts at `now` (its CPU is taken unless the
+   * task is concurrent; available said yes). Must post exactly one
+   * completion pair for task, now or from a later event: either
+   * fs_engine_post_complete(at) (done at both ends at once), or
+   * fs_engine_post_local(at) (the initiator's CPU is free) and
+   * fs_engine_post_remote(at) (the data is delivered). */
   void (*start)(void *state, fs_engine *engine, int32_t task, fs_time now);
-  /* Two-sided communication (NULL when the model has none). A send starts
-   * at now: the model posts the CPU release (fs_engine_post_local) and the
-   * message's arrival at the receiver (fs_engine_post_arrival), and returns
-   * 1 for a rendezvous send (it completes when its message is matched) or 0
-   * for an eager one (it completes when it releases the CPU). */
+  /* 2. A send starts at `now` on its CPU. Must post fs_engine_post_local
+   * (the CPU is free; an eager send completes then) and
+   * fs_engine_post_arrival (its message reaches the receiver's rank), once
+   * each; returns 1 for a rendezvous send (it completes when its message
+   * is matched) or 0 for an eager one. NULL: the model has no two-sided
+   * communication; a program with a send fails to run ("the network model
+   * has no two-sided send/recv"). */
   int (*send)(void *state, fs_engine *engine, int32_t task, fs_time now);
-  /* The receiver's CPU takes the message of send `task` at now: returns how
-   * long the CPU is held (the message is matched at now). NULL: receiving
-   * takes no CPU, the message is matched when it arrives. */
+  /* 3. After its arrival, the receiver's CPU takes the message of send
+   * `task` at `now` (the message is matched now): returns how long the
+   * CPU is held; the engine posts the end. NULL: receiving takes no CPU,
+   * the message is matched when it arrives. */
   fs_time (*receive)(void *state, fs_engine *engine, int32_t task, fs_time now);
-  /* Earliest time, >= now, at which the model's resources other than the
-   * CPU (a NIC gap) let a put/get/send start (receiving == 0) or the
-   * message of send `task` be received (receiving == 1). NULL: now. */
+  /* 4. Asked just before start or send (receiving == 0) or receive
+   * (receiving == 1) of `task`, when its CPU is free: the earliest time,
+   * >= now, at which the model's resources other than the CPU (a NIC
+   * gap) allow it. Later than now: the engine asks again then, and the
+   * CPU goes on with its other work meanwhile. May be asked several times
+   * for one task: no side effects. Concurrent tasks (no CPU) are not
+   * asked. NULL: always now. */
   fs_time (*available)(void *state, const fs_engine *engine, int32_t task, int receiving,
                        fs_time now);
-  /* One of the model's own events (may be NULL when it posts none). */
+  /* 5. One of the model's own events comes due: `payload` as posted with
+   * fs_engine_post_model_event(at, payload), at `now` = at. NULL: the
+   * model posts none. */
   void (*event)(void *state, fs_engine *engine, uint32_t payload, fs_time now);
-  /* Sizes and clears the run state for a program before each run (may be
-   * NULL when stateless); -1 with err set when it cannot (out of memory, or
-   * a program the model's parameters do not fit). */
+  /* 6. Before each run of program (the engine runs a program once per
+   * fs_engine_run; a study runs it many times): size and clear the run
+   * state. 0, or -1 with err set when it cannot (out of memory, or a
+   * program its parameters do not fit: the run is then rejected with
+   * err's message). NULL: the model keeps no run state. */
   int (*reset)(void *state, const fs_program *program, fs_error *err);
-  /* Parameters as JSON object members: "\"alpha_ns\": 1000, ..." */
-  void (*describe)(const void *state, char *buffer, size_t size);
+
+  /* Frees state (NULL: nothing to free); fs_network_model_destroy calls it. */
   void (*destroy)(void *state);
-  /* Optional (the critical path): the network time of put, get or send
-   * `task` alone, after its CPU part (all of it when the CPU is held until
-   * delivery): latency (size-independent), per_size (size-dependent).
-   * 0, or -1 when the model cannot say. */
-  int (*price)(void *state, const fs_program *p, int32_t task, fs_time *latency, fs_time *per_size);
-  /* What the model was read from (a model file), freed with it by
-   * fs_network_model_destroy; NULL for a model built from parameters. */
+  /* Ownership kept by the registry, not the model: what the model was
+   * read from (a model file), freed with it by fs_network_model_destroy;
+   * NULL for a model built from parameters. A constructor leaves it NULL. */
   void *source;
-  /* Contention models: reports tau to observer (copied; NULL: stop) from
-   * the next reset on. NULL when the model has no channel instances. */
-  void (*set_load_observer)(void *state, const fs_load_observer *observer);
+  /* Optional (may be NULL): what reports and instruments may ask. */
+  const fs_model_reports *reports;
 } fs_network_model;
 
 typedef struct fs_compute_model {
   const char *name;
   void *state;
-  /* How long a compute task occupies its CPU. */
+  /* How long a compute task occupies its CPU. Required unless start is
+   * set. */
   fs_time (*duration)(void *state, const fs_program *program, int32_t task);
   /* Optional, for models whose costs change while a task runs (contention):
    * the model carries the task out and posts its completion
    * (fs_engine_post_complete), possibly from its own events
-   * (fs_engine_post_compute_event); duration is then not used. */
+   * (fs_engine_post_compute_event, handed to event); duration is then not
+   * used. */
   void (*start)(void *state, fs_engine *engine, int32_t task, fs_time now);
   void (*event)(void *state, fs_engine *engine, uint32_t payload, fs_time now);
+  /* As the network model's reset, called after it. */
   int (*reset)(void *state, const fs_program *program, fs_error *err);
-  void (*describe)(const void *state, char *buffer, size_t size);
   void (*destroy)(void *state);
-  /* As the network model's (NULL when the model shares nothing). */
-  void (*set_load_observer)(void *state, const fs_load_observer *observer);
+  /* Optional: describe and set_load_observer (price is the network's). */
+  const fs_model_reports *reports;
 } fs_compute_model;
+
+/* The reports' side, for callers: each answers for a model with no
+ * reports table or a NULL member. describe writes "" when the model
+ * shows no parameters. */
+static inline void fs_network_model_describe(const fs_network_model *m, char *buffer,
+                                             size_t size) {
+  if (m->reports && m->reports->describe) m->reports->describe(m->state, buffer, size);
+  else if (size) buffer[0] = 0;
+}
+static inline void fs_compute_model_describe(const fs_compute_model *m, char *buffer,
+                                             size_t size) {
+  if (m->reports && m->reports->describe) m->reports->describe(m->state, buffer, size);
+  else if (size) buffer[0] = 0;
+}
+/* Whether m (may be NULL) can price transfers at all. */
+static inline int fs_network_model_prices(const fs_network_model *m) {
+  return m && m->reports && m->reports->price;
+}
+/* price's answer, or -1 when m cannot price (m may be NULL). */
+static inline int fs_network_model_price(const fs_network_model *m, const fs_program *p,
+                                         int32_t task, fs_time *latency, fs_time *per_size) {
+  if (!fs_network_model_prices(m)) return -1;
+  return m->reports->price(m->state, p, task, latency, per_size);
+}
+/* set_load_observer's: 1 when the model took observer, 0 when it has no
+ * channel instances (m may be NULL). */
+static inline int fs_network_model_observe(fs_network_model *m, const fs_load_observer *observer) {
+  if (!m || !m->reports || !m->reports->set_load_observer) return 0;
+  m->reports->set_load_observer(m->state, observer);
+  return 1;
+}
+static inline int fs_compute_model_observe(fs_compute_model *m, const fs_load_observer *observer) {
+  if (!m || !m->reports || !m->reports->set_load_observer) return 0;
+  m->reports->set_load_observer(m->state, observer);
+  return 1;
+}
 
 #endif

@@ -131,11 +131,8 @@ int fs_channel_load_attach(fs_channel_load *load, fs_network_model *network,
                                        .changed = on_changed};
   fs_load_observer compute_observer = network_observer;
   compute_observer.state = &load->sources[COMPUTE];
-  int attached = 0;
-  if (network && network->set_load_observer)
-    network->set_load_observer(network->state, &network_observer), attached++;
-  if (compute && compute->set_load_observer)
-    compute->set_load_observer(compute->state, &compute_observer), attached++;
+  int attached = fs_network_model_observe(network, &network_observer);
+  attached += fs_compute_model_observe(compute, &compute_observer);
   if (attached) return 0;
   return fs_error_set(err, "--channel-load needs a model with channel instances (taulop, or "
                       "--compute gamma): %s and %s have none", network ? network->name : "no model",

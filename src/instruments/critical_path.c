@@ -67,8 +67,7 @@ static int32_t deciding(const walk *w, int32_t task, fs_time ready, int *via, fs
  * the rest contention; unpriced, one "network" part. */
 static void split_network(walk *w, fs_path_step *s, fs_time n) {
   fs_time latency, per_size;
-  const fs_network_model *m = w->network;
-  if (!m || !m->price || m->price(m->state, w->program, s->task, &latency, &per_size)) {
+  if (fs_network_model_price(w->network, w->program, s->task, &latency, &per_size)) {
     s->part[FS_PATH_NETWORK] += n;
     return;
   }
@@ -98,8 +97,7 @@ static void split_transfer(walk *w, fs_path_step *s, fs_time local, fs_time deli
     return;
   }
   fs_time latency, per_size;
-  const fs_network_model *m = w->network;
-  if (m && m->price && !m->price(m->state, w->program, s->task, &latency, &per_size)) {
+  if (!fs_network_model_price(w->network, w->program, s->task, &latency, &per_size)) {
     fs_time alone = fs_time_add(latency > 0 ? latency : 0, per_size > 0 ? per_size : 0);
     fs_time cpu = span > alone ? span - alone : 0;
     s->part[FS_PATH_CPU] += cpu, span -= cpu;
@@ -199,7 +197,7 @@ fs_critical_path *fs_critical_path_compute(const fs_timeline *t, const fs_networ
   fs_critical_path *cp = w.cp = calloc(1, sizeof *cp);
   if (!cp || build_predecessors(&w)) goto out_of_memory;
   cp->program = p;
-  cp->priced = network && network->price;
+  cp->priced = fs_network_model_prices(network);
   int32_t last = -1;
   for (int32_t task = 0; task < p->tasks; task++) {
     fs_time end = time_at(&w, task, FS_VIA_END);

@@ -11,7 +11,7 @@
  *   cpu         compute, sleep, a transfer's CPU part, receiving a message;
  *   latency, bandwidth
  *               a transfer's network time, as the model prices it alone
- *               (fs_network_model.price);
+ *               (fs_model_reports.price);
  *   contention  the network time beyond that price;
  *   network     the network time of a transfer the model cannot price
  *               (or all of it when no model is given).

@@ -36,12 +36,12 @@ static void human_time(char *buffer, size_t size, fs_time t) {
 void fs_report_inputs_text(FILE *out, const fs_run_summary *s) {
   const fs_program *p = s->program;
   char describe[1024];
-  s->network->describe(s->network->state, describe, sizeof describe);
+  fs_network_model_describe(s->network, describe, sizeof describe);
   fprintf(out, "input      %s (%d ranks, %d tasks, %lld dependencies)\n", s->input, p->ranks,
           p->tasks, (long long)p->dependencies);
   fprintf(out, "model      %s%s {%s}\n", s->network->name,
           s->model_default ? " (the default; choose with --model)" : "", describe);
-  s->compute->describe(s->compute->state, describe, sizeof describe);
+  fs_compute_model_describe(s->compute, describe, sizeof describe);
   fprintf(out, "compute    %s {%s}\n", s->compute->name, describe);
   if (s->noise) {
     fs_noise_describe(s->noise, describe, sizeof describe);
@@ -54,9 +54,9 @@ void fs_report_inputs_json(FILE *out, const fs_run_summary *s) {
   char describe[1024];
   fprintf(out, "\"input\": ");
   fs_json_string(out, s->input);
-  s->network->describe(s->network->state, describe, sizeof describe);
+  fs_network_model_describe(s->network, describe, sizeof describe);
   fprintf(out, ", \"model\": \"%s\", \"model_parameters\": {%s}", s->network->name, describe);
-  s->compute->describe(s->compute->state, describe, sizeof describe);
+  fs_compute_model_describe(s->compute, describe, sizeof describe);
   fprintf(out, ", \"compute_model\": \"%s\", \"compute_parameters\": {%s}", s->compute->name,
           describe);
   if (s->noise) {
@@ -135,10 +135,10 @@ void fs_report_csv(FILE *out, const fs_run_summary *s) {
   fputs(FS_REPORT_CSV_HEADER "\n", out);
   fs_csv_field(out, s->input);
   fprintf(out, ",%s,", s->network->name);
-  s->network->describe(s->network->state, describe, sizeof describe);
+  fs_network_model_describe(s->network, describe, sizeof describe);
   csv_object(out, describe);
   fprintf(out, ",%s,", s->compute->name);
-  s->compute->describe(s->compute->state, describe, sizeof describe);
+  fs_compute_model_describe(s->compute, describe, sizeof describe);
   csv_object(out, describe);
   fputc(',', out);
   if (s->noise) {

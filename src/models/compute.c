@@ -34,6 +34,9 @@ static void rate_describe(const void *state, char *buffer, size_t size) {
            fs_format_ns_per_byte(g, ((const compute_parameters *)state)->gamma));
 }
 
+static const fs_model_reports fixed_reports = {.describe = fixed_describe};
+static const fs_model_reports rate_reports = {.describe = rate_describe};
+
 int fs_fixed_compute_create(fs_parameters *params, fs_compute_model *out, fs_error *err) {
   compute_parameters m = {0, 0};
   if (fs_parameter_time(params, "compute_time", 0, &m.compute_time, err)) return -1;
@@ -41,7 +44,7 @@ int fs_fixed_compute_create(fs_parameters *params, fs_compute_model *out, fs_err
   if (!state) return fs_error_set(err, "out of memory");
   *state = m;
   *out = (fs_compute_model){.name = "fixed", .state = state, .duration = fixed_duration,
-                            .describe = fixed_describe, .destroy = free};
+                            .destroy = free, .reports = &fixed_reports};
   return 0;
 }
 
@@ -52,6 +55,6 @@ int fs_rate_compute_create(fs_parameters *params, fs_compute_model *out, fs_erro
   if (!state) return fs_error_set(err, "out of memory");
   *state = m;
   *out = (fs_compute_model){.name = "rate", .state = state, .duration = rate_duration,
-                            .describe = rate_describe, .destroy = free};
+                            .destroy = free, .reports = &rate_reports};
   return 0;
 }

@@ -111,6 +111,9 @@ static void post_compute_event(void *owner, fs_engine *e, fs_time at, uint32_t p
   fs_engine_post_compute_event(e, at, payload);
 }
 
+static const fs_model_reports gamma_reports = {.describe = gamma_describe,
+                                               .set_load_observer = gamma_set_load_observer};
+
 int fs_gamma_compute_create(fs_parameters *params, fs_compute_model *out, fs_error *err) {
   gamma_model *m = calloc(1, sizeof *m);
   if (!m) return fs_error_set(err, "out of memory");
@@ -129,7 +132,6 @@ int fs_gamma_compute_create(fs_parameters *params, fs_compute_model *out, fs_err
   }
   *out = (fs_compute_model){.name = "gamma", .state = m, .duration = gamma_duration,
                             .start = gamma_start, .event = gamma_event, .reset = gamma_reset,
-                            .describe = gamma_describe, .destroy = gamma_destroy,
-                            .set_load_observer = gamma_set_load_observer};
+                            .destroy = gamma_destroy, .reports = &gamma_reports};
   return 0;
 }

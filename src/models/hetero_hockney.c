@@ -53,6 +53,8 @@ static void hetero_hockney_destroy(void *state) {
   free(state);
 }
 
+static const fs_model_reports hetero_hockney_reports = {.describe = hetero_hockney_describe};
+
 int fs_hetero_hockney_create(fs_parameters *params, fs_network_model *out, fs_error *err) {
   fs_rank_pair_model *m = calloc(1, sizeof *m);
   if (!m) return fs_error_set(err, "out of memory");
@@ -63,6 +65,6 @@ int fs_hetero_hockney_create(fs_parameters *params, fs_network_model *out, fs_er
   }
   *out = (fs_network_model){.name = "hetero-hockney", .state = m, .start = hetero_hockney_start,
                             .send = hetero_hockney_send, .reset = hetero_hockney_reset,
-                            .describe = hetero_hockney_describe, .destroy = hetero_hockney_destroy};
+                            .destroy = hetero_hockney_destroy, .reports = &hetero_hockney_reports};
   return 0;
 }

@@ -49,6 +49,9 @@ static void hockney_describe(const void *state, char *buffer, size_t size) {
            fs_format_ns_per_byte(beta, m->beta));
 }
 
+static const fs_model_reports hockney_reports = {.describe = hockney_describe,
+                                                 .price = hockney_price};
+
 int fs_hockney_create(fs_parameters *params, fs_network_model *out, fs_error *err) {
   hockney defaults = {.alpha = 1260 * FS_NS, .beta = 0};
   if (fs_parse_per_byte("10.2GB/s", 8, &defaults.beta)) return -1;
@@ -59,7 +62,6 @@ int fs_hockney_create(fs_parameters *params, fs_network_model *out, fs_error *er
   if (!m) return fs_error_set(err, "out of memory");
   *m = defaults;
   *out = (fs_network_model){.name = "hockney", .state = m, .start = hockney_start, .send = hockney_send,
-                            .describe = hockney_describe, .destroy = free,
-                            .price = hockney_price};
+                            .destroy = free, .reports = &hockney_reports};
   return 0;
 }

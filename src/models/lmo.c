@@ -83,6 +83,8 @@ static void lmo_destroy(void *state) {
   free(state);
 }
 
+static const fs_model_reports lmo_reports = {.describe = lmo_describe};
+
 int fs_lmo_create(fs_parameters *params, fs_network_model *out, fs_error *err) {
   fs_rank_pair_model *m = calloc(1, sizeof *m);
   if (!m) return fs_error_set(err, "out of memory");
@@ -93,7 +95,7 @@ int fs_lmo_create(fs_parameters *params, fs_network_model *out, fs_error *err) {
     return -1;
   }
   *out = (fs_network_model){.name = "lmo", .state = m, .start = lmo_start, .send = lmo_send,
-                            .receive = lmo_receive, .reset = lmo_reset, .describe = lmo_describe,
-                            .destroy = lmo_destroy};
+                            .receive = lmo_receive, .reset = lmo_reset,
+                            .destroy = lmo_destroy, .reports = &lmo_reports};
   return 0;
 }

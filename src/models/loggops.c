@@ -130,6 +130,9 @@ static void loggops_destroy(void *state) {
   free(m);
 }
 
+static const fs_model_reports loggops_reports = {.describe = loggops_describe,
+                                                 .price = loggops_price};
+
 int fs_loggops_create(fs_parameters *params, fs_network_model *out, fs_error *err) {
   /* LogGOPSim's defaults */
   loggops d = {.L = 2500 * FS_NS, .o = 1500 * FS_NS, .g = 1000 * FS_NS,
@@ -149,7 +152,6 @@ int fs_loggops_create(fs_parameters *params, fs_network_model *out, fs_error *er
   *out = (fs_network_model){.name = "loggops", .state = m, .start = loggops_start,
                             .send = loggops_send, .receive = loggops_receive,
                             .available = loggops_available, .reset = loggops_reset,
-                            .describe = loggops_describe, .destroy = loggops_destroy,
-                            .price = loggops_price};
+                            .destroy = loggops_destroy, .reports = &loggops_reports};
   return 0;
 }

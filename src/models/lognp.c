@@ -192,6 +192,8 @@ static int load(lognp *m, fs_parameters *params, fs_error *err) {
   return read_table(net, 1, &m->net, m->net_name, sizeof m->net_name, err);
 }
 
+static const fs_model_reports lognp_reports = {.describe = lognp_describe};
+
 int fs_lognp_create(fs_parameters *params, fs_network_model *out, fs_error *err) {
   lognp *m = calloc(1, sizeof *m);
   if (!m) return fs_error_set(err, "out of memory");
@@ -201,6 +203,6 @@ int fs_lognp_create(fs_parameters *params, fs_network_model *out, fs_error *err)
   }
   *out = (fs_network_model){.name = "lognp", .state = m, .start = lognp_start, .send = lognp_send,
                             .receive = lognp_receive, .reset = lognp_reset,
-                            .describe = lognp_describe, .destroy = lognp_destroy};
+                            .destroy = lognp_destroy, .reports = &lognp_reports};
   return 0;
 }

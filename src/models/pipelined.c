@@ -118,6 +118,9 @@ static int read_table(pipelined *m, const fs_parameter *table, fs_error *err) {
   return status;
 }
 
+static const fs_model_reports pipelined_reports = {.describe = pipelined_describe,
+                                                   .price = pipelined_price};
+
 int fs_pipelined_create(fs_parameters *params, fs_network_model *out, fs_error *err) {
   pipelined *m = calloc(1, sizeof *m);
   if (!m) return fs_error_set(err, "out of memory");
@@ -141,8 +144,7 @@ int fs_pipelined_create(fs_parameters *params, fs_network_model *out, fs_error *
     if (read_table(m, table, err)) goto fail;
   }
   *out = (fs_network_model){.name = "pipelined", .state = m, .start = pipelined_start, .send = pipelined_send,
-                            .describe = pipelined_describe, .destroy = pipelined_destroy,
-                            .price = pipelined_price};
+                            .destroy = pipelined_destroy, .reports = &pipelined_reports};
   return 0;
 fail:
   pipelined_destroy(m);

@@ -443,6 +443,10 @@ static int read_parameters(taulop *m, fs_parameters *params, fs_error *err) {
   return read_table(m, 0, shm, err) || read_table(m, 1, net, err) ? -1 : 0;
 }
 
+static const fs_model_reports taulop_reports = {.describe = taulop_describe,
+                                                .price = taulop_price,
+                                                .set_load_observer = taulop_set_load_observer};
+
 int fs_taulop_create(fs_parameters *params, fs_network_model *out, fs_error *err) {
   taulop *m = calloc(1, sizeof *m);
   if (!m) return fs_error_set(err, "out of memory");
@@ -458,8 +462,6 @@ int fs_taulop_create(fs_parameters *params, fs_network_model *out, fs_error *err
   }
   *out = (fs_network_model){.name = "taulop", .state = m, .start = taulop_start,
                             .send = taulop_send, .event = taulop_event, .reset = taulop_reset,
-                            .price = taulop_price,
-                            .describe = taulop_describe, .destroy = taulop_destroy,
-                            .set_load_observer = taulop_set_load_observer};
+                            .destroy = taulop_destroy, .reports = &taulop_reports};
   return 0;
 }
