@@ -8,31 +8,34 @@
 #include "core/suggest.h"
 #include "model_xml.h"
 
+/* The built-in models, in the order users see them (the "known:" lists of
+ * messages, suggestions): each list makes both its table and its names. */
+#define NETWORK_MODELS(X)                                                                    \
+  X("hockney", fs_hockney_create) X("pipelined", fs_pipelined_create)                        \
+  X("loggops", fs_loggops_create) X("hetero-hockney", fs_hetero_hockney_create)              \
+  X("lmo", fs_lmo_create) X("taulop", fs_taulop_create) X("lognp", fs_lognp_create)          \
+  X("log3p", fs_lognp_create)
+#define COMPUTE_MODELS(X)                                                                    \
+  X("fixed", fs_fixed_compute_create) X("rate", fs_rate_compute_create)                      \
+  X("gamma", fs_gamma_compute_create)
+#define ROW(name, create) {name, create},
+#define LISTED(name, create) ", " name /* one literal: ", hockney, pipelined, ..." */
+
 static const struct {
   const char *name;
   int (*create)(fs_parameters *, fs_network_model *, fs_error *);
-} network_models[] = {
-    {"hockney", fs_hockney_create},
-    {"pipelined", fs_pipelined_create},
-    {"loggops", fs_loggops_create},
-    {"taulop", fs_taulop_create},
-    {"hetero-hockney", fs_hetero_hockney_create}, {"lmo", fs_lmo_create},
-    {"lognp", fs_lognp_create}, {"log3p", fs_lognp_create},
-};
+} network_models[] = {NETWORK_MODELS(ROW)};
 
 static const struct {
   const char *name;
   int (*create)(fs_parameters *, fs_compute_model *, fs_error *);
-} compute_models[] = {
-    {"fixed", fs_fixed_compute_create},
-    {"rate", fs_rate_compute_create},
-    {"gamma", fs_gamma_compute_create},
-};
+} compute_models[] = {COMPUTE_MODELS(ROW)};
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-const char *fs_network_model_names(void) { return "hockney, pipelined, loggops, hetero-hockney, lmo, taulop, lognp, log3p"; }
-const char *fs_compute_model_names(void) { return "fixed, rate, gamma"; }
+/* The lists without their leading ", ". */
+const char *fs_network_model_names(void) { return &NETWORK_MODELS(LISTED)[2]; }
+const char *fs_compute_model_names(void) { return &COMPUTE_MODELS(LISTED)[2]; }
 
 /* Remembers that a model asked for key (keys are the models' literals). */
 static void asked(fs_parameters *params, const char *key) {
