@@ -10,13 +10,14 @@
  * A model is two tables. fs_network_model holds what the engine calls: six
  * callbacks (start, send, receive, available, event, reset), each
  * documented below with when the engine calls it and what it must post,
- * and name, state, destroy. fs_model_reports, optional, holds what reports,
- * instruments and the registry may ask besides (describe, price,
- * set_load_observer); use the fs_*_model_describe/price/observe helpers
- * below, which answer for a model without one. A new model fills start
- * (and send for two-sided programs), leaves the other callbacks NULL until
- * it needs them, and adds a reports table to show its parameters. All
- * times are absolute picoseconds (units.h), never before `now`. */
+ * and name, state, destroy. fs_model_reports, optional, holds what reports
+ * and instruments may ask besides (describe, price, set_load_observer);
+ * they ask through the fs_*_model_describe/price/observe helpers below,
+ * which answer for a model without one. A new model fills start (and send
+ * for two-sided programs), leaves the other callbacks NULL until it needs
+ * them, and adds a reports table to show its parameters (docs/MODELS.md,
+ * "How to write a model"). All times are absolute picoseconds (units.h),
+ * never before `now`. */
 #ifndef FS_MODEL_H
 #define FS_MODEL_H
 
@@ -42,10 +43,10 @@ typedef struct fs_load_observer {
   void (*changed)(void *state, int32_t instance, int32_t tau, fs_time t);
 } fs_load_observer;
 
-/* What reports, instruments and the registry may ask of a model besides
- * running it; never called by the engine. One static table per model,
- * shared by its instances (state is the instance's). Each member may be
- * NULL, and so may the table. */
+/* What reports and instruments may ask of a model besides running it;
+ * never called by the engine. One static table per model, shared by its
+ * instances (state is the instance's). Each member may be NULL, and so
+ * may the table. */
 typedef struct fs_model_reports {
   /* The parameters as JSON object members: "\"alpha_ns\": 1000, ...".
    * NULL: the reports show an empty object {}. */
