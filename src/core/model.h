@@ -110,9 +110,11 @@ typedef struct fs_network_model {
 
   /* Frees state (NULL: nothing to free); fs_network_model_destroy calls it. */
   void (*destroy)(void *state);
-  /* Ownership kept by the registry, not the model: what the model was
-   * read from (a model file), freed with it by fs_network_model_destroy;
-   * NULL for a model built from parameters. A constructor leaves it NULL. */
+  /* The registry's, not the model's: what this instance was read from (a
+   * model file), freed with it by fs_network_model_destroy; NULL for a
+   * model built from parameters (a constructor leaves it NULL). Ownership
+   * beside destroy, not a report: per instance, so not in the shared
+   * reports table. */
   void *source;
   /* Optional (may be NULL): what reports and instruments may ask. */
   const fs_model_reports *reports;
@@ -152,13 +154,13 @@ static inline void fs_compute_model_describe(const fs_compute_model *m, char *bu
   else if (size) buffer[0] = 0;
 }
 /* Whether m (may be NULL) can price transfers at all. */
-static inline int fs_network_model_prices(const fs_network_model *m) {
+static inline int fs_network_model_can_price(const fs_network_model *m) {
   return m && m->reports && m->reports->price;
 }
 /* price's answer, or -1 when m cannot price (m may be NULL). */
 static inline int fs_network_model_price(const fs_network_model *m, const fs_program *p,
                                          int32_t task, fs_time *latency, fs_time *per_size) {
-  if (!fs_network_model_prices(m)) return -1;
+  if (!fs_network_model_can_price(m)) return -1;
   return m->reports->price(m->state, p, task, latency, per_size);
 }
 /* set_load_observer's: 1 when the model took observer, 0 when it has no

@@ -197,7 +197,7 @@ fs_critical_path *fs_critical_path_compute(const fs_timeline *t, const fs_networ
   fs_critical_path *cp = w.cp = calloc(1, sizeof *cp);
   if (!cp || build_predecessors(&w)) goto out_of_memory;
   cp->program = p;
-  cp->priced = fs_network_model_prices(network);
+  cp->priced = fs_network_model_can_price(network);
   int32_t last = -1;
   for (int32_t task = 0; task < p->tasks; task++) {
     fs_time end = time_at(&w, task, FS_VIA_END);
