@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "event_queue.h"
-#include "noise/noise.h"
 
 /* Event payload: task id (or model payload) << 3 | kind. */
 enum {
@@ -102,11 +101,10 @@ struct fs_engine {
   int failed;            /* a post was refused (memory, or a time in the past) */
   const char *failure;   /* why, when not that */
   fs_error model_error;  /* what the network model said when it could not reset */
-  /* noise (fs_engine_set_noise); all unused when noise is NULL */
-  const fs_noise *noise;
-  uint64_t seed;
-  uint64_t *draws;       /* per rank: draws so far in this run */
-  fs_time *started;      /* per task: when it started */
+  /* a perturbation (fs_engine_set_perturbation): &perturbation_table, or
+   * NULL, and then pending is unused */
+  fs_perturbation *perturbation;
+  fs_perturbation perturbation_table;
   int32_t pending;       /* a local completion held until the model's call returns, or -1 */
   fs_time pending_at;    /* its time as the model posted it */
   /* cores (fs_engine_set_cores); all NULL unless concurrent tasks run on a platform */
@@ -198,26 +196,20 @@ void fs_engine_free(fs_engine *e) {
   free(e->queues);
   free(e->finish);
   free(e->dispatch);
-  free(e->draws);
-  free(e->started);
+  fs_engine_set_perturbation(e, NULL);
   free_cores(e);
   free(e);
 }
 
-int fs_engine_set_noise(fs_engine *e, const fs_noise *noise, uint64_t seed, fs_error *err) {
-  e->seed = seed;
-  if (!fs_noise_active(noise)) {
-    e->noise = NULL;
-    return 0;
-  }
-  const fs_program *p = e->program;
-  if (!e->draws) e->draws = malloc((size_t)(p->slots ? p->slots : 1) * sizeof *e->draws);
-  if (!e->started) e->started = malloc((size_t)(p->tasks + 1) * sizeof *e->started);
-  if (!e->draws || !e->started)
-    return fs_error_set(err, "out of memory for the noise state of %d tasks", p->tasks);
-  e->noise = noise;
-  return 0;
+void fs_engine_set_perturbation(fs_engine *e, const fs_perturbation *perturbation) {
+  const fs_perturbation *old = e->perturbation;
+  if (old && old->destroy && (!perturbation || perturbation->state != old->state))
+    old->destroy(old->state);
+  if (perturbation) e->perturbation_table = *perturbation;
+  e->perturbation = perturbation ? &e->perturbation_table : NULL;
 }
+
+const fs_perturbation *fs_engine_perturbation(const fs_engine *e) { return e->perturbation; }
 
 /* Does task hold a core of its node while it runs (when cores are in use)? */
 static int holds_core(const fs_program *p, int32_t t) {
@@ -337,92 +329,38 @@ static void post(fs_engine *e, fs_time at, uint64_t payload) {
   if (at < e->now || fs_event_queue_push(&e->queue, at, payload)) e->failed = 1;
 }
 
-/* ---- noise: each interval a model posts, perturbed (noise/noise.h) ---- */
-
-static fs_time not_before_now(const fs_engine *e, fs_time t) { return t < e->now ? e->now : t; }
-
-/* d under rank's noise of `kind`, spending one of the rank's draws. */
-static fs_time perturb(fs_engine *e, fs_noise_kind kind, int32_t rank, fs_time d) {
-  if (!fs_noise_has(e->noise, kind, rank)) return d;
-  return fs_noise_apply(e->noise, kind, rank, e->seed, e->draws[fs_program_slot(e->program, rank)]++, d);
-}
-
-/* The end of a CPU occupation of rank from start to end: host noise (and
- * compute noise for a compute), then the detours it meets. */
-static fs_time occupation_end(fs_engine *e, int32_t rank, int takes_cpu, int compute,
-                              fs_time start, fs_time end) {
-  fs_time d = perturb(e, FS_NOISE_HOST, rank, end - start);
-  if (compute) d = perturb(e, FS_NOISE_COMPUTE, rank, d);
-  fs_time t = fs_time_add(start, d);
-  if (takes_cpu) t = fs_noise_detour_end(e->noise, rank, e->seed, start, t);
-  return not_before_now(e, t);
-}
-
-static fs_time task_occupation_end(fs_engine *e, int32_t task, int compute, fs_time at) {
-  const fs_program *p = e->program;
-  return occupation_end(e, p->rank[task], fs_task_takes_cpu(p, task), compute,
-                        e->started[task], at);
-}
-
-/* A completion with local = remote: a sleep or compute is an occupation; a
- * put/get whose sender is busy until the data lands is one, then a
- * transfer (net noise on the whole). */
-FS_COLD static fs_time noisy_complete(fs_engine *e, int32_t task, fs_time at) {
-  const fs_program *p = e->program;
-  switch (p->kind[task]) {
-    case FS_START:
-    case FS_PROXY:
-      return at;
-    case FS_SLEEP:
-      return task_occupation_end(e, task, 0, at);
-    case FS_COMPUTE:
-      return task_occupation_end(e, task, 1, at);
-    default: {
-      fs_time start = e->started[task], cpu_end = task_occupation_end(e, task, 0, at);
-      return not_before_now(e, fs_time_add(start, perturb(e, FS_NOISE_NET, p->rank[task], cpu_end - start)));
-    }
-  }
-}
+/* ---- perturbation: each interval a model posts (core/perturbation.h) ---- */
 
 FS_COLD static void flush_pending_local(fs_engine *e) {
   if (e->pending < 0) return;
   int32_t task = e->pending;
   e->pending = -1;
-  post(e, task_occupation_end(e, task, 0, e->pending_at),
+  const fs_perturbation *n = e->perturbation;
+  post(e, n->local(n->state, task, e->pending_at, e->now),
        (uint64_t)task << EVENT_BITS | EVENT_LOCAL);
 }
 
-/* A transfer's remote completion or arrival at `at`: its latency after
- * the local completion under net noise, or, when the model keeps the
- * sender busy until then (the same time), the whole interval. A message
- * that lands before the sender's CPU is free (LogGOPS with O > G: the
- * o + L of an eager send ends before o + (s-1)O) has no latency after the
- * local completion: its whole flight from the start is perturbed, apart
- * from the CPU's. */
-FS_COLD static fs_time noisy_transfer(fs_engine *e, int32_t task, fs_time at) {
-  int32_t rank = e->program->rank[task];
-  fs_time start = e->started[task];
+/* A transfer's remote completion or arrival at `at`, with the local
+ * completion held for the same task, if any (perturbed as one with it;
+ * posted first). */
+FS_COLD static fs_time perturbed_transfer(fs_engine *e, int32_t task, fs_time at) {
+  const fs_perturbation *n = e->perturbation;
   if (e->pending != task) /* no local completion seen in this call */
-    return not_before_now(e, fs_time_add(start, perturb(e, FS_NOISE_NET, rank, at - start)));
-  fs_time local = e->pending_at, noisy_local = task_occupation_end(e, task, 0, local), arrival;
+    return n->transfer(n->state, task, at, NULL, e->now);
+  fs_time local = e->pending_at;
   e->pending = -1;
-  if (at == local)
-    noisy_local = arrival =
-        not_before_now(e, fs_time_add(start, perturb(e, FS_NOISE_NET, rank, noisy_local - start)));
-  else if (at < local)
-    arrival = not_before_now(e, fs_time_add(start, perturb(e, FS_NOISE_NET, rank, at - start)));
-  else
-    arrival = fs_time_add(noisy_local, perturb(e, FS_NOISE_NET, rank, at - local));
-  post(e, noisy_local, (uint64_t)task << EVENT_BITS | EVENT_LOCAL);
+  fs_time arrival = n->transfer(n->state, task, at, &local, e->now);
+  post(e, local, (uint64_t)task << EVENT_BITS | EVENT_LOCAL);
   return arrival;
 }
 
 void fs_engine_post_complete(fs_engine *e, int32_t task, fs_time at) {
-  if (e->noise) at = noisy_complete(e, task, at);
+  const fs_perturbation *n = e->perturbation;
+  if (n) at = n->complete(n->state, task, at, e->now);
   post(e, at, (uint64_t)task << EVENT_BITS | EVENT_COMPLETE);
 }
-/* With noise, a local completion is held until the remote part is known
- * (hockney posts both at once, and the noise treats them as one). */
+/* With a perturbation, a local completion is held until the remote part is
+ * known (hockney posts both at once, and the noise treats them as one). */
 FS_COLD static void hold_local(fs_engine *e, int32_t task, fs_time at) {
   flush_pending_local(e);
   e->pending = task;
@@ -430,17 +368,17 @@ FS_COLD static void hold_local(fs_engine *e, int32_t task, fs_time at) {
 }
 
 void fs_engine_post_local(fs_engine *e, int32_t task, fs_time at) {
-  if (e->noise) {
+  if (e->perturbation) {
     hold_local(e, task, at);
     return;
   }
   post(e, at, (uint64_t)task << EVENT_BITS | EVENT_LOCAL);
 }
 void fs_engine_post_remote(fs_engine *e, int32_t task, fs_time at) {
-  if (e->noise) at = noisy_transfer(e, task, at);
+  if (e->perturbation) at = perturbed_transfer(e, task, at);
   post(e, at, (uint64_t)task << EVENT_BITS | EVENT_REMOTE);
 }
-/* The engine's own remote completions (a match, a receipt): no noise. */
+/* The engine's own remote completions (a match, a receipt): not perturbed. */
 static void post_remote_now(fs_engine *e, int32_t task) {
   post(e, e->now, (uint64_t)task << EVENT_BITS | EVENT_REMOTE);
 }
@@ -451,7 +389,7 @@ void fs_engine_post_compute_event(fs_engine *e, fs_time at, uint32_t payload) {
   post(e, at, (uint64_t)payload << EVENT_BITS | EVENT_COMPUTE);
 }
 void fs_engine_post_arrival(fs_engine *e, int32_t task, fs_time at) {
-  if (e->noise) at = noisy_transfer(e, task, at);
+  if (e->perturbation) at = perturbed_transfer(e, task, at);
   post(e, at, (uint64_t)task << EVENT_BITS | EVENT_ARRIVAL);
 }
 
@@ -785,7 +723,7 @@ static void post_recv(fs_engine *e, int32_t task);
 static void start_task(fs_engine *e, int32_t task) {
   const fs_program *p = e->program;
   if (e->observer_count) notify(e, 1, task);
-  if (e->noise) e->started[task] = e->now;
+  if (e->perturbation) e->perturbation->start(e->perturbation->state, task, e->now);
   e->place[task] = e->next_place++; /* what it releases comes after all placed before */
   if (p->start_dependencies) {
     int64_t first = p->successor_at[task];
@@ -816,7 +754,7 @@ static void start_task(fs_engine *e, int32_t task) {
       e->network->start(e->network->state, e, task, e->now);
       break;
   }
-  if (e->noise) flush_pending_local(e);
+  if (e->perturbation) flush_pending_local(e);
 }
 
 static void make_ready(fs_engine *e, int32_t task, uint32_t place) {
@@ -923,7 +861,7 @@ static void receive_message(fs_engine *e, int32_t send) {
   }
   fs_time hold = e->network->receive(e->network->state, e, send, e->now);
   fs_time end = fs_time_add(e->now, hold);
-  if (e->noise) end = occupation_end(e, p->peer[send], 1, 0, e->now, end);
+  if (e->perturbation) end = e->perturbation->receive(e->perturbation->state, send, end, e->now);
   if (e->observer_count) notify_received(e, send, end);
   e->two_sided[send] |= RECEIVING;
   if (recv >= 0) {
@@ -1041,7 +979,7 @@ static void handle(fs_engine *e, uint64_t payload) {
       break;
     default:
       if (e->network->event) e->network->event(e->network->state, e, (uint32_t)(payload >> EVENT_BITS), e->now);
-      if (e->noise) flush_pending_local(e);
+      if (e->perturbation) flush_pending_local(e);
       break;
   }
 }
@@ -1150,7 +1088,7 @@ static void reset(fs_engine *e) {
   e->failed = 0;
   e->failure = NULL;
   e->pending = -1;
-  if (e->noise) memset(e->draws, 0, (size_t)p->slots * sizeof *e->draws);
+  if (e->perturbation) e->perturbation->reset(e->perturbation->state);
   if (e->network->reset && e->network->reset(e->network->state, p, &e->model_error))
     fail_run(e, e->model_error.message);
   else if (e->compute->reset && e->compute->reset(e->compute->state, p, &e->model_error))

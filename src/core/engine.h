@@ -35,6 +35,7 @@
 #include <stdio.h>
 
 #include "error.h"
+#include "core/perturbation.h"
 #include "model.h"
 #include "program.h"
 
@@ -65,11 +66,14 @@ enum fs_run_status { FS_RUN_OK = 0, FS_RUN_DEADLOCK = 1, FS_RUN_FAILED = -1, FS_
 
 fs_engine *fs_engine_new(const fs_program *program, fs_network_model *network,
                          fs_compute_model *compute, fs_error *err);
-/* Noise for the next runs, drawn under `seed` (noise/noise.h; NULL or an
- * empty noise: none). The noise must be prepared for the program's ranks
- * and outlive the runs. 0, or -1 with err set (out of memory). */
-typedef struct fs_noise fs_noise;
-int fs_engine_set_noise(fs_engine *e, const fs_noise *noise, uint64_t seed, fs_error *err);
+/* A perturbation of the intervals the models post, for the next runs
+ * (core/perturbation.h; NULL: none; fs_engine_set_noise in noise/noise.h
+ * sets the noise). The table is copied and the engine owns its state from
+ * now on: the state of the one it replaces is destroyed, unless it is the
+ * same state. */
+void fs_engine_set_perturbation(fs_engine *e, const fs_perturbation *perturbation);
+/* The perturbation set, or NULL. */
+const fs_perturbation *fs_engine_perturbation(const fs_engine *e);
 void fs_engine_free(fs_engine *e);
 int fs_engine_add_observer(fs_engine *e, const fs_observer *observer);
 
