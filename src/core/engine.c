@@ -306,6 +306,15 @@ fs_time fs_engine_finish(const fs_engine *e, int32_t rank) {
 int64_t fs_engine_events(const fs_engine *e) { return e->events; }
 int64_t fs_engine_stuck_tasks(const fs_engine *e) { return e->stuck; }
 int64_t fs_engine_unmatched(const fs_engine *e) { return e->unmatched; }
+int32_t fs_engine_remaining(const fs_engine *e, int32_t task) { return e->remaining[task]; }
+
+void fs_engine_visit_unmatched(const fs_engine *e, fs_unmatched_visitor visit, void *state) {
+  for (int32_t r = 0; e->queues && r < e->program->slots; r++) {
+    for (int32_t t = e->queues[r].posted_head; t >= 0; t = e->waiting_next[t]) visit(state, t, 0);
+    for (int32_t t = e->queues[r].unexpected_head; t >= 0; t = e->waiting_next[t])
+      visit(state, t, !(e->two_sided[t] & RENDEZVOUS));
+  }
+}
 
 const fs_time *fs_engine_finish_times(const fs_engine *e) { return e->finish; }
 
@@ -1095,18 +1104,17 @@ static void reset(fs_engine *e) {
     fail_run(e, e->model_error.message);
 }
 
-/* Counts what is left in the match queues (into e->unmatched) and returns
- * how many of those tasks never completed: the posted recvs and the
- * rendezvous sends (an eager send completed when it left). */
-static int64_t count_unmatched(fs_engine *e) {
-  int64_t unfinished = 0;
-  for (int32_t r = 0; e->queues && r < e->program->slots; r++) {
-    for (int32_t t = e->queues[r].posted_head; t >= 0; t = e->waiting_next[t])
-      e->unmatched++, unfinished++;
-    for (int32_t t = e->queues[r].unexpected_head; t >= 0; t = e->waiting_next[t])
-      e->unmatched++, unfinished += (e->two_sided[t] & RENDEZVOUS) != 0;
-  }
-  return unfinished;
+/* What is left in the match queues: tasks, and those that never completed
+ * (the posted recvs and the rendezvous sends). */
+typedef struct unmatched_count {
+  int64_t tasks, unfinished;
+} unmatched_count;
+
+static void count_unmatched(void *state, int32_t task, int completed) {
+  unmatched_count *count = state;
+  (void)task;
+  count->tasks++;
+  count->unfinished += !completed;
 }
 
 int fs_engine_run(fs_engine *e, fs_error *err) {
@@ -1140,7 +1148,10 @@ int fs_engine_run(fs_engine *e, fs_error *err) {
                                    : "out of memory, or the network model posted a completion in the past");
   for (int32_t t = 0; t < p->tasks; t++)
     if (e->remaining[t] > 0) e->stuck++;
-  int64_t unfinished = count_unmatched(e); /* recvs and rendezvous sends left waiting */
+  unmatched_count left = {0, 0};
+  fs_engine_visit_unmatched(e, count_unmatched, &left);
+  int64_t unfinished = left.unfinished; /* recvs and rendezvous sends left waiting */
+  e->unmatched = left.tasks;
   if (e->completed + e->stuck + unfinished != p->tasks)
     return fs_error_set(err, "simulation failed: the network model left %lld transfers unfinished",
                         (long long)(p->tasks - e->completed - e->stuck - unfinished));
@@ -1151,126 +1162,4 @@ int fs_engine_run(fs_engine *e, fs_error *err) {
     return FS_RUN_DEADLOCK;
   }
   return FS_RUN_OK;
-}
-
-/* ---- deadlock report ---- */
-
-#define WAITS_SHOWN 8
-/* DONE_UNMATCHED: an eager send whose message no recv matched (the send
- * completed; what waits for it does not wait in vain). */
-enum { DONE = 0, NEVER_READY = 1, UNMATCHED = 2, DONE_UNMATCHED = 3 };
-
-/* Per task: DONE, NEVER_READY, UNMATCHED (left in a match queue, not
- * complete) or DONE_UNMATCHED. */
-static uint8_t *pending_states(const fs_engine *e) {
-  const fs_program *p = e->program;
-  uint8_t *state = malloc((size_t)p->tasks + 1);
-  if (!state) return NULL;
-  for (int32_t t = 0; t < p->tasks; t++) state[t] = e->remaining[t] > 0 ? NEVER_READY : DONE;
-  for (int32_t r = 0; e->queues && r < p->slots; r++) {
-    for (int32_t t = e->queues[r].posted_head; t >= 0; t = e->waiting_next[t]) state[t] = UNMATCHED;
-    for (int32_t t = e->queues[r].unexpected_head; t >= 0; t = e->waiting_next[t])
-      state[t] = e->two_sided[t] & RENDEZVOUS ? UNMATCHED : DONE_UNMATCHED;
-  }
-  return state;
-}
-
-static void describe_pending(const fs_program *p, int32_t u, uint8_t state, FILE *out) {
-  char name[24];
-  fprintf(out, " %s (%s, rank %d, %s)", fs_task_name(p, u, name), fs_task_kind_name(p->kind[u]),
-          p->rank[u], state == NEVER_READY ? "never ready" : "never matched");
-}
-
-static void report_waiting_tasks(const fs_engine *e, const uint8_t *state, FILE *out, int limit) {
-  const fs_program *p = e->program;
-  int32_t *slot = malloc((size_t)p->tasks * sizeof *slot + 1);
-  int32_t *shown = calloc((size_t)limit + 1, sizeof *shown);
-  int32_t *waits = calloc(((size_t)limit + 1) * WAITS_SHOWN, sizeof *waits);
-  int32_t *wait_count = calloc((size_t)limit + 1, sizeof *wait_count);
-  if (!slot || !shown || !waits || !wait_count) {
-    fprintf(out, "(out of memory for the deadlock report)\n");
-    goto done;
-  }
-  int count = 0;
-  for (int32_t t = 0; t < p->tasks; t++) {
-    slot[t] = -1;
-    if (state[t] == NEVER_READY && count < limit) shown[count] = t, slot[t] = count++;
-  }
-  /* pending: a task never ready, or the completion of an unmatched one */
-  for (int32_t u = 0; u < p->tasks; u++) {
-    int open = state[u] == NEVER_READY || state[u] == UNMATCHED;
-    for (int64_t i = p->successor_at[u]; open && i < p->successor_at[u + 1]; i++) {
-      uint32_t edge = p->successor[i];
-      int32_t v = FS_EDGE_TASK(edge);
-      int pending = state[u] == NEVER_READY || !(edge & (FS_EDGE_START | FS_EDGE_LOCAL));
-      if (pending && slot[v] >= 0 && wait_count[slot[v]] < WAITS_SHOWN)
-        waits[slot[v] * WAITS_SHOWN + wait_count[slot[v]]++] = u;
-    }
-  }
-  char name[24];
-  for (int k = 0; k < count; k++) {
-    int32_t t = shown[k];
-    fprintf(out, "  %s (%s, rank %d) waits for %d more completion%s:", fs_task_name(p, t, name),
-            fs_task_kind_name(p->kind[t]), p->rank[t], e->remaining[t],
-            e->remaining[t] == 1 ? "" : "s");
-    for (int w = 0; w < wait_count[k]; w++) {
-      int32_t u = waits[k * WAITS_SHOWN + w];
-      describe_pending(p, u, state[u], out);
-    }
-    fprintf(out, "\n");
-  }
-  if (e->stuck > count) fprintf(out, "  ... and %lld more\n", (long long)(e->stuck - count));
-done:
-  free(slot);
-  free(shown);
-  free(waits);
-  free(wait_count);
-}
-
-/* One unmatched send or recv: "recv NAME on rank 1 from rank 0, tag 6,
- * 8B: posted, no message matched it", with the describer's communicator
- * and call when it knows them. */
-static void report_unmatched_task(const fs_program *p, int32_t t, const fs_task_describer *d,
-                                  FILE *out) {
-  char name[24], peer[24] = "any rank", tag[16] = "any", size[32], communicator[96] = "", call[256] = "";
-  int32_t value = fs_task_tag(p, t);
-  if (d && d->describe &&
-      d->describe(d->state, p, t, &value, communicator, sizeof communicator, call, sizeof call))
-    communicator[0] = call[0] = 0, value = fs_task_tag(p, t);
-  if (p->peer[t] >= 0) snprintf(peer, sizeof peer, "rank %d", p->peer[t]);
-  if (value >= 0) snprintf(tag, sizeof tag, "%d", value);
-  int receive = p->kind[t] == FS_RECV;
-  fprintf(out, "  %s %s on rank %d %s %s, tag %s%s%s, %s%s%s%s: %s\n", receive ? "recv" : "send",
-          fs_task_name(p, t, name), p->rank[t], receive ? "from" : "to", peer, tag,
-          communicator[0] ? ", " : "", communicator, fs_format_size(size, p->value[t]),
-          call[0] ? " (" : "", call, call[0] ? ")" : "",
-          receive ? "posted, no message matched it" : "arrived, no recv matched it");
-}
-
-/* The sends and recvs left in the match queues, in program order. */
-static void report_unmatched(const fs_engine *e, const uint8_t *state, const fs_task_describer *d,
-                             FILE *out, int limit) {
-  const fs_program *p = e->program;
-  int64_t shown = 0;
-  for (int32_t t = 0; t < p->tasks; t++) {
-    if (state[t] != UNMATCHED && state[t] != DONE_UNMATCHED) continue;
-    if (shown++ < limit) report_unmatched_task(p, t, d, out);
-  }
-  if (shown > limit) fprintf(out, "  ... and %lld more unmatched\n", (long long)(shown - limit));
-}
-
-void fs_engine_report_deadlock(const fs_engine *e, FILE *out, int limit,
-                               const fs_task_describer *describer) {
-  uint8_t *state = pending_states(e);
-  if (!state) {
-    fprintf(out, "(out of memory for the deadlock report)\n");
-    return;
-  }
-  if (e->unmatched) report_unmatched(e, state, describer, out, limit);
-  if (e->stuck) report_waiting_tasks(e, state, out, limit);
-  free(state);
-}
-
-void fs_engine_report_stuck(const fs_engine *e, FILE *out, int limit) {
-  fs_engine_report_deadlock(e, out, limit, NULL);
 }

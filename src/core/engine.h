@@ -89,7 +89,7 @@ int fs_engine_set_cores(fs_engine *e, const int32_t *node_of_slot, int64_t cores
 
 /* Runs the program from time 0 (again, if it ran before). Returns
  * FS_RUN_OK, FS_RUN_DEADLOCK (tasks could never become ready; see
- * fs_engine_report_stuck), FS_RUN_REJECTED or FS_RUN_FAILED (err says why). */
+ * fs_engine_report_stuck, deadlock_report.h), FS_RUN_REJECTED or FS_RUN_FAILED (err says why). */
 int fs_engine_run(fs_engine *e, fs_error *err);
 
 fs_time fs_engine_makespan(const fs_engine *e);
@@ -102,25 +102,13 @@ int64_t fs_engine_events(const fs_engine *e);
 int64_t fs_engine_stuck_tasks(const fs_engine *e);
 /* Receives posted and messages received that found no partner. */
 int64_t fs_engine_unmatched(const fs_engine *e);
-/* After a deadlock: first the cause, each send and recv that found no
- * partner (up to limit, in program order: its peer, tag, size, and what
- * the describer adds), then the tasks that never became ready (up to
- * limit), each with the dependencies it still waits for. Built only
- * after the run, from its final state. */
-void fs_engine_report_stuck(const fs_engine *e, FILE *out, int limit);
-/* What the source of a program knows of its sends and recvs (a replayed
- * trace: the MPI tag, communicator and call). describe puts the tag as
- * the source gave it (FS_ANY_TAG: any) into *tag, the communicator
- * ("MPI_COMM_WORLD") into communicator and the call that made the task
- * ("MPI_Isend at FILE:17") into call (either may be left ""); it returns
- * 0, or -1 when it knows nothing of the task (the program's tag is shown). */
-typedef struct fs_task_describer {
-  int (*describe)(const void *state, const fs_program *p, int32_t task, int32_t *tag,
-                  char *communicator, size_t communicator_size, char *call, size_t call_size);
-  const void *state;
-} fs_task_describer;
-void fs_engine_report_deadlock(const fs_engine *e, FILE *out, int limit,
-                               const fs_task_describer *describer);
+/* After a run (the deadlock report, deadlock_report.h): the completions
+ * task still waited for (> 0: it never became ready), and each send and
+ * recv left in the match queues, rank by rank in queue order, with whether
+ * it completed (an eager send completes when it leaves). */
+int32_t fs_engine_remaining(const fs_engine *e, int32_t task);
+typedef void (*fs_unmatched_visitor)(void *state, int32_t task, int completed);
+void fs_engine_visit_unmatched(const fs_engine *e, fs_unmatched_visitor visit, void *state);
 /* The run state's bytes: per task, and per used rank (slot) whatever the
  * rank count (fs_engine_new refuses a run state past the memory limit). */
 int64_t fs_engine_bytes(const fs_engine *e);
