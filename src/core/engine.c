@@ -4,7 +4,9 @@
  * of each instant gives every idle CPU its next one, CPUs in that order.
  * Two-sided messages are matched in per-rank FIFO queues linked through
  * the task arrays. No allocation once a run has begun, except the event
- * queue's buckets growing to their high-water mark. */
+ * queue's buckets growing to their high-water mark. A perturbation of the
+ * models' intervals (the noise: core/perturbation.h) is called through a
+ * table; the deadlock report is deadlock_report.c. */
 #include "engine.h"
 
 #include <stdlib.h>
@@ -12,7 +14,7 @@
 
 #include "event_queue.h"
 
-/* Event payload: task id (or model payload) << 3 | kind. */
+/* Event payload: task id (or model payload) << EVENT_BITS | kind. */
 enum {
   EVENT_COMPLETE,  /* local and remote completion at once */
   EVENT_LOCAL,     /* the CPU part ends */
@@ -24,6 +26,7 @@ enum {
   EVENT_COMPUTE,   /* the compute model's own event */
 };
 #define EVENT_BITS 3
+_Static_assert(EVENT_COMPUTE + 1 == 1 << EVENT_BITS, "handle() has a case for every kind");
 
 /* Per-task flags of two-sided tasks. RECEIVED_INTO: the message was
  * matched during its receipt; the recv it completes at the receipt's end
@@ -85,9 +88,9 @@ struct fs_engine {
   uint32_t next_place;   /* handed out in order: the ranks' first tasks, then one per start
                           * and per match; at most ranks + 2 x FS_MAX_TASKS < 2^32 */
   uint8_t *two_sided;    /* per task: MESSAGE, RENDEZVOUS... (above); NULL without sends */
-  cpu_state *cpus;       /* rank * program->cpus + cpu */
-  match_queues *queues;  /* per rank; NULL without sends and receives */
-  fs_time *finish;       /* per rank: latest CPU end or data delivery */
+  cpu_state *cpus;       /* slot (program.h) * program->cpus + cpu */
+  match_queues *queues;  /* per slot; NULL without sends and receives */
+  fs_time *finish;       /* per slot: latest CPU end or data delivery */
   dispatch_entry *dispatch; /* CPUs to serve at the end of this instant */
   int32_t dispatch_count;
   int32_t dispatch_head; /* in a round without a heap: the next to serve */
@@ -100,7 +103,7 @@ struct fs_engine {
   int64_t unmatched;
   int failed;            /* a post was refused (memory, or a time in the past) */
   const char *failure;   /* why, when not that */
-  fs_error model_error;  /* what the network model said when it could not reset */
+  fs_error model_error;  /* what a model said when it could not reset */
   /* a perturbation (fs_engine_set_perturbation): &perturbation_table, or
    * NULL, and then pending is unused */
   fs_perturbation *perturbation;
@@ -666,12 +669,17 @@ static void release_task_core(fs_engine *e, int32_t task) {
 
 /* ---- tasks ---- */
 
-static void notify(fs_engine *e, int which, int32_t task) {
+/* What notify tells the observers of a task (fs_observer's callbacks). */
+typedef enum task_news { TASK_READY, TASK_STARTED, TASK_LOCAL_COMPLETE, TASK_REMOTE_COMPLETE } task_news;
+
+static void notify(fs_engine *e, task_news news, int32_t task) {
   for (int i = 0; i < e->observer_count; i++) {
     fs_observer *o = &e->observers[i];
     void (*callback)(void *, int32_t, fs_time) =
-        which == 0 ? o->ready : which == 1 ? o->started : which == 2 ? o->local_complete
-                                                                      : o->remote_complete;
+        news == TASK_READY ? o->ready
+        : news == TASK_STARTED ? o->started
+        : news == TASK_LOCAL_COMPLETE ? o->local_complete
+                                      : o->remote_complete;
     if (callback) callback(o->state, task, e->now);
   }
 }
@@ -731,7 +739,7 @@ static void post_recv(fs_engine *e, int32_t task);
 
 static void start_task(fs_engine *e, int32_t task) {
   const fs_program *p = e->program;
-  if (e->observer_count) notify(e, 1, task);
+  if (e->observer_count) notify(e, TASK_STARTED, task);
   if (e->perturbation) e->perturbation->start(e->perturbation->state, task, e->now);
   e->place[task] = e->next_place++; /* what it releases comes after all placed before */
   if (p->start_dependencies) {
@@ -767,7 +775,7 @@ static void start_task(fs_engine *e, int32_t task) {
 }
 
 static void make_ready(fs_engine *e, int32_t task, uint32_t place) {
-  if (e->observer_count) notify(e, 0, task);
+  if (e->observer_count) notify(e, TASK_READY, task);
   e->place[task] = place;
   if (fs_task_takes_cpu(e->program, task))
     wait_for_cpu(e, cpu_of(e, e->program->rank[task], task), task);
@@ -813,8 +821,9 @@ static int accepts(const fs_program *p, int32_t r, int32_t s) {
          (tag == FS_ANY_TAG || sent_tag == FS_ANY_TAG || tag == sent_tag);
 }
 
-/* Removes and returns the first entry of a FIFO list that `match` accepts,
- * or -1. want(a, b) is asked as accepts(recv, send). */
+/* Removes and returns the first entry of the FIFO list head..tail that
+ * matches `other`, or -1: the list holds recvs when other_is_send (an entry
+ * matches when it accepts other), else sends (other accepts the entry). */
 static int32_t take_first(fs_engine *e, int32_t *head, int32_t *tail, int32_t other,
                           int other_is_send) {
   const fs_program *p = e->program;
@@ -880,11 +889,11 @@ static void receive_message(fs_engine *e, int32_t send) {
   post(e, end, (uint64_t)send << EVENT_BITS | EVENT_RECEIVED);
 }
 
+static void handle_local(fs_engine *e, int32_t task);
+
 /* A recv is posted in no time: it takes the first unexpected message it
  * accepts and completes now, or when that message's receipt ends; or it
  * waits in the posted queue. */
-static void handle_local(fs_engine *e, int32_t task);
-
 static void post_recv(fs_engine *e, int32_t recv) {
   const fs_program *p = e->program;
   match_queues *q = &e->queues[fs_program_slot(p, p->rank[recv])];
@@ -907,7 +916,7 @@ static void post_recv(fs_engine *e, int32_t recv) {
 
 static void handle_local(fs_engine *e, int32_t task) {
   const fs_program *p = e->program;
-  if (e->observer_count) notify(e, 2, task);
+  if (e->observer_count) notify(e, TASK_LOCAL_COMPLETE, task);
   extend_finish(e, p->rank[task]);
   if (fs_task_takes_cpu(p, task) && !(p->flags[task] & FS_BLOCKING) && !posted_free(p, task))
     free_cpu(e, cpu_of(e, p->rank[task], task));
@@ -915,7 +924,7 @@ static void handle_local(fs_engine *e, int32_t task) {
     release_task_core(e, task);
   int64_t from = start_edges_end(p, task);
   if (p->kind[task] == FS_SEND && !(e->two_sided[task] & RENDEZVOUS)) {
-    if (e->observer_count) notify(e, 3, task); /* an eager send is done */
+    if (e->observer_count) notify(e, TASK_REMOTE_COMPLETE, task); /* an eager send is done */
     e->completed++;
     release(e, task, from, p->successor_at[task + 1]);
     return;
@@ -925,7 +934,7 @@ static void handle_local(fs_engine *e, int32_t task) {
 
 static void handle_remote(fs_engine *e, int32_t task) {
   const fs_program *p = e->program;
-  if (e->observer_count) notify(e, 3, task);
+  if (e->observer_count) notify(e, TASK_REMOTE_COMPLETE, task);
   extend_finish(e, delivered_at(p, task));
   if (fs_task_takes_cpu(p, task) && (p->flags[task] & FS_BLOCKING))
     free_cpu(e, cpu_of(e, p->rank[task], task));
@@ -937,7 +946,7 @@ static void handle_remote(fs_engine *e, int32_t task) {
 
 static void handle_complete(fs_engine *e, int32_t task) {
   const fs_program *p = e->program;
-  if (e->observer_count) notify(e, 2, task), notify(e, 3, task);
+  if (e->observer_count) notify(e, TASK_LOCAL_COMPLETE, task), notify(e, TASK_REMOTE_COMPLETE, task);
   if (p->kind[task] >= FS_SLEEP) { /* start and proxy do not count */
     extend_finish(e, p->rank[task]);
     extend_finish(e, delivered_at(p, task));
@@ -986,11 +995,11 @@ static void handle(fs_engine *e, uint64_t payload) {
     case EVENT_COMPUTE:
       if (e->compute->event) e->compute->event(e->compute->state, e, (uint32_t)(payload >> EVENT_BITS), e->now);
       break;
-    default:
+    case EVENT_MODEL:
       if (e->network->event) e->network->event(e->network->state, e, (uint32_t)(payload >> EVENT_BITS), e->now);
       if (e->perturbation) flush_pending_local(e);
       break;
-  }
+  } /* no default: the eight kinds are every value of EVENT_BITS bits */
 }
 
 /* A node's free cores go to its waiters, first by (ready time, task id):
