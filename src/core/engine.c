@@ -120,6 +120,7 @@ struct fs_engine {
   int32_t *task_core;    /* per task: the core a concurrent task holds, -1 */
   fs_time *ready_at;     /* per task (or message): when it joined its CPU's list */
   int32_t *pool_ring;    /* pools to serve at the end of this instant */
+  int64_t core_bytes;    /* what the arrays above take */
   int32_t ring_head, ring_count;
 };
 
@@ -129,14 +130,23 @@ static int has_two_sided(const fs_program *p) {
   return 0;
 }
 
-/* The bytes fs_engine_bytes will count for program's run state, into
- * *need before any is allocated; -1 with err set past the memory limit. */
+/* The bytes of the arrays fs_engine_new allocates for program: per task
+ * (one more, unused: the arrays are never empty) remaining, waiting_next
+ * and place, and the two-sided flags; per used rank (slot) its CPUs'
+ * cpu_state and dispatch entries, finish, and the match queues. */
+static int64_t run_state_bytes(const fs_program *p, int two_sided) {
+  int64_t tasks = (int64_t)p->tasks + 1, slots = p->slots, cpus = slots * p->cpus;
+  int64_t bytes = tasks * (int64_t)(sizeof(int32_t) + sizeof(int32_t) + sizeof(uint32_t)) +
+                  cpus * (int64_t)(sizeof(cpu_state) + sizeof(dispatch_entry)) +
+                  slots * (int64_t)sizeof(fs_time);
+  if (two_sided) bytes += tasks * (int64_t)sizeof(uint8_t) + slots * (int64_t)sizeof(match_queues);
+  return bytes;
+}
+
+/* Those bytes, into *need before any is allocated; -1 with err set past
+ * the memory limit. */
 static int run_state_too_large(const fs_program *program, int64_t *need, fs_error *err) {
-  uint8_t flag;
-  match_queues queue;
-  fs_engine shape = {.program = program};
-  if (has_two_sided(program)) shape.two_sided = &flag, shape.queues = &queue;
-  *need = fs_engine_bytes(&shape);
+  *need = run_state_bytes(program, has_two_sided(program));
   if (*need <= fs_memory_limit()) return 0;
   char what[96];
   snprintf(what, sizeof what, "the run state of %d tasks on %d ranks", program->tasks,
@@ -184,6 +194,7 @@ fs_engine *fs_engine_new(const fs_program *program, fs_network_model *network,
 static void free_cores(fs_engine *e) {
   free(e->pools), free(e->pool_of), free(e->released), free(e->held_core);
   free(e->waiters), free(e->task_core), free(e->ready_at), free(e->pool_ring);
+  e->core_bytes = 0;
   e->pools = NULL, e->pool_of = e->released = e->held_core = NULL, e->waiters = NULL;
   e->task_core = e->pool_ring = NULL, e->ready_at = NULL;
 }
@@ -251,6 +262,7 @@ static int size_heaps(fs_engine *e) {
   free(room);
   e->waiters = malloc((size_t)total * sizeof *e->waiters + 1);
   e->released = malloc((size_t)held * sizeof *e->released + 1);
+  e->core_bytes += total * (int64_t)sizeof *e->waiters + 1 + held * (int64_t)sizeof *e->released + 1;
   return e->waiters && e->released ? 0 : -1;
 }
 
@@ -277,6 +289,10 @@ int fs_engine_set_cores(fs_engine *e, const int32_t *node_of_slot, int64_t cores
   e->task_core = malloc(tasks * sizeof *e->task_core);
   e->ready_at = malloc(tasks * sizeof *e->ready_at);
   e->pool_ring = malloc(((size_t)count + 1) * sizeof *e->pool_ring);
+  e->core_bytes = ((int64_t)count + 1) * (int64_t)(sizeof *e->pools + sizeof *e->pool_ring) +
+                  (int64_t)ranks * (int64_t)sizeof *e->pool_of +
+                  (int64_t)cpus * (int64_t)sizeof *e->held_core +
+                  (int64_t)tasks * (int64_t)(sizeof *e->task_core + sizeof *e->ready_at);
   int failed = !nodes || !e->pools || !e->pool_of || !e->held_core || !e->task_core ||
                !e->ready_at || !e->pool_ring;
   for (size_t r = 0; !failed && r < ranks; r++)
@@ -322,14 +338,9 @@ void fs_engine_visit_unmatched(const fs_engine *e, fs_unmatched_visitor visit, v
 const fs_time *fs_engine_finish_times(const fs_engine *e) { return e->finish; }
 
 int64_t fs_engine_bytes(const fs_engine *e) {
-  const fs_program *p = e->program;
-  int64_t per_task = 12 + (e->two_sided ? 1 : 0);
-  int64_t per_rank = (int64_t)p->cpus * (int64_t)(sizeof(cpu_state) + sizeof(dispatch_entry)) +
-                     (int64_t)sizeof(fs_time) + (e->queues ? (int64_t)sizeof(match_queues) : 0);
-  if (e->pools) /* ready_at, task_core, heaps; pool_of; held_core, heaps; pools, ring */
-    per_task += 32, per_rank += 4 + (int64_t)p->cpus * 24;
-  int64_t pools = e->pools ? (int64_t)e->pool_count * (int64_t)(sizeof(core_pool) + 4) : 0;
-  return (int64_t)p->tasks * per_task + (int64_t)p->slots * per_rank + pools; /* used ranks only */
+  const fs_perturbation *n = e->perturbation;
+  return run_state_bytes(e->program, e->two_sided != NULL) + e->core_bytes +
+         fs_event_queue_bytes(&e->queue) + (n && n->bytes ? n->bytes(n->state) : 0);
 }
 
 /* ---- posting events ---- */

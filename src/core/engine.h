@@ -109,8 +109,11 @@ int64_t fs_engine_unmatched(const fs_engine *e);
 int32_t fs_engine_remaining(const fs_engine *e, int32_t task);
 typedef void (*fs_unmatched_visitor)(void *state, int32_t task, int completed);
 void fs_engine_visit_unmatched(const fs_engine *e, fs_unmatched_visitor visit, void *state);
-/* The run state's bytes: per task, and per used rank (slot) whatever the
- * rank count (fs_engine_new refuses a run state past the memory limit). */
+/* The bytes of every array the engine holds (not its own fixed-size
+ * struct): the run state, per task and per used rank (slot) whatever the
+ * rank count (fs_engine_new refuses one past the memory limit); the cores'
+ * state; the event queue's buckets (as large as they grew); and the
+ * perturbation's state. */
 int64_t fs_engine_bytes(const fs_engine *e);
 
 /* For network models. */

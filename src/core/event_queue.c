@@ -11,6 +11,12 @@ void fs_event_queue_free(fs_event_queue *q) {
   memset(q, 0, sizeof *q);
 }
 
+int64_t fs_event_queue_bytes(const fs_event_queue *q) {
+  int64_t bytes = 0;
+  for (int i = 0; i < FS_EVENT_BUCKETS; i++) bytes += q->bucket[i].capacity * (int64_t)sizeof(fs_event);
+  return bytes;
+}
+
 void fs_event_queue_clear(fs_event_queue *q) {
   for (int i = 0; i < FS_EVENT_BUCKETS; i++) q->bucket[i].head = q->bucket[i].count = 0;
   q->size = 0;

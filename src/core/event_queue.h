@@ -37,6 +37,8 @@ typedef struct fs_event_queue {
 
 void fs_event_queue_init(fs_event_queue *q);
 void fs_event_queue_free(fs_event_queue *q);
+/* The bytes its buckets hold (they keep their high-water mark). */
+int64_t fs_event_queue_bytes(const fs_event_queue *q);
 /* Empties the queue but keeps its memory (for the next run). */
 void fs_event_queue_clear(fs_event_queue *q);
 /* Returns -1 when time is earlier than the last pop or memory runs out. */
