@@ -118,6 +118,29 @@ START_TEST(one_core_serializes_two_overlap) {
 }
 END_TEST
 
+/* The cores' state in fs_engine_bytes: the program above (3 tasks, 2 of
+ * them concurrent) on one node of 2 cores against no platform (the same
+ * events, so the same queue): pools 2 x 40 and the ring 2 x 4 (one node,
+ * plus one) = 88; pool_of 4 (per slot) and held_core 4 (per CPU); per task
+ * plus one (4) task_core 4 + ready_at 8 = 48; the waiters' heap, the CPU
+ * and the 2 concurrent tasks, 3 x 16 + 1 = 49; the free cores' heap,
+ * min(3, 2 cores) x 4 + 1 = 9. In all 202. */
+START_TEST(cores_bytes_exact) {
+  fs_program *p = fs_program_new(1);
+  int32_t s = add(p, FS_START, 0, -1);
+  compute(p, 0, 100, 1, s);
+  compute(p, 0, 10, 1, s);
+  finalize(p);
+  cores_run bare, cores;
+  run_on(&bare, p, "hockney", "", NULL, 0);
+  run_on(&cores, p, "hockney", "", ONE_NODE, 2);
+  ck_assert_int_eq(fs_engine_bytes(cores.sim.engine) - fs_engine_bytes(bare.sim.engine), 202);
+  run_free(&bare);
+  run_free(&cores);
+  fs_program_free(p);
+}
+END_TEST
+
 /* Ranks 0 and 1 on one node of 2 cores: rank 0's concurrent a0 (100 ns)
  * and b0 (50 ns), rank 1's concurrent a1 (30 ns), all ready at 0. By task
  * position a0 takes core 0 (0..100), b0 core 1 (0..50); a1 waits for b0's
@@ -476,6 +499,7 @@ int main(void) {
   Suite *s = suite_create("cores");
   TCase *c = tcase_create("cores");
   tcase_add_test(c, one_core_serializes_two_overlap);
+  tcase_add_test(c, cores_bytes_exact);
   tcase_add_test(c, ranks_of_a_node_compete);
   tcase_add_test(c, own_work_takes_a_core);
   tcase_add_test(c, other_ranks_work_waits_for_a_core);

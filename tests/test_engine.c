@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/deadlock_report.h"
 #include "core/engine.h"
 #include "instruments/timeline.h"
 #include "model_support.h"

@@ -178,12 +178,12 @@ START_TEST(clear_keeps_working) {
     ck_assert_int_eq(fs_event_queue_pop(&q, &e), 1);
   }
   ck_assert_int_gt(q.last, 0);
-  int64_t capacity[65];
-  for (int b = 0; b < 65; b++) capacity[b] = q.bucket[b].capacity;
+  int64_t capacity[FS_EVENT_BUCKETS];
+  for (int b = 0; b < FS_EVENT_BUCKETS; b++) capacity[b] = q.bucket[b].capacity;
   fs_event_queue_clear(&q);
   expect_empty(&q);
   ck_assert_int_eq(q.last, 0);
-  for (int b = 0; b < 65; b++) {
+  for (int b = 0; b < FS_EVENT_BUCKETS; b++) {
     ck_assert_int_eq(q.bucket[b].capacity, capacity[b]);
     ck_assert_int_eq(q.bucket[b].count, 0);
     ck_assert_int_eq(q.bucket[b].head, 0);

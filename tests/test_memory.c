@@ -112,8 +112,7 @@ START_TEST(slots_dense_then_sparse) {
 END_TEST
 
 /* 50000000 and 2147483647 ranks with one task: the run state is that of
- * the same task on 1 rank (today 44 bytes: per task 8, remaining and next;
- * per slot one CPU, cpu_state 24 + dispatch 4, and finish 8). */
+ * the same task on 1 rank (engine_bytes_exact counts it). */
 START_TEST(engine_bytes_per_used_rank) {
   fs_program *one = one_task(1);
   fs_simulation small;
@@ -154,8 +153,7 @@ static fs_program *one_message(int32_t ranks, int32_t last) {
  * o=1500 g=1000 G=6 O=0 ns), sparse: the sender's CPU holds o = 1500 ns;
  * the message arrives at o + L = 4000 ns and the receiver's CPU takes o +
  * 7 G = 1542 ns: the recv completes at 5542 ns. The run state is that of
- * the same message on 2 ranks (today 122 bytes: 2 tasks x (8 + 1 two-sided
- * flag) + 2 slots x (36 + 16 match queues)). */
+ * the same message on 2 ranks (engine_bytes_exact counts it). */
 START_TEST(sparse_message_loggops) {
   fs_program *two = one_message(2, 1);
   fs_simulation small;
@@ -173,6 +171,48 @@ START_TEST(sparse_message_loggops) {
   fs_test_run_free(&run);
   fs_test_run_free(&small);
   fs_program_free(p);
+  fs_program_free(two);
+}
+END_TEST
+
+/* The bytes the engine holds after a run, every array counted:
+ * - one compute of 10 ns on 1 rank (hockney, fixed): per task, one more
+ *   than the tasks (2), remaining 4 + waiting_next 4 + place 4 = 24; per
+ *   slot (1) its CPU's cpu_state 40 + dispatch entry 16, and finish 8 =
+ *   64; the event queue: the completion at 10000 ps goes to bucket 14
+ *   (highest bit 13 differs from 0), then to bucket 0 when popped: two
+ *   buckets of 256 events x 16 bytes = 8192. In all 8280.
+ * - run again under host noise x2: its state 40 (noise, program, seed,
+ *   draws, started), draws 8 per slot, started 8 per task (2) = 64; the
+ *   completion, now at 20000 ps, goes to bucket 15 (highest bit 14), and
+ *   the buckets keep what they took in the first run: 4096 more. 12440.
+ * - an eager 8-byte message from rank 0 to 1 under loggops: per task (3)
+ *   12 + 1 two-sided flag = 39; per slot (2) 64 + 16 match queues = 160;
+ *   the queue: the send's CPU release at 1500 ns (bucket 21) and arrival
+ *   at 4000 ns (bucket 22), the receipt's end at 5542 ns (bucket 23:
+ *   4000000 ^ 5542000 has bit 22 highest), and bucket 0: 4 x 4096 =
+ *   16384. In all 16583. */
+START_TEST(engine_bytes_exact) {
+  fs_program *one = one_task(1);
+  fs_simulation run;
+  fs_test_simulate(&run, one, "hockney", "fixed", "");
+  ck_assert_int_eq(run.status, FS_RUN_OK);
+  ck_assert_int_eq(fs_engine_bytes(run.engine), 8280);
+  fs_noise *noise = fs_noise_new();
+  ck_assert_int_eq(fs_noise_add(noise, "host=constant:value=2", &run.err), 0);
+  ck_assert_int_eq(fs_noise_prepare(noise, 1, &run.err), 0);
+  ck_assert_int_eq(fs_engine_set_noise(run.engine, noise, 1, &run.err), 0);
+  ck_assert_int_eq(fs_engine_run(run.engine, &run.err), FS_RUN_OK);
+  ck_assert_int_eq(fs_engine_makespan(run.engine), 20 * NS);
+  ck_assert_int_eq(fs_engine_bytes(run.engine), 12440);
+  fs_test_run_free(&run);
+  fs_noise_free(noise);
+  fs_program_free(one);
+  fs_program *two = one_message(2, 1);
+  fs_test_simulate(&run, two, "loggops", "fixed", "");
+  ck_assert_msg(run.status == FS_RUN_OK, "%s", run.err.message);
+  ck_assert_int_eq(fs_engine_bytes(run.engine), 16583);
+  fs_test_run_free(&run);
   fs_program_free(two);
 }
 END_TEST
@@ -405,6 +445,7 @@ static Suite *memory_suite(void) {
   tcase_add_test(c, slots_dense_then_sparse);
   tcase_add_test(c, engine_bytes_per_used_rank);
   tcase_add_test(c, sparse_message_loggops);
+  tcase_add_test(c, engine_bytes_exact);
   tcase_add_test(c, noise_without_per_rank_table);
   tcase_add_test(c, platform_larger_than_its_ranks);
   tcase_add_test(c, too_large_message);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/deadlock_report.h"
 #include "core/engine.h"
 #include "formats/text_input.h"
 #include "generators/generators.h"

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/deadlock_report.h"
 #include "core/engine.h"
 #include "formats/atomic_file.h"
 #include "formats/schedule_reader.h"

@@ -4,16 +4,17 @@
  * of each instant gives every idle CPU its next one, CPUs in that order.
  * Two-sided messages are matched in per-rank FIFO queues linked through
  * the task arrays. No allocation once a run has begun, except the event
- * queue's buckets growing to their high-water mark. */
+ * queue's buckets growing to their high-water mark. A perturbation of the
+ * models' intervals (the noise: core/perturbation.h) is called through a
+ * table; the deadlock report is deadlock_report.c. */
 #include "engine.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "event_queue.h"
-#include "noise/noise.h"
 
-/* Event payload: task id (or model payload) << 3 | kind. */
+/* Event payload: task id (or model payload) << EVENT_BITS | kind. */
 enum {
   EVENT_COMPLETE,  /* local and remote completion at once */
   EVENT_LOCAL,     /* the CPU part ends */
@@ -25,6 +26,7 @@ enum {
   EVENT_COMPUTE,   /* the compute model's own event */
 };
 #define EVENT_BITS 3
+_Static_assert(EVENT_COMPUTE + 1 == 1 << EVENT_BITS, "handle() has a case for every kind");
 
 /* Per-task flags of two-sided tasks. RECEIVED_INTO: the message was
  * matched during its receipt; the recv it completes at the receipt's end
@@ -86,9 +88,9 @@ struct fs_engine {
   uint32_t next_place;   /* handed out in order: the ranks' first tasks, then one per start
                           * and per match; at most ranks + 2 x FS_MAX_TASKS < 2^32 */
   uint8_t *two_sided;    /* per task: MESSAGE, RENDEZVOUS... (above); NULL without sends */
-  cpu_state *cpus;       /* rank * program->cpus + cpu */
-  match_queues *queues;  /* per rank; NULL without sends and receives */
-  fs_time *finish;       /* per rank: latest CPU end or data delivery */
+  cpu_state *cpus;       /* slot (program.h) * program->cpus + cpu */
+  match_queues *queues;  /* per slot; NULL without sends and receives */
+  fs_time *finish;       /* per slot: latest CPU end or data delivery */
   dispatch_entry *dispatch; /* CPUs to serve at the end of this instant */
   int32_t dispatch_count;
   int32_t dispatch_head; /* in a round without a heap: the next to serve */
@@ -101,12 +103,11 @@ struct fs_engine {
   int64_t unmatched;
   int failed;            /* a post was refused (memory, or a time in the past) */
   const char *failure;   /* why, when not that */
-  fs_error model_error;  /* what the network model said when it could not reset */
-  /* noise (fs_engine_set_noise); all unused when noise is NULL */
-  const fs_noise *noise;
-  uint64_t seed;
-  uint64_t *draws;       /* per rank: draws so far in this run */
-  fs_time *started;      /* per task: when it started */
+  fs_error model_error;  /* what a model said when it could not reset */
+  /* a perturbation (fs_engine_set_perturbation): &perturbation_table, or
+   * NULL, and then pending is unused */
+  fs_perturbation *perturbation;
+  fs_perturbation perturbation_table;
   int32_t pending;       /* a local completion held until the model's call returns, or -1 */
   fs_time pending_at;    /* its time as the model posted it */
   /* cores (fs_engine_set_cores); all NULL unless concurrent tasks run on a platform */
@@ -119,6 +120,7 @@ struct fs_engine {
   int32_t *task_core;    /* per task: the core a concurrent task holds, -1 */
   fs_time *ready_at;     /* per task (or message): when it joined its CPU's list */
   int32_t *pool_ring;    /* pools to serve at the end of this instant */
+  int64_t core_bytes;    /* what the arrays above take */
   int32_t ring_head, ring_count;
 };
 
@@ -128,14 +130,23 @@ static int has_two_sided(const fs_program *p) {
   return 0;
 }
 
-/* The bytes fs_engine_bytes will count for program's run state, into
- * *need before any is allocated; -1 with err set past the memory limit. */
+/* The bytes of the arrays fs_engine_new allocates for program: per task
+ * (one more, unused: the arrays are never empty) remaining, waiting_next
+ * and place, and the two-sided flags; per used rank (slot) its CPUs'
+ * cpu_state and dispatch entries, finish, and the match queues. */
+static int64_t run_state_bytes(const fs_program *p, int two_sided) {
+  int64_t tasks = (int64_t)p->tasks + 1, slots = p->slots, cpus = slots * p->cpus;
+  int64_t bytes = tasks * (int64_t)(sizeof(int32_t) + sizeof(int32_t) + sizeof(uint32_t)) +
+                  cpus * (int64_t)(sizeof(cpu_state) + sizeof(dispatch_entry)) +
+                  slots * (int64_t)sizeof(fs_time);
+  if (two_sided) bytes += tasks * (int64_t)sizeof(uint8_t) + slots * (int64_t)sizeof(match_queues);
+  return bytes;
+}
+
+/* Those bytes, into *need before any is allocated; -1 with err set past
+ * the memory limit. */
 static int run_state_too_large(const fs_program *program, int64_t *need, fs_error *err) {
-  uint8_t flag;
-  match_queues queue;
-  fs_engine shape = {.program = program};
-  if (has_two_sided(program)) shape.two_sided = &flag, shape.queues = &queue;
-  *need = fs_engine_bytes(&shape);
+  *need = run_state_bytes(program, has_two_sided(program));
   if (*need <= fs_memory_limit()) return 0;
   char what[96];
   snprintf(what, sizeof what, "the run state of %d tasks on %d ranks", program->tasks,
@@ -183,6 +194,7 @@ fs_engine *fs_engine_new(const fs_program *program, fs_network_model *network,
 static void free_cores(fs_engine *e) {
   free(e->pools), free(e->pool_of), free(e->released), free(e->held_core);
   free(e->waiters), free(e->task_core), free(e->ready_at), free(e->pool_ring);
+  e->core_bytes = 0;
   e->pools = NULL, e->pool_of = e->released = e->held_core = NULL, e->waiters = NULL;
   e->task_core = e->pool_ring = NULL, e->ready_at = NULL;
 }
@@ -198,26 +210,20 @@ void fs_engine_free(fs_engine *e) {
   free(e->queues);
   free(e->finish);
   free(e->dispatch);
-  free(e->draws);
-  free(e->started);
+  fs_engine_set_perturbation(e, NULL);
   free_cores(e);
   free(e);
 }
 
-int fs_engine_set_noise(fs_engine *e, const fs_noise *noise, uint64_t seed, fs_error *err) {
-  e->seed = seed;
-  if (!fs_noise_active(noise)) {
-    e->noise = NULL;
-    return 0;
-  }
-  const fs_program *p = e->program;
-  if (!e->draws) e->draws = malloc((size_t)(p->slots ? p->slots : 1) * sizeof *e->draws);
-  if (!e->started) e->started = malloc((size_t)(p->tasks + 1) * sizeof *e->started);
-  if (!e->draws || !e->started)
-    return fs_error_set(err, "out of memory for the noise state of %d tasks", p->tasks);
-  e->noise = noise;
-  return 0;
+void fs_engine_set_perturbation(fs_engine *e, const fs_perturbation *perturbation) {
+  const fs_perturbation *old = e->perturbation;
+  if (old && old->destroy && (!perturbation || perturbation->state != old->state))
+    old->destroy(old->state);
+  if (perturbation) e->perturbation_table = *perturbation;
+  e->perturbation = perturbation ? &e->perturbation_table : NULL;
 }
+
+const fs_perturbation *fs_engine_perturbation(const fs_engine *e) { return e->perturbation; }
 
 /* Does task hold a core of its node while it runs (when cores are in use)? */
 static int holds_core(const fs_program *p, int32_t t) {
@@ -256,6 +262,7 @@ static int size_heaps(fs_engine *e) {
   free(room);
   e->waiters = malloc((size_t)total * sizeof *e->waiters + 1);
   e->released = malloc((size_t)held * sizeof *e->released + 1);
+  e->core_bytes += total * (int64_t)sizeof *e->waiters + 1 + held * (int64_t)sizeof *e->released + 1;
   return e->waiters && e->released ? 0 : -1;
 }
 
@@ -282,6 +289,10 @@ int fs_engine_set_cores(fs_engine *e, const int32_t *node_of_slot, int64_t cores
   e->task_core = malloc(tasks * sizeof *e->task_core);
   e->ready_at = malloc(tasks * sizeof *e->ready_at);
   e->pool_ring = malloc(((size_t)count + 1) * sizeof *e->pool_ring);
+  e->core_bytes = ((int64_t)count + 1) * (int64_t)(sizeof *e->pools + sizeof *e->pool_ring) +
+                  (int64_t)ranks * (int64_t)sizeof *e->pool_of +
+                  (int64_t)cpus * (int64_t)sizeof *e->held_core +
+                  (int64_t)tasks * (int64_t)(sizeof *e->task_core + sizeof *e->ready_at);
   int failed = !nodes || !e->pools || !e->pool_of || !e->held_core || !e->task_core ||
                !e->ready_at || !e->pool_ring;
   for (size_t r = 0; !failed && r < ranks; r++)
@@ -314,18 +325,22 @@ fs_time fs_engine_finish(const fs_engine *e, int32_t rank) {
 int64_t fs_engine_events(const fs_engine *e) { return e->events; }
 int64_t fs_engine_stuck_tasks(const fs_engine *e) { return e->stuck; }
 int64_t fs_engine_unmatched(const fs_engine *e) { return e->unmatched; }
+int32_t fs_engine_remaining(const fs_engine *e, int32_t task) { return e->remaining[task]; }
+
+void fs_engine_visit_unmatched(const fs_engine *e, fs_unmatched_visitor visit, void *state) {
+  for (int32_t r = 0; e->queues && r < e->program->slots; r++) {
+    for (int32_t t = e->queues[r].posted_head; t >= 0; t = e->waiting_next[t]) visit(state, t, 0);
+    for (int32_t t = e->queues[r].unexpected_head; t >= 0; t = e->waiting_next[t])
+      visit(state, t, !(e->two_sided[t] & RENDEZVOUS));
+  }
+}
 
 const fs_time *fs_engine_finish_times(const fs_engine *e) { return e->finish; }
 
 int64_t fs_engine_bytes(const fs_engine *e) {
-  const fs_program *p = e->program;
-  int64_t per_task = 12 + (e->two_sided ? 1 : 0);
-  int64_t per_rank = (int64_t)p->cpus * (int64_t)(sizeof(cpu_state) + sizeof(dispatch_entry)) +
-                     (int64_t)sizeof(fs_time) + (e->queues ? (int64_t)sizeof(match_queues) : 0);
-  if (e->pools) /* ready_at, task_core, heaps; pool_of; held_core, heaps; pools, ring */
-    per_task += 32, per_rank += 4 + (int64_t)p->cpus * 24;
-  int64_t pools = e->pools ? (int64_t)e->pool_count * (int64_t)(sizeof(core_pool) + 4) : 0;
-  return (int64_t)p->tasks * per_task + (int64_t)p->slots * per_rank + pools; /* used ranks only */
+  const fs_perturbation *n = e->perturbation;
+  return run_state_bytes(e->program, e->two_sided != NULL) + e->core_bytes +
+         fs_event_queue_bytes(&e->queue) + (n && n->bytes ? n->bytes(n->state) : 0);
 }
 
 /* ---- posting events ---- */
@@ -337,92 +352,38 @@ static void post(fs_engine *e, fs_time at, uint64_t payload) {
   if (at < e->now || fs_event_queue_push(&e->queue, at, payload)) e->failed = 1;
 }
 
-/* ---- noise: each interval a model posts, perturbed (noise/noise.h) ---- */
-
-static fs_time not_before_now(const fs_engine *e, fs_time t) { return t < e->now ? e->now : t; }
-
-/* d under rank's noise of `kind`, spending one of the rank's draws. */
-static fs_time perturb(fs_engine *e, fs_noise_kind kind, int32_t rank, fs_time d) {
-  if (!fs_noise_has(e->noise, kind, rank)) return d;
-  return fs_noise_apply(e->noise, kind, rank, e->seed, e->draws[fs_program_slot(e->program, rank)]++, d);
-}
-
-/* The end of a CPU occupation of rank from start to end: host noise (and
- * compute noise for a compute), then the detours it meets. */
-static fs_time occupation_end(fs_engine *e, int32_t rank, int takes_cpu, int compute,
-                              fs_time start, fs_time end) {
-  fs_time d = perturb(e, FS_NOISE_HOST, rank, end - start);
-  if (compute) d = perturb(e, FS_NOISE_COMPUTE, rank, d);
-  fs_time t = fs_time_add(start, d);
-  if (takes_cpu) t = fs_noise_detour_end(e->noise, rank, e->seed, start, t);
-  return not_before_now(e, t);
-}
-
-static fs_time task_occupation_end(fs_engine *e, int32_t task, int compute, fs_time at) {
-  const fs_program *p = e->program;
-  return occupation_end(e, p->rank[task], fs_task_takes_cpu(p, task), compute,
-                        e->started[task], at);
-}
-
-/* A completion with local = remote: a sleep or compute is an occupation; a
- * put/get whose sender is busy until the data lands is one, then a
- * transfer (net noise on the whole). */
-FS_COLD static fs_time noisy_complete(fs_engine *e, int32_t task, fs_time at) {
-  const fs_program *p = e->program;
-  switch (p->kind[task]) {
-    case FS_START:
-    case FS_PROXY:
-      return at;
-    case FS_SLEEP:
-      return task_occupation_end(e, task, 0, at);
-    case FS_COMPUTE:
-      return task_occupation_end(e, task, 1, at);
-    default: {
-      fs_time start = e->started[task], cpu_end = task_occupation_end(e, task, 0, at);
-      return not_before_now(e, fs_time_add(start, perturb(e, FS_NOISE_NET, p->rank[task], cpu_end - start)));
-    }
-  }
-}
+/* ---- perturbation: each interval a model posts (core/perturbation.h) ---- */
 
 FS_COLD static void flush_pending_local(fs_engine *e) {
   if (e->pending < 0) return;
   int32_t task = e->pending;
   e->pending = -1;
-  post(e, task_occupation_end(e, task, 0, e->pending_at),
+  const fs_perturbation *n = e->perturbation;
+  post(e, n->local(n->state, task, e->pending_at, e->now),
        (uint64_t)task << EVENT_BITS | EVENT_LOCAL);
 }
 
-/* A transfer's remote completion or arrival at `at`: its latency after
- * the local completion under net noise, or, when the model keeps the
- * sender busy until then (the same time), the whole interval. A message
- * that lands before the sender's CPU is free (LogGOPS with O > G: the
- * o + L of an eager send ends before o + (s-1)O) has no latency after the
- * local completion: its whole flight from the start is perturbed, apart
- * from the CPU's. */
-FS_COLD static fs_time noisy_transfer(fs_engine *e, int32_t task, fs_time at) {
-  int32_t rank = e->program->rank[task];
-  fs_time start = e->started[task];
+/* A transfer's remote completion or arrival at `at`, with the local
+ * completion held for the same task, if any (perturbed as one with it;
+ * posted first). */
+FS_COLD static fs_time perturbed_transfer(fs_engine *e, int32_t task, fs_time at) {
+  const fs_perturbation *n = e->perturbation;
   if (e->pending != task) /* no local completion seen in this call */
-    return not_before_now(e, fs_time_add(start, perturb(e, FS_NOISE_NET, rank, at - start)));
-  fs_time local = e->pending_at, noisy_local = task_occupation_end(e, task, 0, local), arrival;
+    return n->transfer(n->state, task, at, NULL, e->now);
+  fs_time local = e->pending_at;
   e->pending = -1;
-  if (at == local)
-    noisy_local = arrival =
-        not_before_now(e, fs_time_add(start, perturb(e, FS_NOISE_NET, rank, noisy_local - start)));
-  else if (at < local)
-    arrival = not_before_now(e, fs_time_add(start, perturb(e, FS_NOISE_NET, rank, at - start)));
-  else
-    arrival = fs_time_add(noisy_local, perturb(e, FS_NOISE_NET, rank, at - local));
-  post(e, noisy_local, (uint64_t)task << EVENT_BITS | EVENT_LOCAL);
+  fs_time arrival = n->transfer(n->state, task, at, &local, e->now);
+  post(e, local, (uint64_t)task << EVENT_BITS | EVENT_LOCAL);
   return arrival;
 }
 
 void fs_engine_post_complete(fs_engine *e, int32_t task, fs_time at) {
-  if (e->noise) at = noisy_complete(e, task, at);
+  const fs_perturbation *n = e->perturbation;
+  if (n) at = n->complete(n->state, task, at, e->now);
   post(e, at, (uint64_t)task << EVENT_BITS | EVENT_COMPLETE);
 }
-/* With noise, a local completion is held until the remote part is known
- * (hockney posts both at once, and the noise treats them as one). */
+/* With a perturbation, a local completion is held until the remote part is
+ * known (hockney posts both at once, and the noise treats them as one). */
 FS_COLD static void hold_local(fs_engine *e, int32_t task, fs_time at) {
   flush_pending_local(e);
   e->pending = task;
@@ -430,17 +391,17 @@ FS_COLD static void hold_local(fs_engine *e, int32_t task, fs_time at) {
 }
 
 void fs_engine_post_local(fs_engine *e, int32_t task, fs_time at) {
-  if (e->noise) {
+  if (e->perturbation) {
     hold_local(e, task, at);
     return;
   }
   post(e, at, (uint64_t)task << EVENT_BITS | EVENT_LOCAL);
 }
 void fs_engine_post_remote(fs_engine *e, int32_t task, fs_time at) {
-  if (e->noise) at = noisy_transfer(e, task, at);
+  if (e->perturbation) at = perturbed_transfer(e, task, at);
   post(e, at, (uint64_t)task << EVENT_BITS | EVENT_REMOTE);
 }
-/* The engine's own remote completions (a match, a receipt): no noise. */
+/* The engine's own remote completions (a match, a receipt): not perturbed. */
 static void post_remote_now(fs_engine *e, int32_t task) {
   post(e, e->now, (uint64_t)task << EVENT_BITS | EVENT_REMOTE);
 }
@@ -451,7 +412,7 @@ void fs_engine_post_compute_event(fs_engine *e, fs_time at, uint32_t payload) {
   post(e, at, (uint64_t)payload << EVENT_BITS | EVENT_COMPUTE);
 }
 void fs_engine_post_arrival(fs_engine *e, int32_t task, fs_time at) {
-  if (e->noise) at = noisy_transfer(e, task, at);
+  if (e->perturbation) at = perturbed_transfer(e, task, at);
   post(e, at, (uint64_t)task << EVENT_BITS | EVENT_ARRIVAL);
 }
 
@@ -719,12 +680,17 @@ static void release_task_core(fs_engine *e, int32_t task) {
 
 /* ---- tasks ---- */
 
-static void notify(fs_engine *e, int which, int32_t task) {
+/* What notify tells the observers of a task (fs_observer's callbacks). */
+typedef enum task_news { TASK_READY, TASK_STARTED, TASK_LOCAL_COMPLETE, TASK_REMOTE_COMPLETE } task_news;
+
+static void notify(fs_engine *e, task_news news, int32_t task) {
   for (int i = 0; i < e->observer_count; i++) {
     fs_observer *o = &e->observers[i];
     void (*callback)(void *, int32_t, fs_time) =
-        which == 0 ? o->ready : which == 1 ? o->started : which == 2 ? o->local_complete
-                                                                      : o->remote_complete;
+        news == TASK_READY ? o->ready
+        : news == TASK_STARTED ? o->started
+        : news == TASK_LOCAL_COMPLETE ? o->local_complete
+                                      : o->remote_complete;
     if (callback) callback(o->state, task, e->now);
   }
 }
@@ -784,8 +750,8 @@ static void post_recv(fs_engine *e, int32_t task);
 
 static void start_task(fs_engine *e, int32_t task) {
   const fs_program *p = e->program;
-  if (e->observer_count) notify(e, 1, task);
-  if (e->noise) e->started[task] = e->now;
+  if (e->observer_count) notify(e, TASK_STARTED, task);
+  if (e->perturbation) e->perturbation->start(e->perturbation->state, task, e->now);
   e->place[task] = e->next_place++; /* what it releases comes after all placed before */
   if (p->start_dependencies) {
     int64_t first = p->successor_at[task];
@@ -816,11 +782,11 @@ static void start_task(fs_engine *e, int32_t task) {
       e->network->start(e->network->state, e, task, e->now);
       break;
   }
-  if (e->noise) flush_pending_local(e);
+  if (e->perturbation) flush_pending_local(e);
 }
 
 static void make_ready(fs_engine *e, int32_t task, uint32_t place) {
-  if (e->observer_count) notify(e, 0, task);
+  if (e->observer_count) notify(e, TASK_READY, task);
   e->place[task] = place;
   if (fs_task_takes_cpu(e->program, task))
     wait_for_cpu(e, cpu_of(e, e->program->rank[task], task), task);
@@ -866,8 +832,9 @@ static int accepts(const fs_program *p, int32_t r, int32_t s) {
          (tag == FS_ANY_TAG || sent_tag == FS_ANY_TAG || tag == sent_tag);
 }
 
-/* Removes and returns the first entry of a FIFO list that `match` accepts,
- * or -1. want(a, b) is asked as accepts(recv, send). */
+/* Removes and returns the first entry of the FIFO list head..tail that
+ * matches `other`, or -1: the list holds recvs when other_is_send (an entry
+ * matches when it accepts other), else sends (other accepts the entry). */
 static int32_t take_first(fs_engine *e, int32_t *head, int32_t *tail, int32_t other,
                           int other_is_send) {
   const fs_program *p = e->program;
@@ -923,7 +890,7 @@ static void receive_message(fs_engine *e, int32_t send) {
   }
   fs_time hold = e->network->receive(e->network->state, e, send, e->now);
   fs_time end = fs_time_add(e->now, hold);
-  if (e->noise) end = occupation_end(e, p->peer[send], 1, 0, e->now, end);
+  if (e->perturbation) end = e->perturbation->receive(e->perturbation->state, send, end, e->now);
   if (e->observer_count) notify_received(e, send, end);
   e->two_sided[send] |= RECEIVING;
   if (recv >= 0) {
@@ -933,11 +900,11 @@ static void receive_message(fs_engine *e, int32_t send) {
   post(e, end, (uint64_t)send << EVENT_BITS | EVENT_RECEIVED);
 }
 
+static void handle_local(fs_engine *e, int32_t task);
+
 /* A recv is posted in no time: it takes the first unexpected message it
  * accepts and completes now, or when that message's receipt ends; or it
  * waits in the posted queue. */
-static void handle_local(fs_engine *e, int32_t task);
-
 static void post_recv(fs_engine *e, int32_t recv) {
   const fs_program *p = e->program;
   match_queues *q = &e->queues[fs_program_slot(p, p->rank[recv])];
@@ -960,7 +927,7 @@ static void post_recv(fs_engine *e, int32_t recv) {
 
 static void handle_local(fs_engine *e, int32_t task) {
   const fs_program *p = e->program;
-  if (e->observer_count) notify(e, 2, task);
+  if (e->observer_count) notify(e, TASK_LOCAL_COMPLETE, task);
   extend_finish(e, p->rank[task]);
   if (fs_task_takes_cpu(p, task) && !(p->flags[task] & FS_BLOCKING) && !posted_free(p, task))
     free_cpu(e, cpu_of(e, p->rank[task], task));
@@ -968,7 +935,7 @@ static void handle_local(fs_engine *e, int32_t task) {
     release_task_core(e, task);
   int64_t from = start_edges_end(p, task);
   if (p->kind[task] == FS_SEND && !(e->two_sided[task] & RENDEZVOUS)) {
-    if (e->observer_count) notify(e, 3, task); /* an eager send is done */
+    if (e->observer_count) notify(e, TASK_REMOTE_COMPLETE, task); /* an eager send is done */
     e->completed++;
     release(e, task, from, p->successor_at[task + 1]);
     return;
@@ -978,7 +945,7 @@ static void handle_local(fs_engine *e, int32_t task) {
 
 static void handle_remote(fs_engine *e, int32_t task) {
   const fs_program *p = e->program;
-  if (e->observer_count) notify(e, 3, task);
+  if (e->observer_count) notify(e, TASK_REMOTE_COMPLETE, task);
   extend_finish(e, delivered_at(p, task));
   if (fs_task_takes_cpu(p, task) && (p->flags[task] & FS_BLOCKING))
     free_cpu(e, cpu_of(e, p->rank[task], task));
@@ -990,7 +957,7 @@ static void handle_remote(fs_engine *e, int32_t task) {
 
 static void handle_complete(fs_engine *e, int32_t task) {
   const fs_program *p = e->program;
-  if (e->observer_count) notify(e, 2, task), notify(e, 3, task);
+  if (e->observer_count) notify(e, TASK_LOCAL_COMPLETE, task), notify(e, TASK_REMOTE_COMPLETE, task);
   if (p->kind[task] >= FS_SLEEP) { /* start and proxy do not count */
     extend_finish(e, p->rank[task]);
     extend_finish(e, delivered_at(p, task));
@@ -1039,11 +1006,11 @@ static void handle(fs_engine *e, uint64_t payload) {
     case EVENT_COMPUTE:
       if (e->compute->event) e->compute->event(e->compute->state, e, (uint32_t)(payload >> EVENT_BITS), e->now);
       break;
-    default:
+    case EVENT_MODEL:
       if (e->network->event) e->network->event(e->network->state, e, (uint32_t)(payload >> EVENT_BITS), e->now);
-      if (e->noise) flush_pending_local(e);
+      if (e->perturbation) flush_pending_local(e);
       break;
-  }
+  } /* no default: the eight kinds are every value of EVENT_BITS bits */
 }
 
 /* A node's free cores go to its waiters, first by (ready time, task id):
@@ -1150,25 +1117,24 @@ static void reset(fs_engine *e) {
   e->failed = 0;
   e->failure = NULL;
   e->pending = -1;
-  if (e->noise) memset(e->draws, 0, (size_t)p->slots * sizeof *e->draws);
+  if (e->perturbation) e->perturbation->reset(e->perturbation->state);
   if (e->network->reset && e->network->reset(e->network->state, p, &e->model_error))
     fail_run(e, e->model_error.message);
   else if (e->compute->reset && e->compute->reset(e->compute->state, p, &e->model_error))
     fail_run(e, e->model_error.message);
 }
 
-/* Counts what is left in the match queues (into e->unmatched) and returns
- * how many of those tasks never completed: the posted recvs and the
- * rendezvous sends (an eager send completed when it left). */
-static int64_t count_unmatched(fs_engine *e) {
-  int64_t unfinished = 0;
-  for (int32_t r = 0; e->queues && r < e->program->slots; r++) {
-    for (int32_t t = e->queues[r].posted_head; t >= 0; t = e->waiting_next[t])
-      e->unmatched++, unfinished++;
-    for (int32_t t = e->queues[r].unexpected_head; t >= 0; t = e->waiting_next[t])
-      e->unmatched++, unfinished += (e->two_sided[t] & RENDEZVOUS) != 0;
-  }
-  return unfinished;
+/* What is left in the match queues: tasks, and those that never completed
+ * (the posted recvs and the rendezvous sends). */
+typedef struct unmatched_count {
+  int64_t tasks, unfinished;
+} unmatched_count;
+
+static void count_unmatched(void *state, int32_t task, int completed) {
+  unmatched_count *count = state;
+  (void)task;
+  count->tasks++;
+  count->unfinished += !completed;
 }
 
 int fs_engine_run(fs_engine *e, fs_error *err) {
@@ -1202,7 +1168,10 @@ int fs_engine_run(fs_engine *e, fs_error *err) {
                                    : "out of memory, or the network model posted a completion in the past");
   for (int32_t t = 0; t < p->tasks; t++)
     if (e->remaining[t] > 0) e->stuck++;
-  int64_t unfinished = count_unmatched(e); /* recvs and rendezvous sends left waiting */
+  unmatched_count left = {0, 0};
+  fs_engine_visit_unmatched(e, count_unmatched, &left);
+  int64_t unfinished = left.unfinished; /* recvs and rendezvous sends left waiting */
+  e->unmatched = left.tasks;
   if (e->completed + e->stuck + unfinished != p->tasks)
     return fs_error_set(err, "simulation failed: the network model left %lld transfers unfinished",
                         (long long)(p->tasks - e->completed - e->stuck - unfinished));
@@ -1213,126 +1182,4 @@ int fs_engine_run(fs_engine *e, fs_error *err) {
     return FS_RUN_DEADLOCK;
   }
   return FS_RUN_OK;
-}
-
-/* ---- deadlock report ---- */
-
-#define WAITS_SHOWN 8
-/* DONE_UNMATCHED: an eager send whose message no recv matched (the send
- * completed; what waits for it does not wait in vain). */
-enum { DONE = 0, NEVER_READY = 1, UNMATCHED = 2, DONE_UNMATCHED = 3 };
-
-/* Per task: DONE, NEVER_READY, UNMATCHED (left in a match queue, not
- * complete) or DONE_UNMATCHED. */
-static uint8_t *pending_states(const fs_engine *e) {
-  const fs_program *p = e->program;
-  uint8_t *state = malloc((size_t)p->tasks + 1);
-  if (!state) return NULL;
-  for (int32_t t = 0; t < p->tasks; t++) state[t] = e->remaining[t] > 0 ? NEVER_READY : DONE;
-  for (int32_t r = 0; e->queues && r < p->slots; r++) {
-    for (int32_t t = e->queues[r].posted_head; t >= 0; t = e->waiting_next[t]) state[t] = UNMATCHED;
-    for (int32_t t = e->queues[r].unexpected_head; t >= 0; t = e->waiting_next[t])
-      state[t] = e->two_sided[t] & RENDEZVOUS ? UNMATCHED : DONE_UNMATCHED;
-  }
-  return state;
-}
-
-static void describe_pending(const fs_program *p, int32_t u, uint8_t state, FILE *out) {
-  char name[24];
-  fprintf(out, " %s (%s, rank %d, %s)", fs_task_name(p, u, name), fs_task_kind_name(p->kind[u]),
-          p->rank[u], state == NEVER_READY ? "never ready" : "never matched");
-}
-
-static void report_waiting_tasks(const fs_engine *e, const uint8_t *state, FILE *out, int limit) {
-  const fs_program *p = e->program;
-  int32_t *slot = malloc((size_t)p->tasks * sizeof *slot + 1);
-  int32_t *shown = calloc((size_t)limit + 1, sizeof *shown);
-  int32_t *waits = calloc(((size_t)limit + 1) * WAITS_SHOWN, sizeof *waits);
-  int32_t *wait_count = calloc((size_t)limit + 1, sizeof *wait_count);
-  if (!slot || !shown || !waits || !wait_count) {
-    fprintf(out, "(out of memory for the deadlock report)\n");
-    goto done;
-  }
-  int count = 0;
-  for (int32_t t = 0; t < p->tasks; t++) {
-    slot[t] = -1;
-    if (state[t] == NEVER_READY && count < limit) shown[count] = t, slot[t] = count++;
-  }
-  /* pending: a task never ready, or the completion of an unmatched one */
-  for (int32_t u = 0; u < p->tasks; u++) {
-    int open = state[u] == NEVER_READY || state[u] == UNMATCHED;
-    for (int64_t i = p->successor_at[u]; open && i < p->successor_at[u + 1]; i++) {
-      uint32_t edge = p->successor[i];
-      int32_t v = FS_EDGE_TASK(edge);
-      int pending = state[u] == NEVER_READY || !(edge & (FS_EDGE_START | FS_EDGE_LOCAL));
-      if (pending && slot[v] >= 0 && wait_count[slot[v]] < WAITS_SHOWN)
-        waits[slot[v] * WAITS_SHOWN + wait_count[slot[v]]++] = u;
-    }
-  }
-  char name[24];
-  for (int k = 0; k < count; k++) {
-    int32_t t = shown[k];
-    fprintf(out, "  %s (%s, rank %d) waits for %d more completion%s:", fs_task_name(p, t, name),
-            fs_task_kind_name(p->kind[t]), p->rank[t], e->remaining[t],
-            e->remaining[t] == 1 ? "" : "s");
-    for (int w = 0; w < wait_count[k]; w++) {
-      int32_t u = waits[k * WAITS_SHOWN + w];
-      describe_pending(p, u, state[u], out);
-    }
-    fprintf(out, "\n");
-  }
-  if (e->stuck > count) fprintf(out, "  ... and %lld more\n", (long long)(e->stuck - count));
-done:
-  free(slot);
-  free(shown);
-  free(waits);
-  free(wait_count);
-}
-
-/* One unmatched send or recv: "recv NAME on rank 1 from rank 0, tag 6,
- * 8B: posted, no message matched it", with the describer's communicator
- * and call when it knows them. */
-static void report_unmatched_task(const fs_program *p, int32_t t, const fs_task_describer *d,
-                                  FILE *out) {
-  char name[24], peer[24] = "any rank", tag[16] = "any", size[32], communicator[96] = "", call[256] = "";
-  int32_t value = fs_task_tag(p, t);
-  if (d && d->describe &&
-      d->describe(d->state, p, t, &value, communicator, sizeof communicator, call, sizeof call))
-    communicator[0] = call[0] = 0, value = fs_task_tag(p, t);
-  if (p->peer[t] >= 0) snprintf(peer, sizeof peer, "rank %d", p->peer[t]);
-  if (value >= 0) snprintf(tag, sizeof tag, "%d", value);
-  int receive = p->kind[t] == FS_RECV;
-  fprintf(out, "  %s %s on rank %d %s %s, tag %s%s%s, %s%s%s%s: %s\n", receive ? "recv" : "send",
-          fs_task_name(p, t, name), p->rank[t], receive ? "from" : "to", peer, tag,
-          communicator[0] ? ", " : "", communicator, fs_format_size(size, p->value[t]),
-          call[0] ? " (" : "", call, call[0] ? ")" : "",
-          receive ? "posted, no message matched it" : "arrived, no recv matched it");
-}
-
-/* The sends and recvs left in the match queues, in program order. */
-static void report_unmatched(const fs_engine *e, const uint8_t *state, const fs_task_describer *d,
-                             FILE *out, int limit) {
-  const fs_program *p = e->program;
-  int64_t shown = 0;
-  for (int32_t t = 0; t < p->tasks; t++) {
-    if (state[t] != UNMATCHED && state[t] != DONE_UNMATCHED) continue;
-    if (shown++ < limit) report_unmatched_task(p, t, d, out);
-  }
-  if (shown > limit) fprintf(out, "  ... and %lld more unmatched\n", (long long)(shown - limit));
-}
-
-void fs_engine_report_deadlock(const fs_engine *e, FILE *out, int limit,
-                               const fs_task_describer *describer) {
-  uint8_t *state = pending_states(e);
-  if (!state) {
-    fprintf(out, "(out of memory for the deadlock report)\n");
-    return;
-  }
-  if (e->unmatched) report_unmatched(e, state, describer, out, limit);
-  if (e->stuck) report_waiting_tasks(e, state, out, limit);
-  free(state);
-}
-
-void fs_engine_report_stuck(const fs_engine *e, FILE *out, int limit) {
-  fs_engine_report_deadlock(e, out, limit, NULL);
 }

@@ -35,6 +35,7 @@
 #include <stdio.h>
 
 #include "error.h"
+#include "core/perturbation.h"
 #include "model.h"
 #include "program.h"
 
@@ -65,11 +66,14 @@ enum fs_run_status { FS_RUN_OK = 0, FS_RUN_DEADLOCK = 1, FS_RUN_FAILED = -1, FS_
 
 fs_engine *fs_engine_new(const fs_program *program, fs_network_model *network,
                          fs_compute_model *compute, fs_error *err);
-/* Noise for the next runs, drawn under `seed` (noise/noise.h; NULL or an
- * empty noise: none). The noise must be prepared for the program's ranks
- * and outlive the runs. 0, or -1 with err set (out of memory). */
-typedef struct fs_noise fs_noise;
-int fs_engine_set_noise(fs_engine *e, const fs_noise *noise, uint64_t seed, fs_error *err);
+/* A perturbation of the intervals the models post, for the next runs
+ * (core/perturbation.h; NULL: none; fs_engine_set_noise in noise/noise.h
+ * sets the noise). The table is copied and the engine owns its state from
+ * now on: the state of the one it replaces is destroyed, unless it is the
+ * same state. */
+void fs_engine_set_perturbation(fs_engine *e, const fs_perturbation *perturbation);
+/* The perturbation set, or NULL. */
+const fs_perturbation *fs_engine_perturbation(const fs_engine *e);
 void fs_engine_free(fs_engine *e);
 int fs_engine_add_observer(fs_engine *e, const fs_observer *observer);
 
@@ -85,7 +89,7 @@ int fs_engine_set_cores(fs_engine *e, const int32_t *node_of_slot, int64_t cores
 
 /* Runs the program from time 0 (again, if it ran before). Returns
  * FS_RUN_OK, FS_RUN_DEADLOCK (tasks could never become ready; see
- * fs_engine_report_stuck), FS_RUN_REJECTED or FS_RUN_FAILED (err says why). */
+ * fs_engine_report_stuck, deadlock_report.h), FS_RUN_REJECTED or FS_RUN_FAILED (err says why). */
 int fs_engine_run(fs_engine *e, fs_error *err);
 
 fs_time fs_engine_makespan(const fs_engine *e);
@@ -98,27 +102,18 @@ int64_t fs_engine_events(const fs_engine *e);
 int64_t fs_engine_stuck_tasks(const fs_engine *e);
 /* Receives posted and messages received that found no partner. */
 int64_t fs_engine_unmatched(const fs_engine *e);
-/* After a deadlock: first the cause, each send and recv that found no
- * partner (up to limit, in program order: its peer, tag, size, and what
- * the describer adds), then the tasks that never became ready (up to
- * limit), each with the dependencies it still waits for. Built only
- * after the run, from its final state. */
-void fs_engine_report_stuck(const fs_engine *e, FILE *out, int limit);
-/* What the source of a program knows of its sends and recvs (a replayed
- * trace: the MPI tag, communicator and call). describe puts the tag as
- * the source gave it (FS_ANY_TAG: any) into *tag, the communicator
- * ("MPI_COMM_WORLD") into communicator and the call that made the task
- * ("MPI_Isend at FILE:17") into call (either may be left ""); it returns
- * 0, or -1 when it knows nothing of the task (the program's tag is shown). */
-typedef struct fs_task_describer {
-  int (*describe)(const void *state, const fs_program *p, int32_t task, int32_t *tag,
-                  char *communicator, size_t communicator_size, char *call, size_t call_size);
-  const void *state;
-} fs_task_describer;
-void fs_engine_report_deadlock(const fs_engine *e, FILE *out, int limit,
-                               const fs_task_describer *describer);
-/* The run state's bytes: per task, and per used rank (slot) whatever the
- * rank count (fs_engine_new refuses a run state past the memory limit). */
+/* After a run (the deadlock report, deadlock_report.h): the completions
+ * task still waited for (> 0: it never became ready), and each send and
+ * recv left in the match queues, rank by rank in queue order, with whether
+ * it completed (an eager send completes when it leaves). */
+int32_t fs_engine_remaining(const fs_engine *e, int32_t task);
+typedef void (*fs_unmatched_visitor)(void *state, int32_t task, int completed);
+void fs_engine_visit_unmatched(const fs_engine *e, fs_unmatched_visitor visit, void *state);
+/* The bytes of every array the engine holds (not its own fixed-size
+ * struct): the run state, per task and per used rank (slot) whatever the
+ * rank count (fs_engine_new refuses one past the memory limit); the cores'
+ * state; the event queue's buckets (as large as they grew); and the
+ * perturbation's state. */
 int64_t fs_engine_bytes(const fs_engine *e);
 
 /* For network models. */

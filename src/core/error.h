@@ -1,6 +1,7 @@
 /* error.h: one error message carried back to the caller.
  * Readers fill it with "file:line:column: what was expected"; the CLI prints
- * it and exits with status 2. No function in the library prints by itself. */
+ * it and exits with status 2. Only the progress bar writes by itself, and
+ * only to the stream it is given. */
 #ifndef FS_ERROR_H
 #define FS_ERROR_H
 

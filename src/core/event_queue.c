@@ -7,12 +7,18 @@
 void fs_event_queue_init(fs_event_queue *q) { memset(q, 0, sizeof *q); }
 
 void fs_event_queue_free(fs_event_queue *q) {
-  for (int i = 0; i < 65; i++) free(q->bucket[i].items);
+  for (int i = 0; i < FS_EVENT_BUCKETS; i++) free(q->bucket[i].items);
   memset(q, 0, sizeof *q);
 }
 
+int64_t fs_event_queue_bytes(const fs_event_queue *q) {
+  int64_t bytes = 0;
+  for (int i = 0; i < FS_EVENT_BUCKETS; i++) bytes += q->bucket[i].capacity * (int64_t)sizeof(fs_event);
+  return bytes;
+}
+
 void fs_event_queue_clear(fs_event_queue *q) {
-  for (int i = 0; i < 65; i++) q->bucket[i].head = q->bucket[i].count = 0;
+  for (int i = 0; i < FS_EVENT_BUCKETS; i++) q->bucket[i].head = q->bucket[i].count = 0;
   q->size = 0;
   q->last = 0;
 }
@@ -53,8 +59,8 @@ static int refill(fs_event_queue *q) {
   if (zero->head < zero->count) return 1;
   zero->head = zero->count = 0;
   int i = 1;
-  while (i < 65 && q->bucket[i].count == 0) i++;
-  if (i == 65) return 0;
+  while (i < FS_EVENT_BUCKETS && q->bucket[i].count == 0) i++;
+  if (i == FS_EVENT_BUCKETS) return 0;
   fs_event_bucket *b = &q->bucket[i];
   fs_time minimum = b->items[0].time;
   for (int64_t k = 1; k < b->count; k++)

@@ -1,8 +1,8 @@
 /* event_queue.h: the engine's priority queue of timed events.
  *
  * A radix heap: simulated time never goes backwards, so events are kept in
- * 65 buckets by the highest bit in which their time differs from the last
- * time popped. Push is O(1); pop is amortized O(log of the time span), and
+ * FS_EVENT_BUCKETS buckets by the highest bit in which their time differs
+ * from the last time popped. Push is O(1); pop is amortized O(log of the time span), and
  * the many events that share one time (every rank of a collective steps in
  * lock-step) cost nothing to order. Events of equal time come out in the
  * order they were pushed (FIFO), so a run is a pure function of its input. */
@@ -25,14 +25,20 @@ typedef struct fs_event_bucket {
   int64_t capacity;
 } fs_event_bucket;
 
+/* Bucket 0 for the time last popped, then one per bit of a 64-bit time in
+ * which a later time can first differ from it. */
+#define FS_EVENT_BUCKETS 65
+
 typedef struct fs_event_queue {
   fs_time last;  /* time of the last event popped; no push may be earlier */
   int64_t size;
-  fs_event_bucket bucket[65];
+  fs_event_bucket bucket[FS_EVENT_BUCKETS];
 } fs_event_queue;
 
 void fs_event_queue_init(fs_event_queue *q);
 void fs_event_queue_free(fs_event_queue *q);
+/* The bytes its buckets hold (they keep their high-water mark). */
+int64_t fs_event_queue_bytes(const fs_event_queue *q);
 /* Empties the queue but keeps its memory (for the next run). */
 void fs_event_queue_clear(fs_event_queue *q);
 /* Returns -1 when time is earlier than the last pop or memory runs out. */

@@ -51,7 +51,8 @@ void fs_program_free(fs_program *p) {
   free(p);
 }
 
-/* Grows *array of `size`-byte elements from old to new capacity. */
+/* Resizes *array to `capacity` elements of `size` bytes (an array never
+ * allocated stays NULL at capacity 0). */
 static int grow(void *array, size_t size, int64_t capacity) {
   void **a = array;
   if (!*a && capacity == 0) return 0;

@@ -1,6 +1,7 @@
 /* noise.c: the noise layer's terms, per-rank overrides and detour traces
- * (see noise.h). The engine calls fs_noise_apply for each interval a model
- * gives it and fs_noise_detour_end for each CPU occupation. */
+ * (see noise.h). The engine's perturbation (perturbation.c) calls
+ * fs_noise_apply for each interval a model gives it and
+ * fs_noise_detour_end for each CPU occupation. */
 #include "noise.h"
 
 #include <math.h>

@@ -1,5 +1,6 @@
 /* noise.h: noise around any model, by composition. The engine asks the
- * noise layer to perturb each interval a model gives it:
+ * noise layer (through its perturbation, perturbation.c) to perturb each
+ * interval a model gives it:
  *
  *   host     a CPU occupation: a sleep, a compute, the local part of a
  *            put/get/send (o, alpha_r), the receiver's CPU time for a
@@ -61,7 +62,14 @@ void fs_noise_describe(const fs_noise *noise, char *buffer, size_t size);
  * default); empty without noise. For the samples' sidecar. */
 void fs_noise_spec(const fs_noise *noise, char *buffer, size_t size);
 
-/* The engine's side. d perturbed by rank's term of `kind`, with draw
+/* Noise for the engine's next runs, drawn under `seed` (perturbation.c:
+ * the engine's perturbation, core/perturbation.h; NULL or an empty noise:
+ * none). The noise must be prepared for the program's ranks and outlive
+ * the runs. 0, or -1 with err set (out of memory). */
+typedef struct fs_engine fs_engine;
+int fs_engine_set_noise(fs_engine *e, const fs_noise *noise, uint64_t seed, fs_error *err);
+
+/* What the perturbation asks. d perturbed by rank's term of `kind`, with draw
  * `index` of the rank under `seed`; d itself when the kind has no term. */
 fs_time fs_noise_apply(const fs_noise *noise, fs_noise_kind kind, int32_t rank, uint64_t seed,
                        uint64_t index, fs_time d);

@@ -49,7 +49,7 @@ typedef struct fs_replay {
 fs_replay *fs_replay_build(const fs_trace *trace, const fs_replay_options *options, fs_error *err);
 void fs_replay_free(fs_replay *replay);
 
-/* An fs_task_describer's describe (core/engine.h) for the replay's
+/* An fs_task_describer's describe (core/deadlock_report.h) for the replay's
  * program, state the fs_replay: a send's or recv's MPI tag, communicator
  * ("MPI_COMM_WORLD", "communicator 5" by the trace's id) and the call that
  * made it ("MPI_Isend at FILE:17", "MPI_Isend, call 8 of FILE" without
