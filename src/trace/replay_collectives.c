@@ -152,8 +152,9 @@ static void free_instance(instance *in) {
   free(in->member), free(in->world), free(in->entry), free(in->exit), free(in->bytes), free(in->lists);
 }
 
-/* Each member's call; an error when one is another collective or names
- * another root than the call that reached the instance first. */
+/* Each member's call, and the root; an error when a member's call is another
+ * collective or names another root than the call that reached the instance
+ * first, or the root is not a rank of the communicator. */
 static int gather_members(fs_lowering *s, instance *in) {
   const fs_call *c = in->c;
   for (int32_t m = 0; m < in->n; m++) {
