@@ -185,29 +185,26 @@ static size_t word_end(const fennel_reader *r, size_t at) {
 
 static int fail(fennel_reader *r, size_t column, const char *format, ...) FS_PRINTF(3, 4);
 static int fail(fennel_reader *r, size_t column, const char *format, ...) {
-  char message[900];
   va_list args;
   va_start(args, format);
-  vsnprintf(message, sizeof message, format, args);
+  fs_text_input_verror(r->in, (int64_t)column + 1, r->err, format, args);
   va_end(args);
-  return fs_text_input_error(r->in, (int64_t)column + 1, r->err, "%s", message);
+  return -1;
 }
 
-/* The token at column quoted for a message: up to a blank or one of ",:=";
- * shortened, control bytes shown as '?'. */
-static const char *show(const fennel_reader *r, size_t column, char buffer[64]) {
-  if (column >= r->length) return "end of line";
+/* The token at column quoted for a message: up to a blank or one of ",:="
+ * (at least one byte). */
+static const char *show(const fennel_reader *r, size_t column, char buffer[FS_TEXT_QUOTED_SIZE]) {
+  if (column > r->length) column = r->length;
   size_t n = 0;
   while (column + n < r->length && !is_blank(r->line[column + n]) && !strchr(",:=", r->line[column + n]))
     n++;
-  if (n == 0) n = 1;
-  char shown[FS_TEXT_SHOWN_SIZE];
-  snprintf(buffer, 64, "'%s'", fs_text_shown(r->line + column, n, shown));
-  return buffer;
+  if (n == 0 && column < r->length) n = 1;
+  return fs_text_quoted(r->line + column, n, r->line + r->length, buffer);
 }
 
 static int expected(fennel_reader *r, size_t column, const char *what) {
-  char shown[64];
+  char shown[FS_TEXT_QUOTED_SIZE];
   return fail(r, column, "expected %s (got %s)", what, show(r, column, shown));
 }
 
@@ -957,8 +954,8 @@ static int read_file(fennel_reader *r, int32_t rank, fs_text_input *in) {
                      : !r->has_finalize  ? "a finalize line, the last call"
                                          : NULL;
   if (!what) return check_collective_sizes(r);
-  return fs_error_set(r->err, "%s:%lld:1: expected %s (got end of file)", fs_text_input_name(in),
-                      (long long)r->line_number + 1, what);
+  return fs_text_error_at(r->err, fs_text_input_name(in), r->line_number + 1, 1,
+                          "expected %s (got end of file)", what);
 }
 
 static void free_reader(fennel_reader *r) {

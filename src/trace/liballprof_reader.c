@@ -198,30 +198,24 @@ static const call_form *find_form(const char *name, size_t length) {
 
 static int fail(reader *r, size_t column, const char *format, ...) FS_PRINTF(3, 4);
 static int fail(reader *r, size_t column, const char *format, ...) {
-  char message[768];
   va_list args;
   va_start(args, format);
-  vsnprintf(message, sizeof message, format, args);
+  fs_text_input_verror(r->in, (int64_t)column + 1, r->err, format, args);
   va_end(args);
-  return fs_text_input_error(r->in, (int64_t)column + 1, r->err, "%s", message);
+  return -1;
 }
 
 /* The field at `column` quoted for a message, up to the next ':' or ','. */
-static const char *show(const reader *r, size_t column, char buffer[64]) {
-  if (column >= r->length) return "end of line";
+static const char *show(const reader *r, size_t column, char buffer[FS_TEXT_QUOTED_SIZE]) {
+  if (column > r->length) column = r->length;
   size_t n = 0;
   while (column + n < r->length && r->line[column + n] != ':' && r->line[column + n] != ',') n++;
-  if (n == 0) {
-    snprintf(buffer, 64, "'%c'", r->line[column]);
-    return buffer;
-  }
-  char shown[FS_TEXT_SHOWN_SIZE];
-  snprintf(buffer, 64, "'%s'", fs_text_shown(r->line + column, n, shown));
-  return buffer;
+  if (n == 0 && column < r->length) n = 1; /* the separator itself */
+  return fs_text_quoted(r->line + column, n, r->line + r->length, buffer);
 }
 
 static int expected(reader *r, size_t column, const char *what) {
-  char shown[64];
+  char shown[FS_TEXT_QUOTED_SIZE];
   return fail(r, column, "expected %s (got %s)", what, show(r, column, shown));
 }
 
@@ -926,9 +920,9 @@ static int read_rank(reader *r, const char *path) {
     }
   }
   if (status == 0 && !r->has_finalize)
-    status = fs_error_set(r->err, "%s:%lld:1: expected %s (got end of file)", path,
-                          (long long)fs_text_input_line_number(r->in) + 1,
-                          r->calls ? "MPI_Finalize, the last call" : "MPI calls, the first MPI_Init, the last MPI_Finalize");
+    status = fs_text_error_at(r->err, path, fs_text_input_line_number(r->in) + 1, 1,
+                              "expected %s (got end of file)",
+                              r->calls ? "MPI_Finalize, the last call" : "MPI calls, the first MPI_Init, the last MPI_Finalize");
   fs_text_input_close(r->in);
   r->in = NULL;
   return status == 0 ? 0 : -1;
@@ -951,13 +945,11 @@ static int compare_claims(const void *x, const void *y) {
 static int comm_error(reader *r, const claim *c, const char *format, ...) FS_PRINTF(3, 4);
 static int comm_error(reader *r, const claim *c, const char *format, ...) {
   const comm_use *use = &r->comms[c->world_rank].use[c->local];
-  char message[640];
   va_list args;
   va_start(args, format);
-  vsnprintf(message, sizeof message, format, args);
+  fs_text_verror_at(r->err, r->t->rank[c->world_rank].file, use->line, use->column, format, args);
   va_end(args);
-  return fs_error_set(r->err, "%s:%lld:%lld: %s", r->t->rank[c->world_rank].file, (long long)use->line,
-                      (long long)use->column, message);
+  return -1;
 }
 
 /* Defines the communicator of claims[0..n) (one handle and size): the

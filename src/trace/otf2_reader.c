@@ -44,6 +44,8 @@ fs_trace *fs_otf2_read(const char *anchor, fs_error *err) {
 
 #include <otf2/otf2.h>
 
+#include "formats/text_input.h"
+
 int fs_otf2_available(void) { return 1; }
 
 typedef struct named { uint64_t ref, value; } named; /* ref -> value, sorted once read */
@@ -101,13 +103,12 @@ typedef struct reader {
 static int fail(reader *r, const char *format, ...) FS_PRINTF(2, 3);
 static int fail(reader *r, const char *format, ...) {
   if (r->failed) return -1;
-  char message[768];
   va_list args;
   va_start(args, format);
-  vsnprintf(message, sizeof message, format, args);
+  fs_text_verror_at(r->err, r->anchor, -1, -1, format, args); /* no lines */
   va_end(args);
   r->failed = 1;
-  return fs_error_set(r->err, "%s: %s", r->anchor, message);
+  return -1;
 }
 
 /* An event's error: OTF2 has no lines, the event is named by its location,
@@ -121,13 +122,17 @@ typedef struct event_at {
 
 static int fail_event(reader *r, event_at at, const char *event, const char *format, ...) FS_PRINTF(4, 5);
 static int fail_event(reader *r, event_at at, const char *event, const char *format, ...) {
-  char message[640];
+  if (r->failed) return -1;
+  char place[512];
+  snprintf(place, sizeof place, "%s: location %llu, event %llu (%s at time %llu)", r->anchor,
+           (unsigned long long)at.location, (unsigned long long)at.position, event,
+           (unsigned long long)at.time);
   va_list args;
   va_start(args, format);
-  vsnprintf(message, sizeof message, format, args);
+  fs_text_verror_at(r->err, place, -1, -1, format, args);
   va_end(args);
-  return fail(r, "location %llu, event %llu (%s at time %llu): %s", (unsigned long long)at.location,
-              (unsigned long long)at.position, event, (unsigned long long)at.time, message);
+  r->failed = 1;
+  return -1;
 }
 
 static int grow(reader *r, void **items, size_t *capacity, size_t used, size_t size) {
