@@ -98,14 +98,7 @@ static int token_equals(const token *t, const char *word, size_t length) {
 #define token_is(t, word) token_equals(t, word, sizeof word - 1)
 
 /* "FILE:LINE:COLUMN: message", the column being that of `where`. */
-static int fail(dag_reader *r, const char *where, const char *format, ...) FS_PRINTF(3, 4);
-static int fail(dag_reader *r, const char *where, const char *format, ...) {
-  va_list args;
-  va_start(args, format);
-  fs_text_input_verror(r->in, where - r->line + 1, r->err, format, args);
-  va_end(args);
-  return -1;
-}
+#define fail(r, where, ...) fs_text_input_error((r)->in, (where) - (r)->line + 1, (r)->err, __VA_ARGS__)
 
 static const char *show(const dag_reader *r, const token *t, char buffer[FS_TEXT_QUOTED_SIZE]) {
   return fs_text_quoted(t->text, t->length, r->line + r->length, buffer);

@@ -95,14 +95,7 @@ static enum keyword keyword_of(const char *word, size_t length) {
 /* ---- errors ---- */
 
 /* "FILE:LINE:COLUMN: message" for the byte at `column` (0-based). */
-static int fail(goal_reader *r, size_t column, const char *format, ...) FS_PRINTF(3, 4);
-static int fail(goal_reader *r, size_t column, const char *format, ...) {
-  va_list args;
-  va_start(args, format);
-  fs_text_input_verror(r->in, (int64_t)column + 1, r->err, format, args);
-  va_end(args);
-  return -1;
-}
+#define fail(r, column, ...) fs_text_input_error((r)->in, (int64_t)(column) + 1, (r)->err, __VA_ARGS__)
 
 /* The token at `column` quoted for a message: a word, a number (with its
  * sign) or one character; shortened, control bytes shown as '?'. */

@@ -39,10 +39,11 @@ void fs_text_input_unread(fs_text_input *in);
 int64_t fs_text_input_line_number(const fs_text_input *in);
 const char *fs_text_input_name(const fs_text_input *in);
 /* Sets err to "NAME:LINE:COLUMN: message" for the line last returned
- * (column 1-based) and returns -1: how every reader reports bad input. */
+ * (column 1-based) and returns -1: how every reader reports bad input (a
+ * reader's fail() is a one-line macro turning its own column into this). */
 int fs_text_input_error(const fs_text_input *in, int64_t column, fs_error *err,
                         const char *format, ...) FS_PRINTF(4, 5);
-/* The same with a va_list: the body of a reader's own fail(). */
+/* The same with a va_list, for a wrapper that adds to the message. */
 int fs_text_input_verror(const fs_text_input *in, int64_t column, fs_error *err,
                          const char *format, va_list args) FS_PRINTF(4, 0);
 /* "NAME:LINE:COLUMN: message" into err for a place a reader kept (a line

@@ -50,14 +50,7 @@ typedef struct reader {
 } reader;
 
 /* "FILE:LINE:COLUMN: message", the column being that of `where`. */
-static int fail(const reader *r, const char *where, const char *format, ...) FS_PRINTF(3, 4);
-static int fail(const reader *r, const char *where, const char *format, ...) {
-  va_list args;
-  va_start(args, format);
-  fs_text_input_verror(r->in, where - r->line + 1, r->err, format, args);
-  va_end(args);
-  return -1;
-}
+#define fail(r, where, ...) fs_text_input_error((r)->in, (where) - (r)->line + 1, (r)->err, __VA_ARGS__)
 
 /* A field of the line quoted for a message. */
 static const char *show(const reader *r, const char *text, size_t length, char buffer[FS_TEXT_QUOTED_SIZE]) {

@@ -98,14 +98,7 @@ static size_t word_end(const fennel_reader *r, size_t at) {
   return at;
 }
 
-static int fail(fennel_reader *r, size_t column, const char *format, ...) FS_PRINTF(3, 4);
-static int fail(fennel_reader *r, size_t column, const char *format, ...) {
-  va_list args;
-  va_start(args, format);
-  fs_text_input_verror(r->in, (int64_t)column + 1, r->err, format, args);
-  va_end(args);
-  return -1;
-}
+#define fail(r, column, ...) fs_text_input_error((r)->in, (int64_t)(column) + 1, (r)->err, __VA_ARGS__)
 
 /* The token at column quoted for a message: up to a blank or one of ",:="
  * (at least one byte). */

@@ -104,14 +104,7 @@ typedef struct reader {
 
 /* ---- errors ---- */
 
-static int fail(reader *r, size_t column, const char *format, ...) FS_PRINTF(3, 4);
-static int fail(reader *r, size_t column, const char *format, ...) {
-  va_list args;
-  va_start(args, format);
-  fs_text_input_verror(r->in, (int64_t)column + 1, r->err, format, args);
-  va_end(args);
-  return -1;
-}
+#define fail(r, column, ...) fs_text_input_error((r)->in, (int64_t)(column) + 1, (r)->err, __VA_ARGS__)
 
 /* The field at `column` quoted for a message, up to the next ':' or ','. */
 static const char *show(const reader *r, size_t column, char buffer[FS_TEXT_QUOTED_SIZE]) {

@@ -85,14 +85,7 @@ typedef struct reader {
 
 /* ---- errors and tokens ---- */
 
-static int fail(reader *r, size_t column, const char *format, ...) FS_PRINTF(3, 4);
-static int fail(reader *r, size_t column, const char *format, ...) {
-  va_list args;
-  va_start(args, format);
-  fs_text_input_verror(r->in, (int64_t)column + 1, r->err, format, args);
-  va_end(args);
-  return -1;
-}
+#define fail(r, column, ...) fs_text_input_error((r)->in, (int64_t)(column) + 1, (r)->err, __VA_ARGS__)
 
 static int expected_at(reader *r, size_t i, const char *what) {
   size_t at = i < r->tokens_used ? r->tokens[i].at : r->length;
