@@ -371,7 +371,7 @@ static int read_sidecar(fs_collective_data *d, const char *path, fs_error *err) 
   char copy[4096 + sizeof MAGIC];
   int status = fs_text_input_next_line(in, &line, &length, err) < 0 ? -1 : 0;
   size_t n = strlen(MAGIC) - 2; /* the magic without "# " */
-  if (status == 0 && length >= n && length < sizeof copy - 2 && memcmp(line, MAGIC + 2, n) == 0 &&
+  if (status == 0 && length >= n && length < sizeof copy - 2 && memcmp(line, &MAGIC[2], n) == 0 &&
       (length == n || line[n] == ' ')) {
     memcpy(copy, "# ", 2);
     memcpy(copy + 2, line, length);
