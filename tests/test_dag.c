@@ -265,6 +265,14 @@ START_TEST(test_text_error_and_quoting) {
   fs_text_input_next_line(in, &text, &length, &err);
   ck_assert_int_eq(fs_text_input_error(in, 2, &err, "got %s", "w"), -1);
   ck_assert_str_eq(err.message, "m.txt:2:2: got w");
+  uint64_t value = 7;
+  ck_assert_uint_eq(fs_text_digits("18446744073709551615,", 21, &value), 20);
+  ck_assert_uint_eq(value, UINT64_MAX);
+  ck_assert_uint_eq(fs_text_digits("18446744073709551616", 20, &value), 0); /* overflows */
+  ck_assert_uint_eq(fs_text_digits("-1", 2, &value), 0);
+  ck_assert_uint_eq(value, UINT64_MAX);
+  ck_assert_uint_eq(fs_text_digits("042x", 4, &value), 3);
+  ck_assert_uint_eq(value, 42);
   fs_text_input_close(in);
 }
 END_TEST

@@ -352,6 +352,18 @@ const char *fs_text_shown(const char *text, size_t length, char buffer[FS_TEXT_S
   return buffer;
 }
 
+size_t fs_text_digits(const char *text, size_t length, uint64_t *value) {
+  uint64_t v = 0;
+  size_t n = 0;
+  for (; n < length && text[n] >= '0' && text[n] <= '9'; n++) {
+    unsigned digit = (unsigned)(text[n] - '0');
+    if (v > (UINT64_MAX - digit) / 10) return 0;
+    v = v * 10 + digit;
+  }
+  if (n > 0) *value = v;
+  return n;
+}
+
 const char *fs_text_quoted(const char *text, size_t length, const char *line_end,
                            char buffer[FS_TEXT_QUOTED_SIZE]) {
   if (length == 0) return text == line_end ? "end of line" : "nothing";

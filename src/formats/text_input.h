@@ -67,6 +67,11 @@ const char *fs_text_shown(const char *text, size_t length, char buffer[FS_TEXT_S
 #define FS_TEXT_QUOTED_SIZE (FS_TEXT_SHOWN_SIZE + 2)
 const char *fs_text_quoted(const char *text, size_t length, const char *line_end,
                            char buffer[FS_TEXT_QUOTED_SIZE]);
+/* The decimal digits at the start of text[0..length) as a 64-bit unsigned
+ * value into *value: how many digits, 0 (value untouched) when there are
+ * none or they overflow 64 bits. What may come around them is the
+ * reader's own rule. */
+size_t fs_text_digits(const char *text, size_t length, uint64_t *value);
 /* Checks the start of a line longer than FS_TEXT_LINE_MAX before its buffer
  * grows: 0 to read on, -1 with err set to fail the input. */
 typedef int (*fs_text_input_check)(void *arg, const char *partial, size_t length, fs_error *err);

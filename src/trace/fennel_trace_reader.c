@@ -128,15 +128,11 @@ static int parse_integer(const fennel_reader *r, size_t *at, int64_t min, int64_
   size_t i = *at, length = r->length;
   int negative = i < length && line[i] == '-';
   if (negative) i++;
-  size_t digits = i;
+  if (i >= length) return -1;
   uint64_t value = 0;
-  int overflow = 0;
-  for (; i < length && is_digit(line[i]); i++) {
-    unsigned d = (unsigned)(line[i] - '0');
-    if (value > (UINT64_MAX - d) / 10) overflow = 1;
-    else value = value * 10 + d;
-  }
-  if (i == digits || overflow) return -1;
+  size_t digits = fs_text_digits(line + i, length - i, &value);
+  if (digits == 0) return -1;
+  i += digits;
   if (i < length && !is_blank(line[i]) && !strchr(ends, line[i])) return -1;
   if (negative ? value > (uint64_t)INT64_MAX + 1 : value > (uint64_t)INT64_MAX) return -1;
   int64_t signed_value = negative ? (int64_t)(0 - value) : (int64_t)value;

@@ -129,18 +129,10 @@ static int is_digit(char c) { return c >= '0' && c <= '9'; }
 /* Digits at the cursor as an unsigned 64-bit value; 0 when there are none
  * or they overflow. */
 static int parse_digits(reader *r, uint64_t *value) {
-  size_t at = r->at;
-  uint64_t v = 0;
-  while (at < r->length && is_digit(r->line[at])) {
-    unsigned digit = (unsigned)(r->line[at] - '0');
-    if (v > (UINT64_MAX - digit) / 10) return 0;
-    v = v * 10 + digit;
-    at++;
-  }
-  if (at == r->at) return 0;
-  r->at = at;
-  *value = v;
-  return 1;
+  if (r->at >= r->length) return 0;
+  size_t n = fs_text_digits(r->line + r->at, r->length - r->at, value);
+  r->at += n;
+  return n > 0;
 }
 
 /* An optionally negative integer in [min, max]. */
