@@ -523,6 +523,27 @@ START_TEST(progress_draws_and_erases) {
 }
 END_TEST
 
+/* The study's bar: count, 30 columns with a '>' tip, rate and time left,
+ * drawn from the first tenth of a second on, at each update due. */
+START_TEST(progress_rated_shows_rate_and_time_left) {
+  FILE *f = tmpfile();
+  fs_progress *p = fs_progress_new_rated("seeds", 4, 1, f);
+  fs_progress_update(p, 1); /* too early */
+  ck_assert_int_eq(ftell(f), 0);
+  sleep_ms(150);
+  fs_progress_update(p, 3);
+  fs_progress_done(p);
+  char *text = contents(f);
+  const char *start = "\r3/4 seeds [======================>       ]  75%  ";
+  ck_assert_msg(strncmp(text, start, strlen(start)) == 0, "%s", text);
+  ck_assert_msg(strstr(text, " seeds/s  ETA 0:0") != NULL, "%s", text);
+  const char *end = "\033[K\r\033[K";
+  ck_assert_str_eq(text + strlen(text) - strlen(end), end);
+  free(text);
+  fclose(f);
+}
+END_TEST
+
 START_TEST(progress_unknown_total_and_disabled) {
   ck_assert_ptr_null(fs_progress_new("reading", 100, 0, stderr));
   fs_progress_update(NULL, 5); /* all calls accept NULL */
@@ -562,6 +583,7 @@ static Suite *suite(void) {
   c = tcase_create("progress");
   tcase_add_test(c, progress_draws_and_erases);
   tcase_add_test(c, progress_unknown_total_and_disabled);
+  tcase_add_test(c, progress_rated_shows_rate_and_time_left);
   suite_add_tcase(s, c);
   return s;
 }

@@ -239,6 +239,44 @@ static char *temp_name_of(const char *path) {
 
 /* ---- text_input ---- */
 
+/* The shared error and quoting helpers every reader words its messages with. */
+START_TEST(test_text_error_and_quoting) {
+  fs_error err;
+  char quoted[FS_TEXT_QUOTED_SIZE];
+  const char line[] = "ab\033c";
+  ck_assert_str_eq(fs_text_quoted(line, 4, line + 4, quoted), "'ab?c'");
+  ck_assert_str_eq(fs_text_quoted(line + 4, 0, line + 4, quoted), "end of line");
+  ck_assert_str_eq(fs_text_quoted(line + 1, 0, line + 4, quoted), "nothing");
+  ck_assert_str_eq(fs_text_quoted(line + 4, 0, NULL, quoted), "nothing");
+  char long_token[50];
+  memset(long_token, 'x', sizeof long_token);
+  ck_assert_str_eq(fs_text_quoted(long_token, sizeof long_token, NULL, quoted),
+                   "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'");
+  ck_assert_int_eq(fs_text_error_at(&err, "f.txt", 3, 7, "expected %s", "x"), -1);
+  ck_assert_str_eq(err.message, "f.txt:3:7: expected x");
+  fs_text_error_at(&err, "f.txt", 3, -1, "row %d", 2);
+  ck_assert_str_eq(err.message, "f.txt:3: row 2");
+  fs_text_error_at(&err, "a.otf2", -1, -1, "no %s", "lines");
+  ck_assert_str_eq(err.message, "a.otf2: no lines");
+  fs_text_input *in = fs_text_input_open_memory("one\ntwo\n", 8, "m.txt");
+  const char *text;
+  size_t length;
+  fs_text_input_next_line(in, &text, &length, &err);
+  fs_text_input_next_line(in, &text, &length, &err);
+  ck_assert_int_eq(fs_text_input_error(in, 2, &err, "got %s", "w"), -1);
+  ck_assert_str_eq(err.message, "m.txt:2:2: got w");
+  uint64_t value = 7;
+  ck_assert_uint_eq(fs_text_digits("18446744073709551615,", 21, &value), 20);
+  ck_assert_uint_eq(value, UINT64_MAX);
+  ck_assert_uint_eq(fs_text_digits("18446744073709551616", 20, &value), 0); /* overflows */
+  ck_assert_uint_eq(fs_text_digits("-1", 2, &value), 0);
+  ck_assert_uint_eq(value, UINT64_MAX);
+  ck_assert_uint_eq(fs_text_digits("042x", 4, &value), 3);
+  ck_assert_uint_eq(value, 42);
+  fs_text_input_close(in);
+}
+END_TEST
+
 START_TEST(test_input_memory_lines) {
   const char text[] = "a\nbc\r\n\n\r\n  last";
   fs_text_input *in = fs_text_input_open_memory(text, sizeof text - 1, "m.txt");
@@ -1499,6 +1537,7 @@ END_TEST
 static Suite *dag_suite(void) {
   Suite *suite = suite_create("dag");
   TCase *input = tcase_create("text_input");
+  tcase_add_test(input, test_text_error_and_quoting);
   tcase_add_test(input, test_input_memory_lines);
   tcase_add_test(input, test_input_memory_empty);
   tcase_add_test(input, test_input_large_plain_and_gzip);

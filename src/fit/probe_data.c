@@ -225,8 +225,8 @@ static int read_rows(fs_text_input *in, fs_probe_data *d, int seen_columns, fs_e
   }
   if (status < 0) return -1;
   if (!seen_columns)
-    return fs_error_set(err, "%s:%lld:1: expected the column line \"%s\"", fs_text_input_name(in),
-                        (long long)fs_text_input_line_number(in) + 1, column_line);
+    return fs_text_error_at(err, fs_text_input_name(in), fs_text_input_line_number(in) + 1, 1,
+                            "expected the column line \"%s\"", column_line);
   return 0;
 }
 

@@ -171,27 +171,11 @@ typedef struct reader {
 } reader;
 
 /* "FILE:LINE:COLUMN: message", the column being that of `where`. */
-static int fail(const reader *r, const char *where, const char *format, ...) FS_PRINTF(3, 4);
-static int fail(const reader *r, const char *where, const char *format, ...) {
-  char message[768];
-  va_list args;
-  va_start(args, format);
-  vsnprintf(message, sizeof message, format, args);
-  va_end(args);
-  return fs_text_input_error(r->in, where - r->line + 1, r->err, "%s", message);
-}
+#define fail(r, where, ...) fs_text_input_error((r)->in, (where) - (r)->line + 1, (r)->err, __VA_ARGS__)
 
-/* A field quoted for a message, control bytes as '?'; "nothing" when empty. */
-static const char *show(const char *text, size_t length, char buffer[64]) {
-  if (length == 0) return "nothing";
-  size_t shown = length > 40 ? 40 : length, n = 0;
-  buffer[n++] = '\'';
-  for (size_t i = 0; i < shown; i++)
-    buffer[n++] = (unsigned char)text[i] < 32 || text[i] == 127 ? '?' : text[i];
-  if (shown < length) buffer[n++] = '.', buffer[n++] = '.', buffer[n++] = '.';
-  buffer[n++] = '\'';
-  buffer[n] = 0;
-  return buffer;
+/* A field quoted for a message; "nothing" when empty, also at the end. */
+static const char *show(const char *text, size_t length, char buffer[FS_TEXT_QUOTED_SIZE]) {
+  return fs_text_quoted(text, length, NULL, buffer);
 }
 
 static size_t field_length(const reader *r, const char *text) {
@@ -387,7 +371,7 @@ static int read_sidecar(fs_collective_data *d, const char *path, fs_error *err) 
   char copy[4096 + sizeof MAGIC];
   int status = fs_text_input_next_line(in, &line, &length, err) < 0 ? -1 : 0;
   size_t n = strlen(MAGIC) - 2; /* the magic without "# " */
-  if (status == 0 && length >= n && length < sizeof copy - 2 && memcmp(line, MAGIC + 2, n) == 0 &&
+  if (status == 0 && length >= n && length < sizeof copy - 2 && memcmp(line, &MAGIC[2], n) == 0 &&
       (length == n || line[n] == ' ')) {
     memcpy(copy, "# ", 2);
     memcpy(copy + 2, line, length);
@@ -451,12 +435,10 @@ static int row_error(const predictor *p, const fs_collective_row *row, int statu
                      const char *format, ...) FS_PRINTF(4, 5);
 static int row_error(const predictor *p, const fs_collective_row *row, int status,
                      const char *format, ...) {
-  char message[900];
   va_list args;
   va_start(args, format);
-  vsnprintf(message, sizeof message, format, args);
+  fs_text_verror_at(p->err, p->data->source, (int64_t)row->line, -1, format, args); /* a whole row */
   va_end(args);
-  fs_error_set(p->err, "%s:%lld: %s", p->data->source, (long long)row->line, message);
   return status;
 }
 

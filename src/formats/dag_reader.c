@@ -98,22 +98,10 @@ static int token_equals(const token *t, const char *word, size_t length) {
 #define token_is(t, word) token_equals(t, word, sizeof word - 1)
 
 /* "FILE:LINE:COLUMN: message", the column being that of `where`. */
-static int fail(dag_reader *r, const char *where, const char *format, ...) FS_PRINTF(3, 4);
-static int fail(dag_reader *r, const char *where, const char *format, ...) {
-  char message[768];
-  va_list args;
-  va_start(args, format);
-  vsnprintf(message, sizeof message, format, args);
-  va_end(args);
-  return fs_text_input_error(r->in, where - r->line + 1, r->err, "%s", message);
-}
+#define fail(r, where, ...) fs_text_input_error((r)->in, (where) - (r)->line + 1, (r)->err, __VA_ARGS__)
 
-/* A token quoted for a message: shortened, control bytes shown as '?'. */
-static const char *show(const dag_reader *r, const token *t, char buffer[64]) {
-  if (t->length == 0) return t->text == r->line + r->length ? "end of line" : "nothing";
-  char shown[FS_TEXT_SHOWN_SIZE];
-  snprintf(buffer, 64, "'%s'", fs_text_shown(t->text, t->length, shown));
-  return buffer;
+static const char *show(const dag_reader *r, const token *t, char buffer[FS_TEXT_QUOTED_SIZE]) {
+  return fs_text_quoted(t->text, t->length, r->line + r->length, buffer);
 }
 
 static int expected(dag_reader *r, const token *t, const char *what) {
@@ -482,11 +470,11 @@ static fs_program *finish(dag_reader *r) {
   const char *name = fs_text_input_name(r->in);
   long long line = (long long)fs_text_input_line_number(r->in) + 1;
   if (!r->header_seen) {
-    fs_error_set(r->err, "%s:%lld:1: expected the header 'fennel-dag 1' (got end of file)", name, line);
+    fs_text_error_at(r->err, name, line, 1, "expected the header 'fennel-dag 1' (got end of file)");
     return NULL;
   }
   if (!r->p) {
-    fs_error_set(r->err, "%s:%lld:1: expected 'ranks N' (got end of file)", name, line);
+    fs_text_error_at(r->err, name, line, 1, "expected 'ranks N' (got end of file)");
     return NULL;
   }
   return fs_read_program_finalize(&r->p, name, r->err);

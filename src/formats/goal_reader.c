@@ -95,38 +95,21 @@ static enum keyword keyword_of(const char *word, size_t length) {
 /* ---- errors ---- */
 
 /* "FILE:LINE:COLUMN: message" for the byte at `column` (0-based). */
-static int fail(goal_reader *r, size_t column, const char *format, ...) FS_PRINTF(3, 4);
-static int fail(goal_reader *r, size_t column, const char *format, ...) {
-  char message[768];
-  va_list args;
-  va_start(args, format);
-  vsnprintf(message, sizeof message, format, args);
-  va_end(args);
-  return fs_text_input_error(r->in, (int64_t)column + 1, r->err, "%s", message);
-}
+#define fail(r, column, ...) fs_text_input_error((r)->in, (int64_t)(column) + 1, (r)->err, __VA_ARGS__)
 
 /* The token at `column` quoted for a message: a word, a number (with its
  * sign) or one character; shortened, control bytes shown as '?'. */
-static const char *show(const goal_reader *r, size_t column, char buffer[64]) {
-  if (column >= r->length) return "end of line";
+static const char *show(const goal_reader *r, size_t column, char buffer[FS_TEXT_QUOTED_SIZE]) {
+  if (column > r->length) column = r->length;
   const char *text = r->line + column;
-  size_t left = r->length - column, n = 1;
-  if (is_word(text[0]) || (text[0] == '-' && left > 1 && is_digit(text[1])))
+  size_t left = r->length - column, n = left ? 1 : 0;
+  if (left && (is_word(text[0]) || (text[0] == '-' && left > 1 && is_digit(text[1]))))
     while (n < left && is_word(text[n])) n++;
-  size_t shown = n > 40 ? 40 : n, k = 0;
-  buffer[k++] = '\'';
-  for (size_t i = 0; i < shown; i++) {
-    unsigned char c = (unsigned char)text[i];
-    buffer[k++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
-  }
-  if (shown < n) memcpy(buffer + k, "...", 3), k += 3;
-  buffer[k++] = '\'';
-  buffer[k] = 0;
-  return buffer;
+  return fs_text_quoted(text, n, r->line + r->length, buffer);
 }
 
 static int expected(goal_reader *r, size_t column, const char *what) {
-  char shown[64];
+  char shown[FS_TEXT_QUOTED_SIZE];
   return fail(r, column, "expected %s (got %s)", what, show(r, column, shown));
 }
 
@@ -470,7 +453,7 @@ static fs_program *finish(goal_reader *r) {
   else
     what[0] = 0;
   if (what[0]) {
-    fs_error_set(r->err, "%s:%lld:1: expected %s (got end of file)", name, line, what);
+    fs_text_error_at(r->err, name, line, 1, "expected %s (got end of file)", what);
     return NULL;
   }
   return fs_read_program_finalize(&r->p, name, r->err);

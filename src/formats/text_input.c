@@ -352,13 +352,54 @@ const char *fs_text_shown(const char *text, size_t length, char buffer[FS_TEXT_S
   return buffer;
 }
 
-int fs_text_input_error(const fs_text_input *in, int64_t column, fs_error *err,
-                        const char *format, ...) {
+size_t fs_text_digits(const char *text, size_t length, uint64_t *value) {
+  uint64_t v = 0;
+  size_t n = 0;
+  for (; n < length && text[n] >= '0' && text[n] <= '9'; n++) {
+    unsigned digit = (unsigned)(text[n] - '0');
+    if (v > (UINT64_MAX - digit) / 10) return 0;
+    v = v * 10 + digit;
+  }
+  if (n > 0) *value = v;
+  return n;
+}
+
+const char *fs_text_quoted(const char *text, size_t length, const char *line_end,
+                           char buffer[FS_TEXT_QUOTED_SIZE]) {
+  if (length == 0) return text == line_end ? "end of line" : "nothing";
+  char shown[FS_TEXT_SHOWN_SIZE];
+  snprintf(buffer, FS_TEXT_QUOTED_SIZE, "'%s'", fs_text_shown(text, length, shown));
+  return buffer;
+}
+
+int fs_text_verror_at(fs_error *err, const char *name, int64_t line, int64_t column,
+                      const char *format, va_list args) {
   char message[768];
+  vsnprintf(message, sizeof message, format, args);
+  if (line < 0) return fs_error_set(err, "%s: %s", name, message);
+  if (column < 0) return fs_error_set(err, "%s:%lld: %s", name, (long long)line, message);
+  return fs_error_set(err, "%s:%lld:%lld: %s", name, (long long)line, (long long)column, message);
+}
+
+int fs_text_error_at(fs_error *err, const char *name, int64_t line, int64_t column,
+                     const char *format, ...) {
   va_list args;
   va_start(args, format);
-  vsnprintf(message, sizeof message, format, args);
+  fs_text_verror_at(err, name, line, column, format, args);
   va_end(args);
-  return fs_error_set(err, "%s:%lld:%lld: %s", fs_text_input_name(in),
-                      (long long)fs_text_input_line_number(in), (long long)column, message);
+  return -1;
+}
+
+int fs_text_input_verror(const fs_text_input *in, int64_t column, fs_error *err,
+                         const char *format, va_list args) {
+  return fs_text_verror_at(err, in->name, in->line_number, column, format, args);
+}
+
+int fs_text_input_error(const fs_text_input *in, int64_t column, fs_error *err,
+                        const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  fs_text_input_verror(in, column, err, format, args);
+  va_end(args);
+  return -1;
 }

@@ -10,6 +10,7 @@
 #ifndef FS_TEXT_INPUT_H
 #define FS_TEXT_INPUT_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -38,14 +39,39 @@ void fs_text_input_unread(fs_text_input *in);
 int64_t fs_text_input_line_number(const fs_text_input *in);
 const char *fs_text_input_name(const fs_text_input *in);
 /* Sets err to "NAME:LINE:COLUMN: message" for the line last returned
- * (column 1-based) and returns -1: how every reader reports bad input. */
+ * (column 1-based) and returns -1: how every reader reports bad input (a
+ * reader's fail() is a one-line macro turning its own column into this). */
 int fs_text_input_error(const fs_text_input *in, int64_t column, fs_error *err,
                         const char *format, ...) FS_PRINTF(4, 5);
+/* The same with a va_list, for a wrapper that adds to the message. */
+int fs_text_input_verror(const fs_text_input *in, int64_t column, fs_error *err,
+                         const char *format, va_list args) FS_PRINTF(4, 0);
+/* "NAME:LINE:COLUMN: message" into err for a place a reader kept (a line
+ * already left behind); line < 0 leaves out LINE and COLUMN (an input
+ * without lines), column < 0 COLUMN (a whole row). The message is cut at
+ * 767 bytes. Returns -1. fs_text_input_error is this for the line last read. */
+int fs_text_error_at(fs_error *err, const char *name, int64_t line, int64_t column,
+                     const char *format, ...) FS_PRINTF(5, 6);
+int fs_text_verror_at(fs_error *err, const char *name, int64_t line, int64_t column,
+                      const char *format, va_list args) FS_PRINTF(5, 0);
 void fs_text_input_close(fs_text_input *in);
 /* Input text quoted in a message: its first 40 bytes, "..." when longer,
  * control bytes shown as '?' (no terminal escape reaches the user). */
 #define FS_TEXT_SHOWN_SIZE 44
 const char *fs_text_shown(const char *text, size_t length, char buffer[FS_TEXT_SHOWN_SIZE]);
+/* A token of a line quoted for a message, how every reader names what it
+ * got: 'TEXT' with TEXT as fs_text_shown shows it; an empty token is "end
+ * of line" when it starts at line_end, else "nothing" (line_end NULL: a
+ * reader that says "nothing" at the end too). Which bytes form the token
+ * is the reader's own rule. */
+#define FS_TEXT_QUOTED_SIZE (FS_TEXT_SHOWN_SIZE + 2)
+const char *fs_text_quoted(const char *text, size_t length, const char *line_end,
+                           char buffer[FS_TEXT_QUOTED_SIZE]);
+/* The decimal digits at the start of text[0..length) as a 64-bit unsigned
+ * value into *value: how many digits, 0 (value untouched) when there are
+ * none or they overflow 64 bits. What may come around them is the
+ * reader's own rule. */
+size_t fs_text_digits(const char *text, size_t length, uint64_t *value);
 /* Checks the start of a line longer than FS_TEXT_LINE_MAX before its buffer
  * grows: 0 to read on, -1 with err set to fail the input. */
 typedef int (*fs_text_input_check)(void *arg, const char *partial, size_t length, fs_error *err);

@@ -9,6 +9,7 @@
 #define FIRST_DRAW_NS 500000000LL     /* short runs stay silent */
 #define REDRAW_NS 100000000LL         /* at most 10 redraws a second */
 #define BAR_WIDTH 20
+#define RATED_WIDTH 30
 
 struct fs_progress {
   FILE *out;
@@ -18,6 +19,8 @@ struct fs_progress {
   int countdown;        /* updates left before the next look at the clock */
   int check_every;      /* CHECK_EVERY, or fewer for rare updates */
   int drawn;
+  int rated;            /* fs_progress_new_rated: count, rate and time left */
+  int64_t start_ns;
 };
 
 static int64_t now_ns(void) {
@@ -39,8 +42,41 @@ fs_progress *fs_progress_new(const char *what, int64_t total, int enabled, FILE 
   return p;
 }
 
-static void draw(fs_progress *p, int64_t done) {
-  if (p->total > 0) {
+fs_progress *fs_progress_new_rated(const char *unit, int64_t total, int enabled, FILE *out) {
+  fs_progress *p = fs_progress_new(unit, total, enabled, out);
+  if (!p) return NULL;
+  p->rated = 1;
+  p->start_ns = now_ns();
+  p->next_draw_ns = p->start_ns + REDRAW_NS;
+  p->check_every = 1;
+  return p;
+}
+
+static void format_duration(char *buffer, size_t size, double seconds) {
+  long s = seconds < 0 ? 0 : seconds > 359999 ? 359999 : (long)(seconds + 0.5);
+  if (s >= 3600) snprintf(buffer, size, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+  else snprintf(buffer, size, "%ld:%02ld", s / 60, s % 60);
+}
+
+/* "412/1000 seeds [=========>      ]  41%  183 seeds/s  ETA 0:03" */
+static void draw_rated(fs_progress *p, int64_t done, int64_t now) {
+  int64_t total = p->total;
+  char bar[RATED_WIDTH + 1], eta[32] = "?";
+  int filled = total ? (int)(RATED_WIDTH * done / total) : RATED_WIDTH;
+  for (int i = 0; i < RATED_WIDTH; i++) bar[i] = i < filled ? '=' : i == filled ? '>' : ' ';
+  bar[RATED_WIDTH] = 0;
+  double elapsed = 1e-9 * (double)(now - p->start_ns);
+  double rate = elapsed > 0 ? (double)done / elapsed : 0;
+  if (rate > 0) format_duration(eta, sizeof eta, (double)(total - done) / rate);
+  fprintf(p->out, "\r%lld/%lld %s [%s] %3d%%  %.4g %s/s  ETA %s\033[K", (long long)done,
+          (long long)total, p->what, bar, total ? (int)(100 * done / total) : 100, rate, p->what,
+          eta);
+}
+
+static void draw(fs_progress *p, int64_t done, int64_t now) {
+  if (p->rated) {
+    draw_rated(p, done, now);
+  } else if (p->total > 0) {
     double fraction = done <= 0 ? 0 : done >= p->total ? 1 : (double)done / (double)p->total;
     int filled = (int)(fraction * BAR_WIDTH), percent = (int)(fraction * 100);
     fprintf(p->out, "\r%s [%.*s%*s] %3d%% %lld/%lld\033[K", p->what, filled,
@@ -59,7 +95,7 @@ void fs_progress_update(fs_progress *p, int64_t done) {
   int64_t now = now_ns();
   if (now < p->next_draw_ns) return;
   p->next_draw_ns = now + REDRAW_NS;
-  draw(p, done);
+  draw(p, done, now);
 }
 
 void fs_progress_check_every(fs_progress *p, int updates) {

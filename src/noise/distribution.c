@@ -160,9 +160,9 @@ static int check(fs_distribution *d, const int given[2], fs_error *err) {
 
 static int empirical_fail(fs_text_input *in, size_t column, const char *what, const char *text,
                           size_t length, fs_error *err) {
-  char shown[FS_TEXT_SHOWN_SIZE];
-  return fs_text_input_error(in, (int64_t)column, err, "empirical: %s'%s'", what,
-                             fs_text_shown(text, length, shown));
+  char shown[FS_TEXT_QUOTED_SIZE];
+  return fs_text_input_error(in, (int64_t)column, err, "empirical: %s%s", what,
+                             fs_text_quoted(text, length, NULL, shown));
 }
 
 /* One line: blank, a comment, or one number with optional blanks and comment. */

@@ -50,28 +50,11 @@ typedef struct reader {
 } reader;
 
 /* "FILE:LINE:COLUMN: message", the column being that of `where`. */
-static int fail(const reader *r, const char *where, const char *format, ...) FS_PRINTF(3, 4);
-static int fail(const reader *r, const char *where, const char *format, ...) {
-  char message[768];
-  va_list args;
-  va_start(args, format);
-  vsnprintf(message, sizeof message, format, args);
-  va_end(args);
-  return fs_text_input_error(r->in, where - r->line + 1, r->err, "%s", message);
-}
+#define fail(r, where, ...) fs_text_input_error((r)->in, (where) - (r)->line + 1, (r)->err, __VA_ARGS__)
 
-/* A field quoted for a message: "'text'" shortened, control bytes as '?';
- * "end of line" or "nothing" when empty. */
-static const char *show(const reader *r, const char *text, size_t length, char buffer[64]) {
-  if (length == 0) return text == r->line + r->length ? "end of line" : "nothing";
-  size_t shown = length > 40 ? 40 : length, n = 0;
-  buffer[n++] = '\'';
-  for (size_t i = 0; i < shown; i++)
-    buffer[n++] = (unsigned char)text[i] < 32 || text[i] == 127 ? '?' : text[i];
-  if (shown < length) buffer[n++] = '.', buffer[n++] = '.', buffer[n++] = '.';
-  buffer[n++] = '\'';
-  buffer[n] = 0;
-  return buffer;
+/* A field of the line quoted for a message. */
+static const char *show(const reader *r, const char *text, size_t length, char buffer[FS_TEXT_QUOTED_SIZE]) {
+  return fs_text_quoted(text, length, r->line + r->length, buffer);
 }
 
 /* Length of the field starting at text (up to ',' or the end of the line). */
@@ -139,11 +122,10 @@ static int check_header_start(void *arg, const char *partial, size_t length, fs_
     if ((size_t)(comma - p) != strlen(name) || memcmp(p, name, strlen(name)) != 0) {
       char shown[64];
       r->line = partial, r->length = length;
-      return fs_error_set(err, "%s:%lld:%lld: expected '%s' (the samples header is " HEADER_HINT
-                          "), got %s", fs_text_input_name(r->in),
-                          (long long)fs_text_input_line_number(r->in) + 1,
-                          (long long)(p - partial) + 1, name,
-                          show(r, p, (size_t)(comma - p), shown));
+      return fs_text_error_at(err, fs_text_input_name(r->in), fs_text_input_line_number(r->in) + 1,
+                              p - partial + 1,
+                              "expected '%s' (the samples header is " HEADER_HINT "), got %s", name,
+                              show(r, p, (size_t)(comma - p), shown));
     }
     p = comma + 1;
   }
@@ -291,8 +273,8 @@ int fs_merge_results(fs_merge *m, fs_study_results *out, int32_t *ranks, fs_merg
   for (size_t i = 1; i < n; i++) {
     if (keys[i].seed == keys[i - 1].seed) {
       int64_t now = keys[i].row, before = keys[i - 1].row;
-      fs_error_set(err, "%s:%lld:1: seed %llu already read at %s:%lld", m->names[m->file[now]],
-                   (long long)m->line[now], (unsigned long long)keys[i].seed,
+      fs_text_error_at(err, m->names[m->file[now]], m->line[now], 1, "seed %llu already read at %s:%lld",
+                       (unsigned long long)keys[i].seed,
                    m->names[m->file[before]], (long long)m->line[before]);
       free(keys);
       fs_study_results_free(&results);

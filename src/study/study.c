@@ -5,6 +5,8 @@
  * seed costs no allocation beyond what the worker does. */
 #include "study.h"
 
+#include "instruments/progress.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -243,34 +245,6 @@ static void *thread_main(void *argument) {
   return NULL;
 }
 
-/* --- progress bar --- */
-
-static double seconds_since(const struct timespec *start) {
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return (double)(now.tv_sec - start->tv_sec) + 1e-9 * (double)(now.tv_nsec - start->tv_nsec);
-}
-
-static void format_duration(char *buffer, size_t size, double seconds) {
-  long s = seconds < 0 ? 0 : seconds > 359999 ? 359999 : (long)(seconds + 0.5);
-  if (s >= 3600) snprintf(buffer, size, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
-  else snprintf(buffer, size, "%ld:%02ld", s / 60, s % 60);
-}
-
-/* "  412/1000 seeds [=========>      ]  41%  183 seeds/s  ETA 0:03" */
-static void draw_progress(int64_t done, int64_t total, double elapsed) {
-  enum { WIDTH = 30 };
-  char bar[WIDTH + 1], eta[32] = "?";
-  int filled = total ? (int)(WIDTH * done / total) : WIDTH;
-  for (int i = 0; i < WIDTH; i++) bar[i] = i < filled ? '=' : i == filled ? '>' : ' ';
-  bar[WIDTH] = 0;
-  double rate = elapsed > 0 ? (double)done / elapsed : 0;
-  if (rate > 0) format_duration(eta, sizeof eta, (double)(total - done) / rate);
-  fprintf(stderr, "\r%lld/%lld seeds [%s] %3d%%  %.4g seeds/s  ETA %s\033[K", (long long)done,
-          (long long)total, bar, total ? (int)(100 * done / total) : 100, rate, eta);
-  fflush(stderr);
-}
-
 /* --- the study --- */
 
 static int allocate_results(fs_study_results *r, int64_t count, int32_t ranks,
@@ -336,9 +310,7 @@ static int run_threads(study *s, samples_writer *w, int threads, fs_error *err) 
       return fs_error_set(err, "cannot start a thread: %s", strerror(error));
     }
   }
-  struct timespec start;
-  clock_gettime(CLOCK_MONOTONIC, &start);
-  double drawn = 0;
+  fs_progress *bar = fs_progress_new_rated("seeds", s->count, s->options->progress, stderr);
   int active = threads;
   while (active > 0) {
     active = wait_for_change(s, w);
@@ -346,18 +318,11 @@ static int run_threads(study *s, samples_writer *w, int threads, fs_error *err) 
       writer_advance(w, s);
       if (w->failure[0]) atomic_store(&s->stop, 1);
     }
-    double elapsed = seconds_since(&start);
-    if (s->options->progress && elapsed - drawn >= 0.1) {
-      draw_progress(atomic_load(&s->completed), s->count, elapsed);
-      drawn = elapsed;
-    }
+    fs_progress_update(bar, atomic_load(&s->completed));
   }
   for (int i = 0; i < started; i++) pthread_join(ids[i], NULL);
   free(ids);
-  if (s->options->progress && drawn > 0) {
-    fputs("\r\033[K", stderr);
-    fflush(stderr);
-  }
+  fs_progress_done(bar);
   return 0;
 }
 

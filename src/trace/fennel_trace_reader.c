@@ -12,96 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "trace/fennel_trace_keys.h"
 #include "trace/trace_readers.h"
 
 #define MAX_NS (FS_TRACE_TIME_LIMIT / FS_NS) /* times and offsets: the limit, 2^62 ps, in whole ns */
 #define MAX_NS_TEXT "4611686018427387"
-#define BYTES_TEXT "a byte count from 0 to " FS_TRACE_SIZE_LIMIT_TEXT " (2^62)"
-
-enum key {
-  K_PEER, K_TAG, K_COMM, K_BYTES, K_RBYTES, K_RPEER, K_RTAG, K_SOURCE, K_STAG, K_ROOT,
-  K_REQ, K_REQS, K_FLAG, K_INDEX, K_DONE, K_NEW, K_COUNTS, K_RCOUNTS, K_NAME, K_STATUS, KEYS
-};
-#define BIT(k) (1u << (k))
-
-enum value_type { V_INTEGER, V_LIST, V_NAME, V_STATUS };
-
-/* What a key's value may be, before the call's communicator is known. */
-static const struct key_rule {
-  const char *name;
-  enum value_type type;
-  int64_t min, max;
-  const char *what;
-} key_rules[KEYS] = {
-  [K_PEER] = {"peer", V_INTEGER, -3, INT32_MAX, "a rank from 0 to 2147483647, -1 (any) or -3 (MPI_PROC_NULL)"},
-  [K_TAG] = {"tag", V_INTEGER, -1, INT32_MAX, "a tag from 0 to 2147483647 or -1 (any)"},
-  [K_COMM] = {"comm", V_INTEGER, 0, INT64_MAX, "a communicator id from 0 to 9223372036854775807"},
-  [K_BYTES] = {"bytes", V_INTEGER, 0, FS_TRACE_SIZE_LIMIT, BYTES_TEXT},
-  [K_RBYTES] = {"rbytes", V_INTEGER, 0, FS_TRACE_SIZE_LIMIT, BYTES_TEXT},
-  [K_RPEER] = {"rpeer", V_INTEGER, -3, INT32_MAX, "a rank from 0 to 2147483647, -1 (any) or -3 (MPI_PROC_NULL)"},
-  [K_RTAG] = {"rtag", V_INTEGER, -1, INT32_MAX, "a tag from 0 to 2147483647 or -1 (any)"},
-  [K_SOURCE] = {"source", V_INTEGER, -3, INT32_MAX, "a rank from 0 to 2147483647 or -3 (MPI_PROC_NULL)"},
-  [K_STAG] = {"stag", V_INTEGER, -1, INT32_MAX, "a tag from 0 to 2147483647 or -1 (MPI_PROC_NULL's)"},
-  [K_ROOT] = {"root", V_INTEGER, 0, INT32_MAX, "a rank from 0 to 2147483647"},
-  [K_REQ] = {"req", V_INTEGER, -2, INT32_MAX, "a request id from 1 to 2147483647, -1 (null) or -2 (not recorded)"},
-  [K_REQS] = {"reqs", V_LIST, -2, INT32_MAX, "a request id from 1 to 2147483647, -1 (null) or -2 (not recorded)"},
-  [K_FLAG] = {"flag", V_INTEGER, 0, 1, "0 or 1"},
-  [K_INDEX] = {"index", V_INTEGER, -1, INT32_MAX, "an index from 0 to 2147483647 or -1 (none)"},
-  [K_DONE] = {"done", V_LIST, 1, INT32_MAX, "a request id from 1 to 2147483647"},
-  [K_NEW] = {"new", V_INTEGER, 2, INT64_MAX, "a communicator id from 2 to 9223372036854775807"},
-  [K_COUNTS] = {"counts", V_LIST, 0, FS_TRACE_SIZE_LIMIT, BYTES_TEXT},
-  [K_RCOUNTS] = {"rcounts", V_LIST, 0, FS_TRACE_SIZE_LIMIT, BYTES_TEXT},
-  [K_NAME] = {"name", V_NAME, 0, 0, "an MPI function name (a letter or '_', then letters, digits, '_')"},
-  [K_STATUS] = {"status", V_STATUS, 1, INT32_MAX, "a request id from 1 to 2147483647"},
-};
-
-#define P2P (BIT(K_PEER) | BIT(K_TAG) | BIT(K_BYTES))
-#define STATUS (BIT(K_SOURCE) | BIT(K_STAG))
-#define SIDES (BIT(K_BYTES) | BIT(K_RBYTES))
-#define VECTORS (BIT(K_COUNTS) | BIT(K_RCOUNTS))
-#define COLLECTIVE (BIT(K_COMM) | BIT(K_REQ)) /* req=: a nonblocking collective's request */
-
-/* The keys each kind must have and may have (besides those it must). */
-static const struct kind_rule {
-  uint32_t required, optional;
-} kind_rules[FS_CALL_KINDS] = {
-  [FS_CALL_OTHER] = {BIT(K_NAME), 0},
-  [FS_CALL_SEND] = {P2P, BIT(K_COMM)}, [FS_CALL_SSEND] = {P2P, BIT(K_COMM)},
-  [FS_CALL_BSEND] = {P2P, BIT(K_COMM)}, [FS_CALL_RSEND] = {P2P, BIT(K_COMM)},
-  [FS_CALL_RECV] = {P2P, BIT(K_COMM) | STATUS},
-  [FS_CALL_ISEND] = {P2P | BIT(K_REQ), BIT(K_COMM)}, [FS_CALL_ISSEND] = {P2P | BIT(K_REQ), BIT(K_COMM)},
-  [FS_CALL_IBSEND] = {P2P | BIT(K_REQ), BIT(K_COMM)}, [FS_CALL_IRSEND] = {P2P | BIT(K_REQ), BIT(K_COMM)},
-  [FS_CALL_IRECV] = {P2P | BIT(K_REQ), BIT(K_COMM)},
-  [FS_CALL_SENDRECV] = {P2P | BIT(K_RPEER) | BIT(K_RTAG) | BIT(K_RBYTES), BIT(K_COMM) | STATUS},
-  [FS_CALL_SENDRECV_REPLACE] = {P2P | BIT(K_RPEER) | BIT(K_RTAG) | BIT(K_RBYTES), BIT(K_COMM) | STATUS},
-  [FS_CALL_PROBE] = {BIT(K_PEER) | BIT(K_TAG), BIT(K_COMM) | STATUS},
-  [FS_CALL_IPROBE] = {BIT(K_PEER) | BIT(K_TAG) | BIT(K_FLAG), BIT(K_COMM) | STATUS},
-  [FS_CALL_WAIT] = {BIT(K_REQ), BIT(K_STATUS)},
-  [FS_CALL_WAITALL] = {BIT(K_REQS), BIT(K_STATUS)},
-  [FS_CALL_WAITANY] = {BIT(K_REQS) | BIT(K_INDEX), BIT(K_STATUS)},
-  [FS_CALL_WAITSOME] = {BIT(K_REQS) | BIT(K_DONE), BIT(K_STATUS)},
-  [FS_CALL_TEST] = {BIT(K_REQ) | BIT(K_FLAG), BIT(K_STATUS)},
-  [FS_CALL_TESTALL] = {BIT(K_REQS) | BIT(K_FLAG), BIT(K_STATUS)},
-  [FS_CALL_TESTANY] = {BIT(K_REQS) | BIT(K_FLAG) | BIT(K_INDEX), BIT(K_STATUS)},
-  [FS_CALL_TESTSOME] = {BIT(K_REQS) | BIT(K_DONE), BIT(K_STATUS)},
-  [FS_CALL_BARRIER] = {0, COLLECTIVE},
-  [FS_CALL_BCAST] = {BIT(K_ROOT) | SIDES, COLLECTIVE},
-  [FS_CALL_REDUCE] = {BIT(K_ROOT) | SIDES, COLLECTIVE},
-  [FS_CALL_ALLREDUCE] = {SIDES, COLLECTIVE},
-  [FS_CALL_GATHER] = {BIT(K_ROOT) | SIDES, COLLECTIVE},
-  [FS_CALL_SCATTER] = {BIT(K_ROOT) | SIDES, COLLECTIVE},
-  [FS_CALL_ALLGATHER] = {SIDES, COLLECTIVE}, [FS_CALL_ALLTOALL] = {SIDES, COLLECTIVE},
-  [FS_CALL_REDUCE_SCATTER] = {SIDES | BIT(K_RCOUNTS), COLLECTIVE},
-  [FS_CALL_REDUCE_SCATTER_BLOCK] = {SIDES, COLLECTIVE},
-  [FS_CALL_SCAN] = {SIDES, COLLECTIVE}, [FS_CALL_EXSCAN] = {SIDES, COLLECTIVE},
-  [FS_CALL_GATHERV] = {BIT(K_ROOT) | VECTORS, COLLECTIVE},
-  [FS_CALL_SCATTERV] = {BIT(K_ROOT) | VECTORS, COLLECTIVE},
-  [FS_CALL_ALLGATHERV] = {VECTORS, COLLECTIVE}, [FS_CALL_ALLTOALLV] = {VECTORS, COLLECTIVE},
-  [FS_CALL_COMM_SPLIT] = {0, BIT(K_COMM) | BIT(K_NEW)},
-  [FS_CALL_COMM_DUP] = {0, BIT(K_COMM) | BIT(K_NEW)},
-  [FS_CALL_COMM_CREATE] = {0, BIT(K_COMM) | BIT(K_NEW)},
-  [FS_CALL_COMM_FREE] = {0, BIT(K_COMM)},
-};
 
 /* A key's value on the current line: a number, or a list in the scratch. */
 typedef struct field {
@@ -183,31 +98,21 @@ static size_t word_end(const fennel_reader *r, size_t at) {
   return at;
 }
 
-static int fail(fennel_reader *r, size_t column, const char *format, ...) FS_PRINTF(3, 4);
-static int fail(fennel_reader *r, size_t column, const char *format, ...) {
-  char message[900];
-  va_list args;
-  va_start(args, format);
-  vsnprintf(message, sizeof message, format, args);
-  va_end(args);
-  return fs_text_input_error(r->in, (int64_t)column + 1, r->err, "%s", message);
-}
+#define fail(r, column, ...) fs_text_input_error((r)->in, (int64_t)(column) + 1, (r)->err, __VA_ARGS__)
 
-/* The token at column quoted for a message: up to a blank or one of ",:=";
- * shortened, control bytes shown as '?'. */
-static const char *show(const fennel_reader *r, size_t column, char buffer[64]) {
-  if (column >= r->length) return "end of line";
+/* The token at column quoted for a message: up to a blank or one of ",:="
+ * (at least one byte). */
+static const char *show(const fennel_reader *r, size_t column, char buffer[FS_TEXT_QUOTED_SIZE]) {
+  if (column > r->length) column = r->length;
   size_t n = 0;
   while (column + n < r->length && !is_blank(r->line[column + n]) && !strchr(",:=", r->line[column + n]))
     n++;
-  if (n == 0) n = 1;
-  char shown[FS_TEXT_SHOWN_SIZE];
-  snprintf(buffer, 64, "'%s'", fs_text_shown(r->line + column, n, shown));
-  return buffer;
+  if (n == 0 && column < r->length) n = 1;
+  return fs_text_quoted(r->line + column, n, r->line + r->length, buffer);
 }
 
 static int expected(fennel_reader *r, size_t column, const char *what) {
-  char shown[64];
+  char shown[FS_TEXT_QUOTED_SIZE];
   return fail(r, column, "expected %s (got %s)", what, show(r, column, shown));
 }
 
@@ -223,15 +128,11 @@ static int parse_integer(const fennel_reader *r, size_t *at, int64_t min, int64_
   size_t i = *at, length = r->length;
   int negative = i < length && line[i] == '-';
   if (negative) i++;
-  size_t digits = i;
+  if (i >= length) return -1;
   uint64_t value = 0;
-  int overflow = 0;
-  for (; i < length && is_digit(line[i]); i++) {
-    unsigned d = (unsigned)(line[i] - '0');
-    if (value > (UINT64_MAX - d) / 10) overflow = 1;
-    else value = value * 10 + d;
-  }
-  if (i == digits || overflow) return -1;
+  size_t digits = fs_text_digits(line + i, length - i, &value);
+  if (digits == 0) return -1;
+  i += digits;
   if (i < length && !is_blank(line[i]) && !strchr(ends, line[i])) return -1;
   if (negative ? value > (uint64_t)INT64_MAX + 1 : value > (uint64_t)INT64_MAX) return -1;
   int64_t signed_value = negative ? (int64_t)(0 - value) : (int64_t)value;
@@ -456,12 +357,12 @@ static int read_name(fennel_reader *r, size_t *at, const struct key_rule *rule) 
 
 /* "the keys of a send line: peer, tag, bytes, comm" for a wrong key. */
 static int wrong_key(fennel_reader *r, fs_call_kind kind, size_t column) {
-  uint32_t keys = kind_rules[kind].required | kind_rules[kind].optional;
+  uint32_t keys = fennel_kind_rules[kind].required | fennel_kind_rules[kind].optional;
   char what[300];
   int n = snprintf(what, sizeof what, keys ? "a key of %s (" : "end of line", fs_call_kind_name(kind));
   for (int k = 0, first = 1; k < KEYS && keys; k++)
     if (keys & BIT(k)) {
-      n += snprintf(what + n, sizeof what - (size_t)n, "%s%s=", first ? "" : ", ", key_rules[k].name);
+      n += snprintf(what + n, sizeof what - (size_t)n, "%s%s=", first ? "" : ", ", fennel_key_rules[k].name);
       first = 0;
     }
   if (keys) snprintf(what + n, sizeof what - (size_t)n, ") or end of line");
@@ -470,21 +371,21 @@ static int wrong_key(fennel_reader *r, fs_call_kind kind, size_t column) {
 
 /* The key=value pairs from at to the end of the line into r->fields. */
 static int read_keys(fennel_reader *r, fs_call_kind kind, size_t at) {
-  uint32_t allowed = kind_rules[kind].required | kind_rules[kind].optional;
+  uint32_t allowed = fennel_kind_rules[kind].required | fennel_kind_rules[kind].optional;
   r->present = 0;
   r->used = 0;
   for (at = skip_blanks(r, at); at < r->length; at = skip_blanks(r, at)) {
     size_t start = at, end = at;
     while (end < r->length && !is_blank(r->line[end]) && r->line[end] != '=') end++;
     int k = 0;
-    while (k < KEYS && (strlen(key_rules[k].name) != end - start ||
-                        memcmp(key_rules[k].name, r->line + start, end - start) != 0))
+    while (k < KEYS && (strlen(fennel_key_rules[k].name) != end - start ||
+                        memcmp(fennel_key_rules[k].name, r->line + start, end - start) != 0))
       k++;
     if (k == KEYS || !(allowed & BIT(k)) || end == r->length || r->line[end] != '=')
       return wrong_key(r, kind, start);
     if (r->present & BIT(k))
-      return fail(r, start, "expected each key once (got '%s' again)", key_rules[k].name);
-    const struct key_rule *rule = &key_rules[k];
+      return fail(r, start, "expected each key once (got '%s' again)", fennel_key_rules[k].name);
+    const struct key_rule *rule = &fennel_key_rules[k];
     field *f = &r->fields[k];
     *f = (field){.column = end + 1, .key_column = start};
     at = end + 1;
@@ -501,10 +402,10 @@ static int read_keys(fennel_reader *r, fs_call_kind kind, size_t at) {
     if (at < r->length && !is_blank(r->line[at])) return expected(r, at, "a blank between key=value pairs");
     r->present |= BIT(k);
   }
-  uint32_t missing = kind_rules[kind].required & ~r->present;
+  uint32_t missing = fennel_kind_rules[kind].required & ~r->present;
   for (int k = 0; k < KEYS; k++)
     if (missing & BIT(k))
-      return fail(r, r->length, "expected %s= on a %s line (got end of line)", key_rules[k].name,
+      return fail(r, r->length, "expected %s= on a %s line (got end of line)", fennel_key_rules[k].name,
                   fs_call_kind_name(kind));
   return 0;
 }
@@ -957,8 +858,8 @@ static int read_file(fennel_reader *r, int32_t rank, fs_text_input *in) {
                      : !r->has_finalize  ? "a finalize line, the last call"
                                          : NULL;
   if (!what) return check_collective_sizes(r);
-  return fs_error_set(r->err, "%s:%lld:1: expected %s (got end of file)", fs_text_input_name(in),
-                      (long long)r->line_number + 1, what);
+  return fs_text_error_at(r->err, fs_text_input_name(in), r->line_number + 1, 1,
+                          "expected %s (got end of file)", what);
 }
 
 static void free_reader(fennel_reader *r) {

@@ -28,16 +28,8 @@
  * Statuses are not recorded: source and source_tag stay unknown.
  *
  * Communicators: liballprof records no members, only each rank's handle,
- * rank and size. Size 1 is MPI_COMM_SELF. Otherwise, as Schedgen tells
- * communicators apart by handle, the ranks that name one (handle, size) pair
- * must together name each of its ranks 0..size-1 exactly once: that gives
- * the members (world rank of comm rank i); a group of the world's size whose
- * users all have their world rank in it is the world in order, even when some
- * ranks never use it. The first group that is the whole world in order (in
- * rank 0's order of use) is MPI_COMM_WORLD; the
- * others are defined with the handle (two's complement) as id. A handle
- * whose ranks do not fit together (different groups behind one MPICH handle,
- * or per-process Open MPI pointers) is an error naming the first use.
+ * rank and size; liballprof_comms.c finds the members once every rank is
+ * read. The table of calls and their arguments is liballprof_calls.c.
  *
  * Times become picoseconds from the rank's first recorded time, computed from
  * the integer microseconds and up to 6 decimals exactly (the epoch value in
@@ -52,33 +44,14 @@
 #include <string.h>
 
 #include "formats/text_input.h"
+#include "trace/liballprof.h"
+#include "trace/request_map.h"
 
 #define MAX_COMMS_PER_RANK 1024 /* distinct (handle, rank, size) triples */
 #define REQUEST_SIZE 8          /* bytes per MPI_Request in a request array (Schedgen's req_size) */
 #define MAX_ARGUMENTS 16
 #define PS_PER_US INT64_C(1000000)
 #define MAX_US (FS_TRACE_TIME_LIMIT / PS_PER_US - 1) /* the time limit, 2^62 ps (53 days), less one us */
-#define COMM_PENDING(local) (-(local) - 3) /* a call's comm before the communicators are resolved */
-
-/* A communicator as one rank names it. */
-typedef struct comm_use {
-  uint64_t handle;
-  int32_t rank, size;
-  int64_t line, column; /* its first use, for messages */
-  int32_t index;        /* in the trace, once resolved */
-} comm_use;
-
-typedef struct rank_comms {
-  comm_use *use;
-  int32_t count, capacity;
-} rank_comms;
-
-/* Open requests of the rank being read: address -> request id, linear probing. */
-typedef struct request_map {
-  uint64_t *address;
-  int32_t *id; /* -1: empty slot */
-  int64_t capacity, used;
-} request_map;
 
 typedef struct found_request {
   int64_t position; /* in the array */
@@ -121,7 +94,7 @@ typedef struct reader {
   int has_init, has_finalize; /* of the file being read */
   int64_t calls;
   rank_comms *comms; /* per rank */
-  request_map requests;
+  fs_request_map requests;
   int32_t next_request;
   int64_t *values; /* count lists of the line being read */
   size_t values_used, values_capacity;
@@ -129,99 +102,21 @@ typedef struct reader {
   size_t found_capacity;
 } reader;
 
-/* ---- calls ---- */
-
-/* Argument letters: b address (buffer, status, flag...), n count, d datatype,
- * D destination, S source, t tag, T receive tag, c communicator, r request
- * address, q request count, a request array, o op, R root, v count array,
- * w count array or address alone, i any integer. */
-typedef struct call_form {
-  const char *name;
-  fs_call_kind kind;
-  const char *arguments;
-} call_form;
-
-static const call_form forms[] = {
-    {"MPI_Init", FS_CALL_INIT, "bb"},
-    {"MPI_Init_thread", FS_CALL_INIT, "bbib"},
-    {"MPI_Finalize", FS_CALL_FINALIZE, ""},
-    {"MPI_Send", FS_CALL_SEND, "bndDtc"},
-    {"MPI_Bsend", FS_CALL_BSEND, "bndDtc"},
-    {"MPI_Ssend", FS_CALL_SSEND, "bndDtc"},
-    {"MPI_Rsend", FS_CALL_RSEND, "bndDtc"},
-    {"MPI_Recv", FS_CALL_RECV, "bndSTcb"},
-    {"MPI_Isend", FS_CALL_ISEND, "bndDtcr"},
-    {"MPI_Ibsend", FS_CALL_IBSEND, "bndDtcr"},
-    {"MPI_Issend", FS_CALL_ISSEND, "bndDtcr"},
-    {"MPI_Irsend", FS_CALL_IRSEND, "bndDtcr"},
-    {"MPI_Irecv", FS_CALL_IRECV, "bndSTcr"},
-    {"MPI_Sendrecv", FS_CALL_SENDRECV, "bndDtbndSTcb"},
-    {"MPI_Sendrecv_replace", FS_CALL_SENDRECV_REPLACE, "bndDtSTcb"},
-    {"MPI_Probe", FS_CALL_PROBE, "STcb"},
-    {"MPI_Iprobe", FS_CALL_IPROBE, "STcbb"},
-    {"MPI_Wait", FS_CALL_WAIT, "rb"},
-    {"MPI_Test", FS_CALL_TEST, "rbb"},
-    {"MPI_Waitall", FS_CALL_WAITALL, "qab"},
-    {"MPI_Waitany", FS_CALL_WAITANY, "qabb"},
-    {"MPI_Waitsome", FS_CALL_WAITSOME, "qabbb"},
-    {"MPI_Testall", FS_CALL_TESTALL, "qabb"},
-    {"MPI_Testany", FS_CALL_TESTANY, "qabbb"},
-    {"MPI_Testsome", FS_CALL_TESTSOME, "qabbb"},
-    {"MPI_Barrier", FS_CALL_BARRIER, "c"},
-    {"MPI_Bcast", FS_CALL_BCAST, "bndRc"},
-    {"MPI_Reduce", FS_CALL_REDUCE, "bbndoRc"},
-    {"MPI_Allreduce", FS_CALL_ALLREDUCE, "bbndoc"},
-    {"MPI_Gather", FS_CALL_GATHER, "bndbndRc"},
-    {"MPI_Scatter", FS_CALL_SCATTER, "bndbndRc"},
-    {"MPI_Allgather", FS_CALL_ALLGATHER, "bndbndc"},
-    {"MPI_Alltoall", FS_CALL_ALLTOALL, "bndbndc"},
-    {"MPI_Reduce_scatter", FS_CALL_REDUCE_SCATTER, "bbwdoc"},
-    {"MPI_Reduce_scatter_block", FS_CALL_REDUCE_SCATTER_BLOCK, "bbndoc"},
-    {"MPI_Scan", FS_CALL_SCAN, "bbndoc"},
-    {"MPI_Exscan", FS_CALL_EXSCAN, "bbndoc"},
-    {"MPI_Gatherv", FS_CALL_GATHERV, "bndbvvdRc"},
-    {"MPI_Scatterv", FS_CALL_SCATTERV, "bvvdbndRc"},
-    {"MPI_Allgatherv", FS_CALL_ALLGATHERV, "bndbvvdc"},
-    {"MPI_Alltoallv", FS_CALL_ALLTOALLV, "bvvdbvvdc"},
-    {"MPI_Comm_split", FS_CALL_COMM_SPLIT, "ciib"},
-    {"MPI_Comm_dup", FS_CALL_COMM_DUP, "cb"},
-    {"MPI_Comm_create", FS_CALL_COMM_CREATE, "cbb"},
-};
-
-static const call_form *find_form(const char *name, size_t length) {
-  for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
-    if (strlen(forms[i].name) == length && memcmp(forms[i].name, name, length) == 0) return &forms[i];
-  return NULL;
-}
-
 /* ---- errors ---- */
 
-static int fail(reader *r, size_t column, const char *format, ...) FS_PRINTF(3, 4);
-static int fail(reader *r, size_t column, const char *format, ...) {
-  char message[768];
-  va_list args;
-  va_start(args, format);
-  vsnprintf(message, sizeof message, format, args);
-  va_end(args);
-  return fs_text_input_error(r->in, (int64_t)column + 1, r->err, "%s", message);
-}
+#define fail(r, column, ...) fs_text_input_error((r)->in, (int64_t)(column) + 1, (r)->err, __VA_ARGS__)
 
 /* The field at `column` quoted for a message, up to the next ':' or ','. */
-static const char *show(const reader *r, size_t column, char buffer[64]) {
-  if (column >= r->length) return "end of line";
+static const char *show(const reader *r, size_t column, char buffer[FS_TEXT_QUOTED_SIZE]) {
+  if (column > r->length) column = r->length;
   size_t n = 0;
   while (column + n < r->length && r->line[column + n] != ':' && r->line[column + n] != ',') n++;
-  if (n == 0) {
-    snprintf(buffer, 64, "'%c'", r->line[column]);
-    return buffer;
-  }
-  char shown[FS_TEXT_SHOWN_SIZE];
-  snprintf(buffer, 64, "'%s'", fs_text_shown(r->line + column, n, shown));
-  return buffer;
+  if (n == 0 && column < r->length) n = 1; /* the separator itself */
+  return fs_text_quoted(r->line + column, n, r->line + r->length, buffer);
 }
 
 static int expected(reader *r, size_t column, const char *what) {
-  char shown[64];
+  char shown[FS_TEXT_QUOTED_SIZE];
   return fail(r, column, "expected %s (got %s)", what, show(r, column, shown));
 }
 
@@ -234,18 +129,10 @@ static int is_digit(char c) { return c >= '0' && c <= '9'; }
 /* Digits at the cursor as an unsigned 64-bit value; 0 when there are none
  * or they overflow. */
 static int parse_digits(reader *r, uint64_t *value) {
-  size_t at = r->at;
-  uint64_t v = 0;
-  while (at < r->length && is_digit(r->line[at])) {
-    unsigned digit = (unsigned)(r->line[at] - '0');
-    if (v > (UINT64_MAX - digit) / 10) return 0;
-    v = v * 10 + digit;
-    at++;
-  }
-  if (at == r->at) return 0;
-  r->at = at;
-  *value = v;
-  return 1;
+  if (r->at >= r->length) return 0;
+  size_t n = fs_text_digits(r->line + r->at, r->length - r->at, value);
+  r->at += n;
+  return n > 0;
 }
 
 /* An optionally negative integer in [min, max]. */
@@ -521,72 +408,6 @@ static int check_ranks(reader *r, const arguments *a) {
 
 /* ---- requests ---- */
 
-static uint64_t hash_address(uint64_t address) {
-  address ^= address >> 33;
-  address *= UINT64_C(0xff51afd7ed558ccd);
-  return address ^ (address >> 33);
-}
-
-static int64_t request_slot(const request_map *m, uint64_t address) {
-  int64_t mask = m->capacity - 1, i = (int64_t)(hash_address(address) & (uint64_t)mask);
-  while (m->id[i] >= 0 && m->address[i] != address) i = (i + 1) & mask;
-  return i;
-}
-
-static int32_t request_find(const request_map *m, uint64_t address) {
-  return m->capacity ? m->id[request_slot(m, address)] : -1;
-}
-
-static int request_grow(request_map *m) {
-  int64_t capacity = m->capacity ? m->capacity * 2 : 64;
-  request_map bigger = {malloc((size_t)capacity * sizeof(uint64_t)),
-                        malloc((size_t)capacity * sizeof(int32_t)), capacity, m->used};
-  if (!bigger.address || !bigger.id) {
-    free(bigger.address);
-    free(bigger.id);
-    return -1;
-  }
-  for (int64_t i = 0; i < capacity; i++) bigger.id[i] = -1;
-  for (int64_t i = 0; i < m->capacity; i++)
-    if (m->id[i] >= 0) {
-      int64_t slot = request_slot(&bigger, m->address[i]);
-      bigger.address[slot] = m->address[i];
-      bigger.id[slot] = m->id[i];
-    }
-  free(m->address);
-  free(m->id);
-  *m = bigger;
-  return 0;
-}
-
-static int request_open(request_map *m, uint64_t address, int32_t id) {
-  if ((m->used + 1) * 2 > m->capacity && request_grow(m)) return -1;
-  int64_t slot = request_slot(m, address);
-  if (m->id[slot] < 0) m->used++;
-  m->address[slot] = address;
-  m->id[slot] = id;
-  return 0;
-}
-
-/* Removes an address, shifting later entries of its probe run back. */
-static void request_close(request_map *m, uint64_t address) {
-  if (!m->capacity) return;
-  int64_t mask = m->capacity - 1, hole = request_slot(m, address);
-  if (m->id[hole] < 0) return;
-  m->id[hole] = -1;
-  m->used--;
-  for (int64_t i = (hole + 1) & mask; m->id[i] >= 0; i = (i + 1) & mask) {
-    int64_t home = (int64_t)(hash_address(m->address[i]) & (uint64_t)mask);
-    /* the entry may move to the hole when its home is not in (hole, i] */
-    if ((i > hole && (home <= hole || home > i)) || (i < hole && home <= hole && home > i)) {
-      m->address[hole] = m->address[i];
-      m->id[hole] = m->id[i];
-      m->id[i] = -1;
-      hole = i;
-    }
-  }
-}
-
 static int compare_found(const void *x, const void *y) {
   const found_request *a = x, *b = y;
   return (a->position > b->position) - (a->position < b->position);
@@ -595,7 +416,7 @@ static int compare_found(const void *x, const void *y) {
 /* The open requests in the array at a->request of a->request_count entries,
  * in array order, into the list pool; closed when `close`. */
 static int array_requests(reader *r, fs_call *c, const arguments *a, int close) {
-  request_map *m = &r->requests;
+  fs_request_map *m = &r->requests;
   size_t found = 0, most = (size_t)(a->request_count < m->used ? a->request_count : m->used);
   if (most > r->found_capacity) {
     found_request *bigger = realloc(r->found, most * sizeof *bigger);
@@ -605,7 +426,7 @@ static int array_requests(reader *r, fs_call *c, const arguments *a, int close) 
   }
   if (a->request_count <= m->used) { /* look each entry up */
     for (int64_t k = 0; k < a->request_count; k++) {
-      int32_t id = request_find(m, a->request + (uint64_t)k * REQUEST_SIZE);
+      int32_t id = fs_request_map_find(m, a->request + (uint64_t)k * REQUEST_SIZE);
       if (id >= 0) r->found[found++] = (found_request){k, id};
     }
   } else { /* fewer open requests than entries: walk the open ones */
@@ -622,7 +443,7 @@ static int array_requests(reader *r, fs_call *c, const arguments *a, int close) 
     int32_t n = 0;
     for (; i < found && n < 64; i++, n++) {
       ids[n] = r->found[i].id;
-      if (close) request_close(m, a->request + (uint64_t)r->found[i].position * REQUEST_SIZE);
+      if (close) fs_request_map_close(m, a->request + (uint64_t)r->found[i].position * REQUEST_SIZE);
     }
     int32_t at = fs_trace_add_list(r->t, r->rank, ids, n);
     if (at < 0) return out_of_memory(r);
@@ -686,13 +507,13 @@ static int fill_requests(reader *r, fs_call *c, const arguments *a) {
   switch (c->kind) {
   case FS_CALL_ISEND: case FS_CALL_ISSEND: case FS_CALL_IBSEND: case FS_CALL_IRSEND: case FS_CALL_IRECV:
     c->request = r->next_request++;
-    return request_open(&r->requests, a->request, c->request) ? out_of_memory(r) : 0;
+    return fs_request_map_open(&r->requests, a->request, c->request) ? out_of_memory(r) : 0;
   case FS_CALL_WAIT:
-    c->request = request_find(&r->requests, a->request);
-    request_close(&r->requests, a->request);
+    c->request = fs_request_map_find(&r->requests, a->request);
+    fs_request_map_close(&r->requests, a->request);
     return 0;
   case FS_CALL_TEST:
-    c->request = request_find(&r->requests, a->request);
+    c->request = fs_request_map_find(&r->requests, a->request);
     return 0;
   default:
     return array_requests(r, c, a, c->kind == FS_CALL_WAITALL);
@@ -816,7 +637,7 @@ static int read_call(reader *r) {
   r->at = n;
   if (n == r->length) return expected(r, n, "':' and the start time after the call's name");
   r->at++;
-  const call_form *form = find_form(r->line, n);
+  const call_form *form = fs_liballprof_form(r->line, n);
   arguments a = {.comm = -1, .root = -1};
   r->values_used = 0;
   if (!form) {
@@ -909,8 +730,7 @@ static int read_rank(reader *r, const char *path) {
   r->last_time = 0;
   r->has_init = r->has_finalize = 0;
   r->calls = 0;
-  r->requests.used = 0;
-  for (int64_t i = 0; i < r->requests.capacity; i++) r->requests.id[i] = -1;
+  fs_request_map_clear(&r->requests);
   r->next_request = 0;
   int status;
   while ((status = fs_text_input_next_line(r->in, &r->line, &r->length, r->err)) == 1) {
@@ -926,122 +746,12 @@ static int read_rank(reader *r, const char *path) {
     }
   }
   if (status == 0 && !r->has_finalize)
-    status = fs_error_set(r->err, "%s:%lld:1: expected %s (got end of file)", path,
-                          (long long)fs_text_input_line_number(r->in) + 1,
-                          r->calls ? "MPI_Finalize, the last call" : "MPI calls, the first MPI_Init, the last MPI_Finalize");
+    status = fs_text_error_at(r->err, path, fs_text_input_line_number(r->in) + 1, 1,
+                              "expected %s (got end of file)",
+                              r->calls ? "MPI_Finalize, the last call" : "MPI calls, the first MPI_Init, the last MPI_Finalize");
   fs_text_input_close(r->in);
   r->in = NULL;
   return status == 0 ? 0 : -1;
-}
-
-/* One (handle, size) group of comm uses across ranks, for resolution. */
-typedef struct claim {
-  uint64_t handle;
-  int32_t size, comm_rank, world_rank, local;
-} claim;
-
-static int compare_claims(const void *x, const void *y) {
-  const claim *a = x, *b = y;
-  if (a->handle != b->handle) return a->handle < b->handle ? -1 : 1;
-  if (a->size != b->size) return a->size < b->size ? -1 : 1;
-  if (a->comm_rank != b->comm_rank) return a->comm_rank < b->comm_rank ? -1 : 1;
-  return (a->world_rank > b->world_rank) - (a->world_rank < b->world_rank);
-}
-
-static int comm_error(reader *r, const claim *c, const char *format, ...) FS_PRINTF(3, 4);
-static int comm_error(reader *r, const claim *c, const char *format, ...) {
-  const comm_use *use = &r->comms[c->world_rank].use[c->local];
-  char message[640];
-  va_list args;
-  va_start(args, format);
-  vsnprintf(message, sizeof message, format, args);
-  va_end(args);
-  return fs_error_set(r->err, "%s:%lld:%lld: %s", r->t->rank[c->world_rank].file, (long long)use->line,
-                      (long long)use->column, message);
-}
-
-/* Defines the communicator of claims[0..n) (one handle and size): the
- * members are who named each comm rank. */
-static int define_group(reader *r, const claim *claims, int32_t n, int *world_taken) {
-  int32_t size = claims[0].size;
-  unsigned long long handle = (unsigned long long)claims[0].handle;
-  int in_order = size == r->t->ranks; /* the world's order: ranks that never use it may be left out */
-  for (int32_t i = 0; i < n; i++) in_order &= claims[i].comm_rank == claims[i].world_rank;
-  for (int32_t i = 0; i <= size && !in_order; i++) {
-    int missing = i < size && (i == n || claims[i].comm_rank > i), twice = i < n && claims[i].comm_rank < i;
-    if (missing || twice)
-      return comm_error(r, &claims[i < n ? i : n - 1],
-                        "expected the ranks that use communicator %llu (size %d) to name each of its "
-                        "ranks once (liballprof records no members: fennelsim takes them from the "
-                        "handle), but comm rank %d is %s",
-                        handle, (int)size, (int)(twice ? claims[i].comm_rank : i),
-                        twice ? "named by two ranks" : "named by none");
-    if (i == n) break;
-  }
-  int32_t *members = malloc((size_t)size * sizeof *members);
-  if (!members) return fs_error_set(r->err, "out of memory");
-  int identity = size == r->t->ranks;
-  for (int32_t i = 0; i < size; i++) {
-    members[i] = in_order ? i : claims[i].world_rank;
-    identity &= members[i] == i;
-  }
-  int32_t index;
-  if (identity && !*world_taken) {
-    index = FS_COMM_WORLD;
-    *world_taken = 1;
-  } else {
-    index = fs_trace_define_comm(r->t, (int64_t)claims[0].handle, members, size);
-  }
-  free(members);
-  if (index == -1) return fs_error_set(r->err, "out of memory");
-  if (index < 0)
-    return comm_error(r, &claims[0], "expected communicator %llu to name one group of ranks "
-                      "(it names two of different sizes)", handle);
-  for (int32_t i = 0; i < n; i++) r->comms[claims[i].world_rank].use[claims[i].local].index = index;
-  return 0;
-}
-
-static int resolve_comms(reader *r) {
-  fs_trace *t = r->t;
-  size_t total = 0, n = 0;
-  for (int32_t w = 0; w < t->ranks; w++) total += (size_t)r->comms[w].count;
-  claim *claims = malloc((total ? total : 1) * sizeof *claims);
-  if (!claims) return fs_error_set(r->err, "out of memory");
-  for (int32_t w = 0; w < t->ranks; w++)
-    for (int32_t i = 0; i < r->comms[w].count; i++) {
-      comm_use *use = &r->comms[w].use[i];
-      if (use->size == 1) use->index = FS_COMM_SELF;
-      else claims[n++] = (claim){use->handle, use->size, use->rank, w, i};
-    }
-  qsort(claims, n, sizeof *claims, compare_claims);
-  /* MPI_COMM_WORLD is the full in-order group rank 0 names first */
-  int world_taken = 0, status = 0;
-  for (int32_t i = 0; i < r->comms[0].count && !world_taken && !status; i++) {
-    const comm_use *use = &r->comms[0].use[i];
-    if (use->size != t->ranks || use->rank != 0) continue;
-    size_t from = 0;
-    while (from < n && (claims[from].handle != use->handle || claims[from].size != use->size)) from++;
-    size_t to = from;
-    while (to < n && claims[to].handle == use->handle && claims[to].size == use->size) to++;
-    int identity = to > from;
-    for (size_t k = from; identity && k < to; k++) identity = claims[k].comm_rank == claims[k].world_rank;
-    if (identity) status = define_group(r, claims + from, (int32_t)(to - from), &world_taken);
-  }
-  for (size_t from = 0; from < n && !status;) {
-    size_t to = from;
-    while (to < n && claims[to].handle == claims[from].handle && claims[to].size == claims[from].size) to++;
-    const comm_use *first = &r->comms[claims[from].world_rank].use[claims[from].local];
-    if (first->index < 0) status = define_group(r, claims + from, (int32_t)(to - from), &world_taken);
-    from = to;
-  }
-  free(claims);
-  if (status) return -1;
-  for (int32_t w = 0; w < t->ranks; w++)
-    for (int64_t i = 0; i < t->rank[w].count; i++) {
-      fs_call *c = &t->rank[w].calls[i];
-      if (c->comm <= COMM_PENDING(0)) c->comm = r->comms[w].use[COMM_PENDING(c->comm)].index;
-    }
-  return 0;
 }
 
 fs_trace *fs_liballprof_read(const char *const *paths, int count, fs_error *err) {
@@ -1058,12 +768,11 @@ fs_trace *fs_liballprof_read(const char *const *paths, int count, fs_error *err)
     r.t->format = "liballprof";
     status = 0;
     for (r.rank = 0; r.rank < count && !status; r.rank++) status = read_rank(&r, paths[r.rank]);
-    if (!status) status = resolve_comms(&r);
+    if (!status) status = fs_liballprof_resolve_comms(r.t, r.comms, err);
   }
   for (int32_t w = 0; r.comms && w < count; w++) free(r.comms[w].use);
   free(r.comms);
-  free(r.requests.address);
-  free(r.requests.id);
+  fs_request_map_free(&r.requests);
   free(r.values);
   free(r.found);
   if (status) {

@@ -85,21 +85,14 @@ typedef struct reader {
 
 /* ---- errors and tokens ---- */
 
-static int fail(reader *r, size_t column, const char *format, ...) FS_PRINTF(3, 4);
-static int fail(reader *r, size_t column, const char *format, ...) {
-  char message[768];
-  va_list args;
-  va_start(args, format);
-  vsnprintf(message, sizeof message, format, args);
-  va_end(args);
-  return fs_text_input_error(r->in, (int64_t)column + 1, r->err, "%s", message);
-}
+#define fail(r, column, ...) fs_text_input_error((r)->in, (int64_t)(column) + 1, (r)->err, __VA_ARGS__)
 
 static int expected_at(reader *r, size_t i, const char *what) {
-  if (i >= r->tokens_used) return fail(r, r->length, "expected %s (got end of line)", what);
-  const token *k = &r->tokens[i];
-  char shown[FS_TEXT_SHOWN_SIZE];
-  return fail(r, k->at, "expected %s (got '%s')", what, fs_text_shown(r->line + k->at, k->length, shown));
+  size_t at = i < r->tokens_used ? r->tokens[i].at : r->length;
+  size_t length = i < r->tokens_used ? r->tokens[i].length : 0;
+  char shown[FS_TEXT_QUOTED_SIZE];
+  return fail(r, at, "expected %s (got %s)", what,
+              fs_text_quoted(r->line + at, length, r->line + r->length, shown));
 }
 
 static int out_of_memory(reader *r) { return fail(r, 0, "out of memory"); }
@@ -548,8 +541,9 @@ static int count_ranks(reader *r, const char *path, int32_t *ranks) {
     if (rank > highest) highest = rank, highest_line = lines;
   }
   if (status == 0 && actions > 0 && highest >= lines)
-    status = fs_error_set(r->err, "%s:%lld:1: expected ranks below %lld, the number of lines of the file "
-                          "(got %lld)", path, (long long)highest_line, (long long)lines, (long long)highest);
+    status = fs_text_error_at(r->err, path, highest_line, 1,
+                              "expected ranks below %lld, the number of lines of the file (got %lld)",
+                              (long long)lines, (long long)highest);
   fs_text_input_close(r->in);
   r->in = NULL;
   *ranks = (int32_t)highest + 1;
