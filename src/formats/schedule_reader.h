@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "core/program.h"
-#include "formats/text_input.h"
+#include "io/text_input.h"
 
 int fs_schedule_is_goal(const char *path);
 fs_program *fs_schedule_read(const char *path, fs_error *err);

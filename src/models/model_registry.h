@@ -6,7 +6,7 @@
 
 #include "core/error.h"
 #include "core/model.h"
-#include "formats/text_input.h"
+#include "io/text_input.h"
 
 typedef struct fs_parameter {
   const char *key;

@@ -51,7 +51,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/text_input.h"
+#include "io/text_input.h"
 
 #define MAX_COMMS_PER_RANK 1024 /* distinct (handle, rank, size) triples */
 #define REQUEST_SIZE 8          /* bytes per MPI_Request in a request array (Schedgen's req_size) */
