@@ -2,7 +2,9 @@
 """check_layers.py: fails (exit 1) when an #include of src/ makes a cycle
 between folders or between files (a .c and its .h are one file here), or
 goes up the layer order below. --graph prints the folder include graph.
-Usage: check_layers.py [--src DIR] [--graph]"""
+Usage: check_layers.py [--src DIR] [--graph] [--expect FILE]
+--expect (the self-test): exit 0 only when the check fails (1) and prints
+exactly FILE's text."""
 import os
 import re
 import sys
@@ -114,5 +116,20 @@ def main(argv):
     return 1 if problems else 0
 
 
+def expect(argv):
+    """Runs the check on --src, printing to a buffer, and compares."""
+    import contextlib
+    import io
+    want = open(argv[argv.index("--expect") + 1], encoding="utf-8").read()
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        status = main(argv)
+    print(buffer.getvalue(), end="")
+    if status != 1 or buffer.getvalue() != want:
+        print("expected exit 1 and:\n" + want, end="")
+        return 1
+    return 0
+
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(expect(sys.argv[1:]) if "--expect" in sys.argv else main(sys.argv[1:]))
