@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "fit/validate.h"
-#include "formats/text_input.h"
+#include "io/text_input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

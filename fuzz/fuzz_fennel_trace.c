@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/text_input.h"
+#include "io/text_input.h"
 #include "trace/fennel_trace_reader.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

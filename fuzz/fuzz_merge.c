@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "formats/text_input.h"
+#include "io/text_input.h"
 #include "study/merge.h"
 #include "study/study.h"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/text_input.h"
+#include "io/text_input.h"
 #include "noise/noise.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

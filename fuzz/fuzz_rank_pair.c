@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/text_input.h"
+#include "io/text_input.h"
 #include "models/rank_pair_table.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

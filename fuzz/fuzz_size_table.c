@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "formats/text_input.h"
+#include "io/text_input.h"
 #include "models/size_table.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -10,7 +10,7 @@
 #include "formats/dag_reader.h"
 #include "generators/generators.h"
 #include "instruments/chrome_trace.h"
-#include "instruments/progress.h"
+#include "io/progress.h"
 #include "instruments/timeline.h"
 #include "model_support.h"
 #include "test_support.h"

@@ -15,10 +15,10 @@
 #include <zlib.h>
 
 #include "core/program.h"
-#include "formats/atomic_file.h"
+#include "io/atomic_file.h"
 #include "formats/dag_reader.h"
 #include "formats/dag_writer.h"
-#include "formats/text_input.h"
+#include "io/text_input.h"
 #include "test_support.h"
 
 #define SPEC_EXAMPLE                                                                       \

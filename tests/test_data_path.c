@@ -1,4 +1,4 @@
-/* test_data_path.c: the search path for data files (formats/data_path.h,
+/* test_data_path.c: the search path for data files (io/data_path.h,
  * cli/data_roots.h): its order (working directory, FENNELSIM_PATH, the data
  * directory), the subdirectories tried in each root, names that bypass
  * it, the exact not-found message, model files' tables found beside the
@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "formats/data_path.h"
+#include "io/data_path.h"
 #include "models/model_xml.h"
 #include "test_support.h"
 

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "formats/text_input.h"
+#include "io/text_input.h"
 #include "test_support.h"
 #include "trace/fennel_trace_reader.h"
 #include "trace/trace_readers.h"

@@ -12,7 +12,7 @@
 #include <zlib.h>
 
 #include "core/engine.h"
-#include "formats/text_input.h"
+#include "io/text_input.h"
 #include "models/rank_pair_table.h"
 #include "model_support.h"
 #include "test_support.h"

@@ -14,7 +14,7 @@
 
 #include "core/deadlock_report.h"
 #include "core/engine.h"
-#include "formats/text_input.h"
+#include "io/text_input.h"
 #include "generators/generators.h"
 #include "model_support.h"
 #include "test_support.h"

@@ -1,5 +1,5 @@
 /* data_roots.h: the command line's search path for data files
- * (formats/data_path.h): the working directory, each directory of
+ * (io/data_path.h): the working directory, each directory of
  * FENNELSIM_PATH, the installed data directory (<prefix>/<datadir>/fennelsim,
  * fixed at build time), and the source tree only when this binary runs in
  * its build directory (an installed binary never reads the source tree).
@@ -8,7 +8,7 @@
 #define FS_DATA_ROOTS_H
 
 #include "core/error.h"
-#include "formats/data_path.h"
+#include "io/data_path.h"
 #include "models/model_registry.h"
 
 typedef struct fs_cli_data {

@@ -12,7 +12,7 @@
 #include "formats/goal_writer.h"
 #include "generators/generators.h"
 #include "data_roots.h"
-#include "instruments/progress.h"
+#include "io/progress.h"
 #include "instruments/report.h"
 #include "options.h"
 #include "platform_options.h"

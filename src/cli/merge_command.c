@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/atomic_file.h"
+#include "io/atomic_file.h"
 #include "instruments/report.h"
 #include "options.h"
 #include "study/histogram_svg.h"

@@ -9,7 +9,7 @@
 
 #include "core/suggest.h"
 #include "core/units.h"
-#include "formats/atomic_file.h"
+#include "io/atomic_file.h"
 
 /* Options that add to a list rather than set one value; every other option
  * given twice is an error, whatever the command (the second would silently

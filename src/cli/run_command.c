@@ -6,7 +6,7 @@
 
 #include "core/deadlock_report.h"
 #include "core/engine.h"
-#include "formats/atomic_file.h"
+#include "io/atomic_file.h"
 #include "formats/schedule_reader.h"
 #include "instruments/report.h"
 #include "instruments/timeline.h"
@@ -20,7 +20,7 @@
 #include "run_study.h"
 #include "run_views.h"
 #include "platform_options.h"
-#include "instruments/progress.h"
+#include "io/progress.h"
 
 #include <unistd.h>
 #include "study/merge.h"

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "core/engine.h"
-#include "formats/atomic_file.h"
+#include "io/atomic_file.h"
 #include "instruments/bandwidth.h"
 #include "instruments/report.h"
 #include "instruments/timeline.h"

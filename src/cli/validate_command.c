@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "fit/validate.h"
-#include "formats/atomic_file.h"
+#include "io/atomic_file.h"
 #include "instruments/report.h"
 #include "models/model_registry.h"
 #include "models/platform_parameters.h"

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "formats/atomic_file.h"
+#include "io/atomic_file.h"
 
 /* ---- registry ---- */
 

@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/atomic_file.h"
-#include "formats/text_input.h"
+#include "io/atomic_file.h"
+#include "io/text_input.h"
 
 #define COLUMNS 15
 #define MAX_ROWS ((int64_t)1 << 26) /* bounds memory whatever the input */

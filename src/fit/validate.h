@@ -25,7 +25,7 @@
 #include "core/error.h"
 #include "core/model.h"
 #include "core/units.h"
-#include "formats/text_input.h"
+#include "io/text_input.h"
 #include "generators/generators.h"
 #include "models/platform_parameters.h"
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "formats/name_index.h"
-#include "formats/schedule_reader.h"
+#include "formats/read_program.h"
 
 typedef struct token {
   const char *text;

@@ -22,7 +22,7 @@
 #include <stddef.h>
 
 #include "core/program.h"
-#include "formats/text_input.h"
+#include "io/text_input.h"
 
 /* A finalized program, or NULL with err set. path "-" is stdin. */
 fs_program *fs_dag_read_file(const char *path, fs_error *err);

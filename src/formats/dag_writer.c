@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "formats/name_index.h"
-#include "formats/text_input.h"
+#include "io/text_input.h"
 
 /* pred[at[t] .. at[t+1]): predecessors of t, each with FS_EDGE_LOCAL or
  * FS_EDGE_START when the dependency is on local completion or start. */

@@ -14,7 +14,7 @@
 #define FS_DAG_WRITER_H
 
 #include "core/program.h"
-#include "formats/atomic_file.h"
+#include "io/atomic_file.h"
 
 /* Writes a finalized program to path atomically (gzip for ".gz", "-" is
  * stdout). Fails, writing nothing, when a name or label cannot be written

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "formats/name_index.h"
-#include "formats/schedule_reader.h"
+#include "formats/read_program.h"
 
 #define LABELS_FIRST 64 /* label table slots at the start of a block */
 #define LABELS_KEEP 256 /* a larger table is freed at '}', not cleared */

@@ -27,7 +27,7 @@
 #define FS_GOAL_WRITER_H
 
 #include "core/program.h"
-#include "formats/atomic_file.h"
+#include "io/atomic_file.h"
 
 /* Writes a finalized program to path atomically (gzip for ".gz", "-" is
  * stdout). Returns 0 or -1 with err ("PATH: ..."), leaving PATH untouched. */

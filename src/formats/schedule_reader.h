@@ -6,11 +6,10 @@
 #ifndef FS_SCHEDULE_READER_H
 #define FS_SCHEDULE_READER_H
 
-#include <stddef.h>
 #include <stdio.h>
 
 #include "core/program.h"
-#include "formats/text_input.h"
+#include "io/text_input.h"
 
 int fs_schedule_is_goal(const char *path);
 fs_program *fs_schedule_read(const char *path, fs_error *err);
@@ -18,15 +17,5 @@ fs_program *fs_schedule_read(const char *path, fs_error *err);
 fs_program *fs_schedule_read_input(fs_text_input *in, const char *path, fs_error *err);
 /* The same with a progress bar on `progress` (NULL: none) while reading. */
 fs_program *fs_schedule_read_showing(const char *path, FILE *progress, fs_error *err);
-
-/* Runs a reader over a file ("-": stdin) or a memory block: the shared
- * opening and closing of fs_dag_read_* and fs_goal_read_*. */
-typedef fs_program *(*fs_program_reader)(fs_text_input *in, fs_error *err);
-/* The end of a read: finalizes *program and hands it over (*program becomes
- * NULL), or NULL with err "NAME: why". */
-fs_program *fs_read_program_finalize(fs_program **program, const char *name, fs_error *err);
-fs_program *fs_read_program_file(fs_program_reader read, const char *path, fs_error *err);
-fs_program *fs_read_program_memory(fs_program_reader read, const char *data, size_t length,
-                                   const char *display_name, fs_error *err);
 
 #endif

@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "core/model.h"
-#include "formats/atomic_file.h"
+#include "io/atomic_file.h"
 
 typedef struct fs_channel_load fs_channel_load;
 

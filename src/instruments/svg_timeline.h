@@ -49,7 +49,7 @@
 #include <stdint.h>
 
 #include "core/error.h"
-#include "formats/atomic_file.h"
+#include "io/atomic_file.h"
 #include "timeline.h"
 
 #define FS_SVG_MAX_LANES 64

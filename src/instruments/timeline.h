@@ -10,7 +10,7 @@
 #define FS_TIMELINE_H
 
 #include "core/engine.h"
-#include "formats/atomic_file.h"
+#include "io/atomic_file.h"
 
 typedef struct fs_timeline fs_timeline;
 

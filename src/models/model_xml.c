@@ -1,4 +1,4 @@
-/* model_xml.c: see model_xml.h. formats/xml_input.h builds the tree
+/* model_xml.c: see model_xml.h. io/xml_input.h builds the tree
  * safely; this walks it into a kind and a list of parameters. */
 #include "model_xml.h"
 
@@ -10,7 +10,7 @@
 
 #include <libxml/tree.h>
 
-#include "formats/xml_input.h"
+#include "io/xml_input.h"
 
 typedef struct reader {
   const char *name;

@@ -18,7 +18,7 @@
  * preceded by blank lines so that the text's line numbers are the file's:
  * a bad row reads "FILE:LINE:COLUMN: expected ..." at its XML line.
  *
- * Safety as for platform files (formats/xml_input.h): read by this code,
+ * Safety as for platform files (io/xml_input.h): read by this code,
  * at most FS_MODEL_XML_MAX_BYTES and FS_MODEL_XML_MAX_ELEMENTS, no
  * network, no DTD, no entities. Errors read "FILE:LINE: expected ...". */
 #ifndef FS_MODEL_XML_H
@@ -27,7 +27,7 @@
 #include <stddef.h>
 
 #include "core/error.h"
-#include "models/model_registry.h"
+#include "models/parameters.h"
 
 #define FS_MODEL_XML_MAX_BYTES ((size_t)64 << 20)
 #define FS_MODEL_XML_MAX_ELEMENTS 1024

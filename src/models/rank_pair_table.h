@@ -38,7 +38,7 @@
 
 #include "core/error.h"
 #include "core/units.h"
-#include "formats/text_input.h"
+#include "io/text_input.h"
 #include "model_registry.h"
 
 #define FS_RANK_PAIR_MAX_RANKS ((int64_t)1 << 24)

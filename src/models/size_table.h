@@ -9,7 +9,7 @@
 
 #include "core/error.h"
 #include "core/units.h"
-#include "formats/text_input.h"
+#include "io/text_input.h"
 
 #define FS_SIZE_TABLE_MAX_COLUMNS 64
 #define FS_SIZE_TABLE_MAX_ROWS 1000000

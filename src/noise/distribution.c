@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "core/suggest.h"
-#include "formats/text_input.h"
+#include "io/text_input.h"
 #include "random.h"
 
 #define TWO_PI 6.283185307179586476925286766559

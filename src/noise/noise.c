@@ -11,7 +11,7 @@
 
 #include "core/program.h"
 #include "core/suggest.h"
-#include "formats/text_input.h"
+#include "io/text_input.h"
 #include "noise/distribution.h"
 #include "noise/random.h"
 

@@ -1,4 +1,4 @@
-/* platform_xml.c: see platform_xml.h. formats/xml_input.h builds a small
+/* platform_xml.c: see platform_xml.h. io/xml_input.h builds a small
  * tree safely (first error, element count, DOCTYPE refusal); it is walked
  * and every value checked through the platform.h API, whose messages get a "FILE:LINE: " prefix here. */
 #include "platform_xml.h"
@@ -11,7 +11,7 @@
 #include <libxml/tree.h>
 
 #include "core/units.h"
-#include "formats/xml_input.h"
+#include "io/xml_input.h"
 
 typedef struct reader {
   const char *name;

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "core/error.h"
-#include "formats/atomic_file.h"
+#include "io/atomic_file.h"
 #include "study.h"
 
 typedef struct fs_histogram_bins {

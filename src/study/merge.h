@@ -19,8 +19,8 @@
 #include <stdint.h>
 
 #include "core/error.h"
-#include "formats/atomic_file.h"
-#include "formats/text_input.h"
+#include "io/atomic_file.h"
+#include "io/text_input.h"
 #include "study/study.h"
 
 /* `--shard INDEX/COUNT`: 0 <= INDEX < COUNT. 0, or -1 with err set. The

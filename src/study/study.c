@@ -5,7 +5,7 @@
  * seed costs no allocation beyond what the worker does. */
 #include "study.h"
 
-#include "instruments/progress.h"
+#include "io/progress.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "formats/atomic_file.h"
+#include "io/atomic_file.h"
 
 #define META_SIZE_MAX ((size_t)FS_STUDY_META_KEYS * (FS_STUDY_META_LINE_MAX + 1) + 64)
 

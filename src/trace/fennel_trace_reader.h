@@ -4,7 +4,7 @@
 #ifndef FS_FENNEL_TRACE_READER_H
 #define FS_FENNEL_TRACE_READER_H
 
-#include "formats/text_input.h"
+#include "io/text_input.h"
 #include "trace/trace.h"
 
 /* inputs[r] holds rank r; none is closed. NULL with err set on bad input. */

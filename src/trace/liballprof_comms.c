@@ -14,7 +14,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
-#include "formats/text_input.h"
+#include "io/text_input.h"
 
 typedef struct resolver {
   fs_trace *t;

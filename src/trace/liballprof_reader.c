@@ -43,7 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/text_input.h"
+#include "io/text_input.h"
 #include "trace/liballprof.h"
 #include "trace/request_map.h"
 

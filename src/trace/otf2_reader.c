@@ -43,7 +43,7 @@ fs_trace *fs_otf2_read(const char *anchor, fs_error *err) {
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/text_input.h"
+#include "io/text_input.h"
 #include "trace/otf2_reader.h"
 
 int fs_otf2_available(void) { return 1; }

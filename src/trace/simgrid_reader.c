@@ -45,7 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/text_input.h"
+#include "io/text_input.h"
 
 #define MAX_TOKEN 64
 #define PS_PER_S 1e12

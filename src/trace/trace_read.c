@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "formats/text_input.h"
+#include "io/text_input.h"
 #include "trace/trace_readers.h"
 
 enum { FORMAT_NONE, FORMAT_FENNEL, FORMAT_LIBALLPROF, FORMAT_OTF2, FORMAT_SIMGRID };

@@ -8,7 +8,7 @@
 #include <mpi.h>
 #include <stdint.h>
 
-#include "formats/atomic_file.h"
+#include "io/atomic_file.h"
 #include "statistics.h"
 
 #define PROBE_MAX_SIZES 64

@@ -8,7 +8,7 @@
 
 #include <sys/stat.h>
 
-#include "instruments/progress.h"
+#include "io/progress.h"
 
 #include <stdarg.h>
 
