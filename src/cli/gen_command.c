@@ -394,6 +394,7 @@ int fs_command_gen(int argc, char **argv) {
     status = fs_output_commit(out, &err) ? FS_EXIT_SIMULATION : FS_EXIT_OK;
   }
 done:
+  if (status != FS_EXIT_OK) status = fs_exit_status_for(&err, status);
   if (status != FS_EXIT_OK) fprintf(stderr, "fennelsim gen: %s\n", err.message);
   fs_program_free(program);
   fs_platform_free(platform);
@@ -476,6 +477,7 @@ int fs_command_convert(int argc, char **argv) {
                     "priced by size)\n", (long long)priced);
   status = FS_EXIT_OK;
 done:
+  if (status != FS_EXIT_OK) status = fs_exit_status_for(&err, status);
   if (status != FS_EXIT_OK) fprintf(stderr, "fennelsim convert: %s\n", err.message);
   fs_program_free(program);
   fs_replay_free(replay);
