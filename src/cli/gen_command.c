@@ -419,7 +419,7 @@ int fs_command_convert(int argc, char **argv) {
   fs_program *program = NULL;
   fs_replay *replay = NULL;
   fs_cli_data found = {0};
-  if (!paths) return FS_EXIT_USAGE;
+  if (!paths) return fprintf(stderr, "fennelsim convert: out of memory\n"), FS_EXIT_USAGE;
   for (int i = 2; i < argc; i++) {
     int m;
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
