@@ -268,7 +268,9 @@ static int list_collectives(replay_state *s) {
 
 /* ---- building tasks ---- */
 
+/* label: -1 for none, below -1 when making it failed (kind_label). */
 static int32_t add_task(replay_state *s, fs_task_kind kind, int32_t rank, int32_t label) {
+  if (label < -1) return -1;
   int32_t t = fs_program_add(s->p, kind, rank);
   if (t < 0) return -1;
   if (label >= 0 && fs_task_set_label(s->p, t, label)) return -1;
@@ -280,7 +282,7 @@ static int32_t kind_label(replay_state *s, fs_call_kind kind) {
     const char *name = fs_call_kind_name(kind);
     s->kind_label[kind] = fs_program_intern_label(s->p, name, (int64_t)strlen(name));
   }
-  return s->kind_label[kind];
+  return s->kind_label[kind] < 0 ? -2 : s->kind_label[kind]; /* -2: out of memory */
 }
 
 /* Names a task after its call: "r3.L120.MPI_Recv" (rank 3, line 120 of
