@@ -278,7 +278,10 @@ int fs_run_study(const fs_study_setup *given, int *argc, char ***argv) {
     goto done;
   }
   fs_study_worker *w = worker_new((void *)s, &err); /* for the models' descriptions */
-  if (!w) goto done;
+  if (!w) {
+    fs_study_results_free(&all);
+    goto done;
+  }
   fs_run_summary summary = {.input = s->input, .program = s->program, .network = &w->network,
                             .compute = &w->compute, .noise = s->noise, .seed = s->base_seed,
                             .model_default = s->model_default};
