@@ -394,6 +394,7 @@ int fs_command_gen(int argc, char **argv) {
     status = fs_output_commit(out, &err) ? FS_EXIT_SIMULATION : FS_EXIT_OK;
   }
 done:
+  if (status != FS_EXIT_OK) status = fs_exit_status_for(&err, status);
   if (status != FS_EXIT_OK) fprintf(stderr, "fennelsim gen: %s\n", err.message);
   fs_program_free(program);
   fs_platform_free(platform);
@@ -418,7 +419,7 @@ int fs_command_convert(int argc, char **argv) {
   fs_program *program = NULL;
   fs_replay *replay = NULL;
   fs_cli_data found = {0};
-  if (!paths) return FS_EXIT_USAGE;
+  if (!paths) return fprintf(stderr, "fennelsim convert: out of memory\n"), FS_EXIT_USAGE;
   for (int i = 2; i < argc; i++) {
     int m;
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -476,6 +477,7 @@ int fs_command_convert(int argc, char **argv) {
                     "priced by size)\n", (long long)priced);
   status = FS_EXIT_OK;
 done:
+  if (status != FS_EXIT_OK) status = fs_exit_status_for(&err, status);
   if (status != FS_EXIT_OK) fprintf(stderr, "fennelsim convert: %s\n", err.message);
   fs_program_free(program);
   fs_replay_free(replay);

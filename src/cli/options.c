@@ -93,7 +93,7 @@ int fs_option_param_pair(fs_parameters *params, const char *key, const char *val
 }
 
 int fs_exit_status_for(const fs_error *err, int otherwise) {
-  return fs_error_is_too_large(err) ? FS_EXIT_USAGE : otherwise;
+  return fs_error_is_too_large(err) || fs_error_is_out_of_memory(err) ? FS_EXIT_USAGE : otherwise;
 }
 
 /* The options usage shows: "--name" or "-x" after a blank, '[' or '(',

@@ -21,8 +21,8 @@ int fs_option_count(const char *name, const char *value, int64_t min, int64_t ma
                     fs_error *err);
 double fs_seconds_now(void);
 /* The exit status of a failure: FS_EXIT_USAGE when err says "too large"
- * (an input past the memory limit is bad input, core/error.h), else
- * `otherwise`. */
+ * (an input past the memory limit is bad input, core/error.h) or "out of
+ * memory" (the same, found when an allocation failed), else `otherwise`. */
 int fs_exit_status_for(const fs_error *err, int otherwise);
 /* Appends a copy of "key=value" (split at the '=') to params, for
  * `--param`; fs_option_params_free releases the copies. */

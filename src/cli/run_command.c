@@ -317,6 +317,7 @@ static int simulate(run_options *o, fs_program *program, const fs_replay *replay
             "held at it\n", FS_TIME_LIMIT_TEXT);
   exit_status = status == FS_RUN_DEADLOCK ? FS_EXIT_SIMULATION : FS_EXIT_OK;
 done:
+  if (err.message[0]) exit_status = fs_exit_status_for(&err, exit_status);
   if (err.message[0]) fprintf(stderr, "fennelsim: %s\n", err.message);
   fs_views_free(views);
   fs_engine_free(engine);

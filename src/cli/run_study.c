@@ -270,7 +270,7 @@ int fs_run_study(const fs_study_setup *given, int *argc, char ***argv) {
   fs_study_callbacks callbacks = {worker_new, worker_run, worker_free, (void *)s};
   fs_study_results local = {0}, all = {0};
   if (!failed) failed = fs_study_run(&o, &callbacks, &local, &err);
-  too_large = failed && fs_error_is_too_large(&err); /* exit status 2 */
+  too_large = failed && fs_exit_status_for(&err, 0); /* too large, out of memory: status 2 */
   if (failed) fprintf(stderr, "fennelsim: %s\n", err.message), err.message[0] = 0;
   if (fs_study_mpi_gather(failed ? NULL : &local, s->program->ranks, &all, &err)) goto done;
   if (rank != 0) {
@@ -278,7 +278,10 @@ int fs_run_study(const fs_study_setup *given, int *argc, char ***argv) {
     goto done;
   }
   fs_study_worker *w = worker_new((void *)s, &err); /* for the models' descriptions */
-  if (!w) goto done;
+  if (!w) {
+    fs_study_results_free(&all);
+    goto done;
+  }
   fs_run_summary summary = {.input = s->input, .program = s->program, .network = &w->network,
                             .compute = &w->compute, .noise = s->noise, .seed = s->base_seed,
                             .model_default = s->model_default};
@@ -289,6 +292,7 @@ int fs_run_study(const fs_study_setup *given, int *argc, char ***argv) {
   worker_free(w);
   fs_study_results_free(&all);
 done:
+  if (err.message[0] && fs_exit_status_for(&err, 0)) too_large = 1;
   if (err.message[0]) fprintf(stderr, "fennelsim: %s\n", err.message);
   free(s->aggregate_gbps), free(s->mean_gbps);
   fs_study_mpi_end();

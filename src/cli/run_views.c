@@ -114,6 +114,12 @@ int fs_views_write(fs_views *v, const fs_engine *engine, fs_error *err) {
   const fs_views_options *o = v->o;
   int failed = 0;
   if (v->channel_load) failed = fs_channel_load_finish(v->channel_load, fs_engine_makespan(engine), err);
+  /* the reports first: a failure leaves no file written */
+  if (!failed && o->bandwidth && !(v->bandwidth = fs_bandwidth_compute(v->timeline, err)))
+    failed = 1;
+  if (!failed && o->critical_path &&
+      !(v->critical_path = fs_critical_path_compute(v->timeline, v->network, err)))
+    failed = 1;
   if (!failed && v->csv) {
     failed = fs_timeline_write_csv(v->timeline, v->csv, err);
     v->csv = NULL; /* committed or aborted */
@@ -132,11 +138,6 @@ int fs_views_write(fs_views *v, const fs_engine *engine, fs_error *err) {
     failed = fs_channel_load_write_csv(v->channel_load, v->channel_csv, err);
     v->channel_csv = NULL;
   }
-  if (!failed && o->bandwidth && !(v->bandwidth = fs_bandwidth_compute(v->timeline, err)))
-    failed = 1;
-  if (!failed && o->critical_path &&
-      !(v->critical_path = fs_critical_path_compute(v->timeline, v->network, err)))
-    failed = 1;
   return failed ? -1 : 0;
 }
 

@@ -163,7 +163,7 @@ fs_engine *fs_engine_new(const fs_program *program, fs_network_model *network,
   int64_t need;
   if (run_state_too_large(program, &need, err)) return NULL;
   fs_engine *e = calloc(1, sizeof *e);
-  if (!e) return NULL;
+  if (!e) return fs_error_out_of_memory(err, "the run state", need), NULL;
   e->program = program;
   e->network = network;
   e->compute = compute;

@@ -3,6 +3,7 @@
  * memory" (the allocation failed). */
 #include "error.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,10 @@ int fs_error_is_too_large(const fs_error *err) {
 
 int fs_error_out_of_memory(fs_error *err, const char *what, int64_t bytes) {
   return fs_error_set(err, "out of memory: %s needs %lld bytes", what, (long long)bytes);
+}
+
+int fs_error_is_out_of_memory(const fs_error *err) {
+  return err && (strstr(err->message, "out of memory") || strstr(err->message, strerror(ENOMEM)));
 }
 
 int64_t fs_memory_limit(void) {

@@ -31,6 +31,9 @@ int fs_error_too_large(fs_error *err, const char *what, int64_t bytes, int64_t l
 int fs_error_is_too_large(const fs_error *err);
 /* "out of memory: WHAT needs N bytes" (the allocation failed); -1. */
 int fs_error_out_of_memory(fs_error *err, const char *what, int64_t bytes);
+/* Whether err's message says an allocation failed: "out of memory", or
+ * the C library's words for ENOMEM (strerror) after a file's name. */
+int fs_error_is_out_of_memory(const fs_error *err);
 
 /* The memory a run may use: the machine's physical memory, or the
  * process's address-space limit (ulimit -v, RLIMIT_AS) when lower. */

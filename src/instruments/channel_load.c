@@ -211,6 +211,18 @@ static int busier(const void *a, const void *b) {
   return (x->k > y->k) - (x->k < y->k);
 }
 
+/* The instance after `after` busiest first (after.k -1: the busiest), by a
+ * scan: the order when no memory is left for sorting them. */
+static ranked next_busiest(const fs_channel_load *load, int32_t count, ranked after) {
+  ranked best = {0, -1};
+  for (int32_t k = 0; k < count; k++) {
+    ranked r = {channel_at(load, k)->integral, k};
+    if (after.k >= 0 && busier(&r, &after) <= 0) continue;
+    if (best.k < 0 || busier(&r, &best) < 0) best = r;
+  }
+  return best;
+}
+
 static void text_row(FILE *out, const fs_channel_load *load, const channel *c) {
   fs_channel_stats s;
   char exact[32];
@@ -235,11 +247,15 @@ void fs_channel_load_report_text(FILE *out, const fs_channel_load *load, int max
           "ns at tau 0, 1, ...");
   ranked *order = malloc((size_t)count * sizeof *order);
   int32_t shown = max_rows < 0 ? 0 : (count < max_rows ? count : max_rows);
-  if (order) { /* else in order */
+  if (order) { /* else scanned for each row */
     for (int32_t k = 0; k < count; k++) order[k] = (ranked){channel_at(load, k)->integral, k};
     qsort(order, (size_t)count, sizeof *order, busier);
   }
-  for (int32_t k = 0; k < shown; k++) text_row(out, load, channel_at(load, order ? order[k].k : k));
+  ranked at = {0, -1};
+  for (int32_t k = 0; k < shown; k++) {
+    at = order ? order[k] : next_busiest(load, count, at);
+    text_row(out, load, channel_at(load, at.k));
+  }
   if (shown < count)
     fprintf(out, "  ... %d more (all of them: --channel-csv FILE.csv)\n", count - shown);
   free(order);

@@ -456,6 +456,7 @@ int fs_taulop_create(fs_parameters *params, fs_network_model *out, fs_error *err
   fs_shared_callbacks callbacks = {.owner = m, .cost = channel_cost,
                                    .post = post_model_event, .done = transfer_done};
   m->channels = fs_shared_resource_new(&callbacks);
+  if (!m->channels) fs_error_set(err, "out of memory");
   if (!m->channels || read_parameters(m, params, err)) {
     taulop_destroy(m);
     return -1;

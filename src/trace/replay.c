@@ -46,6 +46,7 @@ int fs_lower_is_collective_call(const fs_call *c) {
 }
 
 int32_t fs_lower_add_task(fs_lowering *s, fs_task_kind kind, int32_t rank, int32_t label) {
+  if (label < -1) return -1; /* making the label failed (fs_lower_kind_label) */
   int32_t t = fs_program_add(s->p, kind, rank);
   if (t < 0) return -1;
   if (label >= 0 && fs_task_set_label(s->p, t, label)) return -1;
@@ -57,7 +58,7 @@ int32_t fs_lower_kind_label(fs_lowering *s, fs_call_kind kind) {
     const char *name = fs_call_kind_name(kind);
     s->kind_label[kind] = fs_program_intern_label(s->p, name, (int64_t)strlen(name));
   }
-  return s->kind_label[kind];
+  return s->kind_label[kind] < 0 ? -2 : s->kind_label[kind]; /* -2: out of memory */
 }
 
 const int64_t *fs_lower_call_list(const fs_lowering *s, int32_t r, int32_t at, int32_t count) {

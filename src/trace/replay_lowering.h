@@ -86,9 +86,11 @@ int fs_lower_out_of_memory(fs_lowering *s);
 /* -1, err "FILE:LINE: rank R, KIND: " then the message; without lines
  * (OTF2) "FILE: rank R (location L), call N, KIND: ", N counted from 1. */
 int fs_lower_call_error(fs_lowering *s, int32_t r, const fs_call *c, const char *format, ...) FS_PRINTF(4, 5);
-/* A task of the program, labelled (label -1: none); -1 when out of memory. */
+/* A task of the program, labelled (label -1: none; below -1: making the
+ * label failed); -1 when out of memory. */
 int32_t fs_lower_add_task(fs_lowering *s, fs_task_kind kind, int32_t rank, int32_t label);
-/* The label named after the call kind ("isend"), interned once. */
+/* The label named after the call kind ("isend"), interned once; -2 when
+ * out of memory. */
 int32_t fs_lower_kind_label(fs_lowering *s, fs_call_kind kind);
 /* The list of rank r's pool at [at, at + count), NULL when empty or outside it. */
 const int64_t *fs_lower_call_list(const fs_lowering *s, int32_t r, int32_t at, int32_t count);

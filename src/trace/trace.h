@@ -159,7 +159,8 @@ int fs_call_kind_is_send(fs_call_kind kind);      /* any blocking or nonblocking
  * from the names and first lines. NULL on error, with file:line:column. */
 fs_trace *fs_trace_read(const char *const *paths, int count, fs_error *err);
 /* True when the path names something fs_trace_read takes (a directory, or a
- * file whose first line is a trace header), for `fennelsim run`. */
+ * file whose first line is a trace header), for `fennelsim run`; also
+ * when memory ran out before it could tell (fs_trace_read then says so). */
 int fs_trace_is_trace(const char *path);
 
 #endif

@@ -49,16 +49,16 @@ static int64_t rank_in_name(const char *name, int *format) {
   return rank;
 }
 
-/* The format a file's first line says, FORMAT_NONE when it says none. */
-static int sniff(const char *path) {
+/* The format a file's first line says, FORMAT_NONE when it says none;
+ * -1 with err set when memory ran out before it could tell. */
+static int sniff(const char *path, fs_error *err) {
   if (ends_with(path, ".otf2")) return FORMAT_OTF2;
-  fs_error err;
-  fs_text_input *in = fs_text_input_open_file(path, &err);
-  if (!in) return FORMAT_NONE;
+  fs_text_input *in = fs_text_input_open_file(path, err);
+  if (!in) return fs_error_is_out_of_memory(err) ? -1 : FORMAT_NONE;
   const char *line;
   size_t length;
   int format = FORMAT_NONE;
-  while (format == FORMAT_NONE && fs_text_input_next_line(in, &line, &length, &err) == 1) {
+  while (format == FORMAT_NONE && fs_text_input_next_line(in, &line, &length, err) == 1) {
     if (length == 0) continue;
     if (length >= strlen(FS_FENNEL_TRACE_MAGIC) && memcmp(line, FS_FENNEL_TRACE_MAGIC, strlen(FS_FENNEL_TRACE_MAGIC)) == 0)
       format = FORMAT_FENNEL;
@@ -78,7 +78,8 @@ static int sniff(const char *path) {
 }
 
 int fs_trace_is_trace(const char *path) {
-  return is_directory(path) || sniff(path) != FORMAT_NONE;
+  fs_error err; /* out of memory: a trace, for fs_trace_read to say so */
+  return is_directory(path) || sniff(path, &err) != FORMAT_NONE;
 }
 
 typedef struct file_list {
@@ -182,7 +183,8 @@ fs_trace *fs_trace_read(const char *const *paths, int count, fs_error *err) {
   if (count == 1 && is_directory(paths[0])) {
     if (list_directory(paths[0], &files, &format, err)) goto done;
   } else {
-    format = sniff(paths[0]);
+    format = sniff(paths[0], err);
+    if (format < 0) goto done;
     if (format == FORMAT_NONE) {
       fs_error_set(err, "%s:1:1: not a trace (expected a fennelsim or liballprof header, an OTF2 anchor, "
                         "or SimGrid's \"<rank> <action>\" lines)", paths[0]);

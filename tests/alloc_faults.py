@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""alloc_faults.py: the out-of-memory sweep (docs/INTERNALS.md, "Out-of-memory
+testing"). Needs fennelsim built with -Dalloc_faults=true. For each command
+below it counts the allocation calls of a clean run (FENNELSIM_COUNT_ALLOC=1),
+then runs it again once for every N from 1 to that count with the N-th call
+failing (FENNELSIM_FAIL_ALLOC=N), and asserts for every N: no signal, no
+sanitizer report (leaks included, when built with ASan), exit status 2 with
+one line "fennelsim...: ... out of memory ..." on stderr (or the C library's
+words for ENOMEM after a file name), and nothing partial left in the output
+directory: outputs are written to a temporary name and renamed when
+complete, so a file left is one the clean run wrote, byte for byte (one
+written before the failure), except a study's streamed --samples and its
+sidecar, which keep the rows of the seeds done (docs/NOISE.md): those may be
+a prefix of the clean run's. A run may also survive its failed allocation
+(a report that falls back to another order, say): exit status 0 is
+accepted when its stdout (wall times aside) and its files are the clean
+run's. The inputs are tiny so that the sweep stays fast.
+
+usage: alloc_faults.py FENNELSIM SOURCE_ROOT [--only NAME] [--jobs J] [--list]
+"""
+import argparse
+import concurrent.futures
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+OUT_OF_MEMORY_STATUS = 2  # docs/USAGE.md, exit status
+STREAMED = ("s.csv", "s.csv.meta")  # may be left with the rows done
+WALL = re.compile(r'[0-9.e+-]+( s\b| events/s)|"(wall_s|load_s|events_per_s)": [0-9.e+-]+')
+COUNT_LINE = re.compile(r"^fennelsim: alloc_faults: (\d+) allocation calls$", re.M)
+# The message, or the C library's for ENOMEM after a file's name ("FILE:
+# cannot create: Cannot allocate memory", where a temporary name failed).
+OUT_OF_MEMORY = re.compile(r"out of memory|: Cannot allocate memory$")
+SANITIZER = re.compile(r"AddressSanitizer|LeakSanitizer|runtime error:|UndefinedBehaviorSanitizer")
+
+# Two ranks of fennelsim's trace format: a send, a receive and an allreduce.
+TRACE = {
+    "rank-0.fstrace": "# fennelsim-trace 1\nrank 0 2\ninit 0 100\n"
+                      "send 200 300 peer=1 tag=1 comm=0 bytes=8\n"
+                      "allreduce 400 500 comm=0 bytes=8 rbytes=8\nfinalize 600 700\n",
+    "rank-1.fstrace": "# fennelsim-trace 1\nrank 1 2\ninit 0 100\n"
+                      "recv 200 300 peer=0 tag=1 comm=0 bytes=8\n"
+                      "allreduce 400 500 comm=0 bytes=8 rbytes=8\nfinalize 600 700\n",
+}
+# SimGrid's time-independent trace, both ranks in one file.
+SIMGRID = ("0 init\n1 init\n0 send 1 0 8\n1 recv 0 0 8\n0 compute 1000\n"
+           "0 bcast 16\n1 bcast 16\n0 finalize\n1 finalize\n")
+EMPIRICAL = "# samples\n0.9\n1.0\n1.2\n"
+# A platform of its own, with an explicit mapping (models/ has computed ones).
+PLATFORM = ('<platform nodes="2" cores="2">\n  <channel name="shm" level="0"/>\n'
+            '  <channel name="net" level="1"/>\n  <mapping kind="explicit">0 1 0 1</mapping>\n</platform>\n')
+
+
+def commands():
+    """(name, arguments, outputs): {in} is the inputs' directory, {out} the
+    directory each run writes to (empty before it, emptied after it)."""
+    return [
+        ("gen-allreduce-rd", ["gen", "allreduce-rd", "--ranks", "4", "--size", "8B", "-o", "{out}/a.dag"]),
+        ("gen-bcast-binomial-goal", ["gen", "bcast-binomial", "--ranks", "4", "--size", "1KiB",
+                                     "-o", "{out}/b.goal"]),
+        ("gen-allreduce-rm-gz", ["gen", "allreduce-rm", "--ranks", "4", "--factors", "2,2",
+                                 "-o", "{out}/rm.dag.gz"]),
+        ("gen-allreduce-smp", ["gen", "allreduce-smp", "--ranks", "4", "--nodes", "2", "--cores", "2",
+                               "--size", "1KiB", "-o", "{out}/smp.dag"]),
+        ("convert-dag-gz", ["convert", "{in}/rd.dag", "{out}/rd.dag.gz"]),
+        ("run-dag-hockney", ["run", "{in}/rd.dag", "--model", "hockney"]),
+        ("run-goal-loggops", ["run", "{in}/b.goal", "--model", "loggops", "--format", "json"]),
+        ("run-trace-replay", ["run", "{in}/trace", "--model", "hockney"]),
+        ("run-simgrid-replay", ["run", "{in}/simgrid.txt", "--model", "loggops"]),
+        ("run-model-xml-platform", ["run", "{in}/rd.dag", "--model", "{in}/metropolis-taulop.xml",
+                                    "--platform", "{in}/platform.xml", "--channel-load",
+                                    "--channel-csv", "{out}/channels.csv"]),
+        ("run-instruments", ["run", "{in}/rd.dag", "--model", "pipelined", "--timeline", "{out}/t.csv",
+                             "--critical-path", "--bandwidth", "--format", "json"]),
+        ("run-study", ["run", "{in}/rd.dag", "--model", "hockney", "--noise",
+                       "net=empirical:file={in}/noise.txt", "--noise", "host=lognormal:sigma=0.1",
+                       "--seeds", "3", "--threads", "1", "--samples", "{out}/s.csv",
+                       "--histogram", "{out}/h.svg", "--bandwidth"]),
+    ]
+
+
+def make_inputs(fennelsim, root, directory):
+    """The inputs, in directory: made by a clean fennelsim or written here."""
+    def write(name, text):
+        with open(os.path.join(directory, name), "w") as f:
+            f.write(text)
+    os.mkdir(os.path.join(directory, "trace"))
+    for name, text in TRACE.items():
+        write(os.path.join("trace", name), text)
+    write("simgrid.txt", SIMGRID)
+    write("noise.txt", EMPIRICAL)
+    write("platform.xml", PLATFORM)
+    for name in ["metropolis-taulop.xml", "metropolis-shm.table", "metropolis-net.table"]:
+        shutil.copy(os.path.join(root, "models", name), directory)
+    for args in [["gen", "allreduce-rd", "--ranks", "4", "--size", "8B", "-o", "rd.dag"],
+                 ["gen", "bcast-binomial", "--ranks", "4", "--size", "1KiB", "-o", "b.goal"]]:
+        subprocess.run([fennelsim] + args, cwd=directory, check=True, env=clean_env())
+
+
+def clean_env(**extra):
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("FENNELSIM_FAIL_ALLOC", "FENNELSIM_COUNT_ALLOC", "FENNELSIM_PATH")}
+    env.setdefault("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=1")
+    env.setdefault("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1")
+    env.update(extra)
+    return env
+
+
+def run_once(fennelsim, inputs, args, **env):
+    """One run in a fresh output directory: (status, stdout without wall
+    times, stderr, {file left: its bytes})."""
+    out = tempfile.mkdtemp(prefix="oom-out-")
+    try:
+        argv = [fennelsim] + [a.replace("{in}", inputs).replace("{out}", out) for a in args]
+        p = subprocess.run(argv, cwd=out, stdin=subprocess.DEVNULL, capture_output=True,
+                           text=True, errors="replace", env=clean_env(**env), timeout=120)
+        left = {}
+        for name in os.listdir(out):
+            with open(os.path.join(out, name), "rb") as f:
+                left[name] = f.read()
+        return p.returncode, WALL.sub("T", p.stdout.replace(out, "OUT")), p.stderr, left
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+
+
+def partial(left, clean):
+    """The files left that the clean run did not write as they are."""
+    return sorted(name for name, data in left.items()
+                  if name not in clean or not (data == clean[name] or
+                                               name in STREAMED and clean[name].startswith(data)))
+
+
+def verdict(run, clean):
+    """What is wrong with a run whose allocation failed; None when it is clean."""
+    status, stdout, stderr, left = run
+    if status == 0 and not SANITIZER.search(stderr):
+        if stdout != clean[1] or left != clean[3]:
+            return "exit status 0 with another output than the clean run's"
+        return None
+    if status < 0:
+        return "killed by signal %d" % -status
+    if SANITIZER.search(stderr):
+        return "sanitizer report"
+    if status != OUT_OF_MEMORY_STATUS:
+        return "exit status %d (expected %d)" % (status, OUT_OF_MEMORY_STATUS)
+    lines = [l for l in stderr.splitlines() if not COUNT_LINE.match(l)]
+    if len(lines) != 1 or not lines[0].startswith("fennelsim") or not OUT_OF_MEMORY.search(lines[0]):
+        return "stderr is not one 'fennelsim...: ... out of memory' line"
+    if partial(left, clean[3]):
+        return "left behind: " + ", ".join(partial(left, clean[3]))
+    return None
+
+
+def sweep(fennelsim, inputs, name, args, jobs):
+    clean = run_once(fennelsim, inputs, args, FENNELSIM_COUNT_ALLOC="1")
+    status, _, stderr, _ = clean
+    found = COUNT_LINE.search(stderr)
+    if status != 0 or not found:
+        print("%s: the clean run failed (status %d):\n%s" % (name, status, stderr))
+        return 0, 1
+    count = int(found.group(1))
+    failures = survived = 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        runs = pool.map(lambda n: (n, run_once(fennelsim, inputs, args, FENNELSIM_FAIL_ALLOC=str(n))),
+                        range(1, count + 1))
+        for n, run in runs:
+            status, stderr = run[0], run[2]
+            wrong = verdict(run, clean)
+            survived += status == 0 and not wrong
+            if wrong:
+                failures += 1
+                print("FAIL %s N=%d (status %d): %s\n%s" % (name, n, status, wrong, stderr[-4000:]))
+    print("%-26s %5d allocation calls failed in turn: %d wrong, %d survived" %
+          (name, count, failures, survived), flush=True)
+    return count, failures
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("fennelsim")
+    parser.add_argument("root")
+    parser.add_argument("--only", help="the commands whose name contains this")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--list", action="store_true", help="print the commands and stop")
+    o = parser.parse_args()
+    chosen = [c for c in commands() if not o.only or o.only in c[0]]
+    if o.list:
+        for name, args in chosen:
+            print(name, " ".join(args))
+        return 0
+    fennelsim = os.path.abspath(o.fennelsim)
+    inputs = tempfile.mkdtemp(prefix="oom-in-")
+    try:
+        make_inputs(fennelsim, o.root, inputs)
+        total = failed = 0
+        for name, args in chosen:
+            count, failures = sweep(fennelsim, inputs, name, args, o.jobs)
+            total, failed = total + count, failed + failures
+    finally:
+        shutil.rmtree(inputs, ignore_errors=True)
+    print("%d commands, %d allocation calls failed in turn, %d wrong" % (len(chosen), total, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
