@@ -5,6 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+void fs_test_finalize(fs_program *p) {
+  fs_error err = {{0}};
+  ck_assert_msg(fs_program_finalize(p, &err) == 0, "%s", err.message);
+}
+
 int fs_test_parameters(char *text, fs_parameter items[16], fs_parameters *params) {
   *params = (fs_parameters){.items = items}; /* the models' record of keys starts empty */
   for (char *token = strtok(text, " "); token; token = strtok(NULL, " ")) {

@@ -1,5 +1,6 @@
-/* model_support.h: building models from "key=value key=value" text in
- * tests, and running a finalized program to completion. */
+/* model_support.h: finalizing a hand-built program, building models from
+ * "key=value key=value" text in tests, and running a finalized program to
+ * completion. */
 #ifndef FS_MODEL_SUPPORT_H
 #define FS_MODEL_SUPPORT_H
 
@@ -14,6 +15,8 @@ typedef struct fs_simulation {
   fs_error err;
 } fs_simulation;
 
+/* Finalizes p; ck_asserts that it succeeded (the error shown). */
+void fs_test_finalize(fs_program *p);
 /* Parses "k=v k=v" (modified in place) into params (at most 16). */
 int fs_test_parameters(char *text, fs_parameter items[16], fs_parameters *params);
 /* Builds both models and an engine, runs once; ck_asserts that the models
