@@ -4,6 +4,18 @@
 #include <check.h>
 #include <string.h>
 
+fs_generator_options fs_test_options(int32_t ranks, int64_t size, int32_t root,
+                                     const fs_platform *platform) {
+  fs_generator_options o;
+  memset(&o, 0, sizeof o);
+  o.ranks = ranks;
+  o.size = size;
+  o.rounds = 1;
+  o.root = root;
+  o.platform = platform;
+  return o;
+}
+
 fs_program *fs_test_generate(const char *name, const fs_generator_options *o) {
   const fs_generator *g = fs_generator_find(name);
   ck_assert_msg(g != NULL, "no generator %s", name);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "data_flow_check.h"
+#include "generator_support.h"
 #include "model_support.h"
 #include "test_support.h"
 
@@ -301,15 +302,6 @@ END_TEST
 
 /* ---- every generator ---------------------------------------------------- */
 
-static fs_generator_options options_for(int32_t ranks, int64_t size) {
-  fs_generator_options o;
-  memset(&o, 0, sizeof o);
-  o.ranks = ranks;
-  o.size = size;
-  o.rounds = 1;
-  return o;
-}
-
 /* Patterns copied op for op from schedgen for comparisons with LogGOPSim:
  * they have no reduces (or their rounds do not wait for each other), so
  * they record no data flow (their suites show why). */
@@ -320,7 +312,7 @@ static int schedgen_copy(const fs_generator *g) {
 
 /* The options of g at n ranks: the heuristic's schedule where g takes one. */
 static fs_generator_options generator_options(const fs_generator *g, int32_t n, int64_t size) {
-  fs_generator_options o = options_for(n, size);
+  fs_generator_options o = fs_test_options(n, size, 0, NULL);
   if (g->options & FS_GEN_SCHEDULE) o.schedule = "auto";
   return o;
 }
