@@ -23,6 +23,13 @@ int fs_test_parameters(char *text, fs_parameter items[16], fs_parameters *params
  * were built. The caller inspects run->status and calls fs_test_run_free. */
 void fs_test_simulate(fs_simulation *run, const fs_program *program, const char *network,
                       const char *compute, const char *parameters);
+/* fs_test_simulate with observer (NULL: none) attached before the run. */
+void fs_test_simulate_observed(fs_simulation *run, const fs_program *program, const char *network,
+                               const char *compute, const char *parameters,
+                               const fs_observer *observer);
 void fs_test_run_free(fs_simulation *run);
+/* The makespan of p under the models; ck_asserts that the run completed. */
+fs_time fs_test_makespan(const fs_program *p, const char *network, const char *compute,
+                         const char *parameters);
 
 #endif

@@ -20,14 +20,6 @@
 
 /* ---- helpers ------------------------------------------------------------ */
 
-static void expect_error(const char *name, const fs_generator_options *o, const char *text) {
-  fs_error err = {{0}};
-  fs_program *p = fs_generator_find(name)->generate(o, &err);
-  ck_assert_msg(p == NULL, "%s accepted bad options", name);
-  ck_assert_msg(strstr(err.message, text) != NULL, "%s: \"%s\" lacks \"%s\"", name, err.message,
-                text);
-}
-
 /* Rank `rank`'s tasks in program order, one word each: S<peer>:<bytes>
  * (send), R<peer>:<bytes> (recv), C:<bytes> or C@<ps> (compute), followed
  * by <i,j,.. : the rank-local indices of its dependencies, ascending (all
@@ -96,18 +88,6 @@ static int distinct_labels(const fs_program *p) {
 enum { ALPHA = 1000000, BETA = 1000, GAMMA = 2000 };
 #define HOCKNEY "alpha=1us beta=1ns"
 #define HOCKNEY_GAMMA "alpha=1us beta=1ns gamma=2ns"
-
-static fs_time makespan(const char *name, const fs_generator_options *o, const char *network,
-                        const char *compute, const char *params) {
-  fs_program *p = fs_test_generate(name, o);
-  fs_simulation run;
-  fs_test_simulate(&run, p, network, compute, params);
-  ck_assert_msg(run.status == FS_RUN_OK, "%s N=%d: %s", name, o->ranks, run.err.message);
-  fs_time t = fs_engine_makespan(run.engine);
-  fs_test_run_free(&run);
-  fs_program_free(p);
-  return t;
-}
 
 static void expect_flow(const char *name, const fs_generator_options *o) {
   char why[600];
@@ -340,26 +320,26 @@ START_TEST(test_bad_options) {
                          "allreduce-dissemination"};
   for (int i = 0; i < 4; i++) {
     fs_generator_options o = fs_test_options(0, 8, 0, NULL);
-    expect_error(names[i], &o, "--ranks must be at least 1, not 0");
+    fs_test_generate_refused(names[i], &o, "--ranks must be at least 1, not 0");
     o = fs_test_options(4, -1, 0, NULL);
-    expect_error(names[i], &o, "--size must not be negative");
+    fs_test_generate_refused(names[i], &o, "--size must not be negative");
     o = fs_test_options(4, 8, 0, NULL);
     o.reduce_time = -1, o.has_reduce_time = 1;
-    expect_error(names[i], &o, "--reduce-time must not be negative");
+    fs_test_generate_refused(names[i], &o, "--reduce-time must not be negative");
   }
   fs_generator_options o = fs_test_options(4, 8, 0, NULL);
   o.ways = -2;
-  expect_error("allreduce-dissemination", &o,
+  fs_test_generate_refused("allreduce-dissemination", &o,
                "allreduce-dissemination: --ways must be at least 1, not -2");
   o = fs_test_options(50000, 8, 0, NULL);
-  expect_error("allreduce-ring", &o, "allreduce-ring at 50000 ranks needs");
+  fs_test_generate_refused("allreduce-ring", &o, "allreduce-ring at 50000 ranks needs");
   o = fs_test_options(INT32_MAX, 8, 0, NULL);
-  expect_error("allreduce-ring", &o, "more than the");
-  expect_error("allreduce-fan", &o, "more than the");
-  expect_error("allreduce-rabenseifner", &o, "more than the");
-  expect_error("allreduce-dissemination", &o, "more than the");
+  fs_test_generate_refused("allreduce-ring", &o, "more than the");
+  fs_test_generate_refused("allreduce-fan", &o, "more than the");
+  fs_test_generate_refused("allreduce-rabenseifner", &o, "more than the");
+  fs_test_generate_refused("allreduce-dissemination", &o, "more than the");
   o.ways = INT32_MAX;
-  expect_error("allreduce-dissemination", &o, "more than the");
+  fs_test_generate_refused("allreduce-dissemination", &o, "more than the");
 }
 END_TEST
 
@@ -424,14 +404,14 @@ START_TEST(test_ring_time) {
     int64_t n = counts[i], s = 1000 * n, block = s / n;
     fs_generator_options o = fs_test_options((int32_t)n, s, 0, NULL);
     fs_time expected = 2 * (n - 1) * (ALPHA + BETA * block) + (n - 1) * GAMMA * block;
-    ck_assert_int_eq(makespan("allreduce-ring", &o, "hockney", "rate", HOCKNEY_GAMMA), expected);
+    ck_assert_int_eq(fs_test_generated_makespan("allreduce-ring", &o, "hockney", "rate", HOCKNEY_GAMMA), expected);
     o.reduce_time = 3000000, o.has_reduce_time = 1;
     expected = 2 * (n - 1) * (ALPHA + BETA * block) + (n - 1) * 3000000;
-    ck_assert_int_eq(makespan("allreduce-ring", &o, "hockney", "fixed", HOCKNEY), expected);
+    ck_assert_int_eq(fs_test_generated_makespan("allreduce-ring", &o, "hockney", "fixed", HOCKNEY), expected);
   }
   /* N = 1: nothing to do */
   fs_generator_options o = fs_test_options(1, 1000, 0, NULL);
-  ck_assert_int_eq(makespan("allreduce-ring", &o, "hockney", "rate", HOCKNEY_GAMMA), 0);
+  ck_assert_int_eq(fs_test_generated_makespan("allreduce-ring", &o, "hockney", "rate", HOCKNEY_GAMMA), 0);
 }
 END_TEST
 
@@ -480,7 +460,7 @@ END_TEST
  * Makespan 6a + 24 ns. */
 START_TEST(test_ring_time_uneven) {
   fs_generator_options o = fs_test_options(4, 5, 0, NULL);
-  ck_assert_int_eq(makespan("allreduce-ring", &o, "hockney", "rate", HOCKNEY_GAMMA),
+  ck_assert_int_eq(fs_test_generated_makespan("allreduce-ring", &o, "hockney", "rate", HOCKNEY_GAMMA),
                    6 * ALPHA + 24 * 1000);
 }
 END_TEST
@@ -497,7 +477,7 @@ START_TEST(test_rabenseifner_time_power_of_two) {
     int64_t n = (int64_t)1 << l, s = 1000 * n;
     fs_generator_options o = fs_test_options((int32_t)n, s, 0, NULL);
     fs_time expected = 2 * l * ALPHA + 2 * (n - 1) * (s / n) * BETA + (n - 1) * (s / n) * GAMMA;
-    ck_assert_int_eq(makespan("allreduce-rabenseifner", &o, "hockney", "rate", HOCKNEY_GAMMA),
+    ck_assert_int_eq(fs_test_generated_makespan("allreduce-rabenseifner", &o, "hockney", "rate", HOCKNEY_GAMMA),
                      expected);
   }
 }
@@ -520,7 +500,7 @@ START_TEST(test_rabenseifner_time_other) {
     fs_generator_options o = fs_test_options((int32_t)n, s, 0, NULL);
     fs_time expected = (2 * l + 2) * ALPHA + (2 * (pof2 - 1) * block + 2 * s) * BETA +
                        (s + (pof2 - 1) * block) * GAMMA;
-    ck_assert_int_eq(makespan("allreduce-rabenseifner", &o, "hockney", "rate", HOCKNEY_GAMMA),
+    ck_assert_int_eq(fs_test_generated_makespan("allreduce-rabenseifner", &o, "hockney", "rate", HOCKNEY_GAMMA),
                      expected);
   }
 }
@@ -538,12 +518,12 @@ START_TEST(test_fan_time) {
   for (int32_t l = 1; l <= 6; l++) {
     int64_t n = (int64_t)1 << l, s = 1000;
     fs_generator_options o = fs_test_options((int32_t)n, s, 0, NULL);
-    fs_time simulated = makespan("allreduce-fan", &o, "hockney", "rate", HOCKNEY_GAMMA);
+    fs_time simulated = fs_test_generated_makespan("allreduce-fan", &o, "hockney", "rate", HOCKNEY_GAMMA);
     ck_assert_int_eq(simulated, 2 * l * (ALPHA + BETA * s) + l * GAMMA * s);
-    ck_assert_int_eq(makespan("allreduce-fan", &o, "hockney", "fixed", HOCKNEY),
+    ck_assert_int_eq(fs_test_generated_makespan("allreduce-fan", &o, "hockney", "fixed", HOCKNEY),
                      2 * l * (ALPHA + BETA * s + 0 * s)); /* eq. 5.1, gamma = 0 */
     o.reduce_time = 4000000, o.has_reduce_time = 1;
-    ck_assert_int_eq(makespan("allreduce-fan", &o, "hockney", "fixed", HOCKNEY),
+    ck_assert_int_eq(fs_test_generated_makespan("allreduce-fan", &o, "hockney", "fixed", HOCKNEY),
                      2 * l * (ALPHA + BETA * s) + l * 4000000);
   }
 }
@@ -564,7 +544,7 @@ START_TEST(test_fan_time_other) {
   for (int i = 0; i < 3; i++) {
     int64_t s = 1000;
     fs_generator_options o = fs_test_options(counts[i], s, 0, NULL);
-    ck_assert_int_eq(makespan("allreduce-fan", &o, "hockney", "rate", HOCKNEY_GAMMA),
+    ck_assert_int_eq(fs_test_generated_makespan("allreduce-fan", &o, "hockney", "rate", HOCKNEY_GAMMA),
                      hops[i] * (ALPHA + BETA * s) + reduces[i] * GAMMA * s);
   }
 }
@@ -598,14 +578,14 @@ START_TEST(test_dissemination_time) {
     ck_assert_int_eq(dissemination_messages(n[i], f[i]), messages[i]);
     fs_generator_options o = fs_test_options(n[i], s, 0, NULL);
     o.ways = f[i];
-    ck_assert_int_eq(makespan("allreduce-dissemination", &o, "hockney", "rate", HOCKNEY_GAMMA),
+    ck_assert_int_eq(fs_test_generated_makespan("allreduce-dissemination", &o, "hockney", "rate", HOCKNEY_GAMMA),
                      messages[i] * unit);
   }
   for (int32_t ways = 1; ways <= 4; ways++)
     for (int32_t ranks = 1; ranks <= 40; ranks++) {
       fs_generator_options o = fs_test_options(ranks, s, 0, NULL);
       o.ways = ways;
-      ck_assert_int_eq(makespan("allreduce-dissemination", &o, "hockney", "rate", HOCKNEY_GAMMA),
+      ck_assert_int_eq(fs_test_generated_makespan("allreduce-dissemination", &o, "hockney", "rate", HOCKNEY_GAMMA),
                        dissemination_messages(ranks, ways) * unit);
     }
 }
@@ -624,8 +604,7 @@ START_TEST(test_dissemination_pipelined) {
     for (int j = 0; j < k[i]; j++) n *= f[i] + 1;
     fs_generator_options o = fs_test_options(n, 100, 0, NULL);
     o.ways = f[i];
-    fs_time t = makespan("allreduce-dissemination", &o, "pipelined", "fixed",
-                         "alpha_p=3us alpha_r=1us beta=1ns");
+    fs_time t = fs_test_generated_makespan("allreduce-dissemination", &o, "pipelined", "fixed", "alpha_p=3us alpha_r=1us beta=1ns");
     ck_assert_int_eq(t, k[i] * (3000000 + f[i] * 1000000 + 100 * BETA));
   }
 }

@@ -19,14 +19,6 @@
 
 /* ---- helpers ---------------------------------------------------------- */
 
-static void expect_error(const char *name, const fs_generator_options *o, const char *part) {
-  fs_error err = {{0}};
-  fs_program *p = fs_generator_find(name)->generate(o, &err);
-  ck_assert_msg(p == NULL, "%s accepted bad options", name);
-  ck_assert_msg(strstr(err.message, part) != NULL, "%s: \"%s\" does not say \"%s\"", name,
-                err.message, part);
-}
-
 /* Rank r's tasks in program order, as "S3:100 R2:8<0<^1": kind (S send,
  * R recv), peer, size, then each dependency on a task of the same rank by
  * its index in this list ("<i" its end, "<^i" its start), by index. */
@@ -79,24 +71,6 @@ static int count_labelled(const fs_program *p, const char *label) {
     n += l && strcmp(l, label) == 0;
   }
   return n;
-}
-
-/* The makespan of p under a network model, with the fixed compute model. */
-static fs_time makespan(const fs_program *p, const char *model, const char *parameters) {
-  fs_simulation run;
-  fs_test_simulate(&run, p, model, "fixed", parameters);
-  ck_assert_msg(run.status == 0, "run failed: %s", run.err.message);
-  fs_time t = fs_engine_makespan(run.engine);
-  fs_test_run_free(&run);
-  return t;
-}
-
-static fs_time generated_makespan(const char *name, const fs_generator_options *o,
-                                  const char *model, const char *parameters) {
-  fs_program *p = fs_test_generate(name, o);
-  fs_time t = makespan(p, model, parameters);
-  fs_program_free(p);
-  return t;
 }
 
 static void expect_flow(const char *name, const fs_generator_options *o) {
@@ -190,14 +164,14 @@ START_TEST(test_binary_hockney) {
                {12, 5}, {15, 6}, {16, 6}, {31, 8}, {32, 8}, {63, 10}};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     fs_generator_options o = fs_test_options(cases[i].n, 1000, cases[i].n - 1, NULL);
-    ck_assert_int_eq(generated_makespan("bcast-binary", &o, "hockney", HOCKNEY),
+    ck_assert_int_eq(fs_test_generated_makespan("bcast-binary", &o, "hockney", "fixed", HOCKNEY),
                      cases[i].weight * t);
     ck_assert_int_eq(heaviest_path(cases[i].n, t, 2 * t), cases[i].weight * t);
   }
   int32_t more[] = {6, 9, 10, 11, 13, 17, 33, 64, 100, 1000};
   for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) {
     fs_generator_options o = fs_test_options(more[i], 1000, more[i] / 2, NULL);
-    ck_assert_int_eq(generated_makespan("bcast-binary", &o, "hockney", HOCKNEY),
+    ck_assert_int_eq(fs_test_generated_makespan("bcast-binary", &o, "hockney", "fixed", HOCKNEY),
                      heaviest_path(more[i], t, 2 * t));
   }
 }
@@ -214,17 +188,17 @@ END_TEST
 START_TEST(test_binary_loggops) {
   const char *params = "L=2500ns o=1500ns g=1000ns G=6ns O=0ns S=65535";
   fs_generator_options o = fs_test_options(7, 1, 0, NULL);
-  ck_assert_int_eq(generated_makespan("bcast-binary", &o, "loggops", params), 14000 * NS);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-binary", &o, "loggops", "fixed", params), 14000 * NS);
   o = fs_test_options(6, 1, 3, NULL);
-  ck_assert_int_eq(generated_makespan("bcast-binary", &o, "loggops", params), 12500 * NS);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-binary", &o, "loggops", "fixed", params), 12500 * NS);
   for (int32_t n = 2; n <= 40; n++) {
     o = fs_test_options(n, 1, 0, NULL);
-    ck_assert_int_eq(generated_makespan("bcast-binary", &o, "loggops", params),
+    ck_assert_int_eq(fs_test_generated_makespan("bcast-binary", &o, "loggops", "fixed", params),
                      heaviest_path(n, 5500 * NS, 7000 * NS));
   }
   const char *slow_nic = "L=2500ns o=1500ns g=4000ns G=6ns O=0ns S=65535";
   o = fs_test_options(7, 1, 0, NULL);
-  ck_assert_int_eq(generated_makespan("bcast-binary", &o, "loggops", slow_nic), 19000 * NS);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-binary", &o, "loggops", "fixed", slow_nic), 19000 * NS);
 }
 END_TEST
 
@@ -297,13 +271,13 @@ START_TEST(test_chain_hockney) {
    * T_last = 4616 ns; N = 8: 10 T + T_last = 55576 ns */
   fs_generator_options o = fs_test_options(8, 20000, 3, NULL);
   o.segment = 4096;
-  ck_assert_int_eq(generated_makespan("bcast-chain", &o, "hockney", HOCKNEY), 55576 * NS);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-chain", &o, "hockney", "fixed", HOCKNEY), 55576 * NS);
   /* 16384 B: k = 4 full segments, N = 8: (8-2+4) T = 50960 ns */
   o.size = 16384;
-  ck_assert_int_eq(generated_makespan("bcast-chain", &o, "hockney", HOCKNEY), 50960 * NS);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-chain", &o, "hockney", "fixed", HOCKNEY), 50960 * NS);
   /* S = 0: one 0-byte segment, N-1 hops of alpha */
   o = fs_test_options(10, 0, 0, NULL);
-  ck_assert_int_eq(generated_makespan("bcast-chain", &o, "hockney", HOCKNEY), 9000 * NS);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-chain", &o, "hockney", "fixed", HOCKNEY), 9000 * NS);
   /* the closed form over N and sizes, segment 1000 B (T = 2 us) */
   int64_t sizes[] = {1, 999, 1000, 1001, 5000, 7300};
   for (int32_t n = 2; n <= 20; n++)
@@ -313,7 +287,7 @@ START_TEST(test_chain_hockney) {
       int64_t k = (sizes[i] + 999) / 1000, last = sizes[i] - (k - 1) * 1000;
       fs_time expected = k == 1 ? (n - 1) * (1000 + last) * NS
                                 : (n + k - 3) * 2000 * NS + (1000 + last) * NS;
-      ck_assert_int_eq(generated_makespan("bcast-chain", &o, "hockney", HOCKNEY), expected);
+      ck_assert_int_eq(fs_test_generated_makespan("bcast-chain", &o, "hockney", "fixed", HOCKNEY), expected);
     }
 }
 END_TEST
@@ -420,7 +394,7 @@ START_TEST(test_scatter_allgather_hockney_power_of_two) {
       fs_time formula = (h * 1000 + (n - 1) * 1000 + (n - 1) * 2000) * (fs_time)NS;
       ck_assert_int_eq(formula, cases[i].us * 1000 * NS);
       fs_generator_options o = fs_test_options(n, (int64_t)n * 1000, root, NULL);
-      ck_assert_int_eq(generated_makespan("bcast-scatter-allgather", &o, "hockney", HOCKNEY),
+      ck_assert_int_eq(fs_test_generated_makespan("bcast-scatter-allgather", &o, "hockney", "fixed", HOCKNEY),
                        formula);
     }
 }
@@ -440,10 +414,10 @@ END_TEST
  *   1 chunk 3 to 15500, 2 chunk 0 and 3 chunk 1 to 15503 ns. */
 START_TEST(test_scatter_allgather_hockney_uneven) {
   fs_generator_options o = fs_test_options(3, 3000, 1, NULL);
-  ck_assert_int_eq(generated_makespan("bcast-scatter-allgather", &o, "hockney", HOCKNEY),
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-scatter-allgather", &o, "hockney", "fixed", HOCKNEY),
                    8000 * NS);
   o = fs_test_options(4, 7001, 0, NULL);
-  ck_assert_int_eq(generated_makespan("bcast-scatter-allgather", &o, "hockney", HOCKNEY),
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-scatter-allgather", &o, "hockney", "fixed", HOCKNEY),
                    15503 * NS);
 }
 END_TEST
@@ -454,23 +428,23 @@ START_TEST(test_bad_options) {
   const char *names[] = {"bcast-binary", "bcast-chain", "bcast-scatter-allgather"};
   for (int i = 0; i < 3; i++) {
     fs_generator_options o = fs_test_options(4, 100, 4, NULL);
-    expect_error(names[i], &o, "--root 4 is not a rank of 0..3");
+    fs_test_generate_refused(names[i], &o, "--root 4 is not a rank of 0..3");
     o.root = -1;
-    expect_error(names[i], &o, "--root -1 is not a rank of 0..3");
+    fs_test_generate_refused(names[i], &o, "--root -1 is not a rank of 0..3");
     o = fs_test_options(4, 100, 0, NULL);
     o.has_reduce_time = 1;
-    expect_error(names[i], &o, "--reduce-time does not apply");
+    fs_test_generate_refused(names[i], &o, "--reduce-time does not apply");
     o = fs_test_options(0, 100, 0, NULL);
-    expect_error(names[i], &o, "--ranks must be at least 1");
+    fs_test_generate_refused(names[i], &o, "--ranks must be at least 1");
     o = fs_test_options(4, -1, 0, NULL);
-    expect_error(names[i], &o, "--size must not be negative");
+    fs_test_generate_refused(names[i], &o, "--size must not be negative");
   }
   fs_generator_options o = fs_test_options(4, 100, 0, NULL);
   o.segment = -8;
-  expect_error("bcast-chain", &o, "--segment must not be negative, not -8");
+  fs_test_generate_refused("bcast-chain", &o, "--segment must not be negative, not -8");
   o = fs_test_options(3, INT64_MAX, 0, NULL);
   o.segment = 1;
-  expect_error("bcast-chain", &o, "segments of 1 bytes are too many");
+  fs_test_generate_refused("bcast-chain", &o, "segments of 1 bytes are too many");
 }
 END_TEST
 

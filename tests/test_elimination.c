@@ -158,14 +158,7 @@ END_TEST
 
 static fs_time makespan(int32_t ranks, int64_t size) {
   fs_generator_options o = fs_test_options(ranks, size, 0, NULL);
-  fs_program *p = generate(&o);
-  fs_simulation run;
-  fs_test_simulate(&run, p, "hockney", "rate", "alpha=1us beta=1ns gamma=2ns");
-  ck_assert_int_eq(run.status, 0);
-  fs_time t = fs_engine_makespan(run.engine);
-  fs_test_run_free(&run);
-  fs_program_free(p);
-  return t;
+  return fs_test_generated_makespan(NAME, &o, "hockney", "rate", "alpha=1us beta=1ns gamma=2ns");
 }
 
 /* Hockney: a send holds its CPU until arrival, c(x) = alpha + beta x; a

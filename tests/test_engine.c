@@ -41,19 +41,9 @@ static void depend(fs_program *p, int32_t task, int32_t on, int local) {
 /* Runs with a timeline attached; returns it (caller frees) */
 static fs_timeline *simulate_recorded(fs_simulation *run, const fs_program *p, const char *model,
                                       const char *params) {
-  char text[512];
-  fs_parameter items[16];
-  fs_parameters parameters;
-  memset(run, 0, sizeof *run);
-  snprintf(text, sizeof text, "%s", params);
-  ck_assert_int_eq(fs_test_parameters(text, items, &parameters), 0);
-  ck_assert_int_eq(fs_network_model_create(model, &parameters, &run->network, &run->err), 0);
-  ck_assert_int_eq(fs_compute_model_create("fixed", &parameters, &run->compute, &run->err), 0);
-  run->engine = fs_engine_new(p, &run->network, &run->compute, &run->err);
   fs_timeline *timeline = fs_timeline_new(p);
   fs_observer observer = fs_timeline_observer(timeline);
-  ck_assert_int_eq(fs_engine_add_observer(run->engine, &observer), 0);
-  run->status = fs_engine_run(run->engine, &run->err);
+  fs_test_simulate_observed(run, p, model, "fixed", params, &observer);
   ck_assert_msg(run->status == FS_RUN_OK, "run failed: %s", run->err.message);
   return timeline;
 }

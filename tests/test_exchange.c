@@ -486,35 +486,29 @@ END_TEST
 /* ---- option errors ---------------------------------------------------- */
 
 /* name refuses o with a message containing `part`. */
-static void expect_error(const char *name, const fs_generator_options *o, const char *part) {
-  fs_error err;
-  const char *message = fs_test_generate_error(name, o, &err);
-  ck_assert_msg(strstr(message, part) != NULL, "%s: \"%s\" lacks \"%s\"", name, message, part);
-}
-
 START_TEST(bad_options) {
   static const char *const names[] = {"allgather-bruck", "allgather-neighbor", "alltoall-linear",
                                       "alltoall-bruck",  "barrier-linear",     "barrier-nway"};
   fs_error err;
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
     fs_generator_options o = fs_test_options(0, 8, 0, NULL);
-    expect_error(names[i], &o, "--ranks must be at least 1");
+    fs_test_generate_refused(names[i], &o, "--ranks must be at least 1");
     o = fs_test_options(4, -1, 0, NULL);
-    expect_error(names[i], &o, "--size must not be negative");
+    fs_test_generate_refused(names[i], &o, "--size must not be negative");
     o = fs_test_options(4, 8, 0, NULL);
     o.root = 1;
-    expect_error(names[i], &o, "--root does not apply");
+    fs_test_generate_refused(names[i], &o, "--root does not apply");
     o = fs_test_options(4, 8, 0, NULL);
     o.has_reduce_time = 1;
-    expect_error(names[i], &o, "--reduce-time does not apply");
+    fs_test_generate_refused(names[i], &o, "--reduce-time does not apply");
   }
   fs_generator_options o = fs_test_options(7, 8, 0, NULL);
   ck_assert_str_eq(fs_test_generate_error("allgather-neighbor", &o, &err),
                    "allgather-neighbor: --ranks must be even, not 7 (Open MPI falls back to the "
                    "ring for an odd count: use allgather-ring)");
   o = fs_test_options(4, INT64_MAX / 2, 0, NULL);
-  expect_error("allgather-bruck", &o, "too large");
-  expect_error("alltoall-bruck", &o, "too large");
+  fs_test_generate_refused("allgather-bruck", &o, "too large");
+  fs_test_generate_refused("alltoall-bruck", &o, "too large");
   o = fs_test_options(4, 8, 0, NULL);
   o.ways = -1;
   ck_assert_str_eq(fs_test_generate_error("barrier-nway", &o, &err),
@@ -573,14 +567,7 @@ static fs_time makespan(const char *name, int32_t n, int64_t size, int32_t ways,
                         const char *model, const char *params) {
   fs_generator_options o = fs_test_options(n, size, 0, NULL);
   o.ways = ways;
-  fs_program *p = fs_test_generate(name, &o);
-  fs_simulation run;
-  fs_test_simulate(&run, p, model, "fixed", params);
-  ck_assert_msg(run.status == FS_RUN_OK, "%s at %d: %s", name, n, run.err.message);
-  fs_time t = fs_engine_makespan(run.engine);
-  fs_test_run_free(&run);
-  fs_program_free(p);
-  return t;
+  return fs_test_generated_makespan(name, &o, model, "fixed", params);
 }
 
 static const char HOCKNEY[] = "alpha=1us beta=1ns";

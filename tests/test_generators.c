@@ -1690,14 +1690,7 @@ static fs_time makespan_of(const char *name, int32_t n, int64_t size, int32_t ro
   fs_generator_options o = fs_test_options(n, size, 0, NULL);
   o.root = root;
   if (reduce >= 0) o.has_reduce_time = 1, o.reduce_time = reduce;
-  fs_program *p = fs_test_generate(name, &o);
-  fs_simulation run;
-  fs_test_simulate(&run, p, "hockney", "fixed", HOCKNEY);
-  ck_assert_msg(run.status == FS_RUN_OK, "%s: %s", name, run.err.message);
-  fs_time makespan = fs_engine_makespan(run.engine);
-  fs_test_run_free(&run);
-  fs_program_free(p);
-  return makespan;
+  return fs_test_generated_makespan(name, &o, "hockney", "fixed", HOCKNEY);
 }
 
 static int64_t floor_log2(int64_t n) {

@@ -54,15 +54,6 @@ static void expect_finish(const fs_program *p, const char *model, const char *te
   free(params);
 }
 
-static fs_time makespan_of(const fs_program *p, const char *model, const char *params) {
-  fs_simulation run;
-  fs_test_simulate(&run, p, model, "fixed", params);
-  ck_assert_msg(run.status == FS_RUN_OK, "%s", run.err.message);
-  fs_time m = fs_engine_makespan(run.engine);
-  fs_test_run_free(&run);
-  return m;
-}
-
 #define ASYMMETRIC "ranks 2\n" \
                    "link 0 1 alpha=1us beta=1ns directed  # fast way out\n" \
                    "link 1 0 alpha=3us beta=2GB/s directed\n"
@@ -133,11 +124,11 @@ START_TEST(hockney_binomial_max) {
   const char *base = "ranks 4\ndefault alpha=1us beta=1ns\nlink 0 1 alpha=5us\n";
   char text[200];
   char *params = params_for(base, NULL);
-  ck_assert_int_eq(makespan_of(p, "hetero-hockney", params), 9000 * NS);
+  ck_assert_int_eq(fs_test_makespan(p, "hetero-hockney", "fixed", params), 9000 * NS);
   free(params);
   snprintf(text, sizeof text, "%slink 2 3 alpha=7us\n", base);
   params = params_for(text, NULL);
-  ck_assert_int_eq(makespan_of(p, "hetero-hockney", params), 11000 * NS);
+  ck_assert_int_eq(fs_test_makespan(p, "hetero-hockney", "fixed", params), 11000 * NS);
   free(params);
   fs_program_free(p);
 }
@@ -227,8 +218,8 @@ START_TEST(average_is_homogeneous) {
   const char *text = "ranks 3\ndefault alpha=4us beta=1ns\nlink 0 1 alpha=1us\n"
                      "link 0 2 alpha=2us directed\nlink 1 2 beta=2ns\n";
   char *params = params_for(text, "average=1");
-  ck_assert_int_eq(makespan_of(p, "hetero-hockney", params), 8000 * NS);
-  ck_assert_int_eq(makespan_of(p, "hockney", "alpha=2666.667ns beta=1.333333ns"), 8000 * NS);
+  ck_assert_int_eq(fs_test_makespan(p, "hetero-hockney", "fixed", params), 8000 * NS);
+  ck_assert_int_eq(fs_test_makespan(p, "hockney", "fixed", "alpha=2666.667ns beta=1.333333ns"), 8000 * NS);
   fs_simulation run;
   fs_test_simulate(&run, p, "hetero-hockney", "fixed", params);
   char description[1000];
@@ -239,7 +230,7 @@ START_TEST(average_is_homogeneous) {
   free(params);
   /* not averaged: 0->1 is 2000, 0->2 is 3000 */
   params = params_for(text, "average=0");
-  ck_assert_int_eq(makespan_of(p, "hetero-hockney", params), 5000 * NS);
+  ck_assert_int_eq(fs_test_makespan(p, "hetero-hockney", "fixed", params), 5000 * NS);
   free(params);
   fs_program_free(p);
 }
@@ -256,10 +247,10 @@ START_TEST(matrix_form_hockney) {
                      "0    1us 2us\n1us  0   4us\n# a comment between rows\n4us  4us 0\n"
                      "\nmatrix beta\n- 1ns 1GB/s\n1ns - 2ns\n1000MB/s 0.5GB/s -  # per byte or bandwidth\n";
   char *params = params_for(text, "average=1");
-  ck_assert_int_eq(makespan_of(p, "hetero-hockney", params), 8000 * NS);
+  ck_assert_int_eq(fs_test_makespan(p, "hetero-hockney", "fixed", params), 8000 * NS);
   free(params);
   params = params_for(text, "average=0");
-  ck_assert_int_eq(makespan_of(p, "hetero-hockney", params), 5000 * NS);
+  ck_assert_int_eq(fs_test_makespan(p, "hetero-hockney", "fixed", params), 5000 * NS);
   free(params);
   fs_program_free(p);
   /* the linear scatter; the link line before the matrix loses to it, the
@@ -358,7 +349,7 @@ START_TEST(gzip_file) {
   fs_test_finalize(p);
   char params[400];
   snprintf(params, sizeof params, "file=%s", path);
-  ck_assert_int_eq(makespan_of(p, "hetero-hockney", params), 1100 * NS);
+  ck_assert_int_eq(fs_test_makespan(p, "hetero-hockney", "fixed", params), 1100 * NS);
   fs_program_free(p);
   free(path);
 }
@@ -518,7 +509,7 @@ static fs_time roundtrip(int32_t i, int32_t j, int64_t size) {
   requires(p, back, there);
   fs_test_finalize(p);
   char *params = params_for(LMO_TRIPLET, NULL);
-  fs_time t = makespan_of(p, "lmo", params);
+  fs_time t = fs_test_makespan(p, "lmo", "fixed", params);
   free(params);
   fs_program_free(p);
   return t;
@@ -546,7 +537,7 @@ START_TEST(lmo_estimation_experiments) {
   (void)to1, (void)to2;
   fs_test_finalize(p);
   char *params = params_for(LMO_TRIPLET, NULL);
-  ck_assert_int_eq(makespan_of(p, "lmo", params), 100000 * NS);
+  ck_assert_int_eq(fs_test_makespan(p, "lmo", "fixed", params), 100000 * NS);
   free(params);
   fs_program_free(p);
 }

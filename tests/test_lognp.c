@@ -49,12 +49,9 @@ static char *params_for(const char *mw, const char *net, const char *extra) {
 static void expect_makespan(const fs_program *p, const char *mw, const char *net, const char *extra,
                             fs_time expected) {
   char *params = params_for(mw, net, extra);
-  fs_simulation run;
-  fs_test_simulate(&run, p, "lognp", "fixed", params);
-  ck_assert_msg(run.status == FS_RUN_OK, "%s", run.err.message);
-  ck_assert_msg(fs_engine_makespan(run.engine) == expected, "makespan %lld ps, expected %lld",
-                (long long)fs_engine_makespan(run.engine), (long long)expected);
-  fs_test_run_free(&run);
+  fs_time makespan = fs_test_makespan(p, "lognp", "fixed", params);
+  ck_assert_msg(makespan == expected, "makespan %lld ps, expected %lld", (long long)makespan,
+                (long long)expected);
   free(params);
 }
 

@@ -94,19 +94,6 @@ static int count_labelled(const fs_program *p, const char *label) {
   return n;
 }
 
-/* The makespan of name under network/compute with params (all exact ps). */
-static fs_time makespan(const char *name, const fs_generator_options *o, const char *network,
-                        const char *compute, const char *params) {
-  fs_program *p = fs_test_generate(name, o);
-  fs_simulation run;
-  fs_test_simulate(&run, p, network, compute, params);
-  ck_assert_msg(run.status == FS_RUN_OK, "%s N=%d: %s", name, o->ranks, run.err.message);
-  fs_time t = fs_engine_makespan(run.engine);
-  fs_test_run_free(&run);
-  fs_program_free(p);
-  return t;
-}
-
 /* Distinct roots worth trying at n ranks: 0, 1, n/2, n-1 (count returned). */
 static int roots_for(int32_t n, int32_t roots[4]) {
   int count = 0;
@@ -427,18 +414,17 @@ START_TEST(test_reduce_linear_time) {
     for (int k = 0; k < count; k++) {
       fs_generator_options o = fs_test_options(n, size, roots[k], NULL);
       fs_time expected = ALPHA + BETA * size + (n - 1) * (fs_time)(size * 2 * FS_NS);
-      ck_assert_int_eq(makespan("reduce-linear", &o, "hockney", "rate", HOCKNEY " gamma=2ns"),
+      ck_assert_int_eq(fs_test_generated_makespan("reduce-linear", &o, "hockney", "rate", HOCKNEY " gamma=2ns"),
                        expected);
-      ck_assert_int_eq(makespan("reduce-linear", &o, "pipelined", "rate",
-                                "alpha_p=700ns alpha_r=150ns beta=1ns gamma=2ns"),
+      ck_assert_int_eq(fs_test_generated_makespan("reduce-linear", &o, "pipelined", "rate", "alpha_p=700ns alpha_r=150ns beta=1ns gamma=2ns"),
                        expected - ALPHA + 850 * FS_NS);
       o.has_reduce_time = 1, o.reduce_time = 300 * FS_NS;
-      ck_assert_int_eq(makespan("reduce-linear", &o, "hockney", "fixed", HOCKNEY),
+      ck_assert_int_eq(fs_test_generated_makespan("reduce-linear", &o, "hockney", "fixed", HOCKNEY),
                        ALPHA + BETA * size + (n - 1) * 300 * FS_NS);
     }
   }
   fs_generator_options one = fs_test_options(1, size, 0, NULL);
-  ck_assert_int_eq(makespan("reduce-linear", &one, "hockney", "rate", HOCKNEY " gamma=2ns"), 0);
+  ck_assert_int_eq(fs_test_generated_makespan("reduce-linear", &one, "hockney", "rate", HOCKNEY " gamma=2ns"), 0);
 }
 END_TEST
 
@@ -470,10 +456,9 @@ START_TEST(test_scatter_gather_linear_time) {
       ck_assert_int_eq(finish[root], (n - 1) * step);
       fs_test_run_free(&run);
       fs_program_free(p);
-      ck_assert_int_eq(makespan("scatter-linear", &o, "pipelined", "fixed",
-                                "alpha_p=700ns alpha_r=150ns beta=1ns"),
+      ck_assert_int_eq(fs_test_generated_makespan("scatter-linear", &o, "pipelined", "fixed", "alpha_p=700ns alpha_r=150ns beta=1ns"),
                        n > 1 ? (n - 1) * 150 * FS_NS + 700 * FS_NS + BETA * size : 0);
-      ck_assert_int_eq(makespan("gather-linear", &o, "hockney", "fixed", HOCKNEY),
+      ck_assert_int_eq(fs_test_generated_makespan("gather-linear", &o, "hockney", "fixed", HOCKNEY),
                        n > 1 ? step : 0);
     }
   }
@@ -511,9 +496,9 @@ START_TEST(test_rabenseifner_time_power_of_two) {
     for (int k = 0; k < count; k++) {
       fs_generator_options o = fs_test_options(n, size, roots[k], NULL);
       ck_assert_int_eq(
-          makespan("reduce-rabenseifner", &o, "hockney", "rate", HOCKNEY " gamma=0.5ns"), eq54);
+          fs_test_generated_makespan("reduce-rabenseifner", &o, "hockney", "rate", HOCKNEY " gamma=0.5ns"), eq54);
       o.has_reduce_time = 1, o.reduce_time = 3 * FS_US;
-      ck_assert_int_eq(makespan("reduce-rabenseifner", &o, "hockney", "fixed", HOCKNEY),
+      ck_assert_int_eq(fs_test_generated_makespan("reduce-rabenseifner", &o, "hockney", "fixed", HOCKNEY),
                        2 * steps * ALPHA + 2 * BETA * size * (n - 1) / n + steps * 3 * FS_US);
     }
   }
@@ -547,10 +532,10 @@ START_TEST(test_rabenseifner_time_any) {
   const int64_t size = 65536;
   const fs_time gamma = FS_NS / 2;
   fs_generator_options o = fs_test_options(6, size, 0, NULL);
-  ck_assert_int_eq(makespan("reduce-rabenseifner", &o, "hockney", "rate", HOCKNEY " gamma=0.5ns"),
+  ck_assert_int_eq(fs_test_generated_makespan("reduce-rabenseifner", &o, "hockney", "rate", HOCKNEY " gamma=0.5ns"),
                    226184 * FS_NS);
   o = fs_test_options(3, size, 1, NULL);
-  ck_assert_int_eq(makespan("reduce-rabenseifner", &o, "hockney", "rate", HOCKNEY " gamma=0.5ns"),
+  ck_assert_int_eq(fs_test_generated_makespan("reduce-rabenseifner", &o, "hockney", "rate", HOCKNEY " gamma=0.5ns"),
                    183224 * FS_NS);
   for (int32_t n = 2; n <= 64; n++) {
     int64_t pof2 = 1, steps = 0;
@@ -562,8 +547,7 @@ START_TEST(test_rabenseifner_time_any) {
     int count = roots_for(n, roots);
     for (int k = 0; k < count; k++) {
       o = fs_test_options(n, size, roots[k], NULL);
-      ck_assert_msg(makespan("reduce-rabenseifner", &o, "hockney", "rate",
-                             HOCKNEY " gamma=0.5ns") == expected,
+      ck_assert_msg(fs_test_generated_makespan("reduce-rabenseifner", &o, "hockney", "rate", HOCKNEY " gamma=0.5ns") == expected,
                     "N=%d root=%d", n, roots[k]);
     }
   }

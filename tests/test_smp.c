@@ -447,24 +447,6 @@ END_TEST
 
 /* ---- analytic times under hockney ------------------------------------- */
 
-/* Runs under a model; returns the makespan. */
-static fs_time makespan(const fs_program *p, const char *network, const char *parameters) {
-  fs_simulation run;
-  fs_test_simulate(&run, p, network, "fixed", parameters);
-  ck_assert_msg(run.status == FS_RUN_OK, "%s", run.err.message);
-  fs_time t = fs_engine_makespan(run.engine);
-  fs_test_run_free(&run);
-  return t;
-}
-
-static fs_time generated_makespan(const char *name, const fs_generator_options *o,
-                                  const char *network, const char *parameters) {
-  fs_program *p = fs_test_generate(name, o);
-  fs_time t = makespan(p, network, parameters);
-  fs_program_free(p);
-  return t;
-}
-
 /* hockney alpha = 1 us, beta = 1 ns/B, S = 1000 B: a message T = 2 us, the
  * sender busy until it arrives, the receiver's CPU not used. M = 4 nodes of
  * Q = 8 cores.
@@ -480,16 +462,16 @@ START_TEST(bcast_hockney) {
   const char *params = "alpha=1us beta=1ns";
   fs_platform *seq = platform_for(4, 8, "seq", 32), *rr = platform_for(4, 8, "rr", 32);
   fs_generator_options o = fs_test_options(32, 1000, 0, seq);
-  ck_assert_int_eq(generated_makespan("bcast-smp", &o, "hockney", params), 10 * US);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-smp", &o, "hockney", "fixed", params), 10 * US);
   o.root = 3;
-  ck_assert_int_eq(generated_makespan("bcast-smp", &o, "hockney", params), 12 * US);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-smp", &o, "hockney", "fixed", params), 12 * US);
   o.platform = rr;
-  ck_assert_int_eq(generated_makespan("bcast-smp", &o, "hockney", params), 10 * US);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-smp", &o, "hockney", "fixed", params), 10 * US);
   o.root = 4; /* node 0's local rank 1 under round-robin */
-  ck_assert_int_eq(generated_makespan("bcast-smp", &o, "hockney", params), 12 * US);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-smp", &o, "hockney", "fixed", params), 12 * US);
   fs_platform *small = platform_for(3, 3, "seq", 9);
   o = fs_test_options(9, 1000, 0, small);
-  ck_assert_int_eq(generated_makespan("bcast-smp", &o, "hockney", params), 8 * US);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-smp", &o, "hockney", "fixed", params), 8 * US);
   fs_platform_free(seq), fs_platform_free(rr), fs_platform_free(small);
 }
 END_TEST
@@ -514,13 +496,13 @@ START_TEST(reduce_hockney) {
   fs_generator_options o = fs_test_options(32, 1000, 0, seq);
   o.has_reduce_time = 1;
   o.reduce_time = 300 * NS;
-  ck_assert_int_eq(generated_makespan("reduce-smp", &o, "hockney", params), 12400 * NS);
+  ck_assert_int_eq(fs_test_generated_makespan("reduce-smp", &o, "hockney", "fixed", params), 12400 * NS);
   o.root = 3;
-  ck_assert_int_eq(generated_makespan("reduce-smp", &o, "hockney", params), 16400 * NS);
+  ck_assert_int_eq(fs_test_generated_makespan("reduce-smp", &o, "hockney", "fixed", params), 16400 * NS);
   /* without a platform: the binomial reduce of 32 ranks, 5(T + g) */
   o.platform = NULL;
   o.root = 0;
-  ck_assert_int_eq(generated_makespan("reduce-smp", &o, "hockney", params), 11500 * NS);
+  ck_assert_int_eq(fs_test_generated_makespan("reduce-smp", &o, "hockney", "fixed", params), 11500 * NS);
   fs_platform_free(seq);
 }
 END_TEST
@@ -541,12 +523,12 @@ START_TEST(allreduce_hockney) {
   fs_generator_options o = fs_test_options(32, 1000, 0, four);
   o.has_reduce_time = 1;
   o.reduce_time = 300 * NS;
-  ck_assert_int_eq(generated_makespan("allreduce-smp", &o, "hockney", params), 17500 * NS);
+  ck_assert_int_eq(fs_test_generated_makespan("allreduce-smp", &o, "hockney", "fixed", params), 17500 * NS);
   o.platform = NULL;
-  ck_assert_int_eq(generated_makespan("allreduce-smp", &o, "hockney", params), 11500 * NS);
+  ck_assert_int_eq(fs_test_generated_makespan("allreduce-smp", &o, "hockney", "fixed", params), 11500 * NS);
   o.platform = three;
   o.ranks = 24;
-  ck_assert_int_eq(generated_makespan("allreduce-smp", &o, "hockney", params), 19500 * NS);
+  ck_assert_int_eq(fs_test_generated_makespan("allreduce-smp", &o, "hockney", "fixed", params), 19500 * NS);
   fs_platform_free(four), fs_platform_free(three);
 }
 END_TEST
@@ -593,14 +575,14 @@ START_TEST(two_level_hierarchical_formula) {
     char params[256];
     snprintf(params, sizeof params, "file=%s", file);
     fs_generator_options o = fs_test_options(n, 1000, cases[c].root, platform);
-    ck_assert_int_eq(generated_makespan("bcast-smp", &o, "hetero-hockney", params),
+    ck_assert_int_eq(fs_test_generated_makespan("bcast-smp", &o, "hetero-hockney", "fixed", params),
                      cases[c].expected);
     if (c < 2) {
       o.has_reduce_time = 1;
       o.reduce_time = 300 * NS;
-      ck_assert_int_eq(generated_makespan("reduce-smp", &o, "hetero-hockney", params),
+      ck_assert_int_eq(fs_test_generated_makespan("reduce-smp", &o, "hetero-hockney", "fixed", params),
                        17700 * NS);
-      ck_assert_int_eq(generated_makespan("allreduce-smp", &o, "hetero-hockney", params),
+      ck_assert_int_eq(fs_test_generated_makespan("allreduce-smp", &o, "hetero-hockney", "fixed", params),
                        20100 * NS);
     }
     free(file);
@@ -656,7 +638,7 @@ START_TEST(taulop_hierarchical_formula) {
              "shm_table=%s net_table=%s segment=0B shm_o=7ns net_o=11ns nodes=4 cores=8 mapping=%s",
              shm, net, mappings[m]);
     fs_generator_options o = fs_test_options(32, 100, 0, platform);
-    ck_assert_int_eq(generated_makespan("bcast-smp", &o, "taulop", params), 3043 * NS);
+    ck_assert_int_eq(fs_test_generated_makespan("bcast-smp", &o, "taulop", "fixed", params), 3043 * NS);
     fs_platform_free(platform);
   }
   char *shm_contended = write_table(".shm2", "0B 0ns 0ns 0ns 0ns\n"
@@ -667,12 +649,12 @@ START_TEST(taulop_hierarchical_formula) {
            "shm_table=%s net_table=%s segment=0B shm_o=7ns net_o=11ns nodes=2 cores=2 mapping=seq",
            shm_contended, net_contended);
   fs_generator_options o = fs_test_options(4, 100, 0, two);
-  ck_assert_int_eq(generated_makespan("bcast-smp", &o, "taulop", params), 1418 * NS);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-smp", &o, "taulop", "fixed", params), 1418 * NS);
   snprintf(params, sizeof params,
            "shm_table=%s net_table=%s segment=0B shm_o=7ns net_o=11ns nodes=4 cores=4 mapping=seq",
            shm_contended, net_contended);
   o = fs_test_options(16, 100, 0, four);
-  fs_time sequential = generated_makespan("bcast-smp", &o, "taulop", params);
+  fs_time sequential = fs_test_generated_makespan("bcast-smp", &o, "taulop", "fixed", params);
   ck_assert_int_gt(sequential, 2 * 1211 * NS + 2 * 207 * NS);
   /* round-robin: the same program up to rank names (leaders 0..3), so the
    * same time; the flat binomial (no platform) under round-robin crosses
@@ -683,9 +665,9 @@ START_TEST(taulop_hierarchical_formula) {
            "shm_table=%s net_table=%s segment=0B shm_o=7ns net_o=11ns nodes=4 cores=4 mapping=rr",
            shm_contended, net_contended);
   o.platform = four_rr;
-  ck_assert_int_eq(generated_makespan("bcast-smp", &o, "taulop", params), sequential);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-smp", &o, "taulop", "fixed", params), sequential);
   o.platform = NULL;
-  ck_assert_int_gt(generated_makespan("bcast-smp", &o, "taulop", params), 2 * sequential);
+  ck_assert_int_gt(fs_test_generated_makespan("bcast-smp", &o, "taulop", "fixed", params), 2 * sequential);
   fs_platform_free(two), fs_platform_free(four), fs_platform_free(four_rr);
   free(shm), free(net), free(shm_contended), free(net_contended);
 }
