@@ -18,7 +18,10 @@ char *fs_test_read_file(const char *path, size_t *length);
 /* Runs `fennelsim ARGS` through /bin/sh with stdout and stderr captured into
  * *out and *err (each may be NULL; caller frees). Returns the exit status. */
 int fs_test_fennelsim(const char *arguments, char **out, char **err);
-/* fs_test_fennelsim with printf-style arguments; frees the previous *out
+/* fs_test_fennelsim with printf-style arguments. */
+int fs_test_fennelsimf(char **out, char **err, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+/* fs_test_fennelsimf that frees the previous *out
  * and *err first, so a suite keeps one pair (`#define fennelsim(...)
  * fs_test_cli(&out, &err, __VA_ARGS__)`). */
 int fs_test_cli(char **out, char **err, const char *format, ...) __attribute__((format(printf, 3, 4)));
