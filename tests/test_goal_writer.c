@@ -285,8 +285,6 @@ END_TEST
 
 static char *out, *err;
 
-#define fennelsim(...) fs_test_cli(&out, &err, __VA_ARGS__)
-
 START_TEST(test_cli_format) {
   ck_assert_int_eq(fennelsim("gen bcast-binomial --ranks 4 --size 1KiB --format goal"), 0);
   ck_assert_str_eq(out, bcast4);
