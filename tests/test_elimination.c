@@ -204,14 +204,14 @@ START_TEST(test_hockney_times) {
 END_TEST
 
 int main(void) {
-  Suite *s = suite_create("test_elimination");
+  Suite *s = suite_create("elimination");
   TCase *tc = tcase_create("elimination");
   tcase_add_test(tc, test_three_ranks_exact);
   tcase_add_test(tc, test_seven_ranks_shape);
   tcase_add_test(tc, test_options);
   tcase_add_test(tc, test_hockney_times);
   suite_add_tcase(s, tc);
-  TCase *flow = tcase_create("data flow"); /* the checker takes seconds under sanitizers */
+  TCase *flow = tcase_create("data_flow"); /* the checker takes seconds under sanitizers */
   tcase_set_timeout(flow, 120);
   tcase_add_test(flow, test_data_flow);
   suite_add_tcase(s, flow);

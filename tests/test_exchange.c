@@ -760,7 +760,7 @@ static Suite *exchange_suite(void) {
   tcase_add_test(structure, barrier_nway_one_way_is_dissemination);
   tcase_add_test(structure, bad_options);
   suite_add_tcase(s, structure);
-  TCase *flow = tcase_create("data flow");
+  TCase *flow = tcase_create("data_flow");
   tcase_add_test(flow, data_flow_small);
   tcase_add_test(flow, data_flow_large);
   suite_add_tcase(s, flow);

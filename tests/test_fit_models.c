@@ -750,7 +750,7 @@ END_TEST
 
 static Suite *suite(void) {
   Suite *s = suite_create("fit_models");
-  TCase *hand = tcase_create("by hand");
+  TCase *hand = tcase_create("by_hand");
   tcase_add_test(hand, taulop_by_hand);
   tcase_add_test(hand, taulop_thesis_rules);
   tcase_add_test(hand, taulop_negative_overhead);
@@ -762,7 +762,7 @@ static Suite *suite(void) {
   tcase_add_test(hand, lmo_triplets);
   tcase_add_test(hand, lmo_errors);
   suite_add_tcase(s, hand);
-  TCase *loops = tcase_create("closed loops");
+  TCase *loops = tcase_create("closed_loops");
   tcase_set_timeout(loops, 120);
   tcase_add_test(loops, taulop_closed_loop);
   tcase_add_test(loops, taulop_segmented_closed_loop);
@@ -772,7 +772,7 @@ static Suite *suite(void) {
   tcase_add_test(loops, lmo_closed_loop);
   tcase_add_test(loops, lmo_noisy);
   suite_add_tcase(s, loops);
-  TCase *cli = tcase_create("command line");
+  TCase *cli = tcase_create("command_line");
   tcase_set_timeout(cli, 120);
   tcase_add_test(cli, cli_taulop);
   tcase_add_test(cli, cli_lognp);

@@ -1825,7 +1825,7 @@ static Suite *generators_suite(void) {
   tcase_add_test(tc, test_too_many_tasks);
   tcase_add_test(tc, test_reduce_pricing);
   suite_add_tcase(s, tc);
-  TCase *two = tcase_create("two-sided");
+  TCase *two = tcase_create("two_sided");
   tcase_add_loop_test(two, test_two_sided_match_schedgen, 0, 4);
   tcase_add_test(two, test_bcast_four_ranks);
   tcase_add_test(two, test_reduce_eight_ranks);
@@ -1852,14 +1852,14 @@ static Suite *generators_suite(void) {
   tcase_add_test(two, test_scatter_gather_root);
   tcase_add_test(two, test_root_errors);
   suite_add_tcase(s, two);
-  TCase *flow = tcase_create("data flow");
+  TCase *flow = tcase_create("data_flow");
   tcase_add_loop_test(flow, test_flow_small, 0, (int)(sizeof flows / sizeof flows[0]));
   tcase_add_loop_test(flow, test_flow_large, 0, (int)(sizeof flows / sizeof flows[0]));
   tcase_add_test(flow, test_flow_none);
   tcase_add_test(flow, test_schedgen_dissemination_is_no_barrier);
   tcase_add_test(flow, test_flow_records);
   suite_add_tcase(s, flow);
-  TCase *times = tcase_create("analytic times");
+  TCase *times = tcase_create("analytic_times");
   tcase_add_test(times, test_time_allreduce_rd_eq_5_3);
   tcase_add_test(times, test_time_bcast_binomial);
   tcase_add_test(times, test_time_reduce_binomial);

@@ -304,7 +304,7 @@ START_TEST(test_hockney_closed_forms) {
 END_TEST
 
 int main(void) {
-  Suite *s = suite_create("test_klevel");
+  Suite *s = suite_create("klevel");
   TCase *tc = tcase_create("klevel");
   tcase_add_test(tc, test_kappa2_root0);
   tcase_add_test(tc, test_kappa2_root5);
@@ -313,7 +313,7 @@ int main(void) {
   tcase_add_test(tc, test_thesis_times);
   tcase_add_test(tc, test_hockney_closed_forms);
   suite_add_tcase(s, tc);
-  TCase *flow = tcase_create("data flow"); /* the checker takes seconds under sanitizers */
+  TCase *flow = tcase_create("data_flow"); /* the checker takes seconds under sanitizers */
   tcase_set_timeout(flow, 120);
   tcase_add_test(flow, test_data_flow);
   suite_add_tcase(s, flow);

@@ -991,7 +991,7 @@ static Suite *replay_suite(void) {
   tcase_add_test(c, liballprof_computation_forms);
   tcase_add_test(c, simgrid_computation_forms);
   suite_add_tcase(s, c);
-  TCase *cli = tcase_create("command line");
+  TCase *cli = tcase_create("command_line");
   tcase_add_test(cli, sweep3d_within_two_percent_under_loggops);
   tcase_add_test(cli, sweep3d_what_if);
   tcase_add_test(cli, convert_trace_to_dag_and_goal);

@@ -674,7 +674,7 @@ START_TEST(taulop_hierarchical_formula) {
 END_TEST
 
 int main(void) {
-  Suite *s = suite_create("test_smp");
+  Suite *s = suite_create("smp");
   TCase *structure = tcase_create("structure");
   tcase_add_test(structure, allreduce_structure_sequential);
   tcase_add_test(structure, allreduce_structure_round_robin);
