@@ -4,6 +4,20 @@
 #include <check.h>
 #include <string.h>
 
+#include "model_support.h"
+
+fs_generator_options fs_test_options(int32_t ranks, int64_t size, int32_t root,
+                                     const fs_platform *platform) {
+  fs_generator_options o;
+  memset(&o, 0, sizeof o);
+  o.ranks = ranks;
+  o.size = size;
+  o.rounds = 1;
+  o.root = root;
+  o.platform = platform;
+  return o;
+}
+
 fs_program *fs_test_generate(const char *name, const fs_generator_options *o) {
   const fs_generator *g = fs_generator_find(name);
   ck_assert_msg(g != NULL, "no generator %s", name);
@@ -24,4 +38,23 @@ const char *fs_test_generate_error(const char *name, const fs_generator_options 
   ck_assert_msg(p == NULL, "%s accepted bad options", name);
   ck_assert_msg(err->message[0] != 0, "%s failed without a message", name);
   return err->message;
+}
+
+void fs_test_generate_refused(const char *name, const fs_generator_options *o, const char *part) {
+  fs_error err;
+  const char *message = fs_test_generate_error(name, o, &err);
+  ck_assert_msg(strstr(message, part) != NULL, "%s: \"%s\" lacks \"%s\"", name, message, part);
+}
+
+fs_time fs_test_generated_makespan(const char *name, const fs_generator_options *o,
+                                   const char *network, const char *compute,
+                                   const char *parameters) {
+  fs_program *p = fs_test_generate(name, o);
+  fs_simulation run;
+  fs_test_simulate(&run, p, network, compute, parameters);
+  ck_assert_msg(run.status == FS_RUN_OK, "%s N=%d: %s", name, o->ranks, run.err.message);
+  fs_time makespan = fs_engine_makespan(run.engine);
+  fs_test_run_free(&run);
+  fs_program_free(p);
+  return makespan;
 }

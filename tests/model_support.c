@@ -5,6 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+void fs_test_finalize(fs_program *p) {
+  fs_error err = {{0}};
+  ck_assert_msg(fs_program_finalize(p, &err) == 0, "%s", err.message);
+}
+
 int fs_test_parameters(char *text, fs_parameter items[16], fs_parameters *params) {
   *params = (fs_parameters){.items = items}; /* the models' record of keys starts empty */
   for (char *token = strtok(text, " "); token; token = strtok(NULL, " ")) {
@@ -18,6 +23,12 @@ int fs_test_parameters(char *text, fs_parameter items[16], fs_parameters *params
 
 void fs_test_simulate(fs_simulation *run, const fs_program *program, const char *network,
                       const char *compute, const char *parameters) {
+  fs_test_simulate_observed(run, program, network, compute, parameters, NULL);
+}
+
+void fs_test_simulate_observed(fs_simulation *run, const fs_program *program, const char *network,
+                               const char *compute, const char *parameters,
+                               const fs_observer *observer) {
   char text[512];
   fs_parameter items[16];
   fs_parameters params;
@@ -31,6 +42,7 @@ void fs_test_simulate(fs_simulation *run, const fs_program *program, const char 
   ck_assert_msg(fs_parameters_check_used(&params, &run->err) == 0, "%s", run->err.message);
   run->engine = fs_engine_new(program, &run->network, &run->compute, &run->err);
   ck_assert_ptr_nonnull(run->engine);
+  if (observer) ck_assert_int_eq(fs_engine_add_observer(run->engine, observer), 0);
   run->status = fs_engine_run(run->engine, &run->err);
 }
 
@@ -38,4 +50,14 @@ void fs_test_run_free(fs_simulation *run) {
   fs_engine_free(run->engine);
   fs_network_model_destroy(&run->network);
   fs_compute_model_destroy(&run->compute);
+}
+
+fs_time fs_test_makespan(const fs_program *p, const char *network, const char *compute,
+                         const char *parameters) {
+  fs_simulation run;
+  fs_test_simulate(&run, p, network, compute, parameters);
+  ck_assert_msg(run.status == FS_RUN_OK, "%s", run.err.message);
+  fs_time makespan = fs_engine_makespan(run.engine);
+  fs_test_run_free(&run);
+  return makespan;
 }

@@ -20,23 +20,6 @@
 
 /* ---- helpers ------------------------------------------------------------ */
 
-static fs_generator_options options_for(int32_t ranks, int64_t size) {
-  fs_generator_options o;
-  memset(&o, 0, sizeof o);
-  o.ranks = ranks;
-  o.size = size;
-  o.rounds = 1;
-  return o;
-}
-
-static void expect_error(const char *name, const fs_generator_options *o, const char *text) {
-  fs_error err = {{0}};
-  fs_program *p = fs_generator_find(name)->generate(o, &err);
-  ck_assert_msg(p == NULL, "%s accepted bad options", name);
-  ck_assert_msg(strstr(err.message, text) != NULL, "%s: \"%s\" lacks \"%s\"", name, err.message,
-                text);
-}
-
 /* Rank `rank`'s tasks in program order, one word each: S<peer>:<bytes>
  * (send), R<peer>:<bytes> (recv), C:<bytes> or C@<ps> (compute), followed
  * by <i,j,.. : the rank-local indices of its dependencies, ascending (all
@@ -106,18 +89,6 @@ enum { ALPHA = 1000000, BETA = 1000, GAMMA = 2000 };
 #define HOCKNEY "alpha=1us beta=1ns"
 #define HOCKNEY_GAMMA "alpha=1us beta=1ns gamma=2ns"
 
-static fs_time makespan(const char *name, const fs_generator_options *o, const char *network,
-                        const char *compute, const char *params) {
-  fs_program *p = fs_test_generate(name, o);
-  fs_simulation run;
-  fs_test_simulate(&run, p, network, compute, params);
-  ck_assert_msg(run.status == FS_RUN_OK, "%s N=%d: %s", name, o->ranks, run.err.message);
-  fs_time t = fs_engine_makespan(run.engine);
-  fs_test_run_free(&run);
-  fs_program_free(p);
-  return t;
-}
-
 static void expect_flow(const char *name, const fs_generator_options *o) {
   char why[600];
   const char *result = fs_check_generator_flow(name, o, why, sizeof why);
@@ -132,7 +103,7 @@ static void expect_flow(const char *name, const fs_generator_options *o) {
  * unless it is empty (block 3). Allgather step i: recv block r-1-i, send
  * block r-i, skipping empty ones. */
 START_TEST(test_ring_structure) {
-  fs_generator_options o = options_for(4, 5);
+  fs_generator_options o = fs_test_options(4, 5, 0, NULL);
   fs_program *p = fs_test_generate("allreduce-ring", &o);
   /* rank 0: RS recv 2,1,0 send 3,2,1; AG send 0; recv 2; recv 1 + send 2 */
   expect_story(p, 0,
@@ -161,17 +132,17 @@ END_TEST
 /* N = 3, S = 5 (cnts 2 2 1): rank 0 receives blocks 1, 0 and sends 2, 1;
  * ends with block 0; allgather receives 2 then 1, sends 0 then 2. */
 START_TEST(test_ring_structure_three) {
-  fs_generator_options o = options_for(3, 5);
+  fs_generator_options o = fs_test_options(3, 5, 0, NULL);
   fs_program *p = fs_test_generate("allreduce-ring", &o);
   expect_story(p, 0, "R2:2 S1:1 C:2<0,1 R2:2<2 S1:2<2 C:2<3,4 R2:1<5 S1:2<5 R2:2<6,7 S1:1<6,7");
   ck_assert_int_eq(p->tasks, 2 * (6 + 9));
   fs_program_free(p);
-  o = options_for(1, 100);
+  o = fs_test_options(1, 100, 0, NULL);
   p = fs_test_generate("allreduce-ring", &o);
   ck_assert_int_eq(p->tasks, 0);
   fs_program_free(p);
   /* --reduce-time: every reduce takes it, whatever its bytes */
-  o = options_for(2, 10);
+  o = fs_test_options(2, 10, 0, NULL);
   o.reduce_time = 7000, o.has_reduce_time = 1;
   p = fs_test_generate("allreduce-ring", &o);
   expect_story(p, 0, "R1:5 S1:5 C@7000<0,1 R1:5<2 S1:5<2");
@@ -186,7 +157,7 @@ END_TEST
  * and gets the result back; 1 (newrank 0) keeps block 0, 2 (newrank 1)
  * block 1. */
 START_TEST(test_rabenseifner_structure) {
-  fs_generator_options o = options_for(3, 11);
+  fs_generator_options o = fs_test_options(3, 11, 0, NULL);
   fs_program *p = fs_test_generate("allreduce-rabenseifner", &o);
   expect_story(p, 0, "S1:11 R1:11<0");
   expect_story(p, 1, "R0:11 C:11<0 R2:6<1 S2:5<1 C:6<2,3 R2:5<4 S2:6<4 S0:11<5,6");
@@ -200,7 +171,7 @@ START_TEST(test_rabenseifner_structure) {
   /* N = 8, S = 11: cnts 2 2 2 1 1 1 1 1. Rank 5: halving keeps [4,8),
    * [4,6), [5,6) (send [0,4) = 7 B, [6,8) = 2 B, [4,5) = 1 B); doubling
    * sends [5,6), [4,6), [4,8) and receives [4,5), [6,8), [0,4). */
-  o = options_for(8, 11);
+  o = fs_test_options(8, 11, 0, NULL);
   p = fs_test_generate("allreduce-rabenseifner", &o);
   expect_story(p, 5,
                "R4:4 S4:7 C:4<0,1 R7:2<2 S7:2<2 C:2<3,4 R1:1<5 S1:1<5 C:1<6,7 R1:1<8 S1:1<8 "
@@ -211,7 +182,7 @@ START_TEST(test_rabenseifner_structure) {
 
   /* N = 6, S = 4 (one byte a block): rank 4 is newrank 2, its partners are
    * newrank 3 (rank 5) and newrank 0 (rank 1, the collapsed odd rank). */
-  o = options_for(6, 4);
+  o = fs_test_options(6, 4, 0, NULL);
   p = fs_test_generate("allreduce-rabenseifner", &o);
   expect_story(p, 4, "R5:2 S5:2 C:2<0,1 R1:1<2 S1:1<2 C:1<3,4 R1:1<5 S1:1<5 R5:2<6,7 S5:2<6,7");
   expect_story(p, 1,
@@ -221,7 +192,7 @@ START_TEST(test_rabenseifner_structure) {
   ck_assert_int_eq(p->dependencies, (8 * 2 - 4) * 4 + 6 * 2);
   fs_program_free(p);
 
-  o = options_for(1, 8);
+  o = fs_test_options(1, 8, 0, NULL);
   p = fs_test_generate("allreduce-rabenseifner", &o);
   ck_assert_int_eq(p->tasks, 0);
   fs_program_free(p);
@@ -233,7 +204,7 @@ END_TEST
 /* N = 4: rank 0 receives from 1 then 2, reducing after each; 2 from 3,
  * then sends up; the broadcast goes 0 -> 2, then 0 -> 1 and 2 -> 3. */
 START_TEST(test_fan_structure) {
-  fs_generator_options o = options_for(4, 8);
+  fs_generator_options o = fs_test_options(4, 8, 0, NULL);
   fs_program *p = fs_test_generate("allreduce-fan", &o);
   expect_story(p, 0, "R1:8 C:8<0 R2:8<1 C:8<2 S2:8<3 S1:8<3");
   expect_story(p, 1, "S0:8 R0:8<0");
@@ -249,7 +220,7 @@ START_TEST(test_fan_structure) {
 
   /* N = 6 with --reduce-time: rank 4 reduces 5's vector, then sends to 0;
    * the root reduces 1, 2 and 4 in that order and broadcasts to 4, 2, 1. */
-  o = options_for(6, 8);
+  o = fs_test_options(6, 8, 0, NULL);
   o.reduce_time = 5000, o.has_reduce_time = 1;
   p = fs_test_generate("allreduce-fan", &o);
   expect_story(p, 0, "R1:8 C@5000<0 R2:8<1 C@5000<2 R4:8<3 C@5000<4 S4:8<5 S2:8<5 S1:8<5");
@@ -259,7 +230,7 @@ START_TEST(test_fan_structure) {
   ck_assert_int_eq(p->dependencies, 19);
   fs_program_free(p);
 
-  o = options_for(1, 8);
+  o = fs_test_options(1, 8, 0, NULL);
   p = fs_test_generate("allreduce-fan", &o);
   ck_assert_int_eq(p->tasks, 0);
   fs_program_free(p);
@@ -271,7 +242,7 @@ END_TEST
 START_TEST(test_dissemination_structure) {
   /* f = 1, N = 3: m = 1, M = 1 = c_0: in round 1 each rank also sends
    * its own vector (P_0) to r + O_0 = r + 2, kept until the last round */
-  fs_generator_options o = options_for(3, 8);
+  fs_generator_options o = fs_test_options(3, 8, 0, NULL);
   fs_program *p = fs_test_generate("allreduce-dissemination", &o);
   expect_story(p, 0, "R2:8 R1:8 S1:8 S2:8 C:8<0,2,3 C:8<1,4");
   ck_assert_int_eq(p->tasks, 3 * 6);
@@ -282,7 +253,7 @@ START_TEST(test_dissemination_structure) {
   /* f = 1, N = 7: m = 2, M = 3 = 1 + 2: O_1 = 4, O_0 = 6. Rank 0 gets
    * P_2 from its rounds ({4,5,6,0}), P_1(3) = {2,3} early in round 2 and
    * P_0(1) = {1} early in round 1; the last round only combines. */
-  o = options_for(7, 8);
+  o = fs_test_options(7, 8, 0, NULL);
   p = fs_test_generate("allreduce-dissemination", &o);
   expect_story(p, 0,
                "R6:8 R1:8 S1:8 S6:8 C:8<0,2,3 R5:8<4 R3:8<4 S2:8<4 S4:8<4 C:8<5,7,8 C:8<1,9 "
@@ -292,7 +263,7 @@ START_TEST(test_dissemination_structure) {
 
   /* f = 2, N = 7: m = 1, M = 4 = 1*3 + 1: round 1 sends to r+1, r+2 and
    * early to r+6; the last round is a 1-way round (from r-3) */
-  o = options_for(7, 8);
+  o = fs_test_options(7, 8, 0, NULL);
   o.ways = 2;
   p = fs_test_generate("allreduce-dissemination", &o);
   expect_story(p, 0,
@@ -303,7 +274,7 @@ START_TEST(test_dissemination_structure) {
   fs_program_free(p);
 
   /* f = 3, N = 16 = 4^2 with --reduce-time: two plain 3-way rounds */
-  o = options_for(16, 8);
+  o = fs_test_options(16, 8, 0, NULL);
   o.ways = 3, o.reduce_time = 9000, o.has_reduce_time = 1;
   p = fs_test_generate("allreduce-dissemination", &o);
   expect_story(p, 5,
@@ -314,13 +285,13 @@ START_TEST(test_dissemination_structure) {
   fs_program_free(p);
 
   /* ways 0 means 1; ways >= N: one round to everyone */
-  o = options_for(5, 8);
+  o = fs_test_options(5, 8, 0, NULL);
   o.ways = 9;
   p = fs_test_generate("allreduce-dissemination", &o);
   expect_story(p, 0, "R4:8 R3:8 R2:8 R1:8 S1:8 S2:8 S3:8 S4:8 C:8<0,4,5,6,7 C:8<1,8 C:8<2,9 "
                      "C:8<3,10");
   fs_program_free(p);
-  o = options_for(1, 8);
+  o = fs_test_options(1, 8, 0, NULL);
   p = fs_test_generate("allreduce-dissemination", &o);
   ck_assert_int_eq(p->tasks, 0);
   fs_program_free(p);
@@ -331,7 +302,7 @@ END_TEST
 START_TEST(test_dissemination_rounds) {
   for (int32_t f = 1; f <= 4; f++)
     for (int32_t n = 2; n <= 40; n++) {
-      fs_generator_options o = options_for(n, 8);
+      fs_generator_options o = fs_test_options(n, 8, 0, NULL);
       o.ways = f;
       fs_program *p = fs_test_generate("allreduce-dissemination", &o);
       int rounds = 0;
@@ -348,27 +319,27 @@ START_TEST(test_bad_options) {
   const char *names[] = {"allreduce-ring", "allreduce-rabenseifner", "allreduce-fan",
                          "allreduce-dissemination"};
   for (int i = 0; i < 4; i++) {
-    fs_generator_options o = options_for(0, 8);
-    expect_error(names[i], &o, "--ranks must be at least 1, not 0");
-    o = options_for(4, -1);
-    expect_error(names[i], &o, "--size must not be negative");
-    o = options_for(4, 8);
+    fs_generator_options o = fs_test_options(0, 8, 0, NULL);
+    fs_test_generate_refused(names[i], &o, "--ranks must be at least 1, not 0");
+    o = fs_test_options(4, -1, 0, NULL);
+    fs_test_generate_refused(names[i], &o, "--size must not be negative");
+    o = fs_test_options(4, 8, 0, NULL);
     o.reduce_time = -1, o.has_reduce_time = 1;
-    expect_error(names[i], &o, "--reduce-time must not be negative");
+    fs_test_generate_refused(names[i], &o, "--reduce-time must not be negative");
   }
-  fs_generator_options o = options_for(4, 8);
+  fs_generator_options o = fs_test_options(4, 8, 0, NULL);
   o.ways = -2;
-  expect_error("allreduce-dissemination", &o,
+  fs_test_generate_refused("allreduce-dissemination", &o,
                "allreduce-dissemination: --ways must be at least 1, not -2");
-  o = options_for(50000, 8);
-  expect_error("allreduce-ring", &o, "allreduce-ring at 50000 ranks needs");
-  o = options_for(INT32_MAX, 8);
-  expect_error("allreduce-ring", &o, "more than the");
-  expect_error("allreduce-fan", &o, "more than the");
-  expect_error("allreduce-rabenseifner", &o, "more than the");
-  expect_error("allreduce-dissemination", &o, "more than the");
+  o = fs_test_options(50000, 8, 0, NULL);
+  fs_test_generate_refused("allreduce-ring", &o, "allreduce-ring at 50000 ranks needs");
+  o = fs_test_options(INT32_MAX, 8, 0, NULL);
+  fs_test_generate_refused("allreduce-ring", &o, "more than the");
+  fs_test_generate_refused("allreduce-fan", &o, "more than the");
+  fs_test_generate_refused("allreduce-rabenseifner", &o, "more than the");
+  fs_test_generate_refused("allreduce-dissemination", &o, "more than the");
   o.ways = INT32_MAX;
-  expect_error("allreduce-dissemination", &o, "more than the");
+  fs_test_generate_refused("allreduce-dissemination", &o, "more than the");
 }
 END_TEST
 
@@ -381,7 +352,7 @@ START_TEST(test_flow_small) { /* looped over the generators */
   const int64_t sizes[] = {24, 1000, 0};
   for (int32_t n = 1; n <= 64; n++)
     for (int k = 0; k < 3; k++) {
-      fs_generator_options o = options_for(n, sizes[k]);
+      fs_generator_options o = fs_test_options(n, sizes[k], 0, NULL);
       expect_flow(names[_i], &o);
     }
 }
@@ -390,12 +361,12 @@ END_TEST
 START_TEST(test_flow_dissemination) {
   for (int32_t f = 1; f <= 4; f++)
     for (int32_t n = 1; n <= 64; n++) {
-      fs_generator_options o = options_for(n, 24);
+      fs_generator_options o = fs_test_options(n, 24, 0, NULL);
       o.ways = f;
       expect_flow("allreduce-dissemination", &o);
     }
   for (int32_t n = 1; n <= 20; n++) { /* f >= N - 1: one round */
-    fs_generator_options o = options_for(n, 24);
+    fs_generator_options o = fs_test_options(n, 24, 0, NULL);
     o.ways = 19;
     expect_flow("allreduce-dissemination", &o);
   }
@@ -405,7 +376,7 @@ END_TEST
 START_TEST(test_flow_large) {
   const int32_t counts[] = {100, 128, 257, 1000};
   for (int i = 0; i < 4; i++) {
-    fs_generator_options o = options_for(counts[i], 4000);
+    fs_generator_options o = fs_test_options(counts[i], 4000, 0, NULL);
     expect_flow("allreduce-rabenseifner", &o);
     expect_flow("allreduce-fan", &o);
     for (int32_t f = 1; f <= 7; f += 3) {
@@ -431,16 +402,16 @@ START_TEST(test_ring_time) {
   const int32_t counts[] = {2, 3, 4, 5, 8, 16, 25};
   for (int i = 0; i < 7; i++) {
     int64_t n = counts[i], s = 1000 * n, block = s / n;
-    fs_generator_options o = options_for((int32_t)n, s);
+    fs_generator_options o = fs_test_options((int32_t)n, s, 0, NULL);
     fs_time expected = 2 * (n - 1) * (ALPHA + BETA * block) + (n - 1) * GAMMA * block;
-    ck_assert_int_eq(makespan("allreduce-ring", &o, "hockney", "rate", HOCKNEY_GAMMA), expected);
+    ck_assert_int_eq(fs_test_generated_makespan("allreduce-ring", &o, "hockney", "rate", HOCKNEY_GAMMA), expected);
     o.reduce_time = 3000000, o.has_reduce_time = 1;
     expected = 2 * (n - 1) * (ALPHA + BETA * block) + (n - 1) * 3000000;
-    ck_assert_int_eq(makespan("allreduce-ring", &o, "hockney", "fixed", HOCKNEY), expected);
+    ck_assert_int_eq(fs_test_generated_makespan("allreduce-ring", &o, "hockney", "fixed", HOCKNEY), expected);
   }
   /* N = 1: nothing to do */
-  fs_generator_options o = options_for(1, 1000);
-  ck_assert_int_eq(makespan("allreduce-ring", &o, "hockney", "rate", HOCKNEY_GAMMA), 0);
+  fs_generator_options o = fs_test_options(1, 1000, 0, NULL);
+  ck_assert_int_eq(fs_test_generated_makespan("allreduce-ring", &o, "hockney", "rate", HOCKNEY_GAMMA), 0);
 }
 END_TEST
 
@@ -488,8 +459,8 @@ END_TEST
  *        -> 6a+24.
  * Makespan 6a + 24 ns. */
 START_TEST(test_ring_time_uneven) {
-  fs_generator_options o = options_for(4, 5);
-  ck_assert_int_eq(makespan("allreduce-ring", &o, "hockney", "rate", HOCKNEY_GAMMA),
+  fs_generator_options o = fs_test_options(4, 5, 0, NULL);
+  ck_assert_int_eq(fs_test_generated_makespan("allreduce-ring", &o, "hockney", "rate", HOCKNEY_GAMMA),
                    6 * ALPHA + 24 * 1000);
 }
 END_TEST
@@ -504,9 +475,9 @@ END_TEST
 START_TEST(test_rabenseifner_time_power_of_two) {
   for (int32_t l = 1; l <= 6; l++) {
     int64_t n = (int64_t)1 << l, s = 1000 * n;
-    fs_generator_options o = options_for((int32_t)n, s);
+    fs_generator_options o = fs_test_options((int32_t)n, s, 0, NULL);
     fs_time expected = 2 * l * ALPHA + 2 * (n - 1) * (s / n) * BETA + (n - 1) * (s / n) * GAMMA;
-    ck_assert_int_eq(makespan("allreduce-rabenseifner", &o, "hockney", "rate", HOCKNEY_GAMMA),
+    ck_assert_int_eq(fs_test_generated_makespan("allreduce-rabenseifner", &o, "hockney", "rate", HOCKNEY_GAMMA),
                      expected);
   }
 }
@@ -526,10 +497,10 @@ START_TEST(test_rabenseifner_time_other) {
     int64_t n = counts[i], l = 0;
     while (((int64_t)2 << l) <= n) l++;
     int64_t pof2 = (int64_t)1 << l, s = 1000 * pof2, block = s / pof2;
-    fs_generator_options o = options_for((int32_t)n, s);
+    fs_generator_options o = fs_test_options((int32_t)n, s, 0, NULL);
     fs_time expected = (2 * l + 2) * ALPHA + (2 * (pof2 - 1) * block + 2 * s) * BETA +
                        (s + (pof2 - 1) * block) * GAMMA;
-    ck_assert_int_eq(makespan("allreduce-rabenseifner", &o, "hockney", "rate", HOCKNEY_GAMMA),
+    ck_assert_int_eq(fs_test_generated_makespan("allreduce-rabenseifner", &o, "hockney", "rate", HOCKNEY_GAMMA),
                      expected);
   }
 }
@@ -546,13 +517,13 @@ END_TEST
 START_TEST(test_fan_time) {
   for (int32_t l = 1; l <= 6; l++) {
     int64_t n = (int64_t)1 << l, s = 1000;
-    fs_generator_options o = options_for((int32_t)n, s);
-    fs_time simulated = makespan("allreduce-fan", &o, "hockney", "rate", HOCKNEY_GAMMA);
+    fs_generator_options o = fs_test_options((int32_t)n, s, 0, NULL);
+    fs_time simulated = fs_test_generated_makespan("allreduce-fan", &o, "hockney", "rate", HOCKNEY_GAMMA);
     ck_assert_int_eq(simulated, 2 * l * (ALPHA + BETA * s) + l * GAMMA * s);
-    ck_assert_int_eq(makespan("allreduce-fan", &o, "hockney", "fixed", HOCKNEY),
+    ck_assert_int_eq(fs_test_generated_makespan("allreduce-fan", &o, "hockney", "fixed", HOCKNEY),
                      2 * l * (ALPHA + BETA * s + 0 * s)); /* eq. 5.1, gamma = 0 */
     o.reduce_time = 4000000, o.has_reduce_time = 1;
-    ck_assert_int_eq(makespan("allreduce-fan", &o, "hockney", "fixed", HOCKNEY),
+    ck_assert_int_eq(fs_test_generated_makespan("allreduce-fan", &o, "hockney", "fixed", HOCKNEY),
                      2 * l * (ALPHA + BETA * s) + l * 4000000);
   }
 }
@@ -572,8 +543,8 @@ START_TEST(test_fan_time_other) {
   const int64_t hops[] = {3, 5, 5}, reduces[] = {2, 3, 3};
   for (int i = 0; i < 3; i++) {
     int64_t s = 1000;
-    fs_generator_options o = options_for(counts[i], s);
-    ck_assert_int_eq(makespan("allreduce-fan", &o, "hockney", "rate", HOCKNEY_GAMMA),
+    fs_generator_options o = fs_test_options(counts[i], s, 0, NULL);
+    ck_assert_int_eq(fs_test_generated_makespan("allreduce-fan", &o, "hockney", "rate", HOCKNEY_GAMMA),
                      hops[i] * (ALPHA + BETA * s) + reduces[i] * GAMMA * s);
   }
 }
@@ -605,16 +576,16 @@ START_TEST(test_dissemination_time) {
   const int64_t messages[] = {4, 4, 9, 4, 8};
   for (int i = 0; i < 5; i++) {
     ck_assert_int_eq(dissemination_messages(n[i], f[i]), messages[i]);
-    fs_generator_options o = options_for(n[i], s);
+    fs_generator_options o = fs_test_options(n[i], s, 0, NULL);
     o.ways = f[i];
-    ck_assert_int_eq(makespan("allreduce-dissemination", &o, "hockney", "rate", HOCKNEY_GAMMA),
+    ck_assert_int_eq(fs_test_generated_makespan("allreduce-dissemination", &o, "hockney", "rate", HOCKNEY_GAMMA),
                      messages[i] * unit);
   }
   for (int32_t ways = 1; ways <= 4; ways++)
     for (int32_t ranks = 1; ranks <= 40; ranks++) {
-      fs_generator_options o = options_for(ranks, s);
+      fs_generator_options o = fs_test_options(ranks, s, 0, NULL);
       o.ways = ways;
-      ck_assert_int_eq(makespan("allreduce-dissemination", &o, "hockney", "rate", HOCKNEY_GAMMA),
+      ck_assert_int_eq(fs_test_generated_makespan("allreduce-dissemination", &o, "hockney", "rate", HOCKNEY_GAMMA),
                        dissemination_messages(ranks, ways) * unit);
     }
 }
@@ -631,10 +602,9 @@ START_TEST(test_dissemination_pipelined) {
   for (int i = 0; i < 4; i++) {
     int32_t n = 1;
     for (int j = 0; j < k[i]; j++) n *= f[i] + 1;
-    fs_generator_options o = options_for(n, 100);
+    fs_generator_options o = fs_test_options(n, 100, 0, NULL);
     o.ways = f[i];
-    fs_time t = makespan("allreduce-dissemination", &o, "pipelined", "fixed",
-                         "alpha_p=3us alpha_r=1us beta=1ns");
+    fs_time t = fs_test_generated_makespan("allreduce-dissemination", &o, "pipelined", "fixed", "alpha_p=3us alpha_r=1us beta=1ns");
     ck_assert_int_eq(t, k[i] * (3000000 + f[i] * 1000000 + 100 * BETA));
   }
 }

@@ -19,24 +19,6 @@
 
 /* ---- helpers ---------------------------------------------------------- */
 
-static fs_generator_options options_for(int32_t ranks, int64_t size, int32_t root) {
-  fs_generator_options o;
-  memset(&o, 0, sizeof o);
-  o.ranks = ranks;
-  o.size = size;
-  o.rounds = 1;
-  o.root = root;
-  return o;
-}
-
-static void expect_error(const char *name, const fs_generator_options *o, const char *part) {
-  fs_error err = {{0}};
-  fs_program *p = fs_generator_find(name)->generate(o, &err);
-  ck_assert_msg(p == NULL, "%s accepted bad options", name);
-  ck_assert_msg(strstr(err.message, part) != NULL, "%s: \"%s\" does not say \"%s\"", name,
-                err.message, part);
-}
-
 /* Rank r's tasks in program order, as "S3:100 R2:8<0<^1": kind (S send,
  * R recv), peer, size, then each dependency on a task of the same rank by
  * its index in this list ("<i" its end, "<^i" its start), by index. */
@@ -91,24 +73,6 @@ static int count_labelled(const fs_program *p, const char *label) {
   return n;
 }
 
-/* The makespan of p under a network model, with the fixed compute model. */
-static fs_time makespan(const fs_program *p, const char *model, const char *parameters) {
-  fs_simulation run;
-  fs_test_simulate(&run, p, model, "fixed", parameters);
-  ck_assert_msg(run.status == 0, "run failed: %s", run.err.message);
-  fs_time t = fs_engine_makespan(run.engine);
-  fs_test_run_free(&run);
-  return t;
-}
-
-static fs_time generated_makespan(const char *name, const fs_generator_options *o,
-                                  const char *model, const char *parameters) {
-  fs_program *p = fs_test_generate(name, o);
-  fs_time t = makespan(p, model, parameters);
-  fs_program_free(p);
-  return t;
-}
-
 static void expect_flow(const char *name, const fs_generator_options *o) {
   char why[600];
   const char *result = fs_check_generator_flow(name, o, why, sizeof why);
@@ -122,7 +86,7 @@ static void expect_flow(const char *name, const fs_generator_options *o) {
 
 START_TEST(test_binary_structure) {
   /* root 2 of 6: relative v = (rank - 2) mod 6; v sends to 2v+1, 2v+2 */
-  fs_generator_options o = options_for(6, 100, 2);
+  fs_generator_options o = fs_test_options(6, 100, 2, NULL);
   fs_program *p = fs_test_generate("bcast-binary", &o);
   ck_assert_int_eq(p->tasks, 10);
   ck_assert_int_eq(p->dependencies, 3);
@@ -136,19 +100,19 @@ START_TEST(test_binary_structure) {
   ck_assert_int_eq(count_labelled(p, "level2"), 6);
   fs_program_free(p);
 
-  o = options_for(1, 100, 0);
+  o = fs_test_options(1, 100, 0, NULL);
   p = fs_test_generate("bcast-binary", &o);
   ck_assert_int_eq(p->tasks, 0);
   fs_program_free(p);
 
-  o = options_for(2, 0, 1);
+  o = fs_test_options(2, 0, 1, NULL);
   p = fs_test_generate("bcast-binary", &o);
   expect_rank(p, 1, "S0:0");
   expect_rank(p, 0, "R1:0");
   ck_assert_int_eq(p->dependencies, 0);
   fs_program_free(p);
 
-  o = options_for(9, 8, 8); /* v7, v8 are the children of v3 = rank 2 */
+  o = fs_test_options(9, 8, 8, NULL); /* v7, v8 are the children of v3 = rank 2 */
   p = fs_test_generate("bcast-binary", &o);
   expect_rank(p, 2, "R0:8 S6:8<0 S7:8<0");
   expect_rank(p, 7, "R2:8");
@@ -159,7 +123,7 @@ END_TEST
 
 START_TEST(test_binary_counts) {
   for (int32_t n = 1; n <= 70; n++) {
-    fs_generator_options o = options_for(n, 10, n / 3);
+    fs_generator_options o = fs_test_options(n, 10, n / 3, NULL);
     fs_program *p = fs_test_generate("bcast-binary", &o);
     int64_t root_sends = n - 1 < 2 ? n - 1 : 2;
     ck_assert_int_eq(p->tasks, 2 * (n - 1));
@@ -199,15 +163,15 @@ START_TEST(test_binary_hockney) {
   } cases[] = {{1, 0}, {2, 1}, {3, 2}, {4, 2}, {5, 3}, {7, 4}, {8, 4},
                {12, 5}, {15, 6}, {16, 6}, {31, 8}, {32, 8}, {63, 10}};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    fs_generator_options o = options_for(cases[i].n, 1000, cases[i].n - 1);
-    ck_assert_int_eq(generated_makespan("bcast-binary", &o, "hockney", HOCKNEY),
+    fs_generator_options o = fs_test_options(cases[i].n, 1000, cases[i].n - 1, NULL);
+    ck_assert_int_eq(fs_test_generated_makespan("bcast-binary", &o, "hockney", "fixed", HOCKNEY),
                      cases[i].weight * t);
     ck_assert_int_eq(heaviest_path(cases[i].n, t, 2 * t), cases[i].weight * t);
   }
   int32_t more[] = {6, 9, 10, 11, 13, 17, 33, 64, 100, 1000};
   for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) {
-    fs_generator_options o = options_for(more[i], 1000, more[i] / 2);
-    ck_assert_int_eq(generated_makespan("bcast-binary", &o, "hockney", HOCKNEY),
+    fs_generator_options o = fs_test_options(more[i], 1000, more[i] / 2, NULL);
+    ck_assert_int_eq(fs_test_generated_makespan("bcast-binary", &o, "hockney", "fixed", HOCKNEY),
                      heaviest_path(more[i], t, 2 * t));
   }
 }
@@ -223,18 +187,18 @@ END_TEST
  * us, second children 9.5 us: N = 7: 19 us. */
 START_TEST(test_binary_loggops) {
   const char *params = "L=2500ns o=1500ns g=1000ns G=6ns O=0ns S=65535";
-  fs_generator_options o = options_for(7, 1, 0);
-  ck_assert_int_eq(generated_makespan("bcast-binary", &o, "loggops", params), 14000 * NS);
-  o = options_for(6, 1, 3);
-  ck_assert_int_eq(generated_makespan("bcast-binary", &o, "loggops", params), 12500 * NS);
+  fs_generator_options o = fs_test_options(7, 1, 0, NULL);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-binary", &o, "loggops", "fixed", params), 14000 * NS);
+  o = fs_test_options(6, 1, 3, NULL);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-binary", &o, "loggops", "fixed", params), 12500 * NS);
   for (int32_t n = 2; n <= 40; n++) {
-    o = options_for(n, 1, 0);
-    ck_assert_int_eq(generated_makespan("bcast-binary", &o, "loggops", params),
+    o = fs_test_options(n, 1, 0, NULL);
+    ck_assert_int_eq(fs_test_generated_makespan("bcast-binary", &o, "loggops", "fixed", params),
                      heaviest_path(n, 5500 * NS, 7000 * NS));
   }
   const char *slow_nic = "L=2500ns o=1500ns g=4000ns G=6ns O=0ns S=65535";
-  o = options_for(7, 1, 0);
-  ck_assert_int_eq(generated_makespan("bcast-binary", &o, "loggops", slow_nic), 19000 * NS);
+  o = fs_test_options(7, 1, 0, NULL);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-binary", &o, "loggops", "fixed", slow_nic), 19000 * NS);
 }
 END_TEST
 
@@ -243,7 +207,7 @@ END_TEST
 START_TEST(test_chain_structure) {
   /* root 1 of 4, 20 bytes in segments of 8: 8, 8, 4. Relative v0..v3 are
    * ranks 1, 2, 3, 0. Middle ranks: R0 R1 S0 R2 S1 S2 (Open MPI's loop) */
-  fs_generator_options o = options_for(4, 20, 1);
+  fs_generator_options o = fs_test_options(4, 20, 1, NULL);
   o.segment = 8;
   fs_program *p = fs_test_generate("bcast-chain", &o);
   ck_assert_int_eq(p->tasks, 18);
@@ -256,20 +220,20 @@ START_TEST(test_chain_structure) {
   ck_assert_int_eq(count_labelled(p, "segment3"), 6);
   fs_program_free(p);
 
-  o = options_for(3, 0, 2); /* S = 0: one 0-byte segment */
+  o = fs_test_options(3, 0, 2, NULL); /* S = 0: one 0-byte segment */
   p = fs_test_generate("bcast-chain", &o);
   expect_rank(p, 2, "S0:0");
   expect_rank(p, 0, "R2:0 S1:0<0");
   expect_rank(p, 1, "R0:0");
   fs_program_free(p);
 
-  o = options_for(2, 20000, 0); /* --segment 0: 8 KiB */
+  o = fs_test_options(2, 20000, 0, NULL); /* --segment 0: 8 KiB */
   p = fs_test_generate("bcast-chain", &o);
   expect_rank(p, 0, "S1:8192 S1:8192<0 S1:3616<1");
   expect_rank(p, 1, "R0:8192 R0:8192<^0 R0:3616<0<^1");
   fs_program_free(p);
 
-  o = options_for(1, 20000, 0);
+  o = fs_test_options(1, 20000, 0, NULL);
   p = fs_test_generate("bcast-chain", &o);
   ck_assert_int_eq(p->tasks, 0);
   fs_program_free(p);
@@ -282,7 +246,7 @@ START_TEST(test_chain_counts) {
   int64_t sizes[] = {0, 1, 7, 8, 9, 64, 65};
   for (int32_t n = 1; n <= 12; n++)
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-      fs_generator_options o = options_for(n, sizes[i], n - 1);
+      fs_generator_options o = fs_test_options(n, sizes[i], n - 1, NULL);
       o.segment = 8;
       int64_t k = sizes[i] ? (sizes[i] + 7) / 8 : 1, older = k > 2 ? k - 2 : 0;
       fs_program *p = fs_test_generate("bcast-chain", &o);
@@ -305,25 +269,25 @@ END_TEST
 START_TEST(test_chain_hockney) {
   /* 20000 B in 4096 B segments: k = 5 (4 x 4096 + 3616); T = 5096 ns,
    * T_last = 4616 ns; N = 8: 10 T + T_last = 55576 ns */
-  fs_generator_options o = options_for(8, 20000, 3);
+  fs_generator_options o = fs_test_options(8, 20000, 3, NULL);
   o.segment = 4096;
-  ck_assert_int_eq(generated_makespan("bcast-chain", &o, "hockney", HOCKNEY), 55576 * NS);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-chain", &o, "hockney", "fixed", HOCKNEY), 55576 * NS);
   /* 16384 B: k = 4 full segments, N = 8: (8-2+4) T = 50960 ns */
   o.size = 16384;
-  ck_assert_int_eq(generated_makespan("bcast-chain", &o, "hockney", HOCKNEY), 50960 * NS);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-chain", &o, "hockney", "fixed", HOCKNEY), 50960 * NS);
   /* S = 0: one 0-byte segment, N-1 hops of alpha */
-  o = options_for(10, 0, 0);
-  ck_assert_int_eq(generated_makespan("bcast-chain", &o, "hockney", HOCKNEY), 9000 * NS);
+  o = fs_test_options(10, 0, 0, NULL);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-chain", &o, "hockney", "fixed", HOCKNEY), 9000 * NS);
   /* the closed form over N and sizes, segment 1000 B (T = 2 us) */
   int64_t sizes[] = {1, 999, 1000, 1001, 5000, 7300};
   for (int32_t n = 2; n <= 20; n++)
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-      o = options_for(n, sizes[i], n / 2);
+      o = fs_test_options(n, sizes[i], n / 2, NULL);
       o.segment = 1000;
       int64_t k = (sizes[i] + 999) / 1000, last = sizes[i] - (k - 1) * 1000;
       fs_time expected = k == 1 ? (n - 1) * (1000 + last) * NS
                                 : (n + k - 3) * 2000 * NS + (1000 + last) * NS;
-      ck_assert_int_eq(generated_makespan("bcast-chain", &o, "hockney", HOCKNEY), expected);
+      ck_assert_int_eq(fs_test_generated_makespan("bcast-chain", &o, "hockney", "fixed", HOCKNEY), expected);
     }
 }
 END_TEST
@@ -334,7 +298,7 @@ START_TEST(test_scatter_allgather_structure) {
   /* N = 4, root 2, S = 2: ss = 1, chunks 1, 1, 0, 0 (relative v0..v3 =
    * ranks 2, 3, 0, 1). Scatter: only v0 -> v1 (MPICH skips the empty
    * chunks). Ring step i: v receives chunk v-i-1, sends chunk v-i. */
-  fs_generator_options o = options_for(4, 2, 2);
+  fs_generator_options o = fs_test_options(4, 2, 2, NULL);
   fs_program *p = fs_test_generate("bcast-scatter-allgather", &o);
   ck_assert_int_eq(p->tasks, 26);
   ck_assert_int_eq(p->dependencies, 36);
@@ -348,7 +312,7 @@ START_TEST(test_scatter_allgather_structure) {
 
   /* N = 3, root 0, S = 5: ss = 2, chunks 2, 2, 1; the root sends chunk 2
    * (mask 2) then chunk 1 (mask 1) */
-  o = options_for(3, 5, 0);
+  o = fs_test_options(3, 5, 0, NULL);
   p = fs_test_generate("bcast-scatter-allgather", &o);
   expect_rank(p, 0, "S2:1 S1:2<0 R2:1<1 S1:2<1 R2:2<2<3 S1:1<2<3");
   expect_rank(p, 1, "R0:2 R0:2<0 S2:2<0 R0:1<1<2 S2:2<1<2");
@@ -357,7 +321,7 @@ START_TEST(test_scatter_allgather_structure) {
 
   /* N = 8, S = 800: the scatter halves 400, 200, 100 from the root; v4
    * forwards 200 to v6 and 100 to v5 */
-  o = options_for(8, 800, 0);
+  o = fs_test_options(8, 800, 0, NULL);
   p = fs_test_generate("bcast-scatter-allgather", &o);
   char text[4096];
   describe_rank(p, 0, text, sizeof text);
@@ -367,11 +331,11 @@ START_TEST(test_scatter_allgather_structure) {
   fs_program_free(p);
 
   /* S = 0 or N = 1: MPICH returns at once */
-  o = options_for(5, 0, 1);
+  o = fs_test_options(5, 0, 1, NULL);
   p = fs_test_generate("bcast-scatter-allgather", &o);
   ck_assert_int_eq(p->tasks, 0);
   fs_program_free(p);
-  o = options_for(1, 100, 0);
+  o = fs_test_options(1, 100, 0, NULL);
   p = fs_test_generate("bcast-scatter-allgather", &o);
   ck_assert_int_eq(p->tasks, 0);
   fs_program_free(p);
@@ -386,7 +350,7 @@ START_TEST(test_scatter_allgather_counts) {
   for (int32_t n = 2; n <= 40; n++)
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
       int64_t s = sizes[i], ss = (s + n - 1) / n, k = (s + ss - 1) / ss;
-      fs_generator_options o = options_for(n, s, n - 1);
+      fs_generator_options o = fs_test_options(n, s, n - 1, NULL);
       fs_program *p = fs_test_generate("bcast-scatter-allgather", &o);
       ck_assert_int_eq(p->tasks, 2 * (k - 1) + 2 * n * (n - 1));
       ck_assert_int_eq(p->dependencies, (k >= 2 ? 3 * k - 2 : 0) + 4 * n * (n - 2));
@@ -429,8 +393,8 @@ START_TEST(test_scatter_allgather_hockney_power_of_two) {
       while ((1 << h) < n) h++;
       fs_time formula = (h * 1000 + (n - 1) * 1000 + (n - 1) * 2000) * (fs_time)NS;
       ck_assert_int_eq(formula, cases[i].us * 1000 * NS);
-      fs_generator_options o = options_for(n, (int64_t)n * 1000, root);
-      ck_assert_int_eq(generated_makespan("bcast-scatter-allgather", &o, "hockney", HOCKNEY),
+      fs_generator_options o = fs_test_options(n, (int64_t)n * 1000, root, NULL);
+      ck_assert_int_eq(fs_test_generated_makespan("bcast-scatter-allgather", &o, "hockney", "fixed", HOCKNEY),
                        formula);
     }
 }
@@ -449,11 +413,11 @@ END_TEST
  *   12749, 1: 12752, 2: 12752, 3: 12752. Step 2: 0 sends chunk 2 to 15500,
  *   1 chunk 3 to 15500, 2 chunk 0 and 3 chunk 1 to 15503 ns. */
 START_TEST(test_scatter_allgather_hockney_uneven) {
-  fs_generator_options o = options_for(3, 3000, 1);
-  ck_assert_int_eq(generated_makespan("bcast-scatter-allgather", &o, "hockney", HOCKNEY),
+  fs_generator_options o = fs_test_options(3, 3000, 1, NULL);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-scatter-allgather", &o, "hockney", "fixed", HOCKNEY),
                    8000 * NS);
-  o = options_for(4, 7001, 0);
-  ck_assert_int_eq(generated_makespan("bcast-scatter-allgather", &o, "hockney", HOCKNEY),
+  o = fs_test_options(4, 7001, 0, NULL);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-scatter-allgather", &o, "hockney", "fixed", HOCKNEY),
                    15503 * NS);
 }
 END_TEST
@@ -463,24 +427,24 @@ END_TEST
 START_TEST(test_bad_options) {
   const char *names[] = {"bcast-binary", "bcast-chain", "bcast-scatter-allgather"};
   for (int i = 0; i < 3; i++) {
-    fs_generator_options o = options_for(4, 100, 4);
-    expect_error(names[i], &o, "--root 4 is not a rank of 0..3");
+    fs_generator_options o = fs_test_options(4, 100, 4, NULL);
+    fs_test_generate_refused(names[i], &o, "--root 4 is not a rank of 0..3");
     o.root = -1;
-    expect_error(names[i], &o, "--root -1 is not a rank of 0..3");
-    o = options_for(4, 100, 0);
+    fs_test_generate_refused(names[i], &o, "--root -1 is not a rank of 0..3");
+    o = fs_test_options(4, 100, 0, NULL);
     o.has_reduce_time = 1;
-    expect_error(names[i], &o, "--reduce-time does not apply");
-    o = options_for(0, 100, 0);
-    expect_error(names[i], &o, "--ranks must be at least 1");
-    o = options_for(4, -1, 0);
-    expect_error(names[i], &o, "--size must not be negative");
+    fs_test_generate_refused(names[i], &o, "--reduce-time does not apply");
+    o = fs_test_options(0, 100, 0, NULL);
+    fs_test_generate_refused(names[i], &o, "--ranks must be at least 1");
+    o = fs_test_options(4, -1, 0, NULL);
+    fs_test_generate_refused(names[i], &o, "--size must not be negative");
   }
-  fs_generator_options o = options_for(4, 100, 0);
+  fs_generator_options o = fs_test_options(4, 100, 0, NULL);
   o.segment = -8;
-  expect_error("bcast-chain", &o, "--segment must not be negative, not -8");
-  o = options_for(3, INT64_MAX, 0);
+  fs_test_generate_refused("bcast-chain", &o, "--segment must not be negative, not -8");
+  o = fs_test_options(3, INT64_MAX, 0, NULL);
   o.segment = 1;
-  expect_error("bcast-chain", &o, "segments of 1 bytes are too many");
+  fs_test_generate_refused("bcast-chain", &o, "segments of 1 bytes are too many");
 }
 END_TEST
 
@@ -493,7 +457,7 @@ START_TEST(test_flow_small) {
     for (int r = 0; r < 3; r++) {
       int64_t sizes[] = {0, 1, 24, 1000, 64 * 3 + 1};
       for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-        fs_generator_options o = options_for(n, sizes[i], roots[r]);
+        fs_generator_options o = fs_test_options(n, sizes[i], roots[r], NULL);
         expect_flow("bcast-binary", &o);
         o.segment = 7; /* 0, 1, 4, 143, 28 segments */
         expect_flow("bcast-chain", &o);
@@ -513,7 +477,7 @@ START_TEST(test_flow_large) {
   for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
     int32_t n = counts[i], roots[3] = {0, n - 1, n / 2};
     for (int r = 0; r < 3; r++) {
-      fs_generator_options o = options_for(n, 1000, roots[r]);
+      fs_generator_options o = fs_test_options(n, 1000, roots[r], NULL);
       expect_flow("bcast-binary", &o);
       o.segment = 256;
       expect_flow("bcast-chain", &o);
@@ -525,7 +489,7 @@ START_TEST(test_flow_large) {
       expect_flow("bcast-scatter-allgather", &o);
     }
   }
-  fs_generator_options o = options_for(257, 3 * 257 + 1, 128);
+  fs_generator_options o = fs_test_options(257, 3 * 257 + 1, 128, NULL);
   expect_flow("bcast-scatter-allgather", &o);
 }
 END_TEST

@@ -14,8 +14,6 @@
 
 static char *out, *err;
 
-#define fennelsim(...) fs_test_cli(&out, &err, __VA_ARGS__)
-
 /* The n-th (0-based) JSON entry, from its '{' to its '}'. */
 static const char *entry(const char *json, int n, char *buf, size_t size) {
   const char *at = strstr(json, "\"entries\": [");

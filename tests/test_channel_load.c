@@ -38,11 +38,6 @@ static int32_t transfer(fs_program *p, fs_task_kind kind, int32_t rank, int32_t 
   return t;
 }
 
-static void finalize(fs_program *p) {
-  fs_error err;
-  ck_assert_msg(fs_program_finalize(p, &err) == 0, "%s", err.message);
-}
-
 /* Runs once without the observer (fs_test_simulate), then again with it:
  * the makespans must agree. The caller frees load and run. */
 static fs_channel_load *observe(const fs_program *p, const char *compute, fs_simulation *run) {
@@ -90,7 +85,7 @@ static fs_program *two_messages(void) {
   transfer(p, FS_SEND, 1, 3, 2000);
   transfer(p, FS_RECV, 2, 0, 1000);
   transfer(p, FS_RECV, 3, 1, 2000);
-  finalize(p);
+  fs_test_finalize(p);
   snprintf(params, sizeof params, "shm_table=%s net_table=%s nodes=2 cores=2 mapping=seq net_o=100ns",
            shm_table, net_table);
   return p;
@@ -234,7 +229,7 @@ START_TEST(gamma_nodes) {
   fs_task_set_size(p, b, 300);
   fs_task_set_time(p, c, 50 * NS);
   ck_assert_int_eq(fs_program_depend(p, c, b, FS_AFTER_END), 0);
-  finalize(p);
+  fs_test_finalize(p);
   snprintf(params, sizeof params, "shm_table=%s net_table=%s gamma_table=%s nodes=1 cores=2",
            shm_table, net_table, gamma_table);
   fs_simulation run;
@@ -309,7 +304,7 @@ END_TEST
 START_TEST(errors) {
   fs_program *p = fs_program_new(2);
   transfer(p, FS_PUT, 0, 1, 10);
-  finalize(p);
+  fs_test_finalize(p);
   fs_simulation run;
   fs_test_simulate(&run, p, "hockney", "fixed", "alpha=1us beta=1ns");
   fs_channel_load *load = fs_channel_load_new();

@@ -18,8 +18,6 @@
 
 static char *out, *err;
 
-#define fennelsim(...) fs_test_cli(&out, &err, __VA_ARGS__)
-
 /* The .dag format's example (schedules/spec-example.dag) under hockney, alpha 1 us, beta 0: p0 blocks rank 0
  * [0,1000]; c1 [1000,1010]; q1 blocks rank 1 [1010,2010]; c0 [2010,2020].
  * Finish: rank 0 2020, rank 1 2010. */

@@ -12,8 +12,6 @@
 
 static char *out, *err;
 
-#define fennelsim(...) fs_test_cli(&out, &err, __VA_ARGS__)
-
 /* `fennelsim ARGUMENTS` exits with status and prints exactly message on stderr. */
 static void expect(const char *arguments, int status, const char *message) {
   int got = fennelsim("%s", arguments);

@@ -17,8 +17,6 @@
 
 static char *out, *err;
 
-#define fennelsim(...) fs_test_cli(&out, &err, __VA_ARGS__)
-
 /* text cut at its first newline (in place). */
 static const char *first_line(char *text) {
   ck_assert_ptr_nonnull(text);

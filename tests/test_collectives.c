@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "data_flow_check.h"
+#include "generator_support.h"
+#include "model_support.h"
 #include "test_support.h"
 
 /* ---- the checker on hand-built programs ---------------------------------- */
@@ -30,11 +32,6 @@ typedef struct built {
   fs_program *p;
   fs_data_flow flow;
 } built;
-
-static void finalize(built *b) {
-  fs_error err = {{0}};
-  ck_assert_msg(fs_program_finalize(b->p, &err) == 0, "%s", err.message);
-}
 
 static int32_t add(built *b, fs_task_kind kind, int32_t rank, int32_t peer, int64_t size) {
   int32_t t = fs_program_add(b->p, kind, rank);
@@ -77,7 +74,7 @@ static built exchange(enum mistake mistake) {
       fs_program_depend(b.p, again, reduce, FS_AFTER_END);
     }
   }
-  finalize(&b);
+  fs_test_finalize(b.p);
   return b;
 }
 
@@ -122,7 +119,7 @@ START_TEST(test_checker_forward_needs_data) {
     act(&b, s0, FS_FLOW_READ, 0), act(&b, r1, FS_FLOW_WRITE, 0);
     act(&b, s1, FS_FLOW_READ, 0), act(&b, r2, FS_FLOW_WRITE, 0);
     if (ordered) fs_program_depend(b.p, s1, r1, FS_AFTER_END);
-    finalize(&b);
+    fs_test_finalize(b.p);
     char why[512];
     const char *result = fs_check_data_flow(b.p, &b.flow, why, sizeof why);
     if (ordered)
@@ -155,7 +152,7 @@ START_TEST(test_checker_write_after_read) {
     fs_program_depend(b.p, again, s01, FS_AFTER_END); /* the channels are ordered */
     fs_program_depend(b.p, r10b, r10, FS_AFTER_END);
     if (ordered) fs_program_depend(b.p, r10b, s12, FS_AFTER_END);
-    finalize(&b);
+    fs_test_finalize(b.p);
     char why[512];
     const char *result = fs_check_data_flow(b.p, &b.flow, why, sizeof why);
     if (ordered)
@@ -181,7 +178,7 @@ START_TEST(test_checker_accumulations_commute) {
   int32_t s1 = add(&b, FS_SEND, 1, 0, 8), s2 = add(&b, FS_SEND, 2, 0, 8);
   act(&b, r1, FS_FLOW_RECV_COMBINE, 0), act(&b, r2, FS_FLOW_RECV_COMBINE, 0);
   act(&b, s1, FS_FLOW_READ, 0), act(&b, s2, FS_FLOW_READ, 0);
-  finalize(&b);
+  fs_test_finalize(b.p);
   char why[512];
   const char *result = fs_check_data_flow(b.p, &b.flow, why, sizeof why);
   ck_assert_msg(result == NULL, "%s", result);
@@ -201,7 +198,7 @@ START_TEST(test_checker_channel_order) {
   act(&b, s0, FS_FLOW_READ, 0), act(&b, s1, FS_FLOW_READ, 1);
   act(&b, r0, FS_FLOW_WRITE, 0), act(&b, r1, FS_FLOW_WRITE, 1);
   fs_program_depend(b.p, r1, r0, FS_AFTER_END);
-  finalize(&b);
+  fs_test_finalize(b.p);
   char why[512];
   const char *result = fs_check_data_flow(b.p, &b.flow, why, sizeof why);
   ck_assert_msg(result && strstr(result, "share a channel but are not ordered"), "%s",
@@ -231,7 +228,7 @@ START_TEST(test_checker_barrier) {
       fs_program_depend(b.p, a2, r1, FS_AFTER_END);
       fs_program_depend(b.p, a2, r2, FS_AFTER_END);
     }
-    finalize(&b);
+    fs_test_finalize(b.p);
     char why[512];
     const char *result = fs_check_data_flow(b.p, &b.flow, why, sizeof why);
     if (complete)
@@ -256,7 +253,7 @@ START_TEST(test_checker_put_remote_completion) {
     int32_t put = add(&b, FS_PUT, 0, 1, 8), reduce = add(&b, FS_COMPUTE, 1, -1, 8);
     act(&b, put, FS_FLOW_PUT_TEMP, 0), act(&b, reduce, FS_FLOW_COMBINE, 0);
     fs_program_depend(b.p, reduce, put, remote ? FS_AFTER_END : FS_AFTER_LOCAL);
-    finalize(&b);
+    fs_test_finalize(b.p);
     char why[512];
     const char *result = fs_check_data_flow(b.p, &b.flow, why, sizeof why);
     if (remote)
@@ -293,7 +290,7 @@ START_TEST(test_checker_hashed_duplicate) {
     }
     previous = reduce;
   }
-  finalize(&b);
+  fs_test_finalize(b.p);
   char why[512];
   const char *result = fs_check_data_flow(b.p, &b.flow, why, sizeof why);
   ck_assert_msg(result && strstr(result, "rank 0 ends with block 0 holding 100 contributions"),
@@ -305,15 +302,6 @@ END_TEST
 
 /* ---- every generator ---------------------------------------------------- */
 
-static fs_generator_options options_for(int32_t ranks, int64_t size) {
-  fs_generator_options o;
-  memset(&o, 0, sizeof o);
-  o.ranks = ranks;
-  o.size = size;
-  o.rounds = 1;
-  return o;
-}
-
 /* Patterns copied op for op from schedgen for comparisons with LogGOPSim:
  * they have no reduces (or their rounds do not wait for each other), so
  * they record no data flow (their suites show why). */
@@ -324,7 +312,7 @@ static int schedgen_copy(const fs_generator *g) {
 
 /* The options of g at n ranks: the heuristic's schedule where g takes one. */
 static fs_generator_options generator_options(const fs_generator *g, int32_t n, int64_t size) {
-  fs_generator_options o = options_for(n, size);
+  fs_generator_options o = fs_test_options(n, size, 0, NULL);
   if (g->options & FS_GEN_SCHEDULE) o.schedule = "auto";
   return o;
 }

@@ -32,11 +32,6 @@ static int32_t compute(fs_program *p, int32_t rank, fs_time time, int concurrent
   return t;
 }
 
-static void finalize(fs_program *p) {
-  fs_error err;
-  ck_assert_msg(fs_program_finalize(p, &err) == 0, "%s", err.message);
-}
-
 typedef struct cores_run {
   fs_simulation sim;
   fs_timeline *timeline;
@@ -94,7 +89,7 @@ START_TEST(one_core_serializes_two_overlap) {
   fs_program *p = fs_program_new(1);
   int32_t s = add(p, FS_START, 0, -1);
   int32_t a = compute(p, 0, 100, 1, s), b = compute(p, 0, 10, 1, s);
-  finalize(p);
+  fs_test_finalize(p);
   cores_run run;
   run_on(&run, p, "hockney", "", ONE_NODE, 1);
   expect(&run, a, 0, 0, 0, 100);
@@ -130,7 +125,7 @@ START_TEST(cores_bytes_exact) {
   int32_t s = add(p, FS_START, 0, -1);
   compute(p, 0, 100, 1, s);
   compute(p, 0, 10, 1, s);
-  finalize(p);
+  fs_test_finalize(p);
   cores_run bare, cores;
   run_on(&bare, p, "hockney", "", NULL, 0);
   run_on(&cores, p, "hockney", "", ONE_NODE, 2);
@@ -150,7 +145,7 @@ START_TEST(ranks_of_a_node_compete) {
   int32_t s0 = add(p, FS_START, 0, -1), s1 = add(p, FS_START, 1, -1);
   int32_t a0 = compute(p, 0, 100, 1, s0), b0 = compute(p, 0, 50, 1, s0);
   int32_t a1 = compute(p, 1, 30, 1, s1);
-  finalize(p);
+  fs_test_finalize(p);
   cores_run run;
   run_on(&run, p, "hockney", "", ONE_NODE, 2);
   expect(&run, a0, 0, 0, 0, 100);
@@ -180,7 +175,7 @@ START_TEST(own_work_takes_a_core) {
       n = compute(p, 0, 10, 0, s), c = compute(p, 0, 100, 1, s);
     else
       c = compute(p, 0, 100, 1, s), n = compute(p, 0, 10, 0, s);
-    finalize(p);
+    fs_test_finalize(p);
     cores_run run;
     run_on(&run, p, "hockney", "", ONE_NODE, 1);
     expect(&run, c, 0, 0, n_first ? 10 : 0, n_first ? 110 : 100);
@@ -206,7 +201,7 @@ START_TEST(other_ranks_work_waits_for_a_core) {
   int32_t s0 = add(p, FS_START, 0, -1), s1 = add(p, FS_START, 1, -1);
   int32_t x = compute(p, 0, 100, 1, s0), y = compute(p, 0, 20, 0, s0);
   int32_t z = compute(p, 1, 10, 0, s1);
-  finalize(p);
+  fs_test_finalize(p);
   cores_run run;
   run_on(&run, p, "hockney", "", ONE_NODE, 2);
   expect(&run, x, 0, 0, 0, 100);
@@ -235,7 +230,7 @@ START_TEST(waiters_by_ready_time_then_position) {
   int32_t x = compute(p, 0, 100, 1, s0);
   int32_t q = compute(p, 1, 10, 0, s1), pp = compute(p, 1, 10, 0, s1);
   int32_t y = compute(p, 0, 5, 1, pp), z = compute(p, 0, 7, 1, q);
-  finalize(p);
+  fs_test_finalize(p);
   cores_run run;
   const int32_t nodes[2] = {0, 1};
   run_on(&run, p, "hockney", "", nodes, 1);
@@ -265,7 +260,7 @@ START_TEST(same_ready_time_by_position) {
   fs_task_set_flag(p, w_lo, FS_CONCURRENT), fs_task_set_flag(p, w_hi, FS_CONCURRENT);
   ck_assert_int_eq(fs_program_depend(p, w_lo, m2, 0), 0);
   ck_assert_int_eq(fs_program_depend(p, w_hi, m1, 0), 0);
-  finalize(p);
+  fs_test_finalize(p);
   cores_run run;
   const int32_t nodes[3] = {0, 1, 2};
   /* node 0 with 2 cores: x on core 0; at 10 one core is free for both
@@ -301,7 +296,7 @@ START_TEST(many_waiters_by_ready_time) {
     fs_task_set_flag(p, w[k], FS_CONCURRENT);
     ck_assert_int_eq(fs_program_depend(p, w[k], m, 0), 0);
   }
-  finalize(p);
+  fs_test_finalize(p);
   const int32_t nodes[9] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
   cores_run run;
   run_on(&run, p, "hockney", "", nodes, 1);
@@ -331,7 +326,7 @@ START_TEST(concurrent_puts_take_cores) {
     fs_task_set_size(p, put[i], 8);
     fs_task_set_flag(p, put[i], FS_CONCURRENT);
   }
-  finalize(p);
+  fs_test_finalize(p);
   const int32_t nodes[2] = {0, 1};
   cores_run run;
   run_on(&run, p, "hockney", "alpha=1us beta=0", nodes, 1);
@@ -367,7 +362,7 @@ START_TEST(dispatch_keeps_every_cpu) {
   int32_t b = compute(p, 1, 10, 0, -1), c = compute(p, 2, 10, 0, -1);
   ck_assert_int_eq(fs_program_depend(p, b, a, FS_AFTER_START), 0);
   ck_assert_int_eq(fs_program_depend(p, c, a, FS_AFTER_START), 0);
-  finalize(p);
+  fs_test_finalize(p);
   cores_run run;
   run_on(&run, p, "hockney", "", NULL, 0);
   expect(&run, a, -1, 0, 0, 10);
@@ -382,8 +377,6 @@ END_TEST
 /* ---- the command line: every model, the timeline, a study, errors ---- */
 
 static char *out, *err;
-
-#define fennelsim(...) fs_test_cli(&out, &err, __VA_ARGS__)
 
 static char *temp_text(const char *suffix, const char *text) {
   char *path = fs_test_temp_path(suffix);

@@ -14,8 +14,6 @@
 
 static char *out, *err;
 
-#define fennelsim(...) fs_test_cli(&out, &err, __VA_ARGS__)
-
 /* A send with tag 1 and a recv for tag 2: both unmatched; c waits for the
  * recv. Tasks s, r, c: c is the one never ready. */
 START_TEST(dag_tag_mismatch) {

@@ -10,19 +10,11 @@
 
 #include "core/program.h"
 #include "data_flow_check.h"
+#include "generator_support.h"
 #include "generators/generators.h"
 #include "model_support.h"
 
 static const char NAME[] = "allreduce-elimination";
-
-static fs_generator_options options_for(int32_t ranks, int64_t size) {
-  fs_generator_options o;
-  memset(&o, 0, sizeof o);
-  o.ranks = ranks;
-  o.size = size;
-  o.rounds = 1;
-  return o;
-}
 
 static fs_program *generate(const fs_generator_options *o) {
   fs_error err = {{0}};
@@ -59,7 +51,7 @@ static void assert_schedule(const fs_program *p, const char *const *expected, in
 /* 3 ranks, 4000 B in pof2 = 2 blocks of 2000: the 3-2 step, no butterfly
  * round left (its first round is the 3-2 step), the mirrored expand. */
 START_TEST(test_three_ranks_exact) {
-  fs_generator_options o = options_for(3, 4000);
+  fs_generator_options o = fs_test_options(3, 4000, 0, NULL);
   fs_program *p = generate(&o);
   static const char *const expected[] = {
       "send 1 2 2000 eliminate1",              /* p1 -> p2 lower half */
@@ -98,7 +90,7 @@ static int count_label(const fs_program *p, fs_task_kind kind, const char *label
 /* 7 ranks: pof2 = 4, 3 to eliminate, room for one triple (0,1,2), so two
  * 2-1 pairs (4 -> 3, 6 -> 5); the butterfly runs on 0, 1, 3, 5. */
 START_TEST(test_seven_ranks_shape) {
-  fs_generator_options o = options_for(7, 4000);
+  fs_generator_options o = fs_test_options(7, 4000, 0, NULL);
   fs_program *p = generate(&o);
   ck_assert_int_eq(count_label(p, FS_SEND, "eliminate1"), 4); /* 4->3, 6->5, 1<->2 */
   ck_assert_int_eq(count_label(p, FS_COMPUTE, "eliminate1"), 4);
@@ -128,16 +120,16 @@ START_TEST(test_seven_ranks_shape) {
 END_TEST
 
 START_TEST(test_options) {
-  fs_generator_options o = options_for(5, 100);
+  fs_generator_options o = fs_test_options(5, 100, 0, NULL);
   o.root = 1;
   fs_error err = {{0}};
   ck_assert_ptr_null(fs_generator_find(NAME)->generate(&o, &err));
   ck_assert_ptr_nonnull(strstr(err.message, "--root"));
-  o = options_for(0, 100);
+  o = fs_test_options(0, 100, 0, NULL);
   memset(&err, 0, sizeof err);
   ck_assert_ptr_null(fs_generator_find(NAME)->generate(&o, &err));
   ck_assert_ptr_nonnull(strstr(err.message, "--ranks"));
-  o = options_for(1, 100); /* one rank: nothing to do */
+  o = fs_test_options(1, 100, 0, NULL); /* one rank: nothing to do */
   fs_program *p = generate(&o);
   ck_assert_int_eq(p->tasks, 0);
   fs_program_free(p);
@@ -149,13 +141,13 @@ START_TEST(test_data_flow) {
   char why[512];
   for (int32_t n = 1; n <= 64; n++)
     for (int i = 0; i < 3; i++) {
-      fs_generator_options o = options_for(n, sizes[i]);
+      fs_generator_options o = fs_test_options(n, sizes[i], 0, NULL);
       const char *failure = fs_check_generator_flow(NAME, &o, why, sizeof why);
       ck_assert_msg(failure == NULL, "%s", failure);
     }
   static const int32_t large[] = {96, 100, 127, 128, 129, 191, 192, 257, 1000};
   for (int i = 0; i < (int)(sizeof large / sizeof *large); i++) {
-    fs_generator_options o = options_for(large[i], 1 << 20);
+    fs_generator_options o = fs_test_options(large[i], 1 << 20, 0, NULL);
     o.has_reduce_time = 1;
     o.reduce_time = 5;
     const char *failure = fs_check_generator_flow(NAME, &o, why, sizeof why);
@@ -165,15 +157,8 @@ START_TEST(test_data_flow) {
 END_TEST
 
 static fs_time makespan(int32_t ranks, int64_t size) {
-  fs_generator_options o = options_for(ranks, size);
-  fs_program *p = generate(&o);
-  fs_simulation run;
-  fs_test_simulate(&run, p, "hockney", "rate", "alpha=1us beta=1ns gamma=2ns");
-  ck_assert_int_eq(run.status, 0);
-  fs_time t = fs_engine_makespan(run.engine);
-  fs_test_run_free(&run);
-  fs_program_free(p);
-  return t;
+  fs_generator_options o = fs_test_options(ranks, size, 0, NULL);
+  return fs_test_generated_makespan(NAME, &o, "hockney", "rate", "alpha=1us beta=1ns gamma=2ns");
 }
 
 /* Hockney: a send holds its CPU until arrival, c(x) = alpha + beta x; a
@@ -219,14 +204,14 @@ START_TEST(test_hockney_times) {
 END_TEST
 
 int main(void) {
-  Suite *s = suite_create("test_elimination");
+  Suite *s = suite_create("elimination");
   TCase *tc = tcase_create("elimination");
   tcase_add_test(tc, test_three_ranks_exact);
   tcase_add_test(tc, test_seven_ranks_shape);
   tcase_add_test(tc, test_options);
   tcase_add_test(tc, test_hockney_times);
   suite_add_tcase(s, tc);
-  TCase *flow = tcase_create("data flow"); /* the checker takes seconds under sanitizers */
+  TCase *flow = tcase_create("data_flow"); /* the checker takes seconds under sanitizers */
   tcase_set_timeout(flow, 120);
   tcase_add_test(flow, test_data_flow);
   suite_add_tcase(s, flow);

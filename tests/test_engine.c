@@ -39,27 +39,12 @@ static void depend(fs_program *p, int32_t task, int32_t on, int local) {
   ck_assert_int_eq(fs_program_depend(p, task, on, local), 0);
 }
 
-static void finalize(fs_program *p) {
-  fs_error err;
-  ck_assert_msg(fs_program_finalize(p, &err) == 0, "%s", err.message);
-}
-
 /* Runs with a timeline attached; returns it (caller frees) */
 static fs_timeline *simulate_recorded(fs_simulation *run, const fs_program *p, const char *model,
                                       const char *params) {
-  char text[512];
-  fs_parameter items[16];
-  fs_parameters parameters;
-  memset(run, 0, sizeof *run);
-  snprintf(text, sizeof text, "%s", params);
-  ck_assert_int_eq(fs_test_parameters(text, items, &parameters), 0);
-  ck_assert_int_eq(fs_network_model_create(model, &parameters, &run->network, &run->err), 0);
-  ck_assert_int_eq(fs_compute_model_create("fixed", &parameters, &run->compute, &run->err), 0);
-  run->engine = fs_engine_new(p, &run->network, &run->compute, &run->err);
   fs_timeline *timeline = fs_timeline_new(p);
   fs_observer observer = fs_timeline_observer(timeline);
-  ck_assert_int_eq(fs_engine_add_observer(run->engine, &observer), 0);
-  run->status = fs_engine_run(run->engine, &run->err);
+  fs_test_simulate_observed(run, p, model, "fixed", params, &observer);
   ck_assert_msg(run->status == FS_RUN_OK, "run failed: %s", run->err.message);
   return timeline;
 }
@@ -86,7 +71,7 @@ START_TEST(cpu_is_shared_unless_concurrent) {
     depend(p, a, s, 0);
     depend(p, b, s, 0);
     if (concurrent) fs_task_set_flag(p, b, FS_CONCURRENT);
-    finalize(p);
+    fs_test_finalize(p);
     fs_simulation run;
     fs_timeline *tl = simulate_recorded(&run, p, "hockney", "");
     ck_assert_int_eq(run.status, FS_RUN_OK);
@@ -112,7 +97,7 @@ START_TEST(any_fires_at_kth_completion) {
   fs_task_set_any(p, proxy, 2);
   int32_t after = compute(p, 3, 5 * NS);
   depend(p, after, proxy, 0);
-  finalize(p);
+  fs_test_finalize(p);
   fs_simulation run;
   fs_timeline *tl = simulate_recorded(&run, p, "hockney", "");
   ck_assert_int_eq(run.status, FS_RUN_OK);
@@ -134,7 +119,7 @@ START_TEST(any_one_fires_at_first_completion) {
   depend(p, proxy, a, 0);
   depend(p, proxy, b, 0);
   fs_task_set_any(p, proxy, 1);
-  finalize(p);
+  fs_test_finalize(p);
   fs_simulation run;
   fs_timeline *tl = simulate_recorded(&run, p, "hockney", "");
   assert_task(tl, proxy, 10 * NS, 10 * NS, 10 * NS, 10 * NS);
@@ -161,7 +146,7 @@ START_TEST(ties_go_by_release_order) {
   int32_t a = compute(p, 1, 10 * NS), b = compute(p, 1, 5 * NS);
   depend(p, a, proxy, 0);
   depend(p, b, s1, 0);
-  finalize(p);
+  fs_test_finalize(p);
   fs_simulation run;
   fs_timeline *tl = simulate_recorded(&run, p, "hockney", "");
   assert_task(tl, b, 0, 0, 5 * NS, 5 * NS);
@@ -187,7 +172,7 @@ START_TEST(waiting_tasks_go_by_release_order) {
   depend(p, early, at4, 0);
   int32_t late = compute(p, 0, 2 * NS);
   depend(p, late, at3, 0);
-  finalize(p);
+  fs_test_finalize(p);
   fs_simulation run;
   fs_timeline *tl = simulate_recorded(&run, p, "hockney", "");
   assert_task(tl, x, 0, 0, 10 * NS, 10 * NS);
@@ -209,7 +194,7 @@ START_TEST(local_and_remote_dependencies) {
   int32_t c0 = compute(p, 0, 10 * NS), c1 = compute(p, 1, 10 * NS);
   depend(p, c0, pt, 1);
   depend(p, c1, pt, 0);
-  finalize(p);
+  fs_test_finalize(p);
   fs_simulation run;
   fs_timeline *tl = simulate_recorded(&run, p, "pipelined", PIPELINED);
   assert_task(tl, pt, 0, 0, 100 * NS, 600 * NS);
@@ -233,7 +218,7 @@ START_TEST(blocking_and_concurrent_puts) {
     if (mode == 1) fs_task_set_flag(p, pt, FS_BLOCKING);
     if (mode == 2) fs_task_set_flag(p, pt, FS_CONCURRENT);
     int32_t c = compute(p, 0, 10 * NS);
-    finalize(p);
+    fs_test_finalize(p);
     fs_simulation run;
     fs_timeline *tl = simulate_recorded(&run, p, "pipelined", PIPELINED);
     fs_time expected_start = mode == 0 ? 100 * NS : mode == 1 ? 600 * NS : 0;
@@ -261,7 +246,7 @@ START_TEST(skew_and_sleep) {
   depend(p, c, s, 0);
   int32_t other = add(p, FS_START, 1);
   fs_task_set_time(p, other, 70 * NS);
-  finalize(p);
+  fs_test_finalize(p);
   fs_simulation run;
   fs_timeline *tl = simulate_recorded(&run, p, "hockney", "");
   assert_task(tl, s, 0, 0, 50 * NS, 50 * NS);
@@ -285,7 +270,7 @@ START_TEST(gets) {
     int32_t g = add(p, FS_GET, 0);
     fs_task_set_peer(p, g, 1);
     fs_task_set_size(p, g, 100);
-    finalize(p);
+    fs_test_finalize(p);
     fs_simulation run;
     fs_timeline *tl = hockney ? simulate_recorded(&run, p, "hockney", "alpha=1us beta=0.5ns")
                               : simulate_recorded(&run, p, "pipelined",
@@ -314,7 +299,7 @@ START_TEST(deadlock_is_reported) {
   int32_t after = compute(p, 1, 1 * NS);
   depend(p, after, a, 0);
   depend(p, after, fine, 0);
-  finalize(p);
+  fs_test_finalize(p);
   fs_simulation run;
   fs_test_simulate(&run, p, "hockney", "fixed", "");
   ck_assert_int_eq(run.status, FS_RUN_DEADLOCK);
@@ -345,7 +330,7 @@ START_TEST(rerun_is_identical) {
   int32_t c = compute(p, 1, 5 * NS);
   depend(p, c, a, 0);
   (void)b;
-  finalize(p);
+  fs_test_finalize(p);
   fs_simulation run;
   fs_test_simulate(&run, p, "pipelined", "fixed", PIPELINED);
   fs_time first[3];
@@ -363,7 +348,7 @@ END_TEST
 
 START_TEST(empty_program) {
   fs_program *p = fs_program_new(3);
-  finalize(p);
+  fs_test_finalize(p);
   fs_simulation run;
   fs_test_simulate(&run, p, "hockney", "fixed", "");
   ck_assert_int_eq(run.status, FS_RUN_OK);
@@ -398,7 +383,7 @@ START_TEST(models_with_own_events_and_broken_models) {
   int32_t s = compute(p, 0, 5 * NS);
   int32_t pt = put(p, 0, 1, 8);
   depend(p, pt, s, 0);
-  finalize(p);
+  fs_test_finalize(p);
   fs_compute_model compute_model;
   fs_error err;
   ck_assert_int_eq(fs_compute_model_create("fixed", NULL, &compute_model, &err), 0);
@@ -433,7 +418,7 @@ START_TEST(long_zero_time_chain) {
   }
   int32_t c = compute(p, 0, 3 * NS);
   depend(p, c, previous, 0);
-  finalize(p);
+  fs_test_finalize(p);
   fs_simulation run;
   fs_test_simulate(&run, p, "hockney", "fixed", "");
   ck_assert_int_eq(fs_engine_makespan(run.engine), 3 * NS);

@@ -29,15 +29,6 @@
 
 /* ---- helpers ---------------------------------------------------------- */
 
-static fs_generator_options options_for(int32_t ranks, int64_t size) {
-  fs_generator_options o;
-  memset(&o, 0, sizeof o);
-  o.ranks = ranks;
-  o.size = size;
-  o.rounds = 1;
-  return o;
-}
-
 /* Generated with its data flow recorded into *flow (the caller frees it). */
 static fs_program *generate_flow(const char *name, fs_generator_options o, fs_data_flow *flow) {
   fs_data_flow_init(flow);
@@ -285,7 +276,7 @@ START_TEST(allgather_bruck_by_hand) {
   append(&expected[0], "R1:8[1] S4:8[0] R2:16[2,3]<0,1 S3:16[0,1]<0,1 R4:8[4]<2,3 S1:8[0]<2,3 ");
   append(&expected[3], "R4:8[4] S2:8[3] R0:16[0,1]<0,1 S1:16[3,4]<0,1 R2:8[2]<2,3 S4:8[3]<2,3 ");
   fs_data_flow flow;
-  fs_program *p = generate_flow("allgather-bruck", options_for(5, 8), &flow);
+  fs_program *p = generate_flow("allgather-bruck", fs_test_options(5, 8, 0, NULL), &flow);
   text *got = calloc(5, sizeof *got);
   describe(p, &flow, got);
   ck_assert_str_eq(got[0].at, expected[0].at);
@@ -310,7 +301,7 @@ START_TEST(allgather_neighbor_by_hand) {
   append(&expected[3], "R2:8[2] S2:8[3] R4:16[4,5]<0,1 S4:16[2,3]<0,1 R2:16[0,1]<2,3 "
                        "S2:16[4,5]<2,3 ");
   fs_data_flow flow;
-  fs_program *p = generate_flow("allgather-neighbor", options_for(6, 8), &flow);
+  fs_program *p = generate_flow("allgather-neighbor", fs_test_options(6, 8, 0, NULL), &flow);
   text *got = calloc(6, sizeof *got);
   describe(p, &flow, got);
   ck_assert_str_eq(got[0].at, expected[0].at);
@@ -331,7 +322,7 @@ START_TEST(alltoall_bruck_by_hand) {
   text *expected = calloc(3, sizeof *expected);
   append(&expected[1], "R0:8[1] S2:8[5] R2:8[7]<0,1 S0:8[3]<0,1 ");
   fs_data_flow flow;
-  fs_program *p = generate_flow("alltoall-bruck", options_for(3, 8), &flow);
+  fs_program *p = generate_flow("alltoall-bruck", fs_test_options(3, 8, 0, NULL), &flow);
   text *got = calloc(3, sizeof *got);
   describe(p, &flow, got);
   ck_assert_str_eq(got[1].at, expected[1].at);
@@ -344,17 +335,17 @@ END_TEST
 START_TEST(against_the_libraries_loops) {
   for (int32_t n = 1; n <= 33; n++) {
     text *e = reference_allgather_bruck(n, 8);
-    expect_same("allgather-bruck", options_for(n, 8), e, 1);
+    expect_same("allgather-bruck", fs_test_options(n, 8, 0, NULL), e, 1);
     free_texts(e, n);
     e = reference_alltoall_bruck(n, 8);
-    expect_same("alltoall-bruck", options_for(n, 8), e, 1);
+    expect_same("alltoall-bruck", fs_test_options(n, 8, 0, NULL), e, 1);
     free_texts(e, n);
     e = reference_alltoall_linear(n, 8);
-    expect_same("alltoall-linear", options_for(n, 8), e, 1);
+    expect_same("alltoall-linear", fs_test_options(n, 8, 0, NULL), e, 1);
     free_texts(e, n);
     if (n % 2 == 0) {
       e = reference_allgather_neighbor(n, 8);
-      expect_same("allgather-neighbor", options_for(n, 8), e, 1);
+      expect_same("allgather-neighbor", fs_test_options(n, 8, 0, NULL), e, 1);
       free_texts(e, n);
     }
   }
@@ -367,7 +358,7 @@ START_TEST(task_and_dependency_counts) {
     int32_t n = sizes[i];
     int64_t k = 0;
     while ((1LL << k) < n) k++;
-    fs_generator_options o = options_for(n, 8);
+    fs_generator_options o = fs_test_options(n, 8, 0, NULL);
     fs_program *p = fs_test_generate("allgather-bruck", &o);
     ck_assert_int_eq(p->tasks, 2 * n * k);
     ck_assert_int_eq(p->dependencies, k ? 4 * n * (k - 1) : 0);
@@ -400,14 +391,14 @@ START_TEST(barrier_linear_by_hand) {
   text *expected = calloc(4, sizeof *expected);
   append(&expected[0], "R1:0 R2:0 R3:0 S1:0<0,1,2 S2:0<3 S3:0<4 ");
   for (int32_t r = 1; r < 4; r++) append(&expected[r], "S0:0 R0:0<0 ");
-  expect_same("barrier-linear", options_for(4, 0), expected, 0);
+  expect_same("barrier-linear", fs_test_options(4, 0, 0, NULL), expected, 0);
   free_texts(expected, 4);
-  fs_generator_options o = options_for(4, 0);
+  fs_generator_options o = fs_test_options(4, 0, 0, NULL);
   fs_program *p = fs_test_generate("barrier-linear", &o);
   ck_assert_str_eq(fs_task_label(p, 0), "gather");
   ck_assert_str_eq(fs_task_label(p, 3), "release");
   fs_program_free(p);
-  o = options_for(1, 8);
+  o = fs_test_options(1, 8, 0, NULL);
   p = fs_test_generate("barrier-linear", &o);
   ck_assert_int_eq(p->tasks, 0);
   fs_program_free(p);
@@ -438,7 +429,7 @@ START_TEST(barrier_nway_structure) {
    * (2*3 = 6 would be r itself). */
   text *expected = calloc(6, sizeof *expected);
   append(&expected[0], "R5:8 R4:8 S1:8 S2:8 R3:8<0,1,2,3 S3:8<0,1,2,3 ");
-  fs_generator_options o = options_for(6, 8);
+  fs_generator_options o = fs_test_options(6, 8, 0, NULL);
   fs_program *p = fs_test_generate("barrier-nway", &o);
   text *got = calloc(6, sizeof *got);
   describe(p, NULL, got);
@@ -452,7 +443,7 @@ START_TEST(barrier_nway_structure) {
   static const int32_t ways[] = {1, 2, 3, 4, 7, 40};
   for (size_t w = 0; w < sizeof ways / sizeof ways[0]; w++)
     for (int32_t n = 1; n <= 33; n++) {
-      o = options_for(n, 8);
+      o = fs_test_options(n, 8, 0, NULL);
       o.ways = ways[w];
       text *e = reference_barrier_nway(n, ways[w], 8);
       expect_same("barrier-nway", o, e, 0);
@@ -465,7 +456,7 @@ END_TEST
  * --ways 0 means 2. */
 START_TEST(barrier_nway_one_way_is_dissemination) {
   for (int32_t n = 1; n <= 40; n++) {
-    fs_generator_options o = options_for(n, 8);
+    fs_generator_options o = fs_test_options(n, 8, 0, NULL);
     fs_program *p = fs_test_generate("barrier-dissemination", &o);
     o.ways = 1;
     fs_program *q = fs_test_generate("barrier-nway", &o);
@@ -495,36 +486,30 @@ END_TEST
 /* ---- option errors ---------------------------------------------------- */
 
 /* name refuses o with a message containing `part`. */
-static void expect_error(const char *name, const fs_generator_options *o, const char *part) {
-  fs_error err;
-  const char *message = fs_test_generate_error(name, o, &err);
-  ck_assert_msg(strstr(message, part) != NULL, "%s: \"%s\" lacks \"%s\"", name, message, part);
-}
-
 START_TEST(bad_options) {
   static const char *const names[] = {"allgather-bruck", "allgather-neighbor", "alltoall-linear",
                                       "alltoall-bruck",  "barrier-linear",     "barrier-nway"};
   fs_error err;
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-    fs_generator_options o = options_for(0, 8);
-    expect_error(names[i], &o, "--ranks must be at least 1");
-    o = options_for(4, -1);
-    expect_error(names[i], &o, "--size must not be negative");
-    o = options_for(4, 8);
+    fs_generator_options o = fs_test_options(0, 8, 0, NULL);
+    fs_test_generate_refused(names[i], &o, "--ranks must be at least 1");
+    o = fs_test_options(4, -1, 0, NULL);
+    fs_test_generate_refused(names[i], &o, "--size must not be negative");
+    o = fs_test_options(4, 8, 0, NULL);
     o.root = 1;
-    expect_error(names[i], &o, "--root does not apply");
-    o = options_for(4, 8);
+    fs_test_generate_refused(names[i], &o, "--root does not apply");
+    o = fs_test_options(4, 8, 0, NULL);
     o.has_reduce_time = 1;
-    expect_error(names[i], &o, "--reduce-time does not apply");
+    fs_test_generate_refused(names[i], &o, "--reduce-time does not apply");
   }
-  fs_generator_options o = options_for(7, 8);
+  fs_generator_options o = fs_test_options(7, 8, 0, NULL);
   ck_assert_str_eq(fs_test_generate_error("allgather-neighbor", &o, &err),
                    "allgather-neighbor: --ranks must be even, not 7 (Open MPI falls back to the "
                    "ring for an odd count: use allgather-ring)");
-  o = options_for(4, INT64_MAX / 2);
-  expect_error("allgather-bruck", &o, "too large");
-  expect_error("alltoall-bruck", &o, "too large");
-  o = options_for(4, 8);
+  o = fs_test_options(4, INT64_MAX / 2, 0, NULL);
+  fs_test_generate_refused("allgather-bruck", &o, "too large");
+  fs_test_generate_refused("alltoall-bruck", &o, "too large");
+  o = fs_test_options(4, 8, 0, NULL);
   o.ways = -1;
   ck_assert_str_eq(fs_test_generate_error("barrier-nway", &o, &err),
                    "barrier-nway: --ways must be at least 1 (messages per round), not -1");
@@ -541,15 +526,15 @@ static void expect_flow(const char *name, fs_generator_options o) {
 
 START_TEST(data_flow_small) {
   for (int32_t n = 1; n <= 64; n++) {
-    expect_flow("allgather-bruck", options_for(n, 8));
-    expect_flow("alltoall-linear", options_for(n, 8));
-    expect_flow("alltoall-bruck", options_for(n, 8));
-    expect_flow("alltoall-bruck", options_for(n, 0));
-    expect_flow("barrier-linear", options_for(n, 0));
-    expect_flow("barrier-linear", options_for(n, 8));
-    if (n % 2 == 0) expect_flow("allgather-neighbor", options_for(n, 8));
+    expect_flow("allgather-bruck", fs_test_options(n, 8, 0, NULL));
+    expect_flow("alltoall-linear", fs_test_options(n, 8, 0, NULL));
+    expect_flow("alltoall-bruck", fs_test_options(n, 8, 0, NULL));
+    expect_flow("alltoall-bruck", fs_test_options(n, 0, 0, NULL));
+    expect_flow("barrier-linear", fs_test_options(n, 0, 0, NULL));
+    expect_flow("barrier-linear", fs_test_options(n, 8, 0, NULL));
+    if (n % 2 == 0) expect_flow("allgather-neighbor", fs_test_options(n, 8, 0, NULL));
     for (int32_t ways = 1; ways <= 4; ways++) {
-      fs_generator_options o = options_for(n, 8);
+      fs_generator_options o = fs_test_options(n, 8, 0, NULL);
       o.ways = ways;
       expect_flow("barrier-nway", o);
     }
@@ -561,15 +546,15 @@ START_TEST(data_flow_large) {
   static const int32_t sizes[] = {100, 128, 257, 1000};
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
     int32_t n = sizes[i];
-    expect_flow("allgather-bruck", options_for(n, 8));
-    expect_flow("allgather-neighbor", options_for(n % 2 ? n + 1 : n, 8));
-    expect_flow("barrier-linear", options_for(n, 0));
-    fs_generator_options o = options_for(n, 8);
+    expect_flow("allgather-bruck", fs_test_options(n, 8, 0, NULL));
+    expect_flow("allgather-neighbor", fs_test_options(n % 2 ? n + 1 : n, 8, 0, NULL));
+    expect_flow("barrier-linear", fs_test_options(n, 0, 0, NULL));
+    fs_generator_options o = fs_test_options(n, 8, 0, NULL);
     o.ways = 3;
     expect_flow("barrier-nway", o);
     if (n <= 257) { /* N^2 blocks */
-      expect_flow("alltoall-linear", options_for(n, 8));
-      expect_flow("alltoall-bruck", options_for(n, 8));
+      expect_flow("alltoall-linear", fs_test_options(n, 8, 0, NULL));
+      expect_flow("alltoall-bruck", fs_test_options(n, 8, 0, NULL));
     }
   }
 }
@@ -580,16 +565,9 @@ END_TEST
 /* Makespan of name at n ranks and S bytes (and ways) under a model. */
 static fs_time makespan(const char *name, int32_t n, int64_t size, int32_t ways,
                         const char *model, const char *params) {
-  fs_generator_options o = options_for(n, size);
+  fs_generator_options o = fs_test_options(n, size, 0, NULL);
   o.ways = ways;
-  fs_program *p = fs_test_generate(name, &o);
-  fs_simulation run;
-  fs_test_simulate(&run, p, model, "fixed", params);
-  ck_assert_msg(run.status == FS_RUN_OK, "%s at %d: %s", name, n, run.err.message);
-  fs_time t = fs_engine_makespan(run.engine);
-  fs_test_run_free(&run);
-  fs_program_free(p);
-  return t;
+  return fs_test_generated_makespan(name, &o, model, "fixed", params);
 }
 
 static const char HOCKNEY[] = "alpha=1us beta=1ns";
@@ -782,7 +760,7 @@ static Suite *exchange_suite(void) {
   tcase_add_test(structure, barrier_nway_one_way_is_dissemination);
   tcase_add_test(structure, bad_options);
   suite_add_tcase(s, structure);
-  TCase *flow = tcase_create("data flow");
+  TCase *flow = tcase_create("data_flow");
   tcase_add_test(flow, data_flow_small);
   tcase_add_test(flow, data_flow_large);
   suite_add_tcase(s, flow);

@@ -598,9 +598,8 @@ static char *temp(const char *suffix) { return fs_test_temp_path(suffix); }
 
 /* `fennelsim run` of a schedule under a model: its makespan line. */
 static char *makespan(const char *schedule, const char *model) {
-  char command[2048], *out = NULL;
-  snprintf(command, sizeof command, "run %s --model %s --format json", schedule, model);
-  ck_assert_int_eq(fs_test_fennelsim(command, &out, NULL), 0);
+  char *out = NULL;
+  ck_assert_int_eq(fs_test_fennelsimf(&out, NULL, "run %s --model %s --format json", schedule, model), 0);
   char *at = strstr(out, "\"makespan_ns\"");
   ck_assert_ptr_nonnull(at);
   char *line = strndup(at, strcspn(at, ","));
@@ -612,10 +611,9 @@ static char *makespan(const char *schedule, const char *model) {
  * long as under the parameters themselves, for each of the four models. */
 START_TEST(cli_closed_loop) {
   char *schedule = temp(".dag"), *data = temp(".csv"), *model = temp(".xml"), *pairs = temp(".pairs");
-  char command[2048], *out = NULL, *err = NULL;
+  char *out = NULL, *err = NULL;
   ck_assert_int_eq(fs_test_write_file(pairs, PAIRS, 0), 0);
-  snprintf(command, sizeof command, "gen allreduce-rd --ranks 4 --size 1KiB -o %s", schedule);
-  ck_assert_int_eq(fs_test_fennelsim(command, NULL, NULL), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(NULL, NULL, "gen allreduce-rd --ranks 4 --size 1KiB -o %s", schedule), 0);
   char hetero[1024];
   snprintf(hetero, sizeof hetero, "hetero-hockney --param file=%s", pairs);
   const char *cases[][2] = {{"hockney", "hockney --param alpha=1.5us --param beta=0.25ns"},
@@ -625,11 +623,9 @@ START_TEST(cli_closed_loop) {
                                         "--param G=0.5ns --param O=0.01ns --param S=64KiB"},
                             {"hetero-hockney", hetero}};
   for (int i = 0; i < 4; i++) {
-    snprintf(command, sizeof command, "probe --model %s --nodes 2 --cores 2 -o %s", cases[i][1], data);
-    ck_assert_msg(fs_test_fennelsim(command, NULL, &err) == 0, "%s", err);
+    ck_assert_msg(fs_test_fennelsimf(NULL, &err, "probe --model %s --nodes 2 --cores 2 -o %s", cases[i][1], data) == 0, "%s", err);
     free(err);
-    snprintf(command, sizeof command, "fit %s --model %s -o %s", data, cases[i][0], model);
-    ck_assert_msg(fs_test_fennelsim(command, &out, &err) == 0, "%s", err);
+    ck_assert_msg(fs_test_fennelsimf(&out, &err, "fit %s --model %s -o %s", data, cases[i][0], model) == 0, "%s", err);
     ck_assert_ptr_nonnull(strstr(out, "max mu:     1.000000\n"));
     free(out), free(err);
     char *expected = makespan(schedule, cases[i][1]), *got = makespan(schedule, model);
@@ -655,11 +651,9 @@ END_TEST
  * rendezvous; every S from 32768 to 65535 times the probe alike, and the
  * fit says so. Every other parameter comes back exactly. */
 START_TEST(cli_loggops_defaults_come_back) {
-  char *data = temp(".csv"), command[1024], *out = NULL;
-  snprintf(command, sizeof command, "probe --model loggops -o %s", data);
-  ck_assert_int_eq(fs_test_fennelsim(command, NULL, NULL), 0);
-  snprintf(command, sizeof command, "fit %s --model loggops", data);
-  ck_assert_int_eq(fs_test_fennelsim(command, &out, NULL), 0);
+  char *data = temp(".csv"), *out = NULL;
+  ck_assert_int_eq(fs_test_fennelsimf(NULL, NULL, "probe --model loggops -o %s", data), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, NULL, "fit %s --model loggops", data), 0);
   ck_assert_ptr_nonnull(strstr(out, "parameters:\n"
                                     "  L                2500ns\n"
                                     "  o                1500ns\n"
@@ -699,12 +693,10 @@ START_TEST(loggops_hidden_gap) {
 END_TEST
 
 START_TEST(cli_json_report) {
-  char *data = temp(".csv"), command[1024], *out = NULL;
-  snprintf(command, sizeof command, "probe --model hockney --param alpha=1us --param beta=1ns "
-           "--ranks 2 --experiments roundtrip -o %s", data);
-  ck_assert_int_eq(fs_test_fennelsim(command, NULL, NULL), 0);
-  snprintf(command, sizeof command, "fit %s --model hockney --format json", data);
-  ck_assert_int_eq(fs_test_fennelsim(command, &out, NULL), 0);
+  char *data = temp(".csv"), *out = NULL;
+  ck_assert_int_eq(fs_test_fennelsimf(NULL, NULL, "probe --model hockney --param alpha=1us --param beta=1ns "
+           "--ranks 2 --experiments roundtrip -o %s", data), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, NULL, "fit %s --model hockney --format json", data), 0);
   ck_assert_ptr_nonnull(strstr(out, "{\"model\": \"hockney\", \"data\": "));
   ck_assert_ptr_nonnull(strstr(out, "\"parameters\": {\"alpha\": \"1000ns\", \"beta\": \"1000ps\"}"));
   /* roundtrip 0<->1 of 8 B: 2 (1000 + 8) = 2016 ns; line 30: the file starts with its
@@ -750,8 +742,7 @@ START_TEST(cli_errors) {
                    "fennelsim: --param gamma: no parameter of that name: hockney takes alpha, beta; "
                    "fixed takes compute_time\n");
   /* data without multicasts, fitted for pipelined: which rows are missing */
-  snprintf(command, sizeof command, "probe --model hockney --ranks 2 --experiments roundtrip -o %s", bad);
-  ck_assert_int_eq(fs_test_fennelsim(command, NULL, NULL), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(NULL, NULL, "probe --model hockney --ranks 2 --experiments roundtrip -o %s", bad), 0);
   snprintf(command, sizeof command, "fit %s --model pipelined", bad);
   expect_cli_error(command, 2, "has no multicast rows of 2 or more widths at one size (fennelprobe "
                    "--experiments multicast, on 3 or more ranks)\n");

@@ -708,16 +708,13 @@ END_TEST
  * same rows (the header lines aside). */
 static void round_trip_cli(const char *model, const char *fitter) {
   char *first = fs_test_temp_path(".csv"), *second = fs_test_temp_path(".csv"), *xml = fs_test_temp_path(".xml");
-  char command[2048], *out = NULL, *err = NULL;
-  snprintf(command, sizeof command, "probe --model %s --nodes 2 --cores 2 -o %s", model, first);
-  ck_assert_msg(fs_test_fennelsim(command, NULL, &err) == 0, "%s", err);
+  char *out = NULL, *err = NULL;
+  ck_assert_msg(fs_test_fennelsimf(NULL, &err, "probe --model %s --nodes 2 --cores 2 -o %s", model, first) == 0, "%s", err);
   free(err);
-  snprintf(command, sizeof command, "fit %s --model %s -o %s", first, fitter, xml);
-  ck_assert_msg(fs_test_fennelsim(command, &out, &err) == 0, "%s", err);
+  ck_assert_msg(fs_test_fennelsimf(&out, &err, "fit %s --model %s -o %s", first, fitter, xml) == 0, "%s", err);
   ck_assert_ptr_nonnull(strstr(out, "max mu:     1.000000\nmean mu:    1.000000\n"));
   free(out), free(err);
-  snprintf(command, sizeof command, "probe --model %s --nodes 2 --cores 2 -o %s", xml, second);
-  ck_assert_msg(fs_test_fennelsim(command, NULL, &err) == 0, "%s", err);
+  ck_assert_msg(fs_test_fennelsimf(NULL, &err, "probe --model %s --nodes 2 --cores 2 -o %s", xml, second) == 0, "%s", err);
   free(err);
   char *a = fs_test_read_file(first, NULL), *b = fs_test_read_file(second, NULL);
   ck_assert_ptr_nonnull(a);
@@ -753,7 +750,7 @@ END_TEST
 
 static Suite *suite(void) {
   Suite *s = suite_create("fit_models");
-  TCase *hand = tcase_create("by hand");
+  TCase *hand = tcase_create("by_hand");
   tcase_add_test(hand, taulop_by_hand);
   tcase_add_test(hand, taulop_thesis_rules);
   tcase_add_test(hand, taulop_negative_overhead);
@@ -765,7 +762,7 @@ static Suite *suite(void) {
   tcase_add_test(hand, lmo_triplets);
   tcase_add_test(hand, lmo_errors);
   suite_add_tcase(s, hand);
-  TCase *loops = tcase_create("closed loops");
+  TCase *loops = tcase_create("closed_loops");
   tcase_set_timeout(loops, 120);
   tcase_add_test(loops, taulop_closed_loop);
   tcase_add_test(loops, taulop_segmented_closed_loop);
@@ -775,7 +772,7 @@ static Suite *suite(void) {
   tcase_add_test(loops, lmo_closed_loop);
   tcase_add_test(loops, lmo_noisy);
   suite_add_tcase(s, loops);
-  TCase *cli = tcase_create("command line");
+  TCase *cli = tcase_create("command_line");
   tcase_set_timeout(cli, 120);
   tcase_add_test(cli, cli_taulop);
   tcase_add_test(cli, cli_lognp);

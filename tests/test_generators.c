@@ -23,15 +23,6 @@
 
 /* ---- helpers ---------------------------------------------------------- */
 
-static fs_generator_options options_for(int32_t ranks, int64_t size) {
-  fs_generator_options o;
-  memset(&o, 0, sizeof o);
-  o.ranks = ranks;
-  o.size = size;
-  o.rounds = 1;
-  return o;
-}
-
 static void set_factors(fs_generator_options *o, const int32_t *factors, int count) {
   memcpy(o->factors, factors, (size_t)count * sizeof *factors);
   o->factor_count = count;
@@ -129,7 +120,7 @@ END_TEST
 /* ---- pingpong ---------------------------------------------------------- */
 
 START_TEST(test_pingpong_structure) {
-  fs_generator_options o = options_for(2, 64);
+  fs_generator_options o = fs_test_options(2, 64, 0, NULL);
   o.rounds = 3;
   fs_program *p = fs_test_generate("pingpong", &o);
   ck_assert_int_eq(p->ranks, 2);
@@ -162,9 +153,9 @@ END_TEST
 
 START_TEST(test_pingpong_errors) {
   fs_error err;
-  fs_generator_options o = options_for(3, 8);
+  fs_generator_options o = fs_test_options(3, 8, 0, NULL);
   ck_assert(strstr(fs_test_generate_error("pingpong", &o, &err), "exactly 2 ranks"));
-  o = options_for(2, 8);
+  o = fs_test_options(2, 8, 0, NULL);
   o.rounds = 0;
   ck_assert(strstr(fs_test_generate_error("pingpong", &o, &err), "--rounds"));
   o.rounds = INT32_MAX; /* 2^32 tasks: refused before allocating */
@@ -323,7 +314,7 @@ END_TEST
 
 /* Fennel thesis Fig. 5.25: 6 ranks, (3,2): 6 starts, 18 puts, 12 reduces. */
 START_TEST(test_rm_six_ranks_figure) {
-  fs_generator_options o = options_for(6, 8);
+  fs_generator_options o = fs_test_options(6, 8, 0, NULL);
   set_factors(&o, (const int32_t[]){3, 2}, 2);
   fs_program *p = fs_test_generate("allreduce-rm", &o);
   ck_assert_int_eq(count_kind(p, FS_START), 6);
@@ -370,7 +361,7 @@ START_TEST(test_rm_counts_and_flow) { /* looped over factorizations */
   int count = factorizations[_i].count, n = 1;
   const int32_t *k = factorizations[_i].factors;
   for (int i = 0; i < count; i++) n *= k[i];
-  fs_generator_options o = options_for(n, 8);
+  fs_generator_options o = fs_test_options(n, 8, 0, NULL);
   set_factors(&o, k, count);
   fs_program *p = fs_test_generate("allreduce-rm", &o);
   int messages = 0, sum = 0;
@@ -401,7 +392,7 @@ END_TEST
 
 /* Factors all 2 are recursive doubling: the same DAG, task for task. */
 START_TEST(test_rm_twos_equal_rd) {
-  fs_generator_options o = options_for(8, 32);
+  fs_generator_options o = fs_test_options(8, 32, 0, NULL);
   set_factors(&o, (const int32_t[]){2, 2, 2}, 3);
   fs_program *rm = fs_test_generate("allreduce-rm", &o), *rd = fs_test_generate("allreduce-rd", &o);
   ck_assert_int_eq(rm->tasks, rd->tasks);
@@ -419,7 +410,7 @@ END_TEST
 
 START_TEST(test_rm_errors) {
   fs_error err;
-  fs_generator_options o = options_for(6, 8);
+  fs_generator_options o = fs_test_options(6, 8, 0, NULL);
   ck_assert(strstr(fs_test_generate_error("allreduce-rm", &o, &err), "--factors"));
   set_factors(&o, (const int32_t[]){4, 2}, 2);
   ck_assert(strstr(fs_test_generate_error("allreduce-rm", &o, &err), "more than --ranks 6"));
@@ -429,7 +420,7 @@ START_TEST(test_rm_errors) {
   ck_assert(strstr(fs_test_generate_error("allreduce-rm", &o, &err), "at least 2"));
   o.factor_count = 65;
   ck_assert(strstr(fs_test_generate_error("allreduce-rm", &o, &err), "at most 64"));
-  o = options_for(1, 8); /* one rank needs no factor */
+  o = fs_test_options(1, 8, 0, NULL); /* one rank needs no factor */
   fs_program *p = fs_test_generate("allreduce-rm", &o);
   ck_assert_int_eq(p->tasks, 1);
   fs_program_free(p);
@@ -638,7 +629,7 @@ static void schedgen_dissemination(int32_t rank, int32_t n, int64_t size, expect
 typedef void (*transcription)(int32_t rank, int32_t n, int64_t size, expected_rank *e);
 
 static fs_program *generate_sized(const char *name, int32_t ranks, int64_t size) {
-  fs_generator_options o = options_for(ranks, size);
+  fs_generator_options o = fs_test_options(ranks, size, 0, NULL);
   return fs_test_generate(name, &o);
 }
 
@@ -835,9 +826,9 @@ END_TEST
 
 START_TEST(test_two_sided_errors) {
   fs_error err;
-  fs_generator_options o = options_for(6, 8);
+  fs_generator_options o = fs_test_options(6, 8, 0, NULL);
   ck_assert(strstr(fs_test_generate_error("allreduce-recdoub", &o, &err), "power of 2 --ranks"));
-  o = options_for(8, 8);
+  o = fs_test_options(8, 8, 0, NULL);
   o.has_reduce_time = 1, o.reduce_time = 10 * FS_NS;
   ck_assert(strstr(fs_test_generate_error("allreduce-recdoub", &o, &err), "--reduce-time does not apply"));
   ck_assert(strstr(fs_test_generate_error("reduce-binomial", &o, &err), "--reduce-time does not apply"));
@@ -881,12 +872,12 @@ END_TEST
 START_TEST(test_common_errors) { /* looped over the generators */
   const char *name = fs_generator_list(NULL)[_i].name;
   fs_error err;
-  fs_generator_options o = options_for(2, -1);
+  fs_generator_options o = fs_test_options(2, -1, 0, NULL);
   o.factors[0] = 2, o.factor_count = 1;
   ck_assert(strstr(fs_test_generate_error(name, &o, &err), "--size"));
-  o = options_for(0, 8);
+  o = fs_test_options(0, 8, 0, NULL);
   ck_assert(strstr(fs_test_generate_error(name, &o, &err), "--ranks"));
-  o = options_for(2, 8);
+  o = fs_test_options(2, 8, 0, NULL);
   o.factors[0] = 2, o.factor_count = 1;
   o.has_reduce_time = 1, o.reduce_time = -1;
   ck_assert(strstr(fs_test_generate_error(name, &o, &err), "--reduce-time"));
@@ -895,7 +886,7 @@ END_TEST
 
 START_TEST(test_too_many_tasks) {
   fs_error err;
-  fs_generator_options o = options_for(INT32_MAX, 8);
+  fs_generator_options o = fs_test_options(INT32_MAX, 8, 0, NULL);
   ck_assert(strstr(fs_test_generate_error("allreduce-rd", &o, &err), "more than"));
   ck_assert(strstr(fs_test_generate_error("multicast", &o, &err), "more than"));
   ck_assert(strstr(fs_test_generate_error("bcast-binomial", &o, &err), "more than"));
@@ -924,7 +915,7 @@ static void assert_reduces_priced(const fs_program *p, int64_t size,
 
 START_TEST(test_reduce_pricing) {
   for (int timed = 0; timed < 2; timed++) {
-    fs_generator_options o = options_for(6, 4096);
+    fs_generator_options o = fs_test_options(6, 4096, 0, NULL);
     o.has_reduce_time = timed, o.reduce_time = timed ? 250 * FS_NS : 0;
     fs_program *p = fs_test_generate("allreduce-rd", &o); /* 6 ranks: collapse reduces too */
     assert_reduces_priced(p, 4096, &o);
@@ -1095,21 +1086,21 @@ START_TEST(test_allgather_errors) {
   fs_error err;
   for (int32_t n = 3; n <= 12; n++) {
     if (!(n & (n - 1))) continue;
-    fs_generator_options o = options_for(n, 8);
+    fs_generator_options o = fs_test_options(n, 8, 0, NULL);
     ck_assert(strstr(fs_test_generate_error("allgather-rd", &o, &err), "power of 2 --ranks"));
     ck_assert(strstr(err.message, "not"));
   }
-  fs_generator_options o = options_for(8, 8);
+  fs_generator_options o = fs_test_options(8, 8, 0, NULL);
   o.has_reduce_time = 1, o.reduce_time = 10 * FS_NS;
   ck_assert(strstr(fs_test_generate_error("allgather-rd", &o, &err), "--reduce-time does not apply"));
   ck_assert(strstr(fs_test_generate_error("allgather-ring", &o, &err), "--reduce-time does not apply"));
-  o = options_for(8, FS_SIZE_LIMIT / 4 + 1); /* the last round's 4 blocks: past the limit */
+  o = fs_test_options(8, FS_SIZE_LIMIT / 4 + 1, 0, NULL); /* the last round's 4 blocks: past the limit */
   ck_assert(strstr(fs_test_generate_error("allgather-rd", &o, &err), "too large"));
   o.size = FS_SIZE_LIMIT / 4; /* the limit itself */
   fs_program *p = fs_test_generate("allgather-rd", &o);
   ck_assert_int_eq(p->value[p->tasks - 1], FS_SIZE_LIMIT);
   fs_program_free(p);
-  o = options_for(23171, 8); /* 2 * 23171 * 23170 > 2^30 - 1 tasks */
+  o = fs_test_options(23171, 8, 0, NULL); /* 2 * 23171 * 23170 > 2^30 - 1 tasks */
   ck_assert(strstr(fs_test_generate_error("allgather-ring", &o, &err), "more than"));
   for (int i = 0; i < 2; i++) { /* one rank: nothing to send */
     p = generate_sized(i ? "allgather-rd" : "allgather-ring", 1, 8);
@@ -1349,7 +1340,7 @@ START_TEST(test_rooted_and_alltoall_errors) {
   fs_error err;
   const char *names[] = {"bcast-linear", "scatter-binomial", "gather-binomial",
                          "alltoall-pairwise"};
-  fs_generator_options o = options_for(8, 8);
+  fs_generator_options o = fs_test_options(8, 8, 0, NULL);
   o.has_reduce_time = 1, o.reduce_time = 10 * FS_NS;
   for (int i = 0; i < 4; i++) {
     ck_assert(strstr(fs_test_generate_error(names[i], &o, &err), "--reduce-time does not apply"));
@@ -1358,12 +1349,12 @@ START_TEST(test_rooted_and_alltoall_errors) {
     ck_assert_int_eq(p->dependencies, 0);
     fs_program_free(p);
   }
-  o = options_for(8, FS_SIZE_LIMIT / 7); /* 8 blocks: past the size limit */
+  o = fs_test_options(8, FS_SIZE_LIMIT / 7, 0, NULL); /* 8 blocks: past the size limit */
   ck_assert(strstr(fs_test_generate_error("scatter-binomial", &o, &err), "too large"));
   ck_assert(strstr(fs_test_generate_error("gather-binomial", &o, &err), "too large"));
-  o = options_for(INT32_MAX, 8);
+  o = fs_test_options(INT32_MAX, 8, 0, NULL);
   for (int i = 0; i < 4; i++) ck_assert(strstr(fs_test_generate_error(names[i], &o, &err), "more than"));
-  o = options_for(23171, 8); /* 2 * 23171 * 23170 > 2^30 - 1 tasks */
+  o = fs_test_options(23171, 8, 0, NULL); /* 2 * 23171 * 23170 > 2^30 - 1 tasks */
   ck_assert(strstr(fs_test_generate_error("alltoall-pairwise", &o, &err), "more than"));
 }
 END_TEST
@@ -1409,7 +1400,7 @@ END_TEST
  * (v + r) mod n (MPICH's relative ranks); dependencies, sizes, labels and
  * tags are unchanged. */
 static void assert_rotated(const char *name, int32_t n, int32_t root) {
-  fs_generator_options o = options_for(n, 12);
+  fs_generator_options o = fs_test_options(n, 12, 0, NULL);
   fs_program *base = fs_test_generate(name, &o);
   o.root = root;
   fs_program *p = fs_test_generate(name, &o);
@@ -1448,7 +1439,7 @@ END_TEST
  * 3, 1 at 4. bcast-binomial: 2 sends to 3 (round 1), 4 (round 2), 1
  * (round 3); 3 forwards to 0 (round 2) after its recv. */
 START_TEST(test_bcast_binomial_root_two) {
-  fs_generator_options o = options_for(5, 64);
+  fs_generator_options o = fs_test_options(5, 64, 0, NULL);
   o.root = 2;
   fs_program *p = fs_test_generate("bcast-binomial", &o);
   predecessor_lists pl = predecessors_of(p);
@@ -1482,7 +1473,7 @@ END_TEST
 /* Open MPI's linear bcast loops over absolute ranks, skipping the root:
  * root 2 of 5 sends to 0, 1, 3, 4 in that order, each followed by its recv. */
 START_TEST(test_bcast_linear_root) {
-  fs_generator_options o = options_for(5, 64);
+  fs_generator_options o = fs_test_options(5, 64, 0, NULL);
   o.root = 2;
   fs_program *p = fs_test_generate("bcast-linear", &o);
   const int32_t order[4] = {0, 1, 3, 4};
@@ -1495,7 +1486,7 @@ START_TEST(test_bcast_linear_root) {
     ck_assert(p->value[send] == 64 && p->value[recv] == 64);
   }
   fs_program_free(p);
-  o = options_for(3, 8);
+  o = fs_test_options(3, 8, 0, NULL);
   o.root = 2; /* the last rank: the order is 0, 1 */
   p = fs_test_generate("bcast-linear", &o);
   ck_assert(p->peer[0] == 0 && p->peer[2] == 1 && p->rank[0] == 2 && p->rank[2] == 2);
@@ -1508,7 +1499,7 @@ END_TEST
  * (ranks 0, 1) to rank 0, then rank 5's block; rank 2 forwards block 3,
  * rank 0 forwards block 1. */
 START_TEST(test_scatter_gather_root) {
-  fs_generator_options o = options_for(6, 100);
+  fs_generator_options o = fs_test_options(6, 100, 0, NULL);
   o.root = 4;
   fs_program *p = fs_test_generate("scatter-binomial", &o);
   const int32_t scatter[5][3] = {{4, 2, 2}, {4, 0, 2}, {4, 5, 1}, {0, 1, 1}, {2, 3, 1}};
@@ -1534,13 +1525,13 @@ START_TEST(test_root_errors) {
                          "gather-binomial"};
   fs_error err;
   for (int i = 0; i < 5; i++) {
-    fs_generator_options o = options_for(5, 8);
+    fs_generator_options o = fs_test_options(5, 8, 0, NULL);
     o.root = 5;
     ck_assert_str_eq(fs_test_generate_error(names[i], &o, &err) + strlen(names[i]),
                      ": --root 5 is not a rank of 0..4");
     o.root = -1;
     ck_assert(strstr(fs_test_generate_error(names[i], &o, &err), "--root -1 is not a rank of 0..4"));
-    o = options_for(1, 8);
+    o = fs_test_options(1, 8, 0, NULL);
     o.root = 0; /* one rank: the root alone, nothing to send */
     fs_program *p = fs_test_generate(names[i], &o);
     ck_assert_int_eq(p->tasks, 0);
@@ -1552,7 +1543,7 @@ END_TEST
 /* ---- data flow (tests/data_flow_check.c) ---------------------------------- */
 
 static void assert_flow(const char *name, int32_t n, int64_t size, int32_t root) {
-  fs_generator_options o = options_for(n, size);
+  fs_generator_options o = fs_test_options(n, size, 0, NULL);
   o.root = root;
   assert_flow_options(name, &o);
 }
@@ -1606,7 +1597,7 @@ START_TEST(test_flow_none) {
   for (int i = 0; i < 3; i++) {
     fs_data_flow flow;
     fs_data_flow_init(&flow);
-    fs_generator_options o = options_for(i ? 8 : 2, 64);
+    fs_generator_options o = fs_test_options(i ? 8 : 2, 64, 0, NULL);
     o.rounds = 3;
     o.flow = &flow;
     fs_program *p = fs_test_generate(names[i], &o);
@@ -1632,7 +1623,7 @@ END_TEST
 START_TEST(test_schedgen_dissemination_is_no_barrier) {
   fs_data_flow flow;
   fs_data_flow_init(&flow);
-  fs_generator_options o = options_for(6, 8);
+  fs_generator_options o = fs_test_options(6, 8, 0, NULL);
   o.flow = &flow;
   fs_program *p = fs_test_generate("barrier-dissemination-schedgen", &o);
   flow.collective = FS_COLLECTIVE_BARRIER;
@@ -1654,7 +1645,7 @@ START_TEST(test_flow_records) {
   /* allreduce-rd at 3 ranks: collapse put 0->1 to a temporary, 1 combines
    * it; round 1: 1 and 2 put to temporaries and combine; expand put 1->0
    * writes 0's buffer. One block of S bytes. */
-  fs_generator_options o = options_for(3, 40);
+  fs_generator_options o = fs_test_options(3, 40, 0, NULL);
   o.flow = &flow;
   fs_program *p = fs_test_generate("allreduce-rd", &o);
   ck_assert_int_eq(flow.collective, FS_COLLECTIVE_ALLREDUCE);
@@ -1672,7 +1663,7 @@ START_TEST(test_flow_records) {
   /* scatter-binomial, 5 ranks, root 3: the root's first message (relative
    * 4, rank 2) carries block 2; the second (relative 2..3, ranks 0, 1)
    * blocks 0, 1: ranges wrap around the root. */
-  o = options_for(5, 10);
+  o = fs_test_options(5, 10, 0, NULL);
   o.root = 3;
   o.flow = &flow;
   p = fs_test_generate("scatter-binomial", &o);
@@ -1696,17 +1687,10 @@ END_TEST
 
 static fs_time makespan_of(const char *name, int32_t n, int64_t size, int32_t root,
                            fs_time reduce) {
-  fs_generator_options o = options_for(n, size);
+  fs_generator_options o = fs_test_options(n, size, 0, NULL);
   o.root = root;
   if (reduce >= 0) o.has_reduce_time = 1, o.reduce_time = reduce;
-  fs_program *p = fs_test_generate(name, &o);
-  fs_simulation run;
-  fs_test_simulate(&run, p, "hockney", "fixed", HOCKNEY);
-  ck_assert_msg(run.status == FS_RUN_OK, "%s: %s", name, run.err.message);
-  fs_time makespan = fs_engine_makespan(run.engine);
-  fs_test_run_free(&run);
-  fs_program_free(p);
-  return makespan;
+  return fs_test_generated_makespan(name, &o, "hockney", "fixed", HOCKNEY);
 }
 
 static int64_t floor_log2(int64_t n) {
@@ -1841,7 +1825,7 @@ static Suite *generators_suite(void) {
   tcase_add_test(tc, test_too_many_tasks);
   tcase_add_test(tc, test_reduce_pricing);
   suite_add_tcase(s, tc);
-  TCase *two = tcase_create("two-sided");
+  TCase *two = tcase_create("two_sided");
   tcase_add_loop_test(two, test_two_sided_match_schedgen, 0, 4);
   tcase_add_test(two, test_bcast_four_ranks);
   tcase_add_test(two, test_reduce_eight_ranks);
@@ -1868,14 +1852,14 @@ static Suite *generators_suite(void) {
   tcase_add_test(two, test_scatter_gather_root);
   tcase_add_test(two, test_root_errors);
   suite_add_tcase(s, two);
-  TCase *flow = tcase_create("data flow");
+  TCase *flow = tcase_create("data_flow");
   tcase_add_loop_test(flow, test_flow_small, 0, (int)(sizeof flows / sizeof flows[0]));
   tcase_add_loop_test(flow, test_flow_large, 0, (int)(sizeof flows / sizeof flows[0]));
   tcase_add_test(flow, test_flow_none);
   tcase_add_test(flow, test_schedgen_dissemination_is_no_barrier);
   tcase_add_test(flow, test_flow_records);
   suite_add_tcase(s, flow);
-  TCase *times = tcase_create("analytic times");
+  TCase *times = tcase_create("analytic_times");
   tcase_add_test(times, test_time_allreduce_rd_eq_5_3);
   tcase_add_test(times, test_time_bcast_binomial);
   tcase_add_test(times, test_time_reduce_binomial);

@@ -13,6 +13,7 @@
 #include "core/program.h"
 #include "formats/goal_writer.h"
 #include "generators/generators.h"
+#include "model_support.h"
 #include "test_support.h"
 
 /* ---- helpers ---------------------------------------------------------- */
@@ -30,11 +31,6 @@ static int32_t calc(fs_program *p, int32_t rank, fs_time time) {
   int32_t t = fs_program_add(p, FS_COMPUTE, rank);
   fs_task_set_time(p, t, time);
   return t;
-}
-
-static void finalize(fs_program *p) {
-  fs_error err;
-  ck_assert_msg(fs_program_finalize(p, &err) == 0, "%s", err.message);
 }
 
 /* The GOAL text of p (written to a temporary file), to free. */
@@ -97,7 +93,7 @@ START_TEST(test_exact_text) {
   fs_program_depend(p, work, send, FS_AFTER_START);
   fs_program_depend(p, back, any, FS_AFTER_END);
   fs_program_depend(p, last, send, FS_AFTER_START);
-  finalize(p);
+  fs_test_finalize(p);
   char *text = goal_text(p);
   ck_assert_str_eq(text,
                    "num_ranks 2\n"
@@ -129,7 +125,7 @@ START_TEST(test_empty_rank_and_large_values) {
   message(p, FS_SEND, 0, 2, (int64_t)1 << 40, 2147483647);
   message(p, FS_RECV, 2, 0, (int64_t)1 << 40, 2147483647);
   calc(p, 2, 9000000000000 * FS_NS);
-  finalize(p);
+  fs_test_finalize(p);
   char *text = goal_text(p);
   ck_assert_str_eq(text, "num_ranks 3\n\nrank 0 {\nl1: send 1099511627776b to 2 tag 2147483647\n}\n"
                          "\nrank 1 {\n}\n\nrank 2 {\nl1: recv 1099511627776b from 0 tag "
@@ -191,7 +187,7 @@ END_TEST
 START_TEST(test_unwritable_path) {
   fs_program *p = fs_program_new(1);
   calc(p, 0, FS_NS);
-  finalize(p);
+  fs_test_finalize(p);
   fs_error err;
   ck_assert_int_eq(fs_goal_write(p, "/nonexistent-fennelsim-dir/x.goal", &err), -1);
   ck_assert(strstr(err.message, "/nonexistent-fennelsim-dir/x.goal"));
@@ -210,7 +206,7 @@ START_TEST(test_refuses_kinds) {
     calc(p, 0, FS_NS);
     int32_t t = fs_program_add(p, kinds[i], 1);
     if (kinds[i] == FS_PUT || kinds[i] == FS_GET) fs_task_set_peer(p, t, 0);
-    finalize(p);
+    fs_test_finalize(p);
     assert_refused(p, "task t1 ");
     assert_refused(p, names[i]);
     assert_refused(p, "GOAL has only send, recv and calc");
@@ -247,7 +243,7 @@ static fs_program *refused_program(enum refusal r) {
   case LOCAL_DEPENDENCY: fs_program_depend(p, c, a, FS_AFTER_LOCAL); break;
   default: break;
   }
-  finalize(p);
+  fs_test_finalize(p);
   return p;
 }
 
@@ -288,8 +284,6 @@ END_TEST
 /* ---- the CLI -------------------------------------------------------------- */
 
 static char *out, *err;
-
-#define fennelsim(...) fs_test_cli(&out, &err, __VA_ARGS__)
 
 START_TEST(test_cli_format) {
   ck_assert_int_eq(fennelsim("gen bcast-binomial --ranks 4 --size 1KiB --format goal"), 0);

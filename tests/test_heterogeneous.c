@@ -29,11 +29,6 @@ static int32_t op(fs_program *p, fs_task_kind kind, int32_t rank, int32_t peer, 
 static void requires(fs_program *p, int32_t task, int32_t on) {
   ck_assert_int_eq(fs_program_depend(p, task, on, FS_AFTER_END), 0);
 }
-static void finalize(fs_program *p) {
-  fs_error err;
-  ck_assert_msg(fs_program_finalize(p, &err) == 0, "%s", err.message);
-}
-
 /* A temporary parameter file holding text; returns "file=PATH extra". */
 static char *params_for(const char *text, const char *extra) {
   char *path = fs_test_temp_path(".pairs");
@@ -59,15 +54,6 @@ static void expect_finish(const fs_program *p, const char *model, const char *te
   free(params);
 }
 
-static fs_time makespan_of(const fs_program *p, const char *model, const char *params) {
-  fs_simulation run;
-  fs_test_simulate(&run, p, model, "fixed", params);
-  ck_assert_msg(run.status == FS_RUN_OK, "%s", run.err.message);
-  fs_time m = fs_engine_makespan(run.engine);
-  fs_test_run_free(&run);
-  return m;
-}
-
 #define ASYMMETRIC "ranks 2\n" \
                    "link 0 1 alpha=1us beta=1ns directed  # fast way out\n" \
                    "link 1 0 alpha=3us beta=2GB/s directed\n"
@@ -81,7 +67,7 @@ START_TEST(hockney_pingpong_asymmetric) {
   int32_t r1 = op(p, FS_RECV, 1, 0, 100);
   requires(p, op(p, FS_SEND, 1, 0, 100), r1);
   requires(p, op(p, FS_RECV, 0, 1, 100), s0);
-  finalize(p);
+  fs_test_finalize(p);
   const fs_time expected[] = {4150, 4150};
   expect_finish(p, "hetero-hockney", ASYMMETRIC, NULL, expected);
   fs_program_free(p);
@@ -94,13 +80,13 @@ END_TEST
 START_TEST(hockney_put_and_get) {
   fs_program *p = fs_program_new(2);
   requires(p, op(p, FS_PUT, 1, 0, 100), op(p, FS_PUT, 0, 1, 100));
-  finalize(p);
+  fs_test_finalize(p);
   const fs_time expected[] = {4150, 4150};
   expect_finish(p, "hetero-hockney", ASYMMETRIC, NULL, expected);
   fs_program_free(p);
   p = fs_program_new(2);
   op(p, FS_GET, 0, 1, 100);
-  finalize(p);
+  fs_test_finalize(p);
   const fs_time get[] = {4050, 0};
   expect_finish(p, "hetero-hockney", ASYMMETRIC, NULL, get);
   fs_program_free(p);
@@ -114,7 +100,7 @@ END_TEST
 START_TEST(hockney_linear_scatter) {
   fs_program *p = fs_program_new(4);
   for (int32_t i = 1; i < 4; i++) op(p, FS_PUT, 0, i, 1000);
-  finalize(p);
+  fs_test_finalize(p);
   const char *text = "ranks 4\ndefault alpha=10us beta=0\n"
                      "link 0 1 alpha=1us beta=1ns\nlink 0 2 alpha=2us beta=0.5ns\n"
                      "link 0 3 alpha=500ns beta=2ns\n";
@@ -134,15 +120,15 @@ START_TEST(hockney_binomial_max) {
   int32_t to2 = op(p, FS_PUT, 0, 2, 2000);
   op(p, FS_PUT, 0, 1, 1000);
   requires(p, op(p, FS_PUT, 2, 3, 1000), to2);
-  finalize(p);
+  fs_test_finalize(p);
   const char *base = "ranks 4\ndefault alpha=1us beta=1ns\nlink 0 1 alpha=5us\n";
   char text[200];
   char *params = params_for(base, NULL);
-  ck_assert_int_eq(makespan_of(p, "hetero-hockney", params), 9000 * NS);
+  ck_assert_int_eq(fs_test_makespan(p, "hetero-hockney", "fixed", params), 9000 * NS);
   free(params);
   snprintf(text, sizeof text, "%slink 2 3 alpha=7us\n", base);
   params = params_for(text, NULL);
-  ck_assert_int_eq(makespan_of(p, "hetero-hockney", params), 11000 * NS);
+  ck_assert_int_eq(fs_test_makespan(p, "hetero-hockney", "fixed", params), 11000 * NS);
   free(params);
   fs_program_free(p);
 }
@@ -160,7 +146,7 @@ START_TEST(lmo_point_to_point) {
   fs_program *p = fs_program_new(2);
   op(p, FS_SEND, 0, 1, 1000);
   op(p, FS_RECV, 1, 0, 1000);
-  finalize(p);
+  fs_test_finalize(p);
   const fs_time expected[] = {2000, 7750};
   expect_finish(p, "lmo", LMO_PAIR, NULL, expected);
   fs_program_free(p);
@@ -172,7 +158,7 @@ START_TEST(lmo_original) {
   fs_program *p = fs_program_new(2);
   op(p, FS_SEND, 0, 1, 1000);
   op(p, FS_RECV, 1, 0, 1000);
-  finalize(p);
+  fs_test_finalize(p);
   const fs_time expected[] = {2000, 4750};
   expect_finish(p, "lmo", "ranks 2\nrank 0 C=1us t=1ns\nrank 1 C=2us t=0.5ns\n"
                           "default invbeta=0.25ns\n", NULL, expected);
@@ -189,7 +175,7 @@ START_TEST(lmo_receiver_cpu) {
   op(p, FS_SEND, 2, 0, 0);
   op(p, FS_RECV, 0, 1, 0);
   op(p, FS_RECV, 0, 2, 0);
-  finalize(p);
+  fs_test_finalize(p);
   const fs_time expected[] = {4000, 1000, 1000};
   expect_finish(p, "lmo", "ranks 3\ndefault C=1us t=0 L=1us invbeta=0\n", NULL, expected);
   fs_program_free(p);
@@ -204,14 +190,14 @@ END_TEST
 START_TEST(lmo_reduces_to_hockney) {
   fs_program *p = fs_program_new(2);
   op(p, FS_PUT, 0, 1, 1000);
-  finalize(p);
+  fs_test_finalize(p);
   const fs_time lmo[] = {2000, 7750}, hockney[] = {7750, 7750};
   expect_finish(p, "lmo", LMO_PAIR, NULL, lmo);
   expect_finish(p, "hetero-hockney", "ranks 2\nlink 0 1 alpha=6us beta=1.75ns\n", NULL, hockney);
   fs_program_free(p);
   p = fs_program_new(2);
   op(p, FS_GET, 0, 1, 1000);
-  finalize(p);
+  fs_test_finalize(p);
   const fs_time get[] = {13750, 0};
   expect_finish(p, "lmo", LMO_PAIR, NULL, get);
   fs_program_free(p);
@@ -228,12 +214,12 @@ START_TEST(average_is_homogeneous) {
   fs_program *p = fs_program_new(3);
   op(p, FS_PUT, 0, 1, 1000);
   op(p, FS_PUT, 0, 2, 1000);
-  finalize(p);
+  fs_test_finalize(p);
   const char *text = "ranks 3\ndefault alpha=4us beta=1ns\nlink 0 1 alpha=1us\n"
                      "link 0 2 alpha=2us directed\nlink 1 2 beta=2ns\n";
   char *params = params_for(text, "average=1");
-  ck_assert_int_eq(makespan_of(p, "hetero-hockney", params), 8000 * NS);
-  ck_assert_int_eq(makespan_of(p, "hockney", "alpha=2666.667ns beta=1.333333ns"), 8000 * NS);
+  ck_assert_int_eq(fs_test_makespan(p, "hetero-hockney", "fixed", params), 8000 * NS);
+  ck_assert_int_eq(fs_test_makespan(p, "hockney", "fixed", "alpha=2666.667ns beta=1.333333ns"), 8000 * NS);
   fs_simulation run;
   fs_test_simulate(&run, p, "hetero-hockney", "fixed", params);
   char description[1000];
@@ -244,7 +230,7 @@ START_TEST(average_is_homogeneous) {
   free(params);
   /* not averaged: 0->1 is 2000, 0->2 is 3000 */
   params = params_for(text, "average=0");
-  ck_assert_int_eq(makespan_of(p, "hetero-hockney", params), 5000 * NS);
+  ck_assert_int_eq(fs_test_makespan(p, "hetero-hockney", "fixed", params), 5000 * NS);
   free(params);
   fs_program_free(p);
 }
@@ -256,22 +242,22 @@ START_TEST(matrix_form_hockney) {
   fs_program *p = fs_program_new(3);
   op(p, FS_PUT, 0, 1, 1000);
   op(p, FS_PUT, 0, 2, 1000);
-  finalize(p);
+  fs_test_finalize(p);
   const char *text = "ranks 3\nmatrix alpha  # from \\ to\n"
                      "0    1us 2us\n1us  0   4us\n# a comment between rows\n4us  4us 0\n"
                      "\nmatrix beta\n- 1ns 1GB/s\n1ns - 2ns\n1000MB/s 0.5GB/s -  # per byte or bandwidth\n";
   char *params = params_for(text, "average=1");
-  ck_assert_int_eq(makespan_of(p, "hetero-hockney", params), 8000 * NS);
+  ck_assert_int_eq(fs_test_makespan(p, "hetero-hockney", "fixed", params), 8000 * NS);
   free(params);
   params = params_for(text, "average=0");
-  ck_assert_int_eq(makespan_of(p, "hetero-hockney", params), 5000 * NS);
+  ck_assert_int_eq(fs_test_makespan(p, "hetero-hockney", "fixed", params), 5000 * NS);
   free(params);
   fs_program_free(p);
   /* the linear scatter; the link line before the matrix loses to it, the
    * one after wins (and only for beta of 0->3) */
   p = fs_program_new(4);
   for (int32_t i = 1; i < 4; i++) op(p, FS_PUT, 0, i, 1000);
-  finalize(p);
+  fs_test_finalize(p);
   const char *scatter = "ranks 4\nlink 0 1 alpha=9us beta=9ns\nmatrix alpha\n"
                         "0 1us 2us 500ns\n10us 0 10us 10us\n10us 10us 0 10us\n10us 10us 10us 0\n"
                         "matrix beta\n0 1ns 0.5ns 9ns\n0 0 0 0\n0 0 0 0\n0 0 0 0\n"
@@ -287,7 +273,7 @@ START_TEST(vector_form_lmo) {
   fs_program *p = fs_program_new(2);
   op(p, FS_SEND, 0, 1, 1000);
   op(p, FS_RECV, 1, 0, 1000);
-  finalize(p);
+  fs_test_finalize(p);
   const fs_time expected[] = {2000, 7750}, averaged[] = {2250, 7750};
   const char *text = "ranks 2\nvector C\n1us 2us\nvector t\n1ns 0.5ns\n"
                      "matrix L\n0 3us\n3us 0\nmatrix invbeta\n0 4GB/s\n0.25ns 0\n";
@@ -344,7 +330,7 @@ START_TEST(lmo_average) {
   fs_program *p = fs_program_new(2);
   op(p, FS_SEND, 0, 1, 1000);
   op(p, FS_RECV, 1, 0, 1000);
-  finalize(p);
+  fs_test_finalize(p);
   const fs_time expected[] = {2250, 7750};
   expect_finish(p, "lmo", LMO_PAIR, "average=1", expected);
   fs_program_free(p);
@@ -360,10 +346,10 @@ START_TEST(gzip_file) {
   ck_assert_int_eq(gzclose(gz), Z_OK);
   fs_program *p = fs_program_new(2);
   op(p, FS_PUT, 0, 1, 100);
-  finalize(p);
+  fs_test_finalize(p);
   char params[400];
   snprintf(params, sizeof params, "file=%s", path);
-  ck_assert_int_eq(makespan_of(p, "hetero-hockney", params), 1100 * NS);
+  ck_assert_int_eq(fs_test_makespan(p, "hetero-hockney", "fixed", params), 1100 * NS);
   fs_program_free(p);
   free(path);
 }
@@ -373,7 +359,7 @@ END_TEST
 START_TEST(rank_count_mismatch) {
   fs_program *p = fs_program_new(3);
   op(p, FS_PUT, 0, 1, 100);
-  finalize(p);
+  fs_test_finalize(p);
   char *params = params_for(ASYMMETRIC, NULL);
   fs_simulation run;
   fs_test_simulate(&run, p, "hetero-hockney", "fixed", params);
@@ -485,7 +471,7 @@ START_TEST(describe) {
   char *params = params_for(LMO_PAIR, NULL);
   fs_simulation run;
   fs_program *p = fs_program_new(2);
-  finalize(p);
+  fs_test_finalize(p);
   fs_test_simulate(&run, p, "lmo", "fixed", params);
   char description[1000], expected[600];
   fs_network_model_describe(&run.network, description, sizeof description);
@@ -521,9 +507,9 @@ static fs_time roundtrip(int32_t i, int32_t j, int64_t size) {
   int32_t in = op(p, FS_RECV, j, i, size), reply = op(p, FS_SEND, j, i, 0);
   requires(p, reply, in);
   requires(p, back, there);
-  finalize(p);
+  fs_test_finalize(p);
   char *params = params_for(LMO_TRIPLET, NULL);
-  fs_time t = makespan_of(p, "lmo", params);
+  fs_time t = fs_test_makespan(p, "lmo", "fixed", params);
   free(params);
   fs_program_free(p);
   return t;
@@ -549,9 +535,9 @@ START_TEST(lmo_estimation_experiments) {
     requires(p, op(p, FS_SEND, x, 0, 0), in);
   }
   (void)to1, (void)to2;
-  finalize(p);
+  fs_test_finalize(p);
   char *params = params_for(LMO_TRIPLET, NULL);
-  ck_assert_int_eq(makespan_of(p, "lmo", params), 100000 * NS);
+  ck_assert_int_eq(fs_test_makespan(p, "lmo", "fixed", params), 100000 * NS);
   free(params);
   fs_program_free(p);
 }

@@ -86,11 +86,6 @@ static int32_t transfer(fs_program *p, fs_task_kind kind, int32_t rank, int32_t 
   return t;
 }
 
-static void finalize(fs_program *p) {
-  fs_error err;
-  ck_assert_msg(fs_program_finalize(p, &err) == 0, "%s", err.message);
-}
-
 /* Hockney ping-pong: ping 0..1100 (alpha 1000 + 100 B * 1 ns), pong
  * 1100..2200; the CPU is held through each, so all of it is network time:
  * latency 2 * 1000, bandwidth 2 * 100; unpriced, one network part of 2200. */
@@ -200,7 +195,7 @@ START_TEST(busy_rank_wait) {
   int32_t a = fs_program_add(p, FS_COMPUTE, 0), b = fs_program_add(p, FS_COMPUTE, 0);
   fs_task_set_time(p, a, 100 * NS);
   fs_task_set_time(p, b, 200 * NS);
-  finalize(p);
+  fs_test_finalize(p);
   recorded r;
   record(&r, p, "hockney", HOCKNEY);
   fs_critical_path *cp = path_of(&r, 1);
@@ -225,7 +220,7 @@ START_TEST(bandwidth_per_link_and_rank) {
   fs_program *p = fs_program_new(2);
   transfer(p, FS_PUT, 0, 1, 100);
   int32_t second = transfer(p, FS_PUT, 0, 1, 100);
-  finalize(p);
+  fs_test_finalize(p);
   recorded r;
   record(&r, p, "pipelined", PIPELINED);
   fs_critical_path *cp = path_of(&r, 1);
@@ -263,7 +258,7 @@ START_TEST(messages_under_hockney) {
   int32_t s0 = transfer(p, FS_SEND, 0, 1, 100), r0 = transfer(p, FS_RECV, 0, 1, 100);
   int32_t r1 = transfer(p, FS_RECV, 1, 0, 100), s1 = transfer(p, FS_SEND, 1, 0, 100);
   fs_program_depend(p, s1, r1, 0);
-  finalize(p);
+  fs_test_finalize(p);
   recorded r;
   record(&r, p, "hockney", HOCKNEY);
   fs_critical_path *cp = path_of(&r, 1);
@@ -362,7 +357,7 @@ START_TEST(segmented_messages_under_taulop) {
   for (int get = 0; get < 2; get++) {
     fs_program *p = fs_program_new(2);
     int32_t t = get ? transfer(p, FS_GET, 1, 0, 250) : transfer(p, FS_PUT, 0, 1, 250);
-    finalize(p);
+    fs_test_finalize(p);
     recorded r;
     record(&r, p, "taulop", params);
     fs_critical_path *cp = path_of(&r, 1);
@@ -393,7 +388,7 @@ START_TEST(contention_under_taulop) {
   fs_program *p = fs_program_new(3);
   transfer(p, FS_PUT, 0, 2, 100);
   int32_t b300 = transfer(p, FS_PUT, 1, 2, 300);
-  finalize(p);
+  fs_test_finalize(p);
   recorded r;
   record(&r, p, "taulop", params);
   fs_critical_path *cp = path_of(&r, 1);
@@ -426,7 +421,7 @@ END_TEST
 START_TEST(overpriced_under_loggops) {
   fs_program *p = fs_program_new(2);
   transfer(p, FS_PUT, 0, 1, 101);
-  finalize(p);
+  fs_test_finalize(p);
   recorded r;
   record(&r, p, "loggops", "L=2000ns o=500ns g=100ns G=1ns O=0.5ns");
   fs_critical_path *cp = path_of(&r, 1);

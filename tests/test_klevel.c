@@ -21,18 +21,6 @@
 
 #define KAPPA2_XML FENNELSIM_SOURCE_ROOT "/models/platform-kappa2-2x2x2.xml"
 
-static fs_generator_options options_for(int32_t ranks, int64_t size, int32_t root,
-                                        const fs_platform *platform) {
-  fs_generator_options o;
-  memset(&o, 0, sizeof o);
-  o.ranks = ranks;
-  o.size = size;
-  o.rounds = 1;
-  o.root = root;
-  o.platform = platform;
-  return o;
-}
-
 static fs_platform *kappa2(void) {
   fs_error err = {{0}};
   fs_platform *pf = fs_platform_read_xml(KAPPA2_XML, 8, &err);
@@ -54,7 +42,7 @@ static void describe(const fs_program *p, int32_t t, char *out, size_t size) {
 static void assert_schedule(const char *name, int32_t root, int64_t size,
                             const char *const *expected, int count) {
   fs_platform *pf = kappa2();
-  fs_generator_options o = options_for(8, size, root, pf);
+  fs_generator_options o = fs_test_options(8, size, root, pf);
   fs_program *p = fs_test_generate(name, &o);
   ck_assert_int_eq(p->tasks, count);
   for (int32_t t = 0; t < count; t++) {
@@ -118,7 +106,7 @@ END_TEST
 /* Without a platform every rank is a node under one level: the direct
  * 1-level broadcast, root to every other rank in cyclic rank order. */
 START_TEST(test_no_platform_is_direct) {
-  fs_generator_options o = options_for(4, 10, 2, NULL);
+  fs_generator_options o = fs_test_options(4, 10, 2, NULL);
   fs_program *p = fs_test_generate("bcast-klevel", &o);
   static const int32_t to[] = {3, 0, 1};
   ck_assert_int_eq(p->tasks, 6);
@@ -136,14 +124,14 @@ END_TEST
 START_TEST(test_options) {
   fs_platform *pf = kappa2();
   fs_error err = {{0}};
-  fs_generator_options o = options_for(6, 1, 0, pf); /* the platform maps 8 */
+  fs_generator_options o = fs_test_options(6, 1, 0, pf); /* the platform maps 8 */
   ck_assert_ptr_null(fs_generator_find("bcast-klevel")->generate(&o, &err));
   ck_assert_ptr_nonnull(strstr(err.message, "maps 8 ranks"));
-  o = options_for(8, 1, 8, pf);
+  o = fs_test_options(8, 1, 8, pf);
   memset(&err, 0, sizeof err);
   ck_assert_ptr_null(fs_generator_find("scatter-klevel")->generate(&o, &err));
   ck_assert_ptr_nonnull(strstr(err.message, "--root 8"));
-  o = options_for(8, 1, 0, pf);
+  o = fs_test_options(8, 1, 0, pf);
   o.has_reduce_time = 1;
   memset(&err, 0, sizeof err);
   ck_assert_ptr_null(fs_generator_find("bcast-klevel")->generate(&o, &err));
@@ -171,7 +159,7 @@ static void check_flow(const fs_platform *pf, int32_t ranks, int all_roots) {
   char why[512];
   for (int32_t root = 0; root < ranks; root += all_roots ? 1 : (ranks + 4) / 5)
     for (int g = 0; g < 2; g++) {
-      fs_generator_options o = options_for(ranks, 100, root, pf);
+      fs_generator_options o = fs_test_options(ranks, 100, root, pf);
       const char *failure = fs_check_generator_flow(names[g], &o, why, sizeof why);
       ck_assert_msg(failure == NULL, "%s", failure);
     }
@@ -272,7 +260,7 @@ START_TEST(test_thesis_times) {
   snprintf(params, sizeof params, "file=%s", path);
   fs_time bcast[2], scatter[2];
   for (int i = 0; i < 2; i++) {
-    fs_generator_options o = options_for(8, 2, 5 * i, pf); /* roots 0 and 5 */
+    fs_generator_options o = fs_test_options(8, 2, 5 * i, pf); /* roots 0 and 5 */
     bcast[i] = simulate("bcast-klevel", &o, "hetero-hockney", params);
     scatter[i] = simulate("scatter-klevel", &o, "hetero-hockney", params);
   }
@@ -299,7 +287,7 @@ END_TEST
 START_TEST(test_hockney_closed_forms) {
   const char *params = "alpha=1us beta=1ns";
   fs_platform *pf = kappa2();
-  fs_generator_options o = options_for(8, 1000, 3, pf);
+  fs_generator_options o = fs_test_options(8, 1000, 3, pf);
   ck_assert_int_eq(simulate("bcast-klevel", &o, "hockney", params), 6000 * FS_NS);
   ck_assert_int_eq(simulate("scatter-klevel", &o, "hockney", params), 10000 * FS_NS);
   fs_platform_free(pf);
@@ -308,7 +296,7 @@ START_TEST(test_hockney_closed_forms) {
   fs_error err = {{0}};
   ck_assert(fs_platform_map_sequential(pf, 27, &err) == 0);
   ck_assert_int_eq(pf->top_level, 2);
-  o = options_for(27, 1000, 13, pf);
+  o = fs_test_options(27, 1000, 13, pf);
   ck_assert_int_eq(simulate("bcast-klevel", &o, "hockney", params), 12000 * FS_NS);
   ck_assert_int_eq(simulate("scatter-klevel", &o, "hockney", params), 32000 * FS_NS);
   fs_platform_free(pf);
@@ -316,7 +304,7 @@ START_TEST(test_hockney_closed_forms) {
 END_TEST
 
 int main(void) {
-  Suite *s = suite_create("test_klevel");
+  Suite *s = suite_create("klevel");
   TCase *tc = tcase_create("klevel");
   tcase_add_test(tc, test_kappa2_root0);
   tcase_add_test(tc, test_kappa2_root5);
@@ -325,7 +313,7 @@ int main(void) {
   tcase_add_test(tc, test_thesis_times);
   tcase_add_test(tc, test_hockney_closed_forms);
   suite_add_tcase(s, tc);
-  TCase *flow = tcase_create("data flow"); /* the checker takes seconds under sanitizers */
+  TCase *flow = tcase_create("data_flow"); /* the checker takes seconds under sanitizers */
   tcase_set_timeout(flow, 120);
   tcase_add_test(flow, test_data_flow);
   suite_add_tcase(s, flow);

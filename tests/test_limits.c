@@ -26,17 +26,6 @@ static char *temp_file(const char *suffix, const char *text) {
   return path;
 }
 
-/* Runs fennelsim with printf-style arguments; returns the exit status and
- * the captured output (freed by the caller). */
-static int run(char **out, char **err, const char *format, ...) {
-  char arguments[4096];
-  va_list args;
-  va_start(args, format);
-  vsnprintf(arguments, sizeof arguments, format, args);
-  va_end(args);
-  return fs_test_fennelsim(arguments, out, err);
-}
-
 /* stderr is exactly "fennelsim: " + the message built from format. */
 static void assert_error(const char *err, const char *format, ...) {
   char want[2048];
@@ -94,7 +83,7 @@ START_TEST(test_every_model_saturates) {
            table_file, table_file, max_time, max_time, max_time);
   for (int i = 0; i < 9; i++) {
     char *out = NULL, *err = NULL;
-    ck_assert_msg(run(&out, &err, "run %s --model %s", dag, models[i]) == 0, "%s: %s", models[i],
+    ck_assert_msg(fs_test_fennelsimf(&out, &err, "run %s --model %s", dag, models[i]) == 0, "%s: %s", models[i],
                   err);
     ck_assert_msg(strstr(out, SATURATED) != NULL, "%s: %s", models[i], out);
     ck_assert_msg(strstr(out, "finish ns  0:" LIMIT_NS " 1:" LIMIT_NS "\n") != NULL, "%s: %s",
@@ -104,7 +93,7 @@ START_TEST(test_every_model_saturates) {
   }
   /* the gamma compute model with the same table: a compute of 2^62 B */
   char *out = NULL, *err = NULL;
-  ck_assert_int_eq(run(&out, &err, "run %s --compute gamma --param gamma_table=%s", dag,
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "run %s --compute gamma --param gamma_table=%s", dag,
                        table_file), 0);
   ck_assert_ptr_nonnull(strstr(out, SATURATED));
   free(out), free(err);
@@ -119,11 +108,11 @@ END_TEST
 START_TEST(test_put_of_the_largest_size) {
   char *dag = temp_file(".dag", "fennel-dag 1\nranks 2\nt0 put 0 to=1 size=4611686018427387904B\n");
   char *out = NULL, *err = NULL;
-  ck_assert_int_eq(run(&out, &err, "run %s --model loggops", dag), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "run %s --model loggops", dag), 0);
   ck_assert_ptr_nonnull(strstr(out, "finish ns  0:1500 1:" LIMIT_NS "\n"));
   ck_assert_str_eq(err, NOTE);
   free(out), free(err);
-  ck_assert_int_eq(run(&out, &err, "run %s --model hockney", dag), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "run %s --model hockney", dag), 0);
   ck_assert_ptr_nonnull(strstr(out, "finish ns  0:" LIMIT_NS " 1:" LIMIT_NS "\n"));
   free(out), free(err);
   remove(dag), free(dag);
@@ -136,39 +125,39 @@ START_TEST(test_sizes_past_the_limit) {
   char *goal = temp_file(".goal", "num_ranks 2\nrank 0 {\nsend 4611686018427387905b to 1\n}\n"
                                   "rank 1 {\nrecv 8b from 0\n}\n");
   char *out = NULL, *err = NULL;
-  ck_assert_int_eq(run(&out, &err, "run %s", dag), 2);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "run %s", dag), 2);
   assert_error(err, "fennelsim: %s:3:20: expected a size up to 4611686018427387904 B (2^62) "
                "(got '9223372036854775807B')\n", dag);
   free(out), free(err);
-  ck_assert_int_eq(run(&out, &err, "run %s", goal), 2);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "run %s", goal), 2);
   assert_error(err, "fennelsim: %s:3:6: expected a message size in bytes, from 0 to "
                "4611686018427387904 (2^62, the limit) (got '4611686018427387905b')\n", goal);
   free(out), free(err);
-  ck_assert_int_eq(run(&out, &err, "gen bcast-binomial --ranks 4 --size 9223372036854775807B"), 2);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "gen bcast-binomial --ranks 4 --size 9223372036854775807B"), 2);
   ck_assert_str_eq(err, "fennelsim gen: --size 9223372036854775807B: expected a size up to "
                         "4611686018427387904 B (2^62)\n");
   free(out), free(err);
-  ck_assert_int_eq(run(&out, &err, "run %s --model loggops --param S=8388608TiB", dag), 2);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "run %s --model loggops --param S=8388608TiB", dag), 2);
   ck_assert_str_eq(err, "fennelsim: --param S=8388608TiB: expected a size in bytes up to "
                         "4611686018427387904 B (2^62) (the rendezvous threshold)\n");
   free(out), free(err);
   /* generated messages of several blocks: 3 x 2^61 B is past the limit
    * (it used to be written, and read back by no reader); allgather-rd's
    * last round on 4 ranks is 2 x --size: 2^62 B is the largest */
-  ck_assert_int_eq(run(&out, &err, "gen scatter-linear --ranks 3 --size 2305843009213693952B"), 2);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "gen scatter-linear --ranks 3 --size 2305843009213693952B"), 2);
   ck_assert_str_eq(err, "fennelsim gen: scatter-linear: 3 blocks of --size 2305843009213693952 bytes "
                         "are too large (the limit is 4611686018427387904 B (2^62))\n");
   free(out), free(err);
-  ck_assert_int_eq(run(&out, &err, "gen allgather-rd --ranks 4 --size 2305843009213693953B"), 2);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "gen allgather-rd --ranks 4 --size 2305843009213693953B"), 2);
   ck_assert_str_eq(err, "fennelsim gen: allgather-rd: the last round's message, 4/2 x --size "
                         "2305843009213693953 bytes, is too large (the limit is "
                         "4611686018427387904 B (2^62))\n");
   free(out), free(err);
   char *generated = fs_test_temp_path(".dag");
-  ck_assert_int_eq(run(&out, &err, "gen allgather-rd --ranks 4 --size 2305843009213693952B -o %s",
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "gen allgather-rd --ranks 4 --size 2305843009213693952B -o %s",
                        generated), 0);
   free(out), free(err);
-  ck_assert_int_eq(run(&out, &err, "run %s --model loggops", generated), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "run %s --model loggops", generated), 0);
   ck_assert_ptr_nonnull(strstr(out, SATURATED));
   free(out), free(err);
   remove(generated), free(generated);
@@ -187,18 +176,18 @@ START_TEST(test_compute_times) {
                                   "b: calc 4611686018427387\nb requires a\n}\n");
   char *goal_past = temp_file(".goal", "num_ranks 1\nrank 0 {\ncalc 4611686018427388\n}\n");
   char *out = NULL, *err = NULL;
-  ck_assert_int_eq(run(&out, &err, "run %s", dag), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "run %s", dag), 0);
   ck_assert_ptr_nonnull(strstr(out, SATURATED));
   ck_assert_str_eq(err, NOTE);
   free(out), free(err);
-  ck_assert_int_eq(run(&out, &err, "run %s --model loggops", goal), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "run %s --model loggops", goal), 0);
   ck_assert_ptr_nonnull(strstr(out, SATURATED));
   free(out), free(err);
-  ck_assert_int_eq(run(&out, &err, "run %s", past), 2);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "run %s", past), 2);
   assert_error(err, "fennelsim: %s:3:19: expected a time up to 4611686018427387.904ns (2^62 ps) "
                "(got '4611686018427387905ps')\n", past);
   free(out), free(err);
-  ck_assert_int_eq(run(&out, &err, "run %s", goal_past), 2);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "run %s", goal_past), 2);
   assert_error(err, "fennelsim: %s:3:6: expected a calc time in ns, from 0 to 4611686018427387 "
                "(the limit, 2^62 ps) (got '4611686018427388')\n", goal_past);
   free(out), free(err);
@@ -214,27 +203,27 @@ START_TEST(test_parameters_past_the_limit) {
   char *sizes = temp_file(".table", "4611686018427387905B 1us 1us\n");
   char *pairs = temp_file(".txt", "ranks 2\ndefault alpha=1us beta=4.611687s\n");
   char *out = NULL, *err = NULL;
-  ck_assert_int_eq(run(&out, &err, "run %s --model hockney --param alpha=4611686018427387905ps", dag), 2);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "run %s --model hockney --param alpha=4611686018427387905ps", dag), 2);
   ck_assert_str_eq(err, "fennelsim: --param alpha=4611686018427387905ps: expected a time within "
                         "the limit of 4611686018427387.904ns (2^62 ps)\n");
   free(out), free(err);
-  ck_assert_int_eq(run(&out, &err, "run %s --model pipelined --param alpha_p=-9223372036854775808ps", dag), 2);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "run %s --model pipelined --param alpha_p=-9223372036854775808ps", dag), 2);
   ck_assert_str_eq(err, "fennelsim: --param alpha_p=-9223372036854775808ps: expected a time within "
                         "the limit of +-4611686018427387.904ns (2^62 ps)\n");
   free(out), free(err);
-  ck_assert_int_eq(run(&out, &err, "run %s --model hockney --param beta=0.2B/s", dag), 2);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "run %s --model hockney --param beta=0.2B/s", dag), 2);
   ck_assert_str_eq(err, "fennelsim: --param beta=0.2B/s: expected a time per byte up to "
                         "4611.686018427387904ns per byte (2^62 as)\n");
   free(out), free(err);
-  ck_assert_int_eq(run(&out, &err, "run %s --model pipelined --param table=%s", dag, table), 2);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "run %s --model pipelined --param table=%s", dag, table), 2);
   assert_error(err, "fennelsim: %s:1:8: expected a time within the limit of "
                "+-4611686018427387.904ns (2^62 ps)\n", table);
   free(out), free(err);
-  ck_assert_int_eq(run(&out, &err, "run %s --model pipelined --param table=%s", dag, sizes), 2);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "run %s --model pipelined --param table=%s", dag, sizes), 2);
   assert_error(err, "fennelsim: %s:1:1: expected a message size up to 4611686018427387904 B "
                "(2^62)\n", sizes);
   free(out), free(err);
-  ck_assert_int_eq(run(&out, &err, "run %s --model hetero-hockney --param file=%s", dag, pairs), 2);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "run %s --model hetero-hockney --param file=%s", dag, pairs), 2);
   assert_error(err, "fennelsim: %s:2:24: expected a value for beta up to 4611.686018427387904ns "
                "per byte (2^62 as)\n", pairs);
   free(out), free(err);
@@ -254,14 +243,14 @@ START_TEST(test_taulop_segments_and_negative_costs) {
   char *small = temp_file(".dag", "fennel-dag 1\nranks 2\nt0 put 0 to=1 size=2KiB\n"
                                   "t1 put 1 to=0 size=2KiB\n");
   char *out = NULL, *err = NULL;
-  ck_assert_int_eq(run(&out, &err, "run %s --model taulop --param shm_table=%s --param net_table=%s",
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "run %s --model taulop --param shm_table=%s --param net_table=%s",
                        dag, table, table), 1);
   ck_assert_str_eq(err, "fennelsim: simulation failed at 0 ps: taulop simulates at most 16777216 "
                         "segments of a same-node message (raise --param segment=)\n");
   free(out), free(err);
   /* 2 KiB on one node, alone then both at once: the table extrapolates
    * below 0 there, which costs nothing; only o (0) remains */
-  ck_assert_int_eq(run(&out, &err, "run %s --model taulop --param shm_table=%s --param net_table=%s",
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "run %s --model taulop --param shm_table=%s --param net_table=%s",
                        small, table, table), 0);
   ck_assert_ptr_nonnull(strstr(out, "finish ns  0:0 1:0\n"));
   free(out), free(err);
@@ -276,7 +265,7 @@ START_TEST(test_svg_axis_at_the_limit) {
   char *dag = temp_file(".dag", "fennel-dag 1\nranks 1\nt0 compute 0 time=4611686018427387904ps\n");
   char *svg = fs_test_temp_path(".svg");
   char *out = NULL, *err = NULL;
-  ck_assert_int_eq(run(&out, &err, "run %s --svg %s", dag, svg), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "run %s --svg %s", dag, svg), 0);
   char *text = fs_test_read_file(svg, NULL);
   ck_assert_ptr_nonnull(text);
   /* ticks in s: 0, 1e6, ... 5e6 (axis end 5 * 10^18 ps) */
@@ -293,7 +282,7 @@ END_TEST
 START_TEST(test_bandwidth_totals_saturate) {
   char *dag = temp_file(".dag", LARGEST);
   char *out = NULL, *err = NULL;
-  ck_assert_int_eq(run(&out, &err, "run %s --model hockney --bandwidth", dag), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "run %s --model hockney --bandwidth", dag), 0);
   ck_assert_ptr_nonnull(strstr(out, "bandwidth  3 transfers, 9223372036854775807 bytes in " LIMIT_NS " ns"));
   ck_assert_ptr_nonnull(strstr(out, "  0->1      9223372036854775807         3  " LIMIT_NS));
   free(out), free(err);
@@ -308,7 +297,7 @@ END_TEST
 START_TEST(test_critical_path_at_the_limit) {
   char *dag = temp_file(".dag", LARGEST);
   char *out = NULL, *err = NULL;
-  ck_assert_int_eq(run(&out, &err, "run %s --model hockney --param alpha=4611686018427387904ps "
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "run %s --model hockney --param alpha=4611686018427387904ps "
                        "--param beta=4611.686018427387904ns --critical-path", dag), 0);
   ck_assert_ptr_nonnull(strstr(out, "critical path  " LIMIT_NS " ns in 1 steps\n"));
   ck_assert_ptr_nonnull(strstr(out, "  latency     " LIMIT_NS " ns (100.00%)\n"));
@@ -346,10 +335,10 @@ START_TEST(test_fits_at_the_limit) {
   const char *models[] = {"hockney", "hetero-hockney", "lmo"};
   for (int i = 0; i < 3; i++) {
     char *fitted = fs_test_temp_path(".xml"), *out = NULL, *err = NULL;
-    ck_assert_msg(run(&out, &err, "fit %s --model %s -o %s", csv, models[i], fitted) == 0, "%s: %s",
+    ck_assert_msg(fs_test_fennelsimf(&out, &err, "fit %s --model %s -o %s", csv, models[i], fitted) == 0, "%s: %s",
                   models[i], err);
     free(out), free(err);
-    ck_assert_msg(run(&out, &err, "run %s --model %s", dag, fitted) == 0, "%s: %s", models[i], err);
+    ck_assert_msg(fs_test_fennelsimf(&out, &err, "run %s --model %s", dag, fitted) == 0, "%s: %s", models[i], err);
     free(out), free(err);
     remove(fitted), free(fitted);
   }
@@ -362,7 +351,7 @@ START_TEST(test_detour_past_the_limit) {
   char *dag = temp_file(".dag", "fennel-dag 1\nranks 1\nt0 compute 0 time=1us\n");
   char *detours = temp_file(".txt", "0ns 1ns\n1ps 4611686018427387904ps\n");
   char *out = NULL, *err = NULL;
-  ck_assert_int_eq(run(&out, &err, "run %s --noise-trace %s", dag, detours), 2);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "run %s --noise-trace %s", dag, detours), 2);
   assert_error(err, "fennelsim: %s:2:5: expected a detour ending by the limit, "
                "4611686018427387.904ns (2^62 ps)\n", detours);
   free(out), free(err);

@@ -101,19 +101,10 @@ END_TEST
 static void expect_starts(const char *file, const char *const *names, const int64_t *starts, int count) {
   fs_program *p = read_goal(file);
   fs_simulation run;
-  char text[8];
-  fs_parameter items[16];
-  fs_parameters parameters;
-  memset(&run, 0, sizeof run);
-  text[0] = 0;
-  ck_assert_int_eq(fs_test_parameters(text, items, &parameters), 0);
-  ck_assert_int_eq(fs_network_model_create("loggops", &parameters, &run.network, &run.err), 0);
-  ck_assert_int_eq(fs_compute_model_create("fixed", &parameters, &run.compute, &run.err), 0);
-  run.engine = fs_engine_new(p, &run.network, &run.compute, &run.err);
   fs_timeline *timeline = fs_timeline_new(p);
   fs_observer observer = fs_timeline_observer(timeline);
-  ck_assert_int_eq(fs_engine_add_observer(run.engine, &observer), 0);
-  ck_assert_int_eq(fs_engine_run(run.engine, &run.err), FS_RUN_OK);
+  fs_test_simulate_observed(&run, p, "loggops", "fixed", "", &observer);
+  ck_assert_int_eq(run.status, FS_RUN_OK);
   for (int i = 0; i < count; i++) {
     char name[24];
     int32_t t = 0;

@@ -27,11 +27,6 @@ static int32_t op(fs_program *p, fs_task_kind kind, int32_t rank, int32_t peer, 
   return t;
 }
 
-static void finalize(fs_program *p) {
-  fs_error err;
-  ck_assert_msg(fs_program_finalize(p, &err) == 0, "%s", err.message);
-}
-
 static char *temp_file(const char *text) {
   char *path = fs_test_temp_path(".table");
   ck_assert_int_eq(fs_test_write_file(path, text, 0), 0);
@@ -54,12 +49,9 @@ static char *params_for(const char *mw, const char *net, const char *extra) {
 static void expect_makespan(const fs_program *p, const char *mw, const char *net, const char *extra,
                             fs_time expected) {
   char *params = params_for(mw, net, extra);
-  fs_simulation run;
-  fs_test_simulate(&run, p, "lognp", "fixed", params);
-  ck_assert_msg(run.status == FS_RUN_OK, "%s", run.err.message);
-  ck_assert_msg(fs_engine_makespan(run.engine) == expected, "makespan %lld ps, expected %lld",
-                (long long)fs_engine_makespan(run.engine), (long long)expected);
-  fs_test_run_free(&run);
+  fs_time makespan = fs_test_makespan(p, "lognp", "fixed", params);
+  ck_assert_msg(makespan == expected, "makespan %lld ps, expected %lld", (long long)makespan,
+                (long long)expected);
   free(params);
 }
 
@@ -84,7 +76,7 @@ START_TEST(fig4_send_recv) {
   fs_program *p = fs_program_new(2);
   op(p, FS_SEND, 0, 1, 16384, 1024);
   op(p, FS_RECV, 1, 0, 16384, 1024);
-  finalize(p);
+  fs_test_finalize(p);
   const fs_time expected[] = {224500000, 580 * (fs_time)US};
   expect_finish(p, "lognp", FIG4_MW, FIG4_NET, "strides=1KiB", expected);
   expect_finish(p, "log3p", FIG4_MW, FIG4_NET, "strides=1KiB", expected);
@@ -98,14 +90,14 @@ END_TEST
 START_TEST(fig4_put) {
   fs_program *p = fs_program_new(2);
   op(p, FS_PUT, 0, 1, 16384, 1024);
-  finalize(p);
+  fs_test_finalize(p);
   const fs_time strided[] = {224500000, 580 * (fs_time)US}; /* remote end counts on 1 */
   expect_finish(p, "lognp", FIG4_MW, FIG4_NET, "strides=1KiB", strided);
   expect_makespan(p, FIG4_MW, FIG4_NET, "strides=1KiB", 580 * (fs_time)US);
   fs_program_free(p);
   p = fs_program_new(2);
   op(p, FS_PUT, 0, 1, 16384, 0);
-  finalize(p);
+  fs_test_finalize(p);
   const fs_time contiguous[] = {14500000, 160 * (fs_time)US};
   expect_finish(p, "lognp", FIG4_MW, FIG4_NET, "strides=1KiB", contiguous);
   expect_makespan(p, FIG4_MW, FIG4_NET, "strides=1KiB", 160 * (fs_time)US);
@@ -120,7 +112,7 @@ END_TEST
 START_TEST(get) {
   fs_program *p = fs_program_new(2);
   op(p, FS_GET, 0, 1, 16384, 1024);
-  finalize(p);
+  fs_test_finalize(p);
   const fs_time expected[] = {740 * (fs_time)US, 0};
   expect_finish(p, "lognp", FIG4_MW, FIG4_NET, "strides=1KiB", expected);
   expect_makespan(p, FIG4_MW, FIG4_NET, "strides=1KiB", 740 * (fs_time)US);
@@ -142,7 +134,7 @@ START_TEST(stride_changes_cost) {
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     fs_program *p = fs_program_new(2);
     op(p, FS_PUT, 0, 1, cases[i].size, cases[i].stride);
-    finalize(p);
+    fs_test_finalize(p);
     expect_makespan(p, mw, "0 0us\n", "strides=16,1KiB", cases[i].us * US);
     fs_program_free(p);
   }
@@ -162,7 +154,7 @@ START_TEST(exchange) {
     int32_t v = op(p, FS_RECV, r, 1 - r, 16384, 1024);
     ck_assert_int_eq(fs_program_depend(p, v, s, FS_AFTER_END), 0);
   }
-  finalize(p);
+  fs_test_finalize(p);
   const fs_time expected[] = {580 * (fs_time)US, 580 * (fs_time)US};
   expect_finish(p, "lognp", FIG4_MW, FIG4_NET, "strides=1KiB", expected);
   fs_program_free(p);
@@ -176,7 +168,7 @@ START_TEST(exchange) {
     if (r == 1) ck_assert_int_eq(fs_program_depend(p, s, nap, FS_AFTER_END), 0);
     ck_assert_int_eq(fs_program_depend(p, v, s, FS_AFTER_END), 0);
   }
-  finalize(p);
+  fs_test_finalize(p);
   const fs_time late[] = {1304500000, 949 * (fs_time)US};
   expect_finish(p, "lognp", FIG4_MW, FIG4_NET, "strides=1KiB", late);
   fs_program_free(p);
@@ -187,7 +179,7 @@ END_TEST
 START_TEST(stride_without_columns) {
   fs_program *p = fs_program_new(2);
   op(p, FS_PUT, 0, 1, 16384, 1024);
-  finalize(p);
+  fs_test_finalize(p);
   char *params = params_for("16KiB 29us\n", FIG4_NET, NULL);
   fs_simulation run;
   fs_test_simulate(&run, p, "lognp", "fixed", params);

@@ -401,16 +401,13 @@ START_TEST(command_merges_shards) {
     shard[i] = temp_file(text);
     free(text);
   }
-  char *merged_path = fs_test_temp_path(".csv"), arguments[2000], *out = NULL, *err = NULL;
-  snprintf(arguments, sizeof arguments, "merge '%s' --format json", whole_path);
-  ck_assert_int_eq(fs_test_fennelsim(arguments, &out, &err), 0);
+  char *merged_path = fs_test_temp_path(".csv"), *out = NULL, *err = NULL;
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "merge '%s' --format json", whole_path), 0);
   char *single = out;
   ck_assert_str_eq(err, "");
   free(err);
   ck_assert_ptr_nonnull(strstr(single, "\"ranks\": 3, \"seeds\": 30"));
-  snprintf(arguments, sizeof arguments, "merge '%s' '%s' '%s' --format=json --samples '%s'",
-           shard[2], shard[0], shard[1], merged_path);
-  ck_assert_int_eq(fs_test_fennelsim(arguments, &out, &err), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "merge '%s' '%s' '%s' --format=json --samples '%s'", shard[2], shard[0], shard[1], merged_path), 0);
   ck_assert_str_eq(err, "");
   ck_assert_str_eq(after_ranks(out), after_ranks(single));
   char *merged = fs_test_read_file(merged_path, NULL);
@@ -419,33 +416,27 @@ START_TEST(command_merges_shards) {
   free(out);
   free(err);
   /* text: a line naming the files, then the statistics */
-  snprintf(arguments, sizeof arguments, "merge '%s' '%s' '%s'", shard[0], shard[1], shard[2]);
-  ck_assert_int_eq(fs_test_fennelsim(arguments, &out, &err), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "merge '%s' '%s' '%s'", shard[0], shard[1], shard[2]), 0);
   char first_line[1500];
   snprintf(first_line, sizeof first_line, "merged: %s, %s, %s\n", shard[0], shard[1], shard[2]);
   ck_assert_int_eq(strncmp(out, first_line, strlen(first_line)), 0);
   free(out);
   free(err);
   /* shard 1 missing: an error, or a warning with --allow-missing */
-  snprintf(arguments, sizeof arguments, "merge '%s' '%s'", shard[0], shard[2]);
-  ck_assert_int_eq(fs_test_fennelsim(arguments, &out, &err), 2);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "merge '%s' '%s'", shard[0], shard[2]), 2);
   ck_assert_str_eq(out, "");
   ck_assert_str_eq(err, "fennelsim: 10 seeds missing between 7 and 36 (the first: 8): is a shard "
                         "missing? (--allow-missing merges the 20 read)\n");
   free(out);
   free(err);
-  snprintf(arguments, sizeof arguments, "merge '%s' '%s' --allow-missing --format json", shard[0],
-           shard[2]);
-  ck_assert_int_eq(fs_test_fennelsim(arguments, &out, &err), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "merge '%s' '%s' --allow-missing --format json", shard[0], shard[2]), 0);
   ck_assert_str_eq(err, "fennelsim: warning: 10 seeds missing between 7 and 36 (the first: 8); "
                         "the statistics are over the 20 seeds read\n");
   ck_assert_ptr_nonnull(strstr(out, "\"ranks\": 3, \"seeds\": 20"));
   free(out);
   free(err);
   /* a shard given twice */
-  snprintf(arguments, sizeof arguments, "merge '%s' '%s' '%s' '%s'", shard[0], shard[1], shard[2],
-           shard[1]);
-  ck_assert_int_eq(fs_test_fennelsim(arguments, &out, &err), 2);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "merge '%s' '%s' '%s' '%s'", shard[0], shard[1], shard[2], shard[1]), 2);
   char message[1500];
   snprintf(message, sizeof message, "fennelsim: %s:2:1: seed 8 already read at %s:2\n", shard[1],
            shard[1]);
@@ -464,18 +455,16 @@ START_TEST(command_merges_shards) {
 END_TEST
 
 START_TEST(command_errors) {
-  char *bad = temp_file(HEADER2 "1,2,3\n"), *empty = temp_file(HEADER2), arguments[1500];
+  char *bad = temp_file(HEADER2 "1,2,3\n"), *empty = temp_file(HEADER2);
   char *out = NULL, *err = NULL, message[1500];
-  snprintf(arguments, sizeof arguments, "merge '%s'", bad);
-  ck_assert_int_eq(fs_test_fennelsim(arguments, &out, &err), 2);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "merge '%s'", bad), 2);
   ck_assert_str_eq(out, "");
   snprintf(message, sizeof message, "fennelsim: %s:2:6: expected ',' and finish_ns_1 (the header "
            "has 4 columns), got end of line\n", bad);
   ck_assert_str_eq(err, message);
   free(out);
   free(err);
-  snprintf(arguments, sizeof arguments, "merge '%s'", empty);
-  ck_assert_int_eq(fs_test_fennelsim(arguments, &out, &err), 2);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "merge '%s'", empty), 2);
   ck_assert_str_eq(err, "fennelsim: no samples: the files hold only a header\n");
   free(out);
   free(err);
@@ -483,18 +472,15 @@ START_TEST(command_errors) {
   ck_assert_str_eq(err, "fennelsim: no samples file given (see fennelsim merge --help)\n");
   free(out);
   free(err);
-  snprintf(arguments, sizeof arguments, "merge '%s' --format xml", empty);
-  ck_assert_int_eq(fs_test_fennelsim(arguments, &out, &err), 2);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "merge '%s' --format xml", empty), 2);
   ck_assert_str_eq(err, "fennelsim: --format xml: expected text or json\n");
   free(out);
   free(err);
-  snprintf(arguments, sizeof arguments, "merge '%s' --shard 0/2", empty);
-  ck_assert_int_eq(fs_test_fennelsim(arguments, &out, &err), 2);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "merge '%s' --shard 0/2", empty), 2);
   ck_assert_str_eq(err, "fennelsim: unknown option --shard (see fennelsim merge --help)\n");
   free(out);
   free(err);
-  snprintf(arguments, sizeof arguments, "merge '%s' --samples /nonexistent/x.csv", bad);
-  ck_assert_int_eq(fs_test_fennelsim(arguments, &out, &err), 2);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "merge '%s' --samples /nonexistent/x.csv", bad), 2);
   ck_assert_ptr_nonnull(strstr(err, "/nonexistent/x.csv"));
   free(out);
   free(err);
@@ -542,9 +528,8 @@ START_TEST(large_study_merges) {
   ck_assert_int_eq(ranks, BIG_RANKS);
   assert_same(&merged, &whole, BIG_RANKS);
   /* the command too, writing the merged samples back */
-  char *again = fs_test_temp_path(".csv"), arguments[2000], *out = NULL, *errors = NULL;
-  snprintf(arguments, sizeof arguments, "merge '%s' --samples '%s' --format json", path, again);
-  ck_assert_int_eq(fs_test_fennelsim(arguments, &out, &errors), 0);
+  char *again = fs_test_temp_path(".csv"), *out = NULL, *errors = NULL;
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &errors, "merge '%s' --samples '%s' --format json", path, again), 0);
   ck_assert_str_eq(errors, "");
   ck_assert_ptr_nonnull(strstr(out, "\"ranks\": 80000, \"seeds\": 3"));
   char *written = fs_test_read_file(again, NULL);

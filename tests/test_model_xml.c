@@ -102,15 +102,11 @@ END_TEST
 /* The shipped file equals the shipped tables with the thesis's o values. */
 START_TEST(shipped_metropolis_model) {
   char *dag = fs_test_temp_path(".dag"), *out = NULL, *err = NULL, *with_params = NULL;
-  char command[1024];
-  snprintf(command, sizeof command, "gen allgather-ring --ranks 32 --size 64KiB -o %s", dag);
-  ck_assert_int_eq(fs_test_fennelsim(command, NULL, NULL), 0);
-  snprintf(command, sizeof command, "run %s --nodes 4 --cores 8 --format json --model "
+  ck_assert_int_eq(fs_test_fennelsimf(NULL, NULL, "gen allgather-ring --ranks 32 --size 64KiB -o %s", dag), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(&with_params, NULL, "run %s --nodes 4 --cores 8 --format json --model "
            "taulop --param shm_o=0.1095us --param net_o=2.8775us --param "
-           "shm_table=models/metropolis-shm.table --param net_table=models/metropolis-net.table", dag);
-  ck_assert_int_eq(fs_test_fennelsim(command, &with_params, NULL), 0);
-  snprintf(command, sizeof command, "run %s --nodes 4 --cores 8 --format json --model metropolis-taulop", dag);
-  ck_assert_int_eq(fs_test_fennelsim(command, &out, &err), 0);
+           "shm_table=models/metropolis-shm.table --param net_table=models/metropolis-net.table", dag), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "run %s --nodes 4 --cores 8 --format json --model metropolis-taulop", dag), 0);
   char *a = strstr(out, "\"makespan_ns\": "), *b = strstr(with_params, "\"makespan_ns\": ");
   ck_assert_ptr_nonnull(a);
   ck_assert_ptr_nonnull(b);
@@ -119,12 +115,10 @@ START_TEST(shipped_metropolis_model) {
   ck_assert_ptr_nonnull(strstr(out, "\"shm_table\": \"models/metropolis-taulop.xml\""));
   ck_assert_ptr_nonnull(strstr(out, "\"shm_o_ns\": 109.5"));
   free(out), free(err), free(with_params);
-  snprintf(command, sizeof command, "run %s --model no-such-model", dag);
-  ck_assert_int_eq(fs_test_fennelsim(command, NULL, &err), 2);
+  ck_assert_int_eq(fs_test_fennelsimf(NULL, &err, "run %s --model no-such-model", dag), 2);
   ck_assert_ptr_nonnull(strstr(err, "fennelsim: unknown network model 'no-such-model' (known: "));
   free(err);
-  snprintf(command, sizeof command, "run %s --model models/platform-4x8-rr.xml", dag);
-  ck_assert_int_eq(fs_test_fennelsim(command, NULL, &err), 2);
+  ck_assert_int_eq(fs_test_fennelsimf(NULL, &err, "run %s --model models/platform-4x8-rr.xml", dag), 2);
   ck_assert_str_eq(err, "fennelsim: models/platform-4x8-rr.xml:11: expected <model> without a "
                         "namespace as the root element (got <platform>)\n");
   free(err);

@@ -22,16 +22,6 @@ static fs_program *generate(const char *name, int32_t ranks, int64_t size, fs_ti
   return p;
 }
 
-static fs_time makespan_of(const fs_program *p, const char *model, const char *compute,
-                           const char *params) {
-  fs_simulation run;
-  fs_test_simulate(&run, p, model, compute, params);
-  ck_assert_msg(run.status == FS_RUN_OK, "%s", run.err.message);
-  fs_time m = fs_engine_makespan(run.engine);
-  fs_test_run_free(&run);
-  return m;
-}
-
 /* Ping-pong under hockney, alpha 1 us, beta 0.5 ns/B, 100 B: each message
  * costs 1000 + 50 = 1050 ns and blocks until arrival; 2 rounds are four
  * messages in sequence: 4 * 1050 = 4200 ns. 5 rounds: 10500 ns. */
@@ -39,11 +29,11 @@ START_TEST(pingpong_hockney) {
   fs_generator_options o = {.ranks = 2, .size = 100, .rounds = 2};
   fs_error err;
   fs_program *p = fs_generate_pingpong(&o, &err);
-  ck_assert_int_eq(makespan_of(p, "hockney", "fixed", "alpha=1us beta=0.5ns"), 4200 * NS);
+  ck_assert_int_eq(fs_test_makespan(p, "hockney", "fixed", "alpha=1us beta=0.5ns"), 4200 * NS);
   fs_program_free(p);
   o.rounds = 5;
   p = fs_generate_pingpong(&o, &err);
-  ck_assert_int_eq(makespan_of(p, "hockney", "fixed", "alpha=1us beta=0.5ns"), 10500 * NS);
+  ck_assert_int_eq(fs_test_makespan(p, "hockney", "fixed", "alpha=1us beta=0.5ns"), 10500 * NS);
   fs_program_free(p);
 }
 END_TEST
@@ -74,7 +64,7 @@ END_TEST
  * beta 0, a multicast to 7: 880 + 7*380 = 3540 ns. */
 START_TEST(multicast_archer_default) {
   fs_program *p = generate("multicast", 8, 8, -1);
-  ck_assert_int_eq(makespan_of(p, "pipelined", "fixed", ""), 3540 * NS);
+  ck_assert_int_eq(fs_test_makespan(p, "pipelined", "fixed", ""), 3540 * NS);
   fs_program_free(p);
 }
 END_TEST
@@ -89,7 +79,7 @@ START_TEST(allreduce_rd_powers_of_two) {
   for (int k = 0; k <= 10; k++) {
     fs_program *p = generate("allreduce-rd", 1 << k, 8, 10 * NS);
     fs_time expected = k * (100 * NS + 500 * NS + 3200 + 10 * NS);
-    ck_assert_int_eq(makespan_of(p, "pipelined", "fixed", "alpha_p=500ns alpha_r=100ns beta=0.4ns"),
+    ck_assert_int_eq(fs_test_makespan(p, "pipelined", "fixed", "alpha_p=500ns alpha_r=100ns beta=0.4ns"),
                      expected);
     fs_program_free(p);
   }
@@ -101,7 +91,7 @@ END_TEST
  * 4 * (1000 + 64 + 5) = 4276 ns (eq. 5.2 with gamma*n = 5 ns). */
 START_TEST(allreduce_rd_hockney) {
   fs_program *p = generate("allreduce-rd", 16, 64, 5 * NS);
-  ck_assert_int_eq(makespan_of(p, "hockney", "fixed", "alpha=1us beta=1ns"), 4276 * NS);
+  ck_assert_int_eq(fs_test_makespan(p, "hockney", "fixed", "alpha=1us beta=1ns"), 4276 * NS);
   fs_program_free(p);
 }
 END_TEST
@@ -148,7 +138,7 @@ START_TEST(allreduce_rm_stages) {
     fs_error err;
     fs_program *p = fs_generate_allreduce_rm(&o, &err);
     ck_assert_msg(p != NULL, "%s", err.message);
-    ck_assert_int_eq(makespan_of(p, "pipelined", "fixed", "alpha_p=500ns alpha_r=100ns beta=0.4ns"),
+    ck_assert_int_eq(fs_test_makespan(p, "pipelined", "fixed", "alpha_p=500ns alpha_r=100ns beta=0.4ns"),
                      cases[i].expected);
     fs_program_free(p);
   }
@@ -181,16 +171,16 @@ START_TEST(thesis_table_5_3_predictions) {
     o.factor_count = rm[i].count;
     fs_error err;
     fs_program *p = fs_generate_allreduce_rm(&o, &err);
-    ck_assert_int_eq(makespan_of(p, "pipelined", "fixed", ""), rm[i].expected * NS);
+    ck_assert_int_eq(fs_test_makespan(p, "pipelined", "fixed", ""), rm[i].expected * NS);
     fs_program_free(p);
   }
   for (int k = 2; k <= 7; k++) {
     fs_program *p = generate("allreduce-rd", 1 << k, 8, -1);
-    ck_assert_int_eq(makespan_of(p, "pipelined", "fixed", ""), k * 1260 * NS);
+    ck_assert_int_eq(fs_test_makespan(p, "pipelined", "fixed", ""), k * 1260 * NS);
     fs_program_free(p);
   }
   fs_program *p = generate("allreduce-rd", 6, 8, -1);
-  ck_assert_int_eq(makespan_of(p, "pipelined", "fixed", ""), 4160 * NS);
+  ck_assert_int_eq(fs_test_makespan(p, "pipelined", "fixed", ""), 4160 * NS);
   fs_program_free(p);
 }
 END_TEST
@@ -210,7 +200,7 @@ START_TEST(archer_table_interpolation) {
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     fs_program *p = generate("multicast", 2, cases[i].size, -1);
-    ck_assert_int_eq(makespan_of(p, "pipelined", "fixed", ""), cases[i].expected);
+    ck_assert_int_eq(fs_test_makespan(p, "pipelined", "fixed", ""), cases[i].expected);
     fs_program_free(p);
   }
 }
@@ -224,7 +214,7 @@ START_TEST(table_file) {
   fs_program *p = generate("multicast", 2, 500, -1);
   char params[300];
   snprintf(params, sizeof params, "table=%s", path);
-  ck_assert_int_eq(makespan_of(p, "pipelined", "fixed", params), 260 * NS);
+  ck_assert_int_eq(fs_test_makespan(p, "pipelined", "fixed", params), 260 * NS);
   fs_program_free(p);
   free(path);
 }
@@ -295,13 +285,13 @@ START_TEST(compute_models) {
   const char *base = "alpha_p=500ns alpha_r=100ns";
   char params[200];
   snprintf(params, sizeof params, "%s compute_time=25ns", base);
-  ck_assert_int_eq(makespan_of(p, "pipelined", "fixed", params), 625 * NS);
+  ck_assert_int_eq(fs_test_makespan(p, "pipelined", "fixed", params), 625 * NS);
   snprintf(params, sizeof params, "%s gamma=0.25ns", base);
-  ck_assert_int_eq(makespan_of(p, "pipelined", "rate", params), 602 * NS);
-  ck_assert_int_eq(makespan_of(p, "pipelined", "rate", base), 600 * NS);
+  ck_assert_int_eq(fs_test_makespan(p, "pipelined", "rate", params), 602 * NS);
+  ck_assert_int_eq(fs_test_makespan(p, "pipelined", "rate", base), 600 * NS);
   fs_program_free(p);
   p = generate("allreduce-rd", 2, 8, 7 * NS);
-  ck_assert_int_eq(makespan_of(p, "pipelined", "rate", params), 607 * NS);
+  ck_assert_int_eq(fs_test_makespan(p, "pipelined", "rate", params), 607 * NS);
   fs_program_free(p);
 }
 END_TEST
@@ -311,8 +301,8 @@ END_TEST
  * 333333.333 ps -> 333333 ps. */
 START_TEST(bandwidth_parameters) {
   fs_program *p = generate("multicast", 2, 1000, -1);
-  ck_assert_int_eq(makespan_of(p, "hockney", "fixed", "alpha=0 beta=1GB/s"), 1000 * NS);
-  ck_assert_int_eq(makespan_of(p, "hockney", "fixed", "alpha=0 beta=3GB/s"), 333333);
+  ck_assert_int_eq(fs_test_makespan(p, "hockney", "fixed", "alpha=0 beta=1GB/s"), 1000 * NS);
+  ck_assert_int_eq(fs_test_makespan(p, "hockney", "fixed", "alpha=0 beta=3GB/s"), 333333);
   fs_program_free(p);
 }
 END_TEST

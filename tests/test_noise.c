@@ -361,20 +361,16 @@ END_TEST
  * noise options exit 2 with their message. */
 START_TEST(test_cli_study) {
   char *dag = fs_test_temp_path(".dag");
-  char command[1024], *a = NULL, *b = NULL, *err = NULL;
-  snprintf(command, sizeof command, "gen allreduce-rd --ranks 16 -o %s", dag);
-  ck_assert_int_eq(fs_test_fennelsim(command, NULL, NULL), 0);
+  char *a = NULL, *b = NULL, *err = NULL;
+  ck_assert_int_eq(fs_test_fennelsimf(NULL, NULL, "gen allreduce-rd --ranks 16 -o %s", dag), 0);
   const char *study = "run %s --model pipelined --noise net=lognormal:sigma=0.2 --seeds 50 "
                       "--format json --threads %d";
-  snprintf(command, sizeof command, study, dag, 1);
-  ck_assert_int_eq(fs_test_fennelsim(command, &a, NULL), 0);
-  snprintf(command, sizeof command, study, dag, 3);
-  ck_assert_int_eq(fs_test_fennelsim(command, &b, NULL), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(&a, NULL, study, dag, 1), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(&b, NULL, study, dag, 3), 0);
   ck_assert_str_eq(a, b);
   ck_assert_ptr_nonnull(strstr(a, "\"seeds\": 50, \"base_seed\": 1, \"makespan_ns\": {\"min\": "));
   free(a), free(b);
-  snprintf(command, sizeof command, "run %s --model pipelined --noise host=constant:value=2", dag);
-  ck_assert_int_eq(fs_test_fennelsim(command, &a, NULL), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(&a, NULL, "run %s --model pipelined --noise host=constant:value=2", dag), 0);
   ck_assert_ptr_nonnull(strstr(a, "noise      {\"host\": \"constant:value=2\"} seed 1\n"));
   free(a);
   static const struct {
@@ -389,8 +385,7 @@ START_TEST(test_cli_study) {
                                      "and --channel-load show one run: not with --seeds"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-    snprintf(command, sizeof command, "run %s %s", dag, bad[i].options);
-    ck_assert_int_eq(fs_test_fennelsim(command, NULL, &err), 2);
+    ck_assert_int_eq(fs_test_fennelsimf(NULL, &err, "run %s %s", dag, bad[i].options), 2);
     ck_assert_msg(strncmp(err, bad[i].message, strlen(bad[i].message)) == 0, "%s", err);
     free(err);
   }

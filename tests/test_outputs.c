@@ -18,8 +18,6 @@
 
 static char *out, *err;
 
-#define fennelsim(...) fs_test_cli(&out, &err, __VA_ARGS__)
-
 /* Fields of one RFC 4180 record starting at *p (quoted fields may hold
  * commas, doubled quotes and line breaks); *p moves past its line break. */
 static int record_fields(const char **p) {

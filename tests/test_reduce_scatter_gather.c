@@ -22,16 +22,6 @@
 
 /* ---- helpers ---------------------------------------------------------- */
 
-static fs_generator_options options_for(int32_t ranks, int64_t size, int32_t root) {
-  fs_generator_options o;
-  memset(&o, 0, sizeof o);
-  o.ranks = ranks;
-  o.size = size;
-  o.rounds = 1;
-  o.root = root;
-  return o;
-}
-
 static void append(char *text, size_t size, const char *format, ...) FS_PRINTF(3, 4);
 static void append(char *text, size_t size, const char *format, ...) {
   size_t used = strlen(text);
@@ -104,19 +94,6 @@ static int count_labelled(const fs_program *p, const char *label) {
   return n;
 }
 
-/* The makespan of name under network/compute with params (all exact ps). */
-static fs_time makespan(const char *name, const fs_generator_options *o, const char *network,
-                        const char *compute, const char *params) {
-  fs_program *p = fs_test_generate(name, o);
-  fs_simulation run;
-  fs_test_simulate(&run, p, network, compute, params);
-  ck_assert_msg(run.status == FS_RUN_OK, "%s N=%d: %s", name, o->ranks, run.err.message);
-  fs_time t = fs_engine_makespan(run.engine);
-  fs_test_run_free(&run);
-  fs_program_free(p);
-  return t;
-}
-
 /* Distinct roots worth trying at n ranks: 0, 1, n/2, n-1 (count returned). */
 static int roots_for(int32_t n, int32_t roots[4]) {
   int count = 0;
@@ -134,7 +111,7 @@ static int roots_for(int32_t n, int32_t roots[4]) {
 /* Open MPI's loop: the root receives from N-1 down to 0, skipping itself,
  * each recv after the previous reduce, each reduce after its recv. */
 START_TEST(test_reduce_linear_structure) {
-  fs_generator_options o = options_for(4, 100, 0);
+  fs_generator_options o = fs_test_options(4, 100, 0, NULL);
   const char *root0[] = {"R3:100 C:100[0] R2:100[1] C:100[2] R1:100[3] C:100[4]", "S0:100",
                          "S0:100", "S0:100"};
   expect_ranks("reduce-linear", &o, root0);
@@ -146,11 +123,11 @@ START_TEST(test_reduce_linear_structure) {
   const char *root3[] = {"S3:100", "S3:100", "S3:100",
                          "R2:100 C:100[0] R1:100[1] C:100[2] R0:100[3] C:100[4]"};
   expect_ranks("reduce-linear", &o, root3);
-  o = options_for(3, 64, 1);
+  o = fs_test_options(3, 64, 1, NULL);
   o.has_reduce_time = 1, o.reduce_time = 250 * FS_NS;
   const char *timed[] = {"S1:64", "R2:64 C=250ns[0] R0:64[1] C=250ns[2]", "S1:64"};
   expect_ranks("reduce-linear", &o, timed);
-  o = options_for(1, 64, 0);
+  o = fs_test_options(1, 64, 0, NULL);
   const char *alone[] = {""};
   expect_ranks("reduce-linear", &o, alone);
 }
@@ -159,7 +136,7 @@ END_TEST
 /* 3(N-1) tasks, 2N-3 dependencies, all labelled "reduce", at many N. */
 START_TEST(test_reduce_linear_counts) {
   for (int32_t n = 1; n <= 40; n++) {
-    fs_generator_options o = options_for(n, 8, n - 1);
+    fs_generator_options o = fs_test_options(n, 8, n - 1, NULL);
     fs_program *p = fs_test_generate("reduce-linear", &o);
     ck_assert_int_eq(p->tasks, 3 * (n - 1));
     ck_assert_int_eq(p->dependencies, n > 1 ? 2 * n - 3 : 0);
@@ -175,7 +152,7 @@ END_TEST
  * previous one; the gather's root receives in rank order, each recv after
  * the previous one. */
 START_TEST(test_scatter_gather_linear_structure) {
-  fs_generator_options o = options_for(4, 10, 0);
+  fs_generator_options o = fs_test_options(4, 10, 0, NULL);
   const char *scatter0[] = {"S1:10 S2:10[0] S3:10[1]", "R0:10", "R0:10", "R0:10"};
   expect_ranks("scatter-linear", &o, scatter0);
   const char *gather0[] = {"R1:10 R2:10[0] R3:10[1]", "S0:10", "S0:10", "S0:10"};
@@ -185,17 +162,17 @@ START_TEST(test_scatter_gather_linear_structure) {
   expect_ranks("scatter-linear", &o, scatter2);
   const char *gather2[] = {"S2:10", "S2:10", "R0:10 R1:10[0] R3:10[1]", "S2:10"};
   expect_ranks("gather-linear", &o, gather2);
-  o = options_for(2, 7, 1);
+  o = fs_test_options(2, 7, 1, NULL);
   const char *scatter_two[] = {"R1:7", "S0:7"};
   expect_ranks("scatter-linear", &o, scatter_two);
   const char *gather_two[] = {"S1:7", "R0:7"};
   expect_ranks("gather-linear", &o, gather_two);
-  o = options_for(1, 7, 0);
+  o = fs_test_options(1, 7, 0, NULL);
   const char *alone[] = {""};
   expect_ranks("scatter-linear", &o, alone);
   expect_ranks("gather-linear", &o, alone);
   for (int32_t n = 1; n <= 40; n++) {
-    o = options_for(n, 8, n / 2);
+    o = fs_test_options(n, 8, n / 2, NULL);
     fs_program *s = fs_test_generate("scatter-linear", &o), *g = fs_test_generate("gather-linear", &o);
     ck_assert_int_eq(s->tasks, 2 * (n - 1));
     ck_assert_int_eq(g->tasks, 2 * (n - 1));
@@ -218,7 +195,7 @@ END_TEST
  * mask 1, 1 sends blocks [2,4) to 0. A sendrecv is recv then send after the
  * rank's previous task; the reduce after both. */
 START_TEST(test_rabenseifner_power_of_two) {
-  fs_generator_options o = options_for(4, 8, 0);
+  fs_generator_options o = fs_test_options(4, 8, 0, NULL);
   const char *root0[] = {
       "R1:4 S1:4 C:4[0,1] R2:2[2] S2:2[2] C:2[3,4] R2:2[5] R1:4[6]",
       "R0:4 S0:4 C:4[0,1] R3:2[2] S3:2[2] C:2[3,4] R3:2[5] S0:4[6]",
@@ -237,11 +214,11 @@ START_TEST(test_rabenseifner_power_of_two) {
   };
   expect_ranks("reduce-rabenseifner", &o, root3);
   /* --reduce-time: every reduce takes it, whatever its size. */
-  o = options_for(2, 5, 1);
+  o = fs_test_options(2, 5, 1, NULL);
   o.has_reduce_time = 1, o.reduce_time = 40 * FS_NS;
   const char *two[] = {"R1:3 S1:2 C=40ns[0,1] S1:3[2]", "R0:2 S0:3 C=40ns[0,1] R0:3[2]"};
   expect_ranks("reduce-rabenseifner", &o, two);
-  o = options_for(1, 5, 0);
+  o = fs_test_options(1, 5, 0, NULL);
   const char *alone[] = {""};
   expect_ranks("reduce-rabenseifner", &o, alone);
 }
@@ -254,7 +231,7 @@ END_TEST
  * rank 2, whose partner newrank 0 now means the root. Root 0 and root 2
  * (newroot 1) for comparison. */
 START_TEST(test_rabenseifner_three) {
-  fs_generator_options o = options_for(3, 8, 1);
+  fs_generator_options o = fs_test_options(3, 8, 1, NULL);
   const char *root1[] = {"R1:8 C:8[0] R2:4[1] S2:4[1] C:4[2,3] S1:4[4]", "S0:8 R0:4[0] R2:4[1]",
                          "R0:4 S0:4 C:4[0,1] S1:4[2]"};
   expect_ranks("reduce-rabenseifner", &o, root1);
@@ -277,7 +254,7 @@ END_TEST
  * 2). Gather mask 2: r4 -> root block 1, r5 -> r2 block 3; mask 1: r2 ->
  * root blocks [2,4). Hand-derived from MPICH's loops. */
 START_TEST(test_rabenseifner_six_root_dropped) {
-  fs_generator_options o = options_for(6, 10, 3);
+  fs_generator_options o = fs_test_options(6, 10, 3, NULL);
   const char *expected[] = {
       "R1:10 C:10[0] R2:6[1] S2:4[1] C:6[2,3] R4:3[4] S4:3[4] C:3[5,6] S3:3[7]",
       "S0:10",
@@ -305,7 +282,7 @@ END_TEST
  * {2,3}), r0 -> r3 block 0, r2 -> r4 block 2; mask 1, r3 -> r4 blocks
  * [0,2) (5 B; MPICH grows r3's last_idx from 2 to 4 here). */
 START_TEST(test_rabenseifner_five) {
-  fs_generator_options o = options_for(5, 9, 4);
+  fs_generator_options o = fs_test_options(5, 9, 4, NULL);
   const char *expected[] = {
       "R1:9 C:9[0] R2:5[1] S2:4[1] C:5[2,3] R3:3[4] S3:2[4] C:3[5,6] S3:3[7]",
       "S0:9",
@@ -322,7 +299,7 @@ END_TEST
 START_TEST(test_rabenseifner_counts) {
   for (int32_t n = 1; n <= 40; n++)
     for (int32_t root = 0; root < n; root++) {
-      fs_generator_options o = options_for(n, 100, root);
+      fs_generator_options o = fs_test_options(n, 100, root, NULL);
       fs_program *p = fs_test_generate("reduce-rabenseifner", &o);
       int64_t steps = 0, pof2 = 1;
       while (pof2 * 2 <= n) pof2 *= 2, steps++;
@@ -342,27 +319,27 @@ START_TEST(test_errors) {
                          "gather-linear"};
   fs_error err;
   for (int i = 0; i < 4; i++) {
-    fs_generator_options o = options_for(4, 8, 4);
+    fs_generator_options o = fs_test_options(4, 8, 4, NULL);
     ck_assert_ptr_nonnull(strstr(fs_test_generate_error(names[i], &o, &err), "--root 4 is not a rank"));
     o.root = -1;
     ck_assert_ptr_nonnull(strstr(fs_test_generate_error(names[i], &o, &err), "--root -1 is not a rank"));
-    o = options_for(0, 8, 0);
+    o = fs_test_options(0, 8, 0, NULL);
     ck_assert_ptr_nonnull(strstr(fs_test_generate_error(names[i], &o, &err), "--ranks must be at least 1"));
-    o = options_for(4, -1, 0);
+    o = fs_test_options(4, -1, 0, NULL);
     ck_assert_ptr_nonnull(
         strstr(fs_test_generate_error(names[i], &o, &err), "--size must not be negative"));
     ck_assert_ptr_nonnull(strstr(err.message, names[i]));
-    o = options_for(4, 8, 0);
+    o = fs_test_options(4, 8, 0, NULL);
     o.has_reduce_time = 1, o.reduce_time = -1;
     ck_assert_ptr_nonnull(strstr(fs_test_generate_error(names[i], &o, &err), "--reduce-time"));
   }
-  fs_generator_options o = options_for(4, 8, 0);
+  fs_generator_options o = fs_test_options(4, 8, 0, NULL);
   o.has_reduce_time = 1, o.reduce_time = FS_NS;
   ck_assert_str_eq(fs_test_generate_error("scatter-linear", &o, &err),
                    "scatter-linear: --reduce-time does not apply (a scatter has no reduction)");
   ck_assert_str_eq(fs_test_generate_error("gather-linear", &o, &err),
                    "gather-linear: --reduce-time does not apply (a gather has no reduction)");
-  o = options_for(4, INT64_MAX / 2, 0); /* N blocks of S do not fit in int64 */
+  o = fs_test_options(4, INT64_MAX / 2, 0, NULL); /* N blocks of S do not fit in int64 */
   ck_assert_ptr_nonnull(strstr(fs_test_generate_error("scatter-linear", &o, &err), "too large"));
   ck_assert_ptr_nonnull(strstr(fs_test_generate_error("gather-linear", &o, &err), "too large"));
 }
@@ -371,7 +348,7 @@ END_TEST
 /* ---- data flow ---------------------------------------------------------- */
 
 static void expect_flow(const char *name, int32_t n, int64_t size, int32_t root, int timed) {
-  fs_generator_options o = options_for(n, size, root);
+  fs_generator_options o = fs_test_options(n, size, root, NULL);
   o.has_reduce_time = timed, o.reduce_time = timed ? 10 * FS_NS : 0;
   char why[512];
   const char *failure = fs_check_generator_flow(name, &o, why, sizeof why);
@@ -435,20 +412,19 @@ START_TEST(test_reduce_linear_time) {
     int32_t roots[4];
     int count = roots_for(n, roots);
     for (int k = 0; k < count; k++) {
-      fs_generator_options o = options_for(n, size, roots[k]);
+      fs_generator_options o = fs_test_options(n, size, roots[k], NULL);
       fs_time expected = ALPHA + BETA * size + (n - 1) * (fs_time)(size * 2 * FS_NS);
-      ck_assert_int_eq(makespan("reduce-linear", &o, "hockney", "rate", HOCKNEY " gamma=2ns"),
+      ck_assert_int_eq(fs_test_generated_makespan("reduce-linear", &o, "hockney", "rate", HOCKNEY " gamma=2ns"),
                        expected);
-      ck_assert_int_eq(makespan("reduce-linear", &o, "pipelined", "rate",
-                                "alpha_p=700ns alpha_r=150ns beta=1ns gamma=2ns"),
+      ck_assert_int_eq(fs_test_generated_makespan("reduce-linear", &o, "pipelined", "rate", "alpha_p=700ns alpha_r=150ns beta=1ns gamma=2ns"),
                        expected - ALPHA + 850 * FS_NS);
       o.has_reduce_time = 1, o.reduce_time = 300 * FS_NS;
-      ck_assert_int_eq(makespan("reduce-linear", &o, "hockney", "fixed", HOCKNEY),
+      ck_assert_int_eq(fs_test_generated_makespan("reduce-linear", &o, "hockney", "fixed", HOCKNEY),
                        ALPHA + BETA * size + (n - 1) * 300 * FS_NS);
     }
   }
-  fs_generator_options one = options_for(1, size, 0);
-  ck_assert_int_eq(makespan("reduce-linear", &one, "hockney", "rate", HOCKNEY " gamma=2ns"), 0);
+  fs_generator_options one = fs_test_options(1, size, 0, NULL);
+  ck_assert_int_eq(fs_test_generated_makespan("reduce-linear", &one, "hockney", "rate", HOCKNEY " gamma=2ns"), 0);
 }
 END_TEST
 
@@ -468,7 +444,7 @@ START_TEST(test_scatter_gather_linear_time) {
     int count = roots_for(n, roots);
     for (int k = 0; k < count; k++) {
       int32_t root = roots[k];
-      fs_generator_options o = options_for(n, size, root);
+      fs_generator_options o = fs_test_options(n, size, root, NULL);
       fs_program *p = fs_test_generate("scatter-linear", &o);
       fs_simulation run;
       fs_test_simulate(&run, p, "hockney", "fixed", HOCKNEY);
@@ -480,10 +456,9 @@ START_TEST(test_scatter_gather_linear_time) {
       ck_assert_int_eq(finish[root], (n - 1) * step);
       fs_test_run_free(&run);
       fs_program_free(p);
-      ck_assert_int_eq(makespan("scatter-linear", &o, "pipelined", "fixed",
-                                "alpha_p=700ns alpha_r=150ns beta=1ns"),
+      ck_assert_int_eq(fs_test_generated_makespan("scatter-linear", &o, "pipelined", "fixed", "alpha_p=700ns alpha_r=150ns beta=1ns"),
                        n > 1 ? (n - 1) * 150 * FS_NS + 700 * FS_NS + BETA * size : 0);
-      ck_assert_int_eq(makespan("gather-linear", &o, "hockney", "fixed", HOCKNEY),
+      ck_assert_int_eq(fs_test_generated_makespan("gather-linear", &o, "hockney", "fixed", HOCKNEY),
                        n > 1 ? step : 0);
     }
   }
@@ -519,11 +494,11 @@ START_TEST(test_rabenseifner_time_power_of_two) {
     int32_t roots[4];
     int count = roots_for(n, roots);
     for (int k = 0; k < count; k++) {
-      fs_generator_options o = options_for(n, size, roots[k]);
+      fs_generator_options o = fs_test_options(n, size, roots[k], NULL);
       ck_assert_int_eq(
-          makespan("reduce-rabenseifner", &o, "hockney", "rate", HOCKNEY " gamma=0.5ns"), eq54);
+          fs_test_generated_makespan("reduce-rabenseifner", &o, "hockney", "rate", HOCKNEY " gamma=0.5ns"), eq54);
       o.has_reduce_time = 1, o.reduce_time = 3 * FS_US;
-      ck_assert_int_eq(makespan("reduce-rabenseifner", &o, "hockney", "fixed", HOCKNEY),
+      ck_assert_int_eq(fs_test_generated_makespan("reduce-rabenseifner", &o, "hockney", "fixed", HOCKNEY),
                        2 * steps * ALPHA + 2 * BETA * size * (n - 1) / n + steps * 3 * FS_US);
     }
   }
@@ -556,11 +531,11 @@ END_TEST
 START_TEST(test_rabenseifner_time_any) {
   const int64_t size = 65536;
   const fs_time gamma = FS_NS / 2;
-  fs_generator_options o = options_for(6, size, 0);
-  ck_assert_int_eq(makespan("reduce-rabenseifner", &o, "hockney", "rate", HOCKNEY " gamma=0.5ns"),
+  fs_generator_options o = fs_test_options(6, size, 0, NULL);
+  ck_assert_int_eq(fs_test_generated_makespan("reduce-rabenseifner", &o, "hockney", "rate", HOCKNEY " gamma=0.5ns"),
                    226184 * FS_NS);
-  o = options_for(3, size, 1);
-  ck_assert_int_eq(makespan("reduce-rabenseifner", &o, "hockney", "rate", HOCKNEY " gamma=0.5ns"),
+  o = fs_test_options(3, size, 1, NULL);
+  ck_assert_int_eq(fs_test_generated_makespan("reduce-rabenseifner", &o, "hockney", "rate", HOCKNEY " gamma=0.5ns"),
                    183224 * FS_NS);
   for (int32_t n = 2; n <= 64; n++) {
     int64_t pof2 = 1, steps = 0;
@@ -571,9 +546,8 @@ START_TEST(test_rabenseifner_time_any) {
     int32_t roots[4];
     int count = roots_for(n, roots);
     for (int k = 0; k < count; k++) {
-      o = options_for(n, size, roots[k]);
-      ck_assert_msg(makespan("reduce-rabenseifner", &o, "hockney", "rate",
-                             HOCKNEY " gamma=0.5ns") == expected,
+      o = fs_test_options(n, size, roots[k], NULL);
+      ck_assert_msg(fs_test_generated_makespan("reduce-rabenseifner", &o, "hockney", "rate", HOCKNEY " gamma=0.5ns") == expected,
                     "N=%d root=%d", n, roots[k]);
     }
   }

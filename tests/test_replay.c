@@ -852,27 +852,22 @@ END_TEST
  * times; as GOAL (two-sided algorithms only) the same as the trace with
  * those algorithms. */
 START_TEST(convert_trace_to_dag_and_goal) {
-  char *dag = fs_test_temp_path(".dag.gz"), *goal = fs_test_temp_path(".goal"), command[1024];
+  char *dag = fs_test_temp_path(".dag.gz"), *goal = fs_test_temp_path(".goal");
   char *out = NULL, *err = NULL;
-  snprintf(command, sizeof command, "convert %s %s", SWEEP3D, dag);
-  ck_assert_int_eq(fs_test_fennelsim(command, NULL, &err), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(NULL, &err, "convert %s %s", SWEEP3D, dag), 0);
   free(err);
-  snprintf(command, sizeof command, "run %s --model loggops", dag);
-  ck_assert_int_eq(fs_test_fennelsim(command, &out, NULL), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, NULL, "run %s --model loggops", dag), 0);
   ck_assert_msg(strstr(out, "finish ns  0:42441429566 1:42441350024 2:42441345024 3:42441336482"), "%s", out);
   free(out);
   /* the default allreduce-rd is one-sided: GOAL cannot say it */
-  snprintf(command, sizeof command, "convert %s %s", SWEEP3D, goal);
-  ck_assert_int_eq(fs_test_fennelsim(command, NULL, &err), 2);
+  ck_assert_int_eq(fs_test_fennelsimf(NULL, &err, "convert %s %s", SWEEP3D, goal), 2);
   ck_assert_msg(strstr(err, "cannot be written as GOAL") && strstr(err, "--algo allreduce=rabenseifner"), "%s", err);
   free(err);
-  snprintf(command, sizeof command, "convert %s %s --algo allreduce=rabenseifner", SWEEP3D, goal);
-  ck_assert_int_eq(fs_test_fennelsim(command, NULL, &err), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(NULL, &err, "convert %s %s --algo allreduce=rabenseifner", SWEEP3D, goal), 0);
   ck_assert_msg(strstr(err, "note: 256 reductions written as calc 0"), "%s", err);
   free(err);
   char *direct = NULL;
-  snprintf(command, sizeof command, "run %s --model loggops", goal);
-  ck_assert_int_eq(fs_test_fennelsim(command, &out, NULL), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, NULL, "run %s --model loggops", goal), 0);
   ck_assert_int_eq(fs_test_fennelsim("run " SWEEP3D " --model loggops --algo allreduce=rabenseifner", &direct, NULL), 0);
   ck_assert_msg(strstr(out, "finish ns  0:42442141766 1:42442060748 2:42442057266 3:42442047248"), "%s", out);
   ck_assert_msg(strstr(direct, "finish ns  0:42442141766 1:42442060748 2:42442057266 3:42442047248"), "%s", direct);
@@ -890,20 +885,15 @@ START_TEST(converted_goal_equals_replay) {
                                       "allreduce=ring,bcast=scatter-allgather,barrier=nway:3"};
   static const char *const params[] = {"", "--param S=4096 --param L=1000 --param o=200 "
                                            "--param g=100 --param G=1ns"};
-  char *goal = fs_test_temp_path(".goal"), command[1024];
+  char *goal = fs_test_temp_path(".goal");
   for (int a = 0; a < 2; a++) {
     char *err = NULL;
-    snprintf(command, sizeof command, "convert %s %s --algo %s --compute-scale 0.5", SWEEP3D, goal,
-             algos[a]);
-    ck_assert_int_eq(fs_test_fennelsim(command, NULL, &err), 0);
+    ck_assert_int_eq(fs_test_fennelsimf(NULL, &err, "convert %s %s --algo %s --compute-scale 0.5", SWEEP3D, goal, algos[a]), 0);
     free(err);
     for (int m = 0; m < 2; m++) {
       char *via_goal = NULL, *direct = NULL;
-      snprintf(command, sizeof command, "run %s --model loggops %s", goal, params[m]);
-      ck_assert_int_eq(fs_test_fennelsim(command, &via_goal, NULL), 0);
-      snprintf(command, sizeof command, "run %s --model loggops --algo %s --compute-scale 0.5 %s",
-               SWEEP3D, algos[a], params[m]);
-      ck_assert_int_eq(fs_test_fennelsim(command, &direct, NULL), 0);
+      ck_assert_int_eq(fs_test_fennelsimf(&via_goal, NULL, "run %s --model loggops %s", goal, params[m]), 0);
+      ck_assert_int_eq(fs_test_fennelsimf(&direct, NULL, "run %s --model loggops --algo %s --compute-scale 0.5 %s", SWEEP3D, algos[a], params[m]), 0);
       const char *g = strstr(via_goal, "finish ns"), *d = strstr(direct, "finish ns");
       ck_assert_ptr_nonnull(g);
       ck_assert_ptr_nonnull(d);
@@ -924,19 +914,16 @@ END_TEST
  * us; then each combines 1e6 flop, 1 ms as SimGrid runs it: 3003.001 us.
  * The trace has no times: nothing recorded to compare with ("-"). */
 START_TEST(simgrid_trace_replays) {
-  char *file = fs_test_temp_path(".ti"), command[1024], *out = NULL, *err = NULL;
+  char *file = fs_test_temp_path(".ti"), *out = NULL, *err = NULL;
   ck_assert_int_eq(fs_test_write_file(file, "0 init\n1 init\n0 compute 2000000\n0 send 1 0 1000\n"
                                             "1 recv 0 0 1000\n0 allreduce 1 1000000\n1 allreduce 1 1000000\n"
                                             "0 finalize\n1 finalize\n", 0), 0);
-  snprintf(command, sizeof command, "run %s --model hockney --param alpha=1us --param beta=1ns", file);
-  ck_assert_int_eq(fs_test_fennelsim(command, &out, &err), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "run %s --model hockney --param alpha=1us --param beta=1ns", file), 0);
   ck_assert_msg(strstr(out, "finish ns  0:3003001 1:3003001"), "%s%s", out, err);
   ck_assert_msg(strstr(out, "       1                    -              3003001         -"), "%s", out);
   ck_assert_msg(strstr(out, "replay: 4 calls simulated (1 messages, 1 collectives), computation 4000000 ns"), "%s", out);
   free(out), free(err);
-  snprintf(command, sizeof command, "run %s --model hockney --param alpha=1us --param beta=1ns --flop-rate 2e9",
-           file);
-  ck_assert_int_eq(fs_test_fennelsim(command, &out, NULL), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, NULL, "run %s --model hockney --param alpha=1us --param beta=1ns --flop-rate 2e9", file), 0);
   ck_assert_msg(strstr(out, "finish ns  0:1503001 1:1503001"), "%s", out);
   free(out), free(file);
 }
@@ -953,13 +940,10 @@ START_TEST(command_line_errors) {
   ck_assert_int_eq(fs_test_fennelsim("run " SWEEP3D " --flop-rate 0", NULL, &err), 2);
   ck_assert_str_eq(err, "fennelsim: --flop-rate 0: expected a number > 0\n");
   free(err);
-  snprintf(command, sizeof command, "run %s/schedules/allreduce-rd-8.dag --compute-scale 2", FENNELSIM_SOURCE_ROOT);
-  ck_assert_int_eq(fs_test_fennelsim(command, NULL, &err), 2);
+  ck_assert_int_eq(fs_test_fennelsimf(NULL, &err, "run %s/schedules/allreduce-rd-8.dag --compute-scale 2", FENNELSIM_SOURCE_ROOT), 2);
   ck_assert_msg(strstr(err, "--algo, --compute-scale and --flop-rate apply to recorded executions, not to "), "%s", err);
   free(err);
-  snprintf(command, sizeof command, "run %s/schedules/allreduce-rd-8.dag %s/schedules/spec-example.dag",
-           FENNELSIM_SOURCE_ROOT, FENNELSIM_SOURCE_ROOT);
-  ck_assert_int_eq(fs_test_fennelsim(command, NULL, &err), 2);
+  ck_assert_int_eq(fs_test_fennelsimf(NULL, &err, "run %s/schedules/allreduce-rd-8.dag %s/schedules/spec-example.dag", FENNELSIM_SOURCE_ROOT, FENNELSIM_SOURCE_ROOT), 2);
   ck_assert_msg(strstr(err, "one schedule at a time"), "%s", err);
   free(err);
   /* a directory without traces; one with a rank missing */
@@ -967,14 +951,12 @@ START_TEST(command_line_errors) {
   snprintf(command, sizeof command, "mkdir -p %s.d && cp %s/pmpi-trace-rank-0.txt %s/pmpi-trace-rank-2.txt %s.d/",
            dir, SWEEP3D, SWEEP3D, dir);
   ck_assert_int_eq(system(command), 0);
-  snprintf(command, sizeof command, "run %s.d", dir);
-  ck_assert_int_eq(fs_test_fennelsim(command, NULL, &err), 2);
+  ck_assert_int_eq(fs_test_fennelsimf(NULL, &err, "run %s.d", dir), 2);
   ck_assert_msg(strstr(err, ".d: no file for rank 1 (the next one is "), "%s", err);
   free(err);
   snprintf(command, sizeof command, "mkdir -p %s.e", dir);
   ck_assert_int_eq(system(command), 0);
-  snprintf(command, sizeof command, "run %s.e", dir);
-  ck_assert_int_eq(fs_test_fennelsim(command, NULL, &err), 2);
+  ck_assert_int_eq(fs_test_fennelsimf(NULL, &err, "run %s.e", dir), 2);
   ck_assert_msg(strstr(err, ".e: no trace in it (expected pmpi-trace-rank-N.txt, rank-N.fstrace.gz or an OTF2 "
                             "archive's .otf2 anchor)"), "%s", err);
   free(err);
@@ -1010,7 +992,7 @@ static Suite *replay_suite(void) {
   tcase_add_test(c, liballprof_computation_forms);
   tcase_add_test(c, simgrid_computation_forms);
   suite_add_tcase(s, c);
-  TCase *cli = tcase_create("command line");
+  TCase *cli = tcase_create("command_line");
   tcase_add_test(cli, sweep3d_within_two_percent_under_loggops);
   tcase_add_test(cli, sweep3d_what_if);
   tcase_add_test(cli, convert_trace_to_dag_and_goal);

@@ -710,11 +710,7 @@ END_TEST
 
 static fs_time makespan_of(int32_t ranks, const char *schedule) {
   fs_program *p = generate_ok(ranks, schedule);
-  fs_simulation run;
-  fs_test_simulate(&run, p, "pipelined", "fixed", MODEL);
-  ck_assert_int_eq(run.status, FS_RUN_OK);
-  fs_time t = fs_engine_makespan(run.engine);
-  fs_test_run_free(&run);
+  fs_time t = fs_test_makespan(p, "pipelined", "fixed", MODEL);
   fs_program_free(p);
   return t;
 }

@@ -26,18 +26,6 @@
 
 /* ---- helpers ---------------------------------------------------------- */
 
-static fs_generator_options options_for(int32_t ranks, int64_t size, const fs_platform *platform,
-                                        int32_t root) {
-  fs_generator_options o;
-  memset(&o, 0, sizeof o);
-  o.ranks = ranks;
-  o.size = size;
-  o.rounds = 1;
-  o.platform = platform;
-  o.root = root;
-  return o;
-}
-
 /* --nodes M --cores Q --mapping seq|rr for `ranks` ranks. */
 static fs_platform *platform_for(int32_t nodes, int32_t cores, const char *mapping,
                                  int32_t ranks) {
@@ -143,7 +131,7 @@ static int count_label(const fs_program *p, const char *label) {
  * leader broadcasts back down the same tree. */
 START_TEST(allreduce_structure_sequential) {
   fs_platform *platform = platform_for(2, 4, "seq", 8);
-  fs_generator_options o = options_for(8, 64, platform, 0);
+  fs_generator_options o = fs_test_options(8, 64, 0, platform);
   expect_structure("allreduce-smp", &o,
                    "r1 c(0) r2(1) c(2) r4(3) s4(3) c(4,5) s2(6) s1(6) |"
                    " s0 r0(0) | r3 c(0) s0(1) r0(2) s3(3) | s2 r2(0) |"
@@ -165,7 +153,7 @@ END_TEST
  * local ranks 0..3 are its ranks in order (node 0: 0, 2, 4, 6). */
 START_TEST(allreduce_structure_round_robin) {
   fs_platform *platform = platform_for(2, 4, "rr", 8);
-  fs_generator_options o = options_for(8, 64, platform, 0);
+  fs_generator_options o = fs_test_options(8, 64, 0, platform);
   expect_structure("allreduce-smp", &o,
                    "r2 c(0) r4(1) c(2) r1(3) s1(3) c(4,5) s4(6) s2(6) |"
                    " r3 c(0) r5(1) c(2) r0(3) s0(3) c(4,5) s5(6) s3(6) |"
@@ -186,7 +174,7 @@ END_TEST
  * in its node's broadcast, after its own send. */
 START_TEST(bcast_structure_sequential) {
   fs_platform *platform = platform_for(2, 4, "seq", 8);
-  fs_generator_options o = options_for(8, 64, platform, 0);
+  fs_generator_options o = fs_test_options(8, 64, 0, platform);
   expect_structure("bcast-smp", &o,
                    "s4 s2 s1 | r0 | r0 s3(0) | r2 | r0 s6(0) s5(0) | r4 | r4 s7(0) | r6");
   o.root = 3;
@@ -208,7 +196,7 @@ END_TEST
  * crosses nodes, 0 -> 1, or 3 -> 0 from node 1's leader to node 0's. */
 START_TEST(bcast_structure_round_robin) {
   fs_platform *platform = platform_for(2, 4, "rr", 8);
-  fs_generator_options o = options_for(8, 64, platform, 0);
+  fs_generator_options o = fs_test_options(8, 64, 0, platform);
   expect_structure("bcast-smp", &o,
                    "s1 s4 s2 | r0 s5(0) s3(0) | r0 | r1 | r0 s6(0) | r1 s7(0) | r4 | r5");
   o.root = 5; /* node 1's local rank 2: to-leader 5 -> 1 */
@@ -228,7 +216,7 @@ END_TEST
  * and the leader 0, a leaf of it, sends the leaders' sum to 3. */
 START_TEST(reduce_structure_sequential) {
   fs_platform *platform = platform_for(2, 4, "seq", 8);
-  fs_generator_options o = options_for(8, 64, platform, 0);
+  fs_generator_options o = fs_test_options(8, 64, 0, platform);
   expect_structure("reduce-smp", &o,
                    "r4 c(0) r1(1) c(2) r2(3) c(4) | s0 | r3 c(0) s0(1) | s2 |"
                    " r5 c(0) r6(1) c(2) s0(3) | s4 | r7 c(0) s4(1) | s6");
@@ -249,7 +237,7 @@ END_TEST
 
 START_TEST(reduce_structure_round_robin) {
   fs_platform *platform = platform_for(2, 4, "rr", 8);
-  fs_generator_options o = options_for(8, 64, platform, 6); /* node 0's local rank 3 */
+  fs_generator_options o = fs_test_options(8, 64, 6, platform); /* node 0's local rank 3 */
   expect_structure("reduce-smp", &o,
                    "r1 c(0) s6(1) | r3 c(0) r5(1) c(2) s0(3) | r4 c(0) s6(1) | s1 | s2 |"
                    " r7 c(0) s1(1) | r0 c(0) r2(1) c(2) | s5");
@@ -269,7 +257,7 @@ START_TEST(flat_without_platform) {
   for (int32_t n = 1; n <= 20; n++)
     for (int g = 0; g < 3; g++)
       for (int32_t root = 0; root < (g ? n : 1); root++) {
-        fs_generator_options o = options_for(n, 8, NULL, root);
+        fs_generator_options o = fs_test_options(n, 8, root, NULL);
         fs_program *flat = fs_test_generate(names[g], &o);
         char *expected = describe(flat, 8, 1);
         const char *mappings[2] = {"seq", "rr"};
@@ -351,7 +339,7 @@ static void expect_same_peers(const char *name, const char *flat_name,
 
 START_TEST(flat_matches_flat_generators) {
   for (int32_t n = 1; n <= 40; n++) {
-    fs_generator_options o = options_for(n, 8, NULL, 0);
+    fs_generator_options o = fs_test_options(n, 8, 0, NULL);
     /* allreduce-rd has no recvs: compare the sends only */
     fs_program *a = fs_test_generate("allreduce-smp", &o), *b = fs_test_generate("allreduce-rd", &o);
     char *x = peers(a), *y = peers(b);
@@ -375,7 +363,7 @@ END_TEST
 
 START_TEST(option_errors) {
   fs_error err;
-  fs_generator_options o = options_for(8, 8, NULL, 8);
+  fs_generator_options o = fs_test_options(8, 8, 8, NULL);
   ck_assert_ptr_nonnull(strstr(fs_test_generate_error("bcast-smp", &o, &err), "--root 8"));
   ck_assert_ptr_nonnull(strstr(fs_test_generate_error("reduce-smp", &o, &err), "--root 8"));
   o.root = 1;
@@ -387,7 +375,7 @@ START_TEST(option_errors) {
   o.ranks = 0;
   ck_assert_ptr_nonnull(strstr(fs_test_generate_error("allreduce-smp", &o, &err), "--ranks"));
   fs_platform *platform = platform_for(2, 4, "seq", 6);
-  o = options_for(8, 8, platform, 0); /* the platform maps 6 ranks */
+  o = fs_test_options(8, 8, 0, platform); /* the platform maps 6 ranks */
   ck_assert_str_eq(fs_test_generate_error("reduce-smp", &o, &err),
                    "reduce-smp: the platform maps 6 ranks, not --ranks 8");
   fs_platform_free(platform);
@@ -405,7 +393,7 @@ static void expect_flow(const char *name, const fs_generator_options *o) {
 /* All three generators, roots 0, N-1, N/2 and N/3. */
 static void expect_flows(int32_t n, const fs_platform *platform) {
   int32_t roots[4] = {0, n - 1, n / 2, n / 3};
-  fs_generator_options o = options_for(n, 1000, platform, 0);
+  fs_generator_options o = fs_test_options(n, 1000, 0, platform);
   expect_flow("allreduce-smp", &o);
   for (int r = 0; r < 4; r++) {
     o.root = roots[r];
@@ -445,7 +433,7 @@ START_TEST(data_flow_large) {
   for (int k = 0; k < 4; k++) {
     int32_t n = platforms[k]->ranks;
     int32_t roots[3] = {0, n - 1, 517};
-    fs_generator_options o = options_for(n, 1000, platforms[k], 0);
+    fs_generator_options o = fs_test_options(n, 1000, 0, platforms[k]);
     expect_flow("allreduce-smp", &o);
     for (int r = 0; r < 3; r++) {
       o.root = roots[r];
@@ -458,24 +446,6 @@ START_TEST(data_flow_large) {
 END_TEST
 
 /* ---- analytic times under hockney ------------------------------------- */
-
-/* Runs under a model; returns the makespan. */
-static fs_time makespan(const fs_program *p, const char *network, const char *parameters) {
-  fs_simulation run;
-  fs_test_simulate(&run, p, network, "fixed", parameters);
-  ck_assert_msg(run.status == FS_RUN_OK, "%s", run.err.message);
-  fs_time t = fs_engine_makespan(run.engine);
-  fs_test_run_free(&run);
-  return t;
-}
-
-static fs_time generated_makespan(const char *name, const fs_generator_options *o,
-                                  const char *network, const char *parameters) {
-  fs_program *p = fs_test_generate(name, o);
-  fs_time t = makespan(p, network, parameters);
-  fs_program_free(p);
-  return t;
-}
 
 /* hockney alpha = 1 us, beta = 1 ns/B, S = 1000 B: a message T = 2 us, the
  * sender busy until it arrives, the receiver's CPU not used. M = 4 nodes of
@@ -491,17 +461,17 @@ static fs_time generated_makespan(const char *name, const fs_generator_options *
 START_TEST(bcast_hockney) {
   const char *params = "alpha=1us beta=1ns";
   fs_platform *seq = platform_for(4, 8, "seq", 32), *rr = platform_for(4, 8, "rr", 32);
-  fs_generator_options o = options_for(32, 1000, seq, 0);
-  ck_assert_int_eq(generated_makespan("bcast-smp", &o, "hockney", params), 10 * US);
+  fs_generator_options o = fs_test_options(32, 1000, 0, seq);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-smp", &o, "hockney", "fixed", params), 10 * US);
   o.root = 3;
-  ck_assert_int_eq(generated_makespan("bcast-smp", &o, "hockney", params), 12 * US);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-smp", &o, "hockney", "fixed", params), 12 * US);
   o.platform = rr;
-  ck_assert_int_eq(generated_makespan("bcast-smp", &o, "hockney", params), 10 * US);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-smp", &o, "hockney", "fixed", params), 10 * US);
   o.root = 4; /* node 0's local rank 1 under round-robin */
-  ck_assert_int_eq(generated_makespan("bcast-smp", &o, "hockney", params), 12 * US);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-smp", &o, "hockney", "fixed", params), 12 * US);
   fs_platform *small = platform_for(3, 3, "seq", 9);
-  o = options_for(9, 1000, small, 0);
-  ck_assert_int_eq(generated_makespan("bcast-smp", &o, "hockney", params), 8 * US);
+  o = fs_test_options(9, 1000, 0, small);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-smp", &o, "hockney", "fixed", params), 8 * US);
   fs_platform_free(seq), fs_platform_free(rr), fs_platform_free(small);
 }
 END_TEST
@@ -523,16 +493,16 @@ END_TEST
 START_TEST(reduce_hockney) {
   const char *params = "alpha=1us beta=1ns";
   fs_platform *seq = platform_for(4, 8, "seq", 32);
-  fs_generator_options o = options_for(32, 1000, seq, 0);
+  fs_generator_options o = fs_test_options(32, 1000, 0, seq);
   o.has_reduce_time = 1;
   o.reduce_time = 300 * NS;
-  ck_assert_int_eq(generated_makespan("reduce-smp", &o, "hockney", params), 12400 * NS);
+  ck_assert_int_eq(fs_test_generated_makespan("reduce-smp", &o, "hockney", "fixed", params), 12400 * NS);
   o.root = 3;
-  ck_assert_int_eq(generated_makespan("reduce-smp", &o, "hockney", params), 16400 * NS);
+  ck_assert_int_eq(fs_test_generated_makespan("reduce-smp", &o, "hockney", "fixed", params), 16400 * NS);
   /* without a platform: the binomial reduce of 32 ranks, 5(T + g) */
   o.platform = NULL;
   o.root = 0;
-  ck_assert_int_eq(generated_makespan("reduce-smp", &o, "hockney", params), 11500 * NS);
+  ck_assert_int_eq(fs_test_generated_makespan("reduce-smp", &o, "hockney", "fixed", params), 11500 * NS);
   fs_platform_free(seq);
 }
 END_TEST
@@ -550,15 +520,15 @@ END_TEST
 START_TEST(allreduce_hockney) {
   const char *params = "alpha=1us beta=1ns";
   fs_platform *four = platform_for(4, 8, "seq", 32), *three = platform_for(3, 8, "seq", 24);
-  fs_generator_options o = options_for(32, 1000, four, 0);
+  fs_generator_options o = fs_test_options(32, 1000, 0, four);
   o.has_reduce_time = 1;
   o.reduce_time = 300 * NS;
-  ck_assert_int_eq(generated_makespan("allreduce-smp", &o, "hockney", params), 17500 * NS);
+  ck_assert_int_eq(fs_test_generated_makespan("allreduce-smp", &o, "hockney", "fixed", params), 17500 * NS);
   o.platform = NULL;
-  ck_assert_int_eq(generated_makespan("allreduce-smp", &o, "hockney", params), 11500 * NS);
+  ck_assert_int_eq(fs_test_generated_makespan("allreduce-smp", &o, "hockney", "fixed", params), 11500 * NS);
   o.platform = three;
   o.ranks = 24;
-  ck_assert_int_eq(generated_makespan("allreduce-smp", &o, "hockney", params), 19500 * NS);
+  ck_assert_int_eq(fs_test_generated_makespan("allreduce-smp", &o, "hockney", "fixed", params), 19500 * NS);
   fs_platform_free(four), fs_platform_free(three);
 }
 END_TEST
@@ -604,15 +574,15 @@ START_TEST(two_level_hierarchical_formula) {
     char *file = two_level_file(platform, "alpha=1us beta=0.1ns", "alpha=5us beta=1ns");
     char params[256];
     snprintf(params, sizeof params, "file=%s", file);
-    fs_generator_options o = options_for(n, 1000, platform, cases[c].root);
-    ck_assert_int_eq(generated_makespan("bcast-smp", &o, "hetero-hockney", params),
+    fs_generator_options o = fs_test_options(n, 1000, cases[c].root, platform);
+    ck_assert_int_eq(fs_test_generated_makespan("bcast-smp", &o, "hetero-hockney", "fixed", params),
                      cases[c].expected);
     if (c < 2) {
       o.has_reduce_time = 1;
       o.reduce_time = 300 * NS;
-      ck_assert_int_eq(generated_makespan("reduce-smp", &o, "hetero-hockney", params),
+      ck_assert_int_eq(fs_test_generated_makespan("reduce-smp", &o, "hetero-hockney", "fixed", params),
                        17700 * NS);
-      ck_assert_int_eq(generated_makespan("allreduce-smp", &o, "hetero-hockney", params),
+      ck_assert_int_eq(fs_test_generated_makespan("allreduce-smp", &o, "hetero-hockney", "fixed", params),
                        20100 * NS);
     }
     free(file);
@@ -667,8 +637,8 @@ START_TEST(taulop_hierarchical_formula) {
     snprintf(params, sizeof params,
              "shm_table=%s net_table=%s segment=0B shm_o=7ns net_o=11ns nodes=4 cores=8 mapping=%s",
              shm, net, mappings[m]);
-    fs_generator_options o = options_for(32, 100, platform, 0);
-    ck_assert_int_eq(generated_makespan("bcast-smp", &o, "taulop", params), 3043 * NS);
+    fs_generator_options o = fs_test_options(32, 100, 0, platform);
+    ck_assert_int_eq(fs_test_generated_makespan("bcast-smp", &o, "taulop", "fixed", params), 3043 * NS);
     fs_platform_free(platform);
   }
   char *shm_contended = write_table(".shm2", "0B 0ns 0ns 0ns 0ns\n"
@@ -678,13 +648,13 @@ START_TEST(taulop_hierarchical_formula) {
   snprintf(params, sizeof params,
            "shm_table=%s net_table=%s segment=0B shm_o=7ns net_o=11ns nodes=2 cores=2 mapping=seq",
            shm_contended, net_contended);
-  fs_generator_options o = options_for(4, 100, two, 0);
-  ck_assert_int_eq(generated_makespan("bcast-smp", &o, "taulop", params), 1418 * NS);
+  fs_generator_options o = fs_test_options(4, 100, 0, two);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-smp", &o, "taulop", "fixed", params), 1418 * NS);
   snprintf(params, sizeof params,
            "shm_table=%s net_table=%s segment=0B shm_o=7ns net_o=11ns nodes=4 cores=4 mapping=seq",
            shm_contended, net_contended);
-  o = options_for(16, 100, four, 0);
-  fs_time sequential = generated_makespan("bcast-smp", &o, "taulop", params);
+  o = fs_test_options(16, 100, 0, four);
+  fs_time sequential = fs_test_generated_makespan("bcast-smp", &o, "taulop", "fixed", params);
   ck_assert_int_gt(sequential, 2 * 1211 * NS + 2 * 207 * NS);
   /* round-robin: the same program up to rank names (leaders 0..3), so the
    * same time; the flat binomial (no platform) under round-robin crosses
@@ -695,16 +665,16 @@ START_TEST(taulop_hierarchical_formula) {
            "shm_table=%s net_table=%s segment=0B shm_o=7ns net_o=11ns nodes=4 cores=4 mapping=rr",
            shm_contended, net_contended);
   o.platform = four_rr;
-  ck_assert_int_eq(generated_makespan("bcast-smp", &o, "taulop", params), sequential);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-smp", &o, "taulop", "fixed", params), sequential);
   o.platform = NULL;
-  ck_assert_int_gt(generated_makespan("bcast-smp", &o, "taulop", params), 2 * sequential);
+  ck_assert_int_gt(fs_test_generated_makespan("bcast-smp", &o, "taulop", "fixed", params), 2 * sequential);
   fs_platform_free(two), fs_platform_free(four), fs_platform_free(four_rr);
   free(shm), free(net), free(shm_contended), free(net_contended);
 }
 END_TEST
 
 int main(void) {
-  Suite *s = suite_create("test_smp");
+  Suite *s = suite_create("smp");
   TCase *structure = tcase_create("structure");
   tcase_add_test(structure, allreduce_structure_sequential);
   tcase_add_test(structure, allreduce_structure_round_robin);

@@ -97,16 +97,29 @@ int fs_test_fennelsim(const char *arguments, char **out, char **err) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
-int fs_test_cli(char **out, char **err, const char *format, ...) {
+static int fennelsim_v(char **out, char **err, const char *format, va_list ap) {
   char arguments[4096];
+  int n = vsnprintf(arguments, sizeof arguments, format, ap);
+  ck_assert_msg(n >= 0 && (size_t)n < sizeof arguments, "fennelsim arguments too long");
+  return fs_test_fennelsim(arguments, out, err);
+}
+
+int fs_test_fennelsimf(char **out, char **err, const char *format, ...) {
   va_list ap;
   va_start(ap, format);
-  int n = vsnprintf(arguments, sizeof arguments, format, ap);
+  int status = fennelsim_v(out, err, format, ap);
   va_end(ap);
-  ck_assert_msg(n >= 0 && (size_t)n < sizeof arguments, "fennelsim arguments too long");
+  return status;
+}
+
+int fs_test_cli(char **out, char **err, const char *format, ...) {
   free(*out), free(*err);
   *out = *err = NULL;
-  return fs_test_fennelsim(arguments, out, err);
+  va_list ap;
+  va_start(ap, format);
+  int status = fennelsim_v(out, err, format, ap);
+  va_end(ap);
+  return status;
 }
 
 void fs_test_contains(const char *text, const char *part) {

@@ -1,5 +1,11 @@
 /* test_support.h: small helpers shared by the Check suites: running a suite,
- * temporary files, and running the fennelsim binary with captured output. */
+ * temporary files, and running the fennelsim binary with captured output.
+ *
+ * Naming: a suite is named as its file without "test_" (test_smp.c: "smp");
+ * test cases (tcase_create) and tests (START_TEST) are lowercase snake_case,
+ * a test's name saying what holds ("cpu_is_shared_unless_concurrent"), with
+ * no "test_" prefix. Helpers shared by suites are fs_test_* here, in
+ * model_support.h or generator_support.h, by subject. */
 #ifndef FS_TEST_SUPPORT_H
 #define FS_TEST_SUPPORT_H
 
@@ -18,10 +24,14 @@ char *fs_test_read_file(const char *path, size_t *length);
 /* Runs `fennelsim ARGS` through /bin/sh with stdout and stderr captured into
  * *out and *err (each may be NULL; caller frees). Returns the exit status. */
 int fs_test_fennelsim(const char *arguments, char **out, char **err);
-/* fs_test_fennelsim with printf-style arguments; frees the previous *out
- * and *err first, so a suite keeps one pair (`#define fennelsim(...)
- * fs_test_cli(&out, &err, __VA_ARGS__)`). */
+/* fs_test_fennelsim with printf-style arguments. */
+int fs_test_fennelsimf(char **out, char **err, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+/* fs_test_fennelsimf that frees the previous *out and *err first, so a
+ * suite keeps one pair. */
 int fs_test_cli(char **out, char **err, const char *format, ...) __attribute__((format(printf, 3, 4)));
+/* `fennelsim("run %s", dag)` in a suite that keeps `static char *out, *err;`. */
+#define fennelsim(...) fs_test_cli(&out, &err, __VA_ARGS__)
 /* Fails the test unless part occurs in text (the text shown). */
 void fs_test_contains(const char *text, const char *part);
 /* How many times part occurs in text, without overlap. */

@@ -27,11 +27,6 @@ static int32_t add(fs_program *p, fs_task_kind kind, int32_t rank) {
   return t;
 }
 
-static void finalize(fs_program *p) {
-  fs_error err;
-  ck_assert_msg(fs_program_finalize(p, &err) == 0, "%s", err.message);
-}
-
 /* Runs p once more with a timeline attached (fs_test_simulate ran it
  * without); the caller frees both. */
 static fs_timeline *record(fs_simulation *run, const fs_program *p, const char *model,
@@ -245,7 +240,7 @@ START_TEST(message_and_receive_overhead) {
   int32_t send = add(p, FS_SEND, 0), recv = add(p, FS_RECV, 1);
   fs_task_set_peer(p, send, 1), fs_task_set_size(p, send, 1);
   fs_task_set_peer(p, recv, 0), fs_task_set_size(p, recv, 1);
-  finalize(p);
+  fs_test_finalize(p);
   fs_simulation run;
   fs_timeline *timeline = record(&run, p, "loggops", "");
   fs_error err;
@@ -314,7 +309,7 @@ START_TEST(get_request_and_data) {
   fs_program *p = fs_program_new(2);
   int32_t get = add(p, FS_GET, 0);
   fs_task_set_peer(p, get, 1), fs_task_set_size(p, get, 8);
-  finalize(p);
+  fs_test_finalize(p);
   fs_simulation run;
   fs_timeline *timeline = record(&run, p, "pipelined", "alpha_p=1us alpha_r=500ns");
   fs_error err;
@@ -349,7 +344,7 @@ START_TEST(compute_sleep_and_escaping) {
   int32_t label = fs_program_intern_label(p, "<&>", 3);
   ck_assert_int_ge(label, 0);
   ck_assert_int_eq(fs_task_set_label(p, compute, label), 0);
-  finalize(p);
+  fs_test_finalize(p);
   fs_simulation run;
   fs_timeline *timeline = record(&run, p, "hockney", "");
   fs_svg_options options = {-1, -1, "a \"quoted\" <b> & 'c'"};
@@ -379,7 +374,7 @@ END_TEST
 START_TEST(lane_limit_and_ranges) {
   fs_program *p = fs_program_new(65);
   for (int32_t r = 0; r < 65; r++) fs_task_set_time(p, add(p, FS_COMPUTE, r), 1000 * NS);
-  finalize(p);
+  fs_test_finalize(p);
   fs_simulation run;
   fs_timeline *timeline = record(&run, p, "hockney", "");
   fs_error err;

@@ -35,11 +35,6 @@ static int32_t transfer(fs_program *p, fs_task_kind kind, int32_t rank, int32_t 
   return t;
 }
 
-static void finalize(fs_program *p) {
-  fs_error err;
-  ck_assert_msg(fs_program_finalize(p, &err) == 0, "%s", err.message);
-}
-
 /* Runs with a timeline; returns the times of every task (caller frees). */
 static fs_time *simulate(const fs_program *p, const char *params, fs_simulation *run) {
   fs_test_simulate(run, p, "taulop", "fixed", params);
@@ -64,7 +59,7 @@ static char params[1024];
 START_TEST(progress_fractions_give_rule_a2) {
   fs_program *p = fs_program_new(3);
   int32_t a = transfer(p, FS_PUT, 0, 2, 100), b = transfer(p, FS_PUT, 1, 2, 300);
-  finalize(p);
+  fs_test_finalize(p);
   snprintf(params, sizeof params, "shm_table=%s net_table=%s nodes=3 cores=1", zero_table, net_table);
   fs_simulation run;
   fs_time *t = simulate(p, params, &run);
@@ -85,7 +80,7 @@ END_TEST
 START_TEST(segmented_shared_memory_p2p) {
   fs_program *p = fs_program_new(2);
   int32_t a = transfer(p, FS_PUT, 0, 1, 4000);
-  finalize(p);
+  fs_test_finalize(p);
   snprintf(params, sizeof params, "shm_table=%s net_table=%s nodes=1 cores=2 segment=1000B shm_o=50ns",
            shm_table, net_table);
   fs_simulation run;
@@ -106,7 +101,7 @@ START_TEST(two_concurrent_network_messages) {
   fs_program *p = fs_program_new(4);
   int32_t s0 = transfer(p, FS_SEND, 0, 2, 1000), s1 = transfer(p, FS_SEND, 1, 3, 1000);
   int32_t r2 = transfer(p, FS_RECV, 2, 0, 1000), r3 = transfer(p, FS_RECV, 3, 1, 1000);
-  finalize(p);
+  fs_test_finalize(p);
   snprintf(params, sizeof params, "shm_table=%s net_table=%s nodes=2 cores=2 mapping=seq net_o=100ns",
            shm_table, net_table);
   fs_simulation run;
@@ -129,7 +124,7 @@ START_TEST(mapping_changes_the_channel) {
   transfer(p, FS_SEND, 0, 2, 1000);
   transfer(p, FS_SEND, 1, 3, 1000);
   transfer(p, FS_RECV, 2, 0, 1000);
-  finalize(p);
+  fs_test_finalize(p);
   snprintf(params, sizeof params, "shm_table=%s net_table=%s nodes=2 cores=2 mapping=rr segment=0B",
            shm_table, net_table);
   fs_simulation run;
@@ -211,7 +206,7 @@ START_TEST(gamma_reductions_share_a_node) {
     fs_task_set_size(p, b, 300);
     fs_task_set_time(p, c, 50 * NS);
     ck_assert_int_eq(fs_program_depend(p, c, b, FS_AFTER_END), 0);
-    finalize(p);
+    fs_test_finalize(p);
     char text[1024];
     snprintf(text, sizeof text, "shm_table=%s net_table=%s gamma_table=%s nodes=%d cores=%d",
              shm_table, net_table, gamma, nodes, 3 - nodes);
@@ -263,7 +258,7 @@ START_TEST(parameter_errors) {
   /* more ranks than cores: the run fails, saying so */
   fs_program *p = fs_program_new(5);
   transfer(p, FS_PUT, 0, 1, 10);
-  finalize(p);
+  fs_test_finalize(p);
   snprintf(params, sizeof params, "shm_table=%s net_table=%s nodes=2 cores=2", shm_table, net_table);
   fs_simulation run;
   fs_test_simulate(&run, p, "taulop", "fixed", params);

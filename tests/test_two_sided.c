@@ -40,11 +40,6 @@ static int32_t recv(fs_program *p, int32_t rank, int32_t from, int64_t size) {
 static void requires(fs_program *p, int32_t task, int32_t on) {
   ck_assert_int_eq(fs_program_depend(p, task, on, FS_AFTER_END), 0);
 }
-static void finalize(fs_program *p) {
-  fs_error err;
-  ck_assert_msg(fs_program_finalize(p, &err) == 0, "%s", err.message);
-}
-
 static void expect_finish(const fs_program *p, const char *model, const char *params,
                           const fs_time *expected_ns) {
   fs_simulation run;
@@ -63,7 +58,7 @@ START_TEST(one_send) {
   fs_program *p = fs_program_new(2);
   send(p, 0, 1, 1);
   recv(p, 1, 0, 1);
-  finalize(p);
+  fs_test_finalize(p);
   const fs_time expected[] = {1500, 5500};
   expect_finish(p, "loggops", DEFAULTS, expected);
   fs_program_free(p);
@@ -75,7 +70,7 @@ START_TEST(empty_message) {
   fs_program *p = fs_program_new(2);
   send(p, 0, 1, 0);
   recv(p, 1, 0, 0);
-  finalize(p);
+  fs_test_finalize(p);
   const fs_time expected[] = {1500, 5500};
   expect_finish(p, "loggops", DEFAULTS, expected);
   fs_program_free(p);
@@ -98,7 +93,7 @@ static fs_program *binomial_bcast_4(int64_t size) {
   requires(p, s13, r1);
   recv(p, 2, 0, size);
   recv(p, 3, 1, size);
-  finalize(p);
+  fs_test_finalize(p);
   return p;
 }
 
@@ -148,7 +143,7 @@ START_TEST(binomial_reduce_eager) {
   int32_t c = recv(p, 0, 4, 1024), d = recv(p, 0, 2, 1024), e = recv(p, 0, 1, 1024);
   requires(p, d, c);
   requires(p, e, d);
-  finalize(p);
+  fs_test_finalize(p);
   const fs_time expected[] = {34914, 24776, 13138, 13138, 1500, 1500, 1500, 1500};
   expect_finish(p, "loggops", DEFAULTS, expected);
   fs_program_free(p);
@@ -169,7 +164,7 @@ START_TEST(dissemination) {
       previous[r] = v;
     }
   }
-  finalize(p);
+  fs_test_finalize(p);
   const fs_time expected[] = {16626, 16626, 16626, 16626, 16626, 16626, 16626, 16626};
   expect_finish(p, "loggops", DEFAULTS, expected);
   fs_program_free(p);
@@ -193,7 +188,7 @@ START_TEST(mpi_matching) {
   op(p, FS_SEND, 1, 2, 8, 5);
   int32_t recvs[3] = {op(p, FS_RECV, 2, FS_ANY_SOURCE, 8, 5), op(p, FS_RECV, 2, 0, 8, FS_ANY_TAG),
                       op(p, FS_RECV, 2, FS_ANY_SOURCE, 8, FS_ANY_TAG)};
-  finalize(p);
+  fs_test_finalize(p);
   fs_simulation run;
   fs_test_simulate(&run, p, "hockney", "fixed", "alpha=1us beta=0");
   ck_assert_msg(run.status == FS_RUN_OK, "%s", run.err.message);
@@ -229,7 +224,7 @@ START_TEST(unmatched_is_reported) {
   int32_t after = fs_program_add(p, FS_COMPUTE, 2);
   fs_task_set_time(p, after, 5 * NS);
   requires(p, after, lonely);
-  finalize(p);
+  fs_test_finalize(p);
   fs_simulation run;
   fs_test_simulate(&run, p, "loggops", "fixed", DEFAULTS);
   ck_assert_int_eq(run.status, FS_RUN_DEADLOCK);
@@ -263,7 +258,7 @@ START_TEST(irequires_and_cpus) {
     ck_assert_int_eq(fs_task_set_cpu(p, c, 1), 0);
     ck_assert_int_eq(fs_program_depend(p, c, s, on_start ? FS_AFTER_START : FS_AFTER_END), 0);
     recv(p, 1, 0, 8);
-    finalize(p);
+    fs_test_finalize(p);
     ck_assert_int_eq(p->cpus, 2);
     const fs_time expected[] = {on_start ? 1500 : 1600, 5542};
     expect_finish(p, "loggops", DEFAULTS, expected);
@@ -291,7 +286,7 @@ START_TEST(rendezvous_waits_for_the_recv) {
   fs_task_set_time(p, c, 50000 * NS);
   int32_t v = recv(p, 1, 0, 100000);
   requires(p, v, c);
-  finalize(p);
+  fs_test_finalize(p);
   const fs_time expected[] = {50000, 651494};
   expect_finish(p, "loggops", DEFAULTS, expected);
   fs_program_free(p);
@@ -305,7 +300,7 @@ START_TEST(send_recv_other_models) {
   fs_program *p = fs_program_new(2);
   send(p, 0, 1, 100);
   recv(p, 1, 0, 100);
-  finalize(p);
+  fs_test_finalize(p);
   const fs_time hockney[] = {1050, 1050}, pipelined[] = {100, 650};
   expect_finish(p, "hockney", "alpha=1us beta=0.5ns", hockney);
   expect_finish(p, "pipelined", "alpha_p=500ns alpha_r=100ns beta=0.5ns", pipelined);
@@ -319,13 +314,13 @@ END_TEST
 START_TEST(loggops_put_get) {
   fs_program *p = fs_program_new(2);
   op(p, FS_PUT, 0, 1, 1024, 0);
-  finalize(p);
+  fs_test_finalize(p);
   const fs_time put[] = {1500, 10138};
   expect_finish(p, "loggops", DEFAULTS, put);
   fs_program_free(p);
   p = fs_program_new(2);
   op(p, FS_GET, 0, 1, 1024, 0);
-  finalize(p);
+  fs_test_finalize(p);
   const fs_time get[] = {12638, 0};
   expect_finish(p, "loggops", DEFAULTS, get);
   fs_program_free(p);

@@ -472,8 +472,6 @@ END_TEST
 
 static char *out, *err;
 
-#define fennelsim(...) fs_test_cli(&out, &err, __VA_ARGS__)
-
 static char *write_csv(const char *text) {
   char *path = fs_test_temp_path(".csv");
   ck_assert_int_eq(fs_test_write_file(path, text, 0), 0);

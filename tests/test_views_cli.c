@@ -12,9 +12,7 @@ static char *dag;
 
 static void make_schedule(void) {
   dag = fs_test_temp_path(".dag");
-  char command[512];
-  snprintf(command, sizeof command, "gen allreduce-rd --ranks 8 --size 1KiB -o %s", dag);
-  ck_assert_int_eq(fs_test_fennelsim(command, NULL, NULL), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(NULL, NULL, "gen allreduce-rd --ranks 8 --size 1KiB -o %s", dag), 0);
 }
 
 static int starts_with_file(const char *path, const char *prefix) {
@@ -41,8 +39,7 @@ START_TEST(test_every_view_written) {
   ck_assert(out[strlen(out) - 2] == '}');
   free(out);
   /* text: the sections follow the results */
-  snprintf(command, sizeof command, "run %s --model pipelined --critical-path", dag);
-  ck_assert_int_eq(fs_test_fennelsim(command, &out, NULL), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, NULL, "run %s --model pipelined --critical-path", dag), 0);
   ck_assert_ptr_nonnull(strstr(out, "critical path  4590 ns"));
   free(out);
   remove(svg), remove(chrome), remove(csv);
@@ -53,8 +50,7 @@ END_TEST
 START_TEST(test_channel_load_needs_contention) {
   make_schedule();
   char command[1024], *out = NULL, *err = NULL;
-  snprintf(command, sizeof command, "run %s --model hockney --channel-load", dag);
-  ck_assert_int_eq(fs_test_fennelsim(command, NULL, &err), 2);
+  ck_assert_int_eq(fs_test_fennelsimf(NULL, &err, "run %s --model hockney --channel-load", dag), 2);
   ck_assert_ptr_nonnull(strstr(err, "--channel-load needs a model with channel instances"));
   free(err);
   snprintf(command, sizeof command,
@@ -80,9 +76,8 @@ START_TEST(test_bad_uses_refused) {
       {"--seeds 3 --critical-path", "fennelsim: --timeline, --svg, --chrome, --critical-path"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-    char command[1024], *err = NULL;
-    snprintf(command, sizeof command, "run %s %s", dag, bad[i].options);
-    ck_assert_int_eq(fs_test_fennelsim(command, NULL, &err), 2);
+    char *err = NULL;
+    ck_assert_int_eq(fs_test_fennelsimf(NULL, &err, "run %s %s", dag, bad[i].options), 2);
     ck_assert_msg(strncmp(err, bad[i].message, strlen(bad[i].message)) == 0, "%s", err);
     free(err);
   }
@@ -98,10 +93,8 @@ START_TEST(test_study_bandwidth) {
   char command[1024], *a = NULL, *b = NULL;
   const char *study = "run %s --model pipelined --noise net=lognormal:sigma=0.3 --seeds 40 "
                       "--bandwidth --format json --threads %d";
-  snprintf(command, sizeof command, study, dag, 1);
-  ck_assert_int_eq(fs_test_fennelsim(command, &a, NULL), 0);
-  snprintf(command, sizeof command, study, dag, 2);
-  ck_assert_int_eq(fs_test_fennelsim(command, &b, NULL), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(&a, NULL, study, dag, 1), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(&b, NULL, study, dag, 2), 0);
   ck_assert_str_eq(a, b);
   ck_assert_ptr_nonnull(strstr(a, ", \"bandwidth\": {\"aggregate_gbps\": {\"min\": "));
   free(a), free(b);
