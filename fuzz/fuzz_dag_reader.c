@@ -24,7 +24,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!p->finalized || fs_dag_write(p, "/dev/null", &err) != 0) abort();
     fuzz_simulate(p, size ? data[size - 1] : 0);
     fs_program_free(p);
-  } else if (strncmp(err.message, "fuzz:", 5) != 0 || err.message[5] < '0' || err.message[5] > '9') {
+  } else if (strncmp(err.message, "fuzz:", 5) != 0 || err.message[5] < '0' ||
+             err.message[5] > '9') {
     abort();
   }
   return 0;

@@ -19,8 +19,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define MAX_RANKS 4
 
 static int rank_ok(int32_t rank, int32_t size, int any) {
-  return (rank >= 0 && rank < size) || rank == FS_TRACE_PROC_NULL || (any && rank == FS_TRACE_ANY) ||
-         rank == FS_TRACE_UNKNOWN;
+  return (rank >= 0 && rank < size) || rank == FS_TRACE_PROC_NULL ||
+         (any && rank == FS_TRACE_ANY) || rank == FS_TRACE_UNKNOWN;
 }
 
 /* A call the reader could not have made. */
@@ -30,9 +30,11 @@ static int broken(const fs_trace *t, int32_t r, const fs_call *c, fs_time previo
   if (c->comm < 0 || c->comm >= t->comms) return 1;
   if (c->new_comm != FS_TRACE_UNKNOWN && (c->new_comm < 0 || c->new_comm >= t->comms)) return 1;
   int32_t size = t->comm[c->comm].size;
-  if (!rank_ok(c->peer, size, 1) || !rank_ok(c->recv_peer, size, 1) || !rank_ok(c->source, size, 0)) return 1;
+  if (!rank_ok(c->peer, size, 1) || !rank_ok(c->recv_peer, size, 1) || !rank_ok(c->source, size, 0))
+    return 1;
   if (c->root != FS_TRACE_UNKNOWN && (c->root < 0 || c->root >= size)) return 1;
-  if (c->list_count < 0 || c->list_at < 0 || (int64_t)c->list_at + c->list_count > tr->list_used) return 1;
+  if (c->list_count < 0 || c->list_at < 0 || (int64_t)c->list_at + c->list_count > tr->list_used)
+    return 1;
   if (c->completed_count < 0 || c->completed_at < 0 ||
       (int64_t)c->completed_at + c->completed_count > tr->list_used)
     return 1;
@@ -42,7 +44,8 @@ static int broken(const fs_trace *t, int32_t r, const fs_call *c, fs_time previo
 static int trace_broken(const fs_trace *t) {
   for (int32_t r = 0; r < t->ranks; r++) {
     const fs_trace_rank *tr = &t->rank[r];
-    if (tr->count < 2 || tr->calls[0].kind != FS_CALL_INIT || tr->calls[tr->count - 1].kind != FS_CALL_FINALIZE)
+    if (tr->count < 2 || tr->calls[0].kind != FS_CALL_INIT ||
+        tr->calls[tr->count - 1].kind != FS_CALL_FINALIZE)
       return 1;
     fs_time previous_end = 0;
     for (int64_t i = 0; i < tr->count; i++) {

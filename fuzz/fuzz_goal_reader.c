@@ -26,7 +26,8 @@ static int broken(const fs_program *p, int32_t t) {
   if (kind != FS_SEND && kind != FS_RECV && kind != FS_COMPUTE) return 1;
   if (p->rank[t] < 0 || p->rank[t] >= p->ranks) return 1;
   if (kind != FS_COMPUTE && (p->peer[t] < lowest_peer || p->peer[t] >= p->ranks)) return 1;
-  if (p->value[t] < 0 || p->value[t] > (kind == FS_COMPUTE ? FS_TIME_LIMIT : FS_SIZE_LIMIT)) return 1;
+  if (p->value[t] < 0 || p->value[t] > (kind == FS_COMPUTE ? FS_TIME_LIMIT : FS_SIZE_LIMIT))
+    return 1;
   char buffer[24], prefix[16];
   const char *name = fs_task_name(p, t, buffer);
   if (name == buffer) return 0;

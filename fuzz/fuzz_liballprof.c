@@ -25,9 +25,11 @@ static int broken(const fs_trace *t, int32_t r) {
   for (int64_t i = 0; i < tr->count; i++) {
     const fs_call *c = &tr->calls[i];
     if (c->kind >= FS_CALL_KINDS || c->comm < 0 || c->comm >= t->comms) return 1;
-    if (!in_comm(t, c, c->peer) || !in_comm(t, c, c->recv_peer) || !in_comm(t, c, c->root)) return 1;
+    if (!in_comm(t, c, c->peer) || !in_comm(t, c, c->recv_peer) || !in_comm(t, c, c->root))
+      return 1;
     if (c->request < -1 || c->request >= tr->count) return 1;
-    if (c->list_count < 0 || c->list_at < 0 || (int64_t)c->list_at + c->list_count > tr->list_used) return 1;
+    if (c->list_count < 0 || c->list_at < 0 || (int64_t)c->list_at + c->list_count > tr->list_used)
+      return 1;
     if (c->bytes < 0 || c->recv_bytes < 0) return 1;
   }
   return 0;

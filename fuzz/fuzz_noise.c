@@ -23,10 +23,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!noise) return 0;
   fs_error err;
   int per_rank = spec[0] >= '0' && spec[0] <= '9';
-  int spec_ok = (per_rank ? fs_noise_add_rank(noise, spec, &err) : fs_noise_add(noise, spec, &err)) == 0;
+  int spec_ok =
+      (per_rank ? fs_noise_add_rank(noise, spec, &err) : fs_noise_add(noise, spec, &err)) == 0;
   int trace_ok = 0;
   if (newline) {
-    fs_text_input *in = fs_text_input_open_memory(newline + 1, size - spec_length - 1, "fuzz.trace");
+    fs_text_input *in =
+        fs_text_input_open_memory(newline + 1, size - spec_length - 1, "fuzz.trace");
     if (in) trace_ok = fs_noise_read_trace_input(noise, in, &err) == 0;
     fs_text_input_close(in);
   }

@@ -15,7 +15,8 @@ static void check(const fs_platform *p) {
   for (int32_t i = 0; i < p->ranks; i++) {
     int32_t node = fs_platform_node_of(p, i);
     int32_t level = fs_platform_level_between(p, i, p->ranks - 1 - i);
-    if (node < 0 || node >= p->nodes || node >= p->used_nodes || level < 0 || level > p->top_level) abort();
+    if (node < 0 || node >= p->nodes || node >= p->used_nodes || level < 0 || level > p->top_level)
+      abort();
   }
 }
 

@@ -28,7 +28,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   err.message[0] = 0;
   fs_probe_data *d = fs_probe_data_read_memory((const char *)data, size, "fuzz", &err);
   if (!d) {
-    if (strncmp(err.message, "fuzz:", 5) != 0 || err.message[5] < '0' || err.message[5] > '9') abort();
+    if (strncmp(err.message, "fuzz:", 5) != 0 || err.message[5] < '0' || err.message[5] > '9')
+      abort();
     return 0;
   }
   if (d->ranks < 1) abort();

@@ -15,8 +15,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static const fs_rank_pair_keys hockney = {.link_time = "alpha", .link_per_byte = "beta"};
-  static const fs_rank_pair_keys lmo = {.link_time = "L", .link_per_byte = "invbeta",
-                                        .rank_time = "C", .rank_per_byte = "t",
+  static const fs_rank_pair_keys lmo = {.link_time = "L",
+                                        .link_per_byte = "invbeta",
+                                        .rank_time = "C",
+                                        .rank_per_byte = "t",
                                         .link_time_defaults_to_zero = 1};
   const fs_rank_pair_keys *keys = size && (data[size - 1] & 1) ? &lmo : &hockney;
   fs_text_input *in = fs_text_input_open_memory((const char *)data, size, "fuzz.pairs");

@@ -27,8 +27,10 @@ static int broken(const fs_trace *t, int32_t r) {
     if (c->kind >= FS_CALL_KINDS || c->comm != FS_COMM_WORLD) return 1;
     if (!in_world(t, c->peer) || !in_world(t, c->root)) return 1;
     if (c->request < -1 || c->request >= tr->count) return 1;
-    if (c->list_count < 0 || c->list_at < 0 || (int64_t)c->list_at + c->list_count > tr->list_used) return 1;
-    if (c->bytes < 0 || c->recv_bytes < 0 || c->start < 0 || c->end < c->start || !(c->amount >= 0)) return 1;
+    if (c->list_count < 0 || c->list_at < 0 || (int64_t)c->list_at + c->list_count > tr->list_used)
+      return 1;
+    if (c->bytes < 0 || c->recv_bytes < 0 || c->start < 0 || c->end < c->start || !(c->amount >= 0))
+      return 1;
   }
   return 0;
 }

@@ -20,7 +20,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fs_error err;
   if (fs_size_table_read(in, columns, names, &table, &err) == 0) {
     fs_time values[3];
-    const int64_t probes[] = {0, 1, 8, 1000, FS_SIZE_LIMIT - 1, FS_SIZE_LIMIT, INT64_MAX / 2, INT64_MAX};
+    const int64_t probes[] = {0,        1, 8, 1000, FS_SIZE_LIMIT - 1, FS_SIZE_LIMIT, INT64_MAX / 2,
+                              INT64_MAX};
     for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++) {
       fs_size_table_lookup(&table, probes[i], values);
       for (int k = 0; k < columns; k++)

@@ -34,27 +34,27 @@ typedef struct checker {
   /* predecessors (dependencies only): from | FS_EDGE_* bits */
   int64_t *pred_at;
   uint32_t *pred;
-  int32_t *matched;  /* send <-> recv, -1 */
+  int32_t *matched;         /* send <-> recv, -1 */
   int32_t *next_in_channel; /* the next send (recv) of the same source, destination and tag */
-  int32_t *order;    /* topological order, dependencies and messages */
-  int32_t *position; /* of each task in it */
+  int32_t *order;           /* topological order, dependencies and messages */
+  int32_t *position;        /* of each task in it */
   /* backward walks */
   uint32_t *stamp;
   uint8_t *level;
   uint32_t walk;
-  uint8_t *wanted;    /* the level a walk looks for at a task (0: none) */
-  int32_t *wanted_at; /* the tasks with a wanted level, to clear them */
+  uint8_t *wanted;             /* the level a walk looks for at a task (0: none) */
+  int32_t *wanted_at;          /* the tasks with a wanted level, to clear them */
   int32_t wanted_count, unmet; /* how many; how many not reached yet */
   int32_t *stack;
   /* replay */
-  value *buffer;       /* ranks x blocks */
-  int32_t *writer;     /* last writer per rank x block, -1: initial data */
-  int32_t *reader_head; /* reads since the last write: a list in reader_next */
+  value *buffer;                      /* ranks x blocks */
+  int32_t *writer;                    /* last writer per rank x block, -1: initial data */
+  int32_t *reader_head;               /* reads since the last write: a list in reader_next */
   int32_t *reader_task, *reader_next; /* reads and accumulations (RECV_COMBINE) */
   uint8_t *reader_accumulates;
   int64_t readers, reader_capacity;
-  value *payload;      /* per annotated block entry of a send or put */
-  uint8_t *consumed;   /* per task: its temporary was combined */
+  value *payload;    /* per annotated block entry of a send or put */
+  uint8_t *consumed; /* per task: its temporary was combined */
   /* a task's conflicting predecessors: task and needed level */
   int32_t *need_task;
   uint8_t *need_level;
@@ -199,12 +199,14 @@ static const char *match_messages(checker *c) {
     c->matched[t] = c->next_in_channel[t] = -1;
     sends += p->kind[t] == FS_SEND, recvs += p->kind[t] == FS_RECV;
   }
-  channel_key *s = malloc((size_t)(sends + 1) * sizeof *s), *r = malloc((size_t)(recvs + 1) * sizeof *r);
+  channel_key *s = malloc((size_t)(sends + 1) * sizeof *s),
+              *r = malloc((size_t)(recvs + 1) * sizeof *r);
   if (!s || !r) return free(s), free(r), fail(c, "out of memory");
   int64_t ns = 0, nr = 0;
   const char *why = NULL;
   for (int32_t t = 0; t < c->tasks && !why; t++) {
-    if (p->kind[t] == FS_SEND) s[ns++] = (channel_key){p->rank[t], p->peer[t], fs_task_tag(p, t), t};
+    if (p->kind[t] == FS_SEND)
+      s[ns++] = (channel_key){p->rank[t], p->peer[t], fs_task_tag(p, t), t};
     if (p->kind[t] == FS_RECV) {
       if (p->peer[t] == FS_ANY_SOURCE || fs_task_tag(p, t) == FS_ANY_TAG)
         why = fail(c, "recv %d accepts any source or tag: not supported by the check", t);
@@ -261,7 +263,8 @@ static const char *order_tasks(checker *c) {
     int32_t t = c->order[head];
     c->position[t] = head++;
     for (uint32_t e = p->successor_at[t]; e < p->successor_at[t + 1]; e++)
-      if (!--waiting[FS_EDGE_TASK(p->successor[e])]) c->order[tail++] = FS_EDGE_TASK(p->successor[e]);
+      if (!--waiting[FS_EDGE_TASK(p->successor[e])])
+        c->order[tail++] = FS_EDGE_TASK(p->successor[e]);
     if (p->kind[t] == FS_SEND && !--waiting[c->matched[t]]) c->order[tail++] = c->matched[t];
   }
   free(waiting);
@@ -322,7 +325,7 @@ static void walk_back(checker *c, int32_t to, int32_t floor, int with_message) {
       } else {
         uint32_t edge = c->pred[k];
         y = FS_EDGE_TASK(edge);
-        reached = edge & FS_EDGE_START ? STARTED
+        reached = edge & FS_EDGE_START                           ? STARTED
                   : edge & FS_EDGE_LOCAL && p->kind[y] == FS_PUT ? READ_DONE
                                                                  : COMPLETE;
       }
@@ -442,23 +445,20 @@ static void initial_data(checker *c) {
     for (int32_t b = 0; b < c->blocks; b++) {
       value *v = &c->buffer[slot(c, r, b)];
       switch (c->flow->collective) {
-      case FS_COLLECTIVE_BCAST:
-      case FS_COLLECTIVE_SCATTER:
-        if (r == root) *v = single(c, root);
-        break;
-      case FS_COLLECTIVE_REDUCE:
-      case FS_COLLECTIVE_ALLREDUCE:
-        *v = single(c, r);
-        break;
-      case FS_COLLECTIVE_GATHER:
-      case FS_COLLECTIVE_ALLGATHER:
-        if (b == r) *v = single(c, r);
-        break;
-      case FS_COLLECTIVE_ALLTOALL:
-        if (b / n == r) *v = single(c, r);
-        break;
-      default:
-        break;
+        case FS_COLLECTIVE_BCAST:
+        case FS_COLLECTIVE_SCATTER:
+          if (r == root) *v = single(c, root);
+          break;
+        case FS_COLLECTIVE_REDUCE:
+        case FS_COLLECTIVE_ALLREDUCE: *v = single(c, r); break;
+        case FS_COLLECTIVE_GATHER:
+        case FS_COLLECTIVE_ALLGATHER:
+          if (b == r) *v = single(c, r);
+          break;
+        case FS_COLLECTIVE_ALLTOALL:
+          if (b / n == r) *v = single(c, r);
+          break;
+        default: break;
       }
     }
 }
@@ -470,8 +470,9 @@ static const char *check_size(checker *c, int32_t t) {
   for (int32_t i = 0; i < block_count(c, t); i++) bytes += c->flow->block_size[blocks_of(c, t)[i]];
   if (bytes != c->p->value[t]) {
     char d[96];
-    return fail(c, "%s carries %lld bytes, but its %d blocks hold %lld", describe(c, t, d, sizeof d),
-                (long long)c->p->value[t], block_count(c, t), (long long)bytes);
+    return fail(c, "%s carries %lld bytes, but its %d blocks hold %lld",
+                describe(c, t, d, sizeof d), (long long)c->p->value[t], block_count(c, t),
+                (long long)bytes);
   }
   return NULL;
 }
@@ -568,18 +569,22 @@ static const char *combine_temporaries(checker *c, int32_t t) {
   for (int64_t k = c->pred_at[t]; k < c->pred_at[t + 1]; k++) {
     int32_t y = FS_EDGE_TASK(c->pred[k]);
     int remote = !(c->pred[k] & (FS_EDGE_LOCAL | FS_EDGE_START));
-    int temporary = (p->kind[y] == FS_RECV && action_of(c, y) == FS_FLOW_TEMP && p->rank[y] == rank) ||
-                    (p->kind[y] == FS_PUT && action_of(c, y) == FS_FLOW_PUT_TEMP &&
-                     p->peer[y] == rank && remote);
+    int temporary =
+        (p->kind[y] == FS_RECV && action_of(c, y) == FS_FLOW_TEMP && p->rank[y] == rank) ||
+        (p->kind[y] == FS_PUT && action_of(c, y) == FS_FLOW_PUT_TEMP && p->peer[y] == rank &&
+         remote);
     if (!temporary) continue;
     if (c->consumed[y])
-      return fail(c, "%s combines the message of %s, already combined",
-                  describe(c, t, a, sizeof a), describe(c, y, b, sizeof b));
-    if (count == 256) return fail(c, "%s combines more than 256 messages", describe(c, t, a, sizeof a));
+      return fail(c, "%s combines the message of %s, already combined", describe(c, t, a, sizeof a),
+                  describe(c, y, b, sizeof b));
+    if (count == 256)
+      return fail(c, "%s combines more than 256 messages", describe(c, t, a, sizeof a));
     c->consumed[y] = 1;
     temporaries[count++] = y;
   }
-  if (!count) return fail(c, "%s combines, but depends on no received temporary", describe(c, t, a, sizeof a));
+  if (!count)
+    return fail(c, "%s combines, but depends on no received temporary",
+                describe(c, t, a, sizeof a));
   const int32_t *list = blocks_of(c, t);
   const char *why = order_writes(c, t, rank, list, block_count(c, t), 0);
   if (why) return why;
@@ -622,34 +627,33 @@ static const char *replay_task(checker *c, int32_t t) {
   fs_flow_action action = action_of(c, t);
   fs_task_kind kind = (fs_task_kind)p->kind[t];
   char d[96];
-  int fits = action == FS_FLOW_NONE ||
-             (kind == FS_SEND && action == FS_FLOW_READ) ||
+  int fits = action == FS_FLOW_NONE || (kind == FS_SEND && action == FS_FLOW_READ) ||
              (kind == FS_RECV && (action == FS_FLOW_WRITE || action == FS_FLOW_TEMP ||
                                   action == FS_FLOW_RECV_COMBINE)) ||
              (kind == FS_COMPUTE && action == FS_FLOW_COMBINE) ||
              (kind == FS_PUT && (action == FS_FLOW_PUT_WRITE || action == FS_FLOW_PUT_TEMP));
-  if (!fits) return fail(c, "%s has a data action (%d) that does not fit its kind", describe(c, t, d, sizeof d), action);
-  if ((kind == FS_SEND || kind == FS_PUT) && action == FS_FLOW_NONE && c->flow->collective != FS_COLLECTIVE_BARRIER)
+  if (!fits)
+    return fail(c, "%s has a data action (%d) that does not fit its kind",
+                describe(c, t, d, sizeof d), action);
+  if ((kind == FS_SEND || kind == FS_PUT) && action == FS_FLOW_NONE &&
+      c->flow->collective != FS_COLLECTIVE_BARRIER)
     return fail(c, "%s carries no recorded data", describe(c, t, d, sizeof d));
   const char *why = NULL;
   switch (action) {
-  case FS_FLOW_READ:
-  case FS_FLOW_PUT_TEMP:
-    if (!(why = check_size(c, t))) why = read_blocks(c, t, p->rank[t]);
-    break;
-  case FS_FLOW_PUT_WRITE:
-    if (!(why = check_size(c, t)) && !(why = read_blocks(c, t, p->rank[t])))
-      why = deliver(c, t, t, p->peer[t], 0);
-    break;
-  case FS_FLOW_WRITE:
-  case FS_FLOW_RECV_COMBINE:
-    why = deliver(c, t, c->matched[t], p->rank[t], action == FS_FLOW_RECV_COMBINE);
-    break;
-  case FS_FLOW_COMBINE:
-    why = combine_temporaries(c, t);
-    break;
-  default:
-    break;
+    case FS_FLOW_READ:
+    case FS_FLOW_PUT_TEMP:
+      if (!(why = check_size(c, t))) why = read_blocks(c, t, p->rank[t]);
+      break;
+    case FS_FLOW_PUT_WRITE:
+      if (!(why = check_size(c, t)) && !(why = read_blocks(c, t, p->rank[t])))
+        why = deliver(c, t, t, p->peer[t], 0);
+      break;
+    case FS_FLOW_WRITE:
+    case FS_FLOW_RECV_COMBINE:
+      why = deliver(c, t, c->matched[t], p->rank[t], action == FS_FLOW_RECV_COMBINE);
+      break;
+    case FS_FLOW_COMBINE: why = combine_temporaries(c, t); break;
+    default: break;
   }
   return why;
 }
@@ -675,37 +679,31 @@ static const char *check_result(checker *c) {
       value v = c->buffer[slot(c, r, b)], want;
       if (zero_bytes(c, b)) continue;
       switch (c->flow->collective) {
-      case FS_COLLECTIVE_BCAST:
-        want = single(c, root);
-        break;
-      case FS_COLLECTIVE_SCATTER:
-        if (b != r) continue;
-        want = single(c, root);
-        break;
-      case FS_COLLECTIVE_REDUCE:
-        if (r != root) continue;
-        want = all;
-        break;
-      case FS_COLLECTIVE_ALLREDUCE:
-        want = all;
-        break;
-      case FS_COLLECTIVE_GATHER:
-        if (r != root) continue;
-        want = single(c, b);
-        break;
-      case FS_COLLECTIVE_ALLGATHER:
-        want = single(c, b);
-        break;
-      case FS_COLLECTIVE_ALLTOALL:
-        if (b % n != r) continue;
-        want = single(c, b / n);
-        break;
-      default:
-        continue;
+        case FS_COLLECTIVE_BCAST: want = single(c, root); break;
+        case FS_COLLECTIVE_SCATTER:
+          if (b != r) continue;
+          want = single(c, root);
+          break;
+        case FS_COLLECTIVE_REDUCE:
+          if (r != root) continue;
+          want = all;
+          break;
+        case FS_COLLECTIVE_ALLREDUCE: want = all; break;
+        case FS_COLLECTIVE_GATHER:
+          if (r != root) continue;
+          want = single(c, b);
+          break;
+        case FS_COLLECTIVE_ALLGATHER: want = single(c, b); break;
+        case FS_COLLECTIVE_ALLTOALL:
+          if (b % n != r) continue;
+          want = single(c, b / n);
+          break;
+        default: continue;
       }
       if (!same(v, want))
-        return fail(c, "rank %d ends with block %d holding %u contributions, not the %s result "
-                       "(%u expected)",
+        return fail(c,
+                    "rank %d ends with block %d holding %u contributions, not the %s result "
+                    "(%u expected)",
                     r, b, v.count, fs_collective_name(c->flow->collective), want.count);
     }
   return NULL;
@@ -746,8 +744,10 @@ static const char *check_barrier(checker *c) {
 }
 
 static void release(checker *c) {
-  free(c->pred_at), free(c->pred), free(c->matched), free(c->next_in_channel), free(c->order), free(c->position);
-  free(c->stamp), free(c->level), free(c->stack), free(c->wanted), free(c->wanted_at), free(c->buffer), free(c->writer);
+  free(c->pred_at), free(c->pred), free(c->matched), free(c->next_in_channel), free(c->order),
+      free(c->position);
+  free(c->stamp), free(c->level), free(c->stack), free(c->wanted), free(c->wanted_at),
+      free(c->buffer), free(c->writer);
   free(c->reader_head), free(c->reader_task), free(c->reader_next), free(c->payload);
   free(c->reader_accumulates);
   free(c->consumed), free(c->need_task), free(c->need_level);
@@ -759,8 +759,10 @@ static const char *run(checker *c) {
   if (!p->finalized) return fail(c, "the program is not finalized");
   if (flow->failed) return fail(c, "the data-flow record failed (out of memory or a bad block)");
   if (flow->collective == FS_COLLECTIVE_NONE) return NULL;
-  if (flow->tasks > p->tasks) return fail(c, "the flow names task %d of %d", flow->tasks - 1, p->tasks);
-  if (flow->root < 0 || flow->root >= p->ranks) return fail(c, "the flow's root %d is not a rank", flow->root);
+  if (flow->tasks > p->tasks)
+    return fail(c, "the flow names task %d of %d", flow->tasks - 1, p->tasks);
+  if (flow->root < 0 || flow->root >= p->ranks)
+    return fail(c, "the flow's root %d is not a rank", flow->root);
   int64_t need_blocks = flow->collective == FS_COLLECTIVE_ALLTOALL ? (int64_t)p->ranks * p->ranks
                         : flow->collective == FS_COLLECTIVE_SCATTER ||
                                 flow->collective == FS_COLLECTIVE_GATHER ||
@@ -769,19 +771,22 @@ static const char *run(checker *c) {
                             : 1;
   if (flow->collective != FS_COLLECTIVE_BARRIER && flow->blocks < need_blocks)
     return fail(c, "a %s over %d ranks needs at least %lld blocks, the flow has %d",
-                fs_collective_name(flow->collective), p->ranks, (long long)need_blocks, flow->blocks);
+                fs_collective_name(flow->collective), p->ranks, (long long)need_blocks,
+                flow->blocks);
   c->tasks = p->tasks, c->ranks = p->ranks, c->blocks = flow->blocks;
   c->exact = p->ranks <= 64;
   size_t n = (size_t)c->tasks + 1, cells = (size_t)c->ranks * (size_t)c->blocks;
-  c->matched = malloc(n * 4), c->next_in_channel = malloc(n * 4), c->order = malloc(n * 4), c->position = malloc(n * 4);
+  c->matched = malloc(n * 4), c->next_in_channel = malloc(n * 4), c->order = malloc(n * 4),
+  c->position = malloc(n * 4);
   c->stamp = calloc(n, 4), c->level = calloc(n, 1), c->stack = malloc(n * 8);
   c->wanted = calloc(n, 1), c->wanted_at = malloc(n * 4);
   c->buffer = malloc(cells * sizeof *c->buffer), c->writer = malloc(cells * 4);
   c->reader_head = malloc(cells * 4);
   c->payload = calloc((size_t)flow->block_used + 1, sizeof *c->payload);
   c->consumed = calloc(n, 1);
-  if (!c->matched || !c->next_in_channel || !c->wanted || !c->wanted_at || !c->order || !c->position || !c->stamp || !c->level || !c->stack ||
-      !c->buffer || !c->writer || !c->reader_head || !c->payload || !c->consumed)
+  if (!c->matched || !c->next_in_channel || !c->wanted || !c->wanted_at || !c->order ||
+      !c->position || !c->stamp || !c->level || !c->stack || !c->buffer || !c->writer ||
+      !c->reader_head || !c->payload || !c->consumed)
     return fail(c, "out of memory");
   for (size_t i = 0; i < n; i++) c->position[i] = -1;
   const char *why;
@@ -799,9 +804,10 @@ static const char *run(checker *c) {
     }
     if (c->position[u] < c->position[t] || level_found(c, t) < STARTED) {
       char a[96], b[96];
-      return fail(c, "%s and %s share a channel but are not ordered by dependencies: the "
-                     "matching would depend on timing", describe(c, t, a, sizeof a),
-                  describe(c, u, b, sizeof b));
+      return fail(c,
+                  "%s and %s share a channel but are not ordered by dependencies: the "
+                  "matching would depend on timing",
+                  describe(c, t, a, sizeof a), describe(c, u, b, sizeof b));
     }
   }
   initial_data(c);

@@ -29,8 +29,7 @@ fs_program *fs_test_generate(const char *name, const fs_generator_options *o) {
   return p;
 }
 
-const char *fs_test_generate_error(const char *name, const fs_generator_options *o,
-                                   fs_error *err) {
+const char *fs_test_generate_error(const char *name, const fs_generator_options *o, fs_error *err) {
   const fs_generator *g = fs_generator_find(name);
   ck_assert_msg(g != NULL, "no generator %s", name);
   memset(err, 0, sizeof *err);

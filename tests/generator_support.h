@@ -22,8 +22,7 @@ fs_time fs_test_generated_makespan(const char *name, const fs_generator_options 
                                    const char *parameters);
 /* The refusal of generator `name` with options o: ck_asserts that it
  * failed with a message, and returns the message (in err). */
-const char *fs_test_generate_error(const char *name, const fs_generator_options *o,
-                                   fs_error *err);
+const char *fs_test_generate_error(const char *name, const fs_generator_options *o, fs_error *err);
 /* ck_asserts that generator `name` refuses o with a message that holds part. */
 void fs_test_generate_refused(const char *name, const fs_generator_options *o, const char *part);
 

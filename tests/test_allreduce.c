@@ -288,8 +288,9 @@ START_TEST(test_dissemination_structure) {
   o = fs_test_options(5, 8, 0, NULL);
   o.ways = 9;
   p = fs_test_generate("allreduce-dissemination", &o);
-  expect_story(p, 0, "R4:8 R3:8 R2:8 R1:8 S1:8 S2:8 S3:8 S4:8 C:8<0,4,5,6,7 C:8<1,8 C:8<2,9 "
-                     "C:8<3,10");
+  expect_story(p, 0,
+               "R4:8 R3:8 R2:8 R1:8 S1:8 S2:8 S3:8 S4:8 C:8<0,4,5,6,7 C:8<1,8 C:8<2,9 "
+               "C:8<3,10");
   fs_program_free(p);
   o = fs_test_options(1, 8, 0, NULL);
   p = fs_test_generate("allreduce-dissemination", &o);
@@ -330,7 +331,7 @@ START_TEST(test_bad_options) {
   fs_generator_options o = fs_test_options(4, 8, 0, NULL);
   o.ways = -2;
   fs_test_generate_refused("allreduce-dissemination", &o,
-               "allreduce-dissemination: --ways must be at least 1, not -2");
+                           "allreduce-dissemination: --ways must be at least 1, not -2");
   o = fs_test_options(50000, 8, 0, NULL);
   fs_test_generate_refused("allreduce-ring", &o, "allreduce-ring at 50000 ranks needs");
   o = fs_test_options(INT32_MAX, 8, 0, NULL);
@@ -404,14 +405,19 @@ START_TEST(test_ring_time) {
     int64_t n = counts[i], s = 1000 * n, block = s / n;
     fs_generator_options o = fs_test_options((int32_t)n, s, 0, NULL);
     fs_time expected = 2 * (n - 1) * (ALPHA + BETA * block) + (n - 1) * GAMMA * block;
-    ck_assert_int_eq(fs_test_generated_makespan("allreduce-ring", &o, "hockney", "rate", HOCKNEY_GAMMA), expected);
+    ck_assert_int_eq(fs_test_generated_makespan("allreduce-ring", &o, "hockney", "rate",
+                                                HOCKNEY_GAMMA),
+                     expected);
     o.reduce_time = 3000000, o.has_reduce_time = 1;
     expected = 2 * (n - 1) * (ALPHA + BETA * block) + (n - 1) * 3000000;
-    ck_assert_int_eq(fs_test_generated_makespan("allreduce-ring", &o, "hockney", "fixed", HOCKNEY), expected);
+    ck_assert_int_eq(fs_test_generated_makespan("allreduce-ring", &o, "hockney", "fixed", HOCKNEY),
+                     expected);
   }
   /* N = 1: nothing to do */
   fs_generator_options o = fs_test_options(1, 1000, 0, NULL);
-  ck_assert_int_eq(fs_test_generated_makespan("allreduce-ring", &o, "hockney", "rate", HOCKNEY_GAMMA), 0);
+  ck_assert_int_eq(fs_test_generated_makespan("allreduce-ring", &o, "hockney", "rate",
+                                              HOCKNEY_GAMMA),
+                   0);
 }
 END_TEST
 
@@ -460,7 +466,8 @@ END_TEST
  * Makespan 6a + 24 ns. */
 START_TEST(test_ring_time_uneven) {
   fs_generator_options o = fs_test_options(4, 5, 0, NULL);
-  ck_assert_int_eq(fs_test_generated_makespan("allreduce-ring", &o, "hockney", "rate", HOCKNEY_GAMMA),
+  ck_assert_int_eq(fs_test_generated_makespan("allreduce-ring", &o, "hockney", "rate",
+                                              HOCKNEY_GAMMA),
                    6 * ALPHA + 24 * 1000);
 }
 END_TEST
@@ -477,7 +484,8 @@ START_TEST(test_rabenseifner_time_power_of_two) {
     int64_t n = (int64_t)1 << l, s = 1000 * n;
     fs_generator_options o = fs_test_options((int32_t)n, s, 0, NULL);
     fs_time expected = 2 * l * ALPHA + 2 * (n - 1) * (s / n) * BETA + (n - 1) * (s / n) * GAMMA;
-    ck_assert_int_eq(fs_test_generated_makespan("allreduce-rabenseifner", &o, "hockney", "rate", HOCKNEY_GAMMA),
+    ck_assert_int_eq(fs_test_generated_makespan("allreduce-rabenseifner", &o, "hockney", "rate",
+                                                HOCKNEY_GAMMA),
                      expected);
   }
 }
@@ -500,7 +508,8 @@ START_TEST(test_rabenseifner_time_other) {
     fs_generator_options o = fs_test_options((int32_t)n, s, 0, NULL);
     fs_time expected = (2 * l + 2) * ALPHA + (2 * (pof2 - 1) * block + 2 * s) * BETA +
                        (s + (pof2 - 1) * block) * GAMMA;
-    ck_assert_int_eq(fs_test_generated_makespan("allreduce-rabenseifner", &o, "hockney", "rate", HOCKNEY_GAMMA),
+    ck_assert_int_eq(fs_test_generated_makespan("allreduce-rabenseifner", &o, "hockney", "rate",
+                                                HOCKNEY_GAMMA),
                      expected);
   }
 }
@@ -518,7 +527,8 @@ START_TEST(test_fan_time) {
   for (int32_t l = 1; l <= 6; l++) {
     int64_t n = (int64_t)1 << l, s = 1000;
     fs_generator_options o = fs_test_options((int32_t)n, s, 0, NULL);
-    fs_time simulated = fs_test_generated_makespan("allreduce-fan", &o, "hockney", "rate", HOCKNEY_GAMMA);
+    fs_time simulated =
+        fs_test_generated_makespan("allreduce-fan", &o, "hockney", "rate", HOCKNEY_GAMMA);
     ck_assert_int_eq(simulated, 2 * l * (ALPHA + BETA * s) + l * GAMMA * s);
     ck_assert_int_eq(fs_test_generated_makespan("allreduce-fan", &o, "hockney", "fixed", HOCKNEY),
                      2 * l * (ALPHA + BETA * s + 0 * s)); /* eq. 5.1, gamma = 0 */
@@ -544,7 +554,8 @@ START_TEST(test_fan_time_other) {
   for (int i = 0; i < 3; i++) {
     int64_t s = 1000;
     fs_generator_options o = fs_test_options(counts[i], s, 0, NULL);
-    ck_assert_int_eq(fs_test_generated_makespan("allreduce-fan", &o, "hockney", "rate", HOCKNEY_GAMMA),
+    ck_assert_int_eq(fs_test_generated_makespan("allreduce-fan", &o, "hockney", "rate",
+                                                HOCKNEY_GAMMA),
                      hops[i] * (ALPHA + BETA * s) + reduces[i] * GAMMA * s);
   }
 }
@@ -578,14 +589,16 @@ START_TEST(test_dissemination_time) {
     ck_assert_int_eq(dissemination_messages(n[i], f[i]), messages[i]);
     fs_generator_options o = fs_test_options(n[i], s, 0, NULL);
     o.ways = f[i];
-    ck_assert_int_eq(fs_test_generated_makespan("allreduce-dissemination", &o, "hockney", "rate", HOCKNEY_GAMMA),
+    ck_assert_int_eq(fs_test_generated_makespan("allreduce-dissemination", &o, "hockney", "rate",
+                                                HOCKNEY_GAMMA),
                      messages[i] * unit);
   }
   for (int32_t ways = 1; ways <= 4; ways++)
     for (int32_t ranks = 1; ranks <= 40; ranks++) {
       fs_generator_options o = fs_test_options(ranks, s, 0, NULL);
       o.ways = ways;
-      ck_assert_int_eq(fs_test_generated_makespan("allreduce-dissemination", &o, "hockney", "rate", HOCKNEY_GAMMA),
+      ck_assert_int_eq(fs_test_generated_makespan("allreduce-dissemination", &o, "hockney", "rate",
+                                                  HOCKNEY_GAMMA),
                        dissemination_messages(ranks, ways) * unit);
     }
 }
@@ -604,7 +617,8 @@ START_TEST(test_dissemination_pipelined) {
     for (int j = 0; j < k[i]; j++) n *= f[i] + 1;
     fs_generator_options o = fs_test_options(n, 100, 0, NULL);
     o.ways = f[i];
-    fs_time t = fs_test_generated_makespan("allreduce-dissemination", &o, "pipelined", "fixed", "alpha_p=3us alpha_r=1us beta=1ns");
+    fs_time t = fs_test_generated_makespan("allreduce-dissemination", &o, "pipelined", "fixed",
+                                           "alpha_p=3us alpha_r=1us beta=1ns");
     ck_assert_int_eq(t, k[i] * (3000000 + f[i] * 1000000 + 100 * BETA));
   }
 }

@@ -45,8 +45,7 @@ static void describe_rank(const fs_program *p, int32_t r, char *text, size_t siz
 static void expect_rank(const fs_program *p, int32_t r, const char *expected) {
   char text[4096];
   describe_rank(p, r, text, sizeof text);
-  ck_assert_msg(strcmp(text, expected) == 0, "rank %d: \"%s\", expected \"%s\"", r, text,
-                expected);
+  ck_assert_msg(strcmp(text, expected) == 0, "rank %d: \"%s\", expected \"%s\"", r, text, expected);
 }
 
 static void expect_prefix(const char *text, const char *prefix) {
@@ -90,9 +89,9 @@ START_TEST(test_binary_structure) {
   fs_program *p = fs_test_generate("bcast-binary", &o);
   ck_assert_int_eq(p->tasks, 10);
   ck_assert_int_eq(p->dependencies, 3);
-  expect_rank(p, 2, "S3:100 S4:100");         /* v0 -> v1, v2 */
+  expect_rank(p, 2, "S3:100 S4:100");            /* v0 -> v1, v2 */
   expect_rank(p, 3, "R2:100 S5:100<0 S0:100<0"); /* v1 -> v3, v4 */
-  expect_rank(p, 4, "R2:100 S1:100<0");       /* v2 -> v5 */
+  expect_rank(p, 4, "R2:100 S1:100<0");          /* v2 -> v5 */
   expect_rank(p, 5, "R3:100");
   expect_rank(p, 0, "R3:100");
   expect_rank(p, 1, "R4:100");
@@ -160,7 +159,7 @@ START_TEST(test_binary_hockney) {
   static const struct {
     int32_t n;
     int weight;
-  } cases[] = {{1, 0}, {2, 1}, {3, 2}, {4, 2}, {5, 3}, {7, 4}, {8, 4},
+  } cases[] = {{1, 0},  {2, 1},  {3, 2},  {4, 2},  {5, 3},  {7, 4},  {8, 4},
                {12, 5}, {15, 6}, {16, 6}, {31, 8}, {32, 8}, {63, 10}};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     fs_generator_options o = fs_test_options(cases[i].n, 1000, cases[i].n - 1, NULL);
@@ -188,9 +187,11 @@ END_TEST
 START_TEST(test_binary_loggops) {
   const char *params = "L=2500ns o=1500ns g=1000ns G=6ns O=0ns S=65535";
   fs_generator_options o = fs_test_options(7, 1, 0, NULL);
-  ck_assert_int_eq(fs_test_generated_makespan("bcast-binary", &o, "loggops", "fixed", params), 14000 * NS);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-binary", &o, "loggops", "fixed", params),
+                   14000 * NS);
   o = fs_test_options(6, 1, 3, NULL);
-  ck_assert_int_eq(fs_test_generated_makespan("bcast-binary", &o, "loggops", "fixed", params), 12500 * NS);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-binary", &o, "loggops", "fixed", params),
+                   12500 * NS);
   for (int32_t n = 2; n <= 40; n++) {
     o = fs_test_options(n, 1, 0, NULL);
     ck_assert_int_eq(fs_test_generated_makespan("bcast-binary", &o, "loggops", "fixed", params),
@@ -198,7 +199,8 @@ START_TEST(test_binary_loggops) {
   }
   const char *slow_nic = "L=2500ns o=1500ns g=4000ns G=6ns O=0ns S=65535";
   o = fs_test_options(7, 1, 0, NULL);
-  ck_assert_int_eq(fs_test_generated_makespan("bcast-binary", &o, "loggops", "fixed", slow_nic), 19000 * NS);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-binary", &o, "loggops", "fixed", slow_nic),
+                   19000 * NS);
 }
 END_TEST
 
@@ -271,13 +273,16 @@ START_TEST(test_chain_hockney) {
    * T_last = 4616 ns; N = 8: 10 T + T_last = 55576 ns */
   fs_generator_options o = fs_test_options(8, 20000, 3, NULL);
   o.segment = 4096;
-  ck_assert_int_eq(fs_test_generated_makespan("bcast-chain", &o, "hockney", "fixed", HOCKNEY), 55576 * NS);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-chain", &o, "hockney", "fixed", HOCKNEY),
+                   55576 * NS);
   /* 16384 B: k = 4 full segments, N = 8: (8-2+4) T = 50960 ns */
   o.size = 16384;
-  ck_assert_int_eq(fs_test_generated_makespan("bcast-chain", &o, "hockney", "fixed", HOCKNEY), 50960 * NS);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-chain", &o, "hockney", "fixed", HOCKNEY),
+                   50960 * NS);
   /* S = 0: one 0-byte segment, N-1 hops of alpha */
   o = fs_test_options(10, 0, 0, NULL);
-  ck_assert_int_eq(fs_test_generated_makespan("bcast-chain", &o, "hockney", "fixed", HOCKNEY), 9000 * NS);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-chain", &o, "hockney", "fixed", HOCKNEY),
+                   9000 * NS);
   /* the closed form over N and sizes, segment 1000 B (T = 2 us) */
   int64_t sizes[] = {1, 999, 1000, 1001, 5000, 7300};
   for (int32_t n = 2; n <= 20; n++)
@@ -287,7 +292,8 @@ START_TEST(test_chain_hockney) {
       int64_t k = (sizes[i] + 999) / 1000, last = sizes[i] - (k - 1) * 1000;
       fs_time expected = k == 1 ? (n - 1) * (1000 + last) * NS
                                 : (n + k - 3) * 2000 * NS + (1000 + last) * NS;
-      ck_assert_int_eq(fs_test_generated_makespan("bcast-chain", &o, "hockney", "fixed", HOCKNEY), expected);
+      ck_assert_int_eq(fs_test_generated_makespan("bcast-chain", &o, "hockney", "fixed", HOCKNEY),
+                       expected);
     }
 }
 END_TEST
@@ -394,7 +400,8 @@ START_TEST(test_scatter_allgather_hockney_power_of_two) {
       fs_time formula = (h * 1000 + (n - 1) * 1000 + (n - 1) * 2000) * (fs_time)NS;
       ck_assert_int_eq(formula, cases[i].us * 1000 * NS);
       fs_generator_options o = fs_test_options(n, (int64_t)n * 1000, root, NULL);
-      ck_assert_int_eq(fs_test_generated_makespan("bcast-scatter-allgather", &o, "hockney", "fixed", HOCKNEY),
+      ck_assert_int_eq(fs_test_generated_makespan("bcast-scatter-allgather", &o, "hockney", "fixed",
+                                                  HOCKNEY),
                        formula);
     }
 }
@@ -414,10 +421,12 @@ END_TEST
  *   1 chunk 3 to 15500, 2 chunk 0 and 3 chunk 1 to 15503 ns. */
 START_TEST(test_scatter_allgather_hockney_uneven) {
   fs_generator_options o = fs_test_options(3, 3000, 1, NULL);
-  ck_assert_int_eq(fs_test_generated_makespan("bcast-scatter-allgather", &o, "hockney", "fixed", HOCKNEY),
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-scatter-allgather", &o, "hockney", "fixed",
+                                              HOCKNEY),
                    8000 * NS);
   o = fs_test_options(4, 7001, 0, NULL);
-  ck_assert_int_eq(fs_test_generated_makespan("bcast-scatter-allgather", &o, "hockney", "fixed", HOCKNEY),
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-scatter-allgather", &o, "hockney", "fixed",
+                                              HOCKNEY),
                    15503 * NS);
 }
 END_TEST

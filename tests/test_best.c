@@ -51,12 +51,24 @@ START_TEST(enumerate_sixteen_exhaustive) {
   ck_assert_int_eq(fs_rm_enumerate(16, 5, 1000, &c, &e), 0);
   ck_assert_int_eq(c.capped, 0);
   ck_assert_int_eq(c.considered, c.count);
-  const char *expected[] = {"a16",           "a2,a8",           "a8,a2",
-                            "a4,a4",         "a2,a2,a4",        "a2,a4,a2",
-                            "a4,a2,a2",      "a2,a2,a2,a2",     "m1g5a3,n1g3a5",
-                            "m1g3a5,n1g5a3", "m2g2a7,n2g7a2",   "m4g2a6,n4g6a2",
-                            "c2m2,a3,a5,e2m2", "c2m2,a15,e2m2", "c4m2,a2,a7,e4m2",
-                            "c3m3,a2,a7,e3m3", "c6m3,a3,a4,e6m3", "c6m3,a12,e6m3"};
+  const char *expected[] = {"a16",
+                            "a2,a8",
+                            "a8,a2",
+                            "a4,a4",
+                            "a2,a2,a4",
+                            "a2,a4,a2",
+                            "a4,a2,a2",
+                            "a2,a2,a2,a2",
+                            "m1g5a3,n1g3a5",
+                            "m1g3a5,n1g5a3",
+                            "m2g2a7,n2g7a2",
+                            "m4g2a6,n4g6a2",
+                            "c2m2,a3,a5,e2m2",
+                            "c2m2,a15,e2m2",
+                            "c4m2,a2,a7,e4m2",
+                            "c3m3,a2,a7,e3m3",
+                            "c6m3,a3,a4,e6m3",
+                            "c6m3,a12,e6m3"};
   for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++)
     ck_assert_msg(in(&c, expected[i]), "%s missing", expected[i]);
   ck_assert(!in(&c, "m2g7a2,n2g2a7")); /* R >= K1 */
@@ -119,22 +131,24 @@ END_TEST
 START_TEST(best_sixteen_json) {
   char buf[256];
   ck_assert_int_eq(fennelsim("best allreduce --ranks 16 " PIPELINED("5us") " --format json"), 0);
-  fs_test_contains(out, "{\"collective\": \"allreduce\", \"ranks\": 16, \"size_bytes\": 8, "
-                "\"model\": \"pipelined\", \"model_parameters\": {\"alpha_p_ns\": 5000, "
-                "\"alpha_r_ns\": 1000, \"beta_ns_per_byte\": 0}, \"compute_model\": \"fixed\", "
-                "\"cost_ratio\": 5, \"simulated\": 30, \"capped\": false, \"entries\": [");
+  fs_test_contains(out,
+                   "{\"collective\": \"allreduce\", \"ranks\": 16, \"size_bytes\": 8, "
+                   "\"model\": \"pipelined\", \"model_parameters\": {\"alpha_p_ns\": 5000, "
+                   "\"alpha_r_ns\": 1000, \"beta_ns_per_byte\": 0}, \"compute_model\": \"fixed\", "
+                   "\"cost_ratio\": 5, \"simulated\": 30, \"capped\": false, \"entries\": [");
   ck_assert_str_eq(entry(out, 0, buf, sizeof buf), "{\"schedule\": \"a4,a4\", \"makespan_ns\": "
-                                                    "16000, \"messages\": 96, \"ratio\": "
-                                                    "1.000000}");
+                                                   "16000, \"messages\": 96, \"ratio\": "
+                                                   "1.000000}");
   fs_test_contains(out, "{\"schedule\": \"rd\", \"makespan_ns\": 24000, \"messages\": 64, "
-                "\"ratio\": 1.500000}");
+                        "\"ratio\": 1.500000}");
   fs_test_contains(out, "{\"schedule\": \"a16\", \"makespan_ns\": 20000, \"messages\": 240, "
-                "\"ratio\": 1.250000}");
+                        "\"ratio\": 1.250000}");
   ck_assert_int_eq(fs_test_occurrences(out, "\"schedule\""), 30); /* json: all by default */
   ck_assert(strcmp(out + strlen(out) - 3, "]}\n") == 0);
   /* --top 3: three entries */
   ck_assert_int_eq(fennelsim("best allreduce --ranks 16 " PIPELINED("5us") " --format json "
-                             "--top 3"), 0);
+                                                                           "--top 3"),
+                   0);
   ck_assert_int_eq(fs_test_occurrences(out, "\"schedule\""), 3);
 }
 END_TEST
@@ -147,15 +161,15 @@ START_TEST(best_radix_follows_the_ratio) {
   char buf[256];
   ck_assert_int_eq(fennelsim("best allreduce --ranks 16 " PIPELINED("20us") " --format json"), 0);
   ck_assert_str_eq(entry(out, 0, buf, sizeof buf), "{\"schedule\": \"a16\", \"makespan_ns\": "
-                                                    "35000, \"messages\": 240, \"ratio\": "
-                                                    "1.000000}");
+                                                   "35000, \"messages\": 240, \"ratio\": "
+                                                   "1.000000}");
   ck_assert_int_eq(fennelsim("best allreduce --ranks 16 " PIPELINED("0") " --format json"), 0);
   ck_assert_str_eq(entry(out, 0, buf, sizeof buf), "{\"schedule\": \"rd\", \"makespan_ns\": "
-                                                    "4000, \"messages\": 64, \"ratio\": "
-                                                    "1.000000}");
+                                                   "4000, \"messages\": 64, \"ratio\": "
+                                                   "1.000000}");
   ck_assert_str_eq(entry(out, 1, buf, sizeof buf), "{\"schedule\": \"a2,a2,a2,a2\", "
-                                                    "\"makespan_ns\": 4000, \"messages\": 64, "
-                                                    "\"ratio\": 1.000000}");
+                                                   "\"makespan_ns\": 4000, \"messages\": 64, "
+                                                   "\"ratio\": 1.000000}");
 }
 END_TEST
 
@@ -176,7 +190,7 @@ END_TEST
 START_TEST(best_seven_text) {
   ck_assert_int_eq(fennelsim("best allreduce --ranks 7 " PIPELINED("5us")), 0);
   fs_test_contains(out, "best allreduce: 7 ranks, 8B, model pipelined {\"alpha_p_ns\": 5000, "
-                "\"alpha_r_ns\": 1000, \"beta_ns_per_byte\": 0}, compute fixed\n");
+                        "\"alpha_r_ns\": 1000, \"beta_ns_per_byte\": 0}, compute fixed\n");
   fs_test_contains(out, "(all of them); the heuristic's is one of them\n");
   fs_test_contains(out, "rank  schedule                          makespan_ns   messages   ratio\n");
   char line[128];
@@ -196,17 +210,20 @@ END_TEST
 START_TEST(best_hockney_prefers_rd) {
   char buf[256];
   ck_assert_int_eq(fennelsim("best allreduce --ranks 8 --model hockney --param alpha=1us "
-                             "--param beta=0 --format json"), 0);
+                             "--param beta=0 --format json"),
+                   0);
   fs_test_contains(out, "\"cost_ratio\": 0,");
   ck_assert_str_eq(entry(out, 0, buf, sizeof buf), "{\"schedule\": \"rd\", \"makespan_ns\": "
-                                                    "3000, \"messages\": 24, \"ratio\": "
-                                                    "1.000000}");
-  fs_test_contains(out, "{\"schedule\": \"a8\", \"makespan_ns\": 7000, \"messages\": 56, \"ratio\": "
-                "2.333333}");
+                                                   "3000, \"messages\": 24, \"ratio\": "
+                                                   "1.000000}");
+  fs_test_contains(out,
+                   "{\"schedule\": \"a8\", \"makespan_ns\": 7000, \"messages\": 56, \"ratio\": "
+                   "2.333333}");
   /* one rank: rd alone, nothing to do */
   ck_assert_int_eq(fennelsim("best allreduce --ranks 1 --format json"), 0);
   fs_test_contains(out, "\"simulated\": 1, ");
-  fs_test_contains(out, "\"entries\": [{\"schedule\": \"rd\", \"makespan_ns\": 0, \"messages\": 0, ");
+  fs_test_contains(out,
+                   "\"entries\": [{\"schedule\": \"rd\", \"makespan_ns\": 0, \"messages\": 0, ");
 }
 END_TEST
 
@@ -217,11 +234,13 @@ END_TEST
  * among the 20 cheapest, so 22 = rd + it + 20. One rank: rd alone. */
 START_TEST(best_counts_add_up) {
   ck_assert_int_eq(fennelsim("best allreduce --ranks 16 " PIPELINED("5us") " --top 1"), 0);
-  fs_test_contains(out, "\nsimulated 30 schedules: rd and the 29 cheapest under the cost model (c = 5) "
-                "(all of them); the heuristic's is one of them\n");
+  fs_test_contains(out,
+                   "\nsimulated 30 schedules: rd and the 29 cheapest under the cost model (c = 5) "
+                   "(all of them); the heuristic's is one of them\n");
   ck_assert_int_eq(fennelsim("best allreduce --ranks 720 --candidates 20 --top 1"), 0);
-  fs_test_contains(out, "\nsimulated 22 schedules: rd, the heuristic's and the 20 cheapest under the cost "
-                "model (c = 2.316) (capped: raise --candidates to search more)\n");
+  fs_test_contains(out, "\nsimulated 22 schedules: rd, the heuristic's and the 20 cheapest under "
+                        "the cost "
+                        "model (c = 2.316) (capped: raise --candidates to search more)\n");
   ck_assert_int_eq(fennelsim("best allreduce --ranks 1 --top 1"), 0);
   fs_test_contains(out, "\nsimulated 1 schedule: rd (also the heuristic's: one rank, no stages)\n");
 }
@@ -229,14 +248,17 @@ END_TEST
 
 START_TEST(best_capped_says_so) {
   ck_assert_int_eq(fennelsim("best allreduce --ranks 720 --candidates 20 --top 2"), 0);
-  fs_test_contains(out, "simulated 22 schedules: rd, the heuristic's and the 20 cheapest under the cost "
-                "model (c = 2.316) (capped: raise --candidates to search more)\n");
+  fs_test_contains(out,
+                   "simulated 22 schedules: rd, the heuristic's and the 20 cheapest under the cost "
+                   "model (c = 2.316) (capped: raise --candidates to search more)\n");
   ck_assert_int_eq(fs_test_occurrences(out, "\n"), 3 + 2);
 }
 END_TEST
 
 START_TEST(best_bad_input_exits_2) {
-  const struct { const char *arguments, *message; } cases[] = {
+  const struct {
+    const char *arguments, *message;
+  } cases[] = {
       {"best", "no collective named"},
       {"best allreduce", "--ranks is required"},
       {"best bcast --ranks 4", "best bcast: only allreduce is searched"},

@@ -31,7 +31,8 @@ static void write_tables(void) {
   fs_test_write_file(gamma_table, "0B 0ns 0ns\n1000B 1000ns 2000ns\n", 0);
 }
 
-static int32_t transfer(fs_program *p, fs_task_kind kind, int32_t rank, int32_t peer, int64_t size) {
+static int32_t transfer(fs_program *p, fs_task_kind kind, int32_t rank, int32_t peer,
+                        int64_t size) {
   int32_t t = fs_program_add(p, kind, rank);
   fs_task_set_peer(p, t, peer);
   fs_task_set_size(p, t, size);
@@ -86,8 +87,9 @@ static fs_program *two_messages(void) {
   transfer(p, FS_RECV, 2, 0, 1000);
   transfer(p, FS_RECV, 3, 1, 2000);
   fs_test_finalize(p);
-  snprintf(params, sizeof params, "shm_table=%s net_table=%s nodes=2 cores=2 mapping=seq net_o=100ns",
-           shm_table, net_table);
+  snprintf(params, sizeof params,
+           "shm_table=%s net_table=%s nodes=2 cores=2 mapping=seq net_o=100ns", shm_table,
+           net_table);
   return p;
 }
 
@@ -100,7 +102,8 @@ START_TEST(two_messages_into_one_nic) {
   ck_assert_int_eq(fs_channel_load_count(load), 3);
   expect_channel(load, 0, "shm node 0", 100 * NS, 2, (fs_time[]){31100 * NS, 1000 * NS, 1500 * NS});
   expect_channel(load, 1, "shm node 1", 20600 * NS, 1, (fs_time[]){30600 * NS, 3000 * NS});
-  expect_channel(load, 2, "net node 1", 1600 * NS, 2, (fs_time[]){3600 * NS, 12000 * NS, 18000 * NS});
+  expect_channel(load, 2, "net node 1", 1600 * NS, 2,
+                 (fs_time[]){3600 * NS, 12000 * NS, 18000 * NS});
   fs_channel_stats s;
   fs_channel_load_get(load, 2, &s);
   ck_assert_int_eq(s.busy, 30000 * NS);
@@ -132,27 +135,29 @@ START_TEST(reports) {
   FILE *out = open_memstream(&buffer, &size);
   fs_channel_load_report_text(out, load, 2);
   fclose(out);
-  ck_assert_str_eq(buffer,
-    "channels   3 used; tau = active jobs; mean over [0, 33600 ns], busy mean over tau >= 1\n"
-    "  instance           max      mean busy mean        busy ns  ns at tau 0, 1, ...\n"
-    "  net node 1           2    1.4286    1.6000          30000  3600 12000 18000\n"
-    "  shm node 0           2    0.1190    1.6000           2500  31100 1000 1500\n"
-    "  ... 1 more (all of them: --channel-csv FILE.csv)\n");
+  ck_assert_str_eq(
+      buffer,
+      "channels   3 used; tau = active jobs; mean over [0, 33600 ns], busy mean over tau >= 1\n"
+      "  instance           max      mean busy mean        busy ns  ns at tau 0, 1, ...\n"
+      "  net node 1           2    1.4286    1.6000          30000  3600 12000 18000\n"
+      "  shm node 0           2    0.1190    1.6000           2500  31100 1000 1500\n"
+      "  ... 1 more (all of them: --channel-csv FILE.csv)\n");
   free(buffer);
   out = open_memstream(&buffer, &size);
   fs_channel_load_report_json(out, load);
   fclose(out);
-  ck_assert_str_eq(buffer,
-    "\"channel_load\": ["
-    "{\"instance\": \"shm node 0\", \"max_tau\": 2, \"mean_tau\": 0.11904761904761904, "
-    "\"mean_busy_tau\": 1.6, \"mean_tau_since_first\": 0.11940298507462686, \"first_ns\": 100, "
-    "\"busy_ns\": 2500, \"time_at_tau_ns\": [31100, 1000, 1500]}, "
-    "{\"instance\": \"shm node 1\", \"max_tau\": 1, \"mean_tau\": 0.08928571428571429, "
-    "\"mean_busy_tau\": 1, \"mean_tau_since_first\": 0.23076923076923078, \"first_ns\": 20600, "
-    "\"busy_ns\": 3000, \"time_at_tau_ns\": [30600, 3000]}, "
-    "{\"instance\": \"net node 1\", \"max_tau\": 2, \"mean_tau\": 1.4285714285714286, "
-    "\"mean_busy_tau\": 1.6, \"mean_tau_since_first\": 1.5, \"first_ns\": 1600, "
-    "\"busy_ns\": 30000, \"time_at_tau_ns\": [3600, 12000, 18000]}]");
+  ck_assert_str_eq(
+      buffer,
+      "\"channel_load\": ["
+      "{\"instance\": \"shm node 0\", \"max_tau\": 2, \"mean_tau\": 0.11904761904761904, "
+      "\"mean_busy_tau\": 1.6, \"mean_tau_since_first\": 0.11940298507462686, \"first_ns\": 100, "
+      "\"busy_ns\": 2500, \"time_at_tau_ns\": [31100, 1000, 1500]}, "
+      "{\"instance\": \"shm node 1\", \"max_tau\": 1, \"mean_tau\": 0.08928571428571429, "
+      "\"mean_busy_tau\": 1, \"mean_tau_since_first\": 0.23076923076923078, \"first_ns\": 20600, "
+      "\"busy_ns\": 3000, \"time_at_tau_ns\": [30600, 3000]}, "
+      "{\"instance\": \"net node 1\", \"max_tau\": 2, \"mean_tau\": 1.4285714285714286, "
+      "\"mean_busy_tau\": 1.6, \"mean_tau_since_first\": 1.5, \"first_ns\": 1600, "
+      "\"busy_ns\": 30000, \"time_at_tau_ns\": [3600, 12000, 18000]}]");
   free(buffer);
   char *path = fs_test_temp_path(".csv");
   fs_output *csv = fs_output_open(path, &run.err);
@@ -195,8 +200,9 @@ START_TEST(ring_allgather_round_robin_loads_the_nics) {
   const char *mappings[2] = {"seq", "rr"};
   int32_t expected[2] = {1, 4};
   for (int k = 0; k < 2; k++) {
-    snprintf(params, sizeof params, "shm_table=%s net_table=%s nodes=2 cores=4 segment=0B mapping=%s",
-             shm_table, fast_net_table, mappings[k]);
+    snprintf(params, sizeof params,
+             "shm_table=%s net_table=%s nodes=2 cores=4 segment=0B mapping=%s", shm_table,
+             fast_net_table, mappings[k]);
     fs_simulation run;
     fs_channel_load *load = observe(p, "fixed", &run);
     int nics = 0;
@@ -205,7 +211,8 @@ START_TEST(ring_allgather_round_robin_loads_the_nics) {
       fs_channel_load_get(load, c, &s);
       if (strncmp(s.instance, "net node ", 9)) continue;
       nics++;
-      ck_assert_msg(s.max_tau == expected[k], "%s %s: max tau %d", mappings[k], s.instance, s.max_tau);
+      ck_assert_msg(s.max_tau == expected[k], "%s %s: max tau %d", mappings[k], s.instance,
+                    s.max_tau);
     }
     ck_assert_int_eq(nics, 2);
     fs_channel_load_free(load);
@@ -262,8 +269,10 @@ START_TEST(zero_cost_when_off) {
   fs_error err;
   fs_program *p = fs_generator_find("allgather-rd")->generate(&o, &err);
   ck_assert_ptr_nonnull(p);
-  snprintf(params, sizeof params, "shm_table=%s net_table=%s nodes=4 cores=4 mapping=rr segment=1000B "
-           "net_o=7ns", shm_table, net_table);
+  snprintf(params, sizeof params,
+           "shm_table=%s net_table=%s nodes=4 cores=4 mapping=rr segment=1000B "
+           "net_o=7ns",
+           shm_table, net_table);
   fs_simulation run;
   fs_test_simulate(&run, p, "taulop", "fixed", params);
   ck_assert_int_eq(run.status, FS_RUN_OK);
@@ -311,10 +320,10 @@ START_TEST(errors) {
   fs_error err = {{0}};
   ck_assert_int_eq(fs_channel_load_attach(load, &run.network, &run.compute, &err), -1);
   ck_assert_str_eq(err.message, "--channel-load needs a model with channel instances (taulop, or "
-                   "--compute gamma): hockney and fixed have none");
+                                "--compute gamma): hockney and fixed have none");
   ck_assert_int_eq(fs_channel_load_attach(load, NULL, NULL, &err), -1);
   ck_assert_str_eq(err.message, "--channel-load needs a model with channel instances (taulop, or "
-                   "--compute gamma): no model and no compute model have none");
+                                "--compute gamma): no model and no compute model have none");
   ck_assert_int_eq(fs_channel_load_finish(load, 0, &err), 0);
   char *buffer = NULL;
   size_t size = 0;

@@ -46,8 +46,10 @@ static int json_digits(json_reader *r) {
 
 static int json_number(json_reader *r) {
   if (r->at < r->end && *r->at == '-') r->at++;
-  if (r->at < r->end && *r->at == '0') r->at++;
-  else if (!json_digits(r)) return 0;
+  if (r->at < r->end && *r->at == '0')
+    r->at++;
+  else if (!json_digits(r))
+    return 0;
   if (r->at < r->end && *r->at == '.') {
     r->at++;
     if (!json_digits(r)) return 0;
@@ -158,20 +160,66 @@ static int json_valid(const char *text, size_t length) {
 static int valid(const char *text) { return json_valid(text, strlen(text)); }
 
 START_TEST(validator_accepts_json) {
-  const char *good[] = {"0", "-0", "-0.5e+10", "1E5", "12.25", "[]", "{}", "\"\"", "true", "null",
+  const char *good[] = {"0",
+                        "-0",
+                        "-0.5e+10",
+                        "1E5",
+                        "12.25",
+                        "[]",
+                        "{}",
+                        "\"\"",
+                        "true",
+                        "null",
                         " {\"a\" : [1, true, false, null, \"\\u00e9\\n\\/\"], \"b\":{}} \n",
-                        "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"", "[[[]]]", "{\"a\":1,\"a\":2}"};
+                        "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"",
+                        "[[[]]]",
+                        "{\"a\":1,\"a\":2}"};
   for (size_t i = 0; i < sizeof good / sizeof *good; i++)
     ck_assert_msg(valid(good[i]), "rejected %s", good[i]);
 }
 END_TEST
 
 START_TEST(validator_rejects_bad_json) {
-  const char *bad[] = {"", " ", "{", "[", "[1,]", "{\"a\":1,}", "[,1]", "01", "-01", "1.", ".5",
-                       "-", "+1", "1e", "1e+", "--1", "'a'", "\"\\x\"", "\"a\tb\"", "\"abc",
-                       "[1 2]", "{\"a\" 1}", "{a:1}", "{1:1}", "tru", "nul", "True", "[1]]",
-                       "\"\\u12G4\"", "\"\\u12\"", "\"\xff\"", "\"\xc0\xaf\"", "\"\xed\xa0\x80\"",
-                       "\"\xe2\x82\"", "NaN", "Infinity", "[1]x", "{} {}", "0x10", "\"\\\""};
+  const char *bad[] = {"",
+                       " ",
+                       "{",
+                       "[",
+                       "[1,]",
+                       "{\"a\":1,}",
+                       "[,1]",
+                       "01",
+                       "-01",
+                       "1.",
+                       ".5",
+                       "-",
+                       "+1",
+                       "1e",
+                       "1e+",
+                       "--1",
+                       "'a'",
+                       "\"\\x\"",
+                       "\"a\tb\"",
+                       "\"abc",
+                       "[1 2]",
+                       "{\"a\" 1}",
+                       "{a:1}",
+                       "{1:1}",
+                       "tru",
+                       "nul",
+                       "True",
+                       "[1]]",
+                       "\"\\u12G4\"",
+                       "\"\\u12\"",
+                       "\"\xff\"",
+                       "\"\xc0\xaf\"",
+                       "\"\xed\xa0\x80\"",
+                       "\"\xe2\x82\"",
+                       "NaN",
+                       "Infinity",
+                       "[1]x",
+                       "{} {}",
+                       "0x10",
+                       "\"\\\""};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
     ck_assert_msg(!valid(bad[i]), "accepted %s", bad[i]);
   char nested[1201];
@@ -180,7 +228,7 @@ START_TEST(validator_rejects_bad_json) {
   nested[199] = '\0';
   ck_assert(!valid(nested)); /* one ] short */
   memset(nested, '[', 600), memset(nested + 600, ']', 600), nested[1200] = '\0';
-  ck_assert(!valid(nested)); /* deeper than 512: a limit RFC 8259 allows */
+  ck_assert(!valid(nested));          /* deeper than 512: a limit RFC 8259 allows */
   ck_assert(!json_valid("[1]\0", 4)); /* a NUL after the value */
 }
 END_TEST
@@ -247,8 +295,9 @@ START_TEST(bcast_binomial_counts) {
   ck_assert_int_eq(count(text, "\"name\":\"process_name\""), 4);
   ck_assert_int_eq(count(text, "\"name\":\"thread_sort_index\""), 4);
   ck_assert_int_eq(count(text, "\n{"), 16 + 12);
-  ASSERT_HAS(text, "{\"name\":\"round2\",\"cat\":\"send\",\"ph\":\"X\",\"pid\":2,\"tid\":2,\"ts\":1,"
-                   "\"dur\":1,\"args\":{\"task\":3,\"size\":8,\"peer\":3}}");
+  ASSERT_HAS(text,
+             "{\"name\":\"round2\",\"cat\":\"send\",\"ph\":\"X\",\"pid\":2,\"tid\":2,\"ts\":1,"
+             "\"dur\":1,\"args\":{\"task\":3,\"size\":8,\"peer\":3}}");
   ASSERT_HAS(text, "{\"name\":\"round1\",\"cat\":\"recv\",\"ph\":\"i\",\"s\":\"t\",\"pid\":2,"
                    "\"tid\":2,\"ts\":1,\"args\":{\"task\":2,\"size\":8,\"peer\":0}}");
   ASSERT_HAS(text, "{\"name\":\"send\",\"cat\":\"message\",\"ph\":\"s\",\"id\":3,\"pid\":2,"
@@ -261,7 +310,8 @@ START_TEST(bcast_binomial_counts) {
    * recv's instant and the flow ending on it */
   const char *slice = strstr(text, "\"id\":3,\"pid\":2,\"tid\":2,\"ts\":1}");
   const char *instant = strstr(text, "\"tid\":2,\"ts\":1,\"args\":{\"task\":2");
-  const char *end = strstr(text, "\"ph\":\"f\",\"bp\":\"e\",\"id\":0,\"pid\":2,\"tid\":2,\"ts\":1}");
+  const char *end =
+      strstr(text, "\"ph\":\"f\",\"bp\":\"e\",\"id\":0,\"pid\":2,\"tid\":2,\"ts\":1}");
   ck_assert(slice && instant && end && slice < instant && instant < end);
   free(text);
   fs_program_free(p);
@@ -302,12 +352,15 @@ START_TEST(pingpong_exact_times) {
   char *text = trace_of(p, "hockney", "fixed", "", NULL);
   ASSERT_HAS(text, "{\"name\":\"ping\",\"cat\":\"put\",\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":0,"
                    "\"dur\":1.358039,\"args\":{\"task\":2,\"size\":1000,\"peer\":1}}");
-  ASSERT_HAS(text, "{\"name\":\"pong\",\"cat\":\"put\",\"ph\":\"X\",\"pid\":2,\"tid\":2,"
-                   "\"ts\":1.358039,\"dur\":1.358039,\"args\":{\"task\":3,\"size\":1000,\"peer\":0}}");
-  ASSERT_HAS(text, "{\"name\":\"ping\",\"cat\":\"put\",\"ph\":\"X\",\"pid\":1,\"tid\":1,"
-                   "\"ts\":2.716078,\"dur\":1.358039,\"args\":{\"task\":4,\"size\":1000,\"peer\":1}}");
-  ASSERT_HAS(text, "{\"name\":\"pong\",\"cat\":\"put\",\"ph\":\"X\",\"pid\":2,\"tid\":2,"
-                   "\"ts\":4.074117,\"dur\":1.358039,\"args\":{\"task\":5,\"size\":1000,\"peer\":0}}");
+  ASSERT_HAS(text,
+             "{\"name\":\"pong\",\"cat\":\"put\",\"ph\":\"X\",\"pid\":2,\"tid\":2,"
+             "\"ts\":1.358039,\"dur\":1.358039,\"args\":{\"task\":3,\"size\":1000,\"peer\":0}}");
+  ASSERT_HAS(text,
+             "{\"name\":\"ping\",\"cat\":\"put\",\"ph\":\"X\",\"pid\":1,\"tid\":1,"
+             "\"ts\":2.716078,\"dur\":1.358039,\"args\":{\"task\":4,\"size\":1000,\"peer\":1}}");
+  ASSERT_HAS(text,
+             "{\"name\":\"pong\",\"cat\":\"put\",\"ph\":\"X\",\"pid\":2,\"tid\":2,"
+             "\"ts\":4.074117,\"dur\":1.358039,\"args\":{\"task\":5,\"size\":1000,\"peer\":0}}");
   ASSERT_HAS(text, "{\"name\":\"ping\",\"cat\":\"arrival\",\"ph\":\"i\",\"s\":\"t\",\"pid\":2,"
                    "\"tid\":2,\"ts\":1.358039,\"args\":{\"task\":2,\"size\":1000,\"peer\":0}}");
   ASSERT_HAS(text, "{\"name\":\"pong\",\"cat\":\"arrival\",\"ph\":\"i\",\"s\":\"t\",\"pid\":1,"
@@ -410,10 +463,12 @@ START_TEST(overlapping_tasks_get_lanes) {
   ck_assert_int_eq(fs_program_finalize(p, &err), 0);
   char *text = trace_of(p, "hockney", "fixed", "", NULL);
   ck_assert_int_eq(count(text, "\"ph\":\"M\""), 10);
-  ASSERT_HAS(text, "{\"name\":\"sleep\",\"cat\":\"sleep\",\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":0,"
-                   "\"dur\":0.1,\"args\":{\"task\":0,\"task_name\":\"t0\"}}");
-  ASSERT_HAS(text, "{\"name\":\"sleep\",\"cat\":\"sleep\",\"ph\":\"X\",\"pid\":1,\"tid\":3,\"ts\":0,"
-                   "\"dur\":0.1,\"args\":{\"task\":1,\"task_name\":\"t1\"}}");
+  ASSERT_HAS(text,
+             "{\"name\":\"sleep\",\"cat\":\"sleep\",\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":0,"
+             "\"dur\":0.1,\"args\":{\"task\":0,\"task_name\":\"t0\"}}");
+  ASSERT_HAS(text,
+             "{\"name\":\"sleep\",\"cat\":\"sleep\",\"ph\":\"X\",\"pid\":1,\"tid\":3,\"ts\":0,"
+             "\"dur\":0.1,\"args\":{\"task\":1,\"task_name\":\"t1\"}}");
   ASSERT_HAS(text, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":3,"
                    "\"args\":{\"name\":\"rank 0 lane 1\"}}");
   ASSERT_HAS(text, "{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":3,"
@@ -462,17 +517,18 @@ END_TEST
  * posted (26.007 us): x's slice is that receipt, and a's flow ends on it. */
 START_TEST(early_message_is_a_slice) {
   const char *dag = "fennel-dag 1\nranks 2\ns0 start 0\ns1 start 1\n"
-                     "a send 0 to=1 size=1KiB tag=1 after=s0\n"
-                     "c compute 0 time=20us after=a:local\n"
-                     "b send 0 to=1 size=8B tag=2 after=c\n"
-                     "y recv 1 from=0 size=8B tag=2 after=s1\n"
-                     "x recv 1 from=0 size=1KiB tag=1 after=y\n";
+                    "a send 0 to=1 size=1KiB tag=1 after=s0\n"
+                    "c compute 0 time=20us after=a:local\n"
+                    "b send 0 to=1 size=8B tag=2 after=c\n"
+                    "y recv 1 from=0 size=8B tag=2 after=s1\n"
+                    "x recv 1 from=0 size=1KiB tag=1 after=y\n";
   fs_error err = {{0}};
   fs_program *p = fs_dag_read_memory(dag, strlen(dag), "early.dag", &err);
   ck_assert_msg(p != NULL, "%s", err.message);
   char *text = trace_of(p, "loggops", "fixed", "L=3us o=1us g=0 G=1ns O=0 S=64KiB", NULL);
-  ASSERT_HAS(text, "{\"name\":\"recv\",\"cat\":\"recv\",\"ph\":\"X\",\"pid\":2,\"tid\":2,\"ts\":4,"
-                   "\"dur\":2.023,\"args\":{\"task\":6,\"task_name\":\"x\",\"size\":1024,\"peer\":0}}");
+  ASSERT_HAS(text,
+             "{\"name\":\"recv\",\"cat\":\"recv\",\"ph\":\"X\",\"pid\":2,\"tid\":2,\"ts\":4,"
+             "\"dur\":2.023,\"args\":{\"task\":6,\"task_name\":\"x\",\"size\":1024,\"peer\":0}}");
   ASSERT_HAS(text, "{\"name\":\"send\",\"cat\":\"message\",\"ph\":\"f\",\"bp\":\"e\",\"id\":2,"
                    "\"pid\":2,\"tid\":2,\"ts\":4}");
   free(text);

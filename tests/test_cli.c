@@ -23,10 +23,11 @@ static char *out, *err;
  * Finish: rank 0 2020, rank 1 2010. */
 START_TEST(run_spec_example_json) {
   ck_assert_int_eq(fennelsim("run schedules/spec-example.dag --model hockney --param alpha=1us "
-                             "--param beta=0 --format json"), 0);
+                             "--param beta=0 --format json"),
+                   0);
   fs_test_contains(out, "\"makespan_ns\": 2020, \"finish_ns\": [2020, 2010]");
   fs_test_contains(out, "\"model\": \"hockney\", \"model_parameters\": {\"alpha_ns\": 1000, "
-                "\"beta_ns_per_byte\": 0}");
+                        "\"beta_ns_per_byte\": 0}");
   fs_test_contains(out, "\"tasks\": 6, \"dependencies\": 6");
   fs_test_contains(out, "\"events\": 6");
   fs_test_contains(out, "\"wall_s\": ");
@@ -35,7 +36,8 @@ END_TEST
 
 START_TEST(run_text_summary) {
   ck_assert_int_eq(fennelsim("run schedules/spec-example.dag --model=hockney --param alpha=1us "
-                             "--param beta=0"), 0);
+                             "--param beta=0"),
+                   0);
   fs_test_contains(out, "makespan   2.02 us (2020 ns)");
   fs_test_contains(out, "finish ns  0:2020 1:2010");
   fs_test_contains(out, "events     6 in ");
@@ -49,7 +51,9 @@ START_TEST(gen_then_run) {
   char *dag = fs_test_temp_path(".dag");
   ck_assert_int_eq(fennelsim("gen allreduce-rd --ranks 8 --size 8B -o %s", dag), 0);
   ck_assert_int_eq(fennelsim("run %s --model pipelined --param alpha_p=500ns --param alpha_r=100ns "
-                             "--param beta=0.4ns --format json", dag), 0);
+                             "--param beta=0.4ns --format json",
+                             dag),
+                   0);
   fs_test_contains(out, "\"makespan_ns\": 1809.6");
   fs_test_contains(out, "\"ranks\": 8");
   /* gzip output: the gzip magic, and the same result */
@@ -59,8 +63,11 @@ START_TEST(gen_then_run) {
   char *bytes = fs_test_read_file(gz, &length);
   ck_assert(length > 2 && (unsigned char)bytes[0] == 0x1f && (unsigned char)bytes[1] == 0x8b);
   free(bytes);
-  ck_assert_int_eq(fennelsim("run %s --param alpha_p=500ns --param alpha_r=100ns --param beta=0.4ns "
-                             "--format json", gz), 0);
+  ck_assert_int_eq(fennelsim("run %s --param alpha_p=500ns --param alpha_r=100ns --param "
+                             "beta=0.4ns "
+                             "--format json",
+                             gz),
+                   0);
   fs_test_contains(out, "\"makespan_ns\": 1809.6");
   /* convert back to text: identical to the direct output */
   char *back = fs_test_temp_path(".dag");
@@ -91,7 +98,10 @@ END_TEST
  * a4,a4 (sorted factors 6,5,7,4,...): 2 (500 + 300) = 1600 ns. */
 START_TEST(gen_allreduce_rm_schedules) {
   char *dag = fs_test_temp_path(".dag");
-  const struct { const char *arguments; const char *makespan; } cases[] = {
+  const struct {
+    const char *arguments;
+    const char *makespan;
+  } cases[] = {
       {"--ranks 7 --schedule m1g2a3,n1g3a2", "\"makespan_ns\": 1500,"},
       {"--ranks 16 --schedule auto:5", "\"makespan_ns\": 1600,"},
       {"--ranks 7 --schedule=c6m2,a2,a2,e6m2", "\"makespan_ns\": 2400,"},
@@ -99,7 +109,9 @@ START_TEST(gen_allreduce_rm_schedules) {
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     ck_assert_int_eq(fennelsim("gen allreduce-rm %s -o %s", cases[i].arguments, dag), 0);
     ck_assert_int_eq(fennelsim("run %s --model pipelined --param alpha_p=500ns --param "
-                               "alpha_r=100ns --param beta=0 --format json", dag), 0);
+                               "alpha_r=100ns --param beta=0 --format json",
+                               dag),
+                     0);
     fs_test_contains(out, cases[i].makespan);
   }
   ck_assert_int_eq(fennelsim("gen allreduce-rm --ranks 300 --schedule auto"), 0);
@@ -113,15 +125,18 @@ START_TEST(best_command) {
   ck_assert_int_eq(fennelsim("help"), 0);
   fs_test_contains(out, "  best allreduce --ranks N");
   ck_assert_int_eq(fennelsim("best allreduce --ranks 4 --model pipelined --param alpha_p=500ns "
-                             "--param alpha_r=100ns --param beta=0 --format json --top 1"), 0);
-  fs_test_contains(out, "\"entries\": [{\"schedule\": \"a4\", \"makespan_ns\": 800, \"messages\": 12, "
-                "\"ratio\": 1.000000}]}\n");
+                             "--param alpha_r=100ns --param beta=0 --format json --top 1"),
+                   0);
+  fs_test_contains(out,
+                   "\"entries\": [{\"schedule\": \"a4\", \"makespan_ns\": 800, \"messages\": 12, "
+                   "\"ratio\": 1.000000}]}\n");
 }
 END_TEST
 
 START_TEST(stdin_input) {
   ck_assert_int_eq(fennelsim("run - --model hockney --param alpha=1us --param beta=0 "
-                             "--format json < schedules/spec-example.dag"), 0);
+                             "--format json < schedules/spec-example.dag"),
+                   0);
   fs_test_contains(out, "\"makespan_ns\": 2020");
 }
 END_TEST
@@ -130,19 +145,21 @@ END_TEST
 START_TEST(timeline_csv) {
   char *csv = fs_test_temp_path(".csv");
   ck_assert_int_eq(fennelsim("run schedules/spec-example.dag --model hockney --param alpha=1us "
-                             "--param beta=0 --timeline %s", csv), 0);
+                             "--param beta=0 --timeline %s",
+                             csv),
+                   0);
   char *text = fs_test_read_file(csv, NULL);
-  ck_assert_str_eq(text,
-                   "name,kind,rank,core,ready_ns,start_ns,local_end_ns,remote_end_ns,label\n"
-                   "s0,start,0,,0,0,0,0,\n"
-                   "s1,start,1,,0,0,0,0,\n"
-                   "p0,put,0,,0,0,1000,1000,\n"
-                   "c1,compute,1,,1000,1000,1010,1010,\n"
-                   "q1,put,1,,1010,1010,2010,2010,\n"
-                   "c0,compute,0,,2010,2010,2020,2020,\n");
+  ck_assert_str_eq(text, "name,kind,rank,core,ready_ns,start_ns,local_end_ns,remote_end_ns,label\n"
+                         "s0,start,0,,0,0,0,0,\n"
+                         "s1,start,1,,0,0,0,0,\n"
+                         "p0,put,0,,0,0,1000,1000,\n"
+                         "c1,compute,1,,1000,1000,1010,1010,\n"
+                         "q1,put,1,,1010,1010,2010,2010,\n"
+                         "c0,compute,0,,2010,2010,2020,2020,\n");
   free(text);
   /* into a directory that does not exist: an error, no file */
-  ck_assert_int_eq(fennelsim("run schedules/spec-example.dag --timeline /nonexistent/dir/t.csv"), 2);
+  ck_assert_int_eq(fennelsim("run schedules/spec-example.dag --timeline /nonexistent/dir/t.csv"),
+                   2);
   fs_test_contains(err, "/nonexistent/dir/t.csv");
   free(csv);
 }
@@ -163,7 +180,9 @@ START_TEST(bad_input_exits_2_with_position) {
 END_TEST
 
 START_TEST(usage_errors_exit_2) {
-  const struct { const char *arguments, *message; } cases[] = {
+  const struct {
+    const char *arguments, *message;
+  } cases[] = {
       {"", "usage: fennelsim"},
       {"frobnicate", "unknown command 'frobnicate'"},
       {"run", "no schedule given"},
@@ -184,13 +203,14 @@ START_TEST(usage_errors_exit_2) {
       {"gen allreduce-rm --ranks 8 --factors 4,", "trailing comma"},
       {"gen allreduce-rm --ranks 8 --factors 4,x", "--factors 4,x"},
       {"gen allreduce-rm --ranks 8 --factors 4,2 --schedule a4,a2", "give --factors or --schedule, "
-                                                                   "not both"},
+                                                                    "not both"},
       {"gen allreduce-rm --ranks 8 --schedule a4,a4", "stage 2 (a4): 4 does not divide the 2 "
                                                       "ranks left"},
       {"gen allreduce-rm --ranks 8 --schedule m1g2a3,n1g3a2", "stage 1 (m1g2a3): R + G*K = 7, "
                                                               "not the 8 ranks"},
       {"gen allreduce-rm --ranks 8 --schedule a4,x2", "rm schedule: column 4: expected a stage"},
-      {"gen allreduce-rm --ranks 8 --schedule auto:fast", "expected auto[-unsorted] or auto[-unsorted]:C"},
+      {"gen allreduce-rm --ranks 8 --schedule auto:fast",
+       "expected auto[-unsorted] or auto[-unsorted]:C"},
       {"gen allreduce-rd --ranks 8 --schedule a4,a2", "--schedule does not apply to allreduce-rd"},
       {"best allreduce --ranks 0", "fennelsim best: --ranks 0"},
       {"best gather --ranks 4", "only allreduce is searched"},
@@ -221,7 +241,9 @@ END_TEST
  * under loggops with its defaults; the derivations are in
  * tests/test_two_sided.c, which builds the same programs in memory. */
 START_TEST(goal_golden_outputs) {
-  const struct { const char *file, *params, *finish; } cases[] = {
+  const struct {
+    const char *file, *params, *finish;
+  } cases[] = {
       {"one-send.goal", "", "\"finish_ns\": [1500, 5500]"},
       {"bcast-binomial-4.goal", "", "\"finish_ns\": [8638, 13138, 18776, 23276]"},
       {"bcast-binomial-4.goal",
@@ -234,7 +256,8 @@ START_TEST(goal_golden_outputs) {
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     ck_assert_int_eq(fennelsim("run tests/goal/%s --model loggops %s --format json", cases[i].file,
-                               cases[i].params), 0);
+                               cases[i].params),
+                     0);
     fs_test_contains(out, cases[i].finish);
   }
 }
@@ -255,7 +278,8 @@ START_TEST(goal_generators_round_trip) {
   fs_test_contains(out, "\"makespan_ns\": 16626");
   /* the hand-written recdoub file is what the generator writes */
   ck_assert_int_eq(fennelsim("gen allreduce-recdoub --ranks 8 --size 8B --format goal"), 0);
-  char *hand = fs_test_read_file(FENNELSIM_SOURCE_ROOT "/tests/goal/allreduce-recdoub-8.goal", NULL);
+  char *hand =
+      fs_test_read_file(FENNELSIM_SOURCE_ROOT "/tests/goal/allreduce-recdoub-8.goal", NULL);
   const char *body = strstr(hand, "num_ranks");
   ck_assert_str_eq(out, body);
   free(hand), free(goal), free(dag);
@@ -265,13 +289,17 @@ END_TEST
 /* Unmatched messages and a requires cycle: status 1 and a report. */
 START_TEST(goal_deadlock_report) {
   ck_assert_int_eq(fennelsim("run tests/goal/unmatched.goal --model loggops"), 1);
-  fs_test_contains(err, "deadlock: 3 of 5 tasks can never become ready; 2 receives or messages found no "
-                "partner");
-  fs_test_contains(err, "r0.l2 (compute, rank 0) waits for 1 more completion: r0.l3 (compute, rank 0, "
-                "never ready)");
-  fs_test_contains(err, "r1.l2 (compute, rank 1) waits for 1 more completion: r1.l1 (recv, rank 1, never "
-                "matched)");
-  fs_test_contains(err, "recv r1.l1 on rank 1 from rank 0, tag 6, 8B: posted, no message matched it");
+  fs_test_contains(err,
+                   "deadlock: 3 of 5 tasks can never become ready; 2 receives or messages found no "
+                   "partner");
+  fs_test_contains(err,
+                   "r0.l2 (compute, rank 0) waits for 1 more completion: r0.l3 (compute, rank 0, "
+                   "never ready)");
+  fs_test_contains(err, "r1.l2 (compute, rank 1) waits for 1 more completion: r1.l1 (recv, rank 1, "
+                        "never "
+                        "matched)");
+  fs_test_contains(err,
+                   "recv r1.l1 on rank 1 from rank 0, tag 6, 8B: posted, no message matched it");
   fs_test_contains(err, "send r0.l1 on rank 0 to rank 1, tag 5, 8B: arrived, no recv matched it");
   fs_test_contains(out, "finish ns  0:1500 1:5542");
 }
@@ -287,11 +315,15 @@ END_TEST
  * 2^17 ranks gives the stable-sort LogGOPSim's 94214 (17 hops of 5542). */
 START_TEST(goal_ordering_beyond_16_ready_ops) {
   ck_assert_int_eq(fennelsim("gen allreduce-recdoub --ranks 256 --size 8B | "
-                             "'%s' run - --model loggops --format json", FENNELSIM_BINARY), 0);
+                             "'%s' run - --model loggops --format json",
+                             FENNELSIM_BINARY),
+                   0);
   fs_test_contains(out, "\"makespan_ns\": 88024, \"finish_ns\": [88024, 88024,");
   ck_assert_ptr_null(strstr(out, "88023"));
   ck_assert_int_eq(fennelsim("gen bcast-binomial --ranks 131072 --size 8B | "
-                             "'%s' run - --model loggops --format json", FENNELSIM_BINARY), 0);
+                             "'%s' run - --model loggops --format json",
+                             FENNELSIM_BINARY),
+                   0);
   fs_test_contains(out, "\"makespan_ns\": 94214");
 }
 END_TEST
@@ -311,7 +343,8 @@ START_TEST(platform_mapping) {
   for (int m = 0; m < 2; m++)
     for (int k = 0; k < 2; k++) {
       ck_assert_int_eq(fennelsim("run %s %s --nodes 4 --cores 8 --mapping %s --format json", dag,
-                                 models[m], mappings[k]), 0);
+                                 models[m], mappings[k]),
+                       0);
       char *at = strstr(out, "\"makespan_ns\": ");
       ck_assert_ptr_nonnull(at);
       runs[m][k] = strndup(at, (size_t)(strchr(at, ',') - at));
@@ -324,17 +357,21 @@ START_TEST(platform_mapping) {
   ck_assert_int_eq(fennelsim("gen allgather-ring --ranks 40 -o %s", dag), 0);
   ck_assert_int_eq(fennelsim("run %s --platform models/platform-4x8-seq.xml --model taulop "
                              "--param shm_table=models/metropolis-shm.table "
-                             "--param net_table=models/metropolis-net.table", dag), 2);
-  fs_test_contains(err, "models/platform-4x8-seq.xml:18: expected at most 32 ranks on 4 nodes x 8 cores "
-                "(got 40)");
+                             "--param net_table=models/metropolis-net.table",
+                             dag),
+                   2);
+  fs_test_contains(err,
+                   "models/platform-4x8-seq.xml:18: expected at most 32 ranks on 4 nodes x 8 cores "
+                   "(got 40)");
   ck_assert_int_eq(fennelsim("run %s --mapping diagonal --nodes 4 --cores 8 --model taulop "
                              "--param shm_table=models/metropolis-shm.table "
-                             "--param net_table=models/metropolis-net.table", dag), 2);
+                             "--param net_table=models/metropolis-net.table",
+                             dag),
+                   2);
   fs_test_contains(err, "--mapping diagonal: expected seq or rr");
   free(dag);
 }
 END_TEST
-
 
 /* ---- issue 15 item 7: output that cannot be written --------------------- */
 
@@ -368,24 +405,38 @@ START_TEST(unwritable_output_exits_1) {
                                       "# fennelprobe-collectives 1 ranks=4 nodes=2 cores=2 host=h\n"
                                       "collective,algorithm,ranks,bytes,repetitions,min_ns,"
                                       "median_ns,mean_ns,ci95_ns\n"
-                                      "bcast,binomial,4,1000,10,5000,5100,5200,10\n", 0), 0);
-  const char *commands[] = {
-      "run %s", "run %s --format json", "run %s --seeds 4", "run traces/sweep3d-2x2 #%s",
-      "best allreduce --ranks 4 --model hockney #%s", "gen bcast-binomial --ranks 4 #%s",
-      "convert %s -", "merge %s", "probe --model hockney #%s", "fit %s --model hockney",
-      "validate %s --model hockney", "--help #%s", "run --help #%s", "version #%s"};
-  const char *inputs[] = {dag, dag, dag, dag, dag, dag, dag, samples, dag, probe, measured,
-                          dag, dag, dag};
+                                      "bcast,binomial,4,1000,10,5000,5100,5200,10\n",
+                                      0),
+                   0);
+  const char *commands[] = {"run %s",
+                            "run %s --format json",
+                            "run %s --seeds 4",
+                            "run traces/sweep3d-2x2 #%s",
+                            "best allreduce --ranks 4 --model hockney #%s",
+                            "gen bcast-binomial --ranks 4 #%s",
+                            "convert %s -",
+                            "merge %s",
+                            "probe --model hockney #%s",
+                            "fit %s --model hockney",
+                            "validate %s --model hockney",
+                            "--help #%s",
+                            "run --help #%s",
+                            "version #%s"};
+  const char *inputs[] = {dag,     dag, dag,   dag,      dag, dag, dag,
+                          samples, dag, probe, measured, dag, dag, dag};
   for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++) {
     char line[1024];
     snprintf(line, sizeof line, commands[k], inputs[k]);
     ck_assert_msg(fennelsim_stdout(">/dev/full", line) == 1, "%s: exit status not 1", line);
     /* gen and convert write through an output file "-": its own message */
-    const char *expected = strncmp(line, "gen", 3) == 0     ? "fennelsim gen: -: write failed: No space left on device\n"
-                           : strncmp(line, "convert", 7) == 0 ? "fennelsim convert: -: write failed: No space left on device\n"
-                           : strncmp(line, "probe", 5) == 0   ? "fennelsim: -: write failed: No space left on device\n"
-                           : strncmp(line, "validate", 8) == 0 ? "fennelsim validate: cannot write the output: No space left on device\n"
-                                                              : NO_SPACE;
+    const char *expected =
+        strncmp(line, "gen", 3) == 0 ? "fennelsim gen: -: write failed: No space left on device\n"
+        : strncmp(line, "convert", 7) == 0
+            ? "fennelsim convert: -: write failed: No space left on device\n"
+        : strncmp(line, "probe", 5) == 0 ? "fennelsim: -: write failed: No space left on device\n"
+        : strncmp(line, "validate", 8) == 0
+            ? "fennelsim validate: cannot write the output: No space left on device\n"
+            : NO_SPACE;
     ck_assert_msg(strstr(err, expected) != NULL, "%s: stderr is\n%s", line, err);
   }
   /* stdout closed: fine for gen -o FILE, which prints nothing; not for run */
@@ -434,8 +485,10 @@ START_TEST(output_replacing_input_refused) {
     char line[1024], expected[2048], name[1024];
     snprintf(line, sizeof line, lines[k][0], dag);
     snprintf(name, sizeof name, lines[k][1], dag);
-    snprintf(expected, sizeof expected, "%s: the same file as the input %s: writing it would "
-             "replace that file (choose another output path)\n", name, dag);
+    snprintf(expected, sizeof expected,
+             "%s: the same file as the input %s: writing it would "
+             "replace that file (choose another output path)\n",
+             name, dag);
     ck_assert_msg(fennelsim("%s", line) == 2, "%s: exit status not 2", line);
     ck_assert_msg(strstr(err, expected) != NULL, "%s: stderr is\n%s", line, err);
     char *now = file_text(dag);
@@ -443,16 +496,20 @@ START_TEST(output_replacing_input_refused) {
     free(now);
   }
   /* an input named inside another option's value: --noise-trace, then --samples */
-  ck_assert_int_eq(fennelsim("run %s --noise-trace %s --seeds 2 --samples %s", dag, trace, trace), 2);
+  ck_assert_int_eq(fennelsim("run %s --noise-trace %s --seeds 2 --samples %s", dag, trace, trace),
+                   2);
   char expected[2048];
-  snprintf(expected, sizeof expected, "fennelsim: --samples %s: the same file as the input %s: "
-           "writing it would replace that file (choose another output path)\n", trace, trace);
+  snprintf(expected, sizeof expected,
+           "fennelsim: --samples %s: the same file as the input %s: "
+           "writing it would replace that file (choose another output path)\n",
+           trace, trace);
   ck_assert_str_eq(err, expected);
   char *kept = file_text(trace);
   ck_assert_str_eq(kept, "100 10\n5000 10\n");
   free(kept);
   ck_assert_int_eq(fennelsim("run %s --model pipelined --param table=%s --timeline %s", dag, csv,
-                             csv), 2); /* csv does not exist: only the table's own error */
+                             csv),
+                   2); /* csv does not exist: only the table's own error */
   ck_assert_int_eq(fennelsim("run %s --seeds 2 --samples %s", dag, csv), 0);
   ck_assert_int_eq(fennelsim("merge %s --samples %s", csv, csv), 2);
   fs_test_contains(err, "fennelsim: --samples ");
@@ -504,7 +561,8 @@ END_TEST
 static int count_prefixed(const char *dir, const char *prefix) {
   DIR *d = opendir(dir);
   int n = 0;
-  for (struct dirent *e; d && (e = readdir(d));) n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+  for (struct dirent *e; d && (e = readdir(d));)
+    n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
   if (d) closedir(d);
   return n;
 }
@@ -512,7 +570,8 @@ static int count_prefixed(const char *dir, const char *prefix) {
 /* Starts `fennelsim run DAG --OPTION OUT`, waits for its temporary file
  * (OUT.tmp.PID, made before the run starts), sends the signal and returns
  * the wait status. */
-static int interrupt_run(const char *dag, const char *option, const char *output, int signal_number) {
+static int interrupt_run(const char *dag, const char *option, const char *output,
+                         int signal_number) {
   char dir[1024], prefix[1024];
   snprintf(dir, sizeof dir, "%s", output);
   *strrchr(dir, '/') = 0;
@@ -592,7 +651,8 @@ START_TEST(repeated_options_refused) {
   /* repeatable: --param with different keys, --noise of different kinds */
   ck_assert_int_eq(fennelsim("run schedules/spec-example.dag --model hockney --param alpha=1us "
                              "--param beta=0 --noise host=constant:value=1 "
-                             "--noise net=constant:value=1"), 0);
+                             "--noise net=constant:value=1"),
+                   0);
 }
 END_TEST
 
@@ -603,8 +663,11 @@ END_TEST
  * archer table: an 8-byte put, 380 ns local, 1260 ns remote. */
 START_TEST(timeline_csv_quotes_labels) {
   char *dag = fs_test_temp_path(".dag"), *csv = fs_test_temp_path(".csv");
-  ck_assert_int_eq(fs_test_write_file(dag, "fennel-dag 1\nranks 2\ns0 start 0 label=x,y,z\n"
-                                           "p0 put 0 to=1 size=8B after=s0 label=say\"hi\"\n", 0), 0);
+  ck_assert_int_eq(fs_test_write_file(dag,
+                                      "fennel-dag 1\nranks 2\ns0 start 0 label=x,y,z\n"
+                                      "p0 put 0 to=1 size=8B after=s0 label=say\"hi\"\n",
+                                      0),
+                   0);
   ck_assert_int_eq(fennelsim("run %s --timeline %s", dag, csv), 0);
   char *text = file_text(csv);
   ck_assert_str_eq(text, "name,kind,rank,core,ready_ns,start_ns,local_end_ns,remote_end_ns,label\n"
@@ -626,10 +689,12 @@ START_TEST(noise_messages_sanitized) {
   ck_assert_str_eq(err, expected);
   ck_assert_int_eq(fs_test_write_file(samples, "1\n\033[2Jx\n", 0), 0);
   ck_assert_int_eq(fennelsim("run schedules/spec-example.dag --noise host=empirical:file=%s",
-                             samples), 2);
+                             samples),
+                   2);
   snprintf(expected, sizeof expected,
            "fennelsim: --noise host=empirical:file=%s: %s:2:1: empirical: expected a finite "
-           "number, not '?[2Jx'\n", samples, samples);
+           "number, not '?[2Jx'\n",
+           samples, samples);
   ck_assert_str_eq(err, expected);
   free(trace), free(samples);
 }
@@ -645,17 +710,21 @@ END_TEST
  * unfinished" instead. */
 START_TEST(recvs_on_two_cpus_deadlock) {
   char *dag = fs_test_temp_path(".dag");
-  ck_assert_int_eq(fs_test_write_file(dag, "fennel-dag 1\nranks 3\nr recv 1 from=0 size=8B nic=1\n"
-                                           "ra recv 2 from=any after=r:start\n"
-                                           "rm recv 2 from=any cpu=3\np put 1 to=1\n", 0), 0);
+  ck_assert_int_eq(fs_test_write_file(dag,
+                                      "fennel-dag 1\nranks 3\nr recv 1 from=0 size=8B nic=1\n"
+                                      "ra recv 2 from=any after=r:start\n"
+                                      "rm recv 2 from=any cpu=3\np put 1 to=1\n",
+                                      0),
+                   0);
   const char *models[] = {"hockney", "pipelined", "loggops"};
   for (int m = 0; m < 3; m++) {
     ck_assert_int_eq(fennelsim("run %s --model %s", dag, models[m]), 1);
-    fs_test_contains(err, "deadlock: 0 of 4 tasks can never become ready; 3 receives or messages found no "
-                  "partner\n"
-                  "  recv r on rank 1 from rank 0, tag 0, 8B: posted, no message matched it\n"
-                  "  recv ra on rank 2 from any rank, tag 0, 0B: posted, no message matched it\n"
-                  "  recv rm on rank 2 from any rank, tag 0, 0B: posted, no message matched it\n");
+    fs_test_contains(
+        err, "deadlock: 0 of 4 tasks can never become ready; 3 receives or messages found no "
+             "partner\n"
+             "  recv r on rank 1 from rank 0, tag 0, 8B: posted, no message matched it\n"
+             "  recv ra on rank 2 from any rank, tag 0, 0B: posted, no message matched it\n"
+             "  recv rm on rank 2 from any rank, tag 0, 0B: posted, no message matched it\n");
   }
   free(dag);
 }

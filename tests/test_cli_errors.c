@@ -44,18 +44,21 @@ START_TEST(values_checked_under_every_model) {
     expect(command, 2, "fennelsim: " NODES_0);
     snprintf(command, sizeof command, "run " DAG " %s --cores x", models[m]);
     expect(command, 2, "fennelsim: " CORES_X);
-    snprintf(command, sizeof command, "run " DAG " %s --platform models/platform-4x8-seq.xml "
-             "--nodes 2", models[m]);
+    snprintf(command, sizeof command,
+             "run " DAG " %s --platform models/platform-4x8-seq.xml "
+             "--nodes 2",
+             models[m]);
     expect(command, 2, "fennelsim: " EXCLUSIVE);
     /* 8 ranks on 2 nodes of 2 cores: the platform cannot hold the program */
     snprintf(command, sizeof command, "run " DAG " %s --nodes 2 --cores 2", models[m]);
-    expect(command, 2, "fennelsim: --nodes 2 --cores 2: expected at most 4 ranks on 2 nodes x 2 "
-                       "cores (got 8)\n");
+    expect(command, 2,
+           "fennelsim: --nodes 2 --cores 2: expected at most 4 ranks on 2 nodes x 2 "
+           "cores (got 8)\n");
   }
   /* --param nodes= typed as a parameter keeps its own name */
   expect("run " DAG " --model taulop --param shm_table=models/metropolis-shm.table "
-         "--param net_table=models/metropolis-net.table --param nodes=0", 2,
-         "fennelsim: --param nodes=0: expected a whole number from 1 to 16777216\n");
+         "--param net_table=models/metropolis-net.table --param nodes=0",
+         2, "fennelsim: --param nodes=0: expected a whole number from 1 to 16777216\n");
 }
 END_TEST
 
@@ -67,29 +70,37 @@ START_TEST(platform_file_always_parsed) {
   const char *models[] = {"--model hockney", TAULOP, "--model loggops"};
   for (int m = 0; m < 3; m++) {
     snprintf(command, sizeof command, "run " DAG " %s --platform %s", models[m], broken);
-    snprintf(message, sizeof message, "fennelsim: %s:2: expected <level>, <channel> or <mapping> "
-             "(got <bogus>)\n", broken);
+    snprintf(message, sizeof message,
+             "fennelsim: %s:2: expected <level>, <channel> or <mapping> "
+             "(got <bogus>)\n",
+             broken);
     expect(command, 2, message);
     /* libxml2 words its part of the message itself: the prefix is ours */
     snprintf(command, sizeof command, "run " DAG " %s --platform %s", models[m], malformed);
     ck_assert_int_eq(fennelsim("%s", command), 2);
-    snprintf(prefix, sizeof prefix, "fennelsim: %s:1:27: expected well-formed XML (libxml2: ",
-             malformed);
+    snprintf(prefix, sizeof prefix,
+             "fennelsim: %s:1:27: expected well-formed XML (libxml2: ", malformed);
     ck_assert_msg(strncmp(err, prefix, strlen(prefix)) == 0, "%s", err);
   }
   /* the same file, the same message from gen, probe and validate */
   snprintf(command, sizeof command, "gen bcast-smp --ranks 8 --platform %s", broken);
-  snprintf(message, sizeof message, "fennelsim gen: %s:2: expected <level>, <channel> or "
-           "<mapping> (got <bogus>)\n", broken);
+  snprintf(message, sizeof message,
+           "fennelsim gen: %s:2: expected <level>, <channel> or "
+           "<mapping> (got <bogus>)\n",
+           broken);
   expect(command, 2, message);
   snprintf(command, sizeof command, "probe --model hockney --platform %s", broken);
-  snprintf(message, sizeof message, "fennelsim: %s:2: expected <level>, <channel> or <mapping> "
-           "(got <bogus>)\n", broken);
+  snprintf(message, sizeof message,
+           "fennelsim: %s:2: expected <level>, <channel> or <mapping> "
+           "(got <bogus>)\n",
+           broken);
   expect(command, 2, message);
   snprintf(command, sizeof command, "validate /nonexistent.csv --model hockney --platform %s",
            broken);
-  snprintf(message, sizeof message, "fennelsim validate: %s:2: expected <level>, <channel> or "
-           "<mapping> (got <bogus>)\n", broken);
+  snprintf(message, sizeof message,
+           "fennelsim validate: %s:2: expected <level>, <channel> or "
+           "<mapping> (got <bogus>)\n",
+           broken);
   expect(command, 2, message);
   free(broken), free(malformed);
 }
@@ -131,8 +142,10 @@ START_TEST(note_when_the_model_ignores_the_platform) {
   /* taulop reads it: no note */
   expect("run " DAG " " TAULOP " --nodes 2", 0, "");
   /* the compute model gamma reads it: no note */
-  expect("run " DAG " --model hockney --compute gamma --param gamma_table=models/metropolis-shm.table "
-         "--nodes 2", 0, "");
+  expect("run " DAG
+         " --model hockney --compute gamma --param gamma_table=models/metropolis-shm.table "
+         "--nodes 2",
+         0, "");
   /* concurrent=1 tasks take the platform's cores under every model: no
    * note, and one core serializes the 100 ns and 10 ns computes: 110 ns */
   expect("run schedules/concurrent-pair.dag --model hockney --cores 1 --format json", 0, "");
@@ -144,11 +157,13 @@ END_TEST
 
 START_TEST(unknown_commands) {
   expect("rnu", 2, "fennelsim: unknown command 'rnu'; did you mean run? (see fennelsim --help)\n");
-  expect("valdate x", 2, "fennelsim: unknown command 'valdate'; did you mean validate? (see "
-                         "fennelsim --help)\n");
-  expect("frobnicate", 2, "fennelsim: unknown command 'frobnicate'; the commands: gen, run, best, "
-                          "convert, merge, probe, fit, validate, help, version (see fennelsim "
-                          "--help)\n");
+  expect("valdate x", 2,
+         "fennelsim: unknown command 'valdate'; did you mean validate? (see "
+         "fennelsim --help)\n");
+  expect("frobnicate", 2,
+         "fennelsim: unknown command 'frobnicate'; the commands: gen, run, best, "
+         "convert, merge, probe, fit, validate, help, version (see fennelsim "
+         "--help)\n");
 }
 END_TEST
 
@@ -161,11 +176,12 @@ START_TEST(unknown_options_of_every_command) {
       {"run " DAG " --svgranks=0-3",
        "fennelsim: unknown option --svgranks=0-3 (see fennelsim run --help); did you mean "
        "--svg-ranks?\n"},
-      {"run " DAG " --frobnicate", "fennelsim: unknown option --frobnicate (see fennelsim run --help)\n"},
+      {"run " DAG " --frobnicate",
+       "fennelsim: unknown option --frobnicate (see fennelsim run --help)\n"},
       {"gen allreduce-rd --rank 4",
        "fennelsim gen: unknown option --rank (see fennelsim gen --help); did you mean --ranks?\n"},
-      {"best allreduce --rank 4",
-       "fennelsim best: unknown option --rank (see fennelsim best --help); did you mean --ranks?\n"},
+      {"best allreduce --rank 4", "fennelsim best: unknown option --rank (see fennelsim best "
+                                  "--help); did you mean --ranks?\n"},
       {"convert --compute-scal 2 a.dag b.dag",
        "fennelsim convert: unknown option --compute-scal (see fennelsim convert --help); did you "
        "mean --compute-scale?\n"},
@@ -231,8 +247,8 @@ START_TEST(default_model_said) {
 END_TEST
 
 START_TEST(help_command_equals_command_help) {
-  static const char *const commands[] = {"gen", "run", "best", "convert", "merge",
-                                         "probe", "fit", "validate"};
+  static const char *const commands[] = {"gen",   "run",   "best", "convert",
+                                         "merge", "probe", "fit",  "validate"};
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
     ck_assert_int_eq(fennelsim("%s --help", commands[i]), 0);
     char *expected = strdup(out);
@@ -249,11 +265,13 @@ START_TEST(help_command_equals_command_help) {
   ck_assert_int_eq(fennelsim("help"), 0);
   ck_assert_str_eq(out, expected);
   free(expected);
-  expect("help rnu", 2, "fennelsim: unknown command 'rnu'; did you mean run? (see fennelsim "
-                        "--help)\n");
-  expect("help nosuch", 2, "fennelsim: unknown command 'nosuch'; the commands: gen, run, best, "
-                           "convert, merge, probe, fit, validate, help, version (see fennelsim "
-                           "--help)\n");
+  expect("help rnu", 2,
+         "fennelsim: unknown command 'rnu'; did you mean run? (see fennelsim "
+         "--help)\n");
+  expect("help nosuch", 2,
+         "fennelsim: unknown command 'nosuch'; the commands: gen, run, best, "
+         "convert, merge, probe, fit, validate, help, version (see fennelsim "
+         "--help)\n");
   expect("help run gen", 2, "fennelsim: help takes one command (got run and gen)\n");
 }
 END_TEST

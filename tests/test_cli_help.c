@@ -130,15 +130,17 @@ START_TEST(run_help_lists_every_model_and_key) {
     }
   }
   /* the keys issue 16 found missing, spelled out */
-  fs_test_contains(out, "\n  lognp, log3p: log_3 P: middleware, network, middleware stages by size and "
-                "stride\n      mw_table        FILE (required): rows SIZE O_MW [L_MW(d1) ... "
-                "L_MW(dk)]\n      net_table       FILE (required): rows SIZE O_NET\n"
-                "      strides         d1,...,dk (none): increasing sizes, the strides of the "
-                "L_MW columns\n");
-  fs_test_contains(out, "\n  lmo: extended LMO: per-rank C, t and per-pair L, invbeta from a file\n"
-                "      file            FILE (required): per-rank C, t and per-pair L, invbeta "
-                "(times, times\n                      per byte or bandwidths, each with its "
-                "unit)\n");
+  fs_test_contains(out,
+                   "\n  lognp, log3p: log_3 P: middleware, network, middleware stages by size and "
+                   "stride\n      mw_table        FILE (required): rows SIZE O_MW [L_MW(d1) ... "
+                   "L_MW(dk)]\n      net_table       FILE (required): rows SIZE O_NET\n"
+                   "      strides         d1,...,dk (none): increasing sizes, the strides of the "
+                   "L_MW columns\n");
+  fs_test_contains(out,
+                   "\n  lmo: extended LMO: per-rank C, t and per-pair L, invbeta from a file\n"
+                   "      file            FILE (required): per-rank C, t and per-pair L, invbeta "
+                   "(times, times\n                      per byte or bandwidths, each with its "
+                   "unit)\n");
   fs_test_contains(out, "\n      S               size (65535B): eager/rendezvous threshold\n");
   ck_assert_int_eq(fs_test_occurrences(out, "network models (--model NAME)"), 1);
   ck_assert_int_eq(fs_test_occurrences(out, "compute models (--compute NAME):\n"), 1);
@@ -149,18 +151,20 @@ END_TEST
 
 START_TEST(gen_help_says_what_size_means) {
   ck_assert_int_eq(fennelsim("gen --help"), 0);
-  fs_test_contains(out, "--size S by collective (the generators' data flow):\n"
-                "  barrier    each barrier message (MPICH sends 0 B: --size 0)\n"
-                "  bcast      the whole vector: the root's S bytes reach every rank\n"
-                "  reduce     the whole vector: every rank's S bytes, reduced at the root\n"
-                "  allreduce  the whole vector: every rank's S bytes, reduced on all\n"
-                "  scatter    per-rank block: the root holds N*S bytes, each rank gets S\n"
-                "  gather     per-rank block: each rank's S bytes, the root ends with N*S\n"
-                "  allgather  per-rank block: each rank's S bytes, all end with N*S\n"
-                "  alltoall   per-pair block: each rank sends S bytes to every rank (N*S in, "
-                "N*S out)\n"
-                "  pingpong   each message; multicast: each put (the whole vector)\n");
-  fs_test_contains(out, "these use puts (.dag only):\n  pingpong multicast allreduce-rd allreduce-rm\n");
+  fs_test_contains(out,
+                   "--size S by collective (the generators' data flow):\n"
+                   "  barrier    each barrier message (MPICH sends 0 B: --size 0)\n"
+                   "  bcast      the whole vector: the root's S bytes reach every rank\n"
+                   "  reduce     the whole vector: every rank's S bytes, reduced at the root\n"
+                   "  allreduce  the whole vector: every rank's S bytes, reduced on all\n"
+                   "  scatter    per-rank block: the root holds N*S bytes, each rank gets S\n"
+                   "  gather     per-rank block: each rank's S bytes, the root ends with N*S\n"
+                   "  allgather  per-rank block: each rank's S bytes, all end with N*S\n"
+                   "  alltoall   per-pair block: each rank sends S bytes to every rank (N*S in, "
+                   "N*S out)\n"
+                   "  pingpong   each message; multicast: each put (the whole vector)\n");
+  fs_test_contains(out,
+                   "these use puts (.dag only):\n  pingpong multicast allreduce-rd allreduce-rm\n");
 }
 END_TEST
 
@@ -181,7 +185,8 @@ START_TEST(generator_metadata_matches_code) {
     fs_error e = {{0}};
     fs_program *p = g[i].generate(&o, &e);
     ck_assert_msg(p != NULL, "%s: %s", g[i].name, e.message);
-    fs_collective expected = g[i].traits & FS_GEN_NOT_CORRECT ? FS_COLLECTIVE_NONE : g[i].collective;
+    fs_collective expected = g[i].traits & FS_GEN_NOT_CORRECT ? FS_COLLECTIVE_NONE
+                                                              : g[i].collective;
     ck_assert_msg(flow.collective == expected, "%s records %s, the registry says %s", g[i].name,
                   fs_collective_name(flow.collective), fs_collective_name(g[i].collective));
     fs_program_free(p);
@@ -202,15 +207,19 @@ END_TEST
 
 START_TEST(gen_list_marks_incorrect_patterns) {
   ck_assert_int_eq(fennelsim("gen --list"), 0);
-  fs_test_contains(out, "\nallreduce-recdoub               two-sided recursive halving then doubling, N a "
-                "power of 2 (schedgen allreduce_recdoub)  [not a correct collective: picked only "
-                "when named]\n");
-  fs_test_contains(out, "\nbarrier-dissemination-schedgen  schedgen's dissemination pattern op for op "
-                "(LogGOPSim reference; not a correct barrier)  [not a correct collective: picked "
-                "only when named]\n");
+  fs_test_contains(
+      out, "\nallreduce-recdoub               two-sided recursive halving then doubling, N a "
+           "power of 2 (schedgen allreduce_recdoub)  [not a correct collective: picked only "
+           "when named]\n");
+  fs_test_contains(out,
+                   "\nbarrier-dissemination-schedgen  schedgen's dissemination pattern op for op "
+                   "(LogGOPSim reference; not a correct barrier)  [not a correct collective: "
+                   "picked "
+                   "only when named]\n");
   ck_assert_int_eq(fs_test_occurrences(out, "[not a correct collective"), 2);
-  fs_test_contains(out, "\nallreduce-rabenseifner          two-sided Rabenseifner allreduce: recursive "
-                "halving then recursive doubling\n");
+  fs_test_contains(out,
+                   "\nallreduce-rabenseifner          two-sided Rabenseifner allreduce: recursive "
+                   "halving then recursive doubling\n");
   ck_assert_int_eq(fennelsim("gen --list --format yaml"), 2);
   ck_assert_str_eq(err, "fennelsim gen: --list --format yaml: expected text or json (e.g. "
                         "fennelsim gen --list --format json)\n");
@@ -245,7 +254,8 @@ START_TEST(gen_list_json) {
   snprintf(check, sizeof check,
            "python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); "
            "assert isinstance(d, list) and len(d) == %d; "
-           "assert all(set(g) == {\"name\", \"collective\", \"description\", \"size\", \"options\", "
+           "assert all(set(g) == {\"name\", \"collective\", \"description\", \"size\", "
+           "\"options\", "
            "\"writes_goal\", \"moves_data_correctly\"} for g in d); "
            "assert [g[\"name\"] for g in d if not g[\"moves_data_correctly\"]] == "
            "[\"allreduce-recdoub\", \"barrier-dissemination-schedgen\"]' '%s'",
@@ -253,18 +263,21 @@ START_TEST(gen_list_json) {
   ck_assert_int_eq(system(check), 0);
   char *json = fs_test_read_file(path, NULL);
   ck_assert_ptr_nonnull(json);
-  fs_test_contains(json, "[\n  {\"name\": \"pingpong\", \"collective\": \"none\", \"description\": \"R "
-                 "round trips of S bytes between ranks 0 and 1 (--rounds R)\", \"size\": \"each "
-                 "message\", \"options\": [\"--ranks\", \"--size\", \"--rounds\"], \"writes_goal\": "
-                 "false, \"moves_data_correctly\": true},\n");
-  fs_test_contains(json, "  {\"name\": \"allreduce-recdoub\", \"collective\": \"allreduce\", "
-                 "\"description\": \"two-sided recursive halving then doubling, N a power of 2 "
-                 "(schedgen allreduce_recdoub)\", \"size\": \"the whole vector: every rank's S "
-                 "bytes, reduced on all\", \"options\": [\"--ranks\", \"--size\"], "
-                 "\"writes_goal\": true, \"moves_data_correctly\": false},\n");
+  fs_test_contains(json,
+                   "[\n  {\"name\": \"pingpong\", \"collective\": \"none\", \"description\": \"R "
+                   "round trips of S bytes between ranks 0 and 1 (--rounds R)\", \"size\": \"each "
+                   "message\", \"options\": [\"--ranks\", \"--size\", \"--rounds\"], "
+                   "\"writes_goal\": "
+                   "false, \"moves_data_correctly\": true},\n");
+  fs_test_contains(json,
+                   "  {\"name\": \"allreduce-recdoub\", \"collective\": \"allreduce\", "
+                   "\"description\": \"two-sided recursive halving then doubling, N a power of 2 "
+                   "(schedgen allreduce_recdoub)\", \"size\": \"the whole vector: every rank's S "
+                   "bytes, reduced on all\", \"options\": [\"--ranks\", \"--size\"], "
+                   "\"writes_goal\": true, \"moves_data_correctly\": false},\n");
   fs_test_contains(json, "\"name\": \"allreduce-rm\", \"collective\": \"allreduce\"");
   fs_test_contains(json, "\"options\": [\"--ranks\", \"--size\", \"--schedule\", \"--factors\", "
-                 "\"--reduce-time\"], \"writes_goal\": false");
+                         "\"--reduce-time\"], \"writes_goal\": false");
   free(json);
   remove(path);
   free(path);
@@ -282,7 +295,9 @@ START_TEST(validate_skips_incorrect_by_default) {
   ck_assert_int_eq(fs_test_occurrences(out, "recdoub"), 0);
   fs_test_contains(out, "allreduce-rabenseifner");
   ck_assert_int_eq(fennelsim("validate %s --model hockney --param alpha=1us --param beta=0 "
-                             "--algo allreduce=recdoub", csv), 0);
+                             "--algo allreduce=recdoub",
+                             csv),
+                   0);
   fs_test_contains(out, "allreduce-recdoub");
   remove(csv);
   free(csv);
@@ -294,27 +309,38 @@ END_TEST
 START_TEST(hetero_files_reject_bare_numbers) {
   char *pairs = temp_file(".pairs", "ranks 2\ndefault alpha=2 beta=1GB/s\n");
   ck_assert_int_eq(fennelsim("run schedules/spec-example.dag --model hetero-hockney "
-                             "--param file=%s", pairs), 2);
+                             "--param file=%s",
+                             pairs),
+                   2);
   char expected[1024];
-  snprintf(expected, sizeof expected, "fennelsim: %s:2:15: expected a time with a unit for alpha "
-           "(ps, ns, us, ms, s), not a bare number\n", pairs);
+  snprintf(expected, sizeof expected,
+           "fennelsim: %s:2:15: expected a time with a unit for alpha "
+           "(ps, ns, us, ms, s), not a bare number\n",
+           pairs);
   ck_assert_str_eq(err, expected);
   remove(pairs);
   free(pairs);
   /* a per-byte value: column 24 is where "0.5" starts */
   pairs = temp_file(".pairs", "ranks 2\ndefault alpha=2us beta=0.5\n");
   ck_assert_int_eq(fennelsim("run schedules/spec-example.dag --model hetero-hockney "
-                             "--param file=%s", pairs), 2);
-  snprintf(expected, sizeof expected, "fennelsim: %s:2:24: expected a time per byte (\"0.4ns\") "
-           "or a bandwidth (\"10GB/s\") for beta, not a bare number\n", pairs);
+                             "--param file=%s",
+                             pairs),
+                   2);
+  snprintf(expected, sizeof expected,
+           "fennelsim: %s:2:24: expected a time per byte (\"0.4ns\") "
+           "or a bandwidth (\"10GB/s\") for beta, not a bare number\n",
+           pairs);
   ck_assert_str_eq(err, expected);
   remove(pairs);
   free(pairs);
   /* lmo's vector rows: the second value of line 4 */
   pairs = temp_file(".pairs", "ranks 2\ndefault L=1us invbeta=0 C=0 t=0\nvector C\n1us 3\n");
-  ck_assert_int_eq(fennelsim("run schedules/spec-example.dag --model lmo --param file=%s", pairs), 2);
-  snprintf(expected, sizeof expected, "fennelsim: %s:4:5: expected a time with a unit for C "
-           "(ps, ns, us, ms, s), not a bare number\n", pairs);
+  ck_assert_int_eq(fennelsim("run schedules/spec-example.dag --model lmo --param file=%s", pairs),
+                   2);
+  snprintf(expected, sizeof expected,
+           "fennelsim: %s:4:5: expected a time with a unit for C "
+           "(ps, ns, us, ms, s), not a bare number\n",
+           pairs);
   ck_assert_str_eq(err, expected);
   remove(pairs);
   free(pairs);
@@ -322,7 +348,9 @@ START_TEST(hetero_files_reject_bare_numbers) {
    * (tests/test_cli.c): rank 0 finishes at 2020 ns */
   pairs = temp_file(".pairs", "ranks 2\ndefault alpha=1us beta=0\n");
   ck_assert_int_eq(fennelsim("run schedules/spec-example.dag --model hetero-hockney "
-                             "--param file=%s --format json", pairs), 0);
+                             "--param file=%s --format json",
+                             pairs),
+                   0);
   fs_test_contains(out, "\"makespan_ns\": 2020, \"finish_ns\": [2020, 2010]");
   remove(pairs);
   free(pairs);
@@ -342,7 +370,8 @@ START_TEST(stdin_goal_equals_file) {
                    0);
   fs_test_contains(out, BCAST4);
   ck_assert_int_eq(fennelsim("run - --model loggops --format json "
-                             "< tests/goal/bcast-binomial-4.goal"), 0);
+                             "< tests/goal/bcast-binomial-4.goal"),
+                   0);
   fs_test_contains(out, BCAST4);
   fs_test_contains(out, "\"input\": \"-\"");
   char *gz = fs_test_temp_path(".bin"), command[1024];
@@ -366,10 +395,14 @@ START_TEST(unknown_extension_by_content) {
   char *txt = temp_file(".txt", text);
   free(text);
   ck_assert_int_eq(fennelsim("run %s --model hockney --param alpha=1us --param beta=0 "
-                             "--format json", txt), 0);
+                             "--format json",
+                             txt),
+                   0);
   fs_test_contains(out, "\"makespan_ns\": 2020, \"finish_ns\": [2020, 2010]");
   ck_assert_int_eq(fennelsim("run - --model hockney --param alpha=1us --param beta=0 "
-                             "--format json < %s", txt), 0);
+                             "--format json < %s",
+                             txt),
+                   0);
   fs_test_contains(out, "\"makespan_ns\": 2020, \"finish_ns\": [2020, 2010]");
   char *goal = fs_test_temp_path(".schedule"), *dag = fs_test_temp_path(".dag");
   char command[1024];
@@ -388,8 +421,10 @@ START_TEST(content_neither_dag_nor_goal) {
   char *bad = temp_file(".txt", "\n  hello world\n");
   ck_assert_int_eq(fennelsim("run %s --model hockney", bad), 2);
   char expected[1024];
-  snprintf(expected, sizeof expected, "fennelsim: %s:2:1: expected a schedule: a .dag (first line "
-           "'fennel-dag 1') or GOAL ('num_ranks N'), got \"hello world\"\n", bad);
+  snprintf(expected, sizeof expected,
+           "fennelsim: %s:2:1: expected a schedule: a .dag (first line "
+           "'fennel-dag 1') or GOAL ('num_ranks N'), got \"hello world\"\n",
+           bad);
   ck_assert_str_eq(err, expected);
   ck_assert_int_eq(fennelsim("run - --model hockney"), 2); /* stdin is /dev/null */
   ck_assert_str_eq(err, "fennelsim: <stdin>: empty input: expected a schedule, a .dag (first line "
@@ -426,10 +461,12 @@ START_TEST(gen_goal_of_one_sided) {
   char *goal = fs_test_temp_path(".goal");
   ck_assert_int_eq(fennelsim("gen allreduce-rd --ranks 4 -o %s", goal), 2);
   char expected[1024];
-  snprintf(expected, sizeof expected, "fennelsim gen: allreduce-rd uses puts, which GOAL (%s) "
+  snprintf(expected, sizeof expected,
+           "fennelsim gen: allreduce-rd uses puts, which GOAL (%s) "
            "cannot express: write a .dag (fennelsim gen allreduce-rd --ranks N -o "
            "allreduce-rd.dag), or take a two-sided one: allreduce-ring, allreduce-rabenseifner, "
-           "allreduce-fan, allreduce-dissemination, allreduce-elimination, allreduce-smp\n", goal);
+           "allreduce-fan, allreduce-dissemination, allreduce-elimination, allreduce-smp\n",
+           goal);
   ck_assert_str_eq(err, expected);
   ck_assert_int_eq(fennelsim("gen multicast --ranks 4 --format goal"), 2);
   ck_assert_str_eq(err, "fennelsim gen: multicast uses puts, which GOAL (--format goal) cannot "
@@ -442,8 +479,9 @@ START_TEST(gen_goal_of_one_sided) {
                         "express: write a .dag (fennelsim gen pingpong --ranks N -o "
                         "pingpong.dag)\n");
   ck_assert_int_eq(fennelsim("gen allreduce-ring --ranks 4 --format goal"), 2);
-  fs_test_contains(err, "calc needs a time=, and this compute is priced by the compute model (give its "
-                "reduces a time: --reduce-time 100ns)\n");
+  fs_test_contains(err,
+                   "calc needs a time=, and this compute is priced by the compute model (give its "
+                   "reduces a time: --reduce-time 100ns)\n");
   /* --reduce-time where nothing reduces is refused, not ignored */
   ck_assert_int_eq(fennelsim("gen bcast-binomial --ranks 4 --reduce-time 1ns"), 2);
   ck_assert_str_eq(err, "fennelsim gen: --reduce-time does not apply to bcast-binomial\n");

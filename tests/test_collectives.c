@@ -52,7 +52,8 @@ static built exchange(enum mistake mistake) {
   fs_data_flow_begin(&b.flow, FS_COLLECTIVE_ALLREDUCE, 0, mistake == MISMATCHED_BLOCKS ? 2 : 1,
                      mistake == MISMATCHED_BLOCKS ? 16 : 8);
   for (int32_t r = 0; r < 2; r++) {
-    int sends = !(mistake == NO_SEND_BACK && r == 0), receives = !(mistake == NO_SEND_BACK && r == 1);
+    int sends = !(mistake == NO_SEND_BACK && r == 0),
+        receives = !(mistake == NO_SEND_BACK && r == 1);
     int64_t size = mistake == WRONG_SIZE && r == 1 ? 4 : 8;
     int32_t send = -1, recv = -1, reduce;
     if (sends) {
@@ -125,8 +126,8 @@ START_TEST(test_checker_forward_needs_data) {
     if (ordered)
       ck_assert_msg(result == NULL, "%s", result);
     else
-      ck_assert_msg(result && strstr(result, "reads block 0 of rank 1, which holds no data"),
-                    "%s", result ? result : "not caught");
+      ck_assert_msg(result && strstr(result, "reads block 0 of rank 1, which holds no data"), "%s",
+                    result ? result : "not caught");
     fs_program_free(b.p);
     fs_data_flow_free(&b.flow);
   }

@@ -47,8 +47,10 @@ static void run_on(cores_run *run, const fs_program *p, const char *model, const
   memset(run, 0, sizeof *run);
   snprintf(text, sizeof text, "%s", params);
   ck_assert_int_eq(fs_test_parameters(text, items, &parameters), 0);
-  ck_assert_int_eq(fs_network_model_create(model, &parameters, &run->sim.network, &run->sim.err), 0);
-  ck_assert_int_eq(fs_compute_model_create("fixed", &parameters, &run->sim.compute, &run->sim.err), 0);
+  ck_assert_int_eq(fs_network_model_create(model, &parameters, &run->sim.network, &run->sim.err),
+                   0);
+  ck_assert_int_eq(fs_compute_model_create("fixed", &parameters, &run->sim.compute, &run->sim.err),
+                   0);
   run->sim.engine = fs_engine_new(p, &run->sim.network, &run->sim.compute, &run->sim.err);
   ck_assert_ptr_nonnull(run->sim.engine);
   if (nodes) ck_assert_int_eq(fs_engine_set_cores(run->sim.engine, nodes, cores, &run->sim.err), 0);
@@ -384,9 +386,9 @@ static char *temp_text(const char *suffix, const char *text) {
   return path;
 }
 
-#define PAIR_DAG                                                   \
-  "fennel-dag 1\nranks 1\ns start 0\n"                             \
-  "a compute 0 time=100ns concurrent=1 after=s\n"                  \
+#define PAIR_DAG                                  \
+  "fennel-dag 1\nranks 1\ns start 0\n"            \
+  "a compute 0 time=100ns concurrent=1 after=s\n" \
   "b compute 0 time=10ns concurrent=1 after=s\n"
 
 /* The pair of concurrent computes under every network model (the engine's
@@ -401,8 +403,9 @@ START_TEST(every_model) {
   snprintf(models[0], sizeof models[0], "hockney");
   snprintf(models[1], sizeof models[1], "pipelined");
   snprintf(models[2], sizeof models[2], "loggops");
-  snprintf(models[3], sizeof models[3], "taulop --param shm_table=models/metropolis-shm.table "
-                                        "--param net_table=models/metropolis-net.table");
+  snprintf(models[3], sizeof models[3],
+           "taulop --param shm_table=models/metropolis-shm.table "
+           "--param net_table=models/metropolis-net.table");
   snprintf(models[4], sizeof models[4], "hetero-hockney --param file=%s", pairs);
   snprintf(models[5], sizeof models[5], "lmo --param file=%s", lmo);
   snprintf(models[6], sizeof models[6],
@@ -451,7 +454,9 @@ START_TEST(timeline_core_column) {
   free(text);
   /* the command of docs/MODELS.md, from the source tree */
   ck_assert_int_eq(fennelsim("run schedules/concurrent-pair.dag --model hockney --cores 1 "
-                             "--timeline %s", csv), 0);
+                             "--timeline %s",
+                             csv),
+                   0);
   fs_test_contains(out, "makespan   110 ns");
   text = fs_test_read_file(csv, NULL);
   fs_test_contains(text, "b,compute,0,0,0,100,110,110,\n");
@@ -471,8 +476,9 @@ START_TEST(platform_errors) {
                         "cores (got 2)\n");
   ck_assert_ptr_null(strstr(out ? out : "", "makespan"));
   ck_assert_int_eq(fennelsim("run %s --model hockney --nodes 1 --cores 1 --seeds 2", dag), 2);
-  fs_test_contains(err, "fennelsim: --nodes 1 --cores 1: expected at most 1 ranks on 1 nodes x 1 cores "
-                "(got 2)\n");
+  fs_test_contains(err,
+                   "fennelsim: --nodes 1 --cores 1: expected at most 1 ranks on 1 nodes x 1 cores "
+                   "(got 2)\n");
   char *plain = temp_text(".dag", "fennel-dag 1\nranks 2\ns start 0\nt start 1\n"
                                   "a compute 0 time=1ns after=s\n");
   ck_assert_int_eq(fennelsim("run %s --model hockney --nodes 1 --cores 1", plain), 2);

@@ -21,94 +21,94 @@
 #include "io/text_input.h"
 #include "test_support.h"
 
-#define SPEC_EXAMPLE                                                                       \
-  "# comments run from '#' to the end of the line; blank lines are ignored\n"            \
-  "fennel-dag 1\n"                                                                         \
-  "ranks 2\n"                                                                              \
-  "# NAME  KIND     RANK  key=value ...\n"                                                 \
-  "s0      start    0\n"                                                                   \
-  "s1      start    1\n"                                                                   \
-  "p0      put      0     to=1 size=8B after=s0\n"                                         \
-  "c1      compute  1     time=10ns after=s1,p0\n"                                         \
-  "q1      put      1     to=0 size=8B after=c1\n"                                         \
+#define SPEC_EXAMPLE                                                          \
+  "# comments run from '#' to the end of the line; blank lines are ignored\n" \
+  "fennel-dag 1\n"                                                            \
+  "ranks 2\n"                                                                 \
+  "# NAME  KIND     RANK  key=value ...\n"                                    \
+  "s0      start    0\n"                                                      \
+  "s1      start    1\n"                                                      \
+  "p0      put      0     to=1 size=8B after=s0\n"                            \
+  "c1      compute  1     time=10ns after=s1,p0\n"                            \
+  "q1      put      1     to=0 size=8B after=c1\n"                            \
   "c0      compute  0     time=10ns after=p0:local,q1\n"
 
-#define SPEC_CANONICAL                                                                     \
-  "fennel-dag 1\n"                                                                         \
-  "ranks 2\n"                                                                              \
-  "s0 start 0\n"                                                                           \
-  "s1 start 1\n"                                                                           \
-  "p0 put 0 to=1 size=8B after=s0\n"                                                       \
-  "c1 compute 1 time=10ns after=s1,p0\n"                                                   \
-  "q1 put 1 to=0 size=8B after=c1\n"                                                       \
+#define SPEC_CANONICAL                   \
+  "fennel-dag 1\n"                       \
+  "ranks 2\n"                            \
+  "s0 start 0\n"                         \
+  "s1 start 1\n"                         \
+  "p0 put 0 to=1 size=8B after=s0\n"     \
+  "c1 compute 1 time=10ns after=s1,p0\n" \
+  "q1 put 1 to=0 size=8B after=c1\n"     \
   "c0 compute 0 time=10ns after=p0:local,q1\n"
 
 /* Every kind and field, dependencies out of id order, duplicates. */
-#define ALL_FIELDS                                                                         \
-  "fennel-dag 1   # version\n"                                                             \
-  "\n"                                                                                     \
-  "ranks 4\n"                                                                              \
-  "  a start 0 skew=1.5us label=entry\n"                                                   \
-  "b\tstart\t1\n"                                                                          \
-  "x proxy 2 after=b,a any=1 concurrent=1\n"                                               \
-  "z sleep 3 time=2ms after=x\n"                                                           \
-  "c compute 0 size=4KiB after=x:local\n"                                                  \
-  "d compute 1 time=0 concurrent=0\n"                                                      \
-  "e compute 2 label=plain\n"                                                              \
-  "g get 2 from=3 size=1MB blocking=1 after=z,d,c any=2 label=fetch\n"                     \
-  "p put 3 to=0 size=1.5KB blocking=0 after=g,g:local,a label=fetch\n"                     \
+#define ALL_FIELDS                                                     \
+  "fennel-dag 1   # version\n"                                         \
+  "\n"                                                                 \
+  "ranks 4\n"                                                          \
+  "  a start 0 skew=1.5us label=entry\n"                               \
+  "b\tstart\t1\n"                                                      \
+  "x proxy 2 after=b,a any=1 concurrent=1\n"                           \
+  "z sleep 3 time=2ms after=x\n"                                       \
+  "c compute 0 size=4KiB after=x:local\n"                              \
+  "d compute 1 time=0 concurrent=0\n"                                  \
+  "e compute 2 label=plain\n"                                          \
+  "g get 2 from=3 size=1MB blocking=1 after=z,d,c any=2 label=fetch\n" \
+  "p put 3 to=0 size=1.5KB blocking=0 after=g,g:local,a label=fetch\n" \
   "q.1_-Z put 1 to=1 after=p:local concurrent=1\n"
 
 /* Two-sided tasks, tags, CPUs, NICs and :start, with after= out of order
  * and explicit defaults (tag=0, cpu=0) that the writer leaves out. */
-#define TWO_SIDED                                                                          \
-  "fennel-dag 1\n"                                                                         \
-  "ranks 3\n"                                                                              \
-  "s0 start 0\n"                                                                           \
-  "s send 0 to=1 size=8B tag=5 cpu=1 nic=2 after=s0\n"                                     \
-  "r recv 1 from=0 size=8B tag=5 nic=1 cpu=0\n"                                            \
-  "ra recv 1 from=any size=1KiB tag=any after=r:start\n"                                   \
-  "rm recv 2 from=-1 tag=-1 cpu=3\n"                                                       \
-  "sd send 2 to=0 tag=0 nic=0\n"                                                           \
-  "c compute 0 time=5ns cpu=2 after=s,s:local,s:start\n"                                   \
-  "z sleep 1 time=1ns cpu=255 after=ra:start,r\n"                                          \
-  "p put 2 to=1 size=4B cpu=1 nic=1 after=rm:start\n"                                      \
-  "g get 2 from=0 nic=3\n"                                                                 \
+#define TWO_SIDED                                        \
+  "fennel-dag 1\n"                                       \
+  "ranks 3\n"                                            \
+  "s0 start 0\n"                                         \
+  "s send 0 to=1 size=8B tag=5 cpu=1 nic=2 after=s0\n"   \
+  "r recv 1 from=0 size=8B tag=5 nic=1 cpu=0\n"          \
+  "ra recv 1 from=any size=1KiB tag=any after=r:start\n" \
+  "rm recv 2 from=-1 tag=-1 cpu=3\n"                     \
+  "sd send 2 to=0 tag=0 nic=0\n"                         \
+  "c compute 0 time=5ns cpu=2 after=s,s:local,s:start\n" \
+  "z sleep 1 time=1ns cpu=255 after=ra:start,r\n"        \
+  "p put 2 to=1 size=4B cpu=1 nic=1 after=rm:start\n"    \
+  "g get 2 from=0 nic=3\n"                               \
   "t send 1 to=2 size=1B concurrent=1 tag=2147483647\n"
 
-#define TWO_SIDED_CANONICAL                                                                \
-  "fennel-dag 1\n"                                                                         \
-  "ranks 3\n"                                                                              \
-  "s0 start 0\n"                                                                           \
-  "s send 0 to=1 size=8B tag=5 cpu=1 nic=2 after=s0\n"                                     \
-  "r recv 1 from=0 size=8B tag=5 nic=1\n"                                                  \
-  "ra recv 1 from=any size=1KiB tag=any after=r:start\n"                                   \
-  "rm recv 2 from=any size=0B tag=any cpu=3\n"                                             \
-  "sd send 2 to=0 size=0B\n"                                                               \
-  "c compute 0 time=5ns cpu=2 after=s:start,s:local,s\n"                                   \
-  "z sleep 1 time=1ns cpu=255 after=r,ra:start\n"                                          \
-  "p put 2 to=1 size=4B cpu=1 nic=1 after=rm:start\n"                                      \
-  "g get 2 from=0 size=0B nic=3\n"                                                         \
+#define TWO_SIDED_CANONICAL                              \
+  "fennel-dag 1\n"                                       \
+  "ranks 3\n"                                            \
+  "s0 start 0\n"                                         \
+  "s send 0 to=1 size=8B tag=5 cpu=1 nic=2 after=s0\n"   \
+  "r recv 1 from=0 size=8B tag=5 nic=1\n"                \
+  "ra recv 1 from=any size=1KiB tag=any after=r:start\n" \
+  "rm recv 2 from=any size=0B tag=any cpu=3\n"           \
+  "sd send 2 to=0 size=0B\n"                             \
+  "c compute 0 time=5ns cpu=2 after=s:start,s:local,s\n" \
+  "z sleep 1 time=1ns cpu=255 after=r,ra:start\n"        \
+  "p put 2 to=1 size=4B cpu=1 nic=1 after=rm:start\n"    \
+  "g get 2 from=0 size=0B nic=3\n"                       \
   "t send 1 to=2 size=1B tag=2147483647 concurrent=1\n"
 
 /* stride= on each transfer kind, out of canonical order, with an explicit
  * stride=0 (contiguous) that the writer leaves out. */
-#define STRIDED                                                                            \
-  "fennel-dag 1\n"                                                                         \
-  "ranks 2\n"                                                                              \
-  "p put 0 stride=1KiB to=1 size=16KiB\n"                                                  \
-  "g get 1 from=0 stride=8 size=64B blocking=1\n"                                          \
-  "s send 0 tag=3 stride=1.5KiB to=1 size=4KiB\n"                                          \
-  "r recv 1 from=0 size=4KiB tag=3 stride=1536B\n"                                         \
+#define STRIDED                                    \
+  "fennel-dag 1\n"                                 \
+  "ranks 2\n"                                      \
+  "p put 0 stride=1KiB to=1 size=16KiB\n"          \
+  "g get 1 from=0 stride=8 size=64B blocking=1\n"  \
+  "s send 0 tag=3 stride=1.5KiB to=1 size=4KiB\n"  \
+  "r recv 1 from=0 size=4KiB tag=3 stride=1536B\n" \
   "c put 1 to=0 size=8B stride=0\n"
 
-#define STRIDED_CANONICAL                                                                  \
-  "fennel-dag 1\n"                                                                         \
-  "ranks 2\n"                                                                              \
-  "p put 0 to=1 size=16KiB stride=1KiB\n"                                                  \
-  "g get 1 from=0 size=64B stride=8B blocking=1\n"                                         \
-  "s send 0 to=1 size=4KiB stride=1536B tag=3\n"                                           \
-  "r recv 1 from=0 size=4KiB stride=1536B tag=3\n"                                         \
+#define STRIDED_CANONICAL                          \
+  "fennel-dag 1\n"                                 \
+  "ranks 2\n"                                      \
+  "p put 0 to=1 size=16KiB stride=1KiB\n"          \
+  "g get 1 from=0 size=64B stride=8B blocking=1\n" \
+  "s send 0 to=1 size=4KiB stride=1536B tag=3\n"   \
+  "r recv 1 from=0 size=4KiB stride=1536B tag=3\n" \
   "c put 1 to=0 size=8B\n"
 
 #define H "fennel-dag 1\nranks 2\n"
@@ -140,14 +140,17 @@ static char *successors_text(const fs_program *p, int32_t t, char *out, size_t s
     uint32_t edge = p->successor[e];
     snprintf(out + strlen(out), size - strlen(out), "%s%s%s", e > p->successor_at[t] ? " " : "",
              fs_task_name(p, FS_EDGE_TASK(edge), buffer),
-             edge & FS_EDGE_LOCAL ? ":local" : edge & FS_EDGE_START ? ":start" : "");
+             edge & FS_EDGE_LOCAL   ? ":local"
+             : edge & FS_EDGE_START ? ":start"
+                                    : "");
   }
   return out;
 }
 
 /* The first difference between two programs, or NULL. Plain comparisons
  * in the loops: a Check assertion per field would cost a syscall each. */
-static const char *program_difference(const fs_program *a, const fs_program *b, char *why, size_t size) {
+static const char *program_difference(const fs_program *a, const fs_program *b, char *why,
+                                      size_t size) {
   char x[24], y[24];
   if (a->ranks != b->ranks || a->tasks != b->tasks || a->dependencies != b->dependencies ||
       a->cpus != b->cpus || a->nics != b->nics) {
@@ -193,7 +196,8 @@ static void assert_error_text(const char *text, size_t length, const char *prefi
   ck_assert_msg(p == NULL, "accepted: %s", text);
   ck_assert_msg(strncmp(err.message, prefix, strlen(prefix)) == 0, "message '%s' lacks prefix '%s'",
                 err.message, prefix);
-  ck_assert_msg(strstr(err.message, phrase) != NULL, "message '%s' lacks '%s'", err.message, phrase);
+  ck_assert_msg(strstr(err.message, phrase) != NULL, "message '%s' lacks '%s'", err.message,
+                phrase);
 }
 
 static char *temp_with(const char *suffix, const char *text) {
@@ -479,16 +483,20 @@ START_TEST(test_input_gzip_members_and_trailing_bytes) {
   size_t length = 0;
   free(fs_test_read_file(path, &length));
   append_bytes(path, "junk", 4);
-  snprintf(want, sizeof want, "ERROR %s:4: read error: bytes after the gzip data at byte %zu of "
-           "the file (expected another gzip member or the end)", path, length);
+  snprintf(want, sizeof want,
+           "ERROR %s:4: read error: bytes after the gzip data at byte %zu of "
+           "the file (expected another gzip member or the end)",
+           path, length);
   ck_assert_str_eq(read_lines(path), want);
   /* one stray byte, even the first of the magic, is no member */
   remove(path);
   append_gzip(path, "a\nb");
   free(fs_test_read_file(path, &length));
   append_bytes(path, "\x1f", 1);
-  snprintf(want, sizeof want, "ERROR %s:3: read error: bytes after the gzip data at byte %zu of "
-           "the file (expected another gzip member or the end)", path, length);
+  snprintf(want, sizeof want,
+           "ERROR %s:3: read error: bytes after the gzip data at byte %zu of "
+           "the file (expected another gzip member or the end)",
+           path, length);
   ck_assert_str_eq(read_lines(path), want);
   /* a second member cut short is a truncated file */
   remove(path);
@@ -689,7 +697,8 @@ END_TEST
 START_TEST(test_output_missing_directory) {
   fs_error err = {{0}};
   ck_assert_ptr_null(fs_output_open("/nonexistent/dir/out.txt", &err));
-  ck_assert_str_eq(err.message, "/nonexistent/dir/out.txt: cannot create: No such file or directory");
+  ck_assert_str_eq(err.message,
+                   "/nonexistent/dir/out.txt: cannot create: No such file or directory");
   ck_assert_ptr_null(fs_output_open("", &err));
   ck_assert_str_eq(err.message, ": cannot create: No such file or directory");
   ck_assert_ptr_null(fs_output_open("/tmp", &err)); /* a directory is not replaced */
@@ -857,8 +866,9 @@ END_TEST
 
 START_TEST(test_read_layout) {
   /* CRLF, tabs, comments everywhere, blank lines, no final newline */
-  fs_program *p = read_ok("\r\n# first\r\n  \t\r\nfennel-dag\t1#c\r\nranks 3 # three\r\n"
-                          "\ta start 2 # skew=5ns\r\nb proxy 1 after=a#x\r\n\r\nc sleep 0 time=1ns");
+  fs_program *p =
+      read_ok("\r\n# first\r\n  \t\r\nfennel-dag\t1#c\r\nranks 3 # three\r\n"
+              "\ta start 2 # skew=5ns\r\nb proxy 1 after=a#x\r\n\r\nc sleep 0 time=1ns");
   ck_assert_int_eq(p->ranks, 3);
   ck_assert_int_eq(p->tasks, 3);
   ck_assert_int_eq(p->flags[0], 0);
@@ -989,7 +999,7 @@ typedef struct error_case {
   const char *phrase;
 } error_case;
 
-#define FIELD_LIST                                                                         \
+#define FIELD_LIST \
   "(to, from, size, stride, tag, time, skew, cpu, nic, any, concurrent, blocking, after, label)"
 #define KIND_LIST "(start, proxy, sleep, compute, put, get, send, recv)"
 
@@ -998,20 +1008,30 @@ static const error_case error_cases[] = {
     {"# c\n\n   \n", 0, "e.dag:4:1: ", "expected the header 'fennel-dag 1' (got end of file)"},
     {"ranks 2\n", 0, "e.dag:1:1: ", "expected the header 'fennel-dag 1' (got 'ranks')"},
     {"fennel-dag 2\n", 0, "e.dag:1:12: ", "expected format version 1 (got '2')"},
-    {"fennel-dag\n", 0, "e.dag:1:11: ", "expected a format version after 'fennel-dag' (got end of line)"},
+    {"fennel-dag\n", 0,
+     "e.dag:1:11: ", "expected a format version after 'fennel-dag' (got end of line)"},
     {"fennel-dag 1 x\n", 0, "e.dag:1:14: ", "expected end of line after 'fennel-dag 1' (got 'x')"},
     {"  # lead\nfennel-dag 1\n", 0, "e.dag:3:1: ", "expected 'ranks N' (got end of file)"},
-    {"fennel-dag 1\na start 0\n", 0, "e.dag:2:1: ", "expected 'ranks N' before the first task (got 'a')"},
-    {"fennel-dag 1\nranks 0\n", 0, "e.dag:2:7: ", "expected a number of ranks from 1 to 2147483647 (got '0')"},
+    {"fennel-dag 1\na start 0\n", 0,
+     "e.dag:2:1: ", "expected 'ranks N' before the first task (got 'a')"},
+    {"fennel-dag 1\nranks 0\n", 0,
+     "e.dag:2:7: ", "expected a number of ranks from 1 to 2147483647 (got '0')"},
     {"fennel-dag 1\nranks 2147483648\n", 0, "e.dag:2:7: ", "(got '2147483648')"},
-    {"fennel-dag 1\nranks\n", 0, "e.dag:2:6: ", "expected a number of ranks from 1 to 2147483647 (got end of line)"},
+    {"fennel-dag 1\nranks\n", 0,
+     "e.dag:2:6: ", "expected a number of ranks from 1 to 2147483647 (got end of line)"},
     {"fennel-dag 1\nranks two\n", 0, "e.dag:2:7: ", "(got 'two')"},
-    {"fennel-dag 1\nranks 2 3\n", 0, "e.dag:2:9: ", "expected end of line after 'ranks N' (got '3')"},
-    {H "ranks 3\n", 0, "e.dag:3:1: ", "expected a task line ('ranks' was given on line 2) (got 'ranks')"},
-    {H "a start 0\nranks 3\n", 0, "e.dag:4:1: ", "expected a task line ('ranks' was given on line 2)"},
-    {H "a/b start 0\n", 0, "e.dag:3:1: ", "expected a task name of letters, digits, '_', '.' and '-' (got 'a/b')"},
-    {H "a start 0\na start 1\n", 0, "e.dag:4:1: ", "expected a new task name (this one is defined above) (got 'a')"},
-    {H "a start 0\na put 0 to=9\n", 0, "e.dag:4:1: ", "expected a new task name (this one is defined above) (got 'a')"},
+    {"fennel-dag 1\nranks 2 3\n", 0,
+     "e.dag:2:9: ", "expected end of line after 'ranks N' (got '3')"},
+    {H "ranks 3\n", 0,
+     "e.dag:3:1: ", "expected a task line ('ranks' was given on line 2) (got 'ranks')"},
+    {H "a start 0\nranks 3\n", 0,
+     "e.dag:4:1: ", "expected a task line ('ranks' was given on line 2)"},
+    {H "a/b start 0\n", 0,
+     "e.dag:3:1: ", "expected a task name of letters, digits, '_', '.' and '-' (got 'a/b')"},
+    {H "a start 0\na start 1\n", 0,
+     "e.dag:4:1: ", "expected a new task name (this one is defined above) (got 'a')"},
+    {H "a start 0\na put 0 to=9\n", 0,
+     "e.dag:4:1: ", "expected a new task name (this one is defined above) (got 'a')"},
     {H "a sent 0\n", 0, "e.dag:3:3: ", "expected a task kind " KIND_LIST " (got 'sent')"},
     {H "a\n", 0, "e.dag:3:2: ", "expected a task kind " KIND_LIST " (got end of line)"},
     {H "a start\n", 0, "e.dag:3:8: ", "expected a rank in [0, 2) (got end of line)"},
@@ -1020,80 +1040,134 @@ static const error_case error_cases[] = {
     {H "a start 0 skew\n", 0, "e.dag:3:11: ", "expected a field as key=value (got 'skew')"},
     {H "a start 0 =5\n", 0, "e.dag:3:11: ", "expected a field as key=value (got '=5')"},
     {H "a start 0 foo=1\n", 0, "e.dag:3:11: ", "expected a field " FIELD_LIST " (got 'foo')"},
-    {H "a put 0 to=1 tag=3\n", 0, "e.dag:3:14: ", "expected a field of a put task (to, size, stride, cpu, nic, any, concurrent, blocking, after, label) (got 'tag')"},
-    {H "a compute 0 to=1\n", 0, "e.dag:3:13: ", "expected a field of a compute task (size, time, cpu, any, concurrent, after, label) (got 'to')"},
-    {H "a sleep 0 time=1ns skew=1ns\n", 0, "e.dag:3:20: ", "expected a field of a sleep task (time, cpu, any, concurrent, after, label) (got 'skew')"},
+    {H "a put 0 to=1 tag=3\n", 0, "e.dag:3:14: ",
+     "expected a field of a put task (to, size, stride, cpu, nic, any, concurrent, blocking, "
+     "after, label) (got 'tag')"},
+    {H "a compute 0 to=1\n", 0, "e.dag:3:13: ",
+     "expected a field of a compute task (size, time, cpu, any, concurrent, after, label) (got "
+     "'to')"},
+    {H "a sleep 0 time=1ns skew=1ns\n", 0, "e.dag:3:20: ",
+     "expected a field of a sleep task (time, cpu, any, concurrent, after, label) (got 'skew')"},
     {H "a compute 0 blocking=1\n", 0, "e.dag:3:13: ", "(got 'blocking')"},
-    {H "a start 0 size=8B\n", 0, "e.dag:3:11: ", "expected a field of a start task (skew, any, concurrent, after, label) (got 'size')"},
-    {H "a proxy 0 time=1ns\n", 0, "e.dag:3:11: ", "expected a field of a proxy task (any, concurrent, after, label) (got 'time')"},
-    {H "a get 0 from=1 to=1\n", 0, "e.dag:3:16: ", "expected a field of a get task (from, size, stride, cpu, nic, any, concurrent, blocking, after, label) (got 'to')"},
-    {H "a put 0 to=1 from=1\n", 0, "e.dag:3:14: ", "expected a field of a put task (to, size, stride, cpu, nic, any, concurrent, blocking, after, label) (got 'from')"},
-    {H "a start 0 skew=1ns skew=2ns\n", 0, "e.dag:3:20: ", "expected each field at most once (got a second 'skew')"},
-    {H "a start 0\nb proxy 0 any=1 after=a any=1\n", 0, "e.dag:4:25: ", "expected each field at most once (got a second 'any')"},
+    {H "a start 0 size=8B\n", 0, "e.dag:3:11: ",
+     "expected a field of a start task (skew, any, concurrent, after, label) (got 'size')"},
+    {H "a proxy 0 time=1ns\n", 0, "e.dag:3:11: ",
+     "expected a field of a proxy task (any, concurrent, after, label) (got 'time')"},
+    {H "a get 0 from=1 to=1\n", 0, "e.dag:3:16: ",
+     "expected a field of a get task (from, size, stride, cpu, nic, any, concurrent, blocking, "
+     "after, label) (got 'to')"},
+    {H "a put 0 to=1 from=1\n", 0, "e.dag:3:14: ",
+     "expected a field of a put task (to, size, stride, cpu, nic, any, concurrent, blocking, "
+     "after, label) (got 'from')"},
+    {H "a start 0 skew=1ns skew=2ns\n", 0,
+     "e.dag:3:20: ", "expected each field at most once (got a second 'skew')"},
+    {H "a start 0\nb proxy 0 any=1 after=a any=1\n", 0,
+     "e.dag:4:25: ", "expected each field at most once (got a second 'any')"},
     {H "a start 0 skew=\n", 0, "e.dag:3:16: ", "expected a value after 'skew=' (got end of line)"},
-    {H "a start 0 skew= label=x\n", 0, "e.dag:3:16: ", "expected a value after 'skew=' (got nothing)"},
-    {H "a sleep 0 time=5parsecs\n", 0, "e.dag:3:16: ", "expected a non-negative time such as 10ns, 1.5us or 200ps (got '5parsecs')"},
+    {H "a start 0 skew= label=x\n", 0,
+     "e.dag:3:16: ", "expected a value after 'skew=' (got nothing)"},
+    {H "a sleep 0 time=5parsecs\n", 0,
+     "e.dag:3:16: ", "expected a non-negative time such as 10ns, 1.5us or 200ps (got '5parsecs')"},
     {H "a sleep 0 time=-1ns\n", 0, "e.dag:3:16: ", "(got '-1ns')"},
-    {H "a put 0 to=1 size=1.5B\n", 0, "e.dag:3:19: ", "expected a size in bytes such as 8, 8B, 4KiB or 1.5MB (got '1.5B')"},
+    {H "a put 0 to=1 size=1.5B\n", 0,
+     "e.dag:3:19: ", "expected a size in bytes such as 8, 8B, 4KiB or 1.5MB (got '1.5B')"},
     {H "a put 0 to=1 size=-8\n", 0, "e.dag:3:19: ", "(got '-8')"},
     {H "a start 0 any=0\n", 0, "e.dag:3:15: ", "expected a count of at least 1 (got '0')"},
-    {H "a start 0\nb proxy 1 after=a any=2\n", 0, "e.dag:4:23: ", "expected any=K with K at most the 1 dependencies in after= (got '2')"},
-    {H "a proxy 0 any=1\n", 0, "e.dag:3:15: ", "expected any=K with K at most the 0 dependencies in after= (got '1')"},
+    {H "a start 0\nb proxy 1 after=a any=2\n", 0,
+     "e.dag:4:23: ", "expected any=K with K at most the 1 dependencies in after= (got '2')"},
+    {H "a proxy 0 any=1\n", 0,
+     "e.dag:3:15: ", "expected any=K with K at most the 0 dependencies in after= (got '1')"},
     {H "a start 0 concurrent=2\n", 0, "e.dag:3:22: ", "expected 0 or 1 (got '2')"},
     {H "a put 0 to=1 blocking=yes\n", 0, "e.dag:3:23: ", "expected 0 or 1 (got 'yes')"},
     {H "a put 0 to=2\n", 0, "e.dag:3:12: ", "expected a destination rank in [0, 2) (got '2')"},
     {H "a get 0 from=x\n", 0, "e.dag:3:14: ", "expected a source rank in [0, 2) (got 'x')"},
     {H "a put 0 size=8B\n", 0, "e.dag:3:16: ", "expected to=RANK on a put task (got end of line)"},
-    {H "a get 1 size=8B  # from=0\n", 0, "e.dag:3:16: ", "expected from=RANK on a get task (got end of line)"},
+    {H "a get 1 size=8B  # from=0\n", 0,
+     "e.dag:3:16: ", "expected from=RANK on a get task (got end of line)"},
     {H "a sleep 0\n", 0, "e.dag:3:10: ", "expected time=T on a sleep task (got end of line)"},
-    {H "a compute 0 time=1ns size=8B\n", 0, "e.dag:3:22: ", "expected time= or size= on a compute task, not both (got 'size' after time=)"},
+    {H "a compute 0 time=1ns size=8B\n", 0, "e.dag:3:22: ",
+     "expected time= or size= on a compute task, not both (got 'size' after time=)"},
     {H "a compute 0 size=8B time=1ns\n", 0, "e.dag:3:21: ", "(got 'time' after size=)"},
-    {H "a start 0\nb proxy 0 after=a,zz\n", 0, "e.dag:4:19: ", "expected the name of a task defined above (got 'zz')"},
-    {H "b proxy 0 after=c\nc start 0\n", 0, "e.dag:3:17: ", "expected the name of a task defined above (got 'c')"},
-    {H "a proxy 0 after=a\n", 0, "e.dag:3:17: ", "expected a task defined above, not the task itself (got 'a')"},
-    {H "a start 0\nb proxy 0 after=a:remote\n", 0, "e.dag:4:18: ", "expected ':local', ':start' or ',' after a dependency name (got ':remote')"},
+    {H "a start 0\nb proxy 0 after=a,zz\n", 0,
+     "e.dag:4:19: ", "expected the name of a task defined above (got 'zz')"},
+    {H "b proxy 0 after=c\nc start 0\n", 0,
+     "e.dag:3:17: ", "expected the name of a task defined above (got 'c')"},
+    {H "a proxy 0 after=a\n", 0,
+     "e.dag:3:17: ", "expected a task defined above, not the task itself (got 'a')"},
+    {H "a start 0\nb proxy 0 after=a:remote\n", 0,
+     "e.dag:4:18: ", "expected ':local', ':start' or ',' after a dependency name (got ':remote')"},
     {H "a start 0\nb proxy 0 after=a:local:local\n", 0, "e.dag:4:18: ", "(got ':local:local')"},
-    {H "a start 0\nb proxy 0 after=a,,a\n", 0, "e.dag:4:19: ", "expected a task name in after= (got nothing)"},
-    {H "a start 0\nb proxy 0 after=a,\n", 0, "e.dag:4:19: ", "expected a task name in after= (got end of line)"},
-    {H "a start 0\nb proxy 0 after=:local\n", 0, "e.dag:4:17: ", "expected a task name in after= (got ':local')"},
-    {H "a start 0 label=a\x01" "b\n", 0, "e.dag:3:17: ", "expected a label of printable characters (got 'a?b')"},
+    {H "a start 0\nb proxy 0 after=a,,a\n", 0,
+     "e.dag:4:19: ", "expected a task name in after= (got nothing)"},
+    {H "a start 0\nb proxy 0 after=a,\n", 0,
+     "e.dag:4:19: ", "expected a task name in after= (got end of line)"},
+    {H "a start 0\nb proxy 0 after=:local\n", 0,
+     "e.dag:4:17: ", "expected a task name in after= (got ':local')"},
+    {H "a start 0 label=a\x01"
+       "b\n",
+     0, "e.dag:3:17: ", "expected a label of printable characters (got 'a?b')"},
     {"fennel-dag 1\nra\0nks 2\n", 22, "e.dag:2:3: ", "NUL byte in text (is this a binary file?)"},
     {H "a\tstart\t0\tskew=x\n", 0, "e.dag:3:16: ", "expected a non-negative time"},
-    {H "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx/ start 0\n", 0, "e.dag:3:1: ",
-     "(got 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...')"},
+    {H "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx/ start 0\n", 0,
+     "e.dag:3:1: ", "(got 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...')"},
     /* two-sided tasks, tags, resources, :start */
-    {H "a send 0 size=8B\n", 0, "e.dag:3:17: ", "expected to=RANK on a send task (got end of line)"},
-    {H "a recv 1 size=8B tag=1\n", 0, "e.dag:3:23: ", "expected from=RANK or from=any on a recv task (got end of line)"},
+    {H "a send 0 size=8B\n", 0,
+     "e.dag:3:17: ", "expected to=RANK on a send task (got end of line)"},
+    {H "a recv 1 size=8B tag=1\n", 0,
+     "e.dag:3:23: ", "expected from=RANK or from=any on a recv task (got end of line)"},
     {H "a send 0 to=any\n", 0, "e.dag:3:13: ", "expected a destination rank in [0, 2) (got 'any')"},
     {H "a send 0 to=-1\n", 0, "e.dag:3:13: ", "expected a destination rank in [0, 2) (got '-1')"},
-    {H "a recv 0 from=2\n", 0, "e.dag:3:15: ", "expected a source rank in [0, 2) or 'any' (got '2')"},
-    {H "a recv 0 from=ANY\n", 0, "e.dag:3:15: ", "expected a source rank in [0, 2) or 'any' (got 'ANY')"},
+    {H "a recv 0 from=2\n", 0,
+     "e.dag:3:15: ", "expected a source rank in [0, 2) or 'any' (got '2')"},
+    {H "a recv 0 from=ANY\n", 0,
+     "e.dag:3:15: ", "expected a source rank in [0, 2) or 'any' (got 'ANY')"},
     {H "a recv 0 from=-2\n", 0, "e.dag:3:15: ", "(got '-2')"},
     {H "a get 0 from=any\n", 0, "e.dag:3:14: ", "expected a source rank in [0, 2) (got 'any')"},
-    {H "a send 0 to=1 tag=-1\n", 0, "e.dag:3:19: ", "expected a tag from 0 to 2147483647 (got '-1')"},
-    {H "a send 0 to=1 tag=any\n", 0, "e.dag:3:19: ", "expected a tag from 0 to 2147483647 (got 'any')"},
-    {H "a recv 0 from=1 tag=2147483648\n", 0, "e.dag:3:21: ", "expected a tag from 0 to 2147483647 or 'any' (got '2147483648')"},
-    {H "a recv 0 from=1 tag=-2\n", 0, "e.dag:3:21: ", "expected a tag from 0 to 2147483647 or 'any' (got '-2')"},
-    {H "a recv 0 from=1 tag=1 tag=2\n", 0, "e.dag:3:23: ", "expected each field at most once (got a second 'tag')"},
-    {H "a put 0 to=1 stride=-8\n", 0, "e.dag:3:21: ", "expected a stride in bytes such as 0, 8, 1KiB (0: contiguous) (got '-8')"},
-    {H "a get 0 from=1 stride=wide\n", 0, "e.dag:3:23: ", "expected a stride in bytes such as 0, 8, 1KiB (0: contiguous) (got 'wide')"},
+    {H "a send 0 to=1 tag=-1\n", 0,
+     "e.dag:3:19: ", "expected a tag from 0 to 2147483647 (got '-1')"},
+    {H "a send 0 to=1 tag=any\n", 0,
+     "e.dag:3:19: ", "expected a tag from 0 to 2147483647 (got 'any')"},
+    {H "a recv 0 from=1 tag=2147483648\n", 0,
+     "e.dag:3:21: ", "expected a tag from 0 to 2147483647 or 'any' (got '2147483648')"},
+    {H "a recv 0 from=1 tag=-2\n", 0,
+     "e.dag:3:21: ", "expected a tag from 0 to 2147483647 or 'any' (got '-2')"},
+    {H "a recv 0 from=1 tag=1 tag=2\n", 0,
+     "e.dag:3:23: ", "expected each field at most once (got a second 'tag')"},
+    {H "a put 0 to=1 stride=-8\n", 0,
+     "e.dag:3:21: ", "expected a stride in bytes such as 0, 8, 1KiB (0: contiguous) (got '-8')"},
+    {H "a get 0 from=1 stride=wide\n", 0,
+     "e.dag:3:23: ", "expected a stride in bytes such as 0, 8, 1KiB (0: contiguous) (got 'wide')"},
     {H "a send 0 to=1 stride=\n", 0, "e.dag:3:22: ", "expected a value after 'stride='"},
-    {H "a recv 0 from=1 stride=8 stride=16\n", 0, "e.dag:3:26: ", "expected each field at most once (got a second 'stride')"},
+    {H "a recv 0 from=1 stride=8 stride=16\n", 0,
+     "e.dag:3:26: ", "expected each field at most once (got a second 'stride')"},
     {H "a compute 0 stride=8\n", 0, "e.dag:3:13: ", "expected a field of a compute task"},
     {H "a sleep 0 time=1ns stride=8\n", 0, "e.dag:3:20: ", "expected a field of a sleep task"},
-    {H "a sleep 0 time=1ns cpu=256\n", 0, "e.dag:3:24: ", "expected a CPU index from 0 to 255 (got '256')"},
+    {H "a sleep 0 time=1ns cpu=256\n", 0,
+     "e.dag:3:24: ", "expected a CPU index from 0 to 255 (got '256')"},
     {H "a compute 0 cpu=x\n", 0, "e.dag:3:17: ", "expected a CPU index from 0 to 255 (got 'x')"},
-    {H "a send 0 to=1 nic=-1\n", 0, "e.dag:3:19: ", "expected a NIC index from 0 to 255 (got '-1')"},
-    {H "a compute 0 nic=1\n", 0, "e.dag:3:13: ", "expected a field of a compute task (size, time, cpu, any, concurrent, after, label) (got 'nic')"},
-    {H "a start 0 cpu=1\n", 0, "e.dag:3:11: ", "expected a field of a start task (skew, any, concurrent, after, label) (got 'cpu')"},
-    {H "a proxy 0 cpu=0\n", 0, "e.dag:3:11: ", "expected a field of a proxy task (any, concurrent, after, label) (got 'cpu')"},
-    {H "a send 0 to=1 blocking=1\n", 0, "e.dag:3:15: ", "expected a field of a send task (to, size, stride, tag, cpu, nic, any, concurrent, after, label) (got 'blocking')"},
-    {H "a recv 0 from=1 to=1\n", 0, "e.dag:3:17: ", "expected a field of a recv task (from, size, stride, tag, cpu, nic, any, concurrent, after, label) (got 'to')"},
+    {H "a send 0 to=1 nic=-1\n", 0,
+     "e.dag:3:19: ", "expected a NIC index from 0 to 255 (got '-1')"},
+    {H "a compute 0 nic=1\n", 0, "e.dag:3:13: ",
+     "expected a field of a compute task (size, time, cpu, any, concurrent, after, label) (got "
+     "'nic')"},
+    {H "a start 0 cpu=1\n", 0, "e.dag:3:11: ",
+     "expected a field of a start task (skew, any, concurrent, after, label) (got 'cpu')"},
+    {H "a proxy 0 cpu=0\n", 0, "e.dag:3:11: ",
+     "expected a field of a proxy task (any, concurrent, after, label) (got 'cpu')"},
+    {H "a send 0 to=1 blocking=1\n", 0, "e.dag:3:15: ",
+     "expected a field of a send task (to, size, stride, tag, cpu, nic, any, concurrent, after, "
+     "label) (got 'blocking')"},
+    {H "a recv 0 from=1 to=1\n", 0, "e.dag:3:17: ",
+     "expected a field of a recv task (from, size, stride, tag, cpu, nic, any, concurrent, after, "
+     "label) (got 'to')"},
     {H "a send 0 to=1 time=1ns\n", 0, "e.dag:3:15: ", "(got 'time')"},
-    {H "a send 0 to=1 size=x\n", 0, "e.dag:3:20: ", "expected a size in bytes such as 8, 8B, 4KiB or 1.5MB (got 'x')"},
-    {H "a start 0\nb proxy 0 after=a:Start\n", 0, "e.dag:4:18: ", "expected ':local', ':start' or ',' after a dependency name (got ':Start')"},
+    {H "a send 0 to=1 size=x\n", 0,
+     "e.dag:3:20: ", "expected a size in bytes such as 8, 8B, 4KiB or 1.5MB (got 'x')"},
+    {H "a start 0\nb proxy 0 after=a:Start\n", 0,
+     "e.dag:4:18: ", "expected ':local', ':start' or ',' after a dependency name (got ':Start')"},
     {H "a start 0\nb proxy 0 after=a:start:local\n", 0, "e.dag:4:18: ", "(got ':start:local')"},
-    {H "a start 0\nb proxy 0 after=:start\n", 0, "e.dag:4:17: ", "expected a task name in after= (got ':start')"},
+    {H "a start 0\nb proxy 0 after=:start\n", 0,
+     "e.dag:4:17: ", "expected a task name in after= (got ':start')"},
 };
 
 START_TEST(test_read_error) {
@@ -1110,18 +1184,26 @@ START_TEST(test_read_two_sided) {
   ck_assert_int_eq(p->cpus, 256); /* cpu=255 */
   ck_assert_int_eq(p->nics, 4);   /* nic=3 */
   const char *name[] = {"s0", "s", "r", "ra", "rm", "sd", "c", "z", "p", "g", "t"};
-  const int kind[] = {FS_START, FS_SEND, FS_RECV, FS_RECV, FS_RECV, FS_SEND,
-                      FS_COMPUTE, FS_SLEEP, FS_PUT, FS_GET, FS_SEND};
+  const int kind[] = {FS_START,   FS_SEND,  FS_RECV, FS_RECV, FS_RECV, FS_SEND,
+                      FS_COMPUTE, FS_SLEEP, FS_PUT,  FS_GET,  FS_SEND};
   const int peer[] = {-1, 1, 0, FS_ANY_SOURCE, FS_ANY_SOURCE, 0, -1, -1, 1, 0, 2};
   const int64_t value[] = {0, 8, 8, 1024, 0, 0, 5000, 1000, 4, 0, 1};
-  const int flags[] = {0, FS_HAS_SIZE, FS_HAS_SIZE, FS_HAS_SIZE, FS_HAS_SIZE, FS_HAS_SIZE,
-                       FS_HAS_TIME, FS_HAS_TIME, FS_HAS_SIZE, FS_HAS_SIZE,
+  const int flags[] = {0,
+                       FS_HAS_SIZE,
+                       FS_HAS_SIZE,
+                       FS_HAS_SIZE,
+                       FS_HAS_SIZE,
+                       FS_HAS_SIZE,
+                       FS_HAS_TIME,
+                       FS_HAS_TIME,
+                       FS_HAS_SIZE,
+                       FS_HAS_SIZE,
                        FS_HAS_SIZE | FS_CONCURRENT};
   const int32_t tag[] = {0, 5, 5, FS_ANY_TAG, FS_ANY_TAG, 0, 0, 0, 0, 0, 2147483647};
   const int cpu[] = {0, 1, 0, 0, 3, 0, 2, 255, 1, 0, 0}, nic[] = {0, 2, 1, 0, 0, 0, 0, 0, 1, 3, 0};
   const int need[] = {0, 1, 0, 1, 0, 0, 3, 2, 1, 0, 0};
-  const char *successors[] = {"s", "c:start c:local c", "ra:start z", "z:start", "p:start",
-                              "", "", "", "", "", ""};
+  const char *successors[] =
+      {"s", "c:start c:local c", "ra:start z", "z:start", "p:start", "", "", "", "", "", ""};
   for (int t = 0; t < 11; t++) {
     ck_assert_str_eq(fs_task_name(p, t, names), name[t]);
     ck_assert_int_eq(p->kind[t], kind[t]);
@@ -1153,7 +1235,8 @@ static char *write_to_text(const fs_program *p, const char *suffix) {
   fs_error err = {{0}};
   ck_assert_msg(fs_dag_write(p, path, &err) == 0, "%s", err.message);
   size_t length;
-  char *text = strcmp(suffix, ".dag.gz") == 0 ? read_gzip(path, &length) : fs_test_read_file(path, &length);
+  char *text = strcmp(suffix, ".dag.gz") == 0 ? read_gzip(path, &length)
+                                              : fs_test_read_file(path, &length);
   char *temp = temp_name_of(path);
   ck_assert(!exists(temp));
   free(temp);
@@ -1251,7 +1334,8 @@ START_TEST(test_round_trip_examples) {
   check_round_trip(ALL_FIELDS, ".dag");
   check_round_trip(ALL_FIELDS, ".dag.gz");
   check_round_trip("fennel-dag 1\nranks 5\n", ".dag");
-  check_round_trip(H "a start 0\nb proxy 1 after=a,a:local,a any=3\nc proxy 0 after=b,a:local,b\n", ".dag");
+  check_round_trip(H "a start 0\nb proxy 1 after=a,a:local,a any=3\nc proxy 0 after=b,a:local,b\n",
+                   ".dag");
 }
 END_TEST
 
@@ -1265,9 +1349,10 @@ static void random_resources(fs_program *p, int32_t id, uint64_t *s) {
   int kind = p->kind[id];
   uint32_t coin = next_random(s) % 4;
   if ((kind == FS_SEND || kind == FS_RECV) && coin < 2)
-    fs_task_set_tag(p, id, kind == FS_RECV && coin == 0 ? FS_ANY_TAG
-                                                         : (int32_t)(next_random(s) >> 1));
-  if (kind >= FS_SLEEP && next_random(s) % 3 == 0) fs_task_set_cpu(p, id, (int)(next_random(s) % 256));
+    fs_task_set_tag(p, id,
+                    kind == FS_RECV && coin == 0 ? FS_ANY_TAG : (int32_t)(next_random(s) >> 1));
+  if (kind >= FS_SLEEP && next_random(s) % 3 == 0)
+    fs_task_set_cpu(p, id, (int)(next_random(s) % 256));
   if (kind >= FS_PUT && next_random(s) % 3 == 0) fs_task_set_nic(p, id, (int)(next_random(s) % 4));
 }
 
@@ -1390,7 +1475,8 @@ START_TEST(test_write_forward_dependencies_in_topological_order) {
   fs_program_depend(p, 0, 1, 0);
   fs_program_depend(p, 1, 0, 0);
   ck_assert_int_eq(fs_program_finalize(p, &err), 0);
-  assert_write_fails(p, ": its dependencies form a cycle (a .dag lists every task after the tasks it depends on)");
+  assert_write_fails(p, ": its dependencies form a cycle (a .dag lists every task after the tasks "
+                        "it depends on)");
   fs_program_free(p);
 }
 END_TEST
@@ -1489,10 +1575,15 @@ START_TEST(test_write_rejects) {
   assert_write_fails(p, ": task t0: negative time -5 cannot be written");
   fs_program_free(p);
   /* tags the reader would not take back */
-  const struct { int kind; int32_t tag; const char *phrase; } tags[] = {
-      {FS_SEND, FS_ANY_TAG, ": task t0: tag -1 on a send cannot be written (tags are 0 or more)"},
-      {FS_SEND, INT32_MIN, ": task t0: tag -2147483648 on a send cannot be written"},
-      {FS_RECV, -2, ": task t0: tag -2 on a recv cannot be written (tags are 0 or more, or any)"}};
+  const struct {
+    int kind;
+    int32_t tag;
+    const char *phrase;
+  } tags[] = {{FS_SEND, FS_ANY_TAG,
+               ": task t0: tag -1 on a send cannot be written (tags are 0 or more)"},
+              {FS_SEND, INT32_MIN, ": task t0: tag -2147483648 on a send cannot be written"},
+              {FS_RECV, -2,
+               ": task t0: tag -2 on a recv cannot be written (tags are 0 or more, or any)"}};
   for (int i = 0; i < 3; i++) {
     p = fs_program_new(2);
     fs_program_add(p, (fs_task_kind)tags[i].kind, 0);
@@ -1577,7 +1668,8 @@ static Suite *dag_suite(void) {
   tcase_add_test(reader, test_read_file_errors);
   tcase_add_test(reader, test_read_stdin);
   tcase_add_test(reader, test_read_overlong_line);
-  tcase_add_loop_test(reader, test_read_error, 0, (int)(sizeof error_cases / sizeof error_cases[0]));
+  tcase_add_loop_test(reader, test_read_error, 0,
+                      (int)(sizeof error_cases / sizeof error_cases[0]));
   suite_add_tcase(suite, reader);
   TCase *writer = tcase_create("writer");
   tcase_add_test(writer, test_write_spec_example);

@@ -43,7 +43,8 @@ static void put(const char *dir, const char *name, const char *text) {
 static const char *find(const fs_data_roots *roots, const char *name) {
   static char found[FS_DATA_PATH_MAX];
   fs_error err = {{0}};
-  if (fs_data_find(roots, name, found, sizeof found, &err)) snprintf(found, sizeof found, "%s", err.message);
+  if (fs_data_find(roots, name, found, sizeof found, &err))
+    snprintf(found, sizeof found, "%s", err.message);
   return found;
 }
 
@@ -57,12 +58,12 @@ START_TEST(working_directory_first) {
   fs_data_roots roots;
   fs_error err;
   ck_assert_int_eq(fs_data_roots_init(&roots, listed, data, NULL, &err), 0);
-  ck_assert_str_eq(find(&roots, "a.dag"), "a.dag");      /* the working directory wins */
+  ck_assert_str_eq(find(&roots, "a.dag"), "a.dag");       /* the working directory wins */
   snprintf(want, sizeof want, "%s/models/b.xml", listed); /* FENNELSIM_PATH before data */
   ck_assert_str_eq(find(&roots, "b.xml"), want);
   snprintf(want, sizeof want, "%s/schedules/c.goal", data);
   ck_assert_str_eq(find(&roots, "c.goal"), want);
-  ck_assert_str_eq(find(&roots, "d"), "traces/d");        /* "." is a root: no "./" */
+  ck_assert_str_eq(find(&roots, "d"), "traces/d"); /* "." is a root: no "./" */
   fs_data_roots_free(&roots);
   remove_dir(here), remove_dir(listed), remove_dir(data);
 }
@@ -158,7 +159,8 @@ START_TEST(missing_name_message) {
   fs_data_roots roots;
   fs_error err;
   ck_assert_int_eq(fs_data_roots_init(&roots, "/no/a::/no/b", "/usr/local/share/fennelsim",
-                                      "/src/fennelsim", &err), 0);
+                                      "/src/fennelsim", &err),
+                   0);
   ck_assert_str_eq(find(&roots, "x.xml"),
                    "cannot find 'x.xml' (looked in ., /no/a, /no/b, /usr/local/share/fennelsim, "
                    "/src/fennelsim and their models/, schedules/, traces/)");
@@ -238,10 +240,15 @@ static int run_in(const char *dir, const char *path_list, const char *arguments,
  * shipped files in the source tree; the report shows the path found. */
 START_TEST(binary_from_any_directory) {
   char *here = temp_dir(), *out, *err, want[8192];
-  ck_assert_int_eq(run_in(here, NULL, "run allreduce-rd-8.dag --model metropolis-taulop --nodes 2 "
-                          "--cores 4", &out, &err), 0);
-  snprintf(want, sizeof want, "input      %s/schedules/allreduce-rd-8.dag (8 ranks, 56 tasks, "
-           "72 dependencies)\n", FENNELSIM_SOURCE_ROOT);
+  ck_assert_int_eq(run_in(here, NULL,
+                          "run allreduce-rd-8.dag --model metropolis-taulop --nodes 2 "
+                          "--cores 4",
+                          &out, &err),
+                   0);
+  snprintf(want, sizeof want,
+           "input      %s/schedules/allreduce-rd-8.dag (8 ranks, 56 tasks, "
+           "72 dependencies)\n",
+           FENNELSIM_SOURCE_ROOT);
   ck_assert_msg(strncmp(out, want, strlen(want)) == 0, "%s", out);
   ck_assert_str_eq(err, "");
   free(out), free(err);
@@ -261,22 +268,27 @@ START_TEST(binary_path_and_missing) {
   char *here = temp_dir(), *listed = temp_dir(), *out, *err, want[8192];
   put(listed, "schedules/allreduce-rd-8.dag", "fennel-dag 1\nranks 1\na compute 0 time=7ns\n");
   put(listed, "tiny.xml", "<platform nodes=\"1\" cores=\"1\"/>\n");
-  ck_assert_int_eq(run_in(here, listed, "run allreduce-rd-8.dag --platform tiny.xml", &out, &err), 0);
-  snprintf(want, sizeof want, "input      %s/schedules/allreduce-rd-8.dag (1 ranks, 1 tasks, "
-           "0 dependencies)\n", listed);
+  ck_assert_int_eq(run_in(here, listed, "run allreduce-rd-8.dag --platform tiny.xml", &out, &err),
+                   0);
+  snprintf(want, sizeof want,
+           "input      %s/schedules/allreduce-rd-8.dag (1 ranks, 1 tasks, "
+           "0 dependencies)\n",
+           listed);
   ck_assert_msg(strncmp(out, want, strlen(want)) == 0, "%s", out);
   ck_assert_msg(strstr(out, "makespan   7 ns") != NULL, "%s", out);
   free(out), free(err);
   ck_assert_int_eq(run_in(here, listed, "run nope.dag", &out, &err), 2);
   snprintf(want, sizeof want, "fennelsim: cannot find 'nope.dag' (looked in ., %s, ", listed);
   ck_assert_msg(strncmp(err, want, strlen(want)) == 0, "%s", err);
-  snprintf(want, sizeof want, ", %s and their models/, schedules/, traces/)\n", FENNELSIM_SOURCE_ROOT);
+  snprintf(want, sizeof want, ", %s and their models/, schedules/, traces/)\n",
+           FENNELSIM_SOURCE_ROOT);
   ck_assert_msg(strlen(err) > strlen(want) && strcmp(err + strlen(err) - strlen(want), want) == 0,
                 "%s", err);
   ck_assert_str_eq(out, "");
   free(out), free(err);
   ck_assert_int_eq(run_in(here, NULL, "run allreduce-rd-8.dag --model nosuch.xml", &out, &err), 2);
-  ck_assert_msg(strncmp(err, "fennelsim: cannot find 'nosuch.xml' (looked in ., ", 50) == 0, "%s", err);
+  ck_assert_msg(strncmp(err, "fennelsim: cannot find 'nosuch.xml' (looked in ., ", 50) == 0, "%s",
+                err);
   free(out), free(err);
   remove_dir(here), remove_dir(listed);
 }

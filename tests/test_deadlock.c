@@ -18,10 +18,13 @@ static char *out, *err;
  * recv. Tasks s, r, c: c is the one never ready. */
 START_TEST(dag_tag_mismatch) {
   char *dag = fs_test_temp_path(".dag");
-  ck_assert_int_eq(fs_test_write_file(dag, "fennel-dag 1\nranks 2\n"
-                                           "s send 0 to=1 size=8B tag=1\n"
-                                           "r recv 1 from=0 size=8B tag=2\n"
-                                           "c compute 1 time=1us after=r\n", 0), 0);
+  ck_assert_int_eq(fs_test_write_file(dag,
+                                      "fennel-dag 1\nranks 2\n"
+                                      "s send 0 to=1 size=8B tag=1\n"
+                                      "r recv 1 from=0 size=8B tag=2\n"
+                                      "c compute 1 time=1us after=r\n",
+                                      0),
+                   0);
   ck_assert_int_eq(fennelsim("run %s --model loggops%s", dag, ""), 1);
   char expected[1024];
   snprintf(expected, sizeof expected,
@@ -76,7 +79,8 @@ START_TEST(trace_tag_mismatch) {
            "%s:2): arrived, no recv matched it\n"
            "  recv r1.L2.MPI_Recv on rank 1 from rank 0, tag 8, MPI_COMM_WORLD, 8B (MPI_Recv at "
            "%s:2): posted, no message matched it\n"
-           "  r1.L3.MPI_Finalize (proxy, rank 1) waits for 1 more completion: r1.L2.MPI_Recv (recv, "
+           "  r1.L3.MPI_Finalize (proxy, rank 1) waits for 1 more completion: r1.L2.MPI_Recv "
+           "(recv, "
            "rank 1, never matched)\n",
            rank0, rank0, rank1);
   ck_assert_str_eq(err, expected);

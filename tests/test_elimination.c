@@ -54,25 +54,25 @@ START_TEST(test_three_ranks_exact) {
   fs_generator_options o = fs_test_options(3, 4000, 0, NULL);
   fs_program *p = generate(&o);
   static const char *const expected[] = {
-      "send 1 2 2000 eliminate1",              /* p1 -> p2 lower half */
-      "recv 1 2 2000 eliminate1",              /* p2's upper half */
-      "compute 1 -1 2000 eliminate1 after=1",  /* upper(p1+p2) */
+      "send 1 2 2000 eliminate1",             /* p1 -> p2 lower half */
+      "recv 1 2 2000 eliminate1",             /* p2's upper half */
+      "compute 1 -1 2000 eliminate1 after=1", /* upper(p1+p2) */
       "send 2 1 2000 eliminate1",
       "recv 2 1 2000 eliminate1",
-      "compute 2 -1 2000 eliminate1 after=4",  /* lower(p1+p2) */
-      "send 0 1 2000 eliminate2",              /* p0's own upper half */
-      "recv 0 2 2000 eliminate2",              /* lower(p1+p2) */
-      "compute 0 -1 2000 eliminate2 after=7",  /* lower(p0+p1+p2) */
+      "compute 2 -1 2000 eliminate1 after=4", /* lower(p1+p2) */
+      "send 0 1 2000 eliminate2",             /* p0's own upper half */
+      "recv 0 2 2000 eliminate2",             /* lower(p1+p2) */
+      "compute 0 -1 2000 eliminate2 after=7", /* lower(p0+p1+p2) */
       "recv 1 0 2000 eliminate2 after=0,2",
-      "compute 1 -1 2000 eliminate2 after=9",  /* upper(p0+p1+p2) */
+      "compute 1 -1 2000 eliminate2 after=9", /* upper(p0+p1+p2) */
       "send 2 0 2000 eliminate2 after=3,5",
-      "send 0 2 2000 expand1 after=6,8",       /* lower result to p2 */
+      "send 0 2 2000 expand1 after=6,8", /* lower result to p2 */
       "recv 0 1 2000 expand1 after=6,8",
-      "send 1 0 2000 expand1 after=10",        /* upper result to p0 */
+      "send 1 0 2000 expand1 after=10", /* upper result to p0 */
       "recv 2 0 2000 expand1 after=11",
-      "send 1 2 2000 expand2 after=14",        /* upper result to p2 */
+      "send 1 2 2000 expand2 after=14", /* upper result to p2 */
       "recv 1 2 2000 expand2 after=14",
-      "send 2 1 2000 expand2 after=15",        /* lower result to p1 */
+      "send 2 1 2000 expand2 after=15", /* lower result to p1 */
       "recv 2 1 2000 expand2 after=15",
   };
   assert_schedule(p, expected, (int)(sizeof expected / sizeof *expected));

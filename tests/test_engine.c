@@ -54,7 +54,8 @@ static void assert_task(const fs_timeline *timeline, int32_t task, fs_time ready
   fs_time t[4];
   fs_timeline_task(timeline, task, t);
   ck_assert_msg(t[0] == ready && t[1] == start && t[2] == local && t[3] == remote,
-                "task %d: got ready %lld start %lld local %lld remote %lld, expected %lld %lld %lld %lld",
+                "task %d: got ready %lld start %lld local %lld remote %lld, expected %lld %lld "
+                "%lld %lld",
                 task, (long long)t[0], (long long)t[1], (long long)t[2], (long long)t[3],
                 (long long)ready, (long long)start, (long long)local, (long long)remote);
 }
@@ -272,9 +273,9 @@ START_TEST(gets) {
     fs_task_set_size(p, g, 100);
     fs_test_finalize(p);
     fs_simulation run;
-    fs_timeline *tl = hockney ? simulate_recorded(&run, p, "hockney", "alpha=1us beta=0.5ns")
-                              : simulate_recorded(&run, p, "pipelined",
-                                                  "alpha_p=500ns alpha_r=100ns beta=0.5ns");
+    fs_timeline *tl =
+        hockney ? simulate_recorded(&run, p, "hockney", "alpha=1us beta=0.5ns")
+                : simulate_recorded(&run, p, "pipelined", "alpha_p=500ns alpha_r=100ns beta=0.5ns");
     if (hockney)
       assert_task(tl, g, 0, 0, 2050 * NS, 2050 * NS);
     else
@@ -311,10 +312,11 @@ START_TEST(deadlock_is_reported) {
   fs_engine_report_stuck(run.engine, out, 2);
   fclose(out);
   char *text = fs_test_read_file(path, NULL);
-  ck_assert_str_eq(text,
-                   "  t1 (compute, rank 0) waits for 1 more completion: t2 (compute, rank 0, never ready)\n"
-                   "  t2 (compute, rank 0) waits for 1 more completion: t1 (compute, rank 0, never ready)\n"
-                   "  ... and 1 more\n");
+  ck_assert_str_eq(
+      text,
+      "  t1 (compute, rank 0) waits for 1 more completion: t2 (compute, rank 0, never ready)\n"
+      "  t2 (compute, rank 0) waits for 1 more completion: t1 (compute, rank 0, never ready)\n"
+      "  ... and 1 more\n");
   free(text);
   free(path);
   (void)after;

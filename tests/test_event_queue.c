@@ -23,9 +23,9 @@ static void push_ok(fs_event_queue *q, fs_time time, uint64_t payload) {
 static void pop_expect(fs_event_queue *q, fs_time time, uint64_t payload) {
   fs_event e = {-7, 7};
   ck_assert_int_eq(fs_event_queue_pop(q, &e), 1);
-  ck_assert_msg(e.time == time && e.payload == payload, "popped (%lld, %llu), expected (%lld, %llu)",
-                (long long)e.time, (unsigned long long)e.payload, (long long)time,
-                (unsigned long long)payload);
+  ck_assert_msg(e.time == time && e.payload == payload,
+                "popped (%lld, %llu), expected (%lld, %llu)", (long long)e.time,
+                (unsigned long long)e.payload, (long long)time, (unsigned long long)payload);
 }
 
 static void expect_empty(fs_event_queue *q) {
@@ -407,10 +407,12 @@ START_TEST(differential_100k) {
           ck_abort_msg("next_time %lld, expected %lld", (long long)next, (long long)expected.time);
       }
       fs_event e;
-      if (fs_event_queue_pop(&q, &e) != 1 || e.time != expected.time || e.payload != expected.payload)
-        ck_abort_msg("pop %lld: (%lld, %llu), expected (%lld, %llu) pushed as #%llu", (long long)pops,
-                     (long long)e.time, (unsigned long long)e.payload, (long long)expected.time,
-                     (unsigned long long)expected.payload, (unsigned long long)expected.sequence);
+      if (fs_event_queue_pop(&q, &e) != 1 || e.time != expected.time ||
+          e.payload != expected.payload)
+        ck_abort_msg("pop %lld: (%lld, %llu), expected (%lld, %llu) pushed as #%llu",
+                     (long long)pops, (long long)e.time, (unsigned long long)e.payload,
+                     (long long)expected.time, (unsigned long long)expected.payload,
+                     (unsigned long long)expected.sequence);
       if (expected.time == now) equal_pops++;
       now = expected.time;
       pops++;
@@ -437,7 +439,8 @@ START_TEST(differential_100k) {
       ref_push(&h, (ref_event){0, sequence++, 0});
       if (fs_event_queue_push(&q, 0, 0) != 0) ck_abort_msg("push after clear refused");
     }
-    if (q.size != h.count) ck_abort_msg("size %lld, expected %lld", (long long)q.size, (long long)h.count);
+    if (q.size != h.count)
+      ck_abort_msg("size %lld, expected %lld", (long long)q.size, (long long)h.count);
   }
   ck_assert_int_eq(pops, PUSHES);
   expect_empty(&q);
@@ -469,7 +472,8 @@ START_TEST(lock_step_rounds) {
       fs_time step = (fs_time)1000 + round * 37;
       for (int rank = 0; rank < 512; rank++) {
         fs_event e;
-        if (fs_event_queue_pop(&q, &e) != 1 || e.time != now || e.payload != expected++) mismatches++;
+        if (fs_event_queue_pop(&q, &e) != 1 || e.time != now || e.payload != expected++)
+          mismatches++;
         if (fs_event_queue_has_current(&q) != (rank < 511)) mismatches++;
         if (fs_event_queue_push(&q, now + step, next_payload++) != 0) mismatches++;
       }

@@ -48,8 +48,8 @@ static void append(text *t, const char *format, ...) {
   va_list ap;
   for (;;) {
     va_start(ap, format);
-    int n = vsnprintf(t->at ? t->at + t->used : NULL, t->at ? t->capacity - t->used : 0, format,
-                      ap);
+    int n =
+        vsnprintf(t->at ? t->at + t->used : NULL, t->at ? t->capacity - t->used : 0, format, ap);
     va_end(ap);
     ck_assert_int_ge(n, 0);
     if (t->at && t->used + (size_t)n < t->capacity) {
@@ -75,8 +75,7 @@ static void append_op(text *t, char kind, int32_t peer, int64_t size, const int3
                       int32_t count, int32_t first_dependency, int32_t dependencies) {
   append(t, "%c%d:%lld", kind, peer, (long long)size);
   if (blocks && count) append_blocks(t, blocks, count);
-  for (int32_t i = 0; i < dependencies; i++)
-    append(t, i ? ",%d" : "<%d", first_dependency + i);
+  for (int32_t i = 0; i < dependencies; i++) append(t, i ? ",%d" : "<%d", first_dependency + i);
   append(t, " ");
 }
 
@@ -162,8 +161,8 @@ static text *reference_allgather_bruck(int32_t n, int64_t size) {
     for (int32_t r = 0; r < n; r++) {
       int32_t src = (r + pof2) % n, dst = (r - pof2 + n) % n;
       memcpy(tmp + r * n + curr_cnt, tmp + src * n, (size_t)curr_cnt * sizeof *tmp);
-      append_sendrecv(&out[r], step, src, dst, curr_cnt * size, tmp + r * n + curr_cnt,
-                      tmp + r * n, curr_cnt);
+      append_sendrecv(&out[r], step, src, dst, curr_cnt * size, tmp + r * n + curr_cnt, tmp + r * n,
+                      curr_cnt);
     }
     curr_cnt *= 2, pof2 *= 2, step++;
   }
@@ -209,8 +208,7 @@ static text *reference_allgather_neighbor(int32_t n, int64_t size) {
       int32_t sent[2] = {send_data_from, send_data_from + 1};
       ck_assert(have[sent[0]] && have[sent[1]] && !have[in[0]] && !have[in[1]]);
       have[in[0]] = have[in[1]] = 1;
-      append_sendrecv(&out[rank], i, neighbor[i_parity], neighbor[i_parity], 2 * size, in, sent,
-                      2);
+      append_sendrecv(&out[rank], i, neighbor[i_parity], neighbor[i_parity], 2 * size, in, sent, 2);
       send_data_from = recv_data_from[i_parity];
     }
     for (int32_t b = 0; b < n; b++) ck_assert(have[b]);
@@ -563,8 +561,8 @@ END_TEST
 /* ---- analytic times --------------------------------------------------- */
 
 /* Makespan of name at n ranks and S bytes (and ways) under a model. */
-static fs_time makespan(const char *name, int32_t n, int64_t size, int32_t ways,
-                        const char *model, const char *params) {
+static fs_time makespan(const char *name, int32_t n, int64_t size, int32_t ways, const char *model,
+                        const char *params) {
   fs_generator_options o = fs_test_options(n, size, 0, NULL);
   o.ways = ways;
   return fs_test_generated_makespan(name, &o, model, "fixed", params);
@@ -572,7 +570,7 @@ static fs_time makespan(const char *name, int32_t n, int64_t size, int32_t ways,
 
 static const char HOCKNEY[] = "alpha=1us beta=1ns";
 static const int32_t RANKS[] = {1, 2, 3, 4, 5, 6, 7, 8, 12, 13, 16, 31, 64, 100};
-#define FOR_RANKS(n) \
+#define FOR_RANKS(n)                                                \
   for (size_t at_ = 0; at_ < sizeof RANKS / sizeof RANKS[0]; at_++) \
     for (int32_t n = RANKS[at_], once_ = 1; once_; once_ = 0)
 
@@ -737,8 +735,7 @@ START_TEST(allgather_taulop) {
   for (int i = 0; i < 2; i++) {
     char params[1024];
     snprintf(params, sizeof params,
-             "shm_table=%s net_table=%s segment=0B shm_o=7ns nodes=1 cores=%d", shm, net,
-             ranks[i]);
+             "shm_table=%s net_table=%s segment=0B shm_o=7ns nodes=1 cores=%d", shm, net, ranks[i]);
     ck_assert_int_eq(makespan("allgather-neighbor", ranks[i], 100, 0, "taulop", params),
                      neighbor[i]);
     ck_assert_int_eq(makespan("allgather-bruck", ranks[i], 100, 0, "taulop", params), bruck[i]);

@@ -39,14 +39,17 @@ static void models(probe_run *run, const char *model, const char *params, const 
   snprintf(compute_text, sizeof compute_text, "%s", compute_params ? compute_params : "");
   fs_test_parameters(text, items, &p);
   fs_test_parameters(compute_text, compute_items, &c);
-  ck_assert_msg(fs_network_model_create(model, &p, &run->network, &run->err) == 0, "%s", run->err.message);
-  ck_assert_msg(fs_compute_model_create(compute ? compute : "fixed", &c, &run->compute, &run->err) == 0,
+  ck_assert_msg(fs_network_model_create(model, &p, &run->network, &run->err) == 0, "%s",
+                run->err.message);
+  ck_assert_msg(fs_compute_model_create(compute ? compute : "fixed", &c, &run->compute,
+                                        &run->err) == 0,
                 "%s", run->err.message);
 }
 
 /* Simulates plan (the default plan of ranks/cores when NULL). */
-static void probe(probe_run *run, const char *model, const char *params, int32_t ranks, int32_t cores,
-                  const fs_probe_plan *plan, const char *noise, int64_t repetitions) {
+static void probe(probe_run *run, const char *model, const char *params, int32_t ranks,
+                  int32_t cores, const fs_probe_plan *plan, const char *noise,
+                  int64_t repetitions) {
   memset(run, 0, sizeof *run);
   models(run, model, params, NULL, NULL);
   if (noise) {
@@ -56,8 +59,12 @@ static void probe(probe_run *run, const char *model, const char *params, int32_t
   }
   fs_probe_plan own = {0};
   if (!plan) ck_assert_int_eq(fs_probe_plan_default(&own, ranks, cores), 0);
-  fs_probe_simulation s = {.network = &run->network, .compute = &run->compute, .noise = run->noise,
-                           .seed = 1, .repetitions = repetitions, .ranks = ranks};
+  fs_probe_simulation s = {.network = &run->network,
+                           .compute = &run->compute,
+                           .noise = run->noise,
+                           .seed = 1,
+                           .repetitions = repetitions,
+                           .ranks = ranks};
   run->data = fs_probe_simulate(&s, plan ? plan : &own, &run->err);
   ck_assert_msg(run->data != NULL, "%s", run->err.message);
   fs_probe_plan_free(&own);
@@ -72,11 +79,18 @@ static void probe_free(probe_run *run) {
 
 static fs_probe_row row(fs_experiment e, int64_t bytes, int64_t reply, int32_t count, int32_t a,
                         int32_t b, int32_t c) {
-  return (fs_probe_row){.experiment = e, .bytes = bytes, .reply_bytes = reply, .count = count,
-                        .rank_a = a, .rank_b = b, .rank_c = c};
+  return (fs_probe_row){.experiment = e,
+                        .bytes = bytes,
+                        .reply_bytes = reply,
+                        .count = count,
+                        .rank_a = a,
+                        .rank_b = b,
+                        .rank_c = c};
 }
 
-static void add(fs_probe_plan *plan, fs_probe_row r) { ck_assert_int_eq(fs_probe_plan_add(plan, &r), 0); }
+static void add(fs_probe_plan *plan, fs_probe_row r) {
+  ck_assert_int_eq(fs_probe_plan_add(plan, &r), 0);
+}
 
 /* ---- the simulated experiments ---- */
 
@@ -205,7 +219,8 @@ START_TEST(default_plan) {
   /* the net pair is 0 and 2, the first rank of node 1 */
   const fs_probe_row *ssend_net = NULL;
   for (int64_t i = 0; i < plan.count && !ssend_net; i++)
-    if (plan.rows[i].experiment == FS_EXPERIMENT_SSEND && plan.rows[i].placement == FS_PLACEMENT_NET)
+    if (plan.rows[i].experiment == FS_EXPERIMENT_SSEND &&
+        plan.rows[i].placement == FS_PLACEMENT_NET)
       ssend_net = &plan.rows[i];
   ck_assert_int_eq(ssend_net->rank_b, 2);
   fs_probe_plan_free(&plan);
@@ -220,25 +235,30 @@ START_TEST(bad_plan_rows) {
   add(&plan, row(FS_EXPERIMENT_ROUNDTRIP, 8, 8, 1, 0, 5, -1));
   fs_probe_simulation s = {.network = &run.network, .compute = &run.compute, .ranks = 4};
   ck_assert_ptr_null(fs_probe_simulate(&s, &plan, &run.err));
-  ck_assert_str_eq(run.err.message, "plan row 1 (roundtrip 8B, ranks 0,5,-1, count 1): rank_b is not a "
-                                    "rank of the machine");
+  ck_assert_str_eq(run.err.message,
+                   "plan row 1 (roundtrip 8B, ranks 0,5,-1, count 1): rank_b is not a "
+                   "rank of the machine");
   plan.rows[0] = row(FS_EXPERIMENT_ONE_TO_TWO, 8, 0, 1, 0, 1, 1);
   ck_assert_ptr_null(fs_probe_simulate(&s, &plan, &run.err));
-  ck_assert_str_eq(run.err.message, "plan row 1 (one_to_two 8B, ranks 0,1,1, count 1): rank_c must be a "
-                                    "third rank");
+  ck_assert_str_eq(run.err.message,
+                   "plan row 1 (one_to_two 8B, ranks 0,1,1, count 1): rank_c must be a "
+                   "third rank");
   plan.rows[0] = row(FS_EXPERIMENT_MULTICAST, 8, 0, 4, 0, -1, -1);
   ck_assert_ptr_null(fs_probe_simulate(&s, &plan, &run.err));
-  ck_assert_str_eq(run.err.message, "plan row 1 (multicast 8B, ranks 0,-1,-1, count 4): the multicast is "
-                                    "wider than the other ranks");
+  ck_assert_str_eq(run.err.message,
+                   "plan row 1 (multicast 8B, ranks 0,-1,-1, count 4): the multicast is "
+                   "wider than the other ranks");
   plan.rows[0] = row(FS_EXPERIMENT_RING, 8, 8, 2, 0, 1, -1);
   plan.rows[0].placement = FS_PLACEMENT_NET;
   ck_assert_ptr_null(fs_probe_simulate(&s, &plan, &run.err));
-  ck_assert_str_eq(run.err.message, "plan row 1 (ring 8B, ranks 0,1,-1, count 2): the net ring's halves "
-                                    "overlap (rank_b must be rank_a + count or beyond)");
+  ck_assert_str_eq(run.err.message,
+                   "plan row 1 (ring 8B, ranks 0,1,-1, count 2): the net ring's halves "
+                   "overlap (rank_b must be rank_a + count or beyond)");
   plan.rows[0] = row(FS_EXPERIMENT_SEND_CALL, 8, 0, 1, 2, 2, -1);
   ck_assert_ptr_null(fs_probe_simulate(&s, &plan, &run.err));
-  ck_assert_str_eq(run.err.message, "plan row 1 (send_call 8B, ranks 2,2,-1, count 1): rank_a and rank_b "
-                                    "must differ");
+  ck_assert_str_eq(run.err.message,
+                   "plan row 1 (send_call 8B, ranks 2,2,-1, count 1): rank_a and rank_b "
+                   "must differ");
   probe_free(&run);
   fs_probe_plan_free(&plan);
 }
@@ -257,7 +277,7 @@ START_TEST(helpers) {
   fs_fit_init(&fit, "hockney");
   ck_assert_int_eq(fs_fit_set_time(&fit, "alpha", 1234500), 0);
   ck_assert_int_eq(fs_fit_set_per_byte(&fit, "beta", 400000000), 0); /* 0.4 ns/B in as */
-  ck_assert_int_eq(fs_fit_set_param(&fit, "alpha", "2us"), 0); /* replaces */
+  ck_assert_int_eq(fs_fit_set_param(&fit, "alpha", "2us"), 0);       /* replaces */
   ck_assert_int_eq(fit.param_count, 2);
   ck_assert_str_eq(fit.params[0].value, "2us");
   ck_assert_str_eq(fit.params[1].value, "400ps");
@@ -349,7 +369,8 @@ static const char *param(const fs_fit *fit, const char *name) {
 static double deviation(const fs_fit *fit, const char *name, double truth_ps, int per_byte) {
   const char *v = param(fit, name);
   int64_t value;
-  ck_assert(per_byte ? fs_parse_per_byte(v, strlen(v), &value) == 0 : fs_parse_time(v, strlen(v), 1, &value) == 0);
+  ck_assert(per_byte ? fs_parse_per_byte(v, strlen(v), &value) == 0
+                     : fs_parse_time(v, strlen(v), 1, &value) == 0);
   return fabs((per_byte ? (double)value / 1e6 : (double)value) / truth_ps - 1);
 }
 
@@ -386,12 +407,13 @@ START_TEST(hockney_noisy) {
 }
 END_TEST
 
-#define PAIRS "ranks 4\ndefault alpha=1us beta=0.5ns\nlink 0 1 alpha=300ns beta=0.125ns\n" \
-              "link 2 3 alpha=2us beta=1ns\n"
-#define FITTED_PAIRS                                                                        \
-  "ranks 4\ndefault alpha=1050ns beta=520.833333ps\nlink 0 1 alpha=300ns beta=125ps\n"      \
-  "link 0 2 alpha=1000ns beta=500ps\nlink 0 3 alpha=1000ns beta=500ps\n"                    \
-  "link 1 2 alpha=1000ns beta=500ps\nlink 1 3 alpha=1000ns beta=500ps\n"                    \
+#define PAIRS                                                                  \
+  "ranks 4\ndefault alpha=1us beta=0.5ns\nlink 0 1 alpha=300ns beta=0.125ns\n" \
+  "link 2 3 alpha=2us beta=1ns\n"
+#define FITTED_PAIRS                                                                   \
+  "ranks 4\ndefault alpha=1050ns beta=520.833333ps\nlink 0 1 alpha=300ns beta=125ps\n" \
+  "link 0 2 alpha=1000ns beta=500ps\nlink 0 3 alpha=1000ns beta=500ps\n"               \
+  "link 1 2 alpha=1000ns beta=500ps\nlink 1 3 alpha=1000ns beta=500ps\n"               \
   "link 2 3 alpha=2000ns beta=1000ps\n"
 
 /* Every pair's line back exactly; the default is their mean: alpha (300 +
@@ -435,11 +457,12 @@ START_TEST(pipelined_closed_loop) {
   ck_assert_int_eq(fit.param_count, 1);
   ck_assert_str_eq(fit.tables[0].name, "table");
   char expected[2048] = "# SIZE alpha_p alpha_r (the model adds beta*SIZE)\n";
-  const char *sizes[] = {"0B", "1B", "2B", "4B", "8B", "16B", "32B", "64B", "128B", "256B", "512B", "1KiB",
-                         "2KiB", "4KiB", "8KiB", "16KiB", "32KiB", "64KiB", "128KiB", "256KiB",
-                         "512KiB", "1MiB", "2MiB", "4MiB"};
+  const char *sizes[] = {"0B",    "1B",    "2B",     "4B",     "8B",     "16B",  "32B",  "64B",
+                         "128B",  "256B",  "512B",   "1KiB",   "2KiB",   "4KiB", "8KiB", "16KiB",
+                         "32KiB", "64KiB", "128KiB", "256KiB", "512KiB", "1MiB", "2MiB", "4MiB"};
   for (int i = 0; i < 24; i++)
-    snprintf(expected + strlen(expected), sizeof expected - strlen(expected), "%s 500ns 100ns\n", sizes[i]);
+    snprintf(expected + strlen(expected), sizeof expected - strlen(expected), "%s 500ns 100ns\n",
+             sizes[i]);
   ck_assert_str_eq(fit.tables[0].rows, expected);
   ck_assert_ptr_nonnull(strstr(fit.notes, "constant fit (--param table=none): alpha_p=500ns "
                                           "alpha_r=100ns beta=400ps"));
@@ -484,8 +507,10 @@ START_TEST(loggops_closed_loop) {
   ck_assert_str_eq(param(&fit, "G"), "500ps");
   ck_assert_str_eq(param(&fit, "O"), "10ps");
   ck_assert_str_eq(param(&fit, "S"), "65536");
-  ck_assert_ptr_nonnull(strstr(fit.notes, "S: send_call eager up to 65536B, rendezvous from 131072B"));
-  ck_assert_int_eq(fit.residual_count, 48 + 48 + 144 + 240 + 72); /* + 24 sizes x 3 multicast widths */
+  ck_assert_ptr_nonnull(
+      strstr(fit.notes, "S: send_call eager up to 65536B, rendezvous from 131072B"));
+  ck_assert_int_eq(fit.residual_count,
+                   48 + 48 + 144 + 240 + 72); /* + 24 sizes x 3 multicast widths */
   ck_assert(fit.max_mu == 1);
   fs_fit_free(&fit);
   probe_free(&run);
@@ -505,7 +530,8 @@ START_TEST(loggops_small_eager_sizes) {
   ck_assert_str_eq(param(&fit, "L"), "3000ns");
   ck_assert_ptr_nonnull(strstr(fit.notes, "S: send_call eager up to 8B, rendezvous from 16B"));
   ck_assert_ptr_nonnull(
-      strstr(fit.notes, "O: the eager send_call sizes span 8B (0B..8B), under 1024B: O taken as 0"));
+      strstr(fit.notes,
+             "O: the eager send_call sizes span 8B (0B..8B), under 1024B: O taken as 0"));
   fs_fit_free(&fit);
   probe_free(&run);
 }
@@ -521,8 +547,9 @@ START_TEST(loggops_without_eager_sends) {
   fs_error err;
   fs_fit_init(&fit, "");
   ck_assert_int_eq(fs_fit_loggops(run.data, NULL, &fit, &err), -1);
-  ck_assert_str_eq(err.message, "loggops: no send_call is clearly shorter than its ssend (below 90%), "
-                                "even at 0B: the data shows no eager send, which o and O are fitted from");
+  ck_assert_str_eq(err.message,
+                   "loggops: no send_call is clearly shorter than its ssend (below 90%), "
+                   "even at 0B: the data shows no eager send, which o and O are fitted from");
   fs_fit_free(&fit);
   probe_free(&run);
 }
@@ -565,28 +592,37 @@ START_TEST(missing_rows) {
   d->source = strdup("p2p.csv");
   fs_probe_row r = row(FS_EXPERIMENT_MEMCPY, 8, 0, 1, 0, -1, -1);
   fs_probe_data_add(d, &r);
-  expect_fit_error(fs_fit_hockney, d, "hockney: p2p.csv has no roundtrip rows between two ranks with "
+  expect_fit_error(fs_fit_hockney, d,
+                   "hockney: p2p.csv has no roundtrip rows between two ranks with "
                    "reply_bytes = bytes (fennelprobe --experiments roundtrip)");
-  expect_fit_error(fs_fit_hetero_hockney, d, "hetero-hockney: p2p.csv has no roundtrip rows between two "
-                   "ranks with reply_bytes = bytes (fennelprobe --experiments roundtrip --pairs all)");
-  expect_fit_error(fs_fit_pipelined, d, "pipelined: p2p.csv has no multicast rows of 2 or more widths at "
+  expect_fit_error(fs_fit_hetero_hockney, d,
+                   "hetero-hockney: p2p.csv has no roundtrip rows between two "
+                   "ranks with reply_bytes = bytes (fennelprobe --experiments roundtrip --pairs "
+                   "all)");
+  expect_fit_error(fs_fit_pipelined, d,
+                   "pipelined: p2p.csv has no multicast rows of 2 or more widths at "
                    "one size (fennelprobe --experiments multicast, on 3 or more ranks)");
-  expect_fit_error(fs_fit_loggops, d, "loggops: p2p.csv has no rows of send_call (o, O), train (g, G), "
+  expect_fit_error(fs_fit_loggops, d,
+                   "loggops: p2p.csv has no rows of send_call (o, O), train (g, G), "
                    "roundtrip between two ranks with reply_bytes = bytes (L) (fennelprobe "
                    "--experiments send_call,ssend,train,roundtrip)");
   r = row(FS_EXPERIMENT_ROUNDTRIP, 8, 8, 1, 0, 1, -1);
   r.line = 7;
   fs_probe_data_add(d, &r);
-  expect_fit_error(fs_fit_hockney, d, "hockney: the roundtrip rows need 2 or more sizes (p2p.csv has one)");
-  expect_fit_error(fs_fit_hetero_hockney, d, "hetero-hockney: the roundtrip rows of ranks 0 and 1 need 2 "
+  expect_fit_error(fs_fit_hockney, d,
+                   "hockney: the roundtrip rows need 2 or more sizes (p2p.csv has one)");
+  expect_fit_error(fs_fit_hetero_hockney, d,
+                   "hetero-hockney: the roundtrip rows of ranks 0 and 1 need 2 "
                    "or more sizes (line 7 has the only one)");
-  expect_fit_error(fs_fit_loggops, d, "loggops: p2p.csv has no rows of send_call (o, O), train (g, G) "
+  expect_fit_error(fs_fit_loggops, d,
+                   "loggops: p2p.csv has no rows of send_call (o, O), train (g, G) "
                    "(fennelprobe --experiments send_call,ssend,train,roundtrip)");
   r = row(FS_EXPERIMENT_SEND_CALL, 8, 0, 1, 0, 1, -1);
   fs_probe_data_add(d, &r);
   r = row(FS_EXPERIMENT_TRAIN, 8, 0, 1, 0, 1, -1);
   fs_probe_data_add(d, &r);
-  expect_fit_error(fs_fit_loggops, d, "loggops: o and O need eager send_call rows at 2 or more sizes "
+  expect_fit_error(fs_fit_loggops, d,
+                   "loggops: o and O need eager send_call rows at 2 or more sizes "
                    "above 1 byte or at 0/1 and another (1 found)");
   fs_probe_data_free(d);
 }
@@ -599,7 +635,9 @@ static char *temp(const char *suffix) { return fs_test_temp_path(suffix); }
 /* `fennelsim run` of a schedule under a model: its makespan line. */
 static char *makespan(const char *schedule, const char *model) {
   char *out = NULL;
-  ck_assert_int_eq(fs_test_fennelsimf(&out, NULL, "run %s --model %s --format json", schedule, model), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, NULL, "run %s --model %s --format json", schedule,
+                                      model),
+                   0);
   char *at = strstr(out, "\"makespan_ns\"");
   ck_assert_ptr_nonnull(at);
   char *line = strndup(at, strcspn(at, ","));
@@ -610,10 +648,13 @@ static char *makespan(const char *schedule, const char *model) {
 /* probe -> fit -o model.xml -> run: an allreduce under model.xml takes as
  * long as under the parameters themselves, for each of the four models. */
 START_TEST(cli_closed_loop) {
-  char *schedule = temp(".dag"), *data = temp(".csv"), *model = temp(".xml"), *pairs = temp(".pairs");
+  char *schedule = temp(".dag"), *data = temp(".csv"), *model = temp(".xml"),
+       *pairs = temp(".pairs");
   char *out = NULL, *err = NULL;
   ck_assert_int_eq(fs_test_write_file(pairs, PAIRS, 0), 0);
-  ck_assert_int_eq(fs_test_fennelsimf(NULL, NULL, "gen allreduce-rd --ranks 4 --size 1KiB -o %s", schedule), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(NULL, NULL, "gen allreduce-rd --ranks 4 --size 1KiB -o %s",
+                                      schedule),
+                   0);
   char hetero[1024];
   snprintf(hetero, sizeof hetero, "hetero-hockney --param file=%s", pairs);
   const char *cases[][2] = {{"hockney", "hockney --param alpha=1.5us --param beta=0.25ns"},
@@ -623,9 +664,13 @@ START_TEST(cli_closed_loop) {
                                         "--param G=0.5ns --param O=0.01ns --param S=64KiB"},
                             {"hetero-hockney", hetero}};
   for (int i = 0; i < 4; i++) {
-    ck_assert_msg(fs_test_fennelsimf(NULL, &err, "probe --model %s --nodes 2 --cores 2 -o %s", cases[i][1], data) == 0, "%s", err);
+    ck_assert_msg(fs_test_fennelsimf(NULL, &err, "probe --model %s --nodes 2 --cores 2 -o %s",
+                                     cases[i][1], data) == 0,
+                  "%s", err);
     free(err);
-    ck_assert_msg(fs_test_fennelsimf(&out, &err, "fit %s --model %s -o %s", data, cases[i][0], model) == 0, "%s", err);
+    ck_assert_msg(fs_test_fennelsimf(&out, &err, "fit %s --model %s -o %s", data, cases[i][0],
+                                     model) == 0,
+                  "%s", err);
     ck_assert_ptr_nonnull(strstr(out, "max mu:     1.000000\n"));
     free(out), free(err);
     char *expected = makespan(schedule, cases[i][1]), *got = makespan(schedule, model);
@@ -654,21 +699,22 @@ START_TEST(cli_loggops_defaults_come_back) {
   char *data = temp(".csv"), *out = NULL;
   ck_assert_int_eq(fs_test_fennelsimf(NULL, NULL, "probe --model loggops -o %s", data), 0);
   ck_assert_int_eq(fs_test_fennelsimf(&out, NULL, "fit %s --model loggops", data), 0);
-  ck_assert_ptr_nonnull(strstr(out, "parameters:\n"
-                                    "  L                2500ns\n"
-                                    "  o                1500ns\n"
-                                    "  g                1000ns\n"
-                                    "  G                6000ps\n"
-                                    "  O                0ps\n"
-                                    "  S                32768\n"
-                                    "notes:\n"
-                                    "  S: send_call eager up to 32768B, rendezvous from 65536B: any S "
-                                    "from 32768 to 65535 times these sizes alike (no size between was "
-                                    "probed); taken as 32768\n"
-                                    "  g, G: the trains show the receiver's o + (s-1)max(O,G), not g "
-                                    "(g <= o); fitted from the multicasts' put gaps at 16 sizes "
-                                    "(128B..4194304B) where the NIC's g + (s-1)G exceeds the CPU's "
-                                    "o + (s-1)O\n"));
+  ck_assert_ptr_nonnull(strstr(out,
+                               "parameters:\n"
+                               "  L                2500ns\n"
+                               "  o                1500ns\n"
+                               "  g                1000ns\n"
+                               "  G                6000ps\n"
+                               "  O                0ps\n"
+                               "  S                32768\n"
+                               "notes:\n"
+                               "  S: send_call eager up to 32768B, rendezvous from 65536B: any S "
+                               "from 32768 to 65535 times these sizes alike (no size between was "
+                               "probed); taken as 32768\n"
+                               "  g, G: the trains show the receiver's o + (s-1)max(O,G), not g "
+                               "(g <= o); fitted from the multicasts' put gaps at 16 sizes "
+                               "(128B..4194304B) where the NIC's g + (s-1)G exceeds the CPU's "
+                               "o + (s-1)O\n"));
   ck_assert_ptr_nonnull(strstr(out, "max mu:     1.000000\n"));
   free(out), free(data);
 }
@@ -684,9 +730,10 @@ START_TEST(loggops_hidden_gap) {
   ck_assert_str_eq(param(&fit, "g"), "1000ns");
   ck_assert_str_eq(param(&fit, "O"), "2000ps");
   ck_assert_str_eq(param(&fit, "L"), "3000ns");
-  ck_assert_ptr_nonnull(strstr(fit.notes, "g: no experiment shows it (the trains show the receiver's "
-                                          "o + (s-1)max(O,G), and no multicast's put gap exceeds "
-                                          "o + (s-1)O): any g up to o = 1000000ps fits; taken as o\n"));
+  ck_assert_ptr_nonnull(strstr(fit.notes,
+                               "g: no experiment shows it (the trains show the receiver's "
+                               "o + (s-1)max(O,G), and no multicast's put gap exceeds "
+                               "o + (s-1)O): any g up to o = 1000000ps fits; taken as o\n"));
   fs_fit_free(&fit);
   probe_free(&run);
 }
@@ -694,17 +741,22 @@ END_TEST
 
 START_TEST(cli_json_report) {
   char *data = temp(".csv"), *out = NULL;
-  ck_assert_int_eq(fs_test_fennelsimf(NULL, NULL, "probe --model hockney --param alpha=1us --param beta=1ns "
-           "--ranks 2 --experiments roundtrip -o %s", data), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(NULL, NULL,
+                                      "probe --model hockney --param alpha=1us --param beta=1ns "
+                                      "--ranks 2 --experiments roundtrip -o %s",
+                                      data),
+                   0);
   ck_assert_int_eq(fs_test_fennelsimf(&out, NULL, "fit %s --model hockney --format json", data), 0);
   ck_assert_ptr_nonnull(strstr(out, "{\"model\": \"hockney\", \"data\": "));
-  ck_assert_ptr_nonnull(strstr(out, "\"parameters\": {\"alpha\": \"1000ns\", \"beta\": \"1000ps\"}"));
+  ck_assert_ptr_nonnull(
+      strstr(out, "\"parameters\": {\"alpha\": \"1000ns\", \"beta\": \"1000ps\"}"));
   /* roundtrip 0<->1 of 8 B: 2 (1000 + 8) = 2016 ns; line 30: the file starts with its
    * column line since issue 16 (the '#' line went to the sidecar) */
-  ck_assert_ptr_nonnull(strstr(out, "{\"line\": 30, \"experiment\": \"roundtrip\", \"placement\": \"shm\", "
-                                    "\"bytes\": 8, \"reply_bytes\": 8, \"stride\": 0, \"count\": 1, "
-                                    "\"rank_a\": 0, \"rank_b\": 1, \"rank_c\": -1, \"measured_ns\": 2016, "
-                                    "\"estimated_ns\": 2016, \"mu\": 1}"));
+  ck_assert_ptr_nonnull(
+      strstr(out, "{\"line\": 30, \"experiment\": \"roundtrip\", \"placement\": \"shm\", "
+                  "\"bytes\": 8, \"reply_bytes\": 8, \"stride\": 0, \"count\": 1, "
+                  "\"rank_a\": 0, \"rank_b\": 1, \"rank_c\": -1, \"measured_ns\": 2016, "
+                  "\"estimated_ns\": 2016, \"mu\": 1}"));
   ck_assert_ptr_nonnull(strstr(out, "\"max_mu\": 1, \"mean_mu\": 1}\n"));
   free(out);
   free(data);
@@ -724,9 +776,11 @@ START_TEST(cli_errors) {
   snprintf(command, sizeof command, "fit %s --model hockney", bad);
   expect_cli_error(command, 2, ":2:1: expected the column line \"experiment,placement,");
   snprintf(command, sizeof command, "fit %s --model gamma", bad);
-  expect_cli_error(command, 2, "fennelsim: --model gamma: no fitter of that name (known: hockney, "
+  expect_cli_error(command, 2,
+                   "fennelsim: --model gamma: no fitter of that name (known: hockney, "
                    "hetero-hockney, pipelined, loggops, taulop, lognp (also log3p), lmo)\n");
-  expect_cli_error("fit --model hockney", 2, "fennelsim: no data file given (see fennelsim fit --help)\n");
+  expect_cli_error("fit --model hockney", 2,
+                   "fennelsim: no data file given (see fennelsim fit --help)\n");
   snprintf(command, sizeof command, "fit %s", bad);
   expect_cli_error(command, 2, "fennelsim: fit needs --model M (one of hockney,");
   snprintf(command, sizeof command, "fit %s --model hockney --format xml", bad);
@@ -734,24 +788,32 @@ START_TEST(cli_errors) {
   expect_cli_error("probe --model nosuch", 2, "fennelsim: unknown network model 'nosuch'");
   expect_cli_error("probe", 2, "fennelsim: probe needs --model M (see fennelsim probe --help)\n");
   expect_cli_error("probe --model hockney --repetitions 5", 2,
-                   "fennelsim: --repetitions needs --noise: without noise every repetition is the same\n");
+                   "fennelsim: --repetitions needs --noise: without noise every repetition is the "
+                   "same\n");
   expect_cli_error("probe --model hockney --experiments roundtrip,pingpong", 2,
-                   "fennelsim: --experiments roundtrip,pingpong: expected names from memcpy, roundtrip, "
+                   "fennelsim: --experiments roundtrip,pingpong: expected names from memcpy, "
+                   "roundtrip, "
                    "ssend, send_call, train, multicast, one_to_two, ring (got \"pingpong\")\n");
   expect_cli_error("probe --model hockney --param gamma=1ns", 2,
-                   "fennelsim: --param gamma: no parameter of that name: hockney takes alpha, beta; "
+                   "fennelsim: --param gamma: no parameter of that name: hockney takes alpha, "
+                   "beta; "
                    "fixed takes compute_time\n");
   /* data without multicasts, fitted for pipelined: which rows are missing */
-  ck_assert_int_eq(fs_test_fennelsimf(NULL, NULL, "probe --model hockney --ranks 2 --experiments roundtrip -o %s", bad), 0);
+  ck_assert_int_eq(
+      fs_test_fennelsimf(NULL, NULL,
+                         "probe --model hockney --ranks 2 --experiments roundtrip -o %s", bad),
+      0);
   snprintf(command, sizeof command, "fit %s --model pipelined", bad);
-  expect_cli_error(command, 2, "has no multicast rows of 2 or more widths at one size (fennelprobe "
+  expect_cli_error(command, 2,
+                   "has no multicast rows of 2 or more widths at one size (fennelprobe "
                    "--experiments multicast, on 3 or more ranks)\n");
   /* a model file that cannot be written: status 1, and no report */
   snprintf(command, sizeof command, "fit %s --model hockney -o /nonexistent/dir/model.xml", bad);
   char *out = NULL, *err = NULL;
   ck_assert_int_eq(fs_test_fennelsim(command, &out, &err), 1);
   ck_assert_str_eq(out, "");
-  ck_assert_str_eq(err, "fennelsim: /nonexistent/dir/model.xml: cannot create: No such file or directory\n");
+  ck_assert_str_eq(err, "fennelsim: /nonexistent/dir/model.xml: cannot create: No such file or "
+                        "directory\n");
   free(out), free(err);
   free(bad);
 }

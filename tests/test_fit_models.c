@@ -31,15 +31,26 @@ static fs_probe_data *data(int32_t ranks) {
 /* A row measured at `ns` (min and median). */
 static void add(fs_probe_data *d, fs_experiment e, fs_placement p, int64_t bytes, int64_t reply,
                 int32_t count, int32_t a, int32_t b, int32_t c, double ns) {
-  fs_probe_row r = {.experiment = e, .placement = p, .bytes = bytes, .reply_bytes = reply, .count = count,
-                    .rank_a = a, .rank_b = b, .rank_c = c, .repetitions = 1,
-                    .min = llround(ns * NS), .median = llround(ns * NS), .mean = llround(ns * NS),
+  fs_probe_row r = {.experiment = e,
+                    .placement = p,
+                    .bytes = bytes,
+                    .reply_bytes = reply,
+                    .count = count,
+                    .rank_a = a,
+                    .rank_b = b,
+                    .rank_c = c,
+                    .repetitions = 1,
+                    .min = llround(ns * NS),
+                    .median = llround(ns * NS),
+                    .mean = llround(ns * NS),
                     .line = (uint32_t)d->count + 3};
   ck_assert_int_eq(fs_probe_data_add(d, &r), 0);
 }
 
-static void add_strided(fs_probe_data *d, int32_t a, int32_t b, int64_t bytes, int64_t stride, double ns) {
-  add(d, FS_EXPERIMENT_ROUNDTRIP, a == b ? FS_PLACEMENT_SHM : FS_PLACEMENT_NET, bytes, bytes, 1, a, b, -1, ns);
+static void add_strided(fs_probe_data *d, int32_t a, int32_t b, int64_t bytes, int64_t stride,
+                        double ns) {
+  add(d, FS_EXPERIMENT_ROUNDTRIP, a == b ? FS_PLACEMENT_SHM : FS_PLACEMENT_NET, bytes, bytes, 1, a,
+      b, -1, ns);
   d->rows[d->count - 1].stride = stride;
   d->rows[d->count - 1].block = 8;
 }
@@ -70,9 +81,9 @@ static const char *table(const fs_fit *fit, const char *name) {
 static void expect_exact(const fs_fit *fit, int64_t residuals) {
   ck_assert_int_eq(fit->residual_count, residuals);
   for (int64_t i = 0; i < fit->residual_count; i++)
-    ck_assert_msg(fit->residuals[i].mu == 1, "residual %lld (row %lld): %lld against %lld", (long long)i,
-                  (long long)fit->residuals[i].row, (long long)fit->residuals[i].measured,
-                  (long long)fit->residuals[i].estimated);
+    ck_assert_msg(fit->residuals[i].mu == 1, "residual %lld (row %lld): %lld against %lld",
+                  (long long)i, (long long)fit->residuals[i].row,
+                  (long long)fit->residuals[i].measured, (long long)fit->residuals[i].estimated);
   ck_assert(fit->max_mu == 1 && fit->mean_mu == 1);
 }
 
@@ -162,8 +173,11 @@ START_TEST(taulop_thesis_rules) {
   ck_assert_int_eq(fit.param_count, 4); /* no net_H */
   ck_assert_ptr_nonnull(strstr(table(&fit, "shm_table"), "\n0B 0ns 500ns\n"));
   ck_assert_ptr_nonnull(strstr(table(&fit, "net_table"), "\n0B 0ns "));
-  ck_assert_ptr_nonnull(strstr(fit.notes, "o^0 = RTT^0(0)/2 (no shm send_call row at 0 bytes: L^0(0,1) taken as 0)\n"));
-  ck_assert_ptr_nonnull(strstr(fit.notes, "o^1 = RTT^1(0)/2 (no net send_call rows: L(0,1) taken as 0, no step)\n"));
+  ck_assert_ptr_nonnull(
+      strstr(fit.notes,
+             "o^0 = RTT^0(0)/2 (no shm send_call row at 0 bytes: L^0(0,1) taken as 0)\n"));
+  ck_assert_ptr_nonnull(
+      strstr(fit.notes, "o^1 = RTT^1(0)/2 (no net send_call rows: L(0,1) taken as 0, no step)\n"));
   ck_assert_int_eq(fit.residual_count, 12);
   fs_fit_free(&fit);
   kept = 0;
@@ -186,7 +200,8 @@ START_TEST(taulop_negative_overhead) {
   fs_fit fit = fit_data(fs_fit_taulop, d, 0);
   ck_assert_str_eq(param(&fit, "shm_o"), "0ns");
   ck_assert_ptr_nonnull(strstr(fit.notes, "shm_o came out negative (-100000 ps): set to 0\n"));
-  ck_assert_ptr_nonnull(strstr(table(&fit, "shm_table"), "\n0B 1050ns 1550ns\n")); /* (2100 - 0)/2 */
+  ck_assert_ptr_nonnull(
+      strstr(table(&fit, "shm_table"), "\n0B 1050ns 1550ns\n")); /* (2100 - 0)/2 */
   fs_fit_free(&fit);
   fs_probe_data_free(d);
 }
@@ -195,16 +210,19 @@ END_TEST
 START_TEST(taulop_errors) {
   fs_probe_data *d = data(4);
   add(d, FS_EXPERIMENT_MEMCPY, FS_PLACEMENT_SHM, 8, 0, 1, 0, -1, -1, 10);
-  expect_error(fs_fit_taulop, d, "taulop: p2p.csv has no shm roundtrip or tau=1 ring rows at 0 bytes (o^0; "
+  expect_error(fs_fit_taulop, d,
+               "taulop: p2p.csv has no shm roundtrip or tau=1 ring rows at 0 bytes (o^0; "
                "fennelprobe --experiments roundtrip,send_call,ring)");
   add(d, FS_EXPERIMENT_ROUNDTRIP, FS_PLACEMENT_SHM, 0, 0, 1, 0, 1, -1, 4200);
   add(d, FS_EXPERIMENT_RING, FS_PLACEMENT_SHM, 8, 8, 2, 0, 1, -1, 3100);
-  expect_error(fs_fit_taulop, d, "taulop: p2p.csv has no size with shm rows for every tau from 1 to 2 (L^0; "
+  expect_error(fs_fit_taulop, d,
+               "taulop: p2p.csv has no size with shm rows for every tau from 1 to 2 (L^0; "
                "fennelprobe --experiments roundtrip,ring)");
   add(d, FS_EXPERIMENT_RING, FS_PLACEMENT_SHM, 0, 0, 2, 0, 1, -1, 3100);
   add(d, FS_EXPERIMENT_ROUNDTRIP, FS_PLACEMENT_NET, 0, 0, 1, 0, 2, -1, 28000);
   add(d, FS_EXPERIMENT_RING, FS_PLACEMENT_NET, 8, 8, 3, 0, 3, -1, 28000);
-  expect_error(fs_fit_taulop, d, "taulop: p2p.csv has no size with net rows for every tau from 1 to 3 (L^1; "
+  expect_error(fs_fit_taulop, d,
+               "taulop: p2p.csv has no size with net rows for every tau from 1 to 3 (L^1; "
                "fennelprobe --experiments roundtrip,ring on 2 nodes)");
   fs_probe_data_free(d);
 }
@@ -245,11 +263,14 @@ START_TEST(lognp_by_hand) {
   ck_assert_str_eq(fit.kind, "lognp");
   ck_assert_str_eq(param(&fit, "strides"), "16");
   ck_assert_str_eq(table(&fit, "mw_table"), "# size o_mw l_mw(strides), fitted by fennelsim fit\n"
-                   "0B 10000ns 0ns\n1024B 12000ns 3000ns\n2048B 14000ns 5000ns\n4096B 18000ns 9000ns\n");
-  ck_assert_str_eq(table(&fit, "net_table"), "# size o_net, fitted by fennelsim fit\n"
+                                            "0B 10000ns 0ns\n1024B 12000ns 3000ns\n2048B 14000ns "
+                                            "5000ns\n4096B 18000ns 9000ns\n");
+  ck_assert_str_eq(table(&fit, "net_table"),
+                   "# size o_net, fitted by fennelsim fit\n"
                    "0B 5000ns\n1024B 6000ns\n2048B 7000ns\n4096B 9000ns\n");
   expect_exact(&fit, 14);
-  ck_assert_ptr_nonnull(strstr(fit.notes, "T_01 from net roundtrips; o_mw = 2 SC (the model's sender half)\n"));
+  ck_assert_ptr_nonnull(
+      strstr(fit.notes, "T_01 from net roundtrips; o_mw = 2 SC (the model's sender half)\n"));
   fs_fit_free(&fit);
   fs_probe_data_free(d);
 }
@@ -270,9 +291,11 @@ START_TEST(lognp_paper_split) {
   add_strided(d, 0, 0, 1024, 16, 32000);
   fs_fit fit = fit_data(fs_fit_lognp, d, 0);
   ck_assert_str_eq(table(&fit, "mw_table"), "# size o_mw l_mw(strides), fitted by fennelsim fit\n"
-                   "1024B 12000ns 3000ns\n");
-  ck_assert_str_eq(table(&fit, "net_table"), "# size o_net, fitted by fennelsim fit\n1024B 6000ns\n");
-  ck_assert_ptr_nonnull(strstr(fit.notes, "T_01 from shm (no net) roundtrips; no send_call rows: o_mw = "
+                                            "1024B 12000ns 3000ns\n");
+  ck_assert_str_eq(table(&fit, "net_table"),
+                   "# size o_net, fitted by fennelsim fit\n1024B 6000ns\n");
+  ck_assert_ptr_nonnull(strstr(fit.notes,
+                               "T_01 from shm (no net) roundtrips; no send_call rows: o_mw = "
                                "T_00 - T_mem (the paper's split)\n"));
   ck_assert_int_eq(fit.residual_count, 3);
   ck_assert_double_eq_tol(fit.max_mu, 36000.0 / 26000.0, 1e-12);
@@ -284,17 +307,21 @@ END_TEST
 START_TEST(lognp_errors) {
   fs_probe_data *d = data(4);
   add(d, FS_EXPERIMENT_ROUNDTRIP, FS_PLACEMENT_SHM, 8, 8, 1, 0, 0, -1, 100);
-  expect_error(fs_fit_lognp, d, "lognp: p2p.csv has no contiguous roundtrip rows between two ranks with "
+  expect_error(fs_fit_lognp, d,
+               "lognp: p2p.csv has no contiguous roundtrip rows between two ranks with "
                "reply_bytes = bytes (T_01; fennelprobe --experiments roundtrip)");
   add(d, FS_EXPERIMENT_ROUNDTRIP, FS_PLACEMENT_NET, 8, 8, 1, 0, 2, -1, 100);
-  expect_error(fs_fit_lognp, d, "lognp: p2p.csv has no size with both a net roundtrip and a send-to-self "
+  expect_error(fs_fit_lognp, d,
+               "lognp: p2p.csv has no size with both a net roundtrip and a send-to-self "
                "roundtrip and a memcpy (fennelprobe --experiments roundtrip,send_call,memcpy)");
   add(d, FS_EXPERIMENT_SEND_CALL, FS_PLACEMENT_NET, 16, 0, 1, 0, 2, -1, 10);
-  expect_error(fs_fit_lognp, d, "lognp: p2p.csv has no size with both a net roundtrip and a send_call "
+  expect_error(fs_fit_lognp, d,
+               "lognp: p2p.csv has no size with both a net roundtrip and a send_call "
                "(fennelprobe --experiments roundtrip,send_call,memcpy)");
   add(d, FS_EXPERIMENT_SEND_CALL, FS_PLACEMENT_NET, 8, 0, 1, 0, 2, -1, 10);
   for (int k = 0; k < 12; k++) add_strided(d, 0, 0, 8, 100000 + k, 200);
-  expect_error(fs_fit_lognp, d, "lognp: the strides do not fit a parameter (100000,100001,100002,100003,"
+  expect_error(fs_fit_lognp, d,
+               "lognp: the strides do not fit a parameter (100000,100001,100002,100003,"
                "100004,100005,100006,100007,100008,100009,100010,100011)");
   fs_probe_data_free(d);
 }
@@ -329,13 +356,14 @@ static fs_probe_data *lmo_rows(int one_to_two) {
     fs_placement p = k == 0 ? FS_PLACEMENT_SHM : FS_PLACEMENT_NET;
     add(d, FS_EXPERIMENT_ROUNDTRIP, p, 0, 0, 1, pairs[k][0], pairs[k][1], -1, 2 * a[k]);
     for (int64_t m = 1000; m <= 2000; m += 1000)
-      add(d, FS_EXPERIMENT_ROUNDTRIP, p, m, 0, 1, pairs[k][0], pairs[k][1], -1, 2 * a[k] + (double)m * s[k] / 1000);
+      add(d, FS_EXPERIMENT_ROUNDTRIP, p, m, 0, 1, pairs[k][0], pairs[k][1], -1,
+          2 * a[k] + (double)m * s[k] / 1000);
   }
   for (int r = 0; r < 3 && one_to_two; r++)
     for (int64_t m = 1000; m <= 2000; m += 1000) {
       int q = c_pair[r];
-      add(d, FS_EXPERIMENT_ONE_TO_TWO, FS_PLACEMENT_NET, m, 0, 1, roots[r][0], roots[r][1], roots[r][2],
-          2 * a[q] + (double)m * s[q] / 1000 + c[r] + (double)m * t[r]);
+      add(d, FS_EXPERIMENT_ONE_TO_TWO, FS_PLACEMENT_NET, m, 0, 1, roots[r][0], roots[r][1],
+          roots[r][2], 2 * a[q] + (double)m * s[q] / 1000 + c[r] + (double)m * t[r]);
     }
   return d;
 }
@@ -345,16 +373,19 @@ START_TEST(lmo_by_hand) {
   fs_fit fit = fit_data(fs_fit_lmo, d, 0);
   ck_assert_str_eq(fit.kind, "lmo");
   ck_assert_int_eq(fit.param_count, 0);
-  ck_assert_str_eq(table(&fit, "file"), "ranks 3\ndefault C=2000ns t=2ps L=20000ns invbeta=20ps\n"
+  ck_assert_str_eq(table(&fit, "file"),
+                   "ranks 3\ndefault C=2000ns t=2ps L=20000ns invbeta=20ps\n"
                    "rank 0 C=1000ns t=1ps\nrank 1 C=2000ns t=2ps\nrank 2 C=3000ns t=3ps\n"
                    "link 0 1 L=10000ns invbeta=10ps\nlink 0 2 L=20000ns invbeta=20ps\n"
                    "link 1 2 L=30000ns invbeta=30ps\n");
   expect_exact(&fit, 15);
-  ck_assert_ptr_nonnull(strstr(fit.notes, "the default link: the pairs' means (no send-to-self rows)\n"));
+  ck_assert_ptr_nonnull(
+      strstr(fit.notes, "the default link: the pairs' means (no send-to-self rows)\n"));
   fs_fit_free(&fit);
   d->ranks = 1 << 24; /* a header's largest: only the ranks with rows are kept */
   fit = fit_data(fs_fit_lmo, d, 0);
-  ck_assert_str_eq(table(&fit, "file"), "ranks 16777216\ndefault C=2000ns t=2ps L=20000ns invbeta=20ps\n"
+  ck_assert_str_eq(table(&fit, "file"),
+                   "ranks 16777216\ndefault C=2000ns t=2ps L=20000ns invbeta=20ps\n"
                    "rank 0 C=1000ns t=1ps\nrank 1 C=2000ns t=2ps\nrank 2 C=3000ns t=3ps\n"
                    "link 0 1 L=10000ns invbeta=10ps\nlink 0 2 L=20000ns invbeta=20ps\n"
                    "link 1 2 L=30000ns invbeta=30ps\n");
@@ -374,10 +405,13 @@ START_TEST(lmo_triplets) {
   fs_probe_data *d = lmo_rows(0);
   add(d, FS_EXPERIMENT_ONE_TO_TWO, FS_PLACEMENT_NET, 1000, 0, 1, 0, 2, 1, 48024);
   fs_fit fit = fit_data(fs_fit_lmo, d, 0);
-  ck_assert_str_eq(table(&fit, "file"), "ranks 3\ndefault C=12000ns t=0ps L=0ns invbeta=24ps\n"
+  ck_assert_str_eq(table(&fit, "file"),
+                   "ranks 3\ndefault C=12000ns t=0ps L=0ns invbeta=24ps\n"
                    "rank 0 C=1000ns t=0ps\nrank 1 C=12000ns t=0ps\nrank 2 C=23000ns t=0ps\n"
-                   "link 0 1 L=0ns invbeta=13ps\nlink 0 2 L=0ns invbeta=24ps\nlink 1 2 L=0ns invbeta=35ps\n");
-  ck_assert_ptr_nonnull(strstr(fit.notes, "3 ranks without two sizes of usable one-to-two rows: C_i from the "
+                   "link 0 1 L=0ns invbeta=13ps\nlink 0 2 L=0ns invbeta=24ps\nlink 1 2 L=0ns "
+                   "invbeta=35ps\n");
+  ck_assert_ptr_nonnull(strstr(fit.notes,
+                               "3 ranks without two sizes of usable one-to-two rows: C_i from the "
                                "empty-roundtrip triplets (L folded into C), t_i = 0\n"));
   ck_assert_int_eq(fit.residual_count, 10);
   for (int64_t i = 0; i < 9; i++) ck_assert(fit.residuals[i].mu == 1);
@@ -389,10 +423,12 @@ END_TEST
 START_TEST(lmo_errors) {
   fs_probe_data *d = data(3);
   add(d, FS_EXPERIMENT_ROUNDTRIP, FS_PLACEMENT_SHM, 0, 0, 1, 1, 1, -1, 100);
-  expect_error(fs_fit_lmo, d, "lmo: p2p.csv has no roundtrip rows between two ranks (fennelprobe "
+  expect_error(fs_fit_lmo, d,
+               "lmo: p2p.csv has no roundtrip rows between two ranks (fennelprobe "
                "--experiments roundtrip --pairs all)");
   add(d, FS_EXPERIMENT_ROUNDTRIP, FS_PLACEMENT_SHM, 8, 0, 1, 2, 1, -1, 100);
-  expect_error(fs_fit_lmo, d, "lmo: the roundtrip rows of ranks 1 and 2 need an empty one (0/0) and a "
+  expect_error(fs_fit_lmo, d,
+               "lmo: the roundtrip rows of ranks 1 and 2 need an empty one (0/0) and a "
                "non-empty one");
   d->ranks = 0;
   expect_error(fs_fit_lmo, d, "lmo: p2p.csv names no ranks");
@@ -421,8 +457,10 @@ static void probe(probe_run *run, const char *model, const char *params, const c
   snprintf(text, sizeof text, "%s", params);
   ck_assert_int_eq(fs_test_parameters(text, items, &p), 0);
   ck_assert_int_eq(fs_test_parameters(none, compute_items, &c), 0);
-  ck_assert_msg(fs_network_model_create(model, &p, &run->network, &run->err) == 0, "%s", run->err.message);
-  ck_assert_msg(fs_compute_model_create("fixed", &c, &run->compute, &run->err) == 0, "%s", run->err.message);
+  ck_assert_msg(fs_network_model_create(model, &p, &run->network, &run->err) == 0, "%s",
+                run->err.message);
+  ck_assert_msg(fs_compute_model_create("fixed", &c, &run->compute, &run->err) == 0, "%s",
+                run->err.message);
   if (noise) {
     run->noise = fs_noise_new();
     ck_assert(fs_noise_add(run->noise, noise, &run->err) == 0);
@@ -430,8 +468,12 @@ static void probe(probe_run *run, const char *model, const char *params, const c
   }
   fs_probe_plan plan;
   ck_assert_int_eq(fs_probe_plan_default(&plan, 4, 2), 0);
-  fs_probe_simulation s = {.network = &run->network, .compute = &run->compute, .noise = run->noise,
-                           .seed = 1, .repetitions = repetitions, .ranks = 4};
+  fs_probe_simulation s = {.network = &run->network,
+                           .compute = &run->compute,
+                           .noise = run->noise,
+                           .seed = 1,
+                           .repetitions = repetitions,
+                           .ranks = 4};
   run->data = fs_probe_simulate(&s, &plan, &run->err);
   ck_assert_msg(run->data != NULL, "%s", run->err.message);
   fs_probe_plan_free(&plan);
@@ -473,14 +515,21 @@ static double table_value(const char *rows, int64_t size, int k) {
 #define SHM_TRUTH "0B 1us 1.5us\n1MiB 101us 151us\n"
 #define NET_TRUTH "0B 10us 20us\n1MiB 1010us 2020us\n"
 
-static double shm_truth(int64_t m, int tau) { return tau == 1 ? 1e6 + m * 100e6 / 1048576 : 1.5e6 + m * 149.5e6 / 1048576; }
-static double net_truth(int64_t m, int tau) { return tau == 1 ? 1e7 + m * 1e9 / 1048576 : 2e7 + m * 2e9 / 1048576; }
+static double shm_truth(int64_t m, int tau) {
+  return tau == 1 ? 1e6 + m * 100e6 / 1048576 : 1.5e6 + m * 149.5e6 / 1048576;
+}
+static double net_truth(int64_t m, int tau) {
+  return tau == 1 ? 1e7 + m * 1e9 / 1048576 : 2e7 + m * 2e9 / 1048576;
+}
 
-static void taulop_probe(probe_run *run, const char *segment, const char *noise, char **shm, char **net) {
+static void taulop_probe(probe_run *run, const char *segment, const char *noise, char **shm,
+                         char **net) {
   char params[1024];
   *shm = file_with(".table", SHM_TRUTH), *net = file_with(".table", NET_TRUTH);
-  snprintf(params, sizeof params, "shm_table=%s net_table=%s shm_o=100ns net_o=2us net_o_protocol=5us "
-           "nodes=2 cores=2%s", *shm, *net, segment);
+  snprintf(params, sizeof params,
+           "shm_table=%s net_table=%s shm_o=100ns net_o=2us net_o_protocol=5us "
+           "nodes=2 cores=2%s",
+           *shm, *net, segment);
   probe(run, "taulop", params, noise, 30);
 }
 
@@ -498,8 +547,10 @@ START_TEST(taulop_closed_loop) {
   ck_assert_str_eq(param(&fit, "net_H"), "131072");
   for (int64_t m = 0; m <= (int64_t)4 << 20; m = m ? 2 * m : 1)
     for (int tau = 1; tau <= 2; tau++) {
-      ck_assert_double_eq(table_value(table(&fit, "shm_table"), m, tau), llround(shm_truth(m, tau)));
-      ck_assert_double_eq(table_value(table(&fit, "net_table"), m, tau), llround(net_truth(m, tau)));
+      ck_assert_double_eq(table_value(table(&fit, "shm_table"), m, tau),
+                          llround(shm_truth(m, tau)));
+      ck_assert_double_eq(table_value(table(&fit, "net_table"), m, tau),
+                          llround(net_truth(m, tau)));
     }
   /* 24 sizes x (shm: 6 roundtrip pairs... only the shm pairs 0-1, 2-3) */
   ck_assert(fit.max_mu == 1 && fit.mean_mu == 1);
@@ -527,15 +578,18 @@ START_TEST(taulop_segmented_closed_loop) {
   ck_assert_str_eq(param(&fit, "net_H"), "131072");
   for (int64_t m = 0; m <= 8192; m = m ? 2 * m : 1)
     for (int tau = 1; tau <= 2; tau++)
-      ck_assert_double_eq(table_value(table(&fit, "shm_table"), m, tau), llround(shm_truth(m, tau)));
+      ck_assert_double_eq(table_value(table(&fit, "shm_table"), m, tau),
+                          llround(shm_truth(m, tau)));
   int64_t inexact = 0;
   for (int64_t i = 0; i < fit.residual_count; i++) {
     const fs_probe_row *r = &run.data->rows[fit.residuals[i].row];
     if (llabs(fit.residuals[i].measured - fit.residuals[i].estimated) <= 2) continue;
     inexact++;
-    ck_assert_msg(r->experiment == FS_EXPERIMENT_SEND_CALL && r->placement == FS_PLACEMENT_NET && r->bytes > 8192,
-                  "%s %lld B count %d ranks %d,%d: %lld against %lld", fs_experiment_name(r->experiment),
-                  (long long)r->bytes, r->count, r->rank_a, r->rank_b, (long long)fit.residuals[i].measured,
+    ck_assert_msg(r->experiment == FS_EXPERIMENT_SEND_CALL && r->placement == FS_PLACEMENT_NET &&
+                      r->bytes > 8192,
+                  "%s %lld B count %d ranks %d,%d: %lld against %lld",
+                  fs_experiment_name(r->experiment), (long long)r->bytes, r->count, r->rank_a,
+                  r->rank_b, (long long)fit.residuals[i].measured,
                   (long long)fit.residuals[i].estimated);
   }
   ck_assert_int_eq(inexact, 9); /* 16 KiB .. 4 MiB */
@@ -564,8 +618,12 @@ START_TEST(taulop_noisy) {
   ck_assert_str_eq(param(&fit, "net_H"), "131072");
   for (int64_t m = 0; m <= (int64_t)4 << 20; m = m ? 2 * m : 1)
     for (int tau = 1; tau <= 2; tau++) {
-      ck_assert_double_lt(fabs(table_value(table(&fit, "shm_table"), m, tau) / shm_truth(m, tau) - 1), 0.05);
-      ck_assert_double_lt(fabs(table_value(table(&fit, "net_table"), m, tau) / net_truth(m, tau) - 1), 0.05);
+      ck_assert_double_lt(fabs(table_value(table(&fit, "shm_table"), m, tau) / shm_truth(m, tau) -
+                               1),
+                          0.05);
+      ck_assert_double_lt(fabs(table_value(table(&fit, "net_table"), m, tau) / net_truth(m, tau) -
+                               1),
+                          0.05);
     }
   ck_assert_double_lt(fit.max_mu, 1.05);
   fs_fit_free(&fit);
@@ -615,9 +673,11 @@ START_TEST(lognp_noisy) {
   lognp_probe(&run, "net=lognormal:sigma=0.05", &mw, &net);
   fs_fit fit = fit_data(fs_fit_lognp, run.data, 1);
   for (int64_t s = 0; s <= (int64_t)4 << 20; s = s ? 2 * s : 1) {
-    double both = table_value(table(&fit, "mw_table"), s, 1) + table_value(table(&fit, "net_table"), s, 1);
+    double both =
+        table_value(table(&fit, "mw_table"), s, 1) + table_value(table(&fit, "net_table"), s, 1);
     ck_assert_double_lt(fabs(both / (1.5e7 + 3.0 * s) - 1), 0.05);
-    ck_assert_double_lt(fabs(table_value(table(&fit, "mw_table"), s, 2) - 3.0 * s), 0.05 * 3.0 * s + 5e5);
+    ck_assert_double_lt(fabs(table_value(table(&fit, "mw_table"), s, 2) - 3.0 * s),
+                        0.05 * 3.0 * s + 5e5);
   }
   ck_assert_double_lt(fit.max_mu, 1.05);
   fs_fit_free(&fit);
@@ -629,17 +689,19 @@ END_TEST
 /* LMO truth on 4 ranks: C_i = 1..4 us, t_i = 1..4 ps/B, L_ij = 10..60 us
  * and 1/beta_ij = 10..60 ps/B (pairs 01, 02, 03, 12, 13, 23), a send to
  * itself 500 ns and 2 ps/B (the default link). */
-#define LMO_TRUTH "ranks 4\ndefault L=500ns invbeta=2ps\nrank 0 C=1us t=1ps\nrank 1 C=2us t=2ps\n" \
-                  "rank 2 C=3us t=3ps\nrank 3 C=4us t=4ps\nlink 0 1 L=10us invbeta=10ps\n"          \
-                  "link 0 2 L=20us invbeta=20ps\nlink 0 3 L=30us invbeta=30ps\n"                     \
-                  "link 1 2 L=40us invbeta=40ps\nlink 1 3 L=50us invbeta=50ps\n"                     \
-                  "link 2 3 L=60us invbeta=60ps\n"
-#define LMO_FITTED "ranks 4\ndefault C=2500ns t=2.5ps L=500ns invbeta=2ps\n" \
-                   "rank 0 C=1000ns t=1ps\nrank 1 C=2000ns t=2ps\n"            \
-                   "rank 2 C=3000ns t=3ps\nrank 3 C=4000ns t=4ps\n"            \
-                   "link 0 1 L=10000ns invbeta=10ps\nlink 0 2 L=20000ns invbeta=20ps\n" \
-                   "link 0 3 L=30000ns invbeta=30ps\nlink 1 2 L=40000ns invbeta=40ps\n" \
-                   "link 1 3 L=50000ns invbeta=50ps\nlink 2 3 L=60000ns invbeta=60ps\n"
+#define LMO_TRUTH                                                                  \
+  "ranks 4\ndefault L=500ns invbeta=2ps\nrank 0 C=1us t=1ps\nrank 1 C=2us t=2ps\n" \
+  "rank 2 C=3us t=3ps\nrank 3 C=4us t=4ps\nlink 0 1 L=10us invbeta=10ps\n"         \
+  "link 0 2 L=20us invbeta=20ps\nlink 0 3 L=30us invbeta=30ps\n"                   \
+  "link 1 2 L=40us invbeta=40ps\nlink 1 3 L=50us invbeta=50ps\n"                   \
+  "link 2 3 L=60us invbeta=60ps\n"
+#define LMO_FITTED                                                     \
+  "ranks 4\ndefault C=2500ns t=2.5ps L=500ns invbeta=2ps\n"            \
+  "rank 0 C=1000ns t=1ps\nrank 1 C=2000ns t=2ps\n"                     \
+  "rank 2 C=3000ns t=3ps\nrank 3 C=4000ns t=4ps\n"                     \
+  "link 0 1 L=10000ns invbeta=10ps\nlink 0 2 L=20000ns invbeta=20ps\n" \
+  "link 0 3 L=30000ns invbeta=30ps\nlink 1 2 L=40000ns invbeta=40ps\n" \
+  "link 1 3 L=50000ns invbeta=50ps\nlink 2 3 L=60000ns invbeta=60ps\n"
 
 START_TEST(lmo_closed_loop) {
   probe_run run;
@@ -650,8 +712,9 @@ START_TEST(lmo_closed_loop) {
   ck_assert_str_eq(table(&fit, "file"), LMO_FITTED);
   /* pairs: 6 x 47 roundtrips; self 24; one_to_two 12 x 17 */
   expect_exact(&fit, 6 * 47 + 24 + 12 * 17);
-  ck_assert_ptr_nonnull(strstr(fit.notes, "for 6 pairs; C_i + M t_i = T_ibc(M) - RT_ic(M) over one-to-two rows "
-                               "for 4 ranks (minima)\n"));
+  ck_assert_ptr_nonnull(
+      strstr(fit.notes, "for 6 pairs; C_i + M t_i = T_ibc(M) - RT_ic(M) over one-to-two rows "
+                        "for 4 ranks (minima)\n"));
   fs_fit_free(&fit);
   probe_free(&run);
   free(file);
@@ -707,14 +770,20 @@ END_TEST
 /* fennelsim probe under `model`, fit -o, probe under the model file: the
  * same rows (the header lines aside). */
 static void round_trip_cli(const char *model, const char *fitter) {
-  char *first = fs_test_temp_path(".csv"), *second = fs_test_temp_path(".csv"), *xml = fs_test_temp_path(".xml");
+  char *first = fs_test_temp_path(".csv"), *second = fs_test_temp_path(".csv"),
+       *xml = fs_test_temp_path(".xml");
   char *out = NULL, *err = NULL;
-  ck_assert_msg(fs_test_fennelsimf(NULL, &err, "probe --model %s --nodes 2 --cores 2 -o %s", model, first) == 0, "%s", err);
+  ck_assert_msg(fs_test_fennelsimf(NULL, &err, "probe --model %s --nodes 2 --cores 2 -o %s", model,
+                                   first) == 0,
+                "%s", err);
   free(err);
-  ck_assert_msg(fs_test_fennelsimf(&out, &err, "fit %s --model %s -o %s", first, fitter, xml) == 0, "%s", err);
+  ck_assert_msg(fs_test_fennelsimf(&out, &err, "fit %s --model %s -o %s", first, fitter, xml) == 0,
+                "%s", err);
   ck_assert_ptr_nonnull(strstr(out, "max mu:     1.000000\nmean mu:    1.000000\n"));
   free(out), free(err);
-  ck_assert_msg(fs_test_fennelsimf(NULL, &err, "probe --model %s --nodes 2 --cores 2 -o %s", xml, second) == 0, "%s", err);
+  ck_assert_msg(fs_test_fennelsimf(NULL, &err, "probe --model %s --nodes 2 --cores 2 -o %s", xml,
+                                   second) == 0,
+                "%s", err);
   free(err);
   char *a = fs_test_read_file(first, NULL), *b = fs_test_read_file(second, NULL);
   ck_assert_ptr_nonnull(a);
@@ -725,8 +794,10 @@ static void round_trip_cli(const char *model, const char *fitter) {
 
 START_TEST(cli_taulop) {
   char *shm = file_with(".table", SHM_TRUTH), *net = file_with(".table", NET_TRUTH), model[1024];
-  snprintf(model, sizeof model, "taulop --param shm_table=%s --param net_table=%s --param shm_o=100ns "
-           "--param net_o=2us --param net_o_protocol=5us --param segment=0", shm, net);
+  snprintf(model, sizeof model,
+           "taulop --param shm_table=%s --param net_table=%s --param shm_o=100ns "
+           "--param net_o=2us --param net_o_protocol=5us --param segment=0",
+           shm, net);
   round_trip_cli(model, "taulop");
   free(shm), free(net);
 }
@@ -734,7 +805,8 @@ END_TEST
 
 START_TEST(cli_lognp) {
   char *mw = file_with(".table", MW_TRUTH), *net = file_with(".table", ONET_TRUTH), model[1024];
-  snprintf(model, sizeof model, "lognp --param mw_table=%s --param net_table=%s --param strides=16", mw, net);
+  snprintf(model, sizeof model, "lognp --param mw_table=%s --param net_table=%s --param strides=16",
+           mw, net);
   round_trip_cli(model, "log3p");
   free(mw), free(net);
 }

@@ -38,14 +38,32 @@ typedef struct examples {
 } examples;
 
 /* The examples in document order, in the order the document shows them. */
-static const char *const expected_names[] = {
-    "put.dag",  "kinds.dag", "pingpong.goal", "pingpong.dag", "pipelined.xml",
-    "lognp.xml",
-    "shm.table", "net.table", "two-nodes.xml", "pairs.txt",    "lmo.txt",
-    "factors.txt", "detours.txt", "rec/rank-0.fstrace", "rec/rank-1.fstrace",
-    "lap/pmpi-trace-rank-0.txt", "lap/pmpi-trace-rank-1.txt", "sg.txt", "p2p.csv",
-    "coll.csv", "put.json", "put-run.csv", "put-timeline.csv", "samples.csv",
-    "samples.csv.meta", "fitted.xml"};
+static const char *const expected_names[] = {"put.dag",
+                                             "kinds.dag",
+                                             "pingpong.goal",
+                                             "pingpong.dag",
+                                             "pipelined.xml",
+                                             "lognp.xml",
+                                             "shm.table",
+                                             "net.table",
+                                             "two-nodes.xml",
+                                             "pairs.txt",
+                                             "lmo.txt",
+                                             "factors.txt",
+                                             "detours.txt",
+                                             "rec/rank-0.fstrace",
+                                             "rec/rank-1.fstrace",
+                                             "lap/pmpi-trace-rank-0.txt",
+                                             "lap/pmpi-trace-rank-1.txt",
+                                             "sg.txt",
+                                             "p2p.csv",
+                                             "coll.csv",
+                                             "put.json",
+                                             "put-run.csv",
+                                             "put-timeline.csv",
+                                             "samples.csv",
+                                             "samples.csv.meta",
+                                             "fitted.xml"};
 #define EXPECTED_COUNT ((int)(sizeof expected_names / sizeof expected_names[0]))
 
 static void append(char **text, size_t *length, const char *line, size_t n) {
@@ -110,9 +128,12 @@ static void read_examples(examples *out) {
     }
     char start[200];
     snprintf(start, sizeof start, "cat > %s <<'EOF'", open->name);
-    if (!in_heredoc && strcmp(line, start) == 0) in_heredoc = 1;
-    else if (in_heredoc && strcmp(line, "EOF") == 0) in_heredoc = 0;
-    else if (in_heredoc) append(&open->text, &length, line, strlen(line));
+    if (!in_heredoc && strcmp(line, start) == 0)
+      in_heredoc = 1;
+    else if (in_heredoc && strcmp(line, "EOF") == 0)
+      in_heredoc = 0;
+    else if (in_heredoc)
+      append(&open->text, &length, line, strlen(line));
   }
   free(doc);
 }
@@ -170,8 +191,10 @@ static int run(const char *arguments, char **out) {
   char path[256];
   snprintf(path, sizeof path, "%s/stdout.txt", scratch);
   char *text = fs_test_read_file(path, NULL);
-  if (out) *out = text;
-  else free(text);
+  if (out)
+    *out = text;
+  else
+    free(text);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     snprintf(path, sizeof path, "%s/stderr.txt", scratch);
     char *err = fs_test_read_file(path, NULL);
@@ -187,8 +210,8 @@ static void assert_run(const char *arguments, const char *expected) {
   char command[1024], *out = NULL;
   snprintf(command, sizeof command, "run %s --format json", arguments);
   ck_assert_int_eq(run(command, &out), 0);
-  ck_assert_msg(out && strstr(out, expected), "fennelsim %s: expected %s in\n%s", command,
-                expected, out ? out : "(nothing)");
+  ck_assert_msg(out && strstr(out, expected), "fennelsim %s: expected %s in\n%s", command, expected,
+                out ? out : "(nothing)");
   free(out);
 }
 
@@ -336,7 +359,9 @@ END_TEST
 START_TEST(detour_trace_example) {
   char *out = NULL;
   ck_assert_int_eq(run("run put.dag --model hockney --param alpha=1us --param beta=1ns "
-                       "--noise-trace detours.txt --seed 3 --format json", &out), 0);
+                       "--noise-trace detours.txt --seed 3 --format json",
+                       &out),
+                   0);
   const char *at = out ? strstr(out, "\"makespan_ns\": ") : NULL;
   ck_assert_ptr_nonnull(at);
   double makespan = strtod(at + strlen("\"makespan_ns\": "), NULL);
@@ -390,7 +415,9 @@ END_TEST
 START_TEST(collectives_csv_example) {
   char *out = NULL;
   ck_assert_int_eq(run("validate coll.csv --model hockney --param alpha=1us --param beta=1ns "
-                       "--format json", &out), 0);
+                       "--format json",
+                       &out),
+                   0);
   ck_assert_msg(out && strstr(out, "\"algorithm\": \"bcast-binomial\", \"named\": true, "
                                    "\"measured_ns\": 1500, \"predicted_ns\": 1008"),
                 "%s", out ? out : "(nothing)");
@@ -415,7 +442,9 @@ static void mask_measured(char *json) {
 START_TEST(json_output_example) {
   char *out = NULL;
   ck_assert_int_eq(run("run put.dag --model hockney --param alpha=1us --param beta=1ns "
-                       "--format json", &out), 0);
+                       "--format json",
+                       &out),
+                   0);
   char *want = strdup(find(&doc, "put.json")->text);
   mask_measured(out);
   mask_measured(want);
@@ -436,8 +465,9 @@ static void mask_measured_csv(char *csv) {
     char *end = strchr(line, '\n');
     ck_assert_ptr_nonnull(end);
     char *comma = end;
-    for (int k = 0; k < 2; k++)
-      do comma--; while (comma > line && *comma != ',');
+    for (int k = 0; k < 2; k++) do
+        comma--;
+      while (comma > line && *comma != ',');
     ck_assert_int_eq(*comma, ',');
     memmove(comma + 4, end, strlen(end) + 1);
     memcpy(comma, ",0,0", 4);
@@ -450,7 +480,9 @@ static void mask_measured_csv(char *csv) {
 START_TEST(run_csv_output_example) {
   char *out = NULL;
   ck_assert_int_eq(run("run put.dag --model hockney --param alpha=1us --param beta=1ns "
-                       "--format csv", &out), 0);
+                       "--format csv",
+                       &out),
+                   0);
   char *want = strdup(find(&doc, "put-run.csv")->text);
   mask_measured_csv(out);
   mask_measured_csv(want);
@@ -464,7 +496,9 @@ END_TEST
 
 START_TEST(timeline_output_example) {
   ck_assert_int_eq(run("run put.dag --model hockney --param alpha=1us --param beta=1ns "
-                       "--timeline put-timeline.csv", NULL), 0);
+                       "--timeline put-timeline.csv",
+                       NULL),
+                   0);
   assert_written("put-timeline.csv", "put-timeline.csv");
 }
 END_TEST
@@ -474,7 +508,9 @@ END_TEST
  * input's FNV-1a hash is of the document's put.dag, byte for byte. */
 START_TEST(samples_output_example) {
   ck_assert_int_eq(run("run put.dag --model hockney --param alpha=1us --param beta=1ns --noise "
-                       "host=constant:value=2 --seeds 2 --samples samples.csv", NULL), 0);
+                       "host=constant:value=2 --seeds 2 --samples samples.csv",
+                       NULL),
+                   0);
   assert_written("samples.csv", "samples.csv");
   assert_written("samples.csv.meta", "samples.csv.meta");
 }

@@ -97,7 +97,7 @@ START_TEST(test_registry) {
   ck_assert_str_eq(all[0].name, "pingpong");
   ck_assert_str_eq(all[1].name, "multicast");
   /* then grouped by collective, in this order */
-  const char *const collectives[] = {"bcast-",    "scatter-",  "gather-",  "reduce-",
+  const char *const collectives[] = {"bcast-",     "scatter-",   "gather-",   "reduce-",
                                      "allreduce-", "allgather-", "alltoall-", "barrier-"};
   int group = 0;
   for (int i = 0; i < count; i++) {
@@ -415,7 +415,8 @@ START_TEST(test_rm_errors) {
   set_factors(&o, (const int32_t[]){4, 2}, 2);
   ck_assert(strstr(fs_test_generate_error("allreduce-rm", &o, &err), "more than --ranks 6"));
   set_factors(&o, (const int32_t[]){2, 2}, 2);
-  ck_assert(strstr(fs_test_generate_error("allreduce-rm", &o, &err), "multiply to 4, not --ranks 6"));
+  ck_assert(
+      strstr(fs_test_generate_error("allreduce-rm", &o, &err), "multiply to 4, not --ranks 6"));
   set_factors(&o, (const int32_t[]){6, 1}, 2);
   ck_assert(strstr(fs_test_generate_error("allreduce-rm", &o, &err), "at least 2"));
   o.factor_count = 65;
@@ -830,8 +831,10 @@ START_TEST(test_two_sided_errors) {
   ck_assert(strstr(fs_test_generate_error("allreduce-recdoub", &o, &err), "power of 2 --ranks"));
   o = fs_test_options(8, 8, 0, NULL);
   o.has_reduce_time = 1, o.reduce_time = 10 * FS_NS;
-  ck_assert(strstr(fs_test_generate_error("allreduce-recdoub", &o, &err), "--reduce-time does not apply"));
-  ck_assert(strstr(fs_test_generate_error("reduce-binomial", &o, &err), "--reduce-time does not apply"));
+  ck_assert(strstr(fs_test_generate_error("allreduce-recdoub", &o, &err),
+                   "--reduce-time does not apply"));
+  ck_assert(
+      strstr(fs_test_generate_error("reduce-binomial", &o, &err), "--reduce-time does not apply"));
   for (int i = 0; i < 4; i++) { /* one rank: nothing to send */
     fs_program *p = generate_sized(two_sided[i].name, 1, 8);
     ck_assert_int_eq(p->tasks, 0);
@@ -892,7 +895,8 @@ START_TEST(test_too_many_tasks) {
   ck_assert(strstr(fs_test_generate_error("bcast-binomial", &o, &err), "more than"));
   ck_assert(strstr(fs_test_generate_error("reduce-binomial", &o, &err), "more than"));
   ck_assert(strstr(fs_test_generate_error("barrier-dissemination", &o, &err), "more than"));
-  ck_assert(strstr(fs_test_generate_error("barrier-dissemination-schedgen", &o, &err), "more than"));
+  ck_assert(
+      strstr(fs_test_generate_error("barrier-dissemination-schedgen", &o, &err), "more than"));
   ck_assert(strstr(fs_test_generate_error("allgather-ring", &o, &err), "more than"));
   o.ranks = 1 << 30;
   ck_assert(strstr(fs_test_generate_error("allreduce-recdoub", &o, &err), "more than"));
@@ -956,9 +960,8 @@ static void assert_tags_match(const fs_program *p) {
 /* One step of a sendrecv allgather: rank's recv then send, tasks `at` and
  * at+1, with this peer, size, tag and label, both after exactly `previous`
  * (the rank's recv of the step before, or nothing when -1). */
-static void assert_sendrecv(const fs_program *p, int32_t at, int32_t rank, int32_t to,
-                            int32_t from, int64_t size, int32_t tag, const char *label,
-                            int32_t previous) {
+static void assert_sendrecv(const fs_program *p, int32_t at, int32_t rank, int32_t to, int32_t from,
+                            int64_t size, int32_t tag, const char *label, int32_t previous) {
   for (int32_t t = at; t <= at + 1; t++) {
     ck_assert_int_eq(p->kind[t], t == at ? FS_RECV : FS_SEND);
     ck_assert_int_eq(p->rank[t], rank);
@@ -1027,8 +1030,8 @@ START_TEST(test_allgather_ring_four_ranks) {
   ck_assert_int_eq(p->dependencies, 16);
   ck_assert_ptr_nonnull(p->tag);
   const int32_t r2[6][5] = {/* task, kind (0 recv), peer, tag, depends on task */
-                            {4, 0, 1, 0, -1},  {5, 1, 3, 0, -1},  {12, 0, 1, 1, 4},
-                            {13, 1, 3, 1, 4},  {20, 0, 1, 2, 12}, {21, 1, 3, 2, 12}};
+                            {4, 0, 1, 0, -1}, {5, 1, 3, 0, -1},  {12, 0, 1, 1, 4},
+                            {13, 1, 3, 1, 4}, {20, 0, 1, 2, 12}, {21, 1, 3, 2, 12}};
   for (int i = 0; i < 6; i++) {
     int32_t t = r2[i][0];
     ck_assert_int_eq(p->rank[t], 2);
@@ -1092,9 +1095,12 @@ START_TEST(test_allgather_errors) {
   }
   fs_generator_options o = fs_test_options(8, 8, 0, NULL);
   o.has_reduce_time = 1, o.reduce_time = 10 * FS_NS;
-  ck_assert(strstr(fs_test_generate_error("allgather-rd", &o, &err), "--reduce-time does not apply"));
-  ck_assert(strstr(fs_test_generate_error("allgather-ring", &o, &err), "--reduce-time does not apply"));
-  o = fs_test_options(8, FS_SIZE_LIMIT / 4 + 1, 0, NULL); /* the last round's 4 blocks: past the limit */
+  ck_assert(
+      strstr(fs_test_generate_error("allgather-rd", &o, &err), "--reduce-time does not apply"));
+  ck_assert(
+      strstr(fs_test_generate_error("allgather-ring", &o, &err), "--reduce-time does not apply"));
+  o = fs_test_options(8, FS_SIZE_LIMIT / 4 + 1, 0,
+                      NULL); /* the last round's 4 blocks: past the limit */
   ck_assert(strstr(fs_test_generate_error("allgather-rd", &o, &err), "too large"));
   o.size = FS_SIZE_LIMIT / 4; /* the limit itself */
   fs_program *p = fs_test_generate("allgather-rd", &o);
@@ -1240,7 +1246,10 @@ END_TEST
 START_TEST(test_scatter_gather_six_ranks) {
   fs_program *p = generate_sized("scatter-binomial", 6, 100);
   const int32_t scatter[5][4] = {/* from, to, blocks, round */
-                                 {0, 4, 2, 1}, {0, 2, 2, 2}, {0, 1, 1, 3}, {2, 3, 1, 3},
+                                 {0, 4, 2, 1},
+                                 {0, 2, 2, 2},
+                                 {0, 1, 1, 3},
+                                 {2, 3, 1, 3},
                                  {4, 5, 1, 3}};
   ck_assert_int_eq(p->tasks, 10);
   ck_assert_int_eq(p->dependencies, 2); /* 4->5 after 4's recv, 2->3 after 2's */
@@ -1257,7 +1266,10 @@ START_TEST(test_scatter_gather_six_ranks) {
   ck_assert(depends_on(p, 8, 1, 0) && p->need[8] == 1); /* 4->5 after the recv on 4 */
   fs_program_free(p);
   p = generate_sized("gather-binomial", 6, 100);
-  const int32_t gather[5][4] = {{1, 0, 1, 1}, {3, 2, 1, 1}, {5, 4, 1, 1}, {2, 0, 2, 2},
+  const int32_t gather[5][4] = {{1, 0, 1, 1},
+                                {3, 2, 1, 1},
+                                {5, 4, 1, 1},
+                                {2, 0, 2, 2},
                                 {4, 0, 2, 3}};
   ck_assert_int_eq(p->tasks, 10);
   ck_assert_int_eq(p->dependencies, 2);
@@ -1314,8 +1326,10 @@ static void assert_pairwise(int32_t n, int64_t size) {
   assert_tags_match(p);
   int sends[16][16] = {{0}}, recvs[16][16] = {{0}};
   for (int32_t t = 0; t < p->tasks; t++) {
-    if (p->kind[t] == FS_SEND) sends[p->rank[t]][p->peer[t]]++;
-    else recvs[p->peer[t]][p->rank[t]]++; /* block (sender, receiver) */
+    if (p->kind[t] == FS_SEND)
+      sends[p->rank[t]][p->peer[t]]++;
+    else
+      recvs[p->peer[t]][p->rank[t]]++; /* block (sender, receiver) */
   }
   for (int32_t i = 0; i < n; i++)
     for (int32_t j = 0; j < n; j++) {
@@ -1353,7 +1367,8 @@ START_TEST(test_rooted_and_alltoall_errors) {
   ck_assert(strstr(fs_test_generate_error("scatter-binomial", &o, &err), "too large"));
   ck_assert(strstr(fs_test_generate_error("gather-binomial", &o, &err), "too large"));
   o = fs_test_options(INT32_MAX, 8, 0, NULL);
-  for (int i = 0; i < 4; i++) ck_assert(strstr(fs_test_generate_error(names[i], &o, &err), "more than"));
+  for (int i = 0; i < 4; i++)
+    ck_assert(strstr(fs_test_generate_error(names[i], &o, &err), "more than"));
   o = fs_test_options(23171, 8, 0, NULL); /* 2 * 23171 * 23170 > 2^30 - 1 tasks */
   ck_assert(strstr(fs_test_generate_error("alltoall-pairwise", &o, &err), "more than"));
 }
@@ -1418,8 +1433,8 @@ static void assert_rotated(const char *name, int32_t n, int32_t root) {
   }
   ck_assert(memcmp(p->successor_at, base->successor_at,
                    sizeof *p->successor_at * ((size_t)p->tasks + 1)) == 0);
-  ck_assert(memcmp(p->successor, base->successor,
-                   sizeof *p->successor * (size_t)p->dependencies) == 0);
+  ck_assert(memcmp(p->successor, base->successor, sizeof *p->successor * (size_t)p->dependencies) ==
+            0);
   fs_program_free(base);
   fs_program_free(p);
 }
@@ -1530,7 +1545,8 @@ START_TEST(test_root_errors) {
     ck_assert_str_eq(fs_test_generate_error(names[i], &o, &err) + strlen(names[i]),
                      ": --root 5 is not a rank of 0..4");
     o.root = -1;
-    ck_assert(strstr(fs_test_generate_error(names[i], &o, &err), "--root -1 is not a rank of 0..4"));
+    ck_assert(
+        strstr(fs_test_generate_error(names[i], &o, &err), "--root -1 is not a rank of 0..4"));
     o = fs_test_options(1, 8, 0, NULL);
     o.root = 0; /* one rank: the root alone, nothing to send */
     fs_program *p = fs_test_generate(names[i], &o);
@@ -1651,9 +1667,9 @@ START_TEST(test_flow_records) {
   ck_assert_int_eq(flow.collective, FS_COLLECTIVE_ALLREDUCE);
   ck_assert_int_eq(flow.blocks, 1);
   ck_assert_int_eq(flow.block_size[0], 40);
-  const fs_flow_action rd[] = {FS_FLOW_NONE,     FS_FLOW_NONE,     FS_FLOW_NONE,
-                               FS_FLOW_PUT_TEMP, FS_FLOW_COMBINE,  FS_FLOW_PUT_TEMP,
-                               FS_FLOW_PUT_TEMP, FS_FLOW_COMBINE,  FS_FLOW_COMBINE,
+  const fs_flow_action rd[] = {FS_FLOW_NONE,     FS_FLOW_NONE,    FS_FLOW_NONE,
+                               FS_FLOW_PUT_TEMP, FS_FLOW_COMBINE, FS_FLOW_PUT_TEMP,
+                               FS_FLOW_PUT_TEMP, FS_FLOW_COMBINE, FS_FLOW_COMBINE,
                                FS_FLOW_PUT_WRITE};
   ck_assert_int_eq(p->tasks, 10);
   for (int32_t t = 0; t < 10; t++) ck_assert_int_eq(fs_data_flow_action(&flow, t), rd[t]);

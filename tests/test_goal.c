@@ -25,26 +25,26 @@
 #include "test_support.h"
 
 /* Schedgen's binomialtreebcast for 4 ranks, written as Schedgen does. */
-#define BCAST_4                                                                            \
-  "num_ranks 4\n"                                                                          \
-  "\n"                                                                                     \
-  "rank 0 {\n"                                                                             \
-  "l1: send 8b to 2 tag 0\n"                                                               \
-  "l2: send 8b to 1 tag 0\n"                                                               \
-  "}\n"                                                                                    \
-  "\n"                                                                                     \
-  "rank 1 {\n"                                                                             \
-  "l1: recv 8b from 0 tag 0\n"                                                             \
-  "}\n"                                                                                    \
-  "\n"                                                                                     \
-  "rank 2 {\n"                                                                             \
-  "l1: recv 8b from 0 tag 0\n"                                                             \
-  "l2: send 8b to 3 tag 0\n"                                                               \
-  "l2 requires l1\n"                                                                       \
-  "}\n"                                                                                    \
-  "\n"                                                                                     \
-  "rank 3 {\n"                                                                             \
-  "l1: recv 8b from 2 tag 0\n"                                                             \
+#define BCAST_4                \
+  "num_ranks 4\n"              \
+  "\n"                         \
+  "rank 0 {\n"                 \
+  "l1: send 8b to 2 tag 0\n"   \
+  "l2: send 8b to 1 tag 0\n"   \
+  "}\n"                        \
+  "\n"                         \
+  "rank 1 {\n"                 \
+  "l1: recv 8b from 0 tag 0\n" \
+  "}\n"                        \
+  "\n"                         \
+  "rank 2 {\n"                 \
+  "l1: recv 8b from 0 tag 0\n" \
+  "l2: send 8b to 3 tag 0\n"   \
+  "l2 requires l1\n"           \
+  "}\n"                        \
+  "\n"                         \
+  "rank 3 {\n"                 \
+  "l1: recv 8b from 2 tag 0\n" \
   "}\n"
 
 #define P2 "num_ranks 2\nrank 0 {\n"
@@ -69,7 +69,9 @@ static char *successors_text(const fs_program *p, int32_t t, char *out, size_t s
     uint32_t edge = p->successor[e];
     snprintf(out + strlen(out), size - strlen(out), "%s%s%s", e > p->successor_at[t] ? " " : "",
              fs_task_name(p, FS_EDGE_TASK(edge), buffer),
-             edge & FS_EDGE_START ? ":start" : edge & FS_EDGE_LOCAL ? ":local" : "");
+             edge & FS_EDGE_START   ? ":start"
+             : edge & FS_EDGE_LOCAL ? ":local"
+                                    : "");
   }
   return out;
 }
@@ -97,9 +99,9 @@ static void assert_tasks(const fs_program *p, const expected_task *want, int n) 
                       fs_task_tag(p, t) == w->tag && fs_task_cpu(p, t) == w->cpu &&
                       fs_task_nic(p, t) == w->nic && p->need[t] == w->need,
                   "task %s: kind %d rank %d peer %d value %lld flags %d tag %d cpu %d nic %d "
-                  "need %d", w->name, p->kind[t], p->rank[t], p->peer[t], (long long)p->value[t],
-                  p->flags[t], fs_task_tag(p, t), fs_task_cpu(p, t), fs_task_nic(p, t),
-                  p->need[t]);
+                  "need %d",
+                  w->name, p->kind[t], p->rank[t], p->peer[t], (long long)p->value[t], p->flags[t],
+                  fs_task_tag(p, t), fs_task_cpu(p, t), fs_task_nic(p, t), p->need[t]);
     ck_assert_str_eq(successors_text(p, t, successors, sizeof successors), w->successors);
   }
 }
@@ -191,7 +193,8 @@ START_TEST(test_every_clause) {
       {"t15", RECV, 1, 1, 0, SZ, 0, 1, 0, 0, ""},
       {"r2.a", CALC, 2, -1, 100 * FS_NS, TM, 0, 0, 0, 0, ""},
       {"r2.b", CALC, 2, -1, 0, TM, 0, 7, 0, 0, ""},
-      {"t18", CALC, 2, -1, FS_TIME_LIMIT / FS_NS * FS_NS, TM, 0, 0, 0, 0, ""}, /* the whole ns below 2^62 ps */
+      {"t18", CALC, 2, -1, FS_TIME_LIMIT / FS_NS * FS_NS, TM, 0, 0, 0, 0,
+       ""}, /* the whole ns below 2^62 ps */
       {"t19", CALC, 2, -1, FS_NS, TM, 0, 0, 0, 0, ""},
       {"t20", CALC, 2, -1, 42 * FS_NS, TM, 0, 3, 0, 0, ""}, /* leading zeros */
   };
@@ -318,8 +321,8 @@ START_TEST(test_label_defined_twice) {
   const char *text = P2 "l1: calc 1\nl1: calc 2\nl2: calc 3\nl2 requires l1\n}\nrank 1 {\n}\n";
   fs_error err = {{0}};
   ck_assert_ptr_null(fs_goal_read_memory(text, strlen(text), "e.goal", &err));
-  ck_assert_str_eq(err.message,
-                   "e.goal:4:1: expected a label not yet defined in the block of rank 0 (got 'l1')");
+  ck_assert_str_eq(err.message, "e.goal:4:1: expected a label not yet defined in the block of rank "
+                                "0 (got 'l1')");
   const char *again = "num_ranks 2\nrank 0 {\nsend 8b to 1\n  x: recv 8b from 1\n}\n"
                       "rank 1 {\nx: calc 5\n    x: send 8b to 0\n}\n";
   ck_assert_ptr_null(fs_goal_read_memory(again, strlen(again), "e.goal", &err));
@@ -337,8 +340,8 @@ START_TEST(test_label_words) {
   fs_program *p = read_ok(P2 "to: calc 1\ntag: calc 2\nrequires: calc 3\nsendx: calc 4\n"
                              "b_2: calc 5\nRank: calc 6\nCALC: calc 7\n"
                              "requires requires tag\nsendx irequires to\n}\nrank 1 {}\n");
-  const char *names[] = {"r0.to", "r0.tag", "r0.requires", "r0.sendx", "r0.b_2", "r0.Rank",
-                         "r0.CALC"};
+  const char *names[] = {"r0.to",  "r0.tag",  "r0.requires", "r0.sendx",
+                         "r0.b_2", "r0.Rank", "r0.CALC"};
   char buffer[24], successors[128];
   ck_assert_int_eq(p->tasks, 7);
   for (int t = 0; t < 7; t++) {
@@ -360,7 +363,8 @@ START_TEST(test_many_labels) {
   for (int i = 0; i < 3000; i++) used += (size_t)sprintf(text + used, "label_%d: calc %d\n", i, i);
   for (int i = 1; i < 3000; i++)
     used += (size_t)sprintf(text + used, "label_%d requires label_%d\n", i, i - 1);
-  used += (size_t)sprintf(text + used, "}\nrank 1 {\nlabel_5: calc 1\nlabel_5 requires label_4\n}\n");
+  used +=
+      (size_t)sprintf(text + used, "}\nrank 1 {\nlabel_5: calc 1\nlabel_5 requires label_4\n}\n");
   fs_error err = {{0}};
   ck_assert_ptr_null(fs_goal_read_memory(text, used, "e.goal", &err));
   ck_assert_str_eq(err.message, "e.goal:6005:18: expected a label defined above in the block of "
@@ -611,7 +615,7 @@ typedef struct error_case {
   const char *message;
 } error_case;
 
-#define IN_BLOCK(rank)                                                                       \
+#define IN_BLOCK(rank)                                                                         \
   "expected a statement (send, recv, calc, LABEL: ..., LABEL requires LABEL, LABEL irequires " \
   "LABEL) or '}' closing the block of rank " #rank
 #define SIZE_RANGE "a message size in bytes, from 0 to 4611686018427387904 (2^62, the limit)"
@@ -624,12 +628,18 @@ static const error_case error_cases[] = {
     {"// only\n/* comments */\n\n", 0, "e.goal:4:1: expected 'num_ranks N' (got end of file)"},
     {"rank 0 {\n}\n", 0, "e.goal:1:1: expected 'num_ranks N' (got 'rank')"},
     {"l1: calc 1\n", 0, "e.goal:1:1: expected 'num_ranks N' (got 'l1')"},
-    {"num_ranks\n", 0, "e.goal:1:10: expected a number of ranks from 1 to 2147483647 (got end of line)"},
+    {"num_ranks\n", 0,
+     "e.goal:1:10: expected a number of ranks from 1 to 2147483647 (got end of line)"},
     {"num_ranks 0\n", 0, "e.goal:1:11: expected a number of ranks from 1 to 2147483647 (got '0')"},
-    {"num_ranks -1\n", 0, "e.goal:1:11: expected a number of ranks from 1 to 2147483647 (got '-1')"},
-    {"num_ranks 2147483648\n", 0, "e.goal:1:11: expected a number of ranks from 1 to 2147483647 (got '2147483648')"},
-    {"num_ranks 99999999999999999999999\n", 0, "e.goal:1:11: expected a number of ranks from 1 to 2147483647 (got '99999999999999999999999')"},
-    {"num_ranks two\n", 0, "e.goal:1:11: expected a number of ranks from 1 to 2147483647 (got 'two')"},
+    {"num_ranks -1\n", 0,
+     "e.goal:1:11: expected a number of ranks from 1 to 2147483647 (got '-1')"},
+    {"num_ranks 2147483648\n", 0,
+     "e.goal:1:11: expected a number of ranks from 1 to 2147483647 (got '2147483648')"},
+    {"num_ranks 99999999999999999999999\n", 0,
+     "e.goal:1:11: expected a number of ranks from 1 to 2147483647 (got "
+     "'99999999999999999999999')"},
+    {"num_ranks two\n", 0,
+     "e.goal:1:11: expected a number of ranks from 1 to 2147483647 (got 'two')"},
     {"num_ranks 2\nnum_ranks 2\n", 0, "e.goal:2:1: expected 'rank 0 {' (got 'num_ranks')"},
     {"num_ranks 2 x\n", 0, "e.goal:1:13: expected 'rank 0 {' (got 'x')"},
     {"num_ranks 2\n# no\n", 0, "e.goal:2:1: expected 'rank 0 {' (got '#')"},
@@ -637,22 +647,35 @@ static const error_case error_cases[] = {
     {"num_ranks 2\n}\n", 0, "e.goal:2:1: expected 'rank 0 {' (got '}')"},
     {"num_ranks 2\nl1: calc 1\n", 0, "e.goal:2:1: expected 'rank 0 {' (got 'l1')"},
     {"num_ranks 2\nrank0 {\n", 0, "e.goal:2:1: expected 'rank 0 {' (got 'rank0')"},
-    {"num_ranks 2\nrank 1 {\n", 0, "e.goal:2:6: expected rank 0, the next in order (0 to 1) (got '1')"},
-    {"num_ranks 2\nrank {\n", 0, "e.goal:2:6: expected rank 0, the next in order (0 to 1) (got '{')"},
-    {"num_ranks 3\nrank 0 {}\nrank 0 {}\n", 0, "e.goal:3:6: expected rank 1, the next in order (0 to 2) (got '0')"},
-    {"num_ranks 3\nrank 0 {}\nrank 2 {}\n", 0, "e.goal:3:6: expected rank 1, the next in order (0 to 2) (got '2')"},
-    {"num_ranks 2\nrank 0\n{\n}\n", 0, "e.goal:2:7: expected '{' on the line of 'rank R' (got end of line)"},
+    {"num_ranks 2\nrank 1 {\n", 0,
+     "e.goal:2:6: expected rank 0, the next in order (0 to 1) (got '1')"},
+    {"num_ranks 2\nrank {\n", 0,
+     "e.goal:2:6: expected rank 0, the next in order (0 to 1) (got '{')"},
+    {"num_ranks 3\nrank 0 {}\nrank 0 {}\n", 0,
+     "e.goal:3:6: expected rank 1, the next in order (0 to 2) (got '0')"},
+    {"num_ranks 3\nrank 0 {}\nrank 2 {}\n", 0,
+     "e.goal:3:6: expected rank 1, the next in order (0 to 2) (got '2')"},
+    {"num_ranks 2\nrank 0\n{\n}\n", 0,
+     "e.goal:2:7: expected '{' on the line of 'rank R' (got end of line)"},
     {"num_ranks 2\nrank 0 x {\n", 0, "e.goal:2:8: expected '{' on the line of 'rank R' (got 'x')"},
-    {"num_ranks 1\nrank 0 {\n}\nrank 1 {\n}\n", 0, "e.goal:4:1: expected the end of the file after the block of rank 0, the last (got 'rank')"},
-    {"num_ranks 1\nrank 0 {\n} }\n", 0, "e.goal:3:3: expected the end of the file after the block of rank 0, the last (got '}')"},
-    {"num_ranks 1\nrank 0 {}\nl1: calc 1\n", 0, "e.goal:3:1: expected the end of the file after the block of rank 0, the last (got 'l1')"},
+    {"num_ranks 1\nrank 0 {\n}\nrank 1 {\n}\n", 0,
+     "e.goal:4:1: expected the end of the file after the block of rank 0, the last (got 'rank')"},
+    {"num_ranks 1\nrank 0 {\n} }\n", 0,
+     "e.goal:3:3: expected the end of the file after the block of rank 0, the last (got '}')"},
+    {"num_ranks 1\nrank 0 {}\nl1: calc 1\n", 0,
+     "e.goal:3:1: expected the end of the file after the block of rank 0, the last (got 'l1')"},
     /* the end of the file */
-    {"num_ranks 3\nrank 0 {\n}\n", 0, "e.goal:4:1: expected 'rank 1 {' (num_ranks is 3) (got end of file)"},
+    {"num_ranks 3\nrank 0 {\n}\n", 0,
+     "e.goal:4:1: expected 'rank 1 {' (num_ranks is 3) (got end of file)"},
     {"num_ranks 3\n", 0, "e.goal:2:1: expected 'rank 0 {' (num_ranks is 3) (got end of file)"},
-    {"num_ranks 2\nrank 0 {\nl1: calc 1\n", 0, "e.goal:4:1: expected '}' closing the block of rank 0 opened at line 2 (got end of file)"},
-    {"num_ranks 2\nrank 0 {}\n  rank 1 { l1: calc 1", 0, "e.goal:4:1: expected '}' closing the block of rank 1 opened at line 3 (got end of file)"},
-    {"num_ranks 1\nrank 0 {\n}\n  /* open\n\n", 0, "e.goal:6:1: expected '*/' closing the comment opened at 4:3 (got end of file)"},
-    {"num_ranks 1\nrank 0 {\n/* }", 0, "e.goal:4:1: expected '*/' closing the comment opened at 3:1 (got end of file)"},
+    {"num_ranks 2\nrank 0 {\nl1: calc 1\n", 0,
+     "e.goal:4:1: expected '}' closing the block of rank 0 opened at line 2 (got end of file)"},
+    {"num_ranks 2\nrank 0 {}\n  rank 1 { l1: calc 1", 0,
+     "e.goal:4:1: expected '}' closing the block of rank 1 opened at line 3 (got end of file)"},
+    {"num_ranks 1\nrank 0 {\n}\n  /* open\n\n", 0,
+     "e.goal:6:1: expected '*/' closing the comment opened at 4:3 (got end of file)"},
+    {"num_ranks 1\nrank 0 {\n/* }", 0,
+     "e.goal:4:1: expected '*/' closing the comment opened at 3:1 (got end of file)"},
     /* where a statement may start */
     {P2 "rank 1 {\n", 0, "e.goal:3:1: " IN_BLOCK(0) " (got 'rank')"},
     {P2 "num_ranks 2\n", 0, "e.goal:3:1: " IN_BLOCK(0) " (got 'num_ranks')"},
@@ -662,25 +685,38 @@ static const error_case error_cases[] = {
     {P2 "_l: calc 1\n", 0, "e.goal:3:1: " IN_BLOCK(0) " (got '_l')"},
     {P2 "{\n", 0, "e.goal:3:1: " IN_BLOCK(0) " (got '{')"},
     {P2 "-1\n", 0, "e.goal:3:1: " IN_BLOCK(0) " (got '-1')"},
-    {P2 "l1\x01: calc 1\n", 0, "e.goal:3:3: expected ':', 'requires' or 'irequires' after a label (got '?')"},
+    {P2 "l1\x01: calc 1\n", 0,
+     "e.goal:3:3: expected ':', 'requires' or 'irequires' after a label (got '?')"},
     {P2 "calc 1\rcalc 2\n", 0, "e.goal:3:7: expected 'cpu' or end of line (got '?')"},
     /* labels */
-    {P2 "l1 calc 1\n", 0, "e.goal:3:4: expected ':', 'requires' or 'irequires' after a label (got 'calc')"},
-    {P2 "l1\n", 0, "e.goal:3:3: expected ':', 'requires' or 'irequires' after a label (got end of line)"},
-    {P2 "send8b to 1\n", 0, "e.goal:3:8: expected ':', 'requires' or 'irequires' after a label (got 'to')"},
-    {P2 "l1: put 8b to 1\n", 0, "e.goal:3:5: expected 'send', 'recv' or 'calc' after 'LABEL:' (got 'put')"},
-    {P2 "l1:\n", 0, "e.goal:3:4: expected 'send', 'recv' or 'calc' after 'LABEL:' (got end of line)"},
-    {P2 "l1: l2: calc 1\n", 0, "e.goal:3:5: expected 'send', 'recv' or 'calc' after 'LABEL:' (got 'l2')"},
+    {P2 "l1 calc 1\n", 0,
+     "e.goal:3:4: expected ':', 'requires' or 'irequires' after a label (got 'calc')"},
+    {P2 "l1\n", 0,
+     "e.goal:3:3: expected ':', 'requires' or 'irequires' after a label (got end of line)"},
+    {P2 "send8b to 1\n", 0,
+     "e.goal:3:8: expected ':', 'requires' or 'irequires' after a label (got 'to')"},
+    {P2 "l1: put 8b to 1\n", 0,
+     "e.goal:3:5: expected 'send', 'recv' or 'calc' after 'LABEL:' (got 'put')"},
+    {P2 "l1:\n", 0,
+     "e.goal:3:4: expected 'send', 'recv' or 'calc' after 'LABEL:' (got end of line)"},
+    {P2 "l1: l2: calc 1\n", 0,
+     "e.goal:3:5: expected 'send', 'recv' or 'calc' after 'LABEL:' (got 'l2')"},
     /* send and recv */
     {P2 "send\n", 0, "e.goal:3:5: expected " SIZE_RANGE " (got end of line)"},
     {P2 "send b to 1\n", 0, "e.goal:3:6: expected " SIZE_RANGE " (got 'b')"},
     {P2 "send -1b to 1\n", 0, "e.goal:3:6: expected " SIZE_RANGE " (got '-1b')"},
-    {P2 "send 4611686018427387905b to 1\n", 0, "e.goal:3:6: expected " SIZE_RANGE " (got '4611686018427387905b')"},
-    {P2 "send 9223372036854775807b to 1\n", 0, "e.goal:3:6: expected " SIZE_RANGE " (got '9223372036854775807b')"},
-    {P2 "send 9223372036854775808b to 1\n", 0, "e.goal:3:6: expected " SIZE_RANGE " (got '9223372036854775808b')"},
-    {P2 "send 18446744073709551616b to 1\n", 0, "e.goal:3:6: expected " SIZE_RANGE " (got '18446744073709551616b')"},
-    {P2 "send 36893488147419103232b to 1\n", 0, "e.goal:3:6: expected " SIZE_RANGE " (got '36893488147419103232b')"},
-    {P2 "send 0009223372036854775808b to 1\n", 0, "e.goal:3:6: expected " SIZE_RANGE " (got '0009223372036854775808b')"},
+    {P2 "send 4611686018427387905b to 1\n", 0,
+     "e.goal:3:6: expected " SIZE_RANGE " (got '4611686018427387905b')"},
+    {P2 "send 9223372036854775807b to 1\n", 0,
+     "e.goal:3:6: expected " SIZE_RANGE " (got '9223372036854775807b')"},
+    {P2 "send 9223372036854775808b to 1\n", 0,
+     "e.goal:3:6: expected " SIZE_RANGE " (got '9223372036854775808b')"},
+    {P2 "send 18446744073709551616b to 1\n", 0,
+     "e.goal:3:6: expected " SIZE_RANGE " (got '18446744073709551616b')"},
+    {P2 "send 36893488147419103232b to 1\n", 0,
+     "e.goal:3:6: expected " SIZE_RANGE " (got '36893488147419103232b')"},
+    {P2 "send 0009223372036854775808b to 1\n", 0,
+     "e.goal:3:6: expected " SIZE_RANGE " (got '0009223372036854775808b')"},
     {P2 "send 8 to 1\n", 0, "e.goal:3:8: expected 'b' after the message size (got 'to')"},
     {P2 "send 8B to 1\n", 0, "e.goal:3:7: expected 'b' after the message size (got 'B')"},
     {P2 "send 8kb to 1\n", 0, "e.goal:3:7: expected 'b' after the message size (got 'kb')"},
@@ -691,18 +727,27 @@ static const error_case error_cases[] = {
     {P2 "send 8b to 2\n", 0, "e.goal:3:12: expected a destination rank in [0, 2) (got '2')"},
     {P2 "send 8b to -1\n", 0, "e.goal:3:12: expected a destination rank in [0, 2) (got '-1')"},
     {P2 "send 8b to x\n", 0, "e.goal:3:12: expected a destination rank in [0, 2) (got 'x')"},
-    {P2 "recv 8b from 2\n", 0, "e.goal:3:14: expected a source rank in [0, 2) or -1 (any) (got '2')"},
-    {P2 "recv 8b from -2\n", 0, "e.goal:3:14: expected a source rank in [0, 2) or -1 (any) (got '-2')"},
-    {P2 "recv 8b from -10\n", 0, "e.goal:3:16: expected 'tag', 'cpu', 'nic' or end of line (got '0')"},
-    {P2 "send 8b to 1 x\n", 0, "e.goal:3:14: expected 'tag', 'cpu', 'nic' or end of line (got 'x')"},
-    {P2 "send 8b to 1 // c\n", 0, "e.goal:3:14: expected 'tag', 'cpu', 'nic' or end of line (got '/')"},
-    {P2 "send 8b to 1 /* c */\n", 0, "e.goal:3:14: expected 'tag', 'cpu', 'nic' or end of line (got '/')"},
+    {P2 "recv 8b from 2\n", 0,
+     "e.goal:3:14: expected a source rank in [0, 2) or -1 (any) (got '2')"},
+    {P2 "recv 8b from -2\n", 0,
+     "e.goal:3:14: expected a source rank in [0, 2) or -1 (any) (got '-2')"},
+    {P2 "recv 8b from -10\n", 0,
+     "e.goal:3:16: expected 'tag', 'cpu', 'nic' or end of line (got '0')"},
+    {P2 "send 8b to 1 x\n", 0,
+     "e.goal:3:14: expected 'tag', 'cpu', 'nic' or end of line (got 'x')"},
+    {P2 "send 8b to 1 // c\n", 0,
+     "e.goal:3:14: expected 'tag', 'cpu', 'nic' or end of line (got '/')"},
+    {P2 "send 8b to 1 /* c */\n", 0,
+     "e.goal:3:14: expected 'tag', 'cpu', 'nic' or end of line (got '/')"},
     {P2 "send 8b to 1 tag\n", 0, "e.goal:3:17: expected " TAG_RANGE " (got end of line)"},
-    {P2 "send 8b to 1 tag 2147483648\n", 0, "e.goal:3:18: expected " TAG_RANGE " (got '2147483648')"},
+    {P2 "send 8b to 1 tag 2147483648\n", 0,
+     "e.goal:3:18: expected " TAG_RANGE " (got '2147483648')"},
     {P2 "recv 8b from 1 tag -2\n", 0, "e.goal:3:20: expected " TAG_RANGE " (got '-2')"},
     {P2 "send 8b to 1 tag any\n", 0, "e.goal:3:18: expected " TAG_RANGE " (got 'any')"},
-    {P2 "send 8b to 1 tag 1 tag 2\n", 0, "e.goal:3:20: expected 'cpu', 'nic' or end of line (got 'tag')"},
-    {P2 "send 8b to 1 cpu\n", 0, "e.goal:3:17: expected a CPU index from 0 to 255 (got end of line)"},
+    {P2 "send 8b to 1 tag 1 tag 2\n", 0,
+     "e.goal:3:20: expected 'cpu', 'nic' or end of line (got 'tag')"},
+    {P2 "send 8b to 1 cpu\n", 0,
+     "e.goal:3:17: expected a CPU index from 0 to 255 (got end of line)"},
     {P2 "send 8b to 1 cpu 256\n", 0, "e.goal:3:18: expected a CPU index from 0 to 255 (got '256')"},
     {P2 "send 8b to 1 cpu 1 tag 1\n", 0, "e.goal:3:20: expected 'nic' or end of line (got 'tag')"},
     {P2 "recv 8b from 1 nic -1\n", 0, "e.goal:3:20: expected a NIC index from 0 to 255 (got '-1')"},
@@ -710,8 +755,10 @@ static const error_case error_cases[] = {
     {P2 "recv 8b from 1 nic 1 }\n", 0, "e.goal:3:22: expected end of line (got '}')"},
     /* calc */
     {P2 "calc\n", 0, "e.goal:3:5: expected " CALC_RANGE " (got end of line)"},
-    {P2 "calc 4611686018427388\n", 0, "e.goal:3:6: expected " CALC_RANGE " (got '4611686018427388')"},
-    {P2 "calc 9223372036854776\n", 0, "e.goal:3:6: expected " CALC_RANGE " (got '9223372036854776')"},
+    {P2 "calc 4611686018427388\n", 0,
+     "e.goal:3:6: expected " CALC_RANGE " (got '4611686018427388')"},
+    {P2 "calc 9223372036854776\n", 0,
+     "e.goal:3:6: expected " CALC_RANGE " (got '9223372036854776')"},
     {P2 "calc 1.5\n", 0, "e.goal:3:7: expected 'cpu' or end of line (got '.')"},
     {P2 "calc 5 nic 1\n", 0, "e.goal:3:8: expected 'cpu' or end of line (got 'nic')"},
     {P2 "calc 5 tag 1\n", 0, "e.goal:3:8: expected 'cpu' or end of line (got 'tag')"},
@@ -719,16 +766,24 @@ static const error_case error_cases[] = {
     {P2 "calc 5 cpu 1 nic 1\n", 0, "e.goal:3:14: expected end of line (got 'nic')"},
     {P2 "l1: calc 5 // c\n", 0, "e.goal:3:12: expected 'cpu' or end of line (got '/')"},
     /* requires and irequires */
-    {P2 "a requires b\n", 0, "e.goal:3:1: expected a label defined above in the block of rank 0 (got 'a')"},
-    {P2 "a: calc 1\na requires b\n", 0, "e.goal:4:12: expected a label defined above in the block of rank 0 (got 'b')"},
-    {P2 "b requires a\na: calc 1\nb: calc 1\n", 0, "e.goal:3:1: expected a label defined above in the block of rank 0 (got 'b')"},
-    {P2 "a: calc 1\n}\nrank 1 {\nb: calc 1\nb requires a\n", 0, "e.goal:7:12: expected a label defined above in the block of rank 1 (got 'a')"},
-    {P2 "a: calc 1\na requires\n", 0, "e.goal:4:11: expected a label after 'requires' (got end of line)"},
-    {P2 "a: calc 1\na irequires 5\n", 0, "e.goal:4:13: expected a label after 'irequires' (got '5')"},
+    {P2 "a requires b\n", 0,
+     "e.goal:3:1: expected a label defined above in the block of rank 0 (got 'a')"},
+    {P2 "a: calc 1\na requires b\n", 0,
+     "e.goal:4:12: expected a label defined above in the block of rank 0 (got 'b')"},
+    {P2 "b requires a\na: calc 1\nb: calc 1\n", 0,
+     "e.goal:3:1: expected a label defined above in the block of rank 0 (got 'b')"},
+    {P2 "a: calc 1\n}\nrank 1 {\nb: calc 1\nb requires a\n", 0,
+     "e.goal:7:12: expected a label defined above in the block of rank 1 (got 'a')"},
+    {P2 "a: calc 1\na requires\n", 0,
+     "e.goal:4:11: expected a label after 'requires' (got end of line)"},
+    {P2 "a: calc 1\na irequires 5\n", 0,
+     "e.goal:4:13: expected a label after 'irequires' (got '5')"},
     {P2 "a: calc 1\na requires a b\n", 0, "e.goal:4:14: expected end of line (got 'b')"},
     {P2 "a: calc 1\na requires a // c\n", 0, "e.goal:4:14: expected end of line (got '/')"},
-    {P2 "a: calc 1\na requires send\n", 0, "e.goal:4:12: expected a label defined above in the block of rank 0 (got 'send')"},
-    {P2 "a: calc 1\na require a\n", 0, "e.goal:4:3: expected ':', 'requires' or 'irequires' after a label (got 'require')"},
+    {P2 "a: calc 1\na requires send\n", 0,
+     "e.goal:4:12: expected a label defined above in the block of rank 0 (got 'send')"},
+    {P2 "a: calc 1\na require a\n", 0,
+     "e.goal:4:3: expected ':', 'requires' or 'irequires' after a label (got 'require')"},
     /* from text_input */
     {P2 "calc\0 1\n", 29, "e.goal:3:5: NUL byte in text (is this a binary file?)"},
 };

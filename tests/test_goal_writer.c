@@ -95,25 +95,24 @@ START_TEST(test_exact_text) {
   fs_program_depend(p, last, send, FS_AFTER_START);
   fs_test_finalize(p);
   char *text = goal_text(p);
-  ck_assert_str_eq(text,
-                   "num_ranks 2\n"
-                   "\n"
-                   "rank 0 {\n"
-                   "l1: send 8b to 1 tag 5\n"
-                   "l2: calc 100 cpu 1\n"
-                   "l3: recv 0b from 1 tag 0\n"
-                   "l4: calc 0\n"
-                   "l2 irequires l1\n"
-                   "l4 irequires l1\n"
-                   "l4 requires l2\n"
-                   "l4 requires l3\n"
-                   "}\n"
-                   "\n"
-                   "rank 1 {\n"
-                   "l1: recv 8b from -1 tag -1 cpu 1 nic 1\n"
-                   "l2: send 0b to 0 tag 0 nic 2\n"
-                   "l2 requires l1\n"
-                   "}\n");
+  ck_assert_str_eq(text, "num_ranks 2\n"
+                         "\n"
+                         "rank 0 {\n"
+                         "l1: send 8b to 1 tag 5\n"
+                         "l2: calc 100 cpu 1\n"
+                         "l3: recv 0b from 1 tag 0\n"
+                         "l4: calc 0\n"
+                         "l2 irequires l1\n"
+                         "l4 irequires l1\n"
+                         "l4 requires l2\n"
+                         "l4 requires l3\n"
+                         "}\n"
+                         "\n"
+                         "rank 1 {\n"
+                         "l1: recv 8b from -1 tag -1 cpu 1 nic 1\n"
+                         "l2: send 0b to 0 tag 0 nic 2\n"
+                         "l2 requires l1\n"
+                         "}\n");
   free(text);
   fs_program_free(p);
 }
@@ -217,8 +216,18 @@ END_TEST
 
 /* One program per refusal: build(p) adds the offending tasks. */
 enum refusal {
-  SIZED_COMPUTE, FRACTIONAL_NS, NEGATIVE_TIME, CONCURRENT, ANY_K, SEND_ANY_TAG, RECV_TAG,
-  NEGATIVE_SIZE, CALC_NIC, CROSS_RANK, LOCAL_DEPENDENCY, REFUSALS
+  SIZED_COMPUTE,
+  FRACTIONAL_NS,
+  NEGATIVE_TIME,
+  CONCURRENT,
+  ANY_K,
+  SEND_ANY_TAG,
+  RECV_TAG,
+  NEGATIVE_SIZE,
+  CALC_NIC,
+  CROSS_RANK,
+  LOCAL_DEPENDENCY,
+  REFUSALS
 };
 
 static fs_program *refused_program(enum refusal r) {
@@ -226,22 +235,22 @@ static fs_program *refused_program(enum refusal r) {
   int32_t a = message(p, FS_SEND, 0, 1, 8, 0), b = message(p, FS_RECV, 1, 0, 8, 0);
   int32_t c = calc(p, 0, FS_NS);
   switch (r) {
-  case SIZED_COMPUTE: fs_task_set_size(p, c, 64); break;
-  case FRACTIONAL_NS: fs_task_set_time(p, c, 1500 * FS_PS); break;
-  case NEGATIVE_TIME: fs_task_set_time(p, c, -FS_NS); break;
-  case CONCURRENT: fs_task_set_flag(p, c, FS_CONCURRENT); break;
-  case ANY_K:
-    fs_program_depend(p, c, a, FS_AFTER_END);
-    fs_program_depend(p, c, a, FS_AFTER_START);
-    fs_task_set_any(p, c, 1);
-    break;
-  case SEND_ANY_TAG: fs_task_set_tag(p, a, FS_ANY_TAG); break;
-  case RECV_TAG: fs_task_set_tag(p, b, -2); break;
-  case NEGATIVE_SIZE: fs_task_set_size(p, b, -8); break;
-  case CALC_NIC: fs_task_set_nic(p, c, 1); break;
-  case CROSS_RANK: fs_program_depend(p, b, a, FS_AFTER_END); break;
-  case LOCAL_DEPENDENCY: fs_program_depend(p, c, a, FS_AFTER_LOCAL); break;
-  default: break;
+    case SIZED_COMPUTE: fs_task_set_size(p, c, 64); break;
+    case FRACTIONAL_NS: fs_task_set_time(p, c, 1500 * FS_PS); break;
+    case NEGATIVE_TIME: fs_task_set_time(p, c, -FS_NS); break;
+    case CONCURRENT: fs_task_set_flag(p, c, FS_CONCURRENT); break;
+    case ANY_K:
+      fs_program_depend(p, c, a, FS_AFTER_END);
+      fs_program_depend(p, c, a, FS_AFTER_START);
+      fs_task_set_any(p, c, 1);
+      break;
+    case SEND_ANY_TAG: fs_task_set_tag(p, a, FS_ANY_TAG); break;
+    case RECV_TAG: fs_task_set_tag(p, b, -2); break;
+    case NEGATIVE_SIZE: fs_task_set_size(p, b, -8); break;
+    case CALC_NIC: fs_task_set_nic(p, c, 1); break;
+    case CROSS_RANK: fs_program_depend(p, b, a, FS_AFTER_END); break;
+    case LOCAL_DEPENDENCY: fs_program_depend(p, c, a, FS_AFTER_LOCAL); break;
+    default: break;
   }
   fs_test_finalize(p);
   return p;
@@ -303,7 +312,9 @@ START_TEST(test_cli_format) {
   text = fs_test_read_file(goal, NULL);
   ck_assert(strncmp(text, "fennel-dag 1\nranks 4\n", 21) == 0);
   free(text);
-  ck_assert_int_eq(fennelsim("gen barrier-dissemination-schedgen --ranks 2 -o %s --format=goal", dag), 0);
+  ck_assert_int_eq(fennelsim("gen barrier-dissemination-schedgen --ranks 2 -o %s --format=goal",
+                             dag),
+                   0);
   text = fs_test_read_file(dag, NULL);
   ck_assert_str_eq(text, "num_ranks 2\n\nrank 0 {\nl1: send 8b to 1 tag 0\nl2: recv 8b from 1 "
                          "tag 0\n}\n\nrank 1 {\nl1: send 8b to 0 tag 0\nl2: recv 8b from 0 tag "
@@ -319,7 +330,8 @@ START_TEST(test_cli_errors) {
   ck_assert(strstr(err, "--format xml: expected dag or goal"));
   char *goal = fs_test_temp_path(".goal");
   ck_assert_int_eq(fennelsim("gen allreduce-rd --ranks 4 -o %s", goal), 2);
-  ck_assert(strstr(err, "fennelsim gen: allreduce-rd uses puts, which GOAL (")); /* test_cli_help.c */
+  ck_assert(
+      strstr(err, "fennelsim gen: allreduce-rd uses puts, which GOAL (")); /* test_cli_help.c */
   ck_assert_int_eq(access(goal, F_OK), -1);
   ck_assert_int_eq(fennelsim("gen allreduce-recdoub --ranks 6 --format goal"), 2);
   ck_assert(strstr(err, "power of 2"));
@@ -329,8 +341,11 @@ END_TEST
 
 START_TEST(test_cli_convert) {
   char *dag = fs_test_temp_path(".dag"), *goal = fs_test_temp_path(".goal");
-  ck_assert_int_eq(fs_test_write_file(dag, "fennel-dag 1\nranks 1\nc compute 0 time=5ns\n"
-                                           "d compute 0 time=2us after=c\n", 0), 0);
+  ck_assert_int_eq(fs_test_write_file(dag,
+                                      "fennel-dag 1\nranks 1\nc compute 0 time=5ns\n"
+                                      "d compute 0 time=2us after=c\n",
+                                      0),
+                   0);
   ck_assert_int_eq(fennelsim("convert %s %s", dag, goal), 0);
   char *text = fs_test_read_file(goal, NULL);
   ck_assert_str_eq(text, "num_ranks 1\n\nrank 0 {\nl1: calc 5\nl2: calc 2000\nl2 requires l1\n}\n");

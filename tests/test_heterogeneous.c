@@ -54,9 +54,10 @@ static void expect_finish(const fs_program *p, const char *model, const char *te
   free(params);
 }
 
-#define ASYMMETRIC "ranks 2\n" \
-                   "link 0 1 alpha=1us beta=1ns directed  # fast way out\n" \
-                   "link 1 0 alpha=3us beta=2GB/s directed\n"
+#define ASYMMETRIC                                         \
+  "ranks 2\n"                                              \
+  "link 0 1 alpha=1us beta=1ns directed  # fast way out\n" \
+  "link 1 0 alpha=3us beta=2GB/s directed\n"
 
 /* Ping-pong of 100 B with send/recv over asymmetric links:
  * 0->1: 1000 + 100*1 = 1100; 1 replies at 1100: 3000 + 100*0.5 = 3050,
@@ -134,10 +135,11 @@ START_TEST(hockney_binomial_max) {
 }
 END_TEST
 
-#define LMO_PAIR "ranks 2\n" \
-                 "rank 0 C=1us t=1ns\n" \
-                 "rank 1 C=2us t=0.5ns\n" \
-                 "link 0 1 L=3us invbeta=4GB/s\n"
+#define LMO_PAIR           \
+  "ranks 2\n"              \
+  "rank 0 C=1us t=1ns\n"   \
+  "rank 1 C=2us t=0.5ns\n" \
+  "link 0 1 L=3us invbeta=4GB/s\n"
 
 /* LMO p2p of 1000 B, send/recv: sender CPU 1000 + 1000 = 2000; wire
  * 3000 + 250 = 3250; receiver CPU 2000 + 500 = 2500:
@@ -160,8 +162,10 @@ START_TEST(lmo_original) {
   op(p, FS_RECV, 1, 0, 1000);
   fs_test_finalize(p);
   const fs_time expected[] = {2000, 4750};
-  expect_finish(p, "lmo", "ranks 2\nrank 0 C=1us t=1ns\nrank 1 C=2us t=0.5ns\n"
-                          "default invbeta=0.25ns\n", NULL, expected);
+  expect_finish(p, "lmo",
+                "ranks 2\nrank 0 C=1us t=1ns\nrank 1 C=2us t=0.5ns\n"
+                "default invbeta=0.25ns\n",
+                NULL, expected);
   fs_program_free(p);
 }
 END_TEST
@@ -219,13 +223,15 @@ START_TEST(average_is_homogeneous) {
                      "link 0 2 alpha=2us directed\nlink 1 2 beta=2ns\n";
   char *params = params_for(text, "average=1");
   ck_assert_int_eq(fs_test_makespan(p, "hetero-hockney", "fixed", params), 8000 * NS);
-  ck_assert_int_eq(fs_test_makespan(p, "hockney", "fixed", "alpha=2666.667ns beta=1.333333ns"), 8000 * NS);
+  ck_assert_int_eq(fs_test_makespan(p, "hockney", "fixed", "alpha=2666.667ns beta=1.333333ns"),
+                   8000 * NS);
   fs_simulation run;
   fs_test_simulate(&run, p, "hetero-hockney", "fixed", params);
   char description[1000];
   fs_network_model_describe(&run.network, description, sizeof description);
   ck_assert_msg(strstr(description, "\"ranks\": 3, \"average\": 1, \"alpha_ns\": 2666.667, "
-                                    "\"beta_ns_per_byte\": 1.333333") != NULL, "%s", description);
+                                    "\"beta_ns_per_byte\": 1.333333") != NULL,
+                "%s", description);
   fs_test_run_free(&run);
   free(params);
   /* not averaged: 0->1 is 2000, 0->2 is 3000 */
@@ -243,9 +249,10 @@ START_TEST(matrix_form_hockney) {
   op(p, FS_PUT, 0, 1, 1000);
   op(p, FS_PUT, 0, 2, 1000);
   fs_test_finalize(p);
-  const char *text = "ranks 3\nmatrix alpha  # from \\ to\n"
-                     "0    1us 2us\n1us  0   4us\n# a comment between rows\n4us  4us 0\n"
-                     "\nmatrix beta\n- 1ns 1GB/s\n1ns - 2ns\n1000MB/s 0.5GB/s -  # per byte or bandwidth\n";
+  const char *text =
+      "ranks 3\nmatrix alpha  # from \\ to\n"
+      "0    1us 2us\n1us  0   4us\n# a comment between rows\n4us  4us 0\n"
+      "\nmatrix beta\n- 1ns 1GB/s\n1ns - 2ns\n1000MB/s 0.5GB/s -  # per byte or bandwidth\n";
   char *params = params_for(text, "average=1");
   ck_assert_int_eq(fs_test_makespan(p, "hetero-hockney", "fixed", params), 8000 * NS);
   free(params);
@@ -312,8 +319,10 @@ START_TEST(matrix_table_values) {
       fs_time alpha = i == 2 && j == 4 ? 99 : (i == 0 ? 0 : 10 * i) + j;
       if (i == 0) alpha = j;
       ck_assert_msg(time == alpha * NS, "%d->%d: %lld", i, j, (long long)time);
-      fs_per_byte beta = (i == 1 && j == 3) || (i == 3 && j == 1) ? 7 : i == 4 && j == 0 ? 8
-                         : (i == 0 && j == 1) || (i == 1 && j == 0)    ? 5 : 1000000;
+      fs_per_byte beta = (i == 1 && j == 3) || (i == 3 && j == 1)   ? 7
+                         : i == 4 && j == 0                         ? 8
+                         : (i == 0 && j == 1) || (i == 1 && j == 0) ? 5
+                                                                    : 1000000;
       fs_per_byte beta_ps;
       ck_assert_int_eq(fs_parse_per_byte("1ns", 3, &beta_ps), 0);
       ck_assert_msg(per_byte == beta * beta_ps, "%d->%d: %lld", i, j, (long long)per_byte);
@@ -388,7 +397,9 @@ static void model_error(const char *model, const char *params, char *message, si
 
 /* Each message starts with "PATH" followed by the given text. */
 START_TEST(file_errors) {
-  const struct { const char *model, *text, *message; } cases[] = {
+  const struct {
+    const char *model, *text, *message;
+  } cases[] = {
       {"hetero-hockney", "link 0 1 alpha=1us\n", ":1:1: expected `ranks N` before anything else"},
       {"hetero-hockney", "ranks 0\n", ":1:7: expected a rank count from 1 to 16777216"},
       {"hetero-hockney", "ranks 16777217\n", ":1:7: expected a rank count from 1 to 16777216"},
@@ -396,48 +407,76 @@ START_TEST(file_errors) {
       {"hetero-hockney", "ranks 2\n\nranks 2\n", ":3:1: expected a single `ranks` line"},
       {"hetero-hockney", "ranks 2\nlink 0 2 alpha=1us\n", ":2:8: expected a rank from 0 to 1"},
       {"hetero-hockney", "ranks 2\nlink x 1 alpha=1us\n", ":2:6: expected a rank from 0 to 1"},
-      {"hetero-hockney", "ranks 2\nlink 1  1 alpha=1us\n", ":2:9: expected a second rank other than the first"},
-      {"hetero-hockney", "ranks 2\nlink 0 1 alpha=fast\n", ":2:16: expected a non-negative time with a unit (ps, ns, us, ms, s) for alpha"},
+      {"hetero-hockney", "ranks 2\nlink 1  1 alpha=1us\n",
+       ":2:9: expected a second rank other than the first"},
+      {"hetero-hockney", "ranks 2\nlink 0 1 alpha=fast\n",
+       ":2:16: expected a non-negative time with a unit (ps, ns, us, ms, s) for alpha"},
       {"hetero-hockney", "ranks 2\nlink 0 1 alpha=-1us\n", ":2:16: expected a non-negative time"},
-      {"hetero-hockney", "ranks 2\nlink 0 1 beta=1parsec\n", ":2:15: expected a time per byte (\"0.4ns\") or a bandwidth (\"10GB/s\") for beta"},
-      {"hetero-hockney", "ranks 2\nlink 0 1 gamma=1ns\n", ":2:10: expected KEY=VALUE with KEY one of alpha, beta"},
-      {"hetero-hockney", "ranks 2\nlink 0 1 directed=1\n", ":2:10: expected KEY=VALUE with KEY one of alpha, beta"},
-      {"hetero-hockney", "ranks 2\nlink 0 1  # nothing\n", ":2:11: expected KEY=VALUE with KEY one of alpha, beta"},
-      {"hetero-hockney", "ranks 2\nlink 0 1 alpha=1us alpha=2us\n", ":2:20: expected alpha once per line"},
+      {"hetero-hockney", "ranks 2\nlink 0 1 beta=1parsec\n",
+       ":2:15: expected a time per byte (\"0.4ns\") or a bandwidth (\"10GB/s\") for beta"},
+      {"hetero-hockney", "ranks 2\nlink 0 1 gamma=1ns\n",
+       ":2:10: expected KEY=VALUE with KEY one of alpha, beta"},
+      {"hetero-hockney", "ranks 2\nlink 0 1 directed=1\n",
+       ":2:10: expected KEY=VALUE with KEY one of alpha, beta"},
+      {"hetero-hockney", "ranks 2\nlink 0 1  # nothing\n",
+       ":2:11: expected KEY=VALUE with KEY one of alpha, beta"},
+      {"hetero-hockney", "ranks 2\nlink 0 1 alpha=1us alpha=2us\n",
+       ":2:20: expected alpha once per line"},
       {"hetero-hockney", "ranks 2\nrank 0 C=1us\n", ":2:1: expected `default`, `link` or `matrix`"},
-      {"hetero-hockney", "ranks 2\ndefault C=1us\n", ":2:9: expected KEY=VALUE with KEY one of alpha, beta"},
+      {"hetero-hockney", "ranks 2\ndefault C=1us\n",
+       ":2:9: expected KEY=VALUE with KEY one of alpha, beta"},
       {"lmo", "ranks 2\nfrob\n", ":2:1: expected `default`, `rank`, `link`, `matrix` or `vector`"},
       {"lmo", "ranks 2\nrank 0 L=1us\n", ":2:8: expected KEY=VALUE with KEY one of C, t"},
       {"lmo", "ranks 2\nrank 2 C=1us\n", ":2:6: expected a rank from 0 to 1"},
-      {"lmo", "ranks 2\ndefault x=1\n", ":2:9: expected KEY=VALUE with KEY one of L, invbeta, C, t"},
+      {"lmo", "ranks 2\ndefault x=1\n",
+       ":2:9: expected KEY=VALUE with KEY one of L, invbeta, C, t"},
       {"hetero-hockney", "ranks 2\ndefault beta=1ns\nlink 0 1 alpha=1us directed\n",
        ": expected `default alpha=...`: not every link sets alpha"},
-      {"hetero-hockney", "ranks 2\nlink 0 1 alpha=1us\n", ": expected `default beta=...`: not every link sets beta"},
-      {"lmo", "ranks 2\ndefault invbeta=1ns t=0\nrank 0 C=1us\n", ": expected `default C=...`: not every rank sets C"},
-      {"lmo", "ranks 2\ndefault C=1us t=0\n", ": expected `default invbeta=...`: not every link sets invbeta"},
+      {"hetero-hockney", "ranks 2\nlink 0 1 alpha=1us\n",
+       ": expected `default beta=...`: not every link sets beta"},
+      {"lmo", "ranks 2\ndefault invbeta=1ns t=0\nrank 0 C=1us\n",
+       ": expected `default C=...`: not every rank sets C"},
+      {"lmo", "ranks 2\ndefault C=1us t=0\n",
+       ": expected `default invbeta=...`: not every link sets invbeta"},
       {"lmo", "# nothing\n", ": expected a `ranks N` line (the file has none)"},
       /* matrix and vector blocks */
-      {"hetero-hockney", "ranks 2\nmatrix alpha\n0 1us\n1us\n", ":4:4: expected 2 values in row 1 of `matrix alpha`"},
-      {"hetero-hockney", "ranks 2\nmatrix alpha\n0 1us # 2us\n1us  # 0\n", ":4:6: expected 2 values in row 1 of `matrix alpha`"},
-      {"hetero-hockney", "ranks 2\nmatrix alpha\n0 1us 2us\n", ":3:7: expected the end of the line: 2 values in row 0 of `matrix alpha`"},
-      {"hetero-hockney", "ranks 2\nmatrix beta\n0 fast\n", ":3:3: expected a time per byte (\"0.4ns\") or a bandwidth (\"10GB/s\") for beta"},
-      {"hetero-hockney", "ranks 2\nmatrix alpha\n0 1us\n-1us 0\n", ":4:1: expected a non-negative time with a unit (ps, ns, us, ms, s) for alpha"},
-      {"hetero-hockney", "ranks 3\n# c\nmatrix alpha\n0 1us 1us\n\n", ":3:1: expected 3 rows after `matrix alpha`, the file ends after 1"},
-      {"hetero-hockney", "ranks 2\n  matrix beta\n", ":2:3: expected 2 rows after `matrix beta`, the file ends after 0"},
-      {"hetero-hockney", "ranks 2\nmatrix gamma\n", ":2:8: expected a per-pair key after `matrix`: alpha or beta"},
-      {"hetero-hockney", "ranks 2\nmatrix\n", ":2:7: expected a per-pair key after `matrix`: alpha or beta"},
+      {"hetero-hockney", "ranks 2\nmatrix alpha\n0 1us\n1us\n",
+       ":4:4: expected 2 values in row 1 of `matrix alpha`"},
+      {"hetero-hockney", "ranks 2\nmatrix alpha\n0 1us # 2us\n1us  # 0\n",
+       ":4:6: expected 2 values in row 1 of `matrix alpha`"},
+      {"hetero-hockney", "ranks 2\nmatrix alpha\n0 1us 2us\n",
+       ":3:7: expected the end of the line: 2 values in row 0 of `matrix alpha`"},
+      {"hetero-hockney", "ranks 2\nmatrix beta\n0 fast\n",
+       ":3:3: expected a time per byte (\"0.4ns\") or a bandwidth (\"10GB/s\") for beta"},
+      {"hetero-hockney", "ranks 2\nmatrix alpha\n0 1us\n-1us 0\n",
+       ":4:1: expected a non-negative time with a unit (ps, ns, us, ms, s) for alpha"},
+      {"hetero-hockney", "ranks 3\n# c\nmatrix alpha\n0 1us 1us\n\n",
+       ":3:1: expected 3 rows after `matrix alpha`, the file ends after 1"},
+      {"hetero-hockney", "ranks 2\n  matrix beta\n",
+       ":2:3: expected 2 rows after `matrix beta`, the file ends after 0"},
+      {"hetero-hockney", "ranks 2\nmatrix gamma\n",
+       ":2:8: expected a per-pair key after `matrix`: alpha or beta"},
+      {"hetero-hockney", "ranks 2\nmatrix\n",
+       ":2:7: expected a per-pair key after `matrix`: alpha or beta"},
       {"hetero-hockney", "ranks 2\nmatrix alpha beta\n", ":2:14: expected the end of the line"},
       {"hetero-hockney", "ranks 2\nvector alpha\n", ":2:1: expected `default`, `link` or `matrix`"},
       {"hetero-hockney", "ranks 4097\nmatrix alpha\n",
-       ":2:1: expected `link` lines: a `matrix` block needs N^2 entries and takes at most 4096 ranks (the file has 4097)"},
-      {"lmo", "ranks 2\nmatrix C\n", ":2:8: expected a per-pair key after `matrix` (L or invbeta; C is per-rank: `vector`)"},
-      {"lmo", "ranks 2\nvector invbeta\n", ":2:8: expected a per-rank key after `vector` (C or t; invbeta is per-pair: `matrix`)"},
+       ":2:1: expected `link` lines: a `matrix` block needs N^2 entries and takes at most 4096 "
+       "ranks (the file has 4097)"},
+      {"lmo", "ranks 2\nmatrix C\n",
+       ":2:8: expected a per-pair key after `matrix` (L or invbeta; C is per-rank: `vector`)"},
+      {"lmo", "ranks 2\nvector invbeta\n",
+       ":2:8: expected a per-rank key after `vector` (C or t; invbeta is per-pair: `matrix`)"},
       {"lmo", "ranks 2\nvector x\n", ":2:8: expected a per-rank key after `vector`: C or t"},
       {"lmo", "ranks 3\nvector t\n1ns 2ns\n", ":3:8: expected 3 values in the line of `vector t`"},
-      {"lmo", "ranks 2\nvector t\n1ns 2ns 3ns\n", ":3:9: expected the end of the line: 2 values in the line of `vector t`"},
-      {"lmo", "ranks 2\nvector C\n1us x\n", ":3:5: expected a non-negative time with a unit (ps, ns, us, ms, s) for C"},
-      {"lmo", "ranks 2\nvector C\n", ":2:1: expected 1 row after `vector C`, the file ends after 0"},
-      {"lmo", "ranks 2\nvector C\n1us 1us\nmatrix L\n0 1us\n", ":4:1: expected 2 rows after `matrix L`, the file ends after 1"},
+      {"lmo", "ranks 2\nvector t\n1ns 2ns 3ns\n",
+       ":3:9: expected the end of the line: 2 values in the line of `vector t`"},
+      {"lmo", "ranks 2\nvector C\n1us x\n",
+       ":3:5: expected a non-negative time with a unit (ps, ns, us, ms, s) for C"},
+      {"lmo", "ranks 2\nvector C\n",
+       ":2:1: expected 1 row after `vector C`, the file ends after 0"},
+      {"lmo", "ranks 2\nvector C\n1us 1us\nmatrix L\n0 1us\n",
+       ":4:1: expected 2 rows after `matrix L`, the file ends after 1"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     char *path = fs_test_temp_path(".pairs");
@@ -456,7 +495,8 @@ END_TEST
 START_TEST(parameter_errors) {
   char message[1024];
   model_error("hetero-hockney", "", message, sizeof message);
-  ck_assert_str_eq(message, "--model hetero-hockney: expected --param file=PATH (a rank-pair parameter file)");
+  ck_assert_str_eq(message, "--model hetero-hockney: expected --param file=PATH (a rank-pair "
+                            "parameter file)");
   model_error("lmo", "file=/nonexistent/pairs", message, sizeof message);
   ck_assert_msg(strstr(message, "/nonexistent/pairs") != NULL, "%s", message);
   char *params = params_for(ASYMMETRIC, "average=2");
@@ -498,8 +538,9 @@ END_TEST
  *    receive hides in the wait, C_0 = 10 us below the formula, as the notes
  *    warn (§4.1 item 2): the estimator of t_i must be fed the formula's
  *    model, or measured times. */
-#define LMO_TRIPLET "ranks 3\nrank 0 C=10us t=1ns\nrank 1 C=20us t=2ns\nrank 2 C=30us t=3ns\n" \
-                    "link 0 1 invbeta=4ns\nlink 0 2 invbeta=5ns\nlink 1 2 invbeta=6ns\n"
+#define LMO_TRIPLET                                                          \
+  "ranks 3\nrank 0 C=10us t=1ns\nrank 1 C=20us t=2ns\nrank 2 C=30us t=3ns\n" \
+  "link 0 1 invbeta=4ns\nlink 0 2 invbeta=5ns\nlink 1 2 invbeta=6ns\n"
 
 static fs_time roundtrip(int32_t i, int32_t j, int64_t size) {
   fs_program *p = fs_program_new(3);

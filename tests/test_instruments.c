@@ -43,7 +43,8 @@ static void release(recorded *r) {
 
 static fs_critical_path *path_of(recorded *r, int priced) {
   fs_error err;
-  fs_critical_path *cp = fs_critical_path_compute(r->timeline, priced ? &r->run.network : NULL, &err);
+  fs_critical_path *cp =
+      fs_critical_path_compute(r->timeline, priced ? &r->run.network : NULL, &err);
   ck_assert_ptr_nonnull(cp);
   /* the parts add up to the makespan, exactly, in total and per step */
   fs_time sum = 0;
@@ -79,7 +80,8 @@ static fs_program *pingpong(void) {
   return p; /* tasks: start0, start1, ping (0 -> 1), pong (1 -> 0) */
 }
 
-static int32_t transfer(fs_program *p, fs_task_kind kind, int32_t rank, int32_t peer, int64_t size) {
+static int32_t transfer(fs_program *p, fs_task_kind kind, int32_t rank, int32_t peer,
+                        int64_t size) {
   int32_t t = fs_program_add(p, kind, rank);
   fs_task_set_peer(p, t, peer);
   fs_task_set_size(p, t, size);
@@ -362,8 +364,10 @@ START_TEST(segmented_messages_under_taulop) {
     record(&r, p, "taulop", params);
     fs_critical_path *cp = path_of(&r, 1);
     ck_assert_int_eq(cp->makespan, 425 * NS);
-    if (get) parts_are(cp, 0, 0, 0, 425 * NS, 0, 0);
-    else parts_are(cp, 0, 325 * NS, 0, 100 * NS, 0, 0);
+    if (get)
+      parts_are(cp, 0, 0, 0, 425 * NS, 0, 0);
+    else
+      parts_are(cp, 0, 325 * NS, 0, 100 * NS, 0, 0);
     ck_assert_int_eq(cp->steps[0].task, t);
     fs_critical_path_free(cp);
     release(&r);
@@ -437,7 +441,8 @@ START_TEST(overpriced_under_loggops) {
   ck_assert_msg(strstr(text, "critical path  2600 ns in 1 steps\n"), "%s", text);
   ck_assert_msg(strstr(text, "  cpu         550 ns (21.15%)\n"), "%s", text);
   ck_assert_msg(strstr(text, "(1 steps took 50 ns less than the model's price: counted as 0 "
-                             "contention)"), "%s", text);
+                             "contention)"),
+                "%s", text);
   free(text);
   fs_critical_path_free(cp);
   release(&r);
@@ -467,7 +472,8 @@ START_TEST(reports) {
       "\"aggregate_gbps\": 0.0833333, \"mean_gbps\": 0.0833333, \"fennel_gbps\": 0.0833333, "
       "\"duration_sum_ns\": 2400, \"instant_transfers\": 0, \"ranks\": [{\"rank\": 0, "
       "\"sent_bytes\": 100, \"received_bytes\": 100, \"busy_ns\": 300}",
-      "\"links\": [{\"source\": 0, \"target\": 1, \"bytes\": 100, \"messages\": 1, \"busy_ns\": 1200}",
+      "\"links\": [{\"source\": 0, \"target\": 1, \"bytes\": 100, \"messages\": 1, \"busy_ns\": "
+      "1200}",
       "\"transfers\": [{\"task\": \"t2\", \"kind\": \"put\", \"source\": 0, \"target\": 1, "
       "\"bytes\": 100, \"start_ns\": 0, \"delivered_ns\": 1200, \"gbps\": 0.0833333}",
       "\"critical_path\": {\"makespan_ns\": 2400, \"cpu_ns\": 600, \"latency_ns\": 1600, "
@@ -484,7 +490,8 @@ START_TEST(reports) {
   fs_bandwidth_report_text(out, b, 1);
   fs_critical_path_report_text(out, cp, 1);
   fclose(out);
-  ck_assert_str_eq(text,
+  ck_assert_str_eq(
+      text,
       "bandwidth  2 transfers, 200 bytes in 2400 ns: aggregate 0.0833333 GB/s, mean per transfer "
       "0.0833333 GB/s, Fennel's (bytes / sum of durations) 0.0833333 GB/s\n"
       "  rank      sent_bytes  received_bytes  busy_ns\n"

@@ -36,7 +36,8 @@ static void describe(const fs_program *p, int32_t t, char *out, size_t size) {
                    fs_task_label(p, t));
   for (int32_t s = 0; s < t; s++)
     for (int64_t e = p->successor_at[s]; e < p->successor_at[s + 1]; e++)
-      if (FS_EDGE_TASK(p->successor[e]) == t) n += snprintf(out + n, size - (size_t)n, " after=%d", s);
+      if (FS_EDGE_TASK(p->successor[e]) == t)
+        n += snprintf(out + n, size - (size_t)n, " after=%d", s);
 }
 
 static void assert_schedule(const char *name, int32_t root, int64_t size,
@@ -61,18 +62,18 @@ static void assert_schedule(const char *name, int32_t root, int64_t size,
  * alpha(0) alpha(1)), level 1 two (M alpha(0)), local one. */
 START_TEST(test_kappa2_root0) {
   static const char *const bcast[] = {
-      "send 0>4 2 level2", "recv 4<0 2 level2", "send 0>2 2 level1",
-      "recv 2<0 2 level1", "send 4>6 2 level1 after=1", "recv 6<4 2 level1",
-      "send 0>1 2 local", "recv 1<0 2 local", "send 2>3 2 local after=3",
-      "recv 3<2 2 local", "send 4>5 2 local after=1", "recv 5<4 2 local",
+      "send 0>4 2 level2",        "recv 4<0 2 level2",         "send 0>2 2 level1",
+      "recv 2<0 2 level1",        "send 4>6 2 level1 after=1", "recv 6<4 2 level1",
+      "send 0>1 2 local",         "recv 1<0 2 local",          "send 2>3 2 local after=3",
+      "recv 3<2 2 local",         "send 4>5 2 local after=1",  "recv 5<4 2 local",
       "send 6>7 2 local after=5", "recv 7<6 2 local",
   };
   assert_schedule("bcast-klevel", 0, 2, bcast, 14);
   static const char *const scatter[] = {
-      "send 0>4 8 level2", "recv 4<0 8 level2", "send 0>2 4 level1",
-      "recv 2<0 4 level1", "send 4>6 4 level1 after=1", "recv 6<4 4 level1",
-      "send 0>1 2 local", "recv 1<0 2 local", "send 2>3 2 local after=3",
-      "recv 3<2 2 local", "send 4>5 2 local after=1", "recv 5<4 2 local",
+      "send 0>4 8 level2",        "recv 4<0 8 level2",         "send 0>2 4 level1",
+      "recv 2<0 4 level1",        "send 4>6 4 level1 after=1", "recv 6<4 4 level1",
+      "send 0>1 2 local",         "recv 1<0 2 local",          "send 2>3 2 local after=3",
+      "recv 3<2 2 local",         "send 4>5 2 local after=1",  "recv 5<4 2 local",
       "send 6>7 2 local after=5", "recv 7<6 2 local",
   };
   assert_schedule("scatter-klevel", 0, 2, scatter, 14);
@@ -85,18 +86,18 @@ END_TEST
  * holder serves the first core of its node. */
 START_TEST(test_kappa2_root5) {
   static const char *const bcast[] = {
-      "send 5>1 3 level2", "recv 1<5 3 level2", "send 1>3 3 level1 after=1",
-      "recv 3<1 3 level1", "send 5>7 3 level1", "recv 7<5 3 level1",
-      "send 1>0 3 local after=1", "recv 0<1 3 local", "send 3>2 3 local after=3",
-      "recv 2<3 3 local", "send 5>4 3 local", "recv 4<5 3 local",
+      "send 5>1 3 level2",        "recv 1<5 3 level2", "send 1>3 3 level1 after=1",
+      "recv 3<1 3 level1",        "send 5>7 3 level1", "recv 7<5 3 level1",
+      "send 1>0 3 local after=1", "recv 0<1 3 local",  "send 3>2 3 local after=3",
+      "recv 2<3 3 local",         "send 5>4 3 local",  "recv 4<5 3 local",
       "send 7>6 3 local after=5", "recv 6<7 3 local",
   };
   assert_schedule("bcast-klevel", 5, 3, bcast, 14);
   static const char *const scatter[] = {
-      "send 5>1 12 level2", "recv 1<5 12 level2", "send 1>3 6 level1 after=1",
-      "recv 3<1 6 level1", "send 5>7 6 level1", "recv 7<5 6 level1",
-      "send 1>0 3 local after=1", "recv 0<1 3 local", "send 3>2 3 local after=3",
-      "recv 2<3 3 local", "send 5>4 3 local", "recv 4<5 3 local",
+      "send 5>1 12 level2",       "recv 1<5 12 level2", "send 1>3 6 level1 after=1",
+      "recv 3<1 6 level1",        "send 5>7 6 level1",  "recv 7<5 6 level1",
+      "send 1>0 3 local after=1", "recv 0<1 3 local",   "send 3>2 3 local after=3",
+      "recv 2<3 3 local",         "send 5>4 3 local",   "recv 4<5 3 local",
       "send 7>6 3 local after=5", "recv 6<7 3 local",
   };
   assert_schedule("scatter-klevel", 5, 3, scatter, 14);

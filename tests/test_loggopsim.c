@@ -98,7 +98,8 @@ START_TEST(rendezvous_posted_during_receipt) {
 END_TEST
 
 /* Start times (ns) of the tasks named in `names`, in that order. */
-static void expect_starts(const char *file, const char *const *names, const int64_t *starts, int count) {
+static void expect_starts(const char *file, const char *const *names, const int64_t *starts,
+                          int count) {
   fs_program *p = read_goal(file);
   fs_simulation run;
   fs_timeline *timeline = fs_timeline_new(p);
@@ -198,8 +199,10 @@ START_TEST(schedgen_patterns_equal_loggopsim) {
   char line[4096];
   int compared = 0, skipped = 0;
   while (fgets(line, sizeof line, table)) {
-    if (check_case(line)) compared++;
-    else skipped++;
+    if (check_case(line))
+      compared++;
+    else
+      skipped++;
   }
   fclose(table);
   ck_assert_int_eq(compared, MATRIX_COMPARED);

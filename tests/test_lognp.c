@@ -63,8 +63,9 @@ static void expect_finish(const fs_program *p, const char *model, const char *mw
   fs_test_simulate(&run, p, model, "fixed", params);
   ck_assert_msg(run.status == FS_RUN_OK, "%s", run.err.message);
   for (int32_t r = 0; r < p->ranks; r++)
-    ck_assert_msg(fs_engine_finish_times(run.engine)[r] == expected[r], "rank %d: %lld ps, expected %lld",
-                  r, (long long)fs_engine_finish_times(run.engine)[r], (long long)expected[r]);
+    ck_assert_msg(fs_engine_finish_times(run.engine)[r] == expected[r],
+                  "rank %d: %lld ps, expected %lld", r,
+                  (long long)fs_engine_finish_times(run.engine)[r], (long long)expected[r]);
   fs_test_run_free(&run);
   free(params);
 }
@@ -127,8 +128,10 @@ END_TEST
  * 520: o_mw 15, l_mw halfway of 30 and 150 = 90: T = 105 us. */
 START_TEST(stride_changes_cost) {
   const char *mw = "1KiB 10us 20us 100us\n2KiB 20us 40us 200us\n";
-  const struct { int64_t size, stride, us; } cases[] = {
-      {1024, 0, 10},    {1024, 8, 30},     {1024, 16, 30}, {1024, 520, 70},
+  const struct {
+    int64_t size, stride, us;
+  } cases[] = {
+      {1024, 0, 10},     {1024, 8, 30},     {1024, 16, 30},   {1024, 520, 70},
       {1024, 1024, 110}, {1024, 4096, 110}, {1536, 520, 105},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -209,7 +212,9 @@ static void model_error(const char *params, char *message, size_t size) {
 START_TEST(parameter_errors) {
   const char *strides_error = ": expected 1 to 63 increasing positive sizes up to "
                               "4611686018427387904 B (2^62) separated by commas (\"16,64,1KiB\")";
-  const struct { const char *params, *message; } cases[] = {
+  const struct {
+    const char *params, *message;
+  } cases[] = {
       {"", "lognp: --param mw_table=FILE and net_table=FILE are required"},
       {"mw_table=x", "lognp: --param mw_table=FILE and net_table=FILE are required"},
       {"net_table=x", "lognp: --param mw_table=FILE and net_table=FILE are required"},
@@ -236,11 +241,17 @@ END_TEST
 
 /* Table errors start with the table's path: "PATH:LINE:COLUMN: ...". */
 START_TEST(table_errors) {
-  const struct { const char *mw, *net, *extra; int in_net; const char *message; } cases[] = {
+  const struct {
+    const char *mw, *net, *extra;
+    int in_net;
+    const char *message;
+  } cases[] = {
       {"16KiB 29us\n", FIG4_NET, "strides=1KiB", 0, ":1:11: expected a time with a unit"},
       {FIG4_MW, FIG4_NET, NULL, 0, ":2:12: expected the end of the row"},
-      {"16KiB 29us 1us 2us\n", FIG4_NET, "strides=16,1KiB,4KiB", 0, ":1:19: expected a time with a unit"},
-      {"16KiB 29us\n8KiB 1us\n", FIG4_NET, NULL, 0, ":2:1: expected a size larger than the previous row's"},
+      {"16KiB 29us 1us 2us\n", FIG4_NET, "strides=16,1KiB,4KiB", 0,
+       ":1:19: expected a time with a unit"},
+      {"16KiB 29us\n8KiB 1us\n", FIG4_NET, NULL, 0,
+       ":2:1: expected a size larger than the previous row's"},
       {"big 29us\n", FIG4_NET, NULL, 0, ":1:1: expected a message size"},
       {"16KiB 29us\n", "16KiB 131us 1us\n", NULL, 1, ":1:13: expected the end of the row"},
       {"16KiB 29us\n", "16KiB fast\n", NULL, 1, ":1:7: expected a time with a unit"},

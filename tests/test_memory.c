@@ -46,7 +46,8 @@ static int run_limited(rlim_t limit, char *const argv[], char **out, char **err)
   if (pid == 0) {
     int o = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0 || chdir(FENNELSIM_SOURCE_ROOT)) _exit(126);
+    if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0 || chdir(FENNELSIM_SOURCE_ROOT))
+      _exit(126);
     struct rlimit r = {limit, limit};
     if (limit && !SANITIZED && setrlimit(RLIMIT_AS, &r)) _exit(126);
     execv(FENNELSIM_BINARY, argv);
@@ -272,8 +273,9 @@ START_TEST(too_large_message) {
   fs_error err;
   ck_assert_ptr_null(fs_allocate(INT64_MAX / 2, 4, "the test array", &err));
   char expected[160];
-  snprintf(expected, sizeof expected, "too large: the test array needs %lld bytes (limit %lld bytes)",
-           (long long)INT64_MAX, (long long)fs_memory_limit());
+  snprintf(expected, sizeof expected,
+           "too large: the test array needs %lld bytes (limit %lld bytes)", (long long)INT64_MAX,
+           (long long)fs_memory_limit());
   ck_assert_str_eq(err.message, expected);
   ck_assert_int_eq(fs_error_is_too_large(&err), 1);
   fs_error_out_of_memory(&err, "the test array", 64);
@@ -315,13 +317,13 @@ END_TEST
 START_TEST(cli_huge_platform_fits) {
   char *xml = write_temp(".xml", "<platform nodes=\"2147483647\" cores=\"2147483647\"/>\n");
   char *huge = fs_test_temp_path(".dag"), *small = fs_test_temp_path(".dag"), *out, *err;
-  char *argv[] = {"fennelsim", "gen", "bcast-smp", "--ranks", "4", "--size", "8B",
-                  "--platform", xml, "-o", huge, NULL};
+  char *argv[] = {"fennelsim", "gen",        "bcast-smp", "--ranks", "4",  "--size",
+                  "8B",        "--platform", xml,         "-o",      huge, NULL};
   int status = run_limited(512 * MIB, argv, &out, &err);
   ck_assert_msg(status == 0, "exit %d: %s", status, err);
   free(out), free(err);
-  char *reference[] = {"fennelsim", "gen", "bcast-smp", "--ranks", "4", "--size", "8B",
-                       "--nodes", "1", "--cores", "4", "-o", small, NULL};
+  char *reference[] = {"fennelsim", "gen", "bcast-smp", "--ranks", "4",  "--size", "8B",
+                       "--nodes",   "1",   "--cores",   "4",       "-o", small,    NULL};
   ck_assert_int_eq(run_limited(0, reference, &out, &err), 0);
   free(out), free(err);
   char *a = fs_test_read_file(huge, NULL), *b = fs_test_read_file(small, NULL);
@@ -372,12 +374,13 @@ START_TEST(cli_sparse_deadlock_names_ranks) {
   char *out, *err;
   char *argv[] = {"fennelsim", "run", dag, "--model", "loggops", NULL};
   ck_assert_int_eq(run_limited(0, argv, &out, &err), 1);
-  ck_assert_ptr_nonnull(strstr(err, ": deadlock: 0 of 2 tasks can never become ready; 2 receives or "
-                                    "messages found no partner\n"
-                                    "  recv a on rank 99999 from rank 5, tag 0, 8B: posted, no message "
-                                    "matched it\n"
-                                    "  send b on rank 7 to rank 99998, tag 0, 8B: arrived, no recv "
-                                    "matched it\n"));
+  ck_assert_ptr_nonnull(strstr(err,
+                               ": deadlock: 0 of 2 tasks can never become ready; 2 receives or "
+                               "messages found no partner\n"
+                               "  recv a on rank 99999 from rank 5, tag 0, 8B: posted, no message "
+                               "matched it\n"
+                               "  send b on rank 7 to rank 99998, tag 0, 8B: arrived, no recv "
+                               "matched it\n"));
   free(out), free(err);
   remove(dag), free(dag);
 }
@@ -389,8 +392,8 @@ static void same_schedule(const char *name, const char *huge, const char *small)
   char *files[2] = {write_temp(".xml", huge), write_temp(".xml", small)};
   char *dags[2] = {fs_test_temp_path(".dag"), fs_test_temp_path(".dag")}, *out, *err;
   for (int i = 0; i < 2; i++) {
-    char *argv[] = {"fennelsim", "gen", (char *)name, "--ranks", "4", "--size", "8B",
-                    "--platform", files[i], "-o", dags[i], NULL};
+    char *argv[] = {"fennelsim", "gen",        (char *)name, "--ranks", "4",     "--size",
+                    "8B",        "--platform", files[i],     "-o",      dags[i], NULL};
     int status = run_limited(i == 0 ? 512 * MIB : 0, argv, &out, &err);
     ck_assert_msg(status == 0, "%s on %s: exit %d: %s", name, i ? small : huge, status, err);
     free(out), free(err);

@@ -37,7 +37,7 @@ static void make_study(fs_study_results *r) {
     fs_time most = 0;
     for (int k = 0; k < RANKS; k++) {
       state = state * 6364136223846793005u + 1442695040888963407u;
-      fs_time t = (fs_time)(state >> 40); /* up to 2^24 ps, some with 0 decimals */
+      fs_time t = (fs_time)(state >> 40);              /* up to 2^24 ps, some with 0 decimals */
       if (k == 1 && i % 5 == 0) t = (fs_time)i * 1000; /* whole nanoseconds */
       r->finish[i * RANKS + k] = t;
       if (t > most) most = t;
@@ -119,8 +119,19 @@ END_TEST
 START_TEST(shard_errors) {
   shard_bad("4/4", "--shard 4/4: the index must be below the count (0 to 3)");
   shard_bad("1/1", "--shard 1/1: the index must be below the count (0 to 0)");
-  const char *bad[] = {"1/0", "", "/", "1", "1/", "/4", "-1/4", "+1/4", "a/4", "1/4/5", "1 /4",
-                       "1/4x", "0/9223372036854775808"};
+  const char *bad[] = {"1/0",
+                       "",
+                       "/",
+                       "1",
+                       "1/",
+                       "/4",
+                       "-1/4",
+                       "+1/4",
+                       "a/4",
+                       "1/4/5",
+                       "1 /4",
+                       "1/4x",
+                       "0/9223372036854775808"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     char message[200];
     snprintf(message, sizeof message,
@@ -135,10 +146,9 @@ END_TEST
 START_TEST(read_good_file) {
   fs_merge *m = fs_merge_new();
   fs_error err = {{0}};
-  const char *text = HEADER2
-      "5,1234.567,1234.567,0\n"
-      "2,7,0.5,7\r\n"
-      "18446744073709551615,4611686018427387.904,0.001,1.01";
+  const char *text = HEADER2 "5,1234.567,1234.567,0\n"
+                             "2,7,0.5,7\r\n"
+                             "18446744073709551615,4611686018427387.904,0.001,1.01";
   ck_assert_msg(read_text(m, text, "t.csv", &err) == 0, "%s", err.message);
   fs_study_results r;
   int32_t ranks = 0;
@@ -223,11 +233,14 @@ START_TEST(bad_rows) {
   bad_csv(HEADER2 "x,10,5,6\n", "t.csv:2:1: expected a seed (a whole number below 2^64), got 'x'");
   bad_csv(HEADER2 "18446744073709551616,10,5,6\n",
           "t.csv:2:1: expected a seed (a whole number below 2^64), got '18446744073709551616'");
-  bad_csv(HEADER2 "-1,10,5,6\n", "t.csv:2:1: expected a seed (a whole number below 2^64), got '-1'");
-  bad_csv(HEADER2 "+1,10,5,6\n", "t.csv:2:1: expected a seed (a whole number below 2^64), got '+1'");
+  bad_csv(HEADER2 "-1,10,5,6\n",
+          "t.csv:2:1: expected a seed (a whole number below 2^64), got '-1'");
+  bad_csv(HEADER2 "+1,10,5,6\n",
+          "t.csv:2:1: expected a seed (a whole number below 2^64), got '+1'");
   bad_csv(HEADER2 "1,2,3,4\n\n",
           "t.csv:3:1: expected a seed (a whole number below 2^64), got end of line");
-  bad_csv(HEADER2 ",10,5,6\n", "t.csv:2:1: expected a seed (a whole number below 2^64), got nothing");
+  bad_csv(HEADER2 ",10,5,6\n",
+          "t.csv:2:1: expected a seed (a whole number below 2^64), got nothing");
   bad_csv(HEADER2 "1,1.2345,5,6\n", "t.csv:2:3: expected makespan_ns: " TIME_HINT ", got '1.2345'");
   bad_csv(HEADER2 "1,10,,6\n", "t.csv:2:6: expected finish_ns_0: " TIME_HINT ", got nothing");
   bad_csv(HEADER2 "1,10,5,\n", "t.csv:2:8: expected finish_ns_1: " TIME_HINT ", got end of line");
@@ -407,7 +420,10 @@ START_TEST(command_merges_shards) {
   ck_assert_str_eq(err, "");
   free(err);
   ck_assert_ptr_nonnull(strstr(single, "\"ranks\": 3, \"seeds\": 30"));
-  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "merge '%s' '%s' '%s' --format=json --samples '%s'", shard[2], shard[0], shard[1], merged_path), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err,
+                                      "merge '%s' '%s' '%s' --format=json --samples '%s'", shard[2],
+                                      shard[0], shard[1], merged_path),
+                   0);
   ck_assert_str_eq(err, "");
   ck_assert_str_eq(after_ranks(out), after_ranks(single));
   char *merged = fs_test_read_file(merged_path, NULL);
@@ -416,7 +432,9 @@ START_TEST(command_merges_shards) {
   free(out);
   free(err);
   /* text: a line naming the files, then the statistics */
-  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "merge '%s' '%s' '%s'", shard[0], shard[1], shard[2]), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "merge '%s' '%s' '%s'", shard[0], shard[1],
+                                      shard[2]),
+                   0);
   char first_line[1500];
   snprintf(first_line, sizeof first_line, "merged: %s, %s, %s\n", shard[0], shard[1], shard[2]);
   ck_assert_int_eq(strncmp(out, first_line, strlen(first_line)), 0);
@@ -429,14 +447,18 @@ START_TEST(command_merges_shards) {
                         "missing? (--allow-missing merges the 20 read)\n");
   free(out);
   free(err);
-  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "merge '%s' '%s' --allow-missing --format json", shard[0], shard[2]), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "merge '%s' '%s' --allow-missing --format json",
+                                      shard[0], shard[2]),
+                   0);
   ck_assert_str_eq(err, "fennelsim: warning: 10 seeds missing between 7 and 36 (the first: 8); "
                         "the statistics are over the 20 seeds read\n");
   ck_assert_ptr_nonnull(strstr(out, "\"ranks\": 3, \"seeds\": 20"));
   free(out);
   free(err);
   /* a shard given twice */
-  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "merge '%s' '%s' '%s' '%s'", shard[0], shard[1], shard[2], shard[1]), 2);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "merge '%s' '%s' '%s' '%s'", shard[0], shard[1],
+                                      shard[2], shard[1]),
+                   2);
   char message[1500];
   snprintf(message, sizeof message, "fennelsim: %s:2:1: seed 8 already read at %s:2\n", shard[1],
            shard[1]);
@@ -459,8 +481,10 @@ START_TEST(command_errors) {
   char *out = NULL, *err = NULL, message[1500];
   ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "merge '%s'", bad), 2);
   ck_assert_str_eq(out, "");
-  snprintf(message, sizeof message, "fennelsim: %s:2:6: expected ',' and finish_ns_1 (the header "
-           "has 4 columns), got end of line\n", bad);
+  snprintf(message, sizeof message,
+           "fennelsim: %s:2:6: expected ',' and finish_ns_1 (the header "
+           "has 4 columns), got end of line\n",
+           bad);
   ck_assert_str_eq(err, message);
   free(out);
   free(err);
@@ -480,7 +504,8 @@ START_TEST(command_errors) {
   ck_assert_str_eq(err, "fennelsim: unknown option --shard (see fennelsim merge --help)\n");
   free(out);
   free(err);
-  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "merge '%s' --samples /nonexistent/x.csv", bad), 2);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "merge '%s' --samples /nonexistent/x.csv", bad),
+                   2);
   ck_assert_ptr_nonnull(strstr(err, "/nonexistent/x.csv"));
   free(out);
   free(err);
@@ -529,7 +554,9 @@ START_TEST(large_study_merges) {
   assert_same(&merged, &whole, BIG_RANKS);
   /* the command too, writing the merged samples back */
   char *again = fs_test_temp_path(".csv"), *out = NULL, *errors = NULL;
-  ck_assert_int_eq(fs_test_fennelsimf(&out, &errors, "merge '%s' --samples '%s' --format json", path, again), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &errors, "merge '%s' --samples '%s' --format json",
+                                      path, again),
+                   0);
   ck_assert_str_eq(errors, "");
   ck_assert_ptr_nonnull(strstr(out, "\"ranks\": 80000, \"seeds\": 3"));
   char *written = fs_test_read_file(again, NULL);
@@ -557,8 +584,8 @@ START_TEST(long_header_checked) {
   fs_merge *m = fs_merge_new();
   fs_error err = {{0}};
   ck_assert_int_eq(fs_merge_read_file(m, path, &err), -1);
-  snprintf(expected, sizeof expected, "%s:1:1108908: expected 'finish_ns_70000' " HINT
-           ", got 'finish_xx_70000'", path);
+  snprintf(expected, sizeof expected,
+           "%s:1:1108908: expected 'finish_ns_70000' " HINT ", got 'finish_xx_70000'", path);
   ck_assert_str_eq(err.message, expected);
   /* 3 MiB of "ab," on one line: refused at its first column */
   size_t n = (size_t)3 << 20;

@@ -80,9 +80,15 @@ static void six_destroy(void *state) {
 static fs_network_model six_model(void) {
   six *m = calloc(1, sizeof *m);
   ck_assert_ptr_nonnull(m);
-  return (fs_network_model){.name = "six", .state = m, .start = six_start, .send = six_send,
-                            .receive = six_receive, .available = six_available,
-                            .event = six_event, .reset = six_reset, .destroy = six_destroy};
+  return (fs_network_model){.name = "six",
+                            .state = m,
+                            .start = six_start,
+                            .send = six_send,
+                            .receive = six_receive,
+                            .available = six_available,
+                            .event = six_event,
+                            .reset = six_reset,
+                            .destroy = six_destroy};
 }
 
 /* "bare": a compute model with a duration and nothing else. */
@@ -188,8 +194,11 @@ static char *captured(void (*write)(FILE *, const fs_run_summary *), const fs_ru
 START_TEST(reports_show_no_parameters) {
   fixture f;
   run(&f);
-  fs_run_summary s = {.input = "by-hand", .program = f.program, .engine = f.engine,
-                      .network = &f.network, .compute = &f.compute};
+  fs_run_summary s = {.input = "by-hand",
+                      .program = f.program,
+                      .engine = f.engine,
+                      .network = &f.network,
+                      .compute = &f.compute};
   char *text = captured(fs_report_text, &s);
   ck_assert_str_eq(text, "input      by-hand (2 ranks, 4 tasks, 2 dependencies)\n"
                          "model      six {}\n"
@@ -199,15 +208,17 @@ START_TEST(reports_show_no_parameters) {
                          "events     10 in 0.000 s (0 events/s); program loaded in 0.000 s\n");
   free(text);
   text = captured(fs_report_json, &s);
-  ck_assert_str_eq(text, "{\"input\": \"by-hand\", \"model\": \"six\", \"model_parameters\": {}, "
-                         "\"compute_model\": \"bare\", \"compute_parameters\": {}, \"ranks\": 2, "
-                         "\"tasks\": 4, \"dependencies\": 2, \"makespan_ns\": 2450, \"finish_ns\": "
-                         "[2450, 1500], \"events\": 10, \"wall_s\": 0.000000, \"load_s\": 0.000000, "
-                         "\"events_per_s\": 0}\n");
+  ck_assert_str_eq(text,
+                   "{\"input\": \"by-hand\", \"model\": \"six\", \"model_parameters\": {}, "
+                   "\"compute_model\": \"bare\", \"compute_parameters\": {}, \"ranks\": 2, "
+                   "\"tasks\": 4, \"dependencies\": 2, \"makespan_ns\": 2450, \"finish_ns\": "
+                   "[2450, 1500], \"events\": 10, \"wall_s\": 0.000000, \"load_s\": 0.000000, "
+                   "\"events_per_s\": 0}\n");
   free(text);
   text = captured(fs_report_csv, &s);
-  ck_assert_str_eq(text, FS_REPORT_CSV_HEADER "\n"
-                         "by-hand,six,{},bare,{},,,2,4,2,2450,10,0.000000,0.000000\n");
+  ck_assert_str_eq(text, FS_REPORT_CSV_HEADER
+                   "\n"
+                   "by-hand,six,{},bare,{},,,2,4,2,2450,10,0.000000,0.000000\n");
   free(text);
   release(&f);
 }
@@ -237,28 +248,28 @@ START_TEST(critical_path_cannot_price) {
   fprintf(out, "|");
   fs_critical_path_report_json(out, cp);
   fclose(out);
-  ck_assert_str_eq(text,
-      "critical path  2450 ns in 3 steps\n"
-      "  waiting     400 ns (16.33%)\n"
-      "  cpu         250 ns (10.20%)\n"
-      "  network     1800 ns (73.47%)\n"
-      "  t1 put rank 0: ready 0 start 400 end 1400 ns; waiting 400 cpu 100 network 900\n"
-      "  t2 send rank 1 (message): ready 1400 start 1400 end 2400 ns; cpu 100 network 900\n"
-      "  t3 recv rank 0: ready 2400 start 2400 end 2450 ns; cpu 50\n"
-      "|\"critical_path\": {\"makespan_ns\": 2450, \"cpu_ns\": 250, \"latency_ns\": 0, "
-      "\"bandwidth_ns\": 0, \"contention_ns\": 0, \"waiting_ns\": 400, \"network_ns\": 1800, "
-      "\"priced\": false, \"overpriced_ns\": 0, \"overpriced_steps\": 0, \"steps\": ["
-      "{\"task\": \"t1\", \"kind\": \"put\", \"rank\": 0, \"via\": \"end\", \"ready_ns\": 0, "
-      "\"start_ns\": 400, \"end_ns\": 1400, \"cpu_ns\": 100, \"latency_ns\": 0, "
-      "\"bandwidth_ns\": 0, \"contention_ns\": 0, \"waiting_ns\": 400, \"network_ns\": 900}, "
-      "{\"task\": \"t2\", \"kind\": \"send\", \"rank\": 1, \"via\": \"message\", "
-      "\"ready_ns\": 1400, \"start_ns\": 1400, \"end_ns\": 2400, \"cpu_ns\": 100, "
-      "\"latency_ns\": 0, \"bandwidth_ns\": 0, \"contention_ns\": 0, \"waiting_ns\": 0, "
-      "\"network_ns\": 900}, "
-      "{\"task\": \"t3\", \"kind\": \"recv\", \"rank\": 0, \"via\": \"end\", "
-      "\"ready_ns\": 2400, \"start_ns\": 2400, \"end_ns\": 2450, \"cpu_ns\": 50, "
-      "\"latency_ns\": 0, \"bandwidth_ns\": 0, \"contention_ns\": 0, \"waiting_ns\": 0, "
-      "\"network_ns\": 0}]}");
+  ck_assert_str_eq(
+      text, "critical path  2450 ns in 3 steps\n"
+            "  waiting     400 ns (16.33%)\n"
+            "  cpu         250 ns (10.20%)\n"
+            "  network     1800 ns (73.47%)\n"
+            "  t1 put rank 0: ready 0 start 400 end 1400 ns; waiting 400 cpu 100 network 900\n"
+            "  t2 send rank 1 (message): ready 1400 start 1400 end 2400 ns; cpu 100 network 900\n"
+            "  t3 recv rank 0: ready 2400 start 2400 end 2450 ns; cpu 50\n"
+            "|\"critical_path\": {\"makespan_ns\": 2450, \"cpu_ns\": 250, \"latency_ns\": 0, "
+            "\"bandwidth_ns\": 0, \"contention_ns\": 0, \"waiting_ns\": 400, \"network_ns\": 1800, "
+            "\"priced\": false, \"overpriced_ns\": 0, \"overpriced_steps\": 0, \"steps\": ["
+            "{\"task\": \"t1\", \"kind\": \"put\", \"rank\": 0, \"via\": \"end\", \"ready_ns\": 0, "
+            "\"start_ns\": 400, \"end_ns\": 1400, \"cpu_ns\": 100, \"latency_ns\": 0, "
+            "\"bandwidth_ns\": 0, \"contention_ns\": 0, \"waiting_ns\": 400, \"network_ns\": 900}, "
+            "{\"task\": \"t2\", \"kind\": \"send\", \"rank\": 1, \"via\": \"message\", "
+            "\"ready_ns\": 1400, \"start_ns\": 1400, \"end_ns\": 2400, \"cpu_ns\": 100, "
+            "\"latency_ns\": 0, \"bandwidth_ns\": 0, \"contention_ns\": 0, \"waiting_ns\": 0, "
+            "\"network_ns\": 900}, "
+            "{\"task\": \"t3\", \"kind\": \"recv\", \"rank\": 0, \"via\": \"end\", "
+            "\"ready_ns\": 2400, \"start_ns\": 2400, \"end_ns\": 2450, \"cpu_ns\": 50, "
+            "\"latency_ns\": 0, \"bandwidth_ns\": 0, \"contention_ns\": 0, \"waiting_ns\": 0, "
+            "\"network_ns\": 0}]}");
   free(text);
   fs_critical_path_free(cp);
   release(&f);
@@ -286,8 +297,7 @@ END_TEST
 static int listed_in(const char *list, const char *name) {
   size_t n = strlen(name);
   for (const char *at = strstr(list, name); at; at = strstr(at + 1, name))
-    if ((at == list || (at - list >= 2 && at[-2] == ',')) && (at[n] == ',' || at[n] == 0))
-      return 1;
+    if ((at == list || (at - list >= 2 && at[-2] == ',')) && (at[n] == ',' || at[n] == 0)) return 1;
   return 0;
 }
 

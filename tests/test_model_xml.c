@@ -15,15 +15,15 @@
 #define SHM_ROWS "0B 0ns 0ns\n1000B 1000ns 2000ns\n"
 #define NET_ROWS "0B 0ns 0ns\n1000B 10us 20us\n"
 
-static const char model_text[] =
-    "<?xml version=\"1.0\"?>\n"
-    "<!-- a comment -->\n"
-    "<model kind=\"taulop\">\n"
-    "  <param name=\"shm_o\" value=\"50ns\"/>\n"
-    "  <param name=\"net_o\" value=\"300ns\"/>\n"
-    "  <table name=\"shm_table\">\n# size L1 L2\n" SHM_ROWS "  </table>\n"
-    "  <table name=\"net_table\"><![CDATA[\n" NET_ROWS "]]></table>\n"
-    "</model>\n";
+static const char model_text[] = "<?xml version=\"1.0\"?>\n"
+                                 "<!-- a comment -->\n"
+                                 "<model kind=\"taulop\">\n"
+                                 "  <param name=\"shm_o\" value=\"50ns\"/>\n"
+                                 "  <param name=\"net_o\" value=\"300ns\"/>\n"
+                                 "  <table name=\"shm_table\">\n# size L1 L2\n" SHM_ROWS
+                                 "  </table>\n"
+                                 "  <table name=\"net_table\"><![CDATA[\n" NET_ROWS "]]></table>\n"
+                                 "</model>\n";
 
 /* rank 0 -> 1 (other node, 400 B), rank 2 -> 3 (other node, 700 B) and
  * rank 1 -> 0 (100 B), on 4 nodes of 1 core. */
@@ -62,8 +62,8 @@ START_TEST(file_runs_like_params) {
   fs_time from_file[4], from_params[4], overridden[4], expected[4];
   char params[1024];
   finish_times(p, model, "nodes=4 cores=1", from_file);
-  snprintf(params, sizeof params, "shm_table=%s net_table=%s shm_o=50ns net_o=300ns nodes=4 cores=1",
-           shm, net);
+  snprintf(params, sizeof params,
+           "shm_table=%s net_table=%s shm_o=50ns net_o=300ns nodes=4 cores=1", shm, net);
   finish_times(p, "taulop", params, from_params);
   for (int r = 0; r < 4; r++) ck_assert_int_eq(from_file[r], from_params[r]);
   ck_assert_int_gt(from_file[3], 0);
@@ -102,11 +102,21 @@ END_TEST
 /* The shipped file equals the shipped tables with the thesis's o values. */
 START_TEST(shipped_metropolis_model) {
   char *dag = fs_test_temp_path(".dag"), *out = NULL, *err = NULL, *with_params = NULL;
-  ck_assert_int_eq(fs_test_fennelsimf(NULL, NULL, "gen allgather-ring --ranks 32 --size 64KiB -o %s", dag), 0);
-  ck_assert_int_eq(fs_test_fennelsimf(&with_params, NULL, "run %s --nodes 4 --cores 8 --format json --model "
-           "taulop --param shm_o=0.1095us --param net_o=2.8775us --param "
-           "shm_table=models/metropolis-shm.table --param net_table=models/metropolis-net.table", dag), 0);
-  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "run %s --nodes 4 --cores 8 --format json --model metropolis-taulop", dag), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(NULL, NULL,
+                                      "gen allgather-ring --ranks 32 --size 64KiB -o %s", dag),
+                   0);
+  ck_assert_int_eq(fs_test_fennelsimf(&with_params, NULL,
+                                      "run %s --nodes 4 --cores 8 --format json --model "
+                                      "taulop --param shm_o=0.1095us --param net_o=2.8775us "
+                                      "--param "
+                                      "shm_table=models/metropolis-shm.table --param "
+                                      "net_table=models/metropolis-net.table",
+                                      dag),
+                   0);
+  ck_assert_int_eq(
+      fs_test_fennelsimf(&out, &err,
+                         "run %s --nodes 4 --cores 8 --format json --model metropolis-taulop", dag),
+      0);
   char *a = strstr(out, "\"makespan_ns\": "), *b = strstr(with_params, "\"makespan_ns\": ");
   ck_assert_ptr_nonnull(a);
   ck_assert_ptr_nonnull(b);
@@ -118,7 +128,8 @@ START_TEST(shipped_metropolis_model) {
   ck_assert_int_eq(fs_test_fennelsimf(NULL, &err, "run %s --model no-such-model", dag), 2);
   ck_assert_ptr_nonnull(strstr(err, "fennelsim: unknown network model 'no-such-model' (known: "));
   free(err);
-  ck_assert_int_eq(fs_test_fennelsimf(NULL, &err, "run %s --model models/platform-4x8-rr.xml", dag), 2);
+  ck_assert_int_eq(fs_test_fennelsimf(NULL, &err, "run %s --model models/platform-4x8-rr.xml", dag),
+                   2);
   ck_assert_str_eq(err, "fennelsim: models/platform-4x8-rr.xml:11: expected <model> without a "
                         "namespace as the root element (got <platform>)\n");
   free(err);
@@ -146,7 +157,8 @@ static void refused(const char *text, const char *params, const char *expected) 
 
 START_TEST(errors_name_file_and_line) {
   refused("<model kind=\"taulop\">\n<param name=\"a\" value=\"1\">\n</model>\n", "",
-          ":3:9: expected well-formed XML (libxml2: Opening and ending tag mismatch: param line 2 and model)");
+          ":3:9: expected well-formed XML (libxml2: Opening and ending tag mismatch: param line 2 "
+          "and model)");
   refused("<model kind=\"hockney\">\n\n  <parameter name=\"alpha\"/>\n</model>\n", "",
           ":3: expected <param> or <table> (got <parameter>)");
   refused("<model kind=\"hockney\">\n<param value=\"1us\"/>\n</model>\n", "",
@@ -154,17 +166,19 @@ START_TEST(errors_name_file_and_line) {
   refused("<model kind=\"hockney\">\n<param name=\"alpha\"/>\n</model>\n", "",
           ":2: expected attribute value on <param>");
   refused("<model kind=\"hockney\">\n<param name=\"alpha\" value=\"1us\"/>\n"
-          "<param name=\"alpha\" value=\"2us\"/>\n</model>\n", "",
-          ":3: expected each parameter once (got alpha again, first at line 2)");
-  refused("<model kind=\"hockney\">\n<param name=\"alpha\" value=\"1us\" unit=\"s\"/>\n</model>\n", "",
-          ":2: expected only name and value on <param> (got unit)");
+          "<param name=\"alpha\" value=\"2us\"/>\n</model>\n",
+          "", ":3: expected each parameter once (got alpha again, first at line 2)");
+  refused("<model kind=\"hockney\">\n<param name=\"alpha\" value=\"1us\" unit=\"s\"/>\n</model>\n",
+          "", ":2: expected only name and value on <param> (got unit)");
   refused("<model>\n</model>\n", "", ":1: expected attribute kind on <model>");
   refused("<model kind=\"hockney\"><table name=\"x\"><!-- no -->0B 1ns</table></model>", "",
           ":1: expected only rows of text inside <table> ('#' comments)");
   char kinds[600];
-  snprintf(kinds, sizeof kinds, ":2: expected kind= one of %s (got \"warp\")", fs_network_model_names());
+  snprintf(kinds, sizeof kinds, ":2: expected kind= one of %s (got \"warp\")",
+           fs_network_model_names());
   refused("\n<model kind=\"warp\">\n</model>\n", "", kinds);
-  refused("<?xml version=\"1.0\"?>\n<!DOCTYPE model [\n<!ENTITY a \"aaaa\">\n]>\n<model kind=\"hockney\"/>\n",
+  refused("<?xml version=\"1.0\"?>\n<!DOCTYPE model [\n<!ENTITY a \"aaaa\">\n]>\n<model "
+          "kind=\"hockney\"/>\n",
           "", ":2: expected no DOCTYPE (DTDs and entities are not read)");
   refused("<model kind=\"hockney\">\n<param name=\"gamma\" value=\"1\"/>\n</model>\n", "",
           ":2: gamma: no parameter of that name in model hockney");

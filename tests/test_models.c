@@ -79,7 +79,8 @@ START_TEST(allreduce_rd_powers_of_two) {
   for (int k = 0; k <= 10; k++) {
     fs_program *p = generate("allreduce-rd", 1 << k, 8, 10 * NS);
     fs_time expected = k * (100 * NS + 500 * NS + 3200 + 10 * NS);
-    ck_assert_int_eq(fs_test_makespan(p, "pipelined", "fixed", "alpha_p=500ns alpha_r=100ns beta=0.4ns"),
+    ck_assert_int_eq(fs_test_makespan(p, "pipelined", "fixed",
+                                      "alpha_p=500ns alpha_r=100ns beta=0.4ns"),
                      expected);
     fs_program_free(p);
   }
@@ -126,19 +127,25 @@ END_TEST
  *  a3,a2:   713.2 + 613.2 = 1326.4
  *  a5,a3,a2: 913.2 + 713.2 + 613.2 = 2239.6 */
 START_TEST(allreduce_rm_stages) {
-  const struct { int32_t factors[4]; int count; fs_time expected; } cases[] = {
-      {{8}, 1, 1213200}, {{4, 2}, 2, 1426400}, {{2, 4}, 2, 1426400},
+  const struct {
+    int32_t factors[4];
+    int count;
+    fs_time expected;
+  } cases[] = {
+      {{8}, 1, 1213200},    {{4, 2}, 2, 1426400},    {{2, 4}, 2, 1426400},
       {{3, 2}, 2, 1326400}, {{5, 3, 2}, 3, 2239600},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     fs_generator_options o = {.size = 8, .rounds = 1, .reduce_time = 10 * NS, .has_reduce_time = 1};
     o.ranks = 1;
-    for (int f = 0; f < cases[i].count; f++) o.factors[f] = cases[i].factors[f], o.ranks *= cases[i].factors[f];
+    for (int f = 0; f < cases[i].count; f++)
+      o.factors[f] = cases[i].factors[f], o.ranks *= cases[i].factors[f];
     o.factor_count = cases[i].count;
     fs_error err;
     fs_program *p = fs_generate_allreduce_rm(&o, &err);
     ck_assert_msg(p != NULL, "%s", err.message);
-    ck_assert_int_eq(fs_test_makespan(p, "pipelined", "fixed", "alpha_p=500ns alpha_r=100ns beta=0.4ns"),
+    ck_assert_int_eq(fs_test_makespan(p, "pipelined", "fixed",
+                                      "alpha_p=500ns alpha_r=100ns beta=0.4ns"),
                      cases[i].expected);
     fs_program_free(p);
   }
@@ -160,14 +167,19 @@ END_TEST
  * waits only for its own put's local end 2.90; expand put at 2.90 lands at
  * rank 0 at 4.16 us. */
 START_TEST(thesis_table_5_3_predictions) {
-  const struct { int32_t factors[3]; int count; fs_time expected; } rm[] = {
-      {{4}, 1, 2020}, {{6}, 1, 2780}, {{2, 4}, 2, 3280}, {{3, 4}, 2, 3660},
-      {{4, 4}, 2, 4040}, {{4, 6}, 2, 4800}, {{8, 4}, 2, 5560}, {{8, 6}, 2, 6320},
+  const struct {
+    int32_t factors[3];
+    int count;
+    fs_time expected;
+  } rm[] = {
+      {{4}, 1, 2020},    {{6}, 1, 2780},       {{2, 4}, 2, 3280},    {{3, 4}, 2, 3660},
+      {{4, 4}, 2, 4040}, {{4, 6}, 2, 4800},    {{8, 4}, 2, 5560},    {{8, 6}, 2, 6320},
       {{8, 8}, 2, 7080}, {{8, 3, 4}, 3, 7200}, {{8, 4, 4}, 3, 7580},
   };
   for (size_t i = 0; i < sizeof rm / sizeof rm[0]; i++) {
     fs_generator_options o = {.size = 8, .rounds = 1, .ranks = 1};
-    for (int f = 0; f < rm[i].count; f++) o.factors[f] = rm[i].factors[f], o.ranks *= rm[i].factors[f];
+    for (int f = 0; f < rm[i].count; f++)
+      o.factors[f] = rm[i].factors[f], o.ranks *= rm[i].factors[f];
     o.factor_count = rm[i].count;
     fs_error err;
     fs_program *p = fs_generate_allreduce_rm(&o, &err);
@@ -195,7 +207,10 @@ END_TEST
  *    524288/393216 = 238233.333 ns -> 238233333 ps; alpha_p = -1700 -
  *    1580*524288/393216 < 0, so remote = local = 238233333 ps. */
 START_TEST(archer_table_interpolation) {
-  const struct { int64_t size; fs_time expected; } cases[] = {
+  const struct {
+    int64_t size;
+    fs_time expected;
+  } cases[] = {
       {96, 1280 * NS}, {1280, 1585 * NS}, {0, 1260 * NS}, {1 << 20, 238233333}, {8, 1260 * NS},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -210,7 +225,8 @@ END_TEST
  * 500 B: alpha_p 200, alpha_r 60: a put lands at 260 ns. */
 START_TEST(table_file) {
   char *path = fs_test_temp_path(".table");
-  fs_test_write_file(path, "# size alpha_p alpha_r\n0B 100ns 10ns\n\n1000B 0.3us 110  # comment\n", 0);
+  fs_test_write_file(path, "# size alpha_p alpha_r\n0B 100ns 10ns\n\n1000B 0.3us 110  # comment\n",
+                     0);
   fs_program *p = generate("multicast", 2, 500, -1);
   char params[300];
   snprintf(params, sizeof params, "table=%s", path);
@@ -256,7 +272,10 @@ START_TEST(parameter_errors) {
 END_TEST
 
 START_TEST(table_file_errors) {
-  const struct { const char *text; const char *message; } cases[] = {
+  const struct {
+    const char *text;
+    const char *message;
+  } cases[] = {
       {"8B 1ns\n", ":1:7: expected alpha_r"},
       {"8X 1ns 1ns\n", ":1:1: expected a message size"},
       {"8B 1ns 1ns\n  8B 2ns 2ns\n", ":2:3: expected a size larger"},
@@ -308,13 +327,16 @@ START_TEST(bandwidth_parameters) {
 END_TEST
 
 START_TEST(describe_parameters) {
-  const struct { const char *model, *compute, *params, *network_text, *compute_text; } cases[] = {
+  const struct {
+    const char *model, *compute, *params, *network_text, *compute_text;
+  } cases[] = {
       {"hockney", "fixed", "alpha=2us beta=0.4ns", "\"alpha_ns\": 2000, \"beta_ns_per_byte\": 0.4",
        "\"compute_time_ns\": 0"},
       {"pipelined", "rate", "alpha_p=0.5us alpha_r=100ns gamma=1.5ps",
        "\"alpha_p_ns\": 500, \"alpha_r_ns\": 100, \"beta_ns_per_byte\": 0",
        "\"gamma_ns_per_byte\": 0.0015"},
-      {"pipelined", "fixed", "", "\"table\": \"archer\", \"table_rows\": 9, \"beta_ns_per_byte\": 0",
+      {"pipelined", "fixed", "",
+       "\"table\": \"archer\", \"table_rows\": 9, \"beta_ns_per_byte\": 0",
        "\"compute_time_ns\": 0"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -237,7 +237,10 @@ static fs_time walk_trace(fs_time offset, fs_time start, fs_time length) {
   fs_time t = start, left = length; /* step 1 ps at a time: slow but plain */
   while (left > 0) {
     fs_time x = (t + offset) % (80 * NS);
-    if (x >= 50 * NS) { t += 80 * NS - x; continue; } /* inside the detour */
+    if (x >= 50 * NS) {
+      t += 80 * NS - x;
+      continue;
+    } /* inside the detour */
     fs_time step = 50 * NS - x < left ? 50 * NS - x : left;
     t += step, left -= step;
   }
@@ -280,13 +283,16 @@ START_TEST(test_noise_errors) {
     int rank;
     const char *spec, *message;
   } cases[] = {
-      {0, "disk=lognormal:sigma=1", "--noise disk=lognormal:sigma=1: expected host=DIST, net=DIST "
-                                    "or compute=DIST"},
+      {0, "disk=lognormal:sigma=1",
+       "--noise disk=lognormal:sigma=1: expected host=DIST, net=DIST "
+       "or compute=DIST"},
       {0, "net=lognormal:sigma=-1", "--noise net=lognormal:sigma=-1: "},
-      {0, "net=lognormal:sigma=1,mode=sub", "--noise net=lognormal:sigma=1,mode=sub: mode must be "
-                                            "add or mul"},
-      {1, "x:net=constant:value=1", "--noise-rank x:net=constant:value=1: expected RANK:KIND=DIST "
-                                    "or FIRST-LAST:KIND=DIST"},
+      {0, "net=lognormal:sigma=1,mode=sub",
+       "--noise net=lognormal:sigma=1,mode=sub: mode must be "
+       "add or mul"},
+      {1, "x:net=constant:value=1",
+       "--noise-rank x:net=constant:value=1: expected RANK:KIND=DIST "
+       "or FIRST-LAST:KIND=DIST"},
       {1, "5-2:net=constant:value=1", "--noise-rank 5-2:net=constant:value=1: expected "},
       {1, "3", "--noise-rank 3: expected RANK:KIND=DIST"},
   };
@@ -296,8 +302,8 @@ START_TEST(test_noise_errors) {
     int status = cases[i].rank ? fs_noise_add_rank(n, cases[i].spec, &err)
                                : fs_noise_add(n, cases[i].spec, &err);
     ck_assert_int_eq(status, -1);
-    ck_assert_msg(strncmp(err.message, cases[i].message, strlen(cases[i].message)) == 0,
-                  "%s: %s", cases[i].spec, err.message);
+    ck_assert_msg(strncmp(err.message, cases[i].message, strlen(cases[i].message)) == 0, "%s: %s",
+                  cases[i].spec, err.message);
     fs_noise_free(n);
   }
   /* the same kind twice; a rank beyond the program */
@@ -338,7 +344,8 @@ END_TEST
 /* The description of a noise, as reports print it. */
 START_TEST(test_noise_description) {
   fs_noise *n = noise_of("net=lognormal:mu=0,sigma=0.2;host=exponential:mean=50,mode=add;"
-                         "3:compute=constant:value=2", 4);
+                         "3:compute=constant:value=2",
+                         4);
   char text[512];
   fs_noise_describe(n, text, sizeof text);
   ck_assert_str_eq(text, "\"net\": \"lognormal:mu=0,sigma=0.2\", \"host\": "
@@ -370,7 +377,10 @@ START_TEST(test_cli_study) {
   ck_assert_str_eq(a, b);
   ck_assert_ptr_nonnull(strstr(a, "\"seeds\": 50, \"base_seed\": 1, \"makespan_ns\": {\"min\": "));
   free(a), free(b);
-  ck_assert_int_eq(fs_test_fennelsimf(&a, NULL, "run %s --model pipelined --noise host=constant:value=2", dag), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(&a, NULL,
+                                      "run %s --model pipelined --noise host=constant:value=2",
+                                      dag),
+                   0);
   ck_assert_ptr_nonnull(strstr(a, "noise      {\"host\": \"constant:value=2\"} seed 1\n"));
   free(a);
   static const struct {

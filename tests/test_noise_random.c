@@ -292,14 +292,15 @@ END_TEST
 
 /* ---- parse errors ------------------------------------------------------------ */
 
-#define KNOWN                                                                                      \
+#define KNOWN \
   "(known: constant, normal, lognormal, gamma, exponential, uniform, beta-prime, empirical)"
 
 START_TEST(parse_errors) {
   parse_bad("", "missing distribution kind " KNOWN);
   parse_bad(":mu=1", "missing distribution kind " KNOWN);
   parse_bad("foo:x=1", "unknown distribution 'foo' " KNOWN);
-  parse_bad("Lognormal:sigma=1", "unknown distribution 'Lognormal' " KNOWN "; did you mean lognormal?");
+  parse_bad("Lognormal:sigma=1",
+            "unknown distribution 'Lognormal' " KNOWN "; did you mean lognormal?");
   parse_bad("poisson", "unknown distribution 'poisson' " KNOWN);
 
   parse_bad("lognormal", "lognormal: missing parameter sigma");

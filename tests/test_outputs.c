@@ -77,7 +77,8 @@ START_TEST(run_csv_row) {
   /* with noise: the spec as typed (mode=mul, the default, dropped) and the seed */
   ck_assert_int_eq(fennelsim("run " SPEC " " HOCKNEY " --format csv --noise "
                              "net=constant:value=1.5,mode=mul --noise-rank 1:host=constant:value=2 "
-                             "--seed 7"), 0);
+                             "--seed 7"),
+                   0);
   fs_test_contains(out, "0}\",net=constant:value=1.5 1:host=constant:value=2,7,2,6,6,");
   ck_assert_int_eq(assert_plain_csv(out), 1);
   /* a study's rows are its samples */
@@ -136,11 +137,14 @@ END_TEST
  * --noise-rank takes them. */
 START_TEST(json_arrays_and_noise_keys) {
   ck_assert_int_eq(fennelsim("run traces/sweep3d-2x2 --model loggops --format json"), 0);
-  fs_test_contains(out, "\"algorithms\": [\"barrier=barrier-dissemination\", \"bcast=bcast-binomial\", "
-                "\"allreduce=allreduce-rd\"]");
+  fs_test_contains(out,
+                   "\"algorithms\": [\"barrier=barrier-dissemination\", \"bcast=bcast-binomial\", "
+                   "\"allreduce=allreduce-rd\"]");
   ck_assert_int_eq(fennelsim("run " SPEC " " HOCKNEY " --format json --noise-rank "
-                             "1:host=constant:value=2 --noise-rank 0-1:net=constant:value=3"), 0);
-  fs_test_contains(out, "\"noise\": {\"1:host\": \"constant:value=2\", \"0-1:net\": \"constant:value=3\"}");
+                             "1:host=constant:value=2 --noise-rank 0-1:net=constant:value=3"),
+                   0);
+  fs_test_contains(out, "\"noise\": {\"1:host\": \"constant:value=2\", \"0-1:net\": "
+                        "\"constant:value=3\"}");
 }
 END_TEST
 
@@ -166,7 +170,9 @@ START_TEST(samples_sidecar_and_merge) {
   char *a = fs_test_temp_path(".csv"), *b = fs_test_temp_path(".csv"),
        *c = fs_test_temp_path(".csv"), *m = fs_test_temp_path(".csv"), meta[1100];
   ck_assert_int_eq(fennelsim("run " SPEC " " HOCKNEY " --seeds 10 --noise net=lognormal:sigma=0.2 "
-                             "--shard 0/2 --samples '%s'", a), 0);
+                             "--shard 0/2 --samples '%s'",
+                             a),
+                   0);
   ck_assert_str_eq(err, "");
   char *text = fs_test_read_file(a, NULL);
   ck_assert_int_eq(assert_plain_csv(text), 5); /* seeds 1, 3, 5, 7, 9 */
@@ -184,30 +190,39 @@ START_TEST(samples_sidecar_and_merge) {
            "noise: net=lognormal:sigma=0.2\n"
            "seeds: 1-10\n"
            "ranks: 2\n"
-           "shard: 0/2\n", (unsigned long long)h);
+           "shard: 0/2\n",
+           (unsigned long long)h);
   snprintf(meta, sizeof meta, "%s.meta", a);
   text = fs_test_read_file(meta, NULL);
   ck_assert_str_eq(text, want);
   free(text);
   /* the other shard of another study: refused, naming the difference */
   ck_assert_int_eq(fennelsim("run " SPEC " " HOCKNEY " --seeds 10 --noise net=lognormal:sigma=0.3 "
-                             "--shard 1/2 --samples '%s'", b), 0);
+                             "--shard 1/2 --samples '%s'",
+                             b),
+                   0);
   ck_assert_int_eq(fennelsim("merge '%s' '%s'", a, b), 2);
   ck_assert_str_eq(out, "");
   char message[5000];
-  snprintf(message, sizeof message, "fennelsim: shard %s differs from %s in noise: "
-           "net=lognormal:sigma=0.2 vs net=lognormal:sigma=0.3\n", b, a);
+  snprintf(message, sizeof message,
+           "fennelsim: shard %s differs from %s in noise: "
+           "net=lognormal:sigma=0.2 vs net=lognormal:sigma=0.3\n",
+           b, a);
   ck_assert_str_eq(err, message);
   /* another seed range is another study too */
   ck_assert_int_eq(fennelsim("run " SPEC " " HOCKNEY " --seeds 12 --noise net=lognormal:sigma=0.2 "
-                             "--shard 1/2 --samples '%s'", b), 0);
+                             "--shard 1/2 --samples '%s'",
+                             b),
+                   0);
   ck_assert_int_eq(fennelsim("merge '%s' '%s'", a, b), 2);
   snprintf(message, sizeof message, "fennelsim: shard %s differs from %s in seeds: 1-10 vs 1-12\n",
            b, a);
   ck_assert_str_eq(err, message);
   /* the same study's other shard, by another path to the same input */
   ck_assert_int_eq(fennelsim("run ./" SPEC " " HOCKNEY " --seeds 10 --noise "
-                             "net=lognormal:sigma=0.2 --shard 1/2 --samples '%s'", c), 0);
+                             "net=lognormal:sigma=0.2 --shard 1/2 --samples '%s'",
+                             c),
+                   0);
   ck_assert_int_eq(fennelsim("merge '%s' '%s' --samples '%s'", a, c, m), 0);
   ck_assert_str_eq(err, "");
   fs_test_contains(out, "seeds      10 (base seed 1)");
@@ -229,8 +244,10 @@ START_TEST(samples_sidecar_and_merge) {
   snprintf(meta, sizeof meta, "%s.meta", c);
   remove(meta);
   ck_assert_int_eq(fennelsim("merge '%s' '%s'", a, c), 0);
-  snprintf(message, sizeof message, "fennelsim: warning: %s has no sidecar %s.meta: cannot check "
-           "that it is a shard of the same study as %s\n", c, c, a);
+  snprintf(message, sizeof message,
+           "fennelsim: warning: %s has no sidecar %s.meta: cannot check "
+           "that it is a shard of the same study as %s\n",
+           c, c, a);
   ck_assert_str_eq(err, message);
   /* a malformed sidecar is an error at its line */
   snprintf(meta, sizeof meta, "%s.meta", c);
@@ -258,7 +275,8 @@ START_TEST(seeds_without_noise_warn) {
   ck_assert_int_eq(fennelsim("run " SPEC " " HOCKNEY " --seeds 1"), 0);
   ck_assert_str_eq(err, "");
   ck_assert_int_eq(fennelsim("run " SPEC " " HOCKNEY " --seeds 4 --noise-rank "
-                             "1:host=constant:value=2"), 0);
+                             "1:host=constant:value=2"),
+                   0);
   ck_assert_str_eq(err, "");
 }
 END_TEST
@@ -283,9 +301,11 @@ START_TEST(probe_csv_sidecar) {
   remove(meta);
   ck_assert_int_eq(fennelsim("fit '%s' --model hockney", csv), 2);
   char message[3000];
-  snprintf(message, sizeof message, "fennelsim: %s:1:1: expected \"# fennelprobe 1 ranks=P ...\" "
+  snprintf(message, sizeof message,
+           "fennelsim: %s:1:1: expected \"# fennelprobe 1 ranks=P ...\" "
            "or the sidecar %s (fennelprobe and fennelsim probe -o write it): %s: cannot open: No "
-           "such file or directory\n", csv, meta, meta);
+           "such file or directory\n",
+           csv, meta, meta);
   ck_assert_str_eq(err, message);
   remove(csv);
   free(csv);
@@ -301,8 +321,10 @@ START_TEST(gen_progress_on_a_terminal) {
   ck_assert_int_eq(fennelsim("gen allreduce-ring --ranks 512 --size 1MiB -o '%s'", dag), 0);
   ck_assert_str_eq(err, "");
   char command[2048];
-  snprintf(command, sizeof command, "script -qec \"'%s' gen allreduce-ring --ranks 512 --size "
-           "1MiB -o '%s'\" /dev/null", FENNELSIM_BINARY, dag);
+  snprintf(command, sizeof command,
+           "script -qec \"'%s' gen allreduce-ring --ranks 512 --size "
+           "1MiB -o '%s'\" /dev/null",
+           FENNELSIM_BINARY, dag);
   FILE *pipe = popen(command, "r");
   ck_assert_ptr_nonnull(pipe);
   char buffer[4096];

@@ -115,11 +115,11 @@ START_TEST(test_two_level_tree) {
   ck_assert_int_eq(p->level[1].group_nodes, 4);
   ck_assert_int_eq(p->top_level, 3);
   ck_assert_int_eq(fs_platform_map_sequential(p, 16, &err), 0);
-  ck_assert_int_eq(fs_platform_level_between(p, 0, 1), 0);  /* node 0, node 0 */
-  ck_assert_int_eq(fs_platform_level_between(p, 0, 2), 1);  /* nodes 0, 1: one board */
-  ck_assert_int_eq(fs_platform_level_between(p, 0, 4), 2);  /* nodes 0, 2: one rack */
-  ck_assert_int_eq(fs_platform_level_between(p, 6, 4), 1);  /* nodes 3, 2 */
-  ck_assert_int_eq(fs_platform_level_between(p, 0, 8), 3);  /* nodes 0, 4: the machine */
+  ck_assert_int_eq(fs_platform_level_between(p, 0, 1), 0); /* node 0, node 0 */
+  ck_assert_int_eq(fs_platform_level_between(p, 0, 2), 1); /* nodes 0, 1: one board */
+  ck_assert_int_eq(fs_platform_level_between(p, 0, 4), 2); /* nodes 0, 2: one rack */
+  ck_assert_int_eq(fs_platform_level_between(p, 6, 4), 1); /* nodes 3, 2 */
+  ck_assert_int_eq(fs_platform_level_between(p, 0, 8), 3); /* nodes 0, 4: the machine */
   ck_assert_int_eq(fs_platform_level_between(p, 15, 0), 3);
   ck_assert_int_eq(fs_platform_level_between(p, 8, 15), 2); /* nodes 4, 7 */
   /* round-robin spreads neighbours across racks */
@@ -160,7 +160,8 @@ START_TEST(test_platform_errors) {
   ck_assert_str_eq(err.message, "expected cores in [1, 2147483647] (got 2147483648)");
   fs_platform *p = fs_platform_new(6, 2, &err);
   ck_assert_int_eq(fs_platform_add_level(p, "pair", 4, 4, &err), -1);
-  ck_assert_str_eq(err.message, "expected level \"pair\" groups (4 nodes each) to divide the 6 nodes");
+  ck_assert_str_eq(err.message,
+                   "expected level \"pair\" groups (4 nodes each) to divide the 6 nodes");
   ck_assert_int_eq(fs_platform_add_level(p, "one", 3, 1, &err), -1);
   ck_assert_str_eq(err.message, "expected fanout in [2, 6] for level \"one\" (got 1)");
   ck_assert_int_eq(fs_platform_add_level(p, "9lives", 6, 2, &err), -1);
@@ -216,7 +217,8 @@ START_TEST(test_from_options) {
   ck_assert_ptr_null(fs_platform_from_options(4, 8, "explicit", 32, &err));
   ck_assert_str_eq(err.message, "--mapping: expected seq or rr (got \"explicit\")");
   ck_assert_ptr_null(fs_platform_from_options(2, 2, "rr", 5, &err));
-  ck_assert_str_eq(err.message, "--nodes 2 --cores 2: expected at most 4 ranks on 2 nodes x 2 cores (got 5)");
+  ck_assert_str_eq(err.message,
+                   "--nodes 2 --cores 2: expected at most 4 ranks on 2 nodes x 2 cores (got 5)");
   ck_assert_ptr_null(fs_platform_from_options(0, 2, "seq", 1, &err));
   ck_assert_str_eq(err.message, "--nodes 0 --cores 2: expected nodes in [1, 2147483647] (got 0)");
   ck_assert_int_eq(fs_mapping_from_name("round-robin", 11), FS_MAPPING_ROUND_ROBIN);
@@ -229,18 +231,17 @@ END_TEST
 /* ---- XML: well-formed inputs ------------------------------------------ */
 
 START_TEST(test_xml_full) {
-  const char *text =
-      "<?xml version=\"1.0\"?>\n"
-      "<!-- a comment before -->\n"
-      "<platform nodes=\"4\" cores=\"2\">\n"
-      "  <channel name=\"net.top\" level=\"2\"/>  <!-- channels may come first -->\n"
-      "  <level name=\"rack\" fanout=\"2\"></level>\n"
-      "  <channel name=\"shm\" level=\"0\"/>\n"
-      "  <mapping kind=\"explicit\">\n"
-      "    3 3 0 1\n"
-      "    2\t0 &#x31;<![CDATA[ 2]]>\n"
-      "  </mapping>\n"
-      "</platform>\n";
+  const char *text = "<?xml version=\"1.0\"?>\n"
+                     "<!-- a comment before -->\n"
+                     "<platform nodes=\"4\" cores=\"2\">\n"
+                     "  <channel name=\"net.top\" level=\"2\"/>  <!-- channels may come first -->\n"
+                     "  <level name=\"rack\" fanout=\"2\"></level>\n"
+                     "  <channel name=\"shm\" level=\"0\"/>\n"
+                     "  <mapping kind=\"explicit\">\n"
+                     "    3 3 0 1\n"
+                     "    2\t0 &#x31;<![CDATA[ 2]]>\n"
+                     "  </mapping>\n"
+                     "</platform>\n";
   fs_error err = {{0}};
   fs_platform *p = from_text(text, 8, &err);
   ck_assert_msg(p != NULL, "%s", err.message);
@@ -281,7 +282,8 @@ START_TEST(test_xml_defaults) {
   ck_assert_str_eq(p->channel[1].name, "net");
   ck_assert_int_eq(p->top_level, 1);
   fs_platform_free(p);
-  p = from_text("<platform nodes='2' cores='3'><mapping kind='rr'>\n</mapping></platform>", 5, &err);
+  p = from_text("<platform nodes='2' cores='3'><mapping kind='rr'>\n</mapping></platform>", 5,
+                &err);
   ck_assert_msg(p != NULL, "%s", err.message);
   ck_assert_int_eq(p->mapping, FS_MAPPING_ROUND_ROBIN);
   ck_assert_int_eq(p->ranks, 5);
@@ -370,12 +372,13 @@ static const error_case error_cases[] = {
      "t.xml:1: expected only nodes and cores on <platform> (got ranks)"},
     {"<platform nodes=\"4\" cores=\"8\">\n<node/>\n</platform>", 4,
      "t.xml:2: expected <level>, <channel> or <mapping> (got <node>)"},
-    {"<platform nodes=\"4\" cores=\"8\" xmlns:x=\"urn:x\">\n<x:level name=\"a\" fanout=\"2\"/>\n</platform>", 4,
-     "t.xml:2: expected <level>, <channel> or <mapping> (got <level> in a namespace)"},
+    {"<platform nodes=\"4\" cores=\"8\" xmlns:x=\"urn:x\">\n<x:level name=\"a\" "
+     "fanout=\"2\"/>\n</platform>",
+     4, "t.xml:2: expected <level>, <channel> or <mapping> (got <level> in a namespace)"},
     {"<platform nodes=\"4\" cores=\"8\">\n\n  stray words\n</platform>", 4,
      "t.xml:4: expected only elements inside <platform>"},
-    {"<platform nodes=\"4\" cores=\"8\">\n<level name=\"a\" fanout=\"2\" size=\"1\"/>\n</platform>", 4,
-     "t.xml:2: expected only name and fanout on <level> (got size)"},
+    {"<platform nodes=\"4\" cores=\"8\">\n<level name=\"a\" fanout=\"2\" size=\"1\"/>\n</platform>",
+     4, "t.xml:2: expected only name and fanout on <level> (got size)"},
     {"<platform nodes=\"4\" cores=\"8\">\n<level fanout=\"2\"/>\n</platform>", 4,
      "t.xml:2: expected attribute name on <level>"},
     {"<platform nodes=\"4\" cores=\"8\">\n<level name=\"a\"/>\n</platform>", 4,
@@ -391,46 +394,53 @@ static const error_case error_cases[] = {
     {"<platform nodes=\"4\" cores=\"8\">\n<channel name=\"net\" level=\"-1\"/>\n</platform>", 4,
      "t.xml:2: expected level=\"N\" with N a whole number in [0, 2147483647] (got \"-1\")"},
     {"<platform nodes=\"4\" cores=\"8\">\n<channel name=\"a\" level=\"1\"/>\n<channel name=\"b\" "
-     "level=\"1\"/>\n</platform>", 4,
-     "t.xml:3: expected one channel per level (\"a\" is at level 1)"},
-    {"<platform nodes=\"4\" cores=\"8\">\n<channel name=\"a\" level=\"1\"><x/></channel>\n</platform>", 4,
-     "t.xml:2: expected nothing inside <channel> (got an element)"},
+     "level=\"1\"/>\n</platform>",
+     4, "t.xml:3: expected one channel per level (\"a\" is at level 1)"},
+    {"<platform nodes=\"4\" cores=\"8\">\n<channel name=\"a\" "
+     "level=\"1\"><x/></channel>\n</platform>",
+     4, "t.xml:2: expected nothing inside <channel> (got an element)"},
     {"<platform nodes=\"4\" cores=\"8\">\n<mapping/>\n</platform>", 4,
      "t.xml:2: expected attribute kind on <mapping>"},
     {"<platform nodes=\"4\" cores=\"8\">\n<mapping kind=\"block\"/>\n</platform>", 4,
      "t.xml:2: expected kind=\"sequential\", \"round-robin\" or \"explicit\" (got \"block\")"},
-    {"<platform nodes=\"4\" cores=\"8\">\n<mapping kind=\"rr\"/>\n<mapping kind=\"rr\"/>\n</platform>", 4,
-     "t.xml:3: expected at most one <mapping>"},
-    {"<platform nodes=\"4\" cores=\"8\">\n<mapping kind=\"sequential\">0 1</mapping>\n</platform>", 4,
-     "t.xml:2: expected nothing inside <mapping> (got text)"},
-    {"<platform nodes=\"4\" cores=\"8\">\n<mapping kind=\"explicit\">0 1\n2</mapping>\n</platform>", 4,
-     "t.xml:2: expected 4 node numbers in the explicit mapping, one per rank (got 3)"},
-    {"<platform nodes=\"4\" cores=\"8\">\n<mapping kind=\"explicit\">0 1 2 3 0</mapping>\n</platform>", 4,
-     "t.xml:2: expected 4 node numbers in the explicit mapping, one per rank (got 5)"},
+    {"<platform nodes=\"4\" cores=\"8\">\n<mapping kind=\"rr\"/>\n<mapping "
+     "kind=\"rr\"/>\n</platform>",
+     4, "t.xml:3: expected at most one <mapping>"},
+    {"<platform nodes=\"4\" cores=\"8\">\n<mapping kind=\"sequential\">0 1</mapping>\n</platform>",
+     4, "t.xml:2: expected nothing inside <mapping> (got text)"},
+    {"<platform nodes=\"4\" cores=\"8\">\n<mapping kind=\"explicit\">0 1\n2</mapping>\n</platform>",
+     4, "t.xml:2: expected 4 node numbers in the explicit mapping, one per rank (got 3)"},
+    {"<platform nodes=\"4\" cores=\"8\">\n<mapping kind=\"explicit\">0 1 2 3 "
+     "0</mapping>\n</platform>",
+     4, "t.xml:2: expected 4 node numbers in the explicit mapping, one per rank (got 5)"},
     {"<platform nodes=\"4\" cores=\"8\">\n<mapping kind=\"explicit\"> </mapping>\n</platform>", 0,
      "t.xml:2: expected node numbers in the explicit mapping, one per rank"},
-    {"<platform nodes=\"4\" cores=\"8\">\n<mapping kind=\"explicit\">0 1 two 3</mapping>\n</platform>", 4,
-     "t.xml:2: expected rank 2's node as a whole number (got \"two\")"},
-    {"<platform nodes=\"4\" cores=\"8\">\n<mapping kind=\"explicit\">0 1 4 3</mapping>\n</platform>", 4,
-     "t.xml:2: expected rank 2's node in [0, 3] (got 4)"},
+    {"<platform nodes=\"4\" cores=\"8\">\n<mapping kind=\"explicit\">0 1 two "
+     "3</mapping>\n</platform>",
+     4, "t.xml:2: expected rank 2's node as a whole number (got \"two\")"},
+    {"<platform nodes=\"4\" cores=\"8\">\n<mapping kind=\"explicit\">0 1 4 "
+     "3</mapping>\n</platform>",
+     4, "t.xml:2: expected rank 2's node in [0, 3] (got 4)"},
     {"<platform nodes=\"2\" cores=\"1\">\n<mapping kind=\"explicit\">1 1</mapping>\n</platform>", 2,
      "t.xml:2: expected at most 1 ranks on node 1 (rank 1 is one more)"},
-    {"<platform nodes=\"4\" cores=\"8\">\n<mapping kind=\"explicit\">0 <b/>1</mapping>\n</platform>", 2,
-     "t.xml:2: expected only node numbers inside <mapping>"},
+    {"<platform nodes=\"4\" cores=\"8\">\n<mapping kind=\"explicit\">0 "
+     "<b/>1</mapping>\n</platform>",
+     2, "t.xml:2: expected only node numbers inside <mapping>"},
     {"<platform nodes=\"4\" cores=\"8\">\n<mapping kind=\"sequential\"/>\n</platform>", 33,
      "t.xml:2: expected at most 32 ranks on 4 nodes x 8 cores (got 33)"},
     {"<platform nodes=\"4\" cores=\"8\"/>", 33,
      "t.xml:1: expected at most 32 ranks on 4 nodes x 8 cores (got 33)"},
-    {"<platform nodes=\"4\" cores=\"8\"/>", -1, "t.xml: expected ranks in [0, 2147483647] (got -1)"},
+    {"<platform nodes=\"4\" cores=\"8\"/>", -1,
+     "t.xml: expected ranks in [0, 2147483647] (got -1)"},
     /* no DTD at all: the parse stops at the DOCTYPE, before its subset */
     {"<?xml version=\"1.0\"?>\n<!DOCTYPE platform [ this subset is never parsed ]>\n<platform/>", 4,
      "t.xml:2: expected no DOCTYPE (DTDs and entities are not read)"},
     {"<!DOCTYPE platform SYSTEM \"http://127.0.0.1:9/platform.dtd\">\n<platform nodes=\"1\" "
-     "cores=\"1\"/>", 4,
-     "t.xml:1: expected no DOCTYPE (DTDs and entities are not read)"},
+     "cores=\"1\"/>",
+     4, "t.xml:1: expected no DOCTYPE (DTDs and entities are not read)"},
     {"<!DOCTYPE platform [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]>\n<platform nodes=\"&xxe;\" "
-     "cores=\"1\"/>", 4,
-     "t.xml:1: expected no DOCTYPE (DTDs and entities are not read)"},
+     "cores=\"1\"/>",
+     4, "t.xml:1: expected no DOCTYPE (DTDs and entities are not read)"},
 };
 
 START_TEST(test_error) {
@@ -445,16 +455,19 @@ START_TEST(test_malformed) {
   fflush(stderr);
   int saved = dup(2);
   ck_assert(freopen(log, "w", stderr) != NULL);
-  expect_error("<platform nodes=\"4\" cores=\"8\">\n<level name=\"a\" fanout=\"2\">\n</platform>", 4,
+  expect_error("<platform nodes=\"4\" cores=\"8\">\n<level name=\"a\" fanout=\"2\">\n</platform>",
+               4,
                "t.xml:3:12: expected well-formed XML (libxml2: Opening and ending tag mismatch: "
                "level line 2 and platform)");
-  expect_error("<platform nodes=\"4\" cores=\"8\">\n\n<channel name=\"a\" name=\"b\" level=\"0\"/>\n"
-               "</platform>", 4,
-               "t.xml:3:37: expected well-formed XML (libxml2: Attribute name redefined)");
+  expect_error("<platform nodes=\"4\" cores=\"8\">\n\n<channel name=\"a\" name=\"b\" "
+               "level=\"0\"/>\n"
+               "</platform>",
+               4, "t.xml:3:37: expected well-formed XML (libxml2: Attribute name redefined)");
   expect_error("<platform nodes=\"&undefined;\" cores=\"8\"/>", 4,
                "t.xml:1:29: expected well-formed XML (libxml2: Entity 'undefined' not defined)");
   expect_prefix("<platform nodes=\"4\" cores=\"8\"/>\n<platform/>", 4,
-                "t.xml:2:1: expected well-formed XML (libxml2: Extra content at the end of the document");
+                "t.xml:2:1: expected well-formed XML (libxml2: Extra content at the end of the "
+                "document");
   expect_prefix("<platform nodes=\"4\"", 4, "t.xml:1:20: expected well-formed XML (libxml2: ");
   expect_prefix("\xff\xfe<", 4, "t.xml:1:");
   fflush(stderr);
@@ -472,8 +485,9 @@ END_TEST
  * copies. It must be refused at once, never expanded. */
 START_TEST(test_billion_laughs) {
   char text[4096];
-  int n = snprintf(text, sizeof text, "<?xml version=\"1.0\"?>\n<!DOCTYPE platform [\n"
-                                      " <!ENTITY lol \"lol\">\n");
+  int n = snprintf(text, sizeof text,
+                   "<?xml version=\"1.0\"?>\n<!DOCTYPE platform [\n"
+                   " <!ENTITY lol \"lol\">\n");
   for (int level = 1; level <= 9; level++) {
     n += snprintf(text + n, sizeof text - (size_t)n, " <!ENTITY lol%d \"", level);
     for (int k = 0; k < 10; k++)
@@ -481,7 +495,8 @@ START_TEST(test_billion_laughs) {
     n += snprintf(text + n, sizeof text - (size_t)n, "\">\n");
   }
   snprintf(text + n, sizeof text - (size_t)n,
-           "]>\n<platform nodes=\"4\" cores=\"8\"><level name=\"&lol9;\" fanout=\"2\"/></platform>\n");
+           "]>\n<platform nodes=\"4\" cores=\"8\"><level name=\"&lol9;\" "
+           "fanout=\"2\"/></platform>\n");
   double start = seconds_now();
   expect_error(text, 4, "t.xml:2: expected no DOCTYPE (DTDs and entities are not read)");
   ck_assert_double_lt(seconds_now() - start, 0.5);
@@ -492,7 +507,8 @@ START_TEST(test_element_limit) {
   size_t size = 64 + 8 * (FS_PLATFORM_XML_MAX_ELEMENTS + 10);
   char *text = malloc(size);
   size_t n = (size_t)snprintf(text, size, "<platform nodes=\"1\" cores=\"1\">\n");
-  for (int i = 0; i < FS_PLATFORM_XML_MAX_ELEMENTS + 5; i++) n += (size_t)snprintf(text + n, size - n, "<x/>\n");
+  for (int i = 0; i < FS_PLATFORM_XML_MAX_ELEMENTS + 5; i++)
+    n += (size_t)snprintf(text + n, size - n, "<x/>\n");
   snprintf(text + n, size - n, "</platform>\n");
   expect_error(text, 1, "t.xml:1025: expected at most 1024 elements");
   free(text);
@@ -514,7 +530,9 @@ START_TEST(test_file_errors) {
   snprintf(want, sizeof want, "%s: expected at most 67108864 bytes of XML", path);
   ck_assert_str_eq(err.message, want);
   /* errors name the file */
-  ck_assert_int_eq(fs_test_write_file(path, "<platform nodes=\"4\" cores=\"8\">\n<x/></platform>", 0), 0);
+  ck_assert_int_eq(fs_test_write_file(path, "<platform nodes=\"4\" cores=\"8\">\n<x/></platform>",
+                                      0),
+                   0);
   ck_assert_ptr_null(fs_platform_read_xml(path, 4, &err));
   snprintf(want, sizeof want, "%s:2: expected <level>, <channel> or <mapping> (got <x>)", path);
   ck_assert_str_eq(err.message, want);

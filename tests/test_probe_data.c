@@ -28,10 +28,11 @@ static void expect_error(const char *text, const char *message) {
  * blank lines are skipped; the row keeps its line for messages. */
 START_TEST(example_row) {
   fs_error err;
-  fs_probe_data *d = read_text(HEADER "# a comment\n" COLUMNS "\n"
-                               "roundtrip,shm,1024,1024,0,0,1,0,1,-1,120,2510.5,2533.0,2540.1,12.3\n"
-                               "ring,net,16,16,16,8,2,0,2,-1,30,0.001,7,7.25,0\n",
-                               &err);
+  fs_probe_data *d =
+      read_text(HEADER "# a comment\n" COLUMNS "\n"
+                       "roundtrip,shm,1024,1024,0,0,1,0,1,-1,120,2510.5,2533.0,2540.1,12.3\n"
+                       "ring,net,16,16,16,8,2,0,2,-1,30,0.001,7,7.25,0\n",
+                &err);
   ck_assert_msg(d != NULL, "%s", err.message);
   ck_assert_int_eq(d->ranks, 4);
   ck_assert_int_eq(d->count, 2);
@@ -67,10 +68,19 @@ END_TEST
 START_TEST(write_read_round_trip) {
   fs_probe_data *d = fs_probe_data_new(3);
   for (int e = 0; e < FS_EXPERIMENTS; e++) {
-    fs_probe_row r = {.experiment = (fs_experiment)e, .placement = (fs_placement)(e % 2),
-                      .bytes = 8 << e, .reply_bytes = e, .count = e + 1, .rank_a = 2, .rank_b = -1,
-                      .rank_c = e == FS_EXPERIMENT_ONE_TO_TWO ? 1 : -1, .repetitions = 30,
-                      .min = 1234567 + e, .median = 1234600, .mean = 2000000, .ci95 = 999};
+    fs_probe_row r = {.experiment = (fs_experiment)e,
+                      .placement = (fs_placement)(e % 2),
+                      .bytes = 8 << e,
+                      .reply_bytes = e,
+                      .count = e + 1,
+                      .rank_a = 2,
+                      .rank_b = -1,
+                      .rank_c = e == FS_EXPERIMENT_ONE_TO_TWO ? 1 : -1,
+                      .repetitions = 30,
+                      .min = 1234567 + e,
+                      .median = 1234600,
+                      .mean = 2000000,
+                      .ci95 = 999};
     ck_assert_int_eq(fs_probe_data_add(d, &r), 0);
   }
   char *path = fs_test_temp_path(".csv");
@@ -78,8 +88,11 @@ START_TEST(write_read_round_trip) {
   ck_assert_msg(fs_probe_data_write(d, path, &err) == 0, "%s", err.message);
   char *text = fs_test_read_file(path, NULL);
   /* since issue 16: plain CSV, the first line in the sidecar PATH.meta */
-  ck_assert_int_eq(strncmp(text, COLUMNS "roundtrip,shm,8,0,0,0,1,2,-1,-1,30,1234.567,1234.6,2000,"
-                                 "0.999\n", strlen(COLUMNS) + 62), 0);
+  ck_assert_int_eq(strncmp(text,
+                           COLUMNS "roundtrip,shm,8,0,0,0,1,2,-1,-1,30,1234.567,1234.6,2000,"
+                                   "0.999\n",
+                           strlen(COLUMNS) + 62),
+                   0);
   char meta[1024];
   snprintf(meta, sizeof meta, "%s.meta", path);
   char *sidecar = fs_test_read_file(meta, NULL);
@@ -97,8 +110,10 @@ START_TEST(write_read_round_trip) {
   fs_probe_data *bad = fs_probe_data_read(path, &err);
   ck_assert_ptr_null(bad);
   char message[1200];
-  snprintf(message, sizeof message, "%s:1:1: expected \"fennelprobe 1 ranks=P ...\" as the "
-           "sidecar's first line (a fennelprobe point-to-point file)", meta);
+  snprintf(message, sizeof message,
+           "%s:1:1: expected \"fennelprobe 1 ranks=P ...\" as the "
+           "sidecar's first line (a fennelprobe point-to-point file)",
+           meta);
   ck_assert_str_eq(err.message, message);
   remove(meta);
   remove(path);
@@ -132,10 +147,13 @@ START_TEST(header_errors) {
   expect_error("# fennelprobe 1 nodes=1\n", "p2p.csv:1:24: expected ranks=P in the first line");
   expect_error("# fennelprobe 1 ranks=0\n",
                "p2p.csv:1:23: expected ranks=P with P a whole number from 1 to 16777216");
-  expect_error(HEADER, "p2p.csv:2:1: expected the column line \"" "experiment,placement,bytes,"
+  expect_error(HEADER,
+               "p2p.csv:2:1: expected the column line \""
+               "experiment,placement,bytes,"
                "reply_bytes,stride,block,count,rank_a,rank_b,rank_c,repetitions,min_ns,median_ns,"
                "mean_ns,ci95_ns\"");
-  expect_error(HEADER "experiment,placement\n", "p2p.csv:2:1: expected the column line \""
+  expect_error(HEADER "experiment,placement\n",
+               "p2p.csv:2:1: expected the column line \""
                "experiment,placement,bytes,reply_bytes,stride,block,count,rank_a,rank_b,rank_c,"
                "repetitions,min_ns,median_ns,mean_ns,ci95_ns\"");
 }

@@ -139,7 +139,8 @@ START_TEST(depend_argument_checks) {
   ck_assert_int_eq(FS_AFTER_START, 2);
   ck_assert_int_eq(fs_program_depend(p, 1, 0, FS_AFTER_END), 0);
   ck_assert_int_eq(fs_program_depend(p, 1, 0, FS_AFTER_LOCAL), 0);
-  ck_assert_int_eq(fs_program_depend(p, 0, 0, FS_AFTER_END), 0); /* a self-loop is the engine's business */
+  ck_assert_int_eq(fs_program_depend(p, 0, 0, FS_AFTER_END),
+                   0); /* a self-loop is the engine's business */
   ck_assert_int_eq(fs_program_depend(p, 1, 0, FS_AFTER_START), 0);
   ck_assert_int_eq(p->dependencies, 4);
   /* pending pairs: (from, to | point bit) */
@@ -341,8 +342,8 @@ START_TEST(finalize_csr_start_edges) {
   fs_error err;
   ck_assert_int_eq(fs_program_finalize(p, &err), 0);
   /* task 0: start 2, 4; local 3, 1; end 1, 2. task 1: start 3; local 4 */
-  const uint32_t s0[] = {2 | FS_EDGE_START, 4 | FS_EDGE_START, 3 | FS_EDGE_LOCAL,
-                         1 | FS_EDGE_LOCAL, 1, 2};
+  const uint32_t s0[] =
+      {2 | FS_EDGE_START, 4 | FS_EDGE_START, 3 | FS_EDGE_LOCAL, 1 | FS_EDGE_LOCAL, 1, 2};
   const uint32_t s1[] = {3 | FS_EDGE_START, 4 | FS_EDGE_LOCAL};
   assert_successors(p, 0, s0, 6);
   assert_successors(p, 1, s1, 2);
@@ -532,8 +533,9 @@ START_TEST(finalize_random_program) {
     from[e] = (uint32_t)(r % 8 == 0 ? r % 16 : r % TASKS);
     uint32_t target = (uint32_t)(next_random() % TASKS);
     int point = (int)(next_random() % 3);
-    to[e] = target | (point == FS_AFTER_LOCAL ? FS_EDGE_LOCAL
-                      : point == FS_AFTER_START ? FS_EDGE_START : 0);
+    to[e] = target | (point == FS_AFTER_LOCAL   ? FS_EDGE_LOCAL
+                      : point == FS_AFTER_START ? FS_EDGE_START
+                                                : 0);
     degree[target]++;
     ck_assert_int_eq(fs_program_depend(p, (int32_t)target, (int32_t)from[e], point), 0);
   }
@@ -702,8 +704,8 @@ START_TEST(kind_names) {
   ck_assert_int_eq(fs_task_kind_from_name("sleepy", 5), FS_SLEEP);
   ck_assert_int_eq(fs_task_kind_from_name("computer", 7), FS_COMPUTE);
   ck_assert_int_eq(fs_task_kind_from_name("sender", 4), FS_SEND);
-  const char *unknown[] = {"", "sleepy", "pu", "puts", "Start", "GET", " put", "put ",
-                           "sends", "Recv", "receive", "?"};
+  const char *unknown[] = {"",     "sleepy", "pu",    "puts", "Start",   "GET",
+                           " put", "put ",   "sends", "Recv", "receive", "?"};
   for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++)
     ck_assert_int_eq(fs_task_kind_from_name(unknown[i], (int64_t)strlen(unknown[i])), -1);
   ck_assert_int_eq(fs_task_kind_from_name("get", 2), -1);

@@ -80,8 +80,8 @@ static void expect_ranks(const char *name, const fs_generator_options *o,
   char text[1024];
   for (int32_t r = 0; r < o->ranks; r++)
     ck_assert_msg(strcmp(describe_rank(p, r, text, sizeof text), expected[r]) == 0,
-                  "%s N=%d root=%d rank %d:\n  got      %s\n  expected %s", name, o->ranks,
-                  o->root, r, text, expected[r]);
+                  "%s N=%d root=%d rank %d:\n  got      %s\n  expected %s", name, o->ranks, o->root,
+                  r, text, expected[r]);
   fs_program_free(p);
 }
 
@@ -173,7 +173,8 @@ START_TEST(test_scatter_gather_linear_structure) {
   expect_ranks("gather-linear", &o, alone);
   for (int32_t n = 1; n <= 40; n++) {
     o = fs_test_options(n, 8, n / 2, NULL);
-    fs_program *s = fs_test_generate("scatter-linear", &o), *g = fs_test_generate("gather-linear", &o);
+    fs_program *s = fs_test_generate("scatter-linear", &o),
+               *g = fs_test_generate("gather-linear", &o);
     ck_assert_int_eq(s->tasks, 2 * (n - 1));
     ck_assert_int_eq(g->tasks, 2 * (n - 1));
     ck_assert_int_eq(s->dependencies, n > 1 ? n - 2 : 0);
@@ -315,16 +316,18 @@ END_TEST
 /* ---- option errors ------------------------------------------------------ */
 
 START_TEST(test_errors) {
-  const char *names[] = {"reduce-linear", "reduce-rabenseifner", "scatter-linear",
-                         "gather-linear"};
+  const char *names[] = {"reduce-linear", "reduce-rabenseifner", "scatter-linear", "gather-linear"};
   fs_error err;
   for (int i = 0; i < 4; i++) {
     fs_generator_options o = fs_test_options(4, 8, 4, NULL);
-    ck_assert_ptr_nonnull(strstr(fs_test_generate_error(names[i], &o, &err), "--root 4 is not a rank"));
+    ck_assert_ptr_nonnull(
+        strstr(fs_test_generate_error(names[i], &o, &err), "--root 4 is not a rank"));
     o.root = -1;
-    ck_assert_ptr_nonnull(strstr(fs_test_generate_error(names[i], &o, &err), "--root -1 is not a rank"));
+    ck_assert_ptr_nonnull(
+        strstr(fs_test_generate_error(names[i], &o, &err), "--root -1 is not a rank"));
     o = fs_test_options(0, 8, 0, NULL);
-    ck_assert_ptr_nonnull(strstr(fs_test_generate_error(names[i], &o, &err), "--ranks must be at least 1"));
+    ck_assert_ptr_nonnull(
+        strstr(fs_test_generate_error(names[i], &o, &err), "--ranks must be at least 1"));
     o = fs_test_options(4, -1, 0, NULL);
     ck_assert_ptr_nonnull(
         strstr(fs_test_generate_error(names[i], &o, &err), "--size must not be negative"));
@@ -360,8 +363,7 @@ static void expect_flow(const char *name, int32_t n, int64_t size, int32_t root,
  * Rabenseifner blocks of 100 bytes over pof2 differ by one byte) and sizes
  * below pof2 (0-byte blocks). */
 START_TEST(test_data_flow_small) {
-  const char *names[] = {"reduce-linear", "reduce-rabenseifner", "scatter-linear",
-                         "gather-linear"};
+  const char *names[] = {"reduce-linear", "reduce-rabenseifner", "scatter-linear", "gather-linear"};
   for (int i = 0; i < 4; i++)
     for (int32_t n = 1; n <= 64; n++) {
       int32_t roots[4];
@@ -377,8 +379,7 @@ END_TEST
 
 START_TEST(test_data_flow_large) {
   const int32_t sizes[] = {100, 128, 257, 1000};
-  const char *names[] = {"reduce-linear", "reduce-rabenseifner", "scatter-linear",
-                         "gather-linear"};
+  const char *names[] = {"reduce-linear", "reduce-rabenseifner", "scatter-linear", "gather-linear"};
   for (int i = 0; i < 4; i++)
     for (int s = 0; s < 4; s++) {
       int32_t n = sizes[s], roots[4];
@@ -414,9 +415,11 @@ START_TEST(test_reduce_linear_time) {
     for (int k = 0; k < count; k++) {
       fs_generator_options o = fs_test_options(n, size, roots[k], NULL);
       fs_time expected = ALPHA + BETA * size + (n - 1) * (fs_time)(size * 2 * FS_NS);
-      ck_assert_int_eq(fs_test_generated_makespan("reduce-linear", &o, "hockney", "rate", HOCKNEY " gamma=2ns"),
+      ck_assert_int_eq(fs_test_generated_makespan("reduce-linear", &o, "hockney", "rate",
+                                                  HOCKNEY " gamma=2ns"),
                        expected);
-      ck_assert_int_eq(fs_test_generated_makespan("reduce-linear", &o, "pipelined", "rate", "alpha_p=700ns alpha_r=150ns beta=1ns gamma=2ns"),
+      ck_assert_int_eq(fs_test_generated_makespan("reduce-linear", &o, "pipelined", "rate",
+                                                  "alpha_p=700ns alpha_r=150ns beta=1ns gamma=2ns"),
                        expected - ALPHA + 850 * FS_NS);
       o.has_reduce_time = 1, o.reduce_time = 300 * FS_NS;
       ck_assert_int_eq(fs_test_generated_makespan("reduce-linear", &o, "hockney", "fixed", HOCKNEY),
@@ -424,7 +427,9 @@ START_TEST(test_reduce_linear_time) {
     }
   }
   fs_generator_options one = fs_test_options(1, size, 0, NULL);
-  ck_assert_int_eq(fs_test_generated_makespan("reduce-linear", &one, "hockney", "rate", HOCKNEY " gamma=2ns"), 0);
+  ck_assert_int_eq(fs_test_generated_makespan("reduce-linear", &one, "hockney", "rate",
+                                              HOCKNEY " gamma=2ns"),
+                   0);
 }
 END_TEST
 
@@ -456,7 +461,8 @@ START_TEST(test_scatter_gather_linear_time) {
       ck_assert_int_eq(finish[root], (n - 1) * step);
       fs_test_run_free(&run);
       fs_program_free(p);
-      ck_assert_int_eq(fs_test_generated_makespan("scatter-linear", &o, "pipelined", "fixed", "alpha_p=700ns alpha_r=150ns beta=1ns"),
+      ck_assert_int_eq(fs_test_generated_makespan("scatter-linear", &o, "pipelined", "fixed",
+                                                  "alpha_p=700ns alpha_r=150ns beta=1ns"),
                        n > 1 ? (n - 1) * 150 * FS_NS + 700 * FS_NS + BETA * size : 0);
       ck_assert_int_eq(fs_test_generated_makespan("gather-linear", &o, "hockney", "fixed", HOCKNEY),
                        n > 1 ? step : 0);
@@ -495,10 +501,12 @@ START_TEST(test_rabenseifner_time_power_of_two) {
     int count = roots_for(n, roots);
     for (int k = 0; k < count; k++) {
       fs_generator_options o = fs_test_options(n, size, roots[k], NULL);
-      ck_assert_int_eq(
-          fs_test_generated_makespan("reduce-rabenseifner", &o, "hockney", "rate", HOCKNEY " gamma=0.5ns"), eq54);
+      ck_assert_int_eq(fs_test_generated_makespan("reduce-rabenseifner", &o, "hockney", "rate",
+                                                  HOCKNEY " gamma=0.5ns"),
+                       eq54);
       o.has_reduce_time = 1, o.reduce_time = 3 * FS_US;
-      ck_assert_int_eq(fs_test_generated_makespan("reduce-rabenseifner", &o, "hockney", "fixed", HOCKNEY),
+      ck_assert_int_eq(fs_test_generated_makespan("reduce-rabenseifner", &o, "hockney", "fixed",
+                                                  HOCKNEY),
                        2 * steps * ALPHA + 2 * BETA * size * (n - 1) / n + steps * 3 * FS_US);
     }
   }
@@ -532,10 +540,12 @@ START_TEST(test_rabenseifner_time_any) {
   const int64_t size = 65536;
   const fs_time gamma = FS_NS / 2;
   fs_generator_options o = fs_test_options(6, size, 0, NULL);
-  ck_assert_int_eq(fs_test_generated_makespan("reduce-rabenseifner", &o, "hockney", "rate", HOCKNEY " gamma=0.5ns"),
+  ck_assert_int_eq(fs_test_generated_makespan("reduce-rabenseifner", &o, "hockney", "rate",
+                                              HOCKNEY " gamma=0.5ns"),
                    226184 * FS_NS);
   o = fs_test_options(3, size, 1, NULL);
-  ck_assert_int_eq(fs_test_generated_makespan("reduce-rabenseifner", &o, "hockney", "rate", HOCKNEY " gamma=0.5ns"),
+  ck_assert_int_eq(fs_test_generated_makespan("reduce-rabenseifner", &o, "hockney", "rate",
+                                              HOCKNEY " gamma=0.5ns"),
                    183224 * FS_NS);
   for (int32_t n = 2; n <= 64; n++) {
     int64_t pof2 = 1, steps = 0;
@@ -547,7 +557,8 @@ START_TEST(test_rabenseifner_time_any) {
     int count = roots_for(n, roots);
     for (int k = 0; k < count; k++) {
       o = fs_test_options(n, size, roots[k], NULL);
-      ck_assert_msg(fs_test_generated_makespan("reduce-rabenseifner", &o, "hockney", "rate", HOCKNEY " gamma=0.5ns") == expected,
+      ck_assert_msg(fs_test_generated_makespan("reduce-rabenseifner", &o, "hockney", "rate",
+                                               HOCKNEY " gamma=0.5ns") == expected,
                     "N=%d root=%d", n, roots[k]);
     }
   }

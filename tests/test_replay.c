@@ -36,18 +36,20 @@ static fs_call *call(fs_trace *t, int32_t r, fs_call_kind kind, double start, do
   return c;
 }
 
-static fs_call *p2p(fs_trace *t, int32_t r, fs_call_kind kind, double start, double end, int32_t peer,
-                    int32_t tag, int64_t bytes) {
+static fs_call *p2p(fs_trace *t, int32_t r, fs_call_kind kind, double start, double end,
+                    int32_t peer, int32_t tag, int64_t bytes) {
   fs_call *c = call(t, r, kind, start, end);
   c->peer = peer;
   c->tag = tag;
-  if (kind == FS_CALL_RECV || kind == FS_CALL_IRECV) c->recv_bytes = bytes;
-  else c->bytes = bytes;
+  if (kind == FS_CALL_RECV || kind == FS_CALL_IRECV)
+    c->recv_bytes = bytes;
+  else
+    c->bytes = bytes;
   return c;
 }
 
-static fs_call *collective(fs_trace *t, int32_t r, fs_call_kind kind, double start, double end, int32_t comm,
-                           int32_t root, int64_t bytes) {
+static fs_call *collective(fs_trace *t, int32_t r, fs_call_kind kind, double start, double end,
+                           int32_t comm, int32_t root, int64_t bytes) {
   fs_call *c = call(t, r, kind, start, end);
   c->comm = comm;
   c->root = root;
@@ -70,12 +72,14 @@ static void expect_error(const fs_trace *t, const fs_replay_options *o, const ch
 }
 
 /* Runs the replay and checks every rank's finish time (ps). */
-static void expect_finish(const fs_replay *replay, const char *model, const char *params, const fs_time *expected) {
+static void expect_finish(const fs_replay *replay, const char *model, const char *params,
+                          const fs_time *expected) {
   fs_simulation run;
   fs_test_simulate(&run, replay->program, model, "fixed", params);
   ck_assert_msg(run.status == FS_RUN_OK, "%s", run.err.message);
   for (int32_t r = 0; r < replay->ranks; r++)
-    ck_assert_msg(fs_engine_finish_times(run.engine)[r] == expected[r], "rank %d: %lld ps, expected %lld", r,
+    ck_assert_msg(fs_engine_finish_times(run.engine)[r] == expected[r],
+                  "rank %d: %lld ps, expected %lld", r,
                   (long long)fs_engine_finish_times(run.engine)[r], (long long)expected[r]);
   fs_test_run_free(&run);
 }
@@ -279,8 +283,8 @@ START_TEST(tags_are_per_communicator) {
 END_TEST
 
 /* One collective alone replays exactly as its generated schedule runs. */
-static void expect_like_generator(fs_call_kind kind, const char *generator, int32_t ranks, int32_t root,
-                                  int64_t bytes, const char *algo) {
+static void expect_like_generator(fs_call_kind kind, const char *generator, int32_t ranks,
+                                  int32_t root, int64_t bytes, const char *algo) {
   fs_trace *t = fs_trace_new(ranks);
   for (int32_t r = 0; r < ranks; r++) {
     call(t, r, FS_CALL_INIT, 0, 0);
@@ -303,7 +307,8 @@ static void expect_like_generator(fs_call_kind kind, const char *generator, int3
   for (int32_t r = 0; r < ranks; r++)
     ck_assert_msg(fs_engine_finish_times(a.engine)[r] == fs_engine_finish_times(b.engine)[r],
                   "%s rank %d: replay %lld, generator %lld", generator, r,
-                  (long long)fs_engine_finish_times(a.engine)[r], (long long)fs_engine_finish_times(b.engine)[r]);
+                  (long long)fs_engine_finish_times(a.engine)[r],
+                  (long long)fs_engine_finish_times(b.engine)[r]);
   ck_assert_int_eq(replay->collectives, 1);
   fs_test_run_free(&a);
   fs_test_run_free(&b);
@@ -437,7 +442,8 @@ START_TEST(computation_saturates) {
   fs_replay *replay = build(t, &as_recorded);
   ck_assert_int_eq(replay->computation, FS_TRACE_TIME_LIMIT);
   for (int32_t task = 0; task < replay->program->tasks; task++)
-    if (replay->program->kind[task] == FS_COMPUTE) ck_assert_int_eq(replay->program->value[task], FS_TRACE_TIME_LIMIT);
+    if (replay->program->kind[task] == FS_COMPUTE)
+      ck_assert_int_eq(replay->program->value[task], FS_TRACE_TIME_LIMIT);
   fs_replay_free(replay);
   fs_trace_free(t);
 }
@@ -490,8 +496,10 @@ START_TEST(deadlock_names_the_calls) {
   for (int32_t r = 0; r < 2; r++) {
     call(t, r, FS_CALL_INIT, 0, 0);
     fs_call *c = p2p(t, r, FS_CALL_RECV, 0, 1, 1 - r, r ? 9 : 5, 8);
-    if (r == 0) c->comm = 2;
-    else c->line = 0;
+    if (r == 0)
+      c->comm = 2;
+    else
+      c->line = 0;
     call(t, r, FS_CALL_FINALIZE, 1, 1);
   }
   fs_replay *replay = build(t, &as_recorded);
@@ -504,14 +512,15 @@ START_TEST(deadlock_names_the_calls) {
   fs_task_describer describer = {fs_replay_describe_task, replay};
   fs_engine_report_deadlock(run.engine, out, 10, &describer);
   fclose(out);
-  ck_assert_str_eq(text, "  recv r0.L2.MPI_Recv on rank 0 from rank 1, tag 5, communicator 42, 8B (MPI_Recv at "
-                         "dir/rank-0.fstrace:2): posted, no message matched it\n"
-                         "  recv r1.c2.MPI_Recv on rank 1 from rank 0, tag 9, MPI_COMM_WORLD, 8B (MPI_Recv, "
-                         "call 2 of dir/rank-1.fstrace): posted, no message matched it\n"
-                         "  r0.L3.MPI_Finalize (proxy, rank 0) waits for 1 more completion: r0.L2.MPI_Recv "
-                         "(recv, rank 0, never matched)\n"
-                         "  r1.L3.MPI_Finalize (proxy, rank 1) waits for 1 more completion: r1.c2.MPI_Recv "
-                         "(recv, rank 1, never matched)\n");
+  ck_assert_str_eq(
+      text, "  recv r0.L2.MPI_Recv on rank 0 from rank 1, tag 5, communicator 42, 8B (MPI_Recv at "
+            "dir/rank-0.fstrace:2): posted, no message matched it\n"
+            "  recv r1.c2.MPI_Recv on rank 1 from rank 0, tag 9, MPI_COMM_WORLD, 8B (MPI_Recv, "
+            "call 2 of dir/rank-1.fstrace): posted, no message matched it\n"
+            "  r0.L3.MPI_Finalize (proxy, rank 0) waits for 1 more completion: r0.L2.MPI_Recv "
+            "(recv, rank 0, never matched)\n"
+            "  r1.L3.MPI_Finalize (proxy, rank 1) waits for 1 more completion: r1.c2.MPI_Recv "
+            "(recv, rank 1, never matched)\n");
   free(text);
   fs_test_run_free(&run);
   fs_replay_free(replay);
@@ -523,14 +532,17 @@ START_TEST(errors_name_the_call) {
   fs_trace *t = two_ranks();
   call(t, 0, FS_CALL_INIT, 0, 0);
   p2p(t, 0, FS_CALL_SEND, 0, 1, 2, 0, 8);
-  expect_error(t, &as_recorded, "dir/rank-0.fstrace:2: rank 0, send: destination 2 is not a rank of communicator -1");
+  expect_error(t, &as_recorded,
+               "dir/rank-0.fstrace:2: rank 0, send: destination 2 is not a rank of communicator "
+               "-1");
   fs_trace_free(t);
 
   t = two_ranks();
   call(t, 1, FS_CALL_INIT, 0, 0);
   call(t, 1, FS_CALL_WAIT, 0, 1)->request = 9;
   expect_error(t, &as_recorded,
-               "dir/rank-1.fstrace:2: rank 1, wait: request 9 was not made by an earlier isend, irecv or "
+               "dir/rank-1.fstrace:2: rank 1, wait: request 9 was not made by an earlier isend, "
+               "irecv or "
                "nonblocking collective");
   fs_trace_free(t);
 
@@ -538,7 +550,8 @@ START_TEST(errors_name_the_call) {
   collective(t, 0, FS_CALL_ALLREDUCE, 0, 1, FS_COMM_WORLD, 0, 8);
   collective(t, 1, FS_CALL_BCAST, 0, 1, FS_COMM_WORLD, 0, 8);
   expect_error(t, &as_recorded,
-               "dir/rank-1.fstrace:1: rank 1, bcast: collective 0 of communicator -1 does not match rank 0's "
+               "dir/rank-1.fstrace:1: rank 1, bcast: collective 0 of communicator -1 does not "
+               "match rank 0's "
                "allreduce (line 1)");
   fs_trace_free(t);
 
@@ -546,7 +559,8 @@ START_TEST(errors_name_the_call) {
   collective(t, 0, FS_CALL_BCAST, 0, 1, FS_COMM_WORLD, 0, 8);
   collective(t, 1, FS_CALL_BCAST, 0, 1, FS_COMM_WORLD, 1, 8);
   expect_error(t, &as_recorded,
-               "dir/rank-1.fstrace:1: rank 1, bcast: collective 0 of communicator -1 does not match rank 0's "
+               "dir/rank-1.fstrace:1: rank 1, bcast: collective 0 of communicator -1 does not "
+               "match rank 0's "
                "bcast with another root (line 1)");
   fs_trace_free(t);
 
@@ -555,14 +569,16 @@ START_TEST(errors_name_the_call) {
   collective(t, 0, FS_CALL_BARRIER, 1, 2, FS_COMM_WORLD, 0, 0);
   collective(t, 1, FS_CALL_BARRIER, 0, 1, FS_COMM_WORLD, 0, 0);
   expect_error(t, &as_recorded,
-               "dir/rank-0.fstrace:2: rank 0, barrier: rank 0 makes 2 collective calls on communicator -1, "
+               "dir/rank-0.fstrace:2: rank 0, barrier: rank 0 makes 2 collective calls on "
+               "communicator -1, "
                "rank 1 makes 1: this one has no partner");
   fs_trace_free(t);
 
   t = two_ranks();
   collective(t, 0, FS_CALL_BCAST, 0, 1, FS_COMM_WORLD, 5, 8);
   collective(t, 1, FS_CALL_BCAST, 0, 1, FS_COMM_WORLD, 5, 8);
-  expect_error(t, &as_recorded, "dir/rank-0.fstrace:1: rank 0, bcast: root 5 is not a rank of communicator -1");
+  expect_error(t, &as_recorded,
+               "dir/rank-0.fstrace:1: rank 0, bcast: root 5 is not a rank of communicator -1");
   fs_trace_free(t);
 
   t = two_ranks();
@@ -576,13 +592,16 @@ START_TEST(algo_option_errors) {
   fs_trace *t = blocking_pair();
   fs_replay_options o = as_recorded;
   const char *cases[][2] = {
-    {"allreduce", "--algo allreduce: expected COLLECTIVE=ALGORITHM[:OPTION]"},
-    {"allscan=rd", "--algo: unknown collective 'allscan' (expected one of barrier, bcast, reduce, allreduce, "
-                   "gather, scatter, allgather, alltoall)"},
-    {"allreduce=nope", "--algo allreduce=nope: no generator allreduce-nope (see fennelsim gen --list)"},
-    {"bcast=binomial:4", "--algo bcast=binomial:4: bcast-binomial takes no option"},
-    {"allreduce=dissemination:1", "--algo allreduce=dissemination:1: expected a number of ways (2 or more)"},
-    {"bcast=chain:x", "--algo bcast=chain:x: expected a segment size (8KiB)"},
+      {"allreduce", "--algo allreduce: expected COLLECTIVE=ALGORITHM[:OPTION]"},
+      {"allscan=rd",
+       "--algo: unknown collective 'allscan' (expected one of barrier, bcast, reduce, allreduce, "
+       "gather, scatter, allgather, alltoall)"},
+      {"allreduce=nope",
+       "--algo allreduce=nope: no generator allreduce-nope (see fennelsim gen --list)"},
+      {"bcast=binomial:4", "--algo bcast=binomial:4: bcast-binomial takes no option"},
+      {"allreduce=dissemination:1",
+       "--algo allreduce=dissemination:1: expected a number of ways (2 or more)"},
+      {"bcast=chain:x", "--algo bcast=chain:x: expected a segment size (8KiB)"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     o.algorithms = cases[i][0];
@@ -597,7 +616,6 @@ START_TEST(algo_option_errors) {
   fs_trace_free(t);
 }
 END_TEST
-
 
 /* ---- traces as the tracer writes them (times in ns) ---- */
 
@@ -631,21 +649,22 @@ static fs_trace *read_text(const char *const *texts, int count) {
  * 49.5. Without the isend lines (the tracer before it wrapped
  * MPI_Start), rank 1's recvs would never match. */
 START_TEST(persistent_starts_match_ordinary_calls) {
-  const char *texts[2] = {
-    "# fennelsim-trace 1\nrank 0 2\ninit 0 0\n"
-    "isend 10000 10000 peer=1 tag=5 comm=0 bytes=1000 req=1\nwait 10000 10000 req=1\n"
-    "isend 20000 20000 peer=1 tag=5 comm=0 bytes=1000 req=2\nwait 20000 20000 req=2\n"
-    "isend 30000 30000 peer=1 tag=5 comm=0 bytes=1000 req=3\nwait 30000 30000 req=3\n"
-    "send 40000 40000 peer=1 tag=6 comm=0 bytes=1000\nsend 40000 40000 peer=1 tag=7 comm=0 bytes=500\n"
-    "finalize 40000 40000\n",
-    "# fennelsim-trace 1\nrank 1 2\ninit 0 0\n"
-    "recv 0 15000 peer=0 tag=5 comm=0 bytes=1000 source=0 stag=5\n"
-    "recv 15000 25000 peer=0 tag=5 comm=0 bytes=1000 source=0 stag=5\n"
-    "recv 25000 35000 peer=0 tag=5 comm=0 bytes=1000 source=0 stag=5\n"
-    "irecv 35000 35500 peer=0 tag=6 comm=0 bytes=1000 req=1\n"
-    "irecv 35500 36000 peer=0 tag=7 comm=0 bytes=500 req=2\n"
-    "waitall 36000 50000 reqs=1,2 status=1:0:6,2:0:7\n"
-    "finalize 50000 50000\n"};
+  const char *texts[2] =
+      {"# fennelsim-trace 1\nrank 0 2\ninit 0 0\n"
+       "isend 10000 10000 peer=1 tag=5 comm=0 bytes=1000 req=1\nwait 10000 10000 req=1\n"
+       "isend 20000 20000 peer=1 tag=5 comm=0 bytes=1000 req=2\nwait 20000 20000 req=2\n"
+       "isend 30000 30000 peer=1 tag=5 comm=0 bytes=1000 req=3\nwait 30000 30000 req=3\n"
+       "send 40000 40000 peer=1 tag=6 comm=0 bytes=1000\nsend 40000 40000 peer=1 tag=7 comm=0 "
+       "bytes=500\n"
+       "finalize 40000 40000\n",
+       "# fennelsim-trace 1\nrank 1 2\ninit 0 0\n"
+       "recv 0 15000 peer=0 tag=5 comm=0 bytes=1000 source=0 stag=5\n"
+       "recv 15000 25000 peer=0 tag=5 comm=0 bytes=1000 source=0 stag=5\n"
+       "recv 25000 35000 peer=0 tag=5 comm=0 bytes=1000 source=0 stag=5\n"
+       "irecv 35000 35500 peer=0 tag=6 comm=0 bytes=1000 req=1\n"
+       "irecv 35500 36000 peer=0 tag=7 comm=0 bytes=500 req=2\n"
+       "waitall 36000 50000 reqs=1,2 status=1:0:6,2:0:7\n"
+       "finalize 50000 50000\n"};
   fs_trace *t = read_text(texts, 2);
   fs_replay *replay = build(t, &as_recorded);
   expect_finish(replay, "hockney", HOCKNEY, (fs_time[]){49500 * FS_NS, 49500 * FS_NS});
@@ -669,16 +688,16 @@ END_TEST
  * = 5: 26.008. What the replay loses: in the recording the collective
  * overlapped the computation before the wait; here it precedes it. */
 START_TEST(nonblocking_collectives_complete_at_the_call) {
-  const char *texts[2] = {
-    "# fennelsim-trace 1\nrank 0 2\ninit 0 0\n"
-    "allreduce 10000 10500 comm=0 bytes=8 rbytes=8 req=1\nbarrier 10500 11000 comm=0 req=2\n"
-    "waitall 30000 35000 reqs=1,2\n"
-    "allreduce 35000 35000 comm=1 bytes=8 rbytes=8 req=3\nwait 35000 35000 req=3\n"
-    "finalize 40000 40000\n",
-    "# fennelsim-trace 1\nrank 1 2\ninit 0 0\n"
-    "allreduce 10000 10500 comm=0 bytes=8 rbytes=8 req=1\nbarrier 10500 11000 comm=0 req=2\n"
-    "wait 20000 30000 req=1\ntest 30000 35000 req=2 flag=1\n"
-    "finalize 40000 40000\n"};
+  const char *texts[2] =
+      {"# fennelsim-trace 1\nrank 0 2\ninit 0 0\n"
+       "allreduce 10000 10500 comm=0 bytes=8 rbytes=8 req=1\nbarrier 10500 11000 comm=0 req=2\n"
+       "waitall 30000 35000 reqs=1,2\n"
+       "allreduce 35000 35000 comm=1 bytes=8 rbytes=8 req=3\nwait 35000 35000 req=3\n"
+       "finalize 40000 40000\n",
+       "# fennelsim-trace 1\nrank 1 2\ninit 0 0\n"
+       "allreduce 10000 10500 comm=0 bytes=8 rbytes=8 req=1\nbarrier 10500 11000 comm=0 req=2\n"
+       "wait 20000 30000 req=1\ntest 30000 35000 req=2 flag=1\n"
+       "finalize 40000 40000\n"};
   fs_trace *t = read_text(texts, 2);
   fs_replay *replay = build(t, &as_recorded);
   expect_finish(replay, "hockney", HOCKNEY, (fs_time[]){36008 * FS_NS, 26008 * FS_NS});
@@ -695,7 +714,8 @@ START_TEST(nonblocking_collectives_complete_at_the_call) {
   t->rank[1].calls[1].kind = FS_CALL_BCAST;
   t->rank[1].calls[1].root = 0;
   expect_error(t, &as_recorded,
-               "rank-1.fstrace:4: rank 1, bcast: collective 0 of communicator -1 does not match rank 0's allreduce "
+               "rank-1.fstrace:4: rank 1, bcast: collective 0 of communicator -1 does not match "
+               "rank 0's allreduce "
                "(line 4)");
   fs_trace_free(t);
 }
@@ -725,9 +745,10 @@ static fs_trace *read_files(const char *const *texts, int count, const char *suf
  * barrier 200..210, gap 210..300 = 90 (the iprobe inside): 280 ns, also
  * the finish time. (Before the fix: 180, the compute's own 100 lost.) */
 START_TEST(fennel_computation_forms) {
-  const char *texts[1] = {"# fennelsim-trace 1\nrank 0 1\ninit 0 10\nother 20 30 name=MPI_Comm_rank\n"
-                          "compute 100 200\nbarrier 200 210\niprobe 250 260 peer=0 tag=1 flag=0\n"
-                          "finalize 300 310\n"};
+  const char *texts[1] = {
+      "# fennelsim-trace 1\nrank 0 1\ninit 0 10\nother 20 30 name=MPI_Comm_rank\n"
+      "compute 100 200\nbarrier 200 210\niprobe 250 260 peer=0 tag=1 flag=0\n"
+      "finalize 300 310\n"};
   fs_trace *t = read_text(texts, 1);
   fs_replay *replay = build(t, &as_recorded);
   ck_assert_int_eq(replay->computation, 280 * FS_NS);
@@ -736,15 +757,17 @@ START_TEST(fennel_computation_forms) {
   fs_replay_free(replay);
   fs_trace_free(t);
   /* the example, and two compute lines back to back: 90 + 100 + 90 */
-  const char *plain[1] = {"# fennelsim-trace 1\nrank 0 1\ninit 0 10\ncompute 100 200\nbarrier 200 210\n"
-                          "finalize 300 310\n"};
+  const char *plain[1] = {
+      "# fennelsim-trace 1\nrank 0 1\ninit 0 10\ncompute 100 200\nbarrier 200 210\n"
+      "finalize 300 310\n"};
   t = read_text(plain, 1);
   replay = build(t, &as_recorded);
   ck_assert_int_eq(replay->computation, 280 * FS_NS);
   fs_replay_free(replay);
   fs_trace_free(t);
-  const char *twice[1] = {"# fennelsim-trace 1\nrank 0 1\ninit 0 10\ncompute 10 50\ncompute 50 100\n"
-                          "finalize 100 110\n"};
+  const char *twice[1] = {
+      "# fennelsim-trace 1\nrank 0 1\ninit 0 10\ncompute 10 50\ncompute 50 100\n"
+      "finalize 100 110\n"};
   t = read_text(twice, 1);
   replay = build(t, &as_recorded);
   ck_assert_int_eq(replay->computation, 90 * FS_NS); /* 40 + 50, no gap */
@@ -762,10 +785,11 @@ END_TEST
  * 95: 696. (A barrier on a size-1 communicator would be MPI_COMM_SELF's,
  * not simulated: its time computation.) */
 START_TEST(liballprof_computation_forms) {
-  const char *texts[2] = {"# collprof 0.9 output file\nMPI_Init:-:1:2:1000\nMPI_Comm_rank:1010:0,0,2:9:1020\n"
-                          "MPI_Barrier:1100:0,0,2:1105\nMPI_Finalize:1200:-\n",
-                          "# collprof 0.9 output file\nMPI_Init:-:1:2:500\nMPI_Barrier:1100:0,1,2:1105\n"
-                          "MPI_Finalize:1105:-\n"};
+  const char *texts[2] =
+      {"# collprof 0.9 output file\nMPI_Init:-:1:2:1000\nMPI_Comm_rank:1010:0,0,2:9:1020\n"
+       "MPI_Barrier:1100:0,0,2:1105\nMPI_Finalize:1200:-\n",
+       "# collprof 0.9 output file\nMPI_Init:-:1:2:500\nMPI_Barrier:1100:0,1,2:1105\n"
+       "MPI_Finalize:1105:-\n"};
   fs_trace *t = read_files(texts, 2, ".txt");
   ck_assert_str_eq(t->format, "liballprof");
   fs_replay *replay = build(t, &as_recorded);
@@ -781,8 +805,9 @@ END_TEST
  * one rank. At --flop-rate 2e9 the flops take half: 1.003 s; sleep does not
  * scale with the flop rate. (Before the fix the sleep gave 0.) */
 START_TEST(simgrid_computation_forms) {
-  const char *texts[1] = {"0 init\n0 compute 1000000\n0 sleep 1\n0 allreduce 8 2000000\n0 reduce 8 3000000\n"
-                          "0 finalize\n"};
+  const char *texts[1] = {
+      "0 init\n0 compute 1000000\n0 sleep 1\n0 allreduce 8 2000000\n0 reduce 8 3000000\n"
+      "0 finalize\n"};
   fs_trace *t = read_files(texts, 1, ".ti");
   ck_assert_str_eq(t->format, "simgrid");
   fs_replay *replay = build(t, &as_recorded);
@@ -815,10 +840,14 @@ static double number_after(const char *text, const char *key) {
  * us); the simulated ones only change when the replay or the model does. */
 START_TEST(sweep3d_within_two_percent_under_loggops) {
   char *out = NULL, *err = NULL;
-  ck_assert_int_eq(fs_test_fennelsim("run " SWEEP3D " --model loggops --format json", &out, &err), 0);
+  ck_assert_int_eq(fs_test_fennelsim("run " SWEEP3D " --model loggops --format json", &out, &err),
+                   0);
   ck_assert_msg(strstr(out, "\"makespan_ns\": 42441429566,"), "%s", out);
-  ck_assert_msg(strstr(out, "\"calls\": 11676, \"messages\": 5760, \"collectives\": 39"), "%s", out);
-  ck_assert_msg(strstr(out, "{\"rank\": 0, \"recorded_ns\": 42539134000, \"simulated_ns\": 42441429566"), "%s", out);
+  ck_assert_msg(strstr(out, "\"calls\": 11676, \"messages\": 5760, \"collectives\": 39"), "%s",
+                out);
+  ck_assert_msg(strstr(out,
+                       "{\"rank\": 0, \"recorded_ns\": 42539134000, \"simulated_ns\": 42441429566"),
+                "%s", out);
   const char *at = strstr(out, "\"ranks\": [{");
   ck_assert_ptr_nonnull(at);
   for (int r = 0; r < 4; r++) {
@@ -838,10 +867,13 @@ END_TEST
 START_TEST(sweep3d_what_if) {
   char *out = NULL, *err = NULL;
   ck_assert_int_eq(fs_test_fennelsim("run " SWEEP3D " --model loggops --compute-scale 0.5 --algo "
-                                     "allreduce=rabenseifner", &out, &err), 0);
+                                     "allreduce=rabenseifner",
+                                     &out, &err),
+                   0);
   ck_assert_msg(strstr(out, "computation 79623518000 ns"), "%s", out);
   ck_assert_msg(strstr(out, "collectives as: barrier=barrier-dissemination bcast=bcast-binomial "
-                            "allreduce=allreduce-rabenseifner"), "%s", out);
+                            "allreduce=allreduce-rabenseifner"),
+                "%s", out);
   double makespan = number_after(out, "makespan   ");
   ck_assert_msg(makespan > 21.2 && makespan < 21.8, "%s", out);
   free(out), free(err);
@@ -857,20 +889,31 @@ START_TEST(convert_trace_to_dag_and_goal) {
   ck_assert_int_eq(fs_test_fennelsimf(NULL, &err, "convert %s %s", SWEEP3D, dag), 0);
   free(err);
   ck_assert_int_eq(fs_test_fennelsimf(&out, NULL, "run %s --model loggops", dag), 0);
-  ck_assert_msg(strstr(out, "finish ns  0:42441429566 1:42441350024 2:42441345024 3:42441336482"), "%s", out);
+  ck_assert_msg(strstr(out, "finish ns  0:42441429566 1:42441350024 2:42441345024 3:42441336482"),
+                "%s", out);
   free(out);
   /* the default allreduce-rd is one-sided: GOAL cannot say it */
   ck_assert_int_eq(fs_test_fennelsimf(NULL, &err, "convert %s %s", SWEEP3D, goal), 2);
-  ck_assert_msg(strstr(err, "cannot be written as GOAL") && strstr(err, "--algo allreduce=rabenseifner"), "%s", err);
+  ck_assert_msg(strstr(err, "cannot be written as GOAL") &&
+                    strstr(err, "--algo allreduce=rabenseifner"),
+                "%s", err);
   free(err);
-  ck_assert_int_eq(fs_test_fennelsimf(NULL, &err, "convert %s %s --algo allreduce=rabenseifner", SWEEP3D, goal), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(NULL, &err, "convert %s %s --algo allreduce=rabenseifner",
+                                      SWEEP3D, goal),
+                   0);
   ck_assert_msg(strstr(err, "note: 256 reductions written as calc 0"), "%s", err);
   free(err);
   char *direct = NULL;
   ck_assert_int_eq(fs_test_fennelsimf(&out, NULL, "run %s --model loggops", goal), 0);
-  ck_assert_int_eq(fs_test_fennelsim("run " SWEEP3D " --model loggops --algo allreduce=rabenseifner", &direct, NULL), 0);
-  ck_assert_msg(strstr(out, "finish ns  0:42442141766 1:42442060748 2:42442057266 3:42442047248"), "%s", out);
-  ck_assert_msg(strstr(direct, "finish ns  0:42442141766 1:42442060748 2:42442057266 3:42442047248"), "%s", direct);
+  ck_assert_int_eq(fs_test_fennelsim("run " SWEEP3D
+                                     " --model loggops --algo allreduce=rabenseifner",
+                                     &direct, NULL),
+                   0);
+  ck_assert_msg(strstr(out, "finish ns  0:42442141766 1:42442060748 2:42442057266 3:42442047248"),
+                "%s", out);
+  ck_assert_msg(strstr(direct,
+                       "finish ns  0:42442141766 1:42442060748 2:42442057266 3:42442047248"),
+                "%s", direct);
   free(out), free(direct), free(dag), free(goal);
 }
 END_TEST
@@ -888,12 +931,19 @@ START_TEST(converted_goal_equals_replay) {
   char *goal = fs_test_temp_path(".goal");
   for (int a = 0; a < 2; a++) {
     char *err = NULL;
-    ck_assert_int_eq(fs_test_fennelsimf(NULL, &err, "convert %s %s --algo %s --compute-scale 0.5", SWEEP3D, goal, algos[a]), 0);
+    ck_assert_int_eq(fs_test_fennelsimf(NULL, &err, "convert %s %s --algo %s --compute-scale 0.5",
+                                        SWEEP3D, goal, algos[a]),
+                     0);
     free(err);
     for (int m = 0; m < 2; m++) {
       char *via_goal = NULL, *direct = NULL;
-      ck_assert_int_eq(fs_test_fennelsimf(&via_goal, NULL, "run %s --model loggops %s", goal, params[m]), 0);
-      ck_assert_int_eq(fs_test_fennelsimf(&direct, NULL, "run %s --model loggops --algo %s --compute-scale 0.5 %s", SWEEP3D, algos[a], params[m]), 0);
+      ck_assert_int_eq(fs_test_fennelsimf(&via_goal, NULL, "run %s --model loggops %s", goal,
+                                          params[m]),
+                       0);
+      ck_assert_int_eq(fs_test_fennelsimf(&direct, NULL,
+                                          "run %s --model loggops --algo %s --compute-scale 0.5 %s",
+                                          SWEEP3D, algos[a], params[m]),
+                       0);
       const char *g = strstr(via_goal, "finish ns"), *d = strstr(direct, "finish ns");
       ck_assert_ptr_nonnull(g);
       ck_assert_ptr_nonnull(d);
@@ -915,15 +965,29 @@ END_TEST
  * The trace has no times: nothing recorded to compare with ("-"). */
 START_TEST(simgrid_trace_replays) {
   char *file = fs_test_temp_path(".ti"), *out = NULL, *err = NULL;
-  ck_assert_int_eq(fs_test_write_file(file, "0 init\n1 init\n0 compute 2000000\n0 send 1 0 1000\n"
-                                            "1 recv 0 0 1000\n0 allreduce 1 1000000\n1 allreduce 1 1000000\n"
-                                            "0 finalize\n1 finalize\n", 0), 0);
-  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "run %s --model hockney --param alpha=1us --param beta=1ns", file), 0);
+  ck_assert_int_eq(fs_test_write_file(file,
+                                      "0 init\n1 init\n0 compute 2000000\n0 send 1 0 1000\n"
+                                      "1 recv 0 0 1000\n0 allreduce 1 1000000\n1 allreduce 1 "
+                                      "1000000\n"
+                                      "0 finalize\n1 finalize\n",
+                                      0),
+                   0);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err,
+                                      "run %s --model hockney --param alpha=1us --param beta=1ns",
+                                      file),
+                   0);
   ck_assert_msg(strstr(out, "finish ns  0:3003001 1:3003001"), "%s%s", out, err);
-  ck_assert_msg(strstr(out, "       1                    -              3003001         -"), "%s", out);
-  ck_assert_msg(strstr(out, "replay: 4 calls simulated (1 messages, 1 collectives), computation 4000000 ns"), "%s", out);
+  ck_assert_msg(strstr(out, "       1                    -              3003001         -"), "%s",
+                out);
+  ck_assert_msg(strstr(out, "replay: 4 calls simulated (1 messages, 1 collectives), computation "
+                            "4000000 ns"),
+                "%s", out);
   free(out), free(err);
-  ck_assert_int_eq(fs_test_fennelsimf(&out, NULL, "run %s --model hockney --param alpha=1us --param beta=1ns --flop-rate 2e9", file), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, NULL,
+                                      "run %s --model hockney --param alpha=1us --param beta=1ns "
+                                      "--flop-rate 2e9",
+                                      file),
+                   0);
   ck_assert_msg(strstr(out, "finish ns  0:1503001 1:1503001"), "%s", out);
   free(out), free(file);
 }
@@ -932,7 +996,8 @@ END_TEST
 START_TEST(command_line_errors) {
   char *err = NULL, command[1024];
   ck_assert_int_eq(fs_test_fennelsim("run " SWEEP3D " --algo allreduce=nope", NULL, &err), 2);
-  ck_assert_str_eq(err, "fennelsim: --algo allreduce=nope: no generator allreduce-nope (see fennelsim gen --list)\n");
+  ck_assert_str_eq(err, "fennelsim: --algo allreduce=nope: no generator allreduce-nope (see "
+                        "fennelsim gen --list)\n");
   free(err);
   ck_assert_int_eq(fs_test_fennelsim("run " SWEEP3D " --compute-scale -1", NULL, &err), 2);
   ck_assert_str_eq(err, "fennelsim: --compute-scale -1: expected a number >= 0\n");
@@ -940,16 +1005,26 @@ START_TEST(command_line_errors) {
   ck_assert_int_eq(fs_test_fennelsim("run " SWEEP3D " --flop-rate 0", NULL, &err), 2);
   ck_assert_str_eq(err, "fennelsim: --flop-rate 0: expected a number > 0\n");
   free(err);
-  ck_assert_int_eq(fs_test_fennelsimf(NULL, &err, "run %s/schedules/allreduce-rd-8.dag --compute-scale 2", FENNELSIM_SOURCE_ROOT), 2);
-  ck_assert_msg(strstr(err, "--algo, --compute-scale and --flop-rate apply to recorded executions, not to "), "%s", err);
+  ck_assert_int_eq(fs_test_fennelsimf(NULL, &err,
+                                      "run %s/schedules/allreduce-rd-8.dag --compute-scale 2",
+                                      FENNELSIM_SOURCE_ROOT),
+                   2);
+  ck_assert_msg(strstr(err, "--algo, --compute-scale and --flop-rate apply to recorded executions, "
+                            "not to "),
+                "%s", err);
   free(err);
-  ck_assert_int_eq(fs_test_fennelsimf(NULL, &err, "run %s/schedules/allreduce-rd-8.dag %s/schedules/spec-example.dag", FENNELSIM_SOURCE_ROOT, FENNELSIM_SOURCE_ROOT), 2);
+  ck_assert_int_eq(fs_test_fennelsimf(NULL, &err,
+                                      "run %s/schedules/allreduce-rd-8.dag "
+                                      "%s/schedules/spec-example.dag",
+                                      FENNELSIM_SOURCE_ROOT, FENNELSIM_SOURCE_ROOT),
+                   2);
   ck_assert_msg(strstr(err, "one schedule at a time"), "%s", err);
   free(err);
   /* a directory without traces; one with a rank missing */
   char *dir = fs_test_temp_path("");
-  snprintf(command, sizeof command, "mkdir -p %s.d && cp %s/pmpi-trace-rank-0.txt %s/pmpi-trace-rank-2.txt %s.d/",
-           dir, SWEEP3D, SWEEP3D, dir);
+  snprintf(command, sizeof command,
+           "mkdir -p %s.d && cp %s/pmpi-trace-rank-0.txt %s/pmpi-trace-rank-2.txt %s.d/", dir,
+           SWEEP3D, SWEEP3D, dir);
   ck_assert_int_eq(system(command), 0);
   ck_assert_int_eq(fs_test_fennelsimf(NULL, &err, "run %s.d", dir), 2);
   ck_assert_msg(strstr(err, ".d: no file for rank 1 (the next one is "), "%s", err);
@@ -957,8 +1032,10 @@ START_TEST(command_line_errors) {
   snprintf(command, sizeof command, "mkdir -p %s.e", dir);
   ck_assert_int_eq(system(command), 0);
   ck_assert_int_eq(fs_test_fennelsimf(NULL, &err, "run %s.e", dir), 2);
-  ck_assert_msg(strstr(err, ".e: no trace in it (expected pmpi-trace-rank-N.txt, rank-N.fstrace.gz or an OTF2 "
-                            "archive's .otf2 anchor)"), "%s", err);
+  ck_assert_msg(strstr(err, ".e: no trace in it (expected pmpi-trace-rank-N.txt, rank-N.fstrace.gz "
+                            "or an OTF2 "
+                            "archive's .otf2 anchor)"),
+                "%s", err);
   free(err);
   free(dir);
 }

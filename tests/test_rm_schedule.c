@@ -34,8 +34,7 @@
 static fs_rm_schedule parse_ok(const char *text) {
   fs_rm_schedule s;
   fs_error err = {{0}};
-  ck_assert_msg(fs_rm_schedule_parse(text, &s, &err) == 0, "parse(\"%s\"): %s", text,
-                err.message);
+  ck_assert_msg(fs_rm_schedule_parse(text, &s, &err) == 0, "parse(\"%s\"): %s", text, err.message);
   return s;
 }
 
@@ -84,8 +83,8 @@ static void printed(double v, double expected, double unit) {
 /* ---- parse and format --------------------------------------------------- */
 
 START_TEST(parse_and_format_round_trip) {
-  const char *texts[] = {"a4,a2", "c6m2,a2,a2,e6m2", "m1g2a3,n1g3a2", "a1024",
-                         "m3g8a5,a4,n3g20a2", "c1000000000m2,e1000000000m2"};
+  const char *texts[] = {"a4,a2", "c6m2,a2,a2,e6m2",   "m1g2a3,n1g3a2",
+                         "a1024", "m3g8a5,a4,n3g20a2", "c1000000000m2,e1000000000m2"};
   char buf[128];
   for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
     fs_rm_schedule s = parse_ok(texts[i]);
@@ -245,7 +244,7 @@ START_TEST(lambert_w_known_values) {
   ck_assert_double_eq_tol(fs_lambert_w0(1), 0.5671432904097838, 2e-16); /* omega */
   ck_assert_double_eq_tol(fs_lambert_w0(e), 1, 2e-16);
   ck_assert_double_eq_tol(fs_lambert_w0(10), 1.7455280027406994, 4e-16);
-  ck_assert_double_eq_tol(fs_lambert_w0(-ln2 / 2), -ln2, 1e-15);    /* -ln2 e^{-ln2} = -ln2/2 */
+  ck_assert_double_eq_tol(fs_lambert_w0(-ln2 / 2), -ln2, 1e-15);      /* -ln2 e^{-ln2} = -ln2/2 */
   ck_assert_double_eq_tol(fs_lambert_wm1(-ln2 / 2), -2 * ln2, 1e-15); /* -2ln2 / 4 = -ln2/2 */
   ck_assert_double_eq_tol(fs_lambert_wm1(-0.1), -3.577152063957297, 1e-15);
   /* x = w e^w for chosen w: W(x) returns w (x carries one rounding, amplified
@@ -363,8 +362,8 @@ START_TEST(best_reproduces_table_5_2) {
   double t_best = fs_rm_schedule_cost(&best, C_THESIS);
   ck_assert_double_eq(t_best, fs_rm_schedule_cost(&listed, C_THESIS));
   double percent = 100 * t_best / fs_rm_schedule_cost(&heuristic, C_THESIS);
-  ck_assert_msg(fabs(percent - row->efficiency) <= 0.05, "N=%d: %.3f %% not %.1f %%",
-                (int)row->n, percent, row->efficiency);
+  ck_assert_msg(fabs(percent - row->efficiency) <= 0.05, "N=%d: %.3f %% not %.1f %%", (int)row->n,
+                percent, row->efficiency);
 }
 END_TEST
 
@@ -426,7 +425,6 @@ START_TEST(best_edges_and_consistency) {
 }
 END_TEST
 
-
 /* ---- the generator: gen allreduce-rm --schedule -------------------------- */
 
 static fs_generator_options rm_options(int32_t ranks, const char *schedule) {
@@ -474,8 +472,8 @@ static int factor_lists(int32_t n, int32_t left, char *text, size_t used, int64_
   for (int32_t k = 2; k <= left; k++) {
     if (left % k) continue;
     int length = snprintf(text + used, 512 - used, "%sa%d", used ? "," : "", (int)k);
-    lists += factor_lists(n, left / k, text, used + (size_t)length,
-                          messages + (int64_t)n * (k - 1));
+    lists +=
+        factor_lists(n, left / k, text, used + (size_t)length, messages + (int64_t)n * (k - 1));
     text[used] = '\0';
   }
   return lists;
@@ -517,13 +515,26 @@ static const struct {
   int32_t ranks;
   const char *schedule;
 } EXAMPLES[] = {
-    {7, "m1g2a3,n1g3a2"},     {7, "m3g2a2,n3g2a2"},      {7, "c6m2,a2,a2,e6m2"},
-    {6, "c4m2,a2,a2,e4m2"},   {10, "a5,a2"},             {10, "m2g4a2,a2,n2g4a2"},
-    {10, "m2g2a4,n2g4a2"},    {10, "c4m2,a2,a4,e4m2"},   {10, "c9m3,a4,e9m3"},
-    {9, "c4m2,m1g2a3,n1g3a2,e4m2"}, {5, "c4m2,c2m2,a2,e2m2,e4m2"}, {2, "c2m2,e2m2"},
-    {43, "m3g8a5,a4,n3g20a2"}, {43, "m3g10a4,a2,n3g8a5"}, {44, "m4g8a5,a4,n4g20a2"},
-    {44, "m4g8a5,a2,n4g10a4"}, {13, "m5g4a2,n5g2a4"},     {31, "m7g3a8,n7g8a3"},
-    {100, "m4g16a6,n4g6a16"},  {257, "m1g64a4,a4,a4,n1g64a4"},
+    {7, "m1g2a3,n1g3a2"},
+    {7, "m3g2a2,n3g2a2"},
+    {7, "c6m2,a2,a2,e6m2"},
+    {6, "c4m2,a2,a2,e4m2"},
+    {10, "a5,a2"},
+    {10, "m2g4a2,a2,n2g4a2"},
+    {10, "m2g2a4,n2g4a2"},
+    {10, "c4m2,a2,a4,e4m2"},
+    {10, "c9m3,a4,e9m3"},
+    {9, "c4m2,m1g2a3,n1g3a2,e4m2"},
+    {5, "c4m2,c2m2,a2,e2m2,e4m2"},
+    {2, "c2m2,e2m2"},
+    {43, "m3g8a5,a4,n3g20a2"},
+    {43, "m3g10a4,a2,n3g8a5"},
+    {44, "m4g8a5,a4,n4g20a2"},
+    {44, "m4g8a5,a2,n4g10a4"},
+    {13, "m5g4a2,n5g2a4"},
+    {31, "m7g3a8,n7g8a3"},
+    {100, "m4g16a6,n4g6a16"},
+    {257, "m1g64a4,a4,a4,n1g64a4"},
     {30, "c12m3,m2g10a2,a2,n2g4a5,e12m3"},
 };
 
@@ -537,7 +548,6 @@ START_TEST(flow_thesis_examples) {
   }
 }
 END_TEST
-
 
 /* ---- structure ------------------------------------------------------------ */
 
@@ -578,10 +588,14 @@ static void expect_tasks(const fs_program *p, const fs_data_flow *flow, const ex
   }
 }
 
-#define START(r) {FS_START, r, -1, "start", "", FS_FLOW_NONE}
-#define PUT(r, to, label, deps) {FS_PUT, r, to, label, deps, FS_FLOW_PUT_TEMP}
-#define PUT_WRITE(r, to, label, deps) {FS_PUT, r, to, label, deps, FS_FLOW_PUT_WRITE}
-#define REDUCE(r, label, deps) {FS_COMPUTE, r, -1, label, deps, FS_FLOW_COMBINE}
+#define START(r) \
+  { FS_START, r, -1, "start", "", FS_FLOW_NONE }
+#define PUT(r, to, label, deps) \
+  { FS_PUT, r, to, label, deps, FS_FLOW_PUT_TEMP }
+#define PUT_WRITE(r, to, label, deps) \
+  { FS_PUT, r, to, label, deps, FS_FLOW_PUT_WRITE }
+#define REDUCE(r, label, deps) \
+  { FS_COMPUTE, r, -1, label, deps, FS_FLOW_COMBINE }
 
 /* Fig. 5.13: N = 7, m1g2a3,n1g3a2. Core ids w = rank - 1. Stage 1:
  * remainder 0 puts to group 0 (ranks 1..3) as a chain ending at member
@@ -594,26 +608,48 @@ static void expect_tasks(const fs_program *p, const fs_data_flow *flow, const ex
  * 4's partial is combined into it. */
 START_TEST(structure_merge_seven) {
   static const expected_task e[] = {
-      START(0), START(1), START(2), START(3), START(4), START(5), START(6),
-      PUT(0, 2, "stage1", "0E"), PUT(0, 3, "stage1", "7L"), PUT(0, 1, "stage1", "8L"),
-      PUT(1, 2, "stage1", "1E"), PUT(1, 3, "stage1", "1E"), /* 10, 11 */
-      PUT(2, 3, "stage1", "2E"), PUT(2, 1, "stage1", "2E"), /* 12, 13 */
-      PUT(3, 1, "stage1", "3E"), PUT(3, 2, "stage1", "3E"), /* 14, 15 */
-      PUT(4, 5, "stage1", "4E"), PUT(4, 6, "stage1", "4E"), /* 16, 17 */
-      PUT(5, 6, "stage1", "5E"), PUT(5, 4, "stage1", "5E"), /* 18, 19 */
-      PUT(6, 4, "stage1", "6E"), PUT(6, 5, "stage1", "6E"), /* 20, 21 */
-      REDUCE(1, "stage1", "9E 10L 11L 13E 14E"),            /* 22 */
-      REDUCE(2, "stage1", "7E 10E 12L 13L 15E"),            /* 23 */
-      REDUCE(3, "stage1", "8E 11E 12E 14L 15L"),            /* 24 */
-      REDUCE(4, "stage1", "16L 17L 19E 20E"),               /* 25 */
-      REDUCE(5, "stage1", "16E 18L 19L 21E"),               /* 26 */
-      REDUCE(6, "stage1", "17E 18E 20L 21L"),               /* 27 */
-      PUT(1, 4, "stage2", "22E"), PUT(2, 5, "stage2", "23E"), PUT(3, 6, "stage2", "24E"),
-      PUT(4, 1, "stage2", "25E"), PUT(5, 2, "stage2", "26E"), PUT(6, 3, "stage2", "27E"),
-      PUT_WRITE(1, 0, "stage2", "22E"), PUT(4, 0, "stage2", "25E"), /* 34, 35 */
-      REDUCE(1, "stage2", "28L 31E 34L"), REDUCE(2, "stage2", "29L 32E"),
-      REDUCE(3, "stage2", "30L 33E"),     REDUCE(4, "stage2", "28E 31L 35L"),
-      REDUCE(5, "stage2", "29E 32L"),     REDUCE(6, "stage2", "30E 33L"),
+      START(0),
+      START(1),
+      START(2),
+      START(3),
+      START(4),
+      START(5),
+      START(6),
+      PUT(0, 2, "stage1", "0E"),
+      PUT(0, 3, "stage1", "7L"),
+      PUT(0, 1, "stage1", "8L"),
+      PUT(1, 2, "stage1", "1E"),
+      PUT(1, 3, "stage1", "1E"), /* 10, 11 */
+      PUT(2, 3, "stage1", "2E"),
+      PUT(2, 1, "stage1", "2E"), /* 12, 13 */
+      PUT(3, 1, "stage1", "3E"),
+      PUT(3, 2, "stage1", "3E"), /* 14, 15 */
+      PUT(4, 5, "stage1", "4E"),
+      PUT(4, 6, "stage1", "4E"), /* 16, 17 */
+      PUT(5, 6, "stage1", "5E"),
+      PUT(5, 4, "stage1", "5E"), /* 18, 19 */
+      PUT(6, 4, "stage1", "6E"),
+      PUT(6, 5, "stage1", "6E"),                 /* 20, 21 */
+      REDUCE(1, "stage1", "9E 10L 11L 13E 14E"), /* 22 */
+      REDUCE(2, "stage1", "7E 10E 12L 13L 15E"), /* 23 */
+      REDUCE(3, "stage1", "8E 11E 12E 14L 15L"), /* 24 */
+      REDUCE(4, "stage1", "16L 17L 19E 20E"),    /* 25 */
+      REDUCE(5, "stage1", "16E 18L 19L 21E"),    /* 26 */
+      REDUCE(6, "stage1", "17E 18E 20L 21L"),    /* 27 */
+      PUT(1, 4, "stage2", "22E"),
+      PUT(2, 5, "stage2", "23E"),
+      PUT(3, 6, "stage2", "24E"),
+      PUT(4, 1, "stage2", "25E"),
+      PUT(5, 2, "stage2", "26E"),
+      PUT(6, 3, "stage2", "27E"),
+      PUT_WRITE(1, 0, "stage2", "22E"),
+      PUT(4, 0, "stage2", "25E"), /* 34, 35 */
+      REDUCE(1, "stage2", "28L 31E 34L"),
+      REDUCE(2, "stage2", "29L 32E"),
+      REDUCE(3, "stage2", "30L 33E"),
+      REDUCE(4, "stage2", "28E 31L 35L"),
+      REDUCE(5, "stage2", "29E 32L"),
+      REDUCE(6, "stage2", "30E 33L"),
       REDUCE(0, "stage2", "34E 35E"), /* 42 */
   };
   fs_generator_options o = rm_options(7, "m1g2a3,n1g3a2");
@@ -639,18 +675,34 @@ END_TEST
  * (1<->4, 3<->5); the leaders put the result into 0 and 2's buffers. */
 START_TEST(structure_collapse_six) {
   static const expected_task e[] = {
-      START(0), START(1), START(2), START(3), START(4), START(5),
-      PUT(0, 1, "stage1", "0E"), PUT(2, 3, "stage1", "2E"),          /* 6, 7 */
-      REDUCE(1, "stage1", "1E 6E"), REDUCE(3, "stage1", "3E 7E"),    /* 8, 9 */
-      PUT(1, 3, "stage2", "8E"), PUT(3, 1, "stage2", "9E"),          /* 10, 11 */
-      PUT(4, 5, "stage2", "4E"), PUT(5, 4, "stage2", "5E"),          /* 12, 13 */
-      REDUCE(1, "stage2", "10L 11E"), REDUCE(3, "stage2", "10E 11L"), /* 14, 15 */
-      REDUCE(4, "stage2", "12L 13E"), REDUCE(5, "stage2", "12E 13L"), /* 16, 17 */
-      PUT(1, 4, "stage3", "14E"), PUT(3, 5, "stage3", "15E"),        /* 18, 19 */
-      PUT(4, 1, "stage3", "16E"), PUT(5, 3, "stage3", "17E"),        /* 20, 21 */
-      REDUCE(1, "stage3", "18L 20E"), REDUCE(3, "stage3", "19L 21E"),
-      REDUCE(4, "stage3", "18E 20L"), REDUCE(5, "stage3", "19E 21L"),
-      PUT_WRITE(1, 0, "stage4", "22E"), PUT_WRITE(3, 2, "stage4", "23E"),
+      START(0),
+      START(1),
+      START(2),
+      START(3),
+      START(4),
+      START(5),
+      PUT(0, 1, "stage1", "0E"),
+      PUT(2, 3, "stage1", "2E"), /* 6, 7 */
+      REDUCE(1, "stage1", "1E 6E"),
+      REDUCE(3, "stage1", "3E 7E"), /* 8, 9 */
+      PUT(1, 3, "stage2", "8E"),
+      PUT(3, 1, "stage2", "9E"), /* 10, 11 */
+      PUT(4, 5, "stage2", "4E"),
+      PUT(5, 4, "stage2", "5E"), /* 12, 13 */
+      REDUCE(1, "stage2", "10L 11E"),
+      REDUCE(3, "stage2", "10E 11L"), /* 14, 15 */
+      REDUCE(4, "stage2", "12L 13E"),
+      REDUCE(5, "stage2", "12E 13L"), /* 16, 17 */
+      PUT(1, 4, "stage3", "14E"),
+      PUT(3, 5, "stage3", "15E"), /* 18, 19 */
+      PUT(4, 1, "stage3", "16E"),
+      PUT(5, 3, "stage3", "17E"), /* 20, 21 */
+      REDUCE(1, "stage3", "18L 20E"),
+      REDUCE(3, "stage3", "19L 21E"),
+      REDUCE(4, "stage3", "18E 20L"),
+      REDUCE(5, "stage3", "19E 21L"),
+      PUT_WRITE(1, 0, "stage4", "22E"),
+      PUT_WRITE(3, 2, "stage4", "23E"),
   };
   fs_generator_options o = rm_options(6, "c4m2,a2,a2,e4m2");
   fs_data_flow flow;
@@ -868,35 +920,50 @@ START_TEST(auto_defaults) {
 END_TEST
 
 START_TEST(generator_errors) {
-  generate_bad(8, "a4,a4", "allreduce-rm: the schedule does not fit --ranks 8: stage 2 (a4): "
-                           "4 does not divide the 2 ranks left");
-  generate_bad(12, "a4,a2", "allreduce-rm: the schedule does not fit --ranks 12: stage 2 (a2): "
-                            "2 does not divide the 3 ranks left");
-  generate_bad(12, "a2,a3", "allreduce-rm: the schedule does not fit --ranks 12: stage 2 (a3): "
-                            "the factors multiply to 6, not the 12 ranks they apply to");
-  generate_bad(10, "c4m2,a2,a2,e4m2", "allreduce-rm: the schedule does not fit --ranks 10: "
-                                      "stage 3 (a2): the factors multiply to 4, not the 8 ranks "
-                                      "they apply to");
-  generate_bad(8, "m1g2a3,n1g3a2", "allreduce-rm: the schedule does not fit --ranks 8: stage 1 "
-                                   "(m1g2a3): R + G*K = 7, not the 8 ranks it applies to");
-  generate_bad(4, "c6m2,a2,a2,e6m2", "allreduce-rm: the schedule does not fit --ranks 4: stage 1 "
-                                     "(c6m2): T = 6 exceeds the 4 ranks it applies to");
-  generate_bad(8, "c6m2,a2,a2,e6m2", "allreduce-rm: the schedule does not fit --ranks 8: stage 2 "
-                                     "(a2): 2 does not divide the 5 ranks left");
-  generate_bad(8, "c4m2,m1g2a3,n1g3a2,e4m2", "allreduce-rm: the schedule does not fit --ranks 8: "
-                                             "stage 2 (m1g2a3): R + G*K = 7, not the 6 ranks it "
-                                             "applies to");
-  generate_bad(7, "m1g2a3,n1g2a2", "allreduce-rm: --schedule m1g2a3,n1g2a2: rm schedule: stage 2 "
-                                   "(n1g2a2): R + G*K = 1 + 2*2 must equal N = R + 6 (the core's "
-                                   "size)");
-  generate_bad(7, "a7,", "allreduce-rm: --schedule a7,: rm schedule: column 4: expected a stage "
-                         "(aK, cTmM, eTmM, mRgGaK or nRgGaK), found the end");
-  generate_bad(7, "auto:x", "allreduce-rm: --schedule auto:x: expected auto[-unsorted] or auto[-unsorted]:C with a "
-                            "ratio C = alpha_p/alpha_r from 0 to 1e6");
-  generate_bad(7, "auto:-1", "allreduce-rm: --schedule auto:-1: expected auto[-unsorted] or auto[-unsorted]:C with a "
-                             "ratio C = alpha_p/alpha_r from 0 to 1e6");
-  generate_bad(7, NULL, "allreduce-rm needs --schedule (a4,a2 | auto | ...) or --factors "
-                        "k1,k2,... whose product is --ranks 7");
+  generate_bad(8, "a4,a4",
+               "allreduce-rm: the schedule does not fit --ranks 8: stage 2 (a4): "
+               "4 does not divide the 2 ranks left");
+  generate_bad(12, "a4,a2",
+               "allreduce-rm: the schedule does not fit --ranks 12: stage 2 (a2): "
+               "2 does not divide the 3 ranks left");
+  generate_bad(12, "a2,a3",
+               "allreduce-rm: the schedule does not fit --ranks 12: stage 2 (a3): "
+               "the factors multiply to 6, not the 12 ranks they apply to");
+  generate_bad(10, "c4m2,a2,a2,e4m2",
+               "allreduce-rm: the schedule does not fit --ranks 10: "
+               "stage 3 (a2): the factors multiply to 4, not the 8 ranks "
+               "they apply to");
+  generate_bad(8, "m1g2a3,n1g3a2",
+               "allreduce-rm: the schedule does not fit --ranks 8: stage 1 "
+               "(m1g2a3): R + G*K = 7, not the 8 ranks it applies to");
+  generate_bad(4, "c6m2,a2,a2,e6m2",
+               "allreduce-rm: the schedule does not fit --ranks 4: stage 1 "
+               "(c6m2): T = 6 exceeds the 4 ranks it applies to");
+  generate_bad(8, "c6m2,a2,a2,e6m2",
+               "allreduce-rm: the schedule does not fit --ranks 8: stage 2 "
+               "(a2): 2 does not divide the 5 ranks left");
+  generate_bad(8, "c4m2,m1g2a3,n1g3a2,e4m2",
+               "allreduce-rm: the schedule does not fit --ranks 8: "
+               "stage 2 (m1g2a3): R + G*K = 7, not the 6 ranks it "
+               "applies to");
+  generate_bad(7, "m1g2a3,n1g2a2",
+               "allreduce-rm: --schedule m1g2a3,n1g2a2: rm schedule: stage 2 "
+               "(n1g2a2): R + G*K = 1 + 2*2 must equal N = R + 6 (the core's "
+               "size)");
+  generate_bad(7, "a7,",
+               "allreduce-rm: --schedule a7,: rm schedule: column 4: expected a stage "
+               "(aK, cTmM, eTmM, mRgGaK or nRgGaK), found the end");
+  generate_bad(7, "auto:x",
+               "allreduce-rm: --schedule auto:x: expected auto[-unsorted] or auto[-unsorted]:C "
+               "with a "
+               "ratio C = alpha_p/alpha_r from 0 to 1e6");
+  generate_bad(7, "auto:-1",
+               "allreduce-rm: --schedule auto:-1: expected auto[-unsorted] or auto[-unsorted]:C "
+               "with a "
+               "ratio C = alpha_p/alpha_r from 0 to 1e6");
+  generate_bad(7, NULL,
+               "allreduce-rm needs --schedule (a4,a2 | auto | ...) or --factors "
+               "k1,k2,... whose product is --ranks 7");
   fs_generator_options o = rm_options(6, "a3,a2");
   o.factors[0] = 3, o.factors[1] = 2, o.factor_count = 2;
   fs_error err = {{0}};

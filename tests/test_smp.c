@@ -27,8 +27,7 @@
 /* ---- helpers ---------------------------------------------------------- */
 
 /* --nodes M --cores Q --mapping seq|rr for `ranks` ranks. */
-static fs_platform *platform_for(int32_t nodes, int32_t cores, const char *mapping,
-                                 int32_t ranks) {
+static fs_platform *platform_for(int32_t nodes, int32_t cores, const char *mapping, int32_t ranks) {
   fs_error err = {{0}};
   fs_platform *p = fs_platform_from_options(nodes, cores, mapping, ranks, &err);
   ck_assert_msg(p != NULL, "%s", err.message);
@@ -87,8 +86,9 @@ static char *describe(const fs_program *p, int64_t size, int with_computes) {
       ck_assert_int_eq(fs_task_tag(p, t), 0);
       if (!with_computes) continue;
       for (int32_t d = pred_at[t]; d < pred_at[t + 1]; d++)
-        used += (size_t)snprintf(text + used, capacity - used, "%s%d%s", d == pred_at[t] ? "(" : ",",
-                                 position[pred[d]], d + 1 == pred_at[t + 1] ? ")" : "");
+        used += (size_t)snprintf(text + used, capacity - used, "%s%d%s",
+                                 d == pred_at[t] ? "(" : ",", position[pred[d]],
+                                 d + 1 == pred_at[t + 1] ? ")" : "");
     }
   }
   free(position), free(count), free(pred_at), free(pred), free(fill);
@@ -99,8 +99,7 @@ static void expect_structure(const char *name, const fs_generator_options *o,
                              const char *expected) {
   fs_program *p = fs_test_generate(name, o);
   char *text = describe(p, o->size, 1);
-  ck_assert_msg(strcmp(text + 1, expected) == 0, "%s:\n got %s\nwant %s", name, text + 1,
-                expected);
+  ck_assert_msg(strcmp(text + 1, expected) == 0, "%s:\n got %s\nwant %s", name, text + 1, expected);
   free(text);
   fs_program_free(p);
 }
@@ -138,7 +137,7 @@ START_TEST(allreduce_structure_sequential) {
                    " r5 c(0) r6(1) c(2) r0(3) s0(3) c(4,5) s6(6) s5(6) |"
                    " s4 r4(0) | r7 c(0) s4(1) r4(2) s7(3) | s6 r6(0)");
   fs_program *p = fs_test_generate("allreduce-smp", &o);
-  ck_assert_int_eq(intra_node_messages(p, platform), 12); /* all but the leaders' exchange */
+  ck_assert_int_eq(intra_node_messages(p, platform), 12);  /* all but the leaders' exchange */
   ck_assert_int_eq(count_label(p, "node-reduce1"), 3 * 4); /* 2 messages, 1 reduce per node */
   ck_assert_int_eq(count_label(p, "node-reduce2"), 3 * 2);
   ck_assert_int_eq(count_label(p, "leaders1"), 6);
@@ -281,8 +280,8 @@ START_TEST(flat_without_platform) {
           if (g == 0) /* reduce + bcast: not the recursive doubling of the flat case */
             ck_assert_int_eq(p->tasks, 5 * (n - 1));
           else
-            ck_assert_msg(strcmp(text, expected) == 0, "%s on one node, n=%d root=%d",
-                          names[g], n, root);
+            ck_assert_msg(strcmp(text, expected) == 0, "%s on one node, n=%d root=%d", names[g], n,
+                          root);
           free(text);
           fs_program_free(p);
           fs_platform_free(platform);
@@ -341,7 +340,8 @@ START_TEST(flat_matches_flat_generators) {
   for (int32_t n = 1; n <= 40; n++) {
     fs_generator_options o = fs_test_options(n, 8, 0, NULL);
     /* allreduce-rd has no recvs: compare the sends only */
-    fs_program *a = fs_test_generate("allreduce-smp", &o), *b = fs_test_generate("allreduce-rd", &o);
+    fs_program *a = fs_test_generate("allreduce-smp", &o),
+               *b = fs_test_generate("allreduce-rd", &o);
     char *x = peers(a), *y = peers(b);
     for (char *s = x; (s = strstr(s, " r")) != NULL;) { /* drop " r<peer>" */
       char *end = s + 2;
@@ -462,13 +462,17 @@ START_TEST(bcast_hockney) {
   const char *params = "alpha=1us beta=1ns";
   fs_platform *seq = platform_for(4, 8, "seq", 32), *rr = platform_for(4, 8, "rr", 32);
   fs_generator_options o = fs_test_options(32, 1000, 0, seq);
-  ck_assert_int_eq(fs_test_generated_makespan("bcast-smp", &o, "hockney", "fixed", params), 10 * US);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-smp", &o, "hockney", "fixed", params),
+                   10 * US);
   o.root = 3;
-  ck_assert_int_eq(fs_test_generated_makespan("bcast-smp", &o, "hockney", "fixed", params), 12 * US);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-smp", &o, "hockney", "fixed", params),
+                   12 * US);
   o.platform = rr;
-  ck_assert_int_eq(fs_test_generated_makespan("bcast-smp", &o, "hockney", "fixed", params), 10 * US);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-smp", &o, "hockney", "fixed", params),
+                   10 * US);
   o.root = 4; /* node 0's local rank 1 under round-robin */
-  ck_assert_int_eq(fs_test_generated_makespan("bcast-smp", &o, "hockney", "fixed", params), 12 * US);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-smp", &o, "hockney", "fixed", params),
+                   12 * US);
   fs_platform *small = platform_for(3, 3, "seq", 9);
   o = fs_test_options(9, 1000, 0, small);
   ck_assert_int_eq(fs_test_generated_makespan("bcast-smp", &o, "hockney", "fixed", params), 8 * US);
@@ -496,13 +500,16 @@ START_TEST(reduce_hockney) {
   fs_generator_options o = fs_test_options(32, 1000, 0, seq);
   o.has_reduce_time = 1;
   o.reduce_time = 300 * NS;
-  ck_assert_int_eq(fs_test_generated_makespan("reduce-smp", &o, "hockney", "fixed", params), 12400 * NS);
+  ck_assert_int_eq(fs_test_generated_makespan("reduce-smp", &o, "hockney", "fixed", params),
+                   12400 * NS);
   o.root = 3;
-  ck_assert_int_eq(fs_test_generated_makespan("reduce-smp", &o, "hockney", "fixed", params), 16400 * NS);
+  ck_assert_int_eq(fs_test_generated_makespan("reduce-smp", &o, "hockney", "fixed", params),
+                   16400 * NS);
   /* without a platform: the binomial reduce of 32 ranks, 5(T + g) */
   o.platform = NULL;
   o.root = 0;
-  ck_assert_int_eq(fs_test_generated_makespan("reduce-smp", &o, "hockney", "fixed", params), 11500 * NS);
+  ck_assert_int_eq(fs_test_generated_makespan("reduce-smp", &o, "hockney", "fixed", params),
+                   11500 * NS);
   fs_platform_free(seq);
 }
 END_TEST
@@ -523,12 +530,15 @@ START_TEST(allreduce_hockney) {
   fs_generator_options o = fs_test_options(32, 1000, 0, four);
   o.has_reduce_time = 1;
   o.reduce_time = 300 * NS;
-  ck_assert_int_eq(fs_test_generated_makespan("allreduce-smp", &o, "hockney", "fixed", params), 17500 * NS);
+  ck_assert_int_eq(fs_test_generated_makespan("allreduce-smp", &o, "hockney", "fixed", params),
+                   17500 * NS);
   o.platform = NULL;
-  ck_assert_int_eq(fs_test_generated_makespan("allreduce-smp", &o, "hockney", "fixed", params), 11500 * NS);
+  ck_assert_int_eq(fs_test_generated_makespan("allreduce-smp", &o, "hockney", "fixed", params),
+                   11500 * NS);
   o.platform = three;
   o.ranks = 24;
-  ck_assert_int_eq(fs_test_generated_makespan("allreduce-smp", &o, "hockney", "fixed", params), 19500 * NS);
+  ck_assert_int_eq(fs_test_generated_makespan("allreduce-smp", &o, "hockney", "fixed", params),
+                   19500 * NS);
   fs_platform_free(four), fs_platform_free(three);
 }
 END_TEST
@@ -564,8 +574,13 @@ static char *two_level_file(const fs_platform *platform, const char *intra, cons
  *   allreduce-smp: log2 Q (T^0 + g) + log2 M (T^1 + g) + log2 Q T^0
  *     = 4.2 + 12.6 + 3.3 = 20.1 us. */
 START_TEST(two_level_hierarchical_formula) {
-  struct { int32_t nodes, cores; const char *mapping; int32_t root; fs_time expected; } cases[] = {
-      {4, 8, "seq", 0, 15300 * NS}, {4, 8, "rr", 0, 15300 * NS}, {8, 4, "seq", 0, 20200 * NS},
+  struct {
+    int32_t nodes, cores;
+    const char *mapping;
+    int32_t root;
+    fs_time expected;
+  } cases[] = {
+      {4, 8, "seq", 0, 15300 * NS}, {4, 8, "rr", 0, 15300 * NS},  {8, 4, "seq", 0, 20200 * NS},
       {8, 4, "rr", 5, 20200 * NS},  {4, 8, "seq", 5, 16400 * NS}, {4, 8, "rr", 9, 16400 * NS},
   };
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
@@ -580,9 +595,11 @@ START_TEST(two_level_hierarchical_formula) {
     if (c < 2) {
       o.has_reduce_time = 1;
       o.reduce_time = 300 * NS;
-      ck_assert_int_eq(fs_test_generated_makespan("reduce-smp", &o, "hetero-hockney", "fixed", params),
+      ck_assert_int_eq(fs_test_generated_makespan("reduce-smp", &o, "hetero-hockney", "fixed",
+                                                  params),
                        17700 * NS);
-      ck_assert_int_eq(fs_test_generated_makespan("allreduce-smp", &o, "hetero-hockney", "fixed", params),
+      ck_assert_int_eq(fs_test_generated_makespan("allreduce-smp", &o, "hetero-hockney", "fixed",
+                                                  params),
                        20100 * NS);
     }
     free(file);
@@ -620,7 +637,8 @@ static char *write_table(const char *suffix, const char *text) {
 static char *flat_table(const char *suffix, int64_t ns_at_1000) {
   char text[2048];
   int used = snprintf(text, sizeof text, "0B");
-  for (int tau = 0; tau < 64; tau++) used += snprintf(text + used, sizeof text - (size_t)used, " 0ns");
+  for (int tau = 0; tau < 64; tau++)
+    used += snprintf(text + used, sizeof text - (size_t)used, " 0ns");
   used += snprintf(text + used, sizeof text - (size_t)used, "\n1000B");
   for (int tau = 0; tau < 64; tau++)
     used += snprintf(text + used, sizeof text - (size_t)used, " %lldns", (long long)ns_at_1000);
@@ -638,7 +656,8 @@ START_TEST(taulop_hierarchical_formula) {
              "shm_table=%s net_table=%s segment=0B shm_o=7ns net_o=11ns nodes=4 cores=8 mapping=%s",
              shm, net, mappings[m]);
     fs_generator_options o = fs_test_options(32, 100, 0, platform);
-    ck_assert_int_eq(fs_test_generated_makespan("bcast-smp", &o, "taulop", "fixed", params), 3043 * NS);
+    ck_assert_int_eq(fs_test_generated_makespan("bcast-smp", &o, "taulop", "fixed", params),
+                     3043 * NS);
     fs_platform_free(platform);
   }
   char *shm_contended = write_table(".shm2", "0B 0ns 0ns 0ns 0ns\n"
@@ -649,7 +668,8 @@ START_TEST(taulop_hierarchical_formula) {
            "shm_table=%s net_table=%s segment=0B shm_o=7ns net_o=11ns nodes=2 cores=2 mapping=seq",
            shm_contended, net_contended);
   fs_generator_options o = fs_test_options(4, 100, 0, two);
-  ck_assert_int_eq(fs_test_generated_makespan("bcast-smp", &o, "taulop", "fixed", params), 1418 * NS);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-smp", &o, "taulop", "fixed", params),
+                   1418 * NS);
   snprintf(params, sizeof params,
            "shm_table=%s net_table=%s segment=0B shm_o=7ns net_o=11ns nodes=4 cores=4 mapping=seq",
            shm_contended, net_contended);
@@ -665,9 +685,11 @@ START_TEST(taulop_hierarchical_formula) {
            "shm_table=%s net_table=%s segment=0B shm_o=7ns net_o=11ns nodes=4 cores=4 mapping=rr",
            shm_contended, net_contended);
   o.platform = four_rr;
-  ck_assert_int_eq(fs_test_generated_makespan("bcast-smp", &o, "taulop", "fixed", params), sequential);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-smp", &o, "taulop", "fixed", params),
+                   sequential);
   o.platform = NULL;
-  ck_assert_int_gt(fs_test_generated_makespan("bcast-smp", &o, "taulop", "fixed", params), 2 * sequential);
+  ck_assert_int_gt(fs_test_generated_makespan("bcast-smp", &o, "taulop", "fixed", params),
+                   2 * sequential);
   fs_platform_free(two), fs_platform_free(four), fs_platform_free(four_rr);
   free(shm), free(net), free(shm_contended), free(net_contended);
 }

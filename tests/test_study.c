@@ -23,12 +23,12 @@
 
 typedef struct fake {
   int32_t ranks;
-  uint64_t fail_seed;     /* 0: none */
-  int fail_new;           /* worker_new fails */
-  int sleep_us;           /* per seed, so that threads interleave */
-  const char *watch;      /* samples path the worker checks while running */
-  uint64_t watch_seed;    /* at this seed, the earlier rows must be in the file */
-  int watched;            /* set when they were */
+  uint64_t fail_seed;  /* 0: none */
+  int fail_new;        /* worker_new fails */
+  int sleep_us;        /* per seed, so that threads interleave */
+  const char *watch;   /* samples path the worker checks while running */
+  uint64_t watch_seed; /* at this seed, the earlier rows must be in the file */
+  int watched;         /* set when they were */
   atomic_int workers;
 } fake;
 
@@ -90,8 +90,12 @@ static fs_study_callbacks fake_callbacks(fake *f) {
 }
 
 static fs_study_options options(int64_t seeds, int threads, int32_t ranks) {
-  return (fs_study_options){.seeds = seeds, .base_seed = 1, .threads = threads, .ranks = ranks,
-                            .first = 0, .step = 1};
+  return (fs_study_options){.seeds = seeds,
+                            .base_seed = 1,
+                            .threads = threads,
+                            .ranks = ranks,
+                            .first = 0,
+                            .step = 1};
 }
 
 START_TEST(test_count) {
@@ -232,8 +236,8 @@ END_TEST
 
 /* The row formatter is fs_format_ns, without printf. */
 START_TEST(test_row_format) {
-  static const fs_time values[] = {0, 1, 10, 999, 1000, 1001, 1234567, 5500000, -1, -1500,
-                                   INT64_MAX, INT64_MIN, 120, 100100};
+  static const fs_time values[] = {0,       1,  10,    999,       1000,      1001, 1234567,
+                                   5500000, -1, -1500, INT64_MAX, INT64_MIN, 120,  100100};
   for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
     char row[fs_study_row_size(1)], expected[96], a[32], b[32];
     fs_time finish[1] = {values[i]};
@@ -356,8 +360,8 @@ START_TEST(test_summary_one) {
   fs_time v[] = {5000};
   fs_summary s;
   summarize(v, 1, 1, &s);
-  ck_assert(s.min == 5 && s.p25 == 5 && s.median == 5 && s.mean == 5 && s.p75 == 5 &&
-            s.p95 == 5 && s.p99 == 5 && s.max == 5 && s.stdev == 0);
+  ck_assert(s.min == 5 && s.p25 == 5 && s.median == 5 && s.mean == 5 && s.p75 == 5 && s.p95 == 5 &&
+            s.p99 == 5 && s.max == 5 && s.stdev == 0);
 }
 END_TEST
 
@@ -366,11 +370,11 @@ START_TEST(test_summary_two) {
   fs_summary s;
   summarize(v, 2, 1, &s);
   ck_assert(s.min == 1.0);
-  ck_assert(s.p25 == 1.75);   /* 1 + 0.25 (4 - 1) */
+  ck_assert(s.p25 == 1.75); /* 1 + 0.25 (4 - 1) */
   ck_assert(s.median == 2.5);
   ck_assert(s.mean == 2.5);
   ck_assert(s.p75 == 3.25);
-  ck_assert(s.p95 == 3.85);   /* 1 + 0.95 * 3 */
+  ck_assert(s.p95 == 3.85); /* 1 + 0.95 * 3 */
   ck_assert(s.p99 == 3.97);
   ck_assert(s.max == 4.0);
   ck_assert_double_eq_tol(s.stdev, sqrt(4.5), 1e-15); /* deviations 1.5, 1.5 over n-1 = 1 */
@@ -401,7 +405,7 @@ START_TEST(test_summary_picoseconds) {
   fs_summary s;
   summarize(v, 5, 1, &s);
   ck_assert(s.min == 0.001);
-  ck_assert(s.p25 == 0.002);     /* position 1 */
+  ck_assert(s.p25 == 0.002); /* position 1 */
   ck_assert(s.median == 0.003);
   ck_assert(s.p75 == 0.004);     /* position 3 */
   ck_assert(s.p95 == 800.0016);  /* 4 + 0.8 * 999997 = 800001.6 ps */
@@ -417,7 +421,8 @@ END_TEST
 
 /* Sums that do not fit 64 bits, in any order, give the same exact mean. */
 START_TEST(test_summary_large) {
-  fs_time v[] = {3000000000000000000, 3000000000000000000, 3000000000000000000, 3000000000000000000};
+  fs_time v[] = {3000000000000000000, 3000000000000000000, 3000000000000000000,
+                 3000000000000000000};
   fs_summary s;
   summarize(v, 4, 1, &s);
   ck_assert(s.mean == 3e15 && s.median == 3e15 && s.stdev == 0);
@@ -491,7 +496,8 @@ START_TEST(test_report_json) {
   fs_study_results_free(&r);
   fs_study_results empty = {0};
   text = report_text(&empty, 1, 1);
-  ck_assert_ptr_nonnull(strstr(text, "\"seeds\": 0, \"base_seed\": 1, \"makespan_ns\": {\"min\": null"));
+  ck_assert_ptr_nonnull(
+      strstr(text, "\"seeds\": 0, \"base_seed\": 1, \"makespan_ns\": {\"min\": null"));
   free(text);
 }
 END_TEST
@@ -516,8 +522,9 @@ START_TEST(test_report_text) {
   r.makespan[2] = 1500 * FS_NS;
   text = report_text(&r, 20, 0);
   ck_assert_ptr_nonnull(strstr(text, "seeds      3 (base seed 1), times in us\n"));
-  ck_assert_ptr_nonnull(strstr(text, "\nmakespan        0.001     0.0015      0.002      0.501      0.751     1.3502"
-                                 "    1.47004        1.5    0.86516\n"));
+  ck_assert_ptr_nonnull(
+      strstr(text, "\nmakespan        0.001     0.0015      0.002      0.501      0.751     1.3502"
+                   "    1.47004        1.5    0.86516\n"));
   ck_assert_ptr_nonnull(strstr(text, "\nrank 15 "));
   ck_assert_ptr_null(strstr(text, "\nrank 16 "));
   ck_assert_ptr_nonnull(strstr(text, "\n...        (ranks 16..19 in --format json)\n"));

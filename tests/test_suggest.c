@@ -10,9 +10,9 @@
 START_TEST(distances) {
   /* insertion, deletion, substitution and an adjacent swap cost 1 each */
   ck_assert_int_eq(fs_edit_distance("run", "run"), 0);
-  ck_assert_int_eq(fs_edit_distance("rnu", "run"), 1);        /* swap n,u */
-  ck_assert_int_eq(fs_edit_distance("hocknye", "hockney"), 1); /* swap y,e */
-  ck_assert_int_eq(fs_edit_distance("alpa", "alpha"), 1);     /* insert h */
+  ck_assert_int_eq(fs_edit_distance("rnu", "run"), 1);                    /* swap n,u */
+  ck_assert_int_eq(fs_edit_distance("hocknye", "hockney"), 1);            /* swap y,e */
+  ck_assert_int_eq(fs_edit_distance("alpa", "alpha"), 1);                 /* insert h */
   ck_assert_int_eq(fs_edit_distance("allreduce-rdd", "allreduce-rd"), 1); /* delete d */
   ck_assert_int_eq(fs_edit_distance("gama", "gamma"), 1);
   ck_assert_int_eq(fs_edit_distance("kitten", "sitting"), 3); /* k->s, e->i, +g */
@@ -29,8 +29,8 @@ START_TEST(distances) {
 END_TEST
 
 START_TEST(threshold_and_ties) {
-  static const char *const commands[] = {"gen", "run", "best", "convert", "merge",
-                                         "probe", "fit", "validate", "help", "version"};
+  static const char *const commands[] = {"gen",   "run", "best",     "convert", "merge",
+                                         "probe", "fit", "validate", "help",    "version"};
   const char *best[FS_SUGGEST_MAX];
   ck_assert_int_eq(fs_suggest("rnu", commands, 10, best), 1);
   ck_assert_str_eq(best[0], "run");

@@ -29,7 +29,8 @@ int fs_test_fennelsimf(char **out, char **err, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
 /* fs_test_fennelsimf that frees the previous *out and *err first, so a
  * suite keeps one pair. */
-int fs_test_cli(char **out, char **err, const char *format, ...) __attribute__((format(printf, 3, 4)));
+int fs_test_cli(char **out, char **err, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
 /* `fennelsim("run %s", dag)` in a suite that keeps `static char *out, *err;`. */
 #define fennelsim(...) fs_test_cli(&out, &err, __VA_ARGS__)
 /* Fails the test unless part occurs in text (the text shown). */

@@ -355,7 +355,8 @@ START_TEST(compute_sleep_and_escaping) {
   has(svg, ">a &quot;quoted&quot; &lt;b&gt; &amp; &apos;c&apos;</text>");
   has(svg, "<rect class=\"compute\" x=\"90.00\" y=\"72.00\" width=\"333.33\" height=\"24.00\">"
            "<title>t0 compute &lt;&amp;&gt;, rank 0: 0-1000 ns</title></rect>\n");
-  has(svg, "<text class=\"label\" x=\"256.67\" y=\"87.85\" font-size=\"11.0\">&lt;&amp;&gt;</text>");
+  has(svg,
+      "<text class=\"label\" x=\"256.67\" y=\"87.85\" font-size=\"11.0\">&lt;&amp;&gt;</text>");
   has(svg, "<rect class=\"sleep\" x=\"423.33\" y=\"72.00\" width=\"666.67\" height=\"24.00\">"
            "<title>t1 sleep, rank 0: 1000-3000 ns</title></rect>\n");
   ck_assert_ptr_null(strstr(svg, "<&>"));
@@ -437,7 +438,8 @@ START_TEST(arrows_to_ranks_not_drawn) {
    * 1640 and lands at 2520 ns; E = 3 * 1260 = 3780 ns, step 500 ns, axis
    * end 4 us: x(t) = 90 + t / 4 ns: x1 = 500, x2 = 500 + (720 - 500) / 7 =
    * 531.43. */
-  has(svg, "<line class=\"put-arrow leaves\" x1=\"500.00\" y1=\"72.00\" x2=\"531.43\" y2=\"64.00\"/>");
+  has(svg,
+      "<line class=\"put-arrow leaves\" x1=\"500.00\" y1=\"72.00\" x2=\"531.43\" y2=\"64.00\"/>");
   free(svg);
   fs_timeline_free(timeline);
   fs_test_run_free(&run);

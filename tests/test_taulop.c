@@ -22,13 +22,16 @@ static void write_tables(void) {
   shm_table = fs_test_temp_path(".shm");
   net_table = fs_test_temp_path(".net");
   zero_table = fs_test_temp_path(".zero");
-  fs_test_write_file(shm_table, "# size L(m,1) L(m,2) L(m,3) L(m,4)\n"
-                                "0B 0ns 0ns 0ns 0ns\n1000B 1000ns 1500ns 2000ns 3000ns\n", 0);
+  fs_test_write_file(shm_table,
+                     "# size L(m,1) L(m,2) L(m,3) L(m,4)\n"
+                     "0B 0ns 0ns 0ns 0ns\n1000B 1000ns 1500ns 2000ns 3000ns\n",
+                     0);
   fs_test_write_file(net_table, "0B 0ns 0ns 0ns 0ns\n1000B 10us 20us 30us 40us\n", 0);
   fs_test_write_file(zero_table, "0B 0ns\n1000B 0ns\n", 0);
 }
 
-static int32_t transfer(fs_program *p, fs_task_kind kind, int32_t rank, int32_t peer, int64_t size) {
+static int32_t transfer(fs_program *p, fs_task_kind kind, int32_t rank, int32_t peer,
+                        int64_t size) {
   int32_t t = fs_program_add(p, kind, rank);
   fs_task_set_peer(p, t, peer);
   fs_task_set_size(p, t, size);
@@ -60,7 +63,8 @@ START_TEST(progress_fractions_give_rule_a2) {
   fs_program *p = fs_program_new(3);
   int32_t a = transfer(p, FS_PUT, 0, 2, 100), b = transfer(p, FS_PUT, 1, 2, 300);
   fs_test_finalize(p);
-  snprintf(params, sizeof params, "shm_table=%s net_table=%s nodes=3 cores=1", zero_table, net_table);
+  snprintf(params, sizeof params, "shm_table=%s net_table=%s nodes=3 cores=1", zero_table,
+           net_table);
   fs_simulation run;
   fs_time *t = simulate(p, params, &run);
   ck_assert_int_eq(t[4 * a + 3], 2000 * NS);
@@ -81,8 +85,9 @@ START_TEST(segmented_shared_memory_p2p) {
   fs_program *p = fs_program_new(2);
   int32_t a = transfer(p, FS_PUT, 0, 1, 4000);
   fs_test_finalize(p);
-  snprintf(params, sizeof params, "shm_table=%s net_table=%s nodes=1 cores=2 segment=1000B shm_o=50ns",
-           shm_table, net_table);
+  snprintf(params, sizeof params,
+           "shm_table=%s net_table=%s nodes=1 cores=2 segment=1000B shm_o=50ns", shm_table,
+           net_table);
   fs_simulation run;
   fs_time *t = simulate(p, params, &run);
   ck_assert_int_eq(t[4 * a + 2], 5550 * NS);
@@ -102,8 +107,9 @@ START_TEST(two_concurrent_network_messages) {
   int32_t s0 = transfer(p, FS_SEND, 0, 2, 1000), s1 = transfer(p, FS_SEND, 1, 3, 1000);
   int32_t r2 = transfer(p, FS_RECV, 2, 0, 1000), r3 = transfer(p, FS_RECV, 3, 1, 1000);
   fs_test_finalize(p);
-  snprintf(params, sizeof params, "shm_table=%s net_table=%s nodes=2 cores=2 mapping=seq net_o=100ns",
-           shm_table, net_table);
+  snprintf(params, sizeof params,
+           "shm_table=%s net_table=%s nodes=2 cores=2 mapping=seq net_o=100ns", shm_table,
+           net_table);
   fs_simulation run;
   fs_time *t = simulate(p, params, &run);
   ck_assert_int_eq(t[4 * r2 + 3], 23100 * NS);
@@ -148,16 +154,20 @@ START_TEST(recursive_doubling_hierarchical_formula) {
   fs_error err;
   fs_program *p = fs_generator_find("allgather-rd")->generate(&o, &err);
   ck_assert_ptr_nonnull(p);
-  snprintf(params, sizeof params, "shm_table=%s net_table=%s segment=0B shm_o=7ns net_o=11ns "
-           "nodes=4 cores=4 mapping=seq", shm_table, net_table);
+  snprintf(params, sizeof params,
+           "shm_table=%s net_table=%s segment=0B shm_o=7ns net_o=11ns "
+           "nodes=4 cores=4 mapping=seq",
+           shm_table, net_table);
   fs_simulation run;
   fs_test_simulate(&run, p, "taulop", "fixed", params);
   ck_assert_msg(run.status == FS_RUN_OK, "%s", run.err.message);
   ck_assert_int_eq(fs_engine_makespan(run.engine), 57036 * NS);
   fs_time sequential = fs_engine_makespan(run.engine);
   fs_test_run_free(&run);
-  snprintf(params, sizeof params, "shm_table=%s net_table=%s segment=0B shm_o=7ns net_o=11ns "
-           "nodes=4 cores=4 mapping=rr", shm_table, net_table);
+  snprintf(params, sizeof params,
+           "shm_table=%s net_table=%s segment=0B shm_o=7ns net_o=11ns "
+           "nodes=4 cores=4 mapping=rr",
+           shm_table, net_table);
   fs_test_simulate(&run, p, "taulop", "fixed", params);
   ck_assert_int_lt(fs_engine_makespan(run.engine), sequential);
   fs_test_run_free(&run);
@@ -259,7 +269,8 @@ START_TEST(parameter_errors) {
   fs_program *p = fs_program_new(5);
   transfer(p, FS_PUT, 0, 1, 10);
   fs_test_finalize(p);
-  snprintf(params, sizeof params, "shm_table=%s net_table=%s nodes=2 cores=2", shm_table, net_table);
+  snprintf(params, sizeof params, "shm_table=%s net_table=%s nodes=2 cores=2", shm_table,
+           net_table);
   fs_simulation run;
   fs_test_simulate(&run, p, "taulop", "fixed", params);
   ck_assert_int_eq(run.status, FS_RUN_REJECTED);

@@ -28,8 +28,10 @@ static char params[1024];
 static void write_tables(void) {
   shm_table = fs_test_temp_path(".shm");
   net_table = fs_test_temp_path(".net");
-  fs_test_write_file(shm_table, "# size L(m,1) L(m,2) L(m,3) L(m,4)\n"
-                                "0B 0ns 0ns 0ns 0ns\n1000B 1000ns 1500ns 2000ns 3000ns\n", 0);
+  fs_test_write_file(shm_table,
+                     "# size L(m,1) L(m,2) L(m,3) L(m,4)\n"
+                     "0B 0ns 0ns 0ns 0ns\n1000B 1000ns 1500ns 2000ns 3000ns\n",
+                     0);
   fs_test_write_file(net_table, "0B 0ns 0ns 0ns 0ns\n1000B 10us 20us 30us 40us\n", 0);
 }
 
@@ -45,7 +47,8 @@ static fs_time one_node(const char *name, int32_t ranks, int64_t size) {
   ck_assert_msg(p != NULL, "%s: %s", name, err.message);
   snprintf(params, sizeof params,
            "shm_table=%s net_table=%s segment=0B shm_o=7ns net_o=11ns nodes=1 cores=%d "
-           "mapping=seq", shm_table, net_table, ranks);
+           "mapping=seq",
+           shm_table, net_table, ranks);
   fs_simulation run;
   fs_test_simulate(&run, p, "taulop", "fixed", params);
   ck_assert_msg(run.status == FS_RUN_OK, "%s", run.err.message);
@@ -84,10 +87,8 @@ END_TEST
 /* Pairwise-exchange alltoall (eq. 4.41 without c(m/P,P)), blocks of m/P:
  * (P-1) o + 2 (P-1) L(m/P, P). P = 4, blocks of 100 B: 1821 ns. */
 START_TEST(pairwise_alltoall_eq_4_41) {
-  ck_assert_int_eq(one_node("alltoall-pairwise", 4, 100),
-                   3 * 7 * NS + 2 * 3 * shm_latency(100, 4));
-  ck_assert_int_eq(one_node("alltoall-pairwise", 5, 100),
-                   4 * 7 * NS + 2 * 4 * shm_latency(100, 5));
+  ck_assert_int_eq(one_node("alltoall-pairwise", 4, 100), 3 * 7 * NS + 2 * 3 * shm_latency(100, 4));
+  ck_assert_int_eq(one_node("alltoall-pairwise", 5, 100), 4 * 7 * NS + 2 * 4 * shm_latency(100, 5));
 }
 END_TEST
 

@@ -111,7 +111,8 @@ START_TEST(test_sweep3d) {
   ck_assert_int_eq(t->comms, 2); /* world and self only */
   static const fs_time wall[4] = {INT64_C(42539134000000), INT64_C(42539463000000),
                                   INT64_C(42539465000000), INT64_C(42522220000000)};
-  static const fs_time offset[4] = {0, INT64_C(-1856565475), INT64_C(-1368522644), INT64_C(261545181)};
+  static const fs_time offset[4] = {0, INT64_C(-1856565475), INT64_C(-1368522644),
+                                    INT64_C(261545181)};
   for (int32_t r = 0; r < 4; r++) {
     ck_assert_int_eq(t->rank[r].count, 2923);
     ck_assert_int_eq(count_kind(t, r, FS_CALL_SEND), 1440);
@@ -127,7 +128,8 @@ START_TEST(test_sweep3d) {
     char host[64];
     snprintf(host, sizeof host, "odin07%d.cs.indiana.edu", (int)r + 1);
     ck_assert_str_eq(t->rank[r].host, host);
-    for (int64_t i = 0; i < t->rank[r].count; i++) ck_assert_int_eq(t->rank[r].calls[i].comm, FS_COMM_WORLD);
+    for (int64_t i = 0; i < t->rank[r].count; i++)
+      ck_assert_int_eq(t->rank[r].calls[i].comm, FS_COMM_WORLD);
   }
   /* rank 0: Init ends at 1237666046950106 us, the origin */
   const fs_call *c = call(t, 0, 0);
@@ -205,9 +207,8 @@ static const char *const calls_rank0 =
     "MPI_Wtime:125:126\n"
     "MPI_Frobnicate:127:a:b:c:128\n"
     "MPI_Finalize:129:-\n";
-static const char *const calls_rank1 =
-    "MPI_Init:-:1:2:5\n"
-    "MPI_Finalize:6:-\n";
+static const char *const calls_rank1 = "MPI_Init:-:1:2:5\n"
+                                       "MPI_Finalize:6:-\n";
 
 START_TEST(test_liballprof_calls) {
   const char *texts[2] = {calls_rank0, calls_rank1};
@@ -301,13 +302,15 @@ END_TEST
 /* Sub-communicators: rows {0,1} and {2,3} under different handles, a
  * column {0,2} under one handle, a dup of the world. */
 START_TEST(test_liballprof_comms) {
-  const char *texts[4] = {
-      "MPI_Barrier:1:0,0,4:2\nMPI_Barrier:3:50,0,2:4\nMPI_Send:5:1:1:1,1,1:1:0:70,0,2:6\nMPI_Barrier:7:90,0,4:8\n"
-      "MPI_Finalize:9:-\n",
-      "MPI_Barrier:1:0,1,4:2\nMPI_Barrier:3:50,1,2:4\nMPI_Barrier:7:90,1,4:8\nMPI_Finalize:9:-\n",
-      "MPI_Barrier:1:0,2,4:2\nMPI_Barrier:3:60,0,2:4\nMPI_Recv:5:1:1:1,1,1:0:0:70,1,2:9:6\nMPI_Barrier:7:90,2,4:8\n"
-      "MPI_Finalize:9:-\n",
-      "MPI_Barrier:1:0,3,4:2\nMPI_Barrier:3:60,1,2:4\nMPI_Barrier:7:90,3,4:8\nMPI_Finalize:9:-\n"};
+  const char *texts[4] =
+      {"MPI_Barrier:1:0,0,4:2\nMPI_Barrier:3:50,0,2:4\nMPI_Send:5:1:1:1,1,1:1:0:70,0,2:6\nMPI_"
+       "Barrier:7:90,0,4:8\n"
+       "MPI_Finalize:9:-\n",
+       "MPI_Barrier:1:0,1,4:2\nMPI_Barrier:3:50,1,2:4\nMPI_Barrier:7:90,1,4:8\nMPI_Finalize:9:-\n",
+       "MPI_Barrier:1:0,2,4:2\nMPI_Barrier:3:60,0,2:4\nMPI_Recv:5:1:1:1,1,1:0:0:70,1,2:9:6\nMPI_"
+       "Barrier:7:90,2,4:8\n"
+       "MPI_Finalize:9:-\n",
+       "MPI_Barrier:1:0,3,4:2\nMPI_Barrier:3:60,1,2:4\nMPI_Barrier:7:90,3,4:8\nMPI_Finalize:9:-\n"};
   fs_trace *t = liballprof_ok(texts, 4);
   ck_assert_int_eq(t->comms, 6);
   ck_assert_int_eq(call(t, 0, 0)->comm, FS_COMM_WORLD);
@@ -337,25 +340,29 @@ START_TEST(test_liballprof_comm_errors) {
                                           "MPI_Barrier:1:5,0,2:2\nMPI_Finalize:3:-\n"};
   ck_assert_ptr_null(read_liballprof(one_handle_two_groups, 2, &err, paths));
   char expected[1024];
-  snprintf(expected, sizeof expected,
-           "%s:1:15: expected the ranks that use communicator 5 (size 2) to name each of its ranks once "
-           "(liballprof records no members: fennelsim takes them from the handle), but comm rank 0 is "
-           "named by two ranks",
-           paths[1]);
+  snprintf(
+      expected, sizeof expected,
+      "%s:1:15: expected the ranks that use communicator 5 (size 2) to name each of its ranks once "
+      "(liballprof records no members: fennelsim takes them from the handle), but comm rank 0 is "
+      "named by two ranks",
+      paths[1]);
   ck_assert_str_eq(err.message, expected);
   free_paths(paths, 2);
-  const char *missing[2] = {"MPI_Init:-:1:2:3\nMPI_Finalize:4:-\n",
-                            "MPI_Barrier:1:5,0,2:2\nMPI_Finalize:3:-\n"}; /* rank 1 as comm rank 0 */
+  const char *missing[2] =
+      {"MPI_Init:-:1:2:3\nMPI_Finalize:4:-\n",
+       "MPI_Barrier:1:5,0,2:2\nMPI_Finalize:3:-\n"}; /* rank 1 as comm rank 0 */
   ck_assert_ptr_null(read_liballprof(missing, 2, &err, paths));
-  snprintf(expected, sizeof expected,
-           "%s:1:15: expected the ranks that use communicator 5 (size 2) to name each of its ranks once "
-           "(liballprof records no members: fennelsim takes them from the handle), but comm rank 1 is "
-           "named by none",
-           paths[1]);
+  snprintf(
+      expected, sizeof expected,
+      "%s:1:15: expected the ranks that use communicator 5 (size 2) to name each of its ranks once "
+      "(liballprof records no members: fennelsim takes them from the handle), but comm rank 1 is "
+      "named by none",
+      paths[1]);
   ck_assert_str_eq(err.message, expected);
   free_paths(paths, 2);
   ck_assert_ptr_null(fs_liballprof_read(NULL, 0, &err));
-  ck_assert_str_eq(err.message, "a liballprof trace needs at least one file (pmpi-trace-rank-0.txt)");
+  ck_assert_str_eq(err.message,
+                   "a liballprof trace needs at least one file (pmpi-trace-rank-0.txt)");
   const char *nowhere[1] = {"/nonexistent/pmpi-trace-rank-0.txt"};
   ck_assert_ptr_null(fs_liballprof_read(nowhere, 1, &err));
   ck_assert_ptr_nonnull(strstr(err.message, "/nonexistent/pmpi-trace-rank-0.txt"));
@@ -435,89 +442,122 @@ START_TEST(test_liballprof_requests_and_limits) {
 
   char *paths[4];
   fs_error err = {{0}};
-  const char *sizes[4] = {"MPI_Barrier:1:0,0,4:2\nMPI_Barrier:3:5,0,4:4\nMPI_Barrier:5:5,0,2:6\nMPI_Finalize:7:-\n",
-                          "MPI_Barrier:1:0,1,4:2\nMPI_Barrier:3:5,1,4:4\nMPI_Barrier:5:5,1,2:6\nMPI_Finalize:7:-\n",
-                          "MPI_Barrier:1:0,2,4:2\nMPI_Barrier:3:5,2,4:4\nMPI_Finalize:7:-\n",
-                          "MPI_Barrier:1:0,3,4:2\nMPI_Finalize:7:-\n"};
+  const char *sizes[4] =
+      {"MPI_Barrier:1:0,0,4:2\nMPI_Barrier:3:5,0,4:4\nMPI_Barrier:5:5,0,2:6\nMPI_Finalize:7:-\n",
+       "MPI_Barrier:1:0,1,4:2\nMPI_Barrier:3:5,1,4:4\nMPI_Barrier:5:5,1,2:6\nMPI_Finalize:7:-\n",
+       "MPI_Barrier:1:0,2,4:2\nMPI_Barrier:3:5,2,4:4\nMPI_Finalize:7:-\n",
+       "MPI_Barrier:1:0,3,4:2\nMPI_Finalize:7:-\n"};
   ck_assert_ptr_null(read_liballprof(sizes, 4, &err, paths));
   char expected[1100];
   snprintf(expected, sizeof expected,
-           "%s:2:15: expected communicator 5 to name one group of ranks (it names two of different sizes)",
+           "%s:2:15: expected communicator 5 to name one group of ranks (it names two of different "
+           "sizes)",
            paths[0]);
   ck_assert_str_eq(err.message, expected);
   free_paths(paths, 4);
 
   size_t capacity = 1100 * 32, used = 0;
   char *many = malloc(capacity);
-  for (int i = 0; i < 1025; i++) used += (size_t)snprintf(many + used, capacity - used, "MPI_Barrier:1:%d,0,1:1\n", i);
+  for (int i = 0; i < 1025; i++)
+    used += (size_t)snprintf(many + used, capacity - used, "MPI_Barrier:1:%d,0,1:1\n", i);
   liballprof_error(many, "F:1025:15: expected at most 1024 different communicators per rank");
   free(many);
 }
 END_TEST
 
 START_TEST(test_liballprof_errors) {
-  liballprof_error("hello\n", "F:1:1: expected a '#' header line or an MPI call 'MPI_Name:start:...:end' (got 'hello')");
-  liballprof_error("MPI_Send\n", "F:1:9: expected ':' and the start time after the call's name (got end of line)");
+  liballprof_error("hello\n", "F:1:1: expected a '#' header line or an MPI call "
+                              "'MPI_Name:start:...:end' (got 'hello')");
+  liballprof_error("MPI_Send\n", "F:1:9: expected ':' and the start time after the call's name "
+                                 "(got end of line)");
   liballprof_error("MPI_Send:x:1:1:1,1,1:0:0:0,0,1:2\n",
-                   "F:1:10: expected a time in microseconds ('1237666046950106.000000') or '-' (got 'x')");
+                   "F:1:10: expected a time in microseconds ('1237666046950106.000000') or '-' "
+                   "(got 'x')");
   liballprof_error("MPI_Send:1.1234567:1:1:1,1,1:0:0:0,0,1:2\n",
-                   "F:1:10: expected a time with at most 6 decimals (picoseconds) (got '1.1234567')");
+                   "F:1:10: expected a time with at most 6 decimals (picoseconds) (got "
+                   "'1.1234567')");
   liballprof_error("MPI_Send:1.:1:1:1,1,1:0:0:0,0,1:2\n",
-                   "F:1:10: expected a time in microseconds ('1237666046950106.000000') or '-' (got '1.')");
+                   "F:1:10: expected a time in microseconds ('1237666046950106.000000') or '-' "
+                   "(got '1.')");
   liballprof_error("MPI_Wtime:1:200000000000000000\n",
-                   "F:1:13: expected a time within 2^62 ps (53 days) of the rank's first time (got '200000000000000000')");
+                   "F:1:13: expected a time within 2^62 ps (53 days) of the rank's first time (got "
+                   "'200000000000000000')");
   liballprof_error("MPI_Wtime:1:4611686018428\n",
-                   "F:1:13: expected a time within 2^62 ps (53 days) of the rank's first time (got '4611686018428')");
-  liballprof_error("MPI_Send:1:x:1:1,1,1:0:0:0,0,1:2\n", "F:1:12: expected an address (an unsigned integer) (got 'x')");
-  liballprof_error("MPI_Send:1:1:-1:1,1,1:0:0:0,0,1:2\n", "F:1:14: expected a count from 0 to 2147483647 (got '-1')");
-  liballprof_error("MPI_Send:1:1:1:1:0:0:0,0,1:2\n", "F:1:17: expected ',' and the size of the datatype (got ':')");
+                   "F:1:13: expected a time within 2^62 ps (53 days) of the rank's first time (got "
+                   "'4611686018428')");
+  liballprof_error("MPI_Send:1:x:1:1,1,1:0:0:0,0,1:2\n",
+                   "F:1:12: expected an address (an unsigned integer) (got 'x')");
+  liballprof_error("MPI_Send:1:1:-1:1,1,1:0:0:0,0,1:2\n",
+                   "F:1:14: expected a count from 0 to 2147483647 (got '-1')");
+  liballprof_error("MPI_Send:1:1:1:1:0:0:0,0,1:2\n",
+                   "F:1:17: expected ',' and the size of the datatype (got ':')");
   liballprof_error("MPI_Send:1:1:1:1,x,1:0:0:0,0,1:2\n",
                    "F:1:18: expected a datatype size in bytes, from 0 to 2147483647 (got 'x')");
-  liballprof_error("MPI_Send:1:1:1:1,1:0:0:0,0,1:2\n", "F:1:19: expected ',' and the extent of the datatype (got ':')");
-  liballprof_error("MPI_Send:1:1:1:1,1,e:0:0:0,0,1:2\n", "F:1:20: expected a datatype extent (an integer) (got 'e')");
+  liballprof_error("MPI_Send:1:1:1:1,1:0:0:0,0,1:2\n",
+                   "F:1:19: expected ',' and the extent of the datatype (got ':')");
+  liballprof_error("MPI_Send:1:1:1:1,1,e:0:0:0,0,1:2\n",
+                   "F:1:20: expected a datatype extent (an integer) (got 'e')");
   liballprof_error("MPI_Send:1:1:1:1,1,1:-1:0:0,0,1:2\n",
                    "F:1:22: expected a destination rank or -2 (MPI_PROC_NULL) (got '-1')");
   liballprof_error("MPI_Send:1:1:1:1,1,1:1:0:0,0,1:2\n",
                    "F:1:22: expected a rank below 1, the size of the communicator (got '1')");
   liballprof_error("MPI_Recv:1:1:1:1,1,1:-3:0:0,0,1:9:2\n",
-                   "F:1:22: expected a source rank, -1 (MPI_ANY_SOURCE) or -2 (MPI_PROC_NULL) (got '-3')");
-  liballprof_error("MPI_Send:1:1:1:1,1,1:0:-1:0,0,1:2\n", "F:1:24: expected a tag from 0 to 2147483647 (got '-1')");
+                   "F:1:22: expected a source rank, -1 (MPI_ANY_SOURCE) or -2 (MPI_PROC_NULL) (got "
+                   "'-3')");
+  liballprof_error("MPI_Send:1:1:1:1,1,1:0:-1:0,0,1:2\n",
+                   "F:1:24: expected a tag from 0 to 2147483647 (got '-1')");
   liballprof_error("MPI_Recv:1:1:1:1,1,1:0:-2:0,0,1:9:2\n",
                    "F:1:24: expected a tag from 0 to 2147483647 or -1 (MPI_ANY_TAG) (got '-2')");
-  liballprof_error("MPI_Send:1:1:1:1,1,1:0:0:x:2\n", "F:1:26: expected a communicator 'handle,rank,size' (got 'x')");
-  liballprof_error("MPI_Send:1:1:1:1,1,1:0:0:0:2\n", "F:1:27: expected ',' and the rank in the communicator (got ':')");
+  liballprof_error("MPI_Send:1:1:1:1,1,1:0:0:x:2\n",
+                   "F:1:26: expected a communicator 'handle,rank,size' (got 'x')");
+  liballprof_error("MPI_Send:1:1:1:1,1,1:0:0:0:2\n",
+                   "F:1:27: expected ',' and the rank in the communicator (got ':')");
   liballprof_error("MPI_Send:1:1:1:1,1,1:0:0:0,-1,1:2\n",
-                   "F:1:28: expected the rank in the communicator, from 0 to 0 (the trace has 1 ranks) (got '-1')");
-  liballprof_error("MPI_Send:1:1:1:1,1,1:0:0:0,0:2\n", "F:1:29: expected ',' and the size of the communicator (got ':')");
+                   "F:1:28: expected the rank in the communicator, from 0 to 0 (the trace has 1 "
+                   "ranks) (got '-1')");
+  liballprof_error("MPI_Send:1:1:1:1,1,1:0:0:0,0:2\n",
+                   "F:1:29: expected ',' and the size of the communicator (got ':')");
   liballprof_error("MPI_Send:1:1:1:1,1,1:0:0:0,0,2:2\n",
-                   "F:1:30: expected a communicator size from 1 (above the rank in it) to 1 (the ranks of the trace) "
+                   "F:1:30: expected a communicator size from 1 (above the rank in it) to 1 (the "
+                   "ranks of the trace) "
                    "(got '2')");
   /* issue 15 item 11: a rank past the trace's was reported as "a communicator size from 8 to 1 (got '8')" */
   liballprof_error("MPI_Send:1:1:1:1,1,1:0:0:0,7,8:2\n",
-                   "F:1:28: expected the rank in the communicator, from 0 to 0 (the trace has 1 ranks) (got '7')");
-  liballprof_error("MPI_Send:1:1:1:1,1,1:0:0:0,0,1\n", "F:1:31: expected ':' and the end time of MPI_Send (got end of line)");
+                   "F:1:28: expected the rank in the communicator, from 0 to 0 (the trace has 1 "
+                   "ranks) (got '7')");
+  liballprof_error("MPI_Send:1:1:1:1,1,1:0:0:0,0,1\n",
+                   "F:1:31: expected ':' and the end time of MPI_Send (got end of line)");
   liballprof_error("MPI_Send:1:1:1:1,1,1:0:0\n",
                    "F:1:25: expected ':' and the next argument of MPI_Send (got end of line)");
-  liballprof_error("MPI_Send:1:1:1:1,1,1:0:0:0,0,1:2:3\n", "F:1:33: expected the end of the line after the end time (got ':')");
+  liballprof_error("MPI_Send:1:1:1:1,1,1:0:0:0,0,1:2:3\n",
+                   "F:1:33: expected the end of the line after the end time (got ':')");
   liballprof_error("MPI_Bcast:1:1:1:1,1,1:1:0,0,1:2\n",
                    "F:1:23: expected a root below 1, the size of the communicator (got '1')");
   liballprof_error("MPI_Bcast:1:1:1:1,1,1:x:0,0,1:2\n", "F:1:23: expected a root rank (got 'x')");
-  liballprof_error("MPI_Reduce:1:1:1:1:1,1,1:x:0:0,0,1:2\n", "F:1:26: expected a reduction operation (an integer) (got 'x')");
-  liballprof_error("MPI_Waitall:1:-1:1:1:2\n", "F:1:15: expected a request count from 0 to 2147483647 (got '-1')");
-  liballprof_error("MPI_Waitall:1:1:x:1:2\n",
-                   "F:1:17: expected the address of a request array (an unsigned integer) (got 'x')");
-  liballprof_error("MPI_Wait:1:x:1:2\n", "F:1:12: expected the address of a request (an unsigned integer) (got 'x')");
+  liballprof_error("MPI_Reduce:1:1:1:1:1,1,1:x:0:0,0,1:2\n",
+                   "F:1:26: expected a reduction operation (an integer) (got 'x')");
+  liballprof_error("MPI_Waitall:1:-1:1:1:2\n",
+                   "F:1:15: expected a request count from 0 to 2147483647 (got '-1')");
+  liballprof_error("MPI_Waitall:1:1:x:1:2\n", "F:1:17: expected the address of a request array (an "
+                                              "unsigned integer) (got 'x')");
+  liballprof_error("MPI_Wait:1:x:1:2\n",
+                   "F:1:12: expected the address of a request (an unsigned integer) (got 'x')");
   liballprof_error("MPI_Comm_split:1:0,0,1:x:0:1:2\n", "F:1:24: expected an integer (got 'x')");
   liballprof_error("MPI_Alltoallv:1:1:2:1,2:3:0,0:1,4,4:4:5:3,4:6:0,0:1,8,8:0,0,1:2\n",
                    "F:1:21: expected 1 counts, one per rank of the communicator (got 2)");
   liballprof_error("MPI_Alltoallv:1:1:2:x:3:0:1,4,4:4:5:3:6:0:1,8,8:0,0,1:2\n",
                    "F:1:21: expected a count (a list 'c0,c1,...' per rank) (got 'x')");
-  liballprof_error("MPI_Alltoallv:1:1:x:1\n", "F:1:19: expected the address of a count array (got 'x')");
-  liballprof_error("MPI_Gatherv:1:1:2:1,4,4:3:4:-5:7:0:1,1,1:0:0,0,1:2\n", "F:1:29: expected counts of at least 0");
-  liballprof_error("MPI_Wtime:1\n", "F:1:12: expected ':' and the end time of MPI_Wtime (got end of line)");
+  liballprof_error("MPI_Alltoallv:1:1:x:1\n",
+                   "F:1:19: expected the address of a count array (got 'x')");
+  liballprof_error("MPI_Gatherv:1:1:2:1,4,4:3:4:-5:7:0:1,1,1:0:0,0,1:2\n",
+                   "F:1:29: expected counts of at least 0");
+  liballprof_error("MPI_Wtime:1\n",
+                   "F:1:12: expected ':' and the end time of MPI_Wtime (got end of line)");
   liballprof_error("MPI_Wtime:1x:2\n", "F:1:12: expected ':' after the start time (got 'x')");
-  liballprof_error("# Init clockdiff: 1.2.3\n", "F:1:22: expected the end of the line after the clock difference (got '.3')");
-  liballprof_error("# Init clockdiff: x\n", "F:1:19: expected a clock difference in microseconds ('-1856.565475') (got 'x')");
+  liballprof_error("# Init clockdiff: 1.2.3\n",
+                   "F:1:22: expected the end of the line after the clock difference (got '.3')");
+  liballprof_error("# Init clockdiff: x\n", "F:1:19: expected a clock difference in microseconds "
+                                            "('-1856.565475') (got 'x')");
   liballprof_error("# Finalize clockdiff: 1.1234567\n",
                    "F:1:23: expected a clock difference with at most 6 decimals (got '1.1234567')");
 }
@@ -527,9 +567,11 @@ END_TEST
  * MPI_Init twice or late, calls after MPI_Finalize, times going back;
  * counts whose bytes add up past 2^62; a Waitall with no request open. */
 START_TEST(test_liballprof_order_and_limits) {
-  liballprof_error("", "F:1:1: expected MPI calls, the first MPI_Init, the last MPI_Finalize (got end of file)");
+  liballprof_error("", "F:1:1: expected MPI calls, the first MPI_Init, the last MPI_Finalize (got "
+                       "end of file)");
   liballprof_error("# collprof 0.9 output file\n# host: a\n",
-                   "F:3:1: expected MPI calls, the first MPI_Init, the last MPI_Finalize (got end of file)");
+                   "F:3:1: expected MPI calls, the first MPI_Init, the last MPI_Finalize (got end "
+                   "of file)");
   liballprof_error("MPI_Init:-:1:2:1\nMPI_Barrier:2:0,0,1:3\n",
                    "F:3:1: expected MPI_Finalize, the last call (got end of file)");
   liballprof_error("MPI_Init:-:1:2:1\nMPI_Init:-:1:2:2\nMPI_Finalize:3:-\n",
@@ -539,7 +581,8 @@ START_TEST(test_liballprof_order_and_limits) {
   liballprof_error("MPI_Init:-:1:2:1\nMPI_Finalize:2:-\nMPI_Barrier:3:0,0,1:4\n",
                    "F:3:1: expected the end of the file after MPI_Finalize (got 'MPI_Barrier')");
   liballprof_error("MPI_Init:1:1:2:5\nMPI_Wtime:4:6\nMPI_Finalize:7:-\n",
-                   "F:2:11: expected a start time no earlier than the end of the previous call (got '4')");
+                   "F:2:11: expected a start time no earlier than the end of the previous call "
+                   "(got '4')");
   liballprof_error("MPI_Init:1:1:2:5\nMPI_Wtime:7:6\nMPI_Finalize:8:-\n",
                    "F:2:13: expected an end time no earlier than the start of the call (got '6')");
   liballprof_error("MPI_Init:5:1:2:6\nMPI_Wtime:4.5:6\nMPI_Finalize:7:-\n",
@@ -550,18 +593,22 @@ START_TEST(test_liballprof_order_and_limits) {
    * overflow in the sum at 3 ranks before) */
   char *paths[2];
   fs_error err = {{0}};
-  const char *huge[2] = {"MPI_Alltoallv:1:1:2:2147483647,2147483647:3:0,0:1,2147483647,2147483647:4:5:1,1:6:0,0:"
-                         "1,1,1:0,0,2:2\nMPI_Finalize:3:-\n",
-                         "MPI_Finalize:3:-\n"};
+  const char *huge[2] =
+      {"MPI_Alltoallv:1:1:2:2147483647,2147483647:3:0,0:1,2147483647,2147483647:4:5:1,1:6:0,0:"
+       "1,1,1:0,0,2:2\nMPI_Finalize:3:-\n",
+       "MPI_Finalize:3:-\n"};
   ck_assert_ptr_null(read_liballprof(huge, 2, &err, paths));
   char expected[1100];
-  snprintf(expected, sizeof expected, "%s:1:21: expected counts whose bytes add up to at most 4611686018427387904 "
-           "(2^62)", paths[0]);
+  snprintf(expected, sizeof expected,
+           "%s:1:21: expected counts whose bytes add up to at most 4611686018427387904 "
+           "(2^62)",
+           paths[0]);
   ck_assert_str_eq(err.message, expected);
   free_paths(paths, 2);
   /* one entry of 2^62 - 2^32 + 1 bytes is within the limit */
-  const char *one[1] = {"MPI_Alltoallv:1:1:2:2147483647:3:0:1,2147483647,2147483647:4:5:1:6:0:1,1,1:0,0,1:2\n"
-                        "MPI_Finalize:3:-\n"};
+  const char *one[1] = {
+      "MPI_Alltoallv:1:1:2:2147483647:3:0:1,2147483647,2147483647:4:5:1:6:0:1,1,1:0,0,1:2\n"
+      "MPI_Finalize:3:-\n"};
   fs_trace *t = liballprof_ok(one, 1);
   ck_assert_int_eq(call(t, 0, 0)->bytes, INT64_C(4611686014132420609));
   fs_trace_free(t);
@@ -596,7 +643,8 @@ static void simgrid_error(const char *text, int ranks, const char *message) {
   fs_error err = {{0}};
   ck_assert_ptr_null(simgrid_read(texts, ranks, &err, paths));
   size_t n = strlen(paths[0]);
-  ck_assert_msg(strncmp(err.message, paths[0], n) == 0, "message without the file: %s", err.message);
+  ck_assert_msg(strncmp(err.message, paths[0], n) == 0, "message without the file: %s",
+                err.message);
   char got[1100];
   snprintf(got, sizeof got, "F%s", err.message + n);
   ck_assert_str_eq(got, message);
@@ -604,28 +652,29 @@ static void simgrid_error(const char *text, int ranks, const char *message) {
 }
 
 START_TEST(test_simgrid_point_to_point) {
-  const char *texts[2] = {"0 init\n"
-                          "0 compute 1e6\n"
-                          "0 send 1 7 1000\n"
-                          "0 isend 1 8 10 0\n"
-                          "0 isend 1 9 2.5 1\n"
-                          "0 wait 0 1 9\n"
-                          "0 sleep 0.5\n"
-                          "0 waitall\n"
-                          "0 send 1 1e3 5\n" /* older SimGrid: PEER SIZE TYPE (a size no tag can be) */
-                          "0 finalize\n",
-                          "# a comment\n"
-                          "1 init 1\n"
-                          "1 recv -1 -1 1000\n"
-                          "1 irecv 0 8 10\n"
-                          "1 irecv 0 9 2\n"
-                          "1 test 0 1 8\n"
-                          "1 wait\n"
-                          "1 wait 0 1 8\n"
-                          "1 wait 0 1 8\n"
-                          "1 recv 0 64\n"
-                          "1 comm_size 2\n"
-                          "1 finalize\n"};
+  const char *texts[2] =
+      {"0 init\n"
+       "0 compute 1e6\n"
+       "0 send 1 7 1000\n"
+       "0 isend 1 8 10 0\n"
+       "0 isend 1 9 2.5 1\n"
+       "0 wait 0 1 9\n"
+       "0 sleep 0.5\n"
+       "0 waitall\n"
+       "0 send 1 1e3 5\n" /* older SimGrid: PEER SIZE TYPE (a size no tag can be) */
+       "0 finalize\n",
+       "# a comment\n"
+       "1 init 1\n"
+       "1 recv -1 -1 1000\n"
+       "1 irecv 0 8 10\n"
+       "1 irecv 0 9 2\n"
+       "1 test 0 1 8\n"
+       "1 wait\n"
+       "1 wait 0 1 8\n"
+       "1 wait 0 1 8\n"
+       "1 recv 0 64\n"
+       "1 comm_size 2\n"
+       "1 finalize\n"};
   fs_trace *t = simgrid_ok(texts, 2);
   ck_assert_str_eq(t->format, "simgrid");
   ck_assert_int_eq(t->rank[0].count, 10);
@@ -765,7 +814,7 @@ START_TEST(test_simgrid_collectives) {
   ck_assert_int_eq(list(t, 0, c)[3], 16);
   ck_assert_int_eq(c->recv_bytes, 28);
   ck_assert_int_eq(call(t, 0, 12)->recv_bytes, 28); /* with displacements */
-  c = call(t, 0, 13); /* scatterv 3 4 2, root 0 by default */
+  c = call(t, 0, 13);                               /* scatterv 3 4 2, root 0 by default */
   ck_assert_int_eq(c->kind, FS_CALL_SCATTERV);
   ck_assert_int_eq(c->bytes, 7);
   ck_assert_int_eq(c->recv_bytes, 2);
@@ -791,53 +840,71 @@ END_TEST
 START_TEST(test_simgrid_errors) {
   simgrid_error("1 init\n", 2, "F:1:1: expected rank 0, the rank of this file (got '1')");
   simgrid_error("0\n", 2, "F:1:2: expected an action after the rank (got end of line)");
-  simgrid_error("0 fly\n", 2,
-                "F:1:3: expected an action (init, finalize, compute, sleep, send, isend, recv, irecv, wait, "
-                "waitall, test, barrier, bcast, reduce, allreduce, alltoall, alltoallv, gather, gatherv, "
-                "scatter, scatterv, allgather, allgatherv, reducescatter, comm_size, comm_split, comm_dup, "
-                "location) (got 'fly')");
+  simgrid_error(
+      "0 fly\n", 2,
+      "F:1:3: expected an action (init, finalize, compute, sleep, send, isend, recv, irecv, wait, "
+      "waitall, test, barrier, bcast, reduce, allreduce, alltoall, alltoallv, gather, gatherv, "
+      "scatter, scatterv, allgather, allgatherv, reducescatter, comm_size, comm_split, comm_dup, "
+      "location) (got 'fly')");
   simgrid_error("0 finalize now\n", 2, "F:1:12: expected the end of the line (got 'now')");
   simgrid_error("0 init 1 2\n", 2, "F:1:10: expected the end of the line (got '2')");
-  simgrid_error("0 compute x\n", 2, "F:1:11: expected a computation in flops, from 0 to 1e18 (got 'x')");
-  simgrid_error("0 compute -1\n", 2, "F:1:11: expected a computation in flops, from 0 to 1e18 (got '-1')");
-  simgrid_error("0 compute inf\n", 2, "F:1:11: expected a computation in flops, from 0 to 1e18 (got 'inf')");
-  simgrid_error("0 sleep 1e7\n", 2, "F:1:9: expected a duration in seconds, from 0 to 4611686 (2^62 ps) (got '1e7')");
+  simgrid_error("0 compute x\n", 2,
+                "F:1:11: expected a computation in flops, from 0 to 1e18 (got 'x')");
+  simgrid_error("0 compute -1\n", 2,
+                "F:1:11: expected a computation in flops, from 0 to 1e18 (got '-1')");
+  simgrid_error("0 compute inf\n", 2,
+                "F:1:11: expected a computation in flops, from 0 to 1e18 (got 'inf')");
+  simgrid_error("0 sleep 1e7\n", 2,
+                "F:1:9: expected a duration in seconds, from 0 to 4611686 (2^62 ps) (got '1e7')");
   /* issue 15 item 3: values past the limits (1e300 flops overflowed the replay's total before) */
   simgrid_error("0 sleep 4611687\n", 2,
-                "F:1:9: expected a duration in seconds, from 0 to 4611686 (2^62 ps) (got '4611687')");
-  simgrid_error("0 compute 1e300\n", 2, "F:1:11: expected a computation in flops, from 0 to 1e18 (got '1e300')");
-  simgrid_error("0 allreduce 1 1e19\n", 2, "F:1:15: expected a computation in flops, from 0 to 1e18 (got '1e19')");
+                "F:1:9: expected a duration in seconds, from 0 to 4611686 (2^62 ps) (got "
+                "'4611687')");
+  simgrid_error("0 compute 1e300\n", 2,
+                "F:1:11: expected a computation in flops, from 0 to 1e18 (got '1e300')");
+  simgrid_error("0 allreduce 1 1e19\n", 2,
+                "F:1:15: expected a computation in flops, from 0 to 1e18 (got '1e19')");
   simgrid_error("0 send 2 0 1\n", 2,
                 "F:1:8: expected a destination rank from 0 to 1 or -666 (MPI_PROC_NULL) (got '2')");
   simgrid_error("0 recv -2 0 1\n", 2,
                 "F:1:8: expected a source rank from 0 to 1, -1 or -555 (MPI_ANY_SOURCE) or -666 "
                 "(MPI_PROC_NULL) (got '-2')");
   simgrid_error("0 send 1 -1 1\n", 2, "F:1:10: expected a tag from 0 to 2147483647 (got '-1')");
-  simgrid_error("0 recv 1 -2 1\n", 2, "F:1:10: expected a tag from 0 to 2147483647, -1 or -444 (MPI_ANY_TAG) (got '-2')");
-  simgrid_error("0 send 1 0 x\n", 2, "F:1:12: expected a size in elements, from 0 to 1e15 (got 'x')");
+  simgrid_error("0 recv 1 -2 1\n", 2,
+                "F:1:10: expected a tag from 0 to 2147483647, -1 or -444 (MPI_ANY_TAG) (got '-2')");
+  simgrid_error("0 send 1 0 x\n", 2,
+                "F:1:12: expected a size in elements, from 0 to 1e15 (got 'x')");
   simgrid_error("0 send 1 0 1 15\n", 2,
-                "F:1:14: expected a datatype id from 0 to 14 (0 double, 1 int, 2 char, 3 short, 4 long, "
+                "F:1:14: expected a datatype id from 0 to 14 (0 double, 1 int, 2 char, 3 short, 4 "
+                "long, "
                 "5 float, 6 byte...) (got '15')");
   simgrid_error("0 send 1 0 1 1 1\n", 2, "F:1:16: expected the end of the line (got '1')");
-  simgrid_error("0 send 1\n", 2, "F:1:9: expected a size in elements, from 0 to 1e15 (got end of line)");
+  simgrid_error("0 send 1\n", 2,
+                "F:1:9: expected a size in elements, from 0 to 1e15 (got end of line)");
   simgrid_error("0 wait 0 1\n", 2, "F:1:11: expected the tag of the request (got end of line)");
   simgrid_error("0 wait 5 1 0\n", 2, "F:1:8: expected the source rank of the request (got '5')");
   simgrid_error("0 wait 0 1 0 0\n", 2, "F:1:14: expected the end of the line (got '0')");
   simgrid_error("0 waitall 1\n", 2, "F:1:11: expected the end of the line (got '1')");
   simgrid_error("0 bcast 1 2\n", 2, "F:1:11: expected a root rank (got '2')");
-  simgrid_error("0 reduce 1\n", 2, "F:1:11: expected a computation in flops, from 0 to 1e18 (got end of line)");
-  simgrid_error("0 gatherv 1 2\n", 2, "F:1:14: expected one count per rank and the arguments after them (got end of line)");
-  simgrid_error("0 gatherv 1 2 x\n", 2, "F:1:15: expected a size in elements, from 0 to 1e15 (got 'x')");
+  simgrid_error("0 reduce 1\n", 2,
+                "F:1:11: expected a computation in flops, from 0 to 1e18 (got end of line)");
+  simgrid_error("0 gatherv 1 2\n", 2,
+                "F:1:14: expected one count per rank and the arguments after them (got end of "
+                "line)");
+  simgrid_error("0 gatherv 1 2 x\n", 2,
+                "F:1:15: expected a size in elements, from 0 to 1e15 (got 'x')");
   simgrid_error("0 allgatherv 1 2 3 1 1 1 1\n", 2,
                 "F:1:20: expected a datatype, the displacements (one per rank) or both (got '1')");
   simgrid_error("0 allgatherv 1 2 3 0 x\n", 2, "F:1:22: expected a displacement (got 'x')");
   simgrid_error("0 reducescatter 1 2 3 1 1\n", 2, "F:1:25: expected the end of the line (got '1')");
   simgrid_error("0 alltoallv 1 2 3 4 5 6 1\n", 2,
-                "F:1:26: expected a datatype id from 0 to 14 (0 double, 1 int, 2 char, 3 short, 4 long, "
+                "F:1:26: expected a datatype id from 0 to 14 (0 double, 1 int, 2 char, 3 short, 4 "
+                "long, "
                 "5 float, 6 byte...) (got end of line)");
   simgrid_error("0 barrier 1\n", 2, "F:1:11: expected the end of the line (got '1')");
   simgrid_error("x init\n", 1, "F:1:1: expected a rank from 0 to 2147483646 (got 'x')");
-  simgrid_error("0 init\n5 init\n", 1, "F:2:1: expected ranks below 2, the number of lines of the file (got 5)");
+  simgrid_error("0 init\n5 init\n", 1,
+                "F:2:1: expected ranks below 2, the number of lines of the file (got 5)");
   fs_error err = {{0}};
   ck_assert_ptr_null(fs_simgrid_trace_read(NULL, 0, &err));
   ck_assert_str_eq(err.message, "a SimGrid trace needs at least one file");
@@ -856,21 +923,23 @@ START_TEST(test_otf2_missing) {
   ck_assert_int_eq(fs_test_write_file(corrupt, "not an anchor\n", 0), 0);
   ck_assert_ptr_null(fs_otf2_read(corrupt, &err));
   char expected[1100];
-  snprintf(expected, sizeof expected, "%s: expected an OTF2 anchor file (it does not start with OTF2's header)",
-           corrupt);
+  snprintf(expected, sizeof expected,
+           "%s: expected an OTF2 anchor file (it does not start with OTF2's header)", corrupt);
   ck_assert_str_eq(err.message, expected);
   free(corrupt);
 #else
   ck_assert_int_eq(fs_otf2_available(), 0);
-  ck_assert_str_eq(err.message, "/nonexistent/traces.otf2: this fennelsim was built without OTF2 support");
+  ck_assert_str_eq(err.message,
+                   "/nonexistent/traces.otf2: this fennelsim was built without OTF2 support");
 #endif
 }
 END_TEST
 
 #ifdef FS_HAVE_OTF2
 
-static OTF2_FlushType pre_flush(void *data, OTF2_FileType type, OTF2_LocationRef location, void *caller, bool final) {
-  (void)data, (void)type, (void)location, (void)caller, (void)final;
+static OTF2_FlushType pre_flush(void *data, OTF2_FileType type, OTF2_LocationRef location,
+                                void *caller, bool final) {
+  (void)data, (void)type, (void)location, (void)caller, (void) final;
   return OTF2_FLUSH;
 }
 
@@ -886,7 +955,8 @@ enum { R_INIT, R_FINALIZE, R_SEND, R_RECV, R_ISEND, R_WAIT, R_ALLREDUCE, R_USER,
  *         a user region, Allreduce 16 B, Finalize; rank 1 the matching Recvs. */
 static void write_archive(const char *directory) {
   OTF2_Archive *archive = OTF2_Archive_Open(directory, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024,
-                                            4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+                                            4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX,
+                                            OTF2_COMPRESSION_NONE);
   ck_assert_ptr_nonnull(archive);
   OTF2_FlushCallbacks flush = {pre_flush, post_flush};
   OTF2_Archive_SetFlushCallbacks(archive, &flush, NULL);
@@ -919,7 +989,8 @@ static void write_archive(const char *directory) {
     }
     OTF2_EvtWriter_Enter(w, NULL, t = 2000, R_ALLREDUCE);
     OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, t += 1);
-    OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, t += 100, OTF2_COLLECTIVE_OP_ALLREDUCE, 0, OTF2_UNDEFINED_UINT32, 16, 16);
+    OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, t += 100, OTF2_COLLECTIVE_OP_ALLREDUCE, 0,
+                                    OTF2_UNDEFINED_UINT32, 16, 16);
     OTF2_EvtWriter_Leave(w, NULL, t += 1, R_ALLREDUCE);
     OTF2_EvtWriter_Enter(w, NULL, t = 3000 + 7 * rank, R_FINALIZE);
     OTF2_EvtWriter_Leave(w, NULL, t += 10, R_FINALIZE);
@@ -934,25 +1005,30 @@ static void write_archive(const char *directory) {
   OTF2_Archive_CloseDefFiles(archive);
   OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(archive);
   OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000, 1000, 3000, OTF2_UNDEFINED_TIMESTAMP);
-  static const char *const strings[] = {"", "MPI_Init", "MPI_Finalize", "MPI_Send", "MPI_Recv", "MPI_Isend",
-                                        "MPI_Wait", "MPI_Allreduce", "compute", "node", "rank", "thread",
-                                        "MPI_COMM_WORLD"};
-  for (uint32_t i = 0; i < sizeof strings / sizeof strings[0]; i++) OTF2_GlobalDefWriter_WriteString(g, i, strings[i]);
+  static const char *const strings[] =
+      {"",          "MPI_Init", "MPI_Finalize",  "MPI_Send", "MPI_Recv",
+       "MPI_Isend", "MPI_Wait", "MPI_Allreduce", "compute",  "node",
+       "rank",      "thread",   "MPI_COMM_WORLD"};
+  for (uint32_t i = 0; i < sizeof strings / sizeof strings[0]; i++)
+    OTF2_GlobalDefWriter_WriteString(g, i, strings[i]);
   for (uint32_t region = 0; region < R_REGIONS; region++)
-    OTF2_GlobalDefWriter_WriteRegion(g, region, region + 1, region + 1, 0, OTF2_REGION_ROLE_FUNCTION,
+    OTF2_GlobalDefWriter_WriteRegion(g, region, region + 1, region + 1, 0,
+                                     OTF2_REGION_ROLE_FUNCTION,
                                      region == R_USER ? OTF2_PARADIGM_USER : OTF2_PARADIGM_MPI,
                                      OTF2_REGION_FLAG_NONE, 0, 0, 0);
   OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, 9, 9, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
   for (uint64_t rank = 0; rank < 2; rank++) {
-    OTF2_GlobalDefWriter_WriteLocationGroup(g, (OTF2_LocationGroupRef)rank, 10, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+    OTF2_GlobalDefWriter_WriteLocationGroup(g, (OTF2_LocationGroupRef)rank, 10,
+                                            OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
                                             OTF2_UNDEFINED_LOCATION_GROUP);
-    OTF2_GlobalDefWriter_WriteLocation(g, 10 + rank, 11, OTF2_LOCATION_TYPE_CPU_THREAD, 20, (OTF2_LocationGroupRef)rank);
+    OTF2_GlobalDefWriter_WriteLocation(g, 10 + rank, 11, OTF2_LOCATION_TYPE_CPU_THREAD, 20,
+                                       (OTF2_LocationGroupRef)rank);
   }
   const uint64_t locations[2] = {10, 11}, ranks[2] = {0, 1};
   OTF2_GlobalDefWriter_WriteGroup(g, 0, 0, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
                                   OTF2_GROUP_FLAG_NONE, 2, locations);
-  OTF2_GlobalDefWriter_WriteGroup(g, 1, 0, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
-                                  2, ranks);
+  OTF2_GlobalDefWriter_WriteGroup(g, 1, 0, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+                                  OTF2_GROUP_FLAG_NONE, 2, ranks);
   OTF2_GlobalDefWriter_WriteComm(g, 0, 12, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
   OTF2_Archive_Close(archive);
 }
@@ -963,10 +1039,12 @@ static void write_archive(const char *directory) {
  * from 1000; `events` writes each rank's events. */
 typedef void (*event_writer)(OTF2_EvtWriter *w, uint64_t rank);
 
-static char *write_small_archive(event_writer events, uint64_t event_count, uint32_t extra_members) {
+static char *write_small_archive(event_writer events, uint64_t event_count,
+                                 uint32_t extra_members) {
   char *directory = fs_test_temp_path("-otf2");
   OTF2_Archive *archive = OTF2_Archive_Open(directory, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024,
-                                            4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+                                            4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX,
+                                            OTF2_COMPRESSION_NONE);
   ck_assert_ptr_nonnull(archive);
   OTF2_FlushCallbacks flush = {pre_flush, post_flush};
   OTF2_Archive_SetFlushCallbacks(archive, &flush, NULL);
@@ -980,26 +1058,31 @@ static char *write_small_archive(event_writer events, uint64_t event_count, uint
   OTF2_Archive_CloseEvtFiles(archive);
   OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(archive);
   OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000, 1000, 3000, OTF2_UNDEFINED_TIMESTAMP);
-  static const char *const strings[] = {"", "MPI_Init", "MPI_Finalize", "MPI_Send", "MPI_Recv", "MPI_Isend",
-                                        "MPI_Wait", "MPI_Allreduce", "compute", "node", "rank", "thread",
-                                        "MPI_COMM_WORLD"};
-  for (uint32_t i = 0; i < sizeof strings / sizeof strings[0]; i++) OTF2_GlobalDefWriter_WriteString(g, i, strings[i]);
+  static const char *const strings[] =
+      {"",          "MPI_Init", "MPI_Finalize",  "MPI_Send", "MPI_Recv",
+       "MPI_Isend", "MPI_Wait", "MPI_Allreduce", "compute",  "node",
+       "rank",      "thread",   "MPI_COMM_WORLD"};
+  for (uint32_t i = 0; i < sizeof strings / sizeof strings[0]; i++)
+    OTF2_GlobalDefWriter_WriteString(g, i, strings[i]);
   for (uint32_t region = 0; region < R_REGIONS; region++)
-    OTF2_GlobalDefWriter_WriteRegion(g, region, region + 1, region + 1, 0, OTF2_REGION_ROLE_FUNCTION,
+    OTF2_GlobalDefWriter_WriteRegion(g, region, region + 1, region + 1, 0,
+                                     OTF2_REGION_ROLE_FUNCTION,
                                      region == R_USER ? OTF2_PARADIGM_USER : OTF2_PARADIGM_MPI,
                                      OTF2_REGION_FLAG_NONE, 0, 0, 0);
   OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, 9, 9, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
-  OTF2_GlobalDefWriter_WriteLocationGroup(g, 0, 10, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0, OTF2_UNDEFINED_LOCATION_GROUP);
+  OTF2_GlobalDefWriter_WriteLocationGroup(g, 0, 10, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+                                          OTF2_UNDEFINED_LOCATION_GROUP);
   for (uint64_t rank = 0; rank < 2; rank++)
-    OTF2_GlobalDefWriter_WriteLocation(g, 10 + rank, 11, OTF2_LOCATION_TYPE_CPU_THREAD, event_count, 0);
+    OTF2_GlobalDefWriter_WriteLocation(g, 10 + rank, 11, OTF2_LOCATION_TYPE_CPU_THREAD, event_count,
+                                       0);
   uint64_t *locations = malloc((2 + (size_t)extra_members) * sizeof *locations);
   ck_assert_ptr_nonnull(locations);
   for (uint64_t i = 0; i < 2 + (uint64_t)extra_members; i++) locations[i] = 10 + i;
   const uint64_t ranks[2] = {0, 1};
   OTF2_GlobalDefWriter_WriteGroup(g, 0, 0, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
                                   OTF2_GROUP_FLAG_NONE, 2 + extra_members, locations);
-  OTF2_GlobalDefWriter_WriteGroup(g, 1, 0, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
-                                  2, ranks);
+  OTF2_GlobalDefWriter_WriteGroup(g, 1, 0, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+                                  OTF2_GROUP_FLAG_NONE, 2, ranks);
   OTF2_GlobalDefWriter_WriteComm(g, 0, 12, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
   OTF2_Archive_Close(archive);
   free(locations);
@@ -1072,7 +1155,8 @@ static void huge_send(OTF2_EvtWriter *w) {
   OTF2_EvtWriter_Leave(w, NULL, 1110, R_SEND);
 }
 
-#define MIDDLE(name) static void name##_events(OTF2_EvtWriter *w, uint64_t rank) { init_finalize(w, rank, name); }
+#define MIDDLE(name) \
+  static void name##_events(OTF2_EvtWriter *w, uint64_t rank) { init_finalize(w, rank, name); }
 MIDDLE(undefined_region)
 MIDDLE(nested_enter)
 MIDDLE(other_leave)
@@ -1103,26 +1187,34 @@ static void otf2_error(char *directory, const char *message) {
  * and 2), its record type and time stamp (ticks), not a line 0. */
 START_TEST(test_otf2_event_errors) {
   otf2_error(write_small_archive(undefined_region_events, 4, 0),
-             "A: location 10, event 3 (Enter at time 1100): expected a region defined in the definitions (got region 42)");
+             "A: location 10, event 3 (Enter at time 1100): expected a region defined in the "
+             "definitions (got region 42)");
   otf2_error(write_small_archive(nested_enter_events, 4, 0),
-             "A: location 10, event 4 (Enter at time 1105): expected MPI_Send to leave before another MPI call enters "
+             "A: location 10, event 4 (Enter at time 1105): expected MPI_Send to leave before "
+             "another MPI call enters "
              "(got MPI_Wait)");
   otf2_error(write_small_archive(other_leave_events, 4, 0),
-             "A: location 10, event 4 (Leave at time 1110): expected the Leave of MPI_Send (got a Leave of MPI_Recv)");
+             "A: location 10, event 4 (Leave at time 1110): expected the Leave of MPI_Send (got a "
+             "Leave of MPI_Recv)");
   otf2_error(write_small_archive(unknown_isend_events, 4, 0),
-             "A: location 10, event 4 (MpiIsendComplete at time 1105): expected a request that an MpiIsend or "
+             "A: location 10, event 4 (MpiIsendComplete at time 1105): expected a request that an "
+             "MpiIsend or "
              "MpiIrecvRequest of this location made and nothing completed yet (got request 777)");
   otf2_error(write_small_archive(unknown_irecv_events, 4, 0),
-             "A: location 10, event 4 (MpiIrecv at time 1105): expected a request that an MpiIsend or "
+             "A: location 10, event 4 (MpiIrecv at time 1105): expected a request that an MpiIsend "
+             "or "
              "MpiIrecvRequest of this location made and nothing completed yet (got request 778)");
   otf2_error(write_small_archive(unknown_test_events, 4, 0),
-             "A: location 10, event 4 (MpiRequestTest at time 1105): expected a request that an MpiIsend or "
+             "A: location 10, event 4 (MpiRequestTest at time 1105): expected a request that an "
+             "MpiIsend or "
              "MpiIrecvRequest of this location made and nothing completed yet (got request 779)");
   otf2_error(write_small_archive(completed_twice_events, 4, 0),
-             "A: location 10, event 10 (MpiIsendComplete at time 1301): expected a request that an MpiIsend or "
+             "A: location 10, event 10 (MpiIsendComplete at time 1301): expected a request that an "
+             "MpiIsend or "
              "MpiIrecvRequest of this location made and nothing completed yet (got request 555)");
   otf2_error(write_small_archive(huge_send_events, 4, 0),
-             "A: location 10, event 4 (MpiSend at time 1101): expected a size of at most 4611686018427387904 bytes (2^62) "
+             "A: location 10, event 4 (MpiSend at time 1101): expected a size of at most "
+             "4611686018427387904 bytes (2^62) "
              "(got 9223372036854775808)");
   /* a rank whose location has no events */
   otf2_error(write_small_archive(plain_events, 0, 0),
@@ -1136,7 +1228,8 @@ START_TEST(test_otf2_event_errors) {
   fs_replay_options as_recorded = {.compute_scale = 1, .flop_rate = 1e9};
   ck_assert_ptr_null(fs_replay_build(t, &as_recorded, &err));
   snprintf(expected, sizeof expected,
-           "%s: rank 0 (location 10), call 2, send: destination 5 is not a rank of communicator -1", anchor);
+           "%s: rank 0 (location 10), call 2, send: destination 5 is not a rank of communicator -1",
+           anchor);
   ck_assert_str_eq(err.message, expected);
   fs_trace_free(t);
   free(directory);
@@ -1149,7 +1242,8 @@ END_TEST
  * (selecting N locations costs it N^2/2 steps: over a minute here). */
 START_TEST(test_otf2_undefined_members) {
   otf2_error(write_small_archive(plain_events, 4, 1000000),
-             "A: expected each member of the MPI locations group to be a defined location (member 2 is "
+             "A: expected each member of the MPI locations group to be a defined location (member "
+             "2 is "
              "location 12, which is not)");
 }
 END_TEST

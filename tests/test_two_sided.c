@@ -238,7 +238,8 @@ START_TEST(unmatched_is_reported) {
   ck_assert_str_eq(text,
                    "  send t0 on rank 0 to rank 1, tag 3, 8B: arrived, no recv matched it\n"
                    "  recv t1 on rank 2 from rank 0, tag 4, 8B: posted, no message matched it\n"
-                   "  t2 (compute, rank 2) waits for 1 more completion: t1 (recv, rank 2, never matched)\n");
+                   "  t2 (compute, rank 2) waits for 1 more completion: t1 (recv, rank 2, never "
+                   "matched)\n");
   free(text);
   free(path);
   fs_test_run_free(&run);

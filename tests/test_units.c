@@ -189,10 +189,10 @@ START_TEST(parse_time_signs) {
 END_TEST
 
 START_TEST(parse_time_malformed) {
-  const char *bad[] = {"",      "ns",    "1.2.3ns", "1 ns", "1nss", "abc",  "--1",  " 1ns",
-                       "1ns ",  "1NS",   "1Ns",     "1sec", "1n",   "1p",   "1m",   "1u",
-                       "1e3ns", "1,5ns", ".",       ".ns",  "1..2", "1ns1", "ns1",  "0x10ns",
-                       "1/s",   "1GB/s", "1B",      "1us\n"};
+  const char *bad[] = {"",     "ns",   "1.2.3ns", "1 ns",  "1nss",  "abc", "--1",
+                       " 1ns", "1ns ", "1NS",     "1Ns",   "1sec",  "1n",  "1p",
+                       "1m",   "1u",   "1e3ns",   "1,5ns", ".",     ".ns", "1..2",
+                       "1ns1", "ns1",  "0x10ns",  "1/s",   "1GB/s", "1B",  "1us\n"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     time_bad(bad[i], 0);
     time_bad(bad[i], 1);
@@ -229,7 +229,7 @@ START_TEST(parse_time_digit_limit_and_overflow) {
   ck_assert_int_eq(time_ok("1234567890123456789ps", 0), INT64_C(1234567890123456789));
   time_past("12345678901234567890ps", 0);
   ck_assert_int_eq(time_ok("00000000000000000001ps", 0), 1);
-  time_bad("0.00000000000000000001s", 0); /* 20 fraction digits */
+  time_bad("0.00000000000000000001s", 0);                   /* 20 fraction digits */
   ck_assert_int_eq(time_ok("0.000000000000000001s", 0), 0); /* 19 digits: 10^-6 ps -> 0 */
   /* the limit: FS_TIME_LIMIT = 2^62 ps = 4611686018427387904 ps, either sign */
   ck_assert_int_eq(time_ok("4611686018427387904ps", 0), FS_TIME_LIMIT);
@@ -297,9 +297,9 @@ START_TEST(parse_size_fractions) {
 END_TEST
 
 START_TEST(parse_size_malformed) {
-  const char *bad[] = {"",    "B",     "KiB",  "-1B",  "-0",   "-1",   "1 B",   "1b",
-                       "1kB", "1KIB",  "1Kib", "1KiBs", "1EiB", "1PB",  "1.2.3B", "abc",
-                       "1ns", "1GB/s", "--1",  ".",     "1B ",  " 1B",  "0x10"};
+  const char *bad[] = {"",    "B",     "KiB",  "-1B",   "-0",   "-1",  "1 B",    "1b",
+                       "1kB", "1KIB",  "1Kib", "1KiBs", "1EiB", "1PB", "1.2.3B", "abc",
+                       "1ns", "1GB/s", "--1",  ".",     "1B ",  " 1B", "0x10"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) size_bad(bad[i]);
   /* reads exactly length */
   int64_t v = SENTINEL;
@@ -393,10 +393,10 @@ START_TEST(parse_per_byte_bandwidths) {
 END_TEST
 
 START_TEST(parse_per_byte_malformed) {
-  const char *bad[] = {"0B/s", "0GB/s", "0.0GiB/s", "/s",    "B/s",    "10/s",  "10GB/",
-                       "10GB/ms", "10Gb/s", "10 GB/s", "10GB/s ", "-1ns", "-10GB/s", "-0ns",
-                       "",      "ns",    "1.2.3ns", "abc",   "1nss",   "10GBs", "10GB//s",
-                       "10s/s", "1xB/s", "1B/S",    "1GB/sec"};
+  const char *bad[] = {"0B/s",    "0GB/s",  "0.0GiB/s", "/s",      "B/s",  "10/s",    "10GB/",
+                       "10GB/ms", "10Gb/s", "10 GB/s",  "10GB/s ", "-1ns", "-10GB/s", "-0ns",
+                       "",        "ns",     "1.2.3ns",  "abc",     "1nss", "10GBs",   "10GB//s",
+                       "10s/s",   "1xB/s",  "1B/S",     "1GB/sec"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) per_byte_bad(bad[i]);
   /* reads exactly length: "1GB/s" of "1GB/sX"; "1GB/" of "1GB/s" */
   fs_per_byte v = SENTINEL;
@@ -437,9 +437,17 @@ END_TEST
  * largest value is FS_TIME_LIMIT = 4611686018427387.904 ns. */
 START_TEST(parse_ns_exact) {
   fs_time t = SENTINEL;
-  const struct { const char *text; fs_time ps; } good[] = {
-      {"0", 0}, {"1", 1000}, {"0.001", 1}, {"2510.5", 2510500}, {"2510.50", 2510500},
-      {"1234.567", 1234567}, {"007", 7000}, {"4611686018427387.904", FS_TIME_LIMIT}};
+  const struct {
+    const char *text;
+    fs_time ps;
+  } good[] = {{"0", 0},
+              {"1", 1000},
+              {"0.001", 1},
+              {"2510.5", 2510500},
+              {"2510.50", 2510500},
+              {"1234.567", 1234567},
+              {"007", 7000},
+              {"4611686018427387.904", FS_TIME_LIMIT}};
   for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
     ck_assert_msg(fs_parse_ns(good[i].text, strlen(good[i].text), &t) == 0, "%s", good[i].text);
     ck_assert_int_eq(t, good[i].ps);
@@ -618,7 +626,7 @@ START_TEST(saturating_time_arithmetic) {
   ck_assert_int_eq(fs_time_add(-1500, 1000), -500);
   ck_assert_int_eq(fs_time_add(L - 1, 1), L);
   ck_assert_int_eq(fs_time_add(L, 1), L);
-  ck_assert_int_eq(fs_time_add(L, L), L);             /* 2^63: past int64 too */
+  ck_assert_int_eq(fs_time_add(L, L), L); /* 2^63: past int64 too */
   ck_assert_int_eq(fs_time_add(INT64_MAX, INT64_MAX), L);
   ck_assert_int_eq(fs_time_add(INT64_MAX, INT64_MIN), -1); /* in range: exact */
   ck_assert_int_eq(fs_time_add(-L, -1), -L);
@@ -642,13 +650,37 @@ END_TEST
 
 /* ---- round trips -------------------------------------------------------- */
 
-static const int64_t edge_values[] = {
-    0, 1, 2, 7, 9, 10, 999, 1000, 1001, 1023, 1024, 1025, 1500, 999999, 1000000, 1000001,
-    1048576, INT64_C(999999999), INT64_C(1000000000), INT64_C(1073741824),
-    INT64_C(999999999999), INT64_C(1000000000000), INT64_C(1099511627776),
-    INT64_C(1000000000000000), INT64_C(1000000000000000000), INT64_C(4611686018427387904),
-    INT64_C(9223372036854775000), INT64_C(9223372000000000000), INT64_C(9223370937343148032),
-    INT64_MAX - 1, INT64_MAX};
+static const int64_t edge_values[] = {0,
+                                      1,
+                                      2,
+                                      7,
+                                      9,
+                                      10,
+                                      999,
+                                      1000,
+                                      1001,
+                                      1023,
+                                      1024,
+                                      1025,
+                                      1500,
+                                      999999,
+                                      1000000,
+                                      1000001,
+                                      1048576,
+                                      INT64_C(999999999),
+                                      INT64_C(1000000000),
+                                      INT64_C(1073741824),
+                                      INT64_C(999999999999),
+                                      INT64_C(1000000000000),
+                                      INT64_C(1099511627776),
+                                      INT64_C(1000000000000000),
+                                      INT64_C(1000000000000000000),
+                                      INT64_C(4611686018427387904),
+                                      INT64_C(9223372036854775000),
+                                      INT64_C(9223372000000000000),
+                                      INT64_C(9223370937343148032),
+                                      INT64_MAX - 1,
+                                      INT64_MAX};
 
 /* The round-trip checks run hundreds of thousands of times: Check records
  * every passing assertion (a write to its pipe), so they only call into
@@ -727,28 +759,28 @@ START_TEST(round_trip_edges) {
 END_TEST
 
 START_TEST(round_trip_random) {
-  static const int64_t scales[] = {1,          1000,       1000000,     INT64_C(1000000000),
-                                   INT64_C(1000000000000), 1024,        1048576,
-                                   INT64_C(1073741824),    INT64_C(1099511627776)};
+  static const int64_t scales[] = {1,
+                                   1000,
+                                   1000000,
+                                   INT64_C(1000000000),
+                                   INT64_C(1000000000000),
+                                   1024,
+                                   1048576,
+                                   INT64_C(1073741824),
+                                   INT64_C(1099511627776)};
   rng_state = UINT64_C(0x9e3779b97f4a7c15);
   for (int i = 0; i < 200000; i++) {
     uint64_t r = next_random();
     int64_t v;
     switch (i % 4) {
-      case 0: /* anywhere in the non-negative range */
-        v = (int64_t)(r >> 1);
-        break;
-      case 1: /* a small number of bits */
-        v = (int64_t)(r >> (1 + r % 63));
-        break;
+      case 0: /* anywhere in the non-negative range */ v = (int64_t)(r >> 1); break;
+      case 1: /* a small number of bits */ v = (int64_t)(r >> (1 + r % 63)); break;
       case 2: { /* a multiple of a unit, so that larger units are used */
         int64_t scale = scales[r % (sizeof scales / sizeof scales[0])];
         v = (int64_t)((next_random() >> 1) % (uint64_t)(INT64_MAX / scale)) * scale;
         break;
       }
-      default: /* a small value */
-        v = (int64_t)(r % 100000);
-        break;
+      default: /* a small value */ v = (int64_t)(r % 100000); break;
     }
     check_time_round_trip(v);
     check_time_round_trip(-v);
@@ -762,9 +794,11 @@ END_TEST
  * text is a fixed point). */
 START_TEST(round_trip_from_text) {
   const char *times[] = {"0.4ns", "1.5us", "2.25ms", "3s", "0.0005ns", "7ps", "1234.5678ns"};
-  for (size_t i = 0; i < sizeof times / sizeof times[0]; i++) check_time_round_trip(time_ok(times[i], 0));
+  for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
+    check_time_round_trip(time_ok(times[i], 0));
   const char *sizes[] = {"1.5KiB", "3MB", "8TiB", "0.25MiB", "17"};
-  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) check_size_round_trip(size_ok(sizes[i]));
+  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+    check_size_round_trip(size_ok(sizes[i]));
   const char *rates[] = {"10GB/s", "1GiB/s", "1.5GiB/s", "10.2GB/s", "3B/s", "0.4ns", "1TiB/s"};
   for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++)
     check_per_byte_round_trip(per_byte_ok(rates[i]));

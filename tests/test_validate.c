@@ -39,15 +39,15 @@ static void read_fails(const char *text, const char *message) {
 
 START_TEST(read_good_file) {
   fs_error err = {{0}};
-  fs_collective_data *d = read_text("# fennelprobe-collectives 1 ranks=4 nodes=2 cores=2 host=x date=y\n"
-                                    "# a comment\n" HEADER
-                                    "allreduce,,4,8,200,5123.0,5300.1,5350.25,20.5\n"
-                                    "\n"
-                                    "# another comment\n"
-                                    "bcast,binomial,4,1000,10,5000,5100.001,5200,0\n"
-                                    "allreduce,rm:a4,4,8,1,1,1,1,0\n"
-                                    "barrier,barrier-nway:3,8,0,1,7.5,7.5,7.5,0\n",
-                                    &err);
+  fs_collective_data *d =
+      read_text("# fennelprobe-collectives 1 ranks=4 nodes=2 cores=2 host=x date=y\n"
+                "# a comment\n" HEADER "allreduce,,4,8,200,5123.0,5300.1,5350.25,20.5\n"
+                "\n"
+                "# another comment\n"
+                "bcast,binomial,4,1000,10,5000,5100.001,5200,0\n"
+                "allreduce,rm:a4,4,8,1,1,1,1,0\n"
+                "barrier,barrier-nway:3,8,0,1,7.5,7.5,7.5,0\n",
+                &err);
   ck_assert_msg(d != NULL, "%s", err.message);
   ck_assert_str_eq(d->source, "m.csv");
   ck_assert_int_eq(d->ranks, 4);
@@ -102,11 +102,10 @@ START_TEST(read_header_errors) {
              "m.csv:1:35: expected cores= a whole number from 1 to 1048576, got 'x'");
   read_fails("collective,algorithm,ranks\nbcast,,2",
              "m.csv:1:27: expected the header '" COLUMNS "', got nothing");
-  read_fails("experiment,placement,bytes\n",
-             "m.csv:1:1: expected the header '" COLUMNS
-             "', got 'experiment,placement,bytes' (this is point-to-point data, for fennelsim fit)");
-  read_fails("# only comments\n",
-             "m.csv: expected the header '" COLUMNS "', got end of file");
+  read_fails("experiment,placement,bytes\n", "m.csv:1:1: expected the header '" COLUMNS
+                                             "', got 'experiment,placement,bytes' (this is "
+                                             "point-to-point data, for fennelsim fit)");
+  read_fails("# only comments\n", "m.csv: expected the header '" COLUMNS "', got end of file");
   read_fails(HEADER "# no rows\n", "m.csv: no measurements (expected rows after the header)");
 }
 END_TEST
@@ -118,7 +117,8 @@ START_TEST(read_row_errors) {
   read_fails(HEADER "bcast,rd,4,8,1,1,1,1,0\n",
              "m.csv:2:7: unknown algorithm 'rd' for bcast (expected one of the bcast-* generators "
              "of fennelsim gen --list, with or without 'bcast-')");
-  read_fails(HEADER "allreduce,rm:,4,8,1,1,1,1,0\n", "m.csv:2:11: rm:: expected an option after ':'");
+  read_fails(HEADER "allreduce,rm:,4,8,1,1,1,1,0\n",
+             "m.csv:2:11: rm:: expected an option after ':'");
   read_fails(HEADER "bcast,binomial:3,4,8,1,1,1,1,0\n",
              "m.csv:2:7: binomial:3: bcast-binomial takes no option");
   read_fails(HEADER "barrier,nway:x,4,8,1,1,1,1,0\n",
@@ -163,7 +163,9 @@ END_TEST
 START_TEST(algorithm_lists) {
   fs_validate_algorithms a = {0};
   fs_error err = {{0}};
-  ck_assert_int_eq(fs_validate_algorithms_add(&a, "allreduce=rd,allreduce-ring,bcast=binomial", &err), 0);
+  ck_assert_int_eq(fs_validate_algorithms_add(&a, "allreduce=rd,allreduce-ring,bcast=binomial",
+                                              &err),
+                   0);
   ck_assert_int_eq(a.count[FS_COLLECTIVE_ALLREDUCE], 2);
   ck_assert_str_eq(a.items[FS_COLLECTIVE_ALLREDUCE][0].name, "allreduce-rd");
   ck_assert_str_eq(a.items[FS_COLLECTIVE_ALLREDUCE][1].name, "allreduce-ring");
@@ -259,9 +261,11 @@ static void validate(validation_run *r, const char *csv, const char *model, cons
   ck_assert_int_eq(fs_platform_parameters_read(&parameters, &r->platform, &r->err), 0);
   ck_assert_msg(fs_parameters_check_used(&parameters, &r->err) == 0, "%s", r->err.message);
   if (algo) ck_assert_int_eq(fs_validate_algorithms_add(&r->algorithms, algo, &r->err), 0);
-  fs_validate_setup setup = {.network = &r->network, .compute = &r->compute,
+  fs_validate_setup setup = {.network = &r->network,
+                             .compute = &r->compute,
                              .platform = has_platform ? &r->platform : NULL,
-                             .algorithms = &r->algorithms, .use_median = use_median};
+                             .algorithms = &r->algorithms,
+                             .use_median = use_median};
   r->status = fs_validate(r->data, &setup, &r->v, &r->err);
 }
 
@@ -272,7 +276,8 @@ static void validation_free(validation_run *r) {
   fs_compute_model_destroy(&r->compute);
 }
 
-static const fs_validate_entry *entry_of(const validation_run *r, int64_t row, const char *algorithm) {
+static const fs_validate_entry *entry_of(const validation_run *r, int64_t row,
+                                         const char *algorithm) {
   for (int64_t i = 0; i < r->v.entry_count; i++)
     if (r->v.entries[i].row == row && strcmp(r->v.entries[i].algorithm, algorithm) == 0)
       return &r->v.entries[i];
@@ -297,14 +302,14 @@ static const fs_validate_entry *entry_of(const validation_run *r, int64_t row, c
  *     5 in turn: 1000 + 5 x 1000 = 6000 ns. */
 START_TEST(hockney_predictions) {
   validation_run r;
-  validate(&r, HEADER
-           "bcast,binomial,4,1000,10,5000,5100,5200,0\n"
-           "bcast,linear,4,1000,10,5000,5100,5200,0\n"
-           "allreduce,ring,4,8,1,6012,6012,6012,0\n"
-           "allreduce,recdoub,4,8,1,5015,8024,8024,0\n"
-           "allreduce,rd,4,8,1,1008,1008,1008,0\n"
-           "barrier,dissemination,6,0,1,3000,3000,3000,0\n"
-           "barrier,linear,6,0,1,3000,3000,3000,0\n",
+  validate(&r,
+           HEADER "bcast,binomial,4,1000,10,5000,5100,5200,0\n"
+                  "bcast,linear,4,1000,10,5000,5100,5200,0\n"
+                  "allreduce,ring,4,8,1,6012,6012,6012,0\n"
+                  "allreduce,recdoub,4,8,1,5015,8024,8024,0\n"
+                  "allreduce,rd,4,8,1,1008,1008,1008,0\n"
+                  "barrier,dissemination,6,0,1,3000,3000,3000,0\n"
+                  "barrier,linear,6,0,1,3000,3000,3000,0\n",
            "hockney", HOCKNEY, NULL, 0);
   ck_assert_msg(r.status == FS_VALIDATE_OK, "%s", r.err.message);
   ck_assert_int_eq(r.v.entry_count, 7);
@@ -353,9 +358,9 @@ END_TEST
  * the two rows: |-1/9| and |-0.2|, mean 0.155..., max 0.2, max mu 1.25. */
 START_TEST(best_match_and_summary) {
   validation_run r;
-  validate(&r, HEADER
-           "bcast,,4,1000,1,4500,4500,4500,0\n"
-           "bcast,,4,1000,1,5000,5000,5000,0\n",
+  validate(&r,
+           HEADER "bcast,,4,1000,1,4500,4500,4500,0\n"
+                  "bcast,,4,1000,1,5000,5000,5000,0\n",
            "hockney", HOCKNEY, "bcast=linear,binomial", 0);
   ck_assert_msg(r.status == FS_VALIDATE_OK, "%s", r.err.message);
   ck_assert_int_eq(r.v.entry_count, 4);
@@ -394,10 +399,10 @@ END_TEST
  * allreduce, 6 ranks, 12 B: ring takes 10 steps of 2 B, 10 x 1002 = 10020 ns. */
 START_TEST(every_generator_and_skips) {
   validation_run r;
-  validate(&r, HEADER
-           "allreduce,,6,12,1,10020,10020,10020,0\n"
-           "allreduce,,6,12,1,10020,10020,10020,0\n"
-           "barrier,,4,0,1,2000,2000,2000,0\n",
+  validate(&r,
+           HEADER "allreduce,,6,12,1,10020,10020,10020,0\n"
+                  "allreduce,,6,12,1,10020,10020,10020,0\n"
+                  "barrier,,4,0,1,2000,2000,2000,0\n",
            "hockney", HOCKNEY, NULL, 0);
   ck_assert_msg(r.status == FS_VALIDATE_OK, "%s", r.err.message);
   const fs_validate_entry *ring = entry_of(&r, 0, "allreduce-ring");
@@ -443,7 +448,8 @@ START_TEST(prediction_errors) {
   /* a row's own algorithm rejecting it is bad input */
   validate(&r, HEADER "allreduce,recdoub,6,8,1,1,1,1,0\n", "hockney", HOCKNEY, NULL, 0);
   ck_assert_int_eq(r.status, FS_VALIDATE_BAD_INPUT);
-  ck_assert_str_eq(r.err.message, "m.csv:2: allreduce-recdoub on 6 ranks, 8 B: allreduce-recdoub "
+  ck_assert_str_eq(r.err.message,
+                   "m.csv:2: allreduce-recdoub on 6 ranks, 8 B: allreduce-recdoub "
                    "needs a power of 2 --ranks (as schedgen's allreduce_recdoub), not 6");
   validation_free(&r);
   /* a platform that cannot hold the row's ranks */
@@ -460,7 +466,8 @@ START_TEST(prediction_errors) {
   validate(&r, HEADER "bcast,linear,3,8,1,1,1,1,0\n", "hetero-hockney", params, NULL, 0);
   ck_assert_int_eq(r.status, FS_VALIDATE_BAD_INPUT);
   ck_assert_msg(strncmp(r.err.message, "m.csv:2: bcast-linear: ", 23) == 0 &&
-                strstr(r.err.message, "the parameter file describes 2 ranks, the program has 3"),
+                    strstr(r.err.message,
+                           "the parameter file describes 2 ranks, the program has 3"),
                 "%s", r.err.message);
   validation_free(&r);
   remove(pairs);
@@ -478,31 +485,40 @@ static char *write_csv(const char *text) {
   return path;
 }
 
-#define MEASURED "# fennelprobe-collectives 1 ranks=4 nodes=2 cores=2 host=h\n" HEADER \
-                 "bcast,binomial,4,1000,10,5000,5100,5200,10\n"                      \
-                 "allreduce,,4,8,200,3024,3100,3200,20\n"
+#define MEASURED                                                        \
+  "# fennelprobe-collectives 1 ranks=4 nodes=2 cores=2 host=h\n" HEADER \
+  "bcast,binomial,4,1000,10,5000,5100,5200,10\n"                        \
+  "allreduce,,4,8,200,3024,3100,3200,20\n"
 
 START_TEST(command_text) {
   char *csv = write_csv(MEASURED);
   ck_assert_int_eq(fennelsim("validate %s --model hockney --param alpha=1us --param beta=1ns "
-                             "--algo allreduce=rd,smp", csv), 0);
+                             "--algo allreduce=rd,smp",
+                             csv),
+                   0);
   fs_test_contains(out, "model      hockney {\"alpha_ns\": 1000, \"beta_ns_per_byte\": 1}\n");
   fs_test_contains(out, "measured minima\n");
   fs_test_contains(out, "platform   2 nodes x 2 cores, seq (from ");
   /* the header's platform reaches allreduce-smp: 3024 ns, exact */
-  fs_test_contains(out, "bcast           4         1000  bcast-binomial                           5000"
-                "           4000   -20.00%   1.2500\n");
-  fs_test_contains(out, "allreduce       4            8  allreduce-rd                             3024"
-                "           2016   -33.33%   1.5000\n");
-  fs_test_contains(out, "allreduce       4            8  allreduce-smp                            3024"
-                "           3024    +0.00%   1.0000  best\n");
+  fs_test_contains(out,
+                   "bcast           4         1000  bcast-binomial                           5000"
+                   "           4000   -20.00%   1.2500\n");
+  fs_test_contains(out,
+                   "allreduce       4            8  allreduce-rd                             3024"
+                   "           2016   -33.33%   1.5000\n");
+  fs_test_contains(out,
+                   "allreduce       4            8  allreduce-smp                            3024"
+                   "           3024    +0.00%   1.0000  best\n");
   fs_test_contains(out, "bcast      bcast-binomial                      1      0          20.00%"
-                "         20.00%   1.2500\n");
-  fs_test_contains(out, "best match (rows naming no algorithm):\n"
-                "  allreduce, 4 ranks, 8 B (line 4): allreduce-smp, error +0.00%, mu 1.0000\n");
+                        "         20.00%   1.2500\n");
+  fs_test_contains(out,
+                   "best match (rows naming no algorithm):\n"
+                   "  allreduce, 4 ranks, 8 B (line 4): allreduce-smp, error +0.00%, mu 1.0000\n");
   /* --median, and the platform given: 1 node of 4 cores makes smp a node-local tree */
   ck_assert_int_eq(fennelsim("validate %s --model hockney --param alpha=1us --param beta=1ns "
-                             "--algo allreduce=rd --median --nodes 1 --cores 4", csv), 0);
+                             "--algo allreduce=rd --median --nodes 1 --cores 4",
+                             csv),
+                   0);
   fs_test_contains(out, "measured medians\n");
   fs_test_contains(out, "platform   1 nodes x 4 cores, seq\n");
   fs_test_contains(out, "bcast-binomial                           5100           4000   -21.57%");
@@ -519,27 +535,37 @@ START_TEST(command_json_and_table) {
   char *table = fs_test_temp_path(".csv");
   ck_assert_int_eq(fennelsim("validate %s --model hockney --param alpha=1us --param beta=1ns "
                              "--algo allreduce=rd --algo barrier=dissemination,recdoub "
-                             "--format json -o %s", csv, table), 2);
+                             "--format json -o %s",
+                             csv, table),
+                   2);
   fs_test_contains(err, "fennelsim validate: --algo: unknown algorithm 'recdoub' for barrier");
   ck_assert_int_eq(fennelsim("validate %s --model hockney --param alpha=1us --param beta=1ns "
                              "--algo allreduce=rd --algo barrier=dissemination,linear "
-                             "--format json -o %s", csv, table), 0);
-  fs_test_contains(out, "\"rows\": 3, \"measured\": \"min\", \"model\": \"hockney\", \"model_parameters\": "
-                "{\"alpha_ns\": 1000, \"beta_ns_per_byte\": 1}, \"compute_model\": \"fixed\"");
+                             "--format json -o %s",
+                             csv, table),
+                   0);
+  fs_test_contains(out,
+                   "\"rows\": 3, \"measured\": \"min\", \"model\": \"hockney\", "
+                   "\"model_parameters\": "
+                   "{\"alpha_ns\": 1000, \"beta_ns_per_byte\": 1}, \"compute_model\": \"fixed\"");
   /* 6 ranks do not fit the header's 2 x 2: no platform */
   fs_test_contains(out, "\"platform\": null");
-  fs_test_contains(out, "{\"collective\": \"bcast\", \"ranks\": 4, \"bytes\": 1000, \"line\": 3, "
-                "\"algorithm\": \"bcast-binomial\", \"named\": true, \"measured_ns\": 5000, "
-                "\"predicted_ns\": 4000, \"error\": -0.2, \"mu\": 1.25, \"best\": false}");
-  fs_test_contains(out, "{\"collective\": \"barrier\", \"ranks\": 6, \"bytes\": 0, \"line\": 5, "
-                "\"algorithm\": \"barrier-linear\", \"named\": false, \"measured_ns\": 3000, "
-                "\"predicted_ns\": 6000, \"error\": 1, \"mu\": 2, \"best\": false}");
-  fs_test_contains(out, "\"summary\": [{\"collective\": \"bcast\", \"algorithm\": \"bcast-binomial\", "
-                "\"rows\": 1, \"best\": 0, \"mean_abs_error\": 0.2, \"max_abs_error\": 0.2, "
-                "\"max_mu\": 1.25}");
+  fs_test_contains(out,
+                   "{\"collective\": \"bcast\", \"ranks\": 4, \"bytes\": 1000, \"line\": 3, "
+                   "\"algorithm\": \"bcast-binomial\", \"named\": true, \"measured_ns\": 5000, "
+                   "\"predicted_ns\": 4000, \"error\": -0.2, \"mu\": 1.25, \"best\": false}");
+  fs_test_contains(out,
+                   "{\"collective\": \"barrier\", \"ranks\": 6, \"bytes\": 0, \"line\": 5, "
+                   "\"algorithm\": \"barrier-linear\", \"named\": false, \"measured_ns\": 3000, "
+                   "\"predicted_ns\": 6000, \"error\": 1, \"mu\": 2, \"best\": false}");
+  fs_test_contains(out,
+                   "\"summary\": [{\"collective\": \"bcast\", \"algorithm\": \"bcast-binomial\", "
+                   "\"rows\": 1, \"best\": 0, \"mean_abs_error\": 0.2, \"max_abs_error\": 0.2, "
+                   "\"max_mu\": 1.25}");
   fs_test_contains(out, "\"best_match\": [{\"collective\": \"allreduce\"");
-  fs_test_contains(out, "\"algorithm\": \"barrier-dissemination\", \"named\": false, \"measured_ns\": "
-                "3000, \"predicted_ns\": 3000, \"error\": 0, \"mu\": 1, \"best\": true}]");
+  fs_test_contains(out,
+                   "\"algorithm\": \"barrier-dissemination\", \"named\": false, \"measured_ns\": "
+                   "3000, \"predicted_ns\": 3000, \"error\": 0, \"mu\": 1, \"best\": true}]");
   fs_test_contains(out, "\"skipped\": [], \"unpredicted\": 0}\n");
   char *written = fs_test_read_file(table, NULL);
   ck_assert_str_eq(written,
@@ -559,29 +585,37 @@ END_TEST
 START_TEST(command_skips_and_errors) {
   char *csv = write_csv(HEADER "allreduce,,6,12,1,10020,10020,10020,0\n");
   ck_assert_int_eq(fennelsim("validate %s --model hockney --param alpha=1us --param beta=1ns "
-                             "--algo allreduce=recdoub,ring", csv), 0);
-  fs_test_contains(out, "allreduce       6           12  allreduce-ring                          10020"
-                "          10020    +0.00%   1.0000  best\n");
-  fs_test_contains(out, "skipped (the algorithm does not apply):\n  allreduce-recdoub: 1 row, the first "
-                "on line 2: allreduce-recdoub needs a power of 2 --ranks");
+                             "--algo allreduce=recdoub,ring",
+                             csv),
+                   0);
+  fs_test_contains(out,
+                   "allreduce       6           12  allreduce-ring                          10020"
+                   "          10020    +0.00%   1.0000  best\n");
+  fs_test_contains(out,
+                   "skipped (the algorithm does not apply):\n  allreduce-recdoub: 1 row, the first "
+                   "on line 2: allreduce-recdoub needs a power of 2 --ranks");
   ck_assert_int_eq(fennelsim("validate %s --model hockney --algo allreduce=recdoub", csv), 2);
   ck_assert_str_eq(err, "fennelsim validate: no row could be predicted: allreduce-recdoub needs a "
                         "power of 2 --ranks (as schedgen's allreduce_recdoub), not 6 (line 2)\n");
   ck_assert_int_eq(fennelsim("validate %s", csv), 2);
   ck_assert_str_eq(err, "fennelsim validate: --model is required (the model to validate)\n");
   ck_assert_int_eq(fennelsim("validate --model hockney"), 2);
-  ck_assert_str_eq(err, "fennelsim validate: no measurements given (see fennelsim validate --help)\n");
+  ck_assert_str_eq(err,
+                   "fennelsim validate: no measurements given (see fennelsim validate --help)\n");
   ck_assert_int_eq(fennelsim("validate %s %s --model hockney", csv, csv), 2);
   fs_test_contains(err, "fennelsim validate: one measurements file at a time (got ");
   ck_assert_int_eq(fennelsim("validate %s --model hockney --format xml", csv), 2);
   ck_assert_str_eq(err, "fennelsim validate: --format xml: expected text or json\n");
   ck_assert_int_eq(fennelsim("validate %s --model hockney --frobnicate", csv), 2);
-  ck_assert_str_eq(err, "fennelsim validate: unknown option --frobnicate (see fennelsim validate --help)\n");
+  ck_assert_str_eq(err, "fennelsim validate: unknown option --frobnicate (see fennelsim validate "
+                        "--help)\n");
   ck_assert_int_eq(fennelsim("validate %s --model hockney --nodes 2", csv), 2);
   ck_assert_str_eq(err, "fennelsim validate: --nodes and --cores go together\n");
   ck_assert_int_eq(fennelsim("validate %s --model hockney --mapping rr", csv), 2);
   ck_assert_str_eq(err, "fennelsim validate: --mapping needs --nodes and --cores\n");
-  ck_assert_int_eq(fennelsim("validate %s --model hockney --platform p.xml --nodes 2 --cores 3", csv), 2);
+  ck_assert_int_eq(fennelsim("validate %s --model hockney --platform p.xml --nodes 2 --cores 3",
+                             csv),
+                   2);
   ck_assert_str_eq(err, "fennelsim validate: --platform replaces --nodes, --cores and --mapping: "
                         "give one or the other\n");
   ck_assert_int_eq(fennelsim("validate %s --model nosuch", csv), 2);
@@ -593,24 +627,27 @@ START_TEST(command_skips_and_errors) {
   ck_assert_str_eq(err, "fennelsim validate: --param alpha=fast: expected a non-negative time "
                         "with a unit (ps, ns, us, ms, s)\n");
   ck_assert_int_eq(fennelsim("validate %s --model hockney --algo rd", csv), 2);
-  ck_assert_str_eq(err, "fennelsim validate: --algo rd: expected COLLECTIVE=ALGORITHM[,ALGORITHM...]\n");
+  ck_assert_str_eq(err,
+                   "fennelsim validate: --algo rd: expected COLLECTIVE=ALGORITHM[,ALGORITHM...]\n");
   ck_assert_int_eq(fennelsim("validate /nonexistent/m.csv --model hockney"), 2);
   fs_test_contains(err, "/nonexistent/m.csv");
   /* a prediction of 0 (a barrier of one rank): error -100%, mu inf (null in JSON) */
   char *one = write_csv(HEADER "barrier,linear,1,0,1,50,50,50,0\n");
   ck_assert_int_eq(fennelsim("validate %s --model hockney", one), 0);
-  fs_test_contains(out, "barrier-linear                             50              0  -100.00%      inf\n");
+  fs_test_contains(out, "barrier-linear                             50              0  -100.00%    "
+                        "  inf\n");
   ck_assert_int_eq(fennelsim("validate %s --model hockney --format json", one), 0);
   fs_test_contains(out, "\"predicted_ns\": 0, \"error\": -1, \"mu\": null");
   ck_assert_int_eq(fennelsim("validate %s --model hockney --format json -o -", one), 0);
   fs_test_contains(out, "\"unpredicted\": 0}\ncollective,ranks,bytes,algorithm,named,measured_ns,"
-                "predicted_ns,error,mu,best\nbarrier,1,0,barrier-linear,1,50,0,-1,inf,0\n");
+                        "predicted_ns,error,mu,best\nbarrier,1,0,barrier-linear,1,50,0,-1,inf,0\n");
   remove(one);
   free(one);
   char *bad = write_csv(HEADER "allreduce,,6,12,1,10020,10020\n");
   ck_assert_int_eq(fennelsim("validate %s --model hockney", bad), 2);
   ck_assert_msg(strstr(err, ":2:30: expected ',' and mean_ns (the header has 9 columns), got end "
-                            "of line\n"), "%s", err);
+                            "of line\n"),
+                "%s", err);
   ck_assert_int_eq(fennelsim("validate %s --model hockney -o /nonexistent/dir/t.csv", csv), 1);
   fs_test_contains(err, "fennelsim validate: /nonexistent/dir/t.csv");
   ck_assert_str_eq(out, ""); /* the table's path is tried before any prediction */

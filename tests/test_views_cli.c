@@ -12,7 +12,9 @@ static char *dag;
 
 static void make_schedule(void) {
   dag = fs_test_temp_path(".dag");
-  ck_assert_int_eq(fs_test_fennelsimf(NULL, NULL, "gen allreduce-rd --ranks 8 --size 1KiB -o %s", dag), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(NULL, NULL, "gen allreduce-rd --ranks 8 --size 1KiB -o %s",
+                                      dag),
+                   0);
 }
 
 static int starts_with_file(const char *path, const char *prefix) {
@@ -28,7 +30,8 @@ START_TEST(test_every_view_written) {
   char *csv = fs_test_temp_path(".csv"), command[1024], *out = NULL;
   snprintf(command, sizeof command,
            "run %s --model pipelined --svg %s --chrome %s --timeline %s --bandwidth "
-           "--critical-path --format json", dag, svg, chrome, csv);
+           "--critical-path --format json",
+           dag, svg, chrome, csv);
   ck_assert_int_eq(fs_test_fennelsim(command, &out, NULL), 0);
   ck_assert(starts_with_file(svg, "<svg") || starts_with_file(svg, "<?xml"));
   ck_assert(starts_with_file(chrome, "{"));
@@ -39,7 +42,8 @@ START_TEST(test_every_view_written) {
   ck_assert(out[strlen(out) - 2] == '}');
   free(out);
   /* text: the sections follow the results */
-  ck_assert_int_eq(fs_test_fennelsimf(&out, NULL, "run %s --model pipelined --critical-path", dag), 0);
+  ck_assert_int_eq(fs_test_fennelsimf(&out, NULL, "run %s --model pipelined --critical-path", dag),
+                   0);
   ck_assert_ptr_nonnull(strstr(out, "critical path  4590 ns"));
   free(out);
   remove(svg), remove(chrome), remove(csv);
@@ -56,7 +60,8 @@ START_TEST(test_channel_load_needs_contention) {
   snprintf(command, sizeof command,
            "run %s --model taulop --param shm_table=%s/models/metropolis-shm.table "
            "--param net_table=%s/models/metropolis-net.table --nodes 2 --cores 4 "
-           "--channel-load --format json", dag, FENNELSIM_SOURCE_ROOT, FENNELSIM_SOURCE_ROOT);
+           "--channel-load --format json",
+           dag, FENNELSIM_SOURCE_ROOT, FENNELSIM_SOURCE_ROOT);
   ck_assert_int_eq(fs_test_fennelsim(command, &out, NULL), 0);
   ck_assert_ptr_nonnull(strstr(out, ", \"channel_load\": [{\"instance\": "));
   free(out);
@@ -98,12 +103,12 @@ START_TEST(test_study_bandwidth) {
   ck_assert_str_eq(a, b);
   ck_assert_ptr_nonnull(strstr(a, ", \"bandwidth\": {\"aggregate_gbps\": {\"min\": "));
   free(a), free(b);
-  snprintf(command, sizeof command,
-           "run %s --model pipelined --seeds 5 --bandwidth --format json", dag);
+  snprintf(command, sizeof command, "run %s --model pipelined --seeds 5 --bandwidth --format json",
+           dag);
   ck_assert_int_eq(fs_test_fennelsim(command, &a, NULL), 0);
   char want[128];
-  snprintf(want, sizeof want, "\"aggregate_gbps\": {\"min\": %.17g, \"p25\": %.17g",
-           24576.0 / 4590, 24576.0 / 4590);
+  snprintf(want, sizeof want, "\"aggregate_gbps\": {\"min\": %.17g, \"p25\": %.17g", 24576.0 / 4590,
+           24576.0 / 4590);
   ck_assert_msg(strstr(a, want) != NULL, "%s", a);
   ck_assert_ptr_nonnull(strstr(a, "\"stdev\": 0}"));
   free(a);

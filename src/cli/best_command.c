@@ -16,8 +16,8 @@
 #include "generators/rm_schedule.h"
 #include "instruments/report.h"
 #include "models/model_registry.h"
-#include "data_roots.h"
-#include "options.h"
+#include "cli/data_roots.h"
+#include "cli/options.h"
 
 static const char best_usage[] =
     "usage: fennelsim best allreduce --ranks N [options]\n"
@@ -50,8 +50,12 @@ typedef struct entry {
 } entry;
 
 static int parse_best_options(int argc, char **argv, best_options *o, fs_error *err) {
-  *o = (best_options){.model = "pipelined", .compute = "fixed", .format = "text", .size = 8,
-                      .candidates = 300, .model_default = 1};
+  *o = (best_options){.model = "pipelined",
+                      .compute = "fixed",
+                      .format = "text",
+                      .size = 8,
+                      .candidates = 300,
+                      .model_default = 1};
   int64_t number;
   for (int i = 2; i < argc; i++) {
     const char *v;
@@ -91,11 +95,12 @@ static int parse_best_options(int argc, char **argv, best_options *o, fs_error *
   }
   if (!o->collective)
     return fs_error_set(err, "no collective named: best searches allreduce (e.g. fennelsim best "
-                        "allreduce --ranks 16 --size 1KiB --model hockney)");
+                             "allreduce --ranks 16 --size 1KiB --model hockney)");
   if (strcmp(o->collective, "allreduce") != 0)
     return fs_error_set(err, "best %s: only allreduce is searched", o->collective);
-  if (o->ranks == 0) return fs_error_set(err, "--ranks is required: the rank count to search at (e.g. fennelsim "
-                        "best allreduce --ranks 16 --size 1KiB --model hockney)");
+  if (o->ranks == 0)
+    return fs_error_set(err, "--ranks is required: the rank count to search at (e.g. fennelsim "
+                             "best allreduce --ranks 16 --size 1KiB --model hockney)");
   if (strcmp(o->format, "text") != 0 && strcmp(o->format, "json") != 0 &&
       strcmp(o->format, "csv") != 0)
     return fs_error_set(err, "--format %s: expected text, json or csv", o->format);
@@ -111,8 +116,9 @@ static double filter_ratio(const best_options *o) {
   fs_time alpha_p = -1, alpha_r = -1;
   for (int i = 0; i < o->params.count && strcmp(o->model, "pipelined") == 0; i++) {
     const fs_parameter *p = &o->params.items[i];
-    fs_time *slot = strcmp(p->key, "alpha_p") == 0 ? &alpha_p
-                    : strcmp(p->key, "alpha_r") == 0 ? &alpha_r : NULL;
+    fs_time *slot = strcmp(p->key, "alpha_p") == 0   ? &alpha_p
+                    : strcmp(p->key, "alpha_r") == 0 ? &alpha_r
+                                                     : NULL;
     if (slot && fs_parse_time(p->value, strlen(p->value), 0, slot)) *slot = -1;
   }
   if (alpha_p >= 0 && alpha_r > 0) return (double)alpha_p / (double)alpha_r;
@@ -165,15 +171,15 @@ static int by_makespan(const void *a, const void *b) {
 /* What was simulated, for the report: the enumerated schedules listed,
  * and where the heuristic's came from. */
 typedef struct searched {
-  int cheapest;  /* enumerated schedules simulated */
+  int cheapest; /* enumerated schedules simulated */
   int heuristic; /* HEURISTIC_ADDED, HEURISTIC_AMONG (one of the cheapest), HEURISTIC_RD (no stages) */
 } searched;
 
 enum { HEURISTIC_ADDED, HEURISTIC_AMONG, HEURISTIC_RD };
 
 /* rd, the heuristic's schedule, then the enumerated ones not already in. */
-static entry *candidates_of(const best_options *o, double c, int *count,
-                            fs_rm_candidates *ranked, searched *what, fs_error *err) {
+static entry *candidates_of(const best_options *o, double c, int *count, fs_rm_candidates *ranked,
+                            searched *what, fs_error *err) {
   fs_rm_schedule heuristic;
   if (fs_rm_enumerate(o->ranks, c, (int)o->candidates, ranked, err) ||
       fs_rm_auto(o->ranks, c, &heuristic, err))
@@ -192,8 +198,10 @@ static entry *candidates_of(const best_options *o, double c, int *count,
     if (ranked->items[i].count == 0) continue;
     fs_rm_schedule_format(&ranked->items[i], list[n].schedule, sizeof list[0].schedule);
     what->cheapest++;
-    if (heuristic.count == 0 || strcmp(list[n].schedule, list[1].schedule) != 0) n++;
-    else what->heuristic = HEURISTIC_AMONG;
+    if (heuristic.count == 0 || strcmp(list[n].schedule, list[1].schedule) != 0)
+      n++;
+    else
+      what->heuristic = HEURISTIC_AMONG;
   }
   for (int i = 0; i < n; i++) list[i].order = i;
   *count = n;
@@ -203,10 +211,12 @@ static entry *candidates_of(const best_options *o, double c, int *count,
 /* "simulated 124 schedules: rd, the heuristic's and the 122 cheapest ...":
  * the parts add up to the count (the heuristic's pick is named apart only
  * when it was not one of the others). */
-static void print_searched(const searched *what, int count, double c, const fs_rm_candidates *ranked) {
+static void print_searched(const searched *what, int count, double c,
+                           const fs_rm_candidates *ranked) {
   printf("simulated %d schedule%s: rd", count, count == 1 ? "" : "s");
   if (what->heuristic == HEURISTIC_RD) printf(" (also the heuristic's: one rank, no stages)");
-  if (what->heuristic == HEURISTIC_ADDED) printf(what->cheapest ? ", the heuristic's" : " and the heuristic's");
+  if (what->heuristic == HEURISTIC_ADDED)
+    printf(what->cheapest ? ", the heuristic's" : " and the heuristic's");
   if (what->cheapest)
     printf(" and the %d cheapest under the cost model (c = %.4g)%s%s", what->cheapest, c,
            ranked->capped ? " (capped: raise --candidates to search more)" : " (all of them)",
@@ -249,8 +259,8 @@ static void print_json(const best_options *o, const char *describe, double c,
 
 /* A header and a row per candidate shown, each row carrying the search's
  * settings, so the tables of several searches concatenate. */
-static void print_csv(const best_options *o, const char *describe, double c,
-                      const entry *list, int count) {
+static void print_csv(const best_options *o, const char *describe, double c, const entry *list,
+                      int count) {
   char exact[32], parameters[520];
   snprintf(parameters, sizeof parameters, "{%s}", describe);
   printf("rank,schedule,makespan_ns,messages,ratio,collective,ranks,size_bytes,model,"

@@ -1,7 +1,7 @@
 /* data_roots.c: the command line's search path for data files
  * (data_roots.h). The build passes FS_DATA_DIR (the installed data
  * directory), FS_BUILD_DIR and FS_SOURCE_DIR. */
-#include "data_roots.h"
+#include "cli/data_roots.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -25,8 +25,8 @@ static int in_build_directory(void) {
   if (!slash) return 0;
   *slash = 0;
   struct stat here, build; /* one directory: same device and inode */
-  return stat(exe, &here) == 0 && stat(FS_BUILD_DIR, &build) == 0 &&
-         here.st_dev == build.st_dev && here.st_ino == build.st_ino;
+  return stat(exe, &here) == 0 && stat(FS_BUILD_DIR, &build) == 0 && here.st_dev == build.st_dev &&
+         here.st_ino == build.st_ino;
 #else
   return 0;
 #endif

@@ -13,7 +13,7 @@
 
 typedef struct fs_cli_data {
   fs_data_roots roots;
-  char **found;      /* the paths handed out, owned */
+  char **found; /* the paths handed out, owned */
   int found_count;
 } fs_cli_data;
 

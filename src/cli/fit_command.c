@@ -9,9 +9,9 @@
 #include "fit/probe_simulation.h"
 #include "models/model_registry.h"
 #include "noise/noise.h"
-#include "data_roots.h"
-#include "options.h"
-#include "platform_options.h"
+#include "cli/data_roots.h"
+#include "cli/options.h"
+#include "cli/platform_options.h"
 
 static const char probe_usage[] =
     "usage: fennelsim probe --model M [options]\n"
@@ -34,7 +34,8 @@ static const char probe_usage[] =
 static const char fit_usage[] =
     "usage: fennelsim fit DATA.csv --model M [options]\n"
     "  a model's parameters from fennelprobe's measurements (or `fennelsim probe`'s)\n"
-    "  --model NAME           hockney, hetero-hockney, pipelined, loggops, taulop, lognp (log3p), lmo\n"
+    "  --model NAME           hockney, hetero-hockney, pipelined, loggops, taulop, lognp (log3p), "
+    "lmo\n"
     "  -o MODEL.xml           write the model file (`fennelsim run --model MODEL.xml`)\n"
     "  --median               fit the medians (default: the minima, as the seeds do)\n"
     "  --format text|json     report: parameters, every row's residual and mu (default text)\n";
@@ -57,7 +58,8 @@ typedef struct probe_options {
 static int noise_option(probe_options *o, int argc, char **argv, int *i, fs_error *err) {
   const char *v;
   int m;
-  if ((m = fs_option(argc, argv, i, "--noise", &v, err))) return m < 0 || fs_noise_add(o->noise, v, err) ? -1 : 1;
+  if ((m = fs_option(argc, argv, i, "--noise", &v, err)))
+    return m < 0 || fs_noise_add(o->noise, v, err) ? -1 : 1;
   if ((m = fs_option(argc, argv, i, "--noise-rank", &v, err)))
     return m < 0 || fs_noise_add_rank(o->noise, v, err) ? -1 : 1;
   if ((m = fs_option(argc, argv, i, "--noise-trace", &v, err)))
@@ -75,11 +77,19 @@ static int parse_probe(int argc, char **argv, probe_options *o, fs_error *err) {
   for (int i = 2; i < argc; i++) {
     const char *v;
     int m;
-    if ((m = fs_option(argc, argv, &i, "--model", &v, err))) { if (m < 0) return -1; o->model = v; }
-    else if ((m = fs_option(argc, argv, &i, "--compute", &v, err))) { if (m < 0) return -1; o->compute = v; }
-    else if ((m = fs_option(argc, argv, &i, "-o", &v, err))) { if (m < 0) return -1; o->output = v; }
-    else if ((m = fs_option(argc, argv, &i, "--experiments", &v, err))) { if (m < 0) return -1; o->experiments = v; }
-    else if ((m = fs_option(argc, argv, &i, "--ranks", &v, err))) {
+    if ((m = fs_option(argc, argv, &i, "--model", &v, err))) {
+      if (m < 0) return -1;
+      o->model = v;
+    } else if ((m = fs_option(argc, argv, &i, "--compute", &v, err))) {
+      if (m < 0) return -1;
+      o->compute = v;
+    } else if ((m = fs_option(argc, argv, &i, "-o", &v, err))) {
+      if (m < 0) return -1;
+      o->output = v;
+    } else if ((m = fs_option(argc, argv, &i, "--experiments", &v, err))) {
+      if (m < 0) return -1;
+      o->experiments = v;
+    } else if ((m = fs_option(argc, argv, &i, "--ranks", &v, err))) {
       if (m < 0 || fs_option_count("--ranks", v, 2, INT32_MAX, &o->ranks, err)) return -1;
     } else if ((m = fs_option(argc, argv, &i, "--param", &v, err))) {
       if (m < 0 || fs_option_param(&o->params, v, err)) return -1;
@@ -87,24 +97,29 @@ static int parse_probe(int argc, char **argv, probe_options *o, fs_error *err) {
                (m = noise_option(o, argc, argv, &i, err))) {
       if (m < 0) return -1;
     } else {
-      return argv[i][0] == '-' ? fs_option_unknown(err, "probe", argv[i], probe_usage)
-                               : fs_error_set(err, "%s: unknown argument (see fennelsim probe --help)", argv[i]);
+      return argv[i][0] == '-'
+                 ? fs_option_unknown(err, "probe", argv[i], probe_usage)
+                 : fs_error_set(err, "%s: unknown argument (see fennelsim probe --help)", argv[i]);
     }
   }
   if (!o->model) return fs_error_set(err, "probe needs --model M (see fennelsim probe --help)");
   /* the platform options become model parameters (as for run); nodes and
    * cores also size the probe */
-  if (fs_platform_text_check(&o->platform, err) || fs_platform_text_params(&o->platform, &o->params, err))
+  if (fs_platform_text_check(&o->platform, err) ||
+      fs_platform_text_params(&o->platform, &o->params, err))
     return -1;
   int64_t nodes = o->platform.node_count, cores = o->platform.core_count;
   if (o->repetitions && !fs_noise_active(o->noise))
-    return fs_error_set(err, "--repetitions needs --noise: without noise every repetition is the same");
+    return fs_error_set(err,
+                        "--repetitions needs --noise: without noise every repetition is the same");
   if (!o->repetitions) o->repetitions = 30;
   const char *from = o->ranks ? "--ranks" : "--nodes x --cores";
   if (!o->ranks) o->ranks = nodes && cores ? nodes * cores : cores ? cores : 4;
   if (o->ranks < 2 || o->ranks > PROBE_MAX_RANKS)
-    return fs_error_set(err, "%lld ranks (%s): the probe takes 2 to %d (its cost grows as P^2.4: "
-                        "some 15 s at 1024 ranks)", (long long)o->ranks, from, PROBE_MAX_RANKS);
+    return fs_error_set(err,
+                        "%lld ranks (%s): the probe takes 2 to %d (its cost grows as P^2.4: "
+                        "some 15 s at 1024 ranks)",
+                        (long long)o->ranks, from, PROBE_MAX_RANKS);
   const fs_named_path outputs[] = {{"-o", o->output}};
   return fs_option_check_outputs(argc, argv, outputs, 1, err);
 }
@@ -130,9 +145,10 @@ static int filter_plan(fs_probe_plan *plan, const char *list, fs_error *err) {
     size_t length = comma ? (size_t)(comma - at) : strlen(at);
     int e = fs_experiment_from_name(at, length);
     if (e < 0)
-      return fs_error_set(err, "--experiments %s: expected names from memcpy, roundtrip, ssend, "
-                          "send_call, train, multicast, one_to_two, ring (got \"%.*s\")", list,
-                          (int)length, at);
+      return fs_error_set(err,
+                          "--experiments %s: expected names from memcpy, roundtrip, ssend, "
+                          "send_call, train, multicast, one_to_two, ring (got \"%.*s\")",
+                          list, (int)length, at);
     keep[e] = 1;
     if (!comma) break;
     at = comma + 1;
@@ -170,9 +186,11 @@ int fs_command_probe(int argc, char **argv) {
     goto done;
   }
   if (o.experiments && filter_plan(&plan, o.experiments, &err)) goto done;
-  fs_probe_simulation s = {.network = &network, .compute = &compute,
+  fs_probe_simulation s = {.network = &network,
+                           .compute = &compute,
                            .noise = fs_noise_active(o.noise) ? o.noise : NULL,
-                           .seed = (uint64_t)o.seed, .repetitions = o.repetitions,
+                           .seed = (uint64_t)o.seed,
+                           .repetitions = o.repetitions,
                            .ranks = (int32_t)o.ranks};
   data = fs_probe_simulate(&s, &plan, &err);
   if (!data) {
@@ -204,15 +222,23 @@ static int parse_fit(int argc, char **argv, fit_options *o, fs_error *err) {
   for (int i = 2; i < argc; i++) {
     const char *v;
     int m;
-    if ((m = fs_option(argc, argv, &i, "--model", &v, err))) { if (m < 0) return -1; o->model = v; }
-    else if ((m = fs_option(argc, argv, &i, "-o", &v, err))) { if (m < 0) return -1; o->output = v; }
-    else if ((m = fs_option(argc, argv, &i, "--format", &v, err))) { if (m < 0) return -1; o->format = v; }
-    else if (strcmp(argv[i], "--median") == 0) o->fit.use_median = 1;
+    if ((m = fs_option(argc, argv, &i, "--model", &v, err))) {
+      if (m < 0) return -1;
+      o->model = v;
+    } else if ((m = fs_option(argc, argv, &i, "-o", &v, err))) {
+      if (m < 0) return -1;
+      o->output = v;
+    } else if ((m = fs_option(argc, argv, &i, "--format", &v, err))) {
+      if (m < 0) return -1;
+      o->format = v;
+    } else if (strcmp(argv[i], "--median") == 0)
+      o->fit.use_median = 1;
     else if (argv[i][0] == '-' && argv[i][1] != 0)
       return fs_option_unknown(err, "fit", argv[i], fit_usage);
     else if (o->input)
       return fs_error_set(err, "one data file at a time (got %s and %s)", o->input, argv[i]);
-    else o->input = argv[i];
+    else
+      o->input = argv[i];
   }
   if (!o->input) return fs_error_set(err, "no data file given (see fennelsim fit --help)");
   if (!o->model) return fs_error_set(err, "fit needs --model M (one of %s)", fs_fitter_names());
@@ -236,7 +262,8 @@ int fs_command_fit(int argc, char **argv) {
       fs_cli_data_find(&found, &o.input, &err))
     goto done;
   if (!(fitter = fs_fitter_find(o.model))) {
-    fs_error_set(&err, "--model %s: no fitter of that name (known: %s)", o.model, fs_fitter_names());
+    fs_error_set(&err, "--model %s: no fitter of that name (known: %s)", o.model,
+                 fs_fitter_names());
     goto done;
   }
   fs_fit_init(&fit, o.model);
@@ -247,8 +274,10 @@ int fs_command_fit(int argc, char **argv) {
     goto done;
   }
   FILE *report = o.output && strcmp(o.output, "-") == 0 ? stderr : stdout;
-  if (strcmp(o.format, "json") == 0) fs_fit_report_json(report, &fit, data);
-  else fs_fit_report_text(report, &fit, data);
+  if (strcmp(o.format, "json") == 0)
+    fs_fit_report_json(report, &fit, data);
+  else
+    fs_fit_report_text(report, &fit, data);
   status = FS_EXIT_OK;
 done:
   if (status != FS_EXIT_OK && err.message[0]) fprintf(stderr, "fennelsim: %s\n", err.message);

@@ -11,12 +11,12 @@
 #include "formats/dag_writer.h"
 #include "formats/goal_writer.h"
 #include "generators/generators.h"
-#include "data_roots.h"
+#include "cli/data_roots.h"
 #include "io/progress.h"
 #include "instruments/report.h"
-#include "options.h"
-#include "platform_options.h"
-#include "run_replay.h"
+#include "cli/options.h"
+#include "cli/platform_options.h"
+#include "cli/run_replay.h"
 
 static const char gen_usage[] =
     "usage: fennelsim gen NAME --ranks N [--size S] [-o FILE] [options]\n"
@@ -68,8 +68,7 @@ static void progress_hook(void *bar, int64_t done) { fs_progress_update(bar, don
 /* Writes p into out, with a progress bar (a .dag's tasks, a GOAL file's
  * ranks) when stderr is a terminal and the schedule itself is not going to
  * one; like run's, drawn only when writing lasts over half a second. */
-static int write_program(const fs_program *p, output_format format, fs_output *out,
-                         fs_error *err) {
+static int write_program(const fs_program *p, output_format format, fs_output *out, fs_error *err) {
   int goal = format == FORMAT_GOAL;
   int shown = isatty(2) && !(strcmp(fs_output_path(out), "-") == 0 && isatty(1));
   fs_progress *bar = fs_progress_new("writing", goal ? p->ranks : p->tasks, shown, stderr);
@@ -82,8 +81,7 @@ static int write_program(const fs_program *p, output_format format, fs_output *o
 }
 
 /* fs_dag_write and fs_goal_write, with the progress bar. */
-static int write_file(const fs_program *p, output_format format, const char *path,
-                      fs_error *err) {
+static int write_file(const fs_program *p, output_format format, const char *path, fs_error *err) {
   fs_output *out = fs_output_open(path, err);
   if (!out) return -1;
   fs_error inner;
@@ -95,9 +93,9 @@ static int write_file(const fs_program *p, output_format format, const char *pat
 }
 
 /* The FS_GEN_* option names, in bit order (for errors and `gen --list`). */
-static const char *const option_names[] = {"--root",     "--segment", "--ways",  "--schedule",
-                                           "--platform/--nodes/--cores/--mapping", "--factors",
-                                           "--rounds", "--reduce-time"};
+static const char *const option_names[] =
+    {"--root",    "--segment", "--ways",       "--schedule", "--platform/--nodes/--cores/--mapping",
+     "--factors", "--rounds",  "--reduce-time"};
 #define OPTION_COUNT ((int)(sizeof option_names / sizeof option_names[0]))
 
 static const char not_correct_mark[] = "  [not a correct collective: picked only when named]";
@@ -144,8 +142,10 @@ static int list_generators(int argc, char **argv) {
     return FS_EXIT_OK;
   }
   if (strcmp(format, "text") != 0) {
-    fprintf(stderr, "fennelsim gen: --list --format %s: expected text or json "
-                    "(e.g. fennelsim gen --list --format json)\n", format);
+    fprintf(stderr,
+            "fennelsim gen: --list --format %s: expected text or json "
+            "(e.g. fennelsim gen --list --format json)\n",
+            format);
     return FS_EXIT_USAGE;
   }
   print_list(stdout, g, count);
@@ -191,7 +191,8 @@ static int parse_factors(const char *text, fs_generator_options *o, fs_error *er
     size_t n = end ? (size_t)(end - at) : strlen(at);
     int64_t factor;
     if (o->factor_count == 64 || fs_parse_count(at, n, 2, 1 << 30, &factor))
-      return fs_error_set(err, "--factors %s: expected up to 64 whole numbers >= 2, comma separated",
+      return fs_error_set(err,
+                          "--factors %s: expected up to 64 whole numbers >= 2, comma separated",
                           text);
     o->factors[o->factor_count++] = (int32_t)factor;
     at += n + (end ? 1 : 0);
@@ -255,10 +256,11 @@ static int check_goal_writable(const fs_generator *g, output_format format, cons
         !(all[i].traits & FS_GEN_NOT_CORRECT) && used + strlen(all[i].name) + 3 < sizeof others)
       used += (size_t)snprintf(others + used, sizeof others - used, "%s%s", used ? ", " : "",
                                all[i].name);
-  return fs_error_set(err, "%s uses puts, which GOAL (%s) cannot express: write a .dag "
-                      "(fennelsim gen %s --ranks N -o %s.dag)%s%s", g->name,
-                      strcmp(output, "-") == 0 ? "--format goal" : output, g->name, g->name,
-                      used ? ", or take a two-sided one: " : "", others);
+  return fs_error_set(err,
+                      "%s uses puts, which GOAL (%s) cannot express: write a .dag "
+                      "(fennelsim gen %s --ranks N -o %s.dag)%s%s",
+                      g->name, strcmp(output, "-") == 0 ? "--format goal" : output, g->name,
+                      g->name, used ? ", or take a two-sided one: " : "", others);
 }
 
 static int parse_gen_options(int argc, char **argv, const char **name, const char **output,
@@ -289,7 +291,8 @@ static int parse_gen_options(int argc, char **argv, const char **name, const cha
       if (m < 0) return -1;
       int status = fs_parse_time(v, strlen(v), 0, &o->reduce_time);
       if (status == FS_PAST_LIMIT)
-        return fs_error_set(err, "--reduce-time %s: expected a time up to %s", v, FS_TIME_LIMIT_TEXT);
+        return fs_error_set(err, "--reduce-time %s: expected a time up to %s", v,
+                            FS_TIME_LIMIT_TEXT);
       if (status) return fs_error_set(err, "--reduce-time %s: expected a time such as 10ns", v);
       o->has_reduce_time = 1;
     } else if ((m = fs_option(argc, argv, &i, "--root", &v, err))) {
@@ -344,7 +347,8 @@ int fs_command_gen(int argc, char **argv) {
     int count;
     const fs_generator *g = fs_generator_list(&count);
     fputs("fennelsim gen: no generator named; give one of these "
-          "(fennelsim gen NAME --ranks N --size S -o FILE):\n", stderr);
+          "(fennelsim gen NAME --ranks N --size S -o FILE):\n",
+          stderr);
     print_list(stderr, g, count);
     return FS_EXIT_USAGE;
   }
@@ -360,8 +364,8 @@ int fs_command_gen(int argc, char **argv) {
   fs_cli_data found = {0};
   if (parse_gen_options(argc, argv, &name, &output, &format, &options, &platform_options,
                         &rounds_given, &err) ||
-      (platform_options.file && (fs_cli_data_open(&found, &err) ||
-                                 fs_cli_data_find(&found, &platform_options.file, &err))))
+      (platform_options.file &&
+       (fs_cli_data_open(&found, &err) || fs_cli_data_find(&found, &platform_options.file, &err))))
     goto done;
   platform = platform_of(&platform_options, options.ranks, &failed, &err);
   if (failed) goto done;
@@ -407,8 +411,8 @@ static const char convert_usage[] =
     "  IN   a schedule (.dag[.gz], .goal[.gz]; \"-\" for stdin and other names: by content),\n"
     "       or a recorded MPI execution (a trace directory or per-rank files, as `fennelsim\n"
     "       run` takes them)\n"
-    "  OUT  .dag[.gz] or .goal[.gz] (\"-\" for stdout, as .dag): the replayed program\n"
-    FS_REPLAY_USAGE;
+    "  OUT  .dag[.gz] or .goal[.gz] (\"-\" for stdout, as .dag): the replayed "
+    "program\n" FS_REPLAY_USAGE;
 
 int fs_command_convert(int argc, char **argv) {
   fs_error err = {{0}};
@@ -437,10 +441,11 @@ int fs_command_convert(int argc, char **argv) {
     }
   }
   if (count < 2) {
-    fs_error_set(&err, count ? "no output after %s: give IN then OUT (e.g. fennelsim convert %s "
-                               "out.dag.gz; \"-\" writes .dag to stdout)"
-                             : "no input and output given%s%s (e.g. fennelsim convert in.goal "
-                               "out.dag; see fennelsim convert --help)",
+    fs_error_set(&err,
+                 count ? "no output after %s: give IN then OUT (e.g. fennelsim convert %s "
+                         "out.dag.gz; \"-\" writes .dag to stdout)"
+                       : "no input and output given%s%s (e.g. fennelsim convert in.goal "
+                         "out.dag; see fennelsim convert --help)",
                  count ? paths[0] : "", count ? paths[0] : "");
     fprintf(stderr, "fennelsim convert: %s\n%s", err.message, convert_usage);
     free(paths);
@@ -468,13 +473,16 @@ int fs_command_convert(int argc, char **argv) {
   if (write_file(program, FORMAT_GOAL, output, &err)) {
     if (replay && strstr(err.message, "(put on rank"))
       snprintf(err.message + strlen(err.message), sizeof err.message - strlen(err.message),
-               " (a one-sided collective algorithm: pick two-sided ones, e.g. --algo allreduce=rabenseifner)");
+               " (a one-sided collective algorithm: pick two-sided ones, e.g. --algo "
+               "allreduce=rabenseifner)");
     status = FS_EXIT_USAGE;
     goto done;
   }
   if (priced)
-    fprintf(stderr, "fennelsim convert: note: %lld reductions written as calc 0 (GOAL has no computation "
-                    "priced by size)\n", (long long)priced);
+    fprintf(stderr,
+            "fennelsim convert: note: %lld reductions written as calc 0 (GOAL has no computation "
+            "priced by size)\n",
+            (long long)priced);
   status = FS_EXIT_OK;
 done:
   if (status != FS_EXIT_OK) status = fs_exit_status_for(&err, status);

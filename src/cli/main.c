@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "core/suggest.h"
-#include "options.h"
+#include "cli/options.h"
 
 static const char usage[] =
     "usage: fennelsim COMMAND [ARGS]\n"
@@ -42,9 +42,9 @@ static const struct {
   const char *name;
   command_function run;
 } commands[] = {
-    {"gen", fs_command_gen},     {"run", fs_command_run},           {"best", fs_command_best},
-    {"convert", fs_command_convert}, {"merge", fs_command_merge},   {"probe", fs_command_probe},
-    {"fit", fs_command_fit},     {"validate", fs_command_validate},
+    {"gen", fs_command_gen},         {"run", fs_command_run},           {"best", fs_command_best},
+    {"convert", fs_command_convert}, {"merge", fs_command_merge},       {"probe", fs_command_probe},
+    {"fit", fs_command_fit},         {"validate", fs_command_validate},
 };
 #define COMMAND_COUNT ((int)(sizeof commands / sizeof commands[0]))
 
@@ -64,8 +64,10 @@ static int unknown_command(const char *name) {
   if (mean[0])
     fprintf(stderr, "fennelsim: unknown command '%s'; %s (see fennelsim --help)\n", name, mean);
   else
-    fprintf(stderr, "fennelsim: unknown command '%s'; the commands: gen, run, best, convert, "
-            "merge, probe, fit, validate, help, version (see fennelsim --help)\n", name);
+    fprintf(stderr,
+            "fennelsim: unknown command '%s'; the commands: gen, run, best, convert, "
+            "merge, probe, fit, validate, help, version (see fennelsim --help)\n",
+            name);
   return FS_EXIT_USAGE;
 }
 

@@ -8,7 +8,7 @@
 
 #include "io/atomic_file.h"
 #include "instruments/report.h"
-#include "options.h"
+#include "cli/options.h"
 #include "study/histogram_svg.h"
 #include "study/merge.h"
 #include "study/statistics.h"
@@ -41,13 +41,21 @@ static int parse_merge_options(int argc, char **argv, merge_options *o, fs_error
   for (int i = 2; i < argc; i++) {
     const char *v;
     int m;
-    if ((m = fs_option(argc, argv, &i, "--format", &v, err))) { if (m < 0) return -1; o->format = v; }
-    else if ((m = fs_option(argc, argv, &i, "--samples", &v, err))) { if (m < 0) return -1; o->samples = v; }
-    else if ((m = fs_option(argc, argv, &i, "--histogram", &v, err))) { if (m < 0) return -1; o->histogram = v; }
-    else if (strcmp(argv[i], "--allow-missing") == 0) o->allow_missing = 1;
+    if ((m = fs_option(argc, argv, &i, "--format", &v, err))) {
+      if (m < 0) return -1;
+      o->format = v;
+    } else if ((m = fs_option(argc, argv, &i, "--samples", &v, err))) {
+      if (m < 0) return -1;
+      o->samples = v;
+    } else if ((m = fs_option(argc, argv, &i, "--histogram", &v, err))) {
+      if (m < 0) return -1;
+      o->histogram = v;
+    } else if (strcmp(argv[i], "--allow-missing") == 0)
+      o->allow_missing = 1;
     else if (argv[i][0] == '-' && argv[i][1] != 0)
       return fs_option_unknown(err, "merge", argv[i], merge_usage);
-    else o->inputs[o->inputs_count++] = argv[i];
+    else
+      o->inputs[o->inputs_count++] = argv[i];
   }
   if (o->inputs_count == 0)
     return fs_error_set(err, "no samples file given (see fennelsim merge --help)");
@@ -67,8 +75,8 @@ static int check_gaps(const merge_options *o, const fs_merge_gaps *gaps, int64_t
            (unsigned long long)gaps->missing, (unsigned long long)gaps->first_seed,
            (unsigned long long)gaps->last_seed, (unsigned long long)gaps->first_missing);
   if (!o->allow_missing)
-    return fs_error_set(err, "%s: is a shard missing? (--allow-missing merges the %lld read)",
-                        text, (long long)count);
+    return fs_error_set(err, "%s: is a shard missing? (--allow-missing merges the %lld read)", text,
+                        (long long)count);
   fprintf(stderr, "fennelsim: warning: %s; the statistics are over the %lld seeds read\n", text,
           (long long)count);
   return 0;
@@ -94,17 +102,18 @@ static int check_studies(const merge_options *o, fs_study_meta *first, fs_error 
     }
     int differ = fs_study_meta_differ(first, &meta, &key, &a, &b);
     if (differ)
-      fs_error_set(err, "shard %s differs from %s in %s: %s vs %s",
-                   o->inputs[i], o->inputs[first_at], key, a, b);
+      fs_error_set(err, "shard %s differs from %s in %s: %s vs %s", o->inputs[i],
+                   o->inputs[first_at], key, a, b);
     fs_study_meta_free(&meta);
     if (differ) return -1;
   }
   for (int i = 0; i < o->inputs_count && missing && first_at >= 0; i++) {
     fs_study_meta meta;
     if (fs_study_meta_read(o->inputs[i], &meta, err) == 0)
-      fprintf(stderr, "fennelsim: warning: %s has no sidecar %s.meta: cannot check that it is "
-              "a shard of the same study as %s\n", o->inputs[i], o->inputs[i],
-              o->inputs[first_at]);
+      fprintf(stderr,
+              "fennelsim: warning: %s has no sidecar %s.meta: cannot check that it is "
+              "a shard of the same study as %s\n",
+              o->inputs[i], o->inputs[i], o->inputs[first_at]);
     fs_study_meta_free(&meta);
   }
   return 0;
@@ -119,14 +128,14 @@ static int write_merged_meta(const char *samples, const fs_study_meta *meta, fs_
   if (!text) return fs_error_set(err, "out of memory");
   p += sprintf(p, "%s\n", FS_STUDY_META_MAGIC);
   for (int i = 0; i < meta->count; i++)
-    if (strcmp(meta->key[i], "shard") != 0) p += sprintf(p, "%s: %s\n", meta->key[i], meta->value[i]);
+    if (strcmp(meta->key[i], "shard") != 0)
+      p += sprintf(p, "%s: %s\n", meta->key[i], meta->value[i]);
   int status = fs_study_meta_write(samples, text, err);
   free(text);
   return status;
 }
 
-static int report(const merge_options *o, const fs_study_results *r, int32_t ranks,
-                  fs_error *err) {
+static int report(const merge_options *o, const fs_study_results *r, int32_t ranks, fs_error *err) {
   uint64_t base = r->seed[0];
   if (strcmp(o->format, "text") == 0) {
     printf("merged: ");

@@ -1,5 +1,5 @@
 /* options.c: option matching and the clock for the subcommands. */
-#include "options.h"
+#include "cli/options.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +37,9 @@ int fs_option(int argc, char **argv, int *i, const char *name, const char **valu
   const char *before = earlier(argv, *i, name, n);
   if (before)
     return fs_error_set(err, "%s given twice (%s, then %s): give it once", name, before,
-                        arg[n] == '=' ? arg + n + 1 : *i + 1 < argc ? argv[*i + 1] : "no value");
+                        arg[n] == '='   ? arg + n + 1
+                        : *i + 1 < argc ? argv[*i + 1]
+                                        : "no value");
   if (arg[n] == '=') {
     *value = arg + n + 1;
     return 1;
@@ -67,7 +69,8 @@ int fs_option_param(fs_parameters *params, const char *text, fs_error *err) {
     return fs_error_set(err, "--param %s: expected KEY=VALUE", text);
   size_t key_length = (size_t)(equals - text);
   for (int i = 0; i < params->count; i++) /* a second value would silently win */
-    if (strlen(params->items[i].key) == key_length && !memcmp(params->items[i].key, text, key_length))
+    if (strlen(params->items[i].key) == key_length &&
+        !memcmp(params->items[i].key, text, key_length))
       return fs_error_set(err, "--param %s: %s is already set (to %s): give each key once", text,
                           params->items[i].key, params->items[i].value);
   fs_parameter *items = realloc(params->items, (size_t)(params->count + 1) * sizeof *items);
@@ -173,7 +176,8 @@ int fs_option_check_outputs(int argc, char **argv, const fs_named_path *outputs,
     char clash[4096];
     for (int i = 2; i < argc; i++)
       if (names_output(argv[i], o, clash))
-        return fs_error_set(err, "%s %s: the same file as the input %s: writing it would "
+        return fs_error_set(err,
+                            "%s %s: the same file as the input %s: writing it would "
                             "replace that file (choose another output path)",
                             o->name, o->path, clash);
   }

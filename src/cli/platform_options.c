@@ -1,10 +1,10 @@
 /* platform_options.c: see platform_options.h. */
-#include "platform_options.h"
+#include "cli/platform_options.h"
 
 #include <string.h>
 
 #include "core/units.h"
-#include "options.h"
+#include "cli/options.h"
 #include "platform/platform_xml.h"
 
 static const char *const option_names[4] = {"--nodes", "--cores", "--mapping", "--platform"};
@@ -13,8 +13,10 @@ static const char *const keys[4] = {"nodes", "cores", "mapping", "platform"};
 static int check_mapping(const char *value, fs_error *err) {
   fs_mapping kind = fs_mapping_from_name(value, strlen(value));
   if (kind == FS_MAPPING_SEQUENTIAL || kind == FS_MAPPING_ROUND_ROBIN) return 0;
-  return fs_error_set(err, "--mapping %s: expected seq or rr (sequential or round-robin; an "
-                      "explicit mapping goes in a --platform file)", value);
+  return fs_error_set(err,
+                      "--mapping %s: expected seq or rr (sequential or round-robin; an "
+                      "explicit mapping goes in a --platform file)",
+                      value);
 }
 
 int fs_platform_text_option(int argc, char **argv, int *i, fs_platform_text *t, fs_error *err) {
@@ -25,8 +27,10 @@ int fs_platform_text_option(int argc, char **argv, int *i, fs_platform_text *t, 
     if (m == 0) continue;
     if (m < 0) return -1;
     *slots[k] = v;
-    if (k == 0) return fs_option_count("--nodes", v, 1, FS_PLATFORM_OPTION_MAX, &t->node_count, err) ? -1 : 1;
-    if (k == 1) return fs_option_count("--cores", v, 1, FS_PLATFORM_OPTION_MAX, &t->core_count, err) ? -1 : 1;
+    if (k == 0)
+      return fs_option_count("--nodes", v, 1, FS_PLATFORM_OPTION_MAX, &t->node_count, err) ? -1 : 1;
+    if (k == 1)
+      return fs_option_count("--cores", v, 1, FS_PLATFORM_OPTION_MAX, &t->core_count, err) ? -1 : 1;
     if (k == 2) return check_mapping(v, err) ? -1 : 1;
     if (!*v) return fs_error_set(err, "--platform needs a file name");
     return 1;
@@ -40,7 +44,8 @@ int fs_platform_text_given(const fs_platform_text *t) {
 
 int fs_platform_text_check(const fs_platform_text *t, fs_error *err) {
   if (t->file && (t->nodes || t->cores || t->mapping))
-    return fs_error_set(err, "--platform replaces --nodes, --cores and --mapping: give one or the other");
+    return fs_error_set(err, "--platform replaces --nodes, --cores and --mapping: give one or the "
+                             "other");
   return 0;
 }
 
@@ -93,8 +98,9 @@ int fs_platform_text_note(FILE *out, const fs_platform_text *t, int taken, const
                           const fs_program *program) {
   if (taken || !fs_platform_text_given(t) || (program && has_concurrent(program))) return 0;
   char typed[600];
-  fprintf(out, "fennelsim: note: %s ignores the platform (%s); models that use it: taulop, and "
-          "the compute model gamma (concurrent=1 tasks use it under every model)\n", model,
-          describe_typed(t, typed, sizeof typed));
+  fprintf(out,
+          "fennelsim: note: %s ignores the platform (%s); models that use it: taulop, and "
+          "the compute model gamma (concurrent=1 tasks use it under every model)\n",
+          model, describe_typed(t, typed, sizeof typed));
   return 1;
 }

@@ -14,12 +14,12 @@
 #include "models/model_registry.h"
 #include "models/platform_parameters.h"
 #include "noise/noise.h"
-#include "data_roots.h"
-#include "options.h"
-#include "run_replay.h"
-#include "run_study.h"
-#include "run_views.h"
-#include "platform_options.h"
+#include "cli/data_roots.h"
+#include "cli/options.h"
+#include "cli/run_replay.h"
+#include "cli/run_study.h"
+#include "cli/run_views.h"
+#include "cli/platform_options.h"
 #include "io/progress.h"
 
 #include <unistd.h>
@@ -70,8 +70,7 @@ static const char run_usage[] =
     "  --channel-load         contention models: tau per channel instance (max, mean, time\n"
     "                         at each tau); --channel-csv FILE.csv writes it\n"
     "  --stuck-limit N        unmatched sends/recvs and waiting tasks listed in a deadlock\n"
-    "                         report (default 20 of each)\n"
-    FS_REPLAY_USAGE;
+    "                         report (default 20 of each)\n" FS_REPLAY_USAGE;
 
 typedef struct run_options {
   const char **inputs;
@@ -93,9 +92,9 @@ typedef struct run_options {
 /* --noise, --noise-rank, --noise-trace, and the study's options: 1 when
  * argv[*i] was one of them, 0 when not, -1 on error. */
 static int study_option(run_options *o, int argc, char **argv, int *i, fs_error *err) {
-  static const char *const names[] = {"--noise", "--noise-rank", "--noise-trace", "--seed",
-                                      "--seeds", "--threads", "--samples", "--histogram",
-                                      "--shard"};
+  static const char *const names[] = {"--noise",   "--noise-rank", "--noise-trace",
+                                      "--seed",    "--seeds",      "--threads",
+                                      "--samples", "--histogram",  "--shard"};
   const char *v = NULL;
   int m = 0, which = 0;
   for (; which < (int)(sizeof names / sizeof names[0]) && !m; which++)
@@ -114,31 +113,55 @@ static int study_option(run_options *o, int argc, char **argv, int *i, fs_error 
     case 5: return fs_option_count("--threads", v, 1, 4096, &o->threads, err) ? -1 : 1;
     case 6: o->samples = v; return 1;
     case 7: o->histogram = v; return 1;
-    default:
-      return fs_study_parse_shard(v, &o->shard_index, &o->shard_count, err) ? -1 : 1;
+    default: return fs_study_parse_shard(v, &o->shard_index, &o->shard_count, err) ? -1 : 1;
   }
 }
 
 static int parse_run_options(int argc, char **argv, run_options *o, fs_error *err) {
-  *o = (run_options){.model = "pipelined", .model_default = 1, .compute = "fixed", .format = "text", .stuck_limit = 20,
-                     .seed = 1, .shard_count = 1, .noise = fs_noise_new(),
+  *o = (run_options){.model = "pipelined",
+                     .model_default = 1,
+                     .compute = "fixed",
+                     .format = "text",
+                     .stuck_limit = 20,
+                     .seed = 1,
+                     .shard_count = 1,
+                     .noise = fs_noise_new(),
                      .inputs = calloc((size_t)argc, sizeof *o->inputs)};
   fs_replay_options_default(&o->replay);
   if (!o->noise || !o->inputs) return fs_error_set(err, "out of memory");
   for (int i = 2; i < argc; i++) {
     const char *v;
     int m;
-    if ((m = fs_option(argc, argv, &i, "--model", &v, err))) { if (m < 0) return -1; o->model = v, o->model_default = 0; }
-    else if ((m = fs_option(argc, argv, &i, "--compute", &v, err))) { if (m < 0) return -1; o->compute = v; }
-    else if ((m = fs_option(argc, argv, &i, "--format", &v, err))) { if (m < 0) return -1; o->format = v; }
-    else if ((m = fs_option(argc, argv, &i, "--timeline", &v, err))) { if (m < 0) return -1; o->timeline = v; }
-    else if ((m = fs_option(argc, argv, &i, "--svg", &v, err))) { if (m < 0) return -1; o->views.svg = v; }
-    else if ((m = fs_option(argc, argv, &i, "--svg-ranks", &v, err))) { if (m < 0) return -1; o->views.svg_ranks = v; }
-    else if ((m = fs_option(argc, argv, &i, "--chrome", &v, err))) { if (m < 0) return -1; o->views.chrome = v; }
-    else if ((m = fs_option(argc, argv, &i, "--channel-csv", &v, err))) { if (m < 0) return -1; o->views.channel_load = v; }
-    else if (strcmp(argv[i], "--bandwidth") == 0) o->views.bandwidth = 1;
-    else if (strcmp(argv[i], "--critical-path") == 0) o->views.critical_path = 1;
-    else if (strcmp(argv[i], "--channel-load") == 0) o->views.channel_report = 1;
+    if ((m = fs_option(argc, argv, &i, "--model", &v, err))) {
+      if (m < 0) return -1;
+      o->model = v, o->model_default = 0;
+    } else if ((m = fs_option(argc, argv, &i, "--compute", &v, err))) {
+      if (m < 0) return -1;
+      o->compute = v;
+    } else if ((m = fs_option(argc, argv, &i, "--format", &v, err))) {
+      if (m < 0) return -1;
+      o->format = v;
+    } else if ((m = fs_option(argc, argv, &i, "--timeline", &v, err))) {
+      if (m < 0) return -1;
+      o->timeline = v;
+    } else if ((m = fs_option(argc, argv, &i, "--svg", &v, err))) {
+      if (m < 0) return -1;
+      o->views.svg = v;
+    } else if ((m = fs_option(argc, argv, &i, "--svg-ranks", &v, err))) {
+      if (m < 0) return -1;
+      o->views.svg_ranks = v;
+    } else if ((m = fs_option(argc, argv, &i, "--chrome", &v, err))) {
+      if (m < 0) return -1;
+      o->views.chrome = v;
+    } else if ((m = fs_option(argc, argv, &i, "--channel-csv", &v, err))) {
+      if (m < 0) return -1;
+      o->views.channel_load = v;
+    } else if (strcmp(argv[i], "--bandwidth") == 0)
+      o->views.bandwidth = 1;
+    else if (strcmp(argv[i], "--critical-path") == 0)
+      o->views.critical_path = 1;
+    else if (strcmp(argv[i], "--channel-load") == 0)
+      o->views.channel_report = 1;
     else if ((m = fs_option(argc, argv, &i, "--param", &v, err))) {
       if (m < 0 || fs_option_param(&o->params, v, err)) return -1;
     } else if ((m = fs_platform_text_option(argc, argv, &i, &o->platform, err))) {
@@ -157,8 +180,7 @@ static int parse_run_options(int argc, char **argv, run_options *o, fs_error *er
   }
   if (!o->input_count) return fs_error_set(err, "no schedule given (see fennelsim run --help)");
   if (fs_platform_text_check(&o->platform, err) ||
-      fs_platform_text_params(&o->platform, &o->params, err) ||
-      fs_cli_data_open(&o->data, err) ||
+      fs_platform_text_params(&o->platform, &o->params, err) || fs_cli_data_open(&o->data, err) ||
       fs_cli_data_find_all(&o->data, o->inputs, o->input_count, err) ||
       fs_cli_data_find_model(&o->data, &o->model, err) ||
       fs_cli_data_find_params(&o->data, &o->params, err))
@@ -175,12 +197,14 @@ static int parse_run_options(int argc, char **argv, run_options *o, fs_error *er
   if (!o->seeds && (o->threads || o->samples || o->histogram || o->shard_count > 1))
     return fs_error_set(err, "--threads, --samples, --histogram and --shard need --seeds N");
   if (o->seeds && o->shard_index >= o->seeds) /* a shard takes indices I, I+N, ... below seeds */
-    return fs_error_set(err, "--shard %lld/%lld: no seed of --seeds %lld falls in this shard "
-                        "(its index must be below %lld)", (long long)o->shard_index,
-                        (long long)o->shard_count, (long long)o->seeds, (long long)o->seeds);
+    return fs_error_set(err,
+                        "--shard %lld/%lld: no seed of --seeds %lld falls in this shard "
+                        "(its index must be below %lld)",
+                        (long long)o->shard_index, (long long)o->shard_count, (long long)o->seeds,
+                        (long long)o->seeds);
   const fs_views_options *w = &o->views;
-  if (o->seeds && (o->timeline || w->svg || w->chrome || w->critical_path ||
-                   w->channel_report || w->channel_load))
+  if (o->seeds && (o->timeline || w->svg || w->chrome || w->critical_path || w->channel_report ||
+                   w->channel_load))
     return fs_error_set(err, "--timeline, --svg, --chrome, --critical-path and --channel-load "
                              "show one run: not with --seeds (--bandwidth can)");
   if (w->svg_ranks && !w->svg) return fs_error_set(err, "--svg-ranks needs --svg FILE");
@@ -218,10 +242,14 @@ static void free_run_options(run_options *o) {
 static void views_platform(run_options *o) {
   for (int i = 0; i < o->params.count; i++) {
     const fs_parameter *p = &o->params.items[i];
-    if (strcmp(p->key, "nodes") == 0) o->views.nodes = atoll(p->value);
-    else if (strcmp(p->key, "cores") == 0) o->views.cores = atoll(p->value);
-    else if (strcmp(p->key, "mapping") == 0) o->views.mapping = p->value;
-    else if (strcmp(p->key, "platform") == 0) o->views.platform_file = p->value;
+    if (strcmp(p->key, "nodes") == 0)
+      o->views.nodes = atoll(p->value);
+    else if (strcmp(p->key, "cores") == 0)
+      o->views.cores = atoll(p->value);
+    else if (strcmp(p->key, "mapping") == 0)
+      o->views.mapping = p->value;
+    else if (strcmp(p->key, "platform") == 0)
+      o->views.platform_file = p->value;
   }
 }
 
@@ -258,8 +286,8 @@ static void sections_json(FILE *out, void *arg) {
 }
 
 /* Runs with models and instruments ready; returns the exit status. */
-static int simulate(run_options *o, fs_program *program, const fs_replay *replay, fs_network_model *network,
-                    fs_compute_model *compute, double load_seconds) {
+static int simulate(run_options *o, fs_program *program, const fs_replay *replay,
+                    fs_network_model *network, fs_compute_model *compute, double load_seconds) {
   fs_error err = {{0}};
   fs_engine *engine = fs_engine_new(program, network, compute, &err);
   fs_views *views = NULL;
@@ -300,11 +328,18 @@ static int simulate(run_options *o, fs_program *program, const fs_replay *replay
     err.message[0] = 0;
   }
   if (fs_views_write(views, engine, &err)) goto done;
-  fs_run_summary summary = {.input = o->input, .program = program, .engine = engine,
-                            .network = network, .compute = compute, .wall_seconds = wall,
-                            .load_seconds = load_seconds, .noise = noise, .seed = o->seed,
+  fs_run_summary summary = {.input = o->input,
+                            .program = program,
+                            .engine = engine,
+                            .network = network,
+                            .compute = compute,
+                            .wall_seconds = wall,
+                            .load_seconds = load_seconds,
+                            .noise = noise,
+                            .seed = o->seed,
                             .model_default = o->model_default,
-                            .text_sections = sections_text, .json_members = sections_json,
+                            .text_sections = sections_text,
+                            .json_members = sections_json,
                             .sections_arg = &(run_sections){views, replay, engine}};
   if (strcmp(o->format, "json") == 0)
     fs_report_json(stdout, &summary);
@@ -313,8 +348,10 @@ static int simulate(run_options *o, fs_program *program, const fs_replay *replay
   else
     fs_report_text(stdout, &summary);
   if (fs_engine_makespan(engine) >= FS_TIME_LIMIT) /* saturated (docs/MODELS.md, "Limits") */
-    fprintf(stderr, "fennelsim: note: simulated time reached the limit, %s; times past it are "
-            "held at it\n", FS_TIME_LIMIT_TEXT);
+    fprintf(stderr,
+            "fennelsim: note: simulated time reached the limit, %s; times past it are "
+            "held at it\n",
+            FS_TIME_LIMIT_TEXT);
   exit_status = status == FS_RUN_DEADLOCK ? FS_EXIT_SIMULATION : FS_EXIT_OK;
 done:
   if (err.message[0]) exit_status = fs_exit_status_for(&err, exit_status);
@@ -349,7 +386,8 @@ int fs_command_run(int argc, char **argv) {
     if (replay) program = replay->program, replay->program = NULL;
   } else if (o.replay.algorithms || o.replay.compute_scale != 1 ||
              o.replay.flop_rate != FS_REPLAY_DEFAULT_FLOP_RATE) {
-    fs_error_set(&err, "--algo, --compute-scale and --flop-rate apply to recorded executions, not to %s",
+    fs_error_set(&err,
+                 "--algo, --compute-scale and --flop-rate apply to recorded executions, not to %s",
                  o.input);
     goto done;
   } else {
@@ -359,13 +397,21 @@ int fs_command_run(int argc, char **argv) {
       check_platform(&o, program, taken, &err))
     goto done;
   if (o.seeds) {
-    fs_study_setup setup = {.input = o.input, .model = o.model, .model_default = o.model_default,
+    fs_study_setup setup = {.input = o.input,
+                            .model = o.model,
+                            .model_default = o.model_default,
                             .compute = o.compute,
-                            .format = o.format, .params = &o.params, .program = program,
+                            .format = o.format,
+                            .params = &o.params,
+                            .program = program,
                             .noise = fs_noise_active(o.noise) ? o.noise : NULL,
-                            .seeds = o.seeds, .base_seed = o.seed, .threads = (int)o.threads,
-                            .shard_index = o.shard_index, .shard_count = o.shard_count,
-                            .samples = o.samples, .histogram = o.histogram,
+                            .seeds = o.seeds,
+                            .base_seed = o.seed,
+                            .threads = (int)o.threads,
+                            .shard_index = o.shard_index,
+                            .shard_count = o.shard_count,
+                            .samples = o.samples,
+                            .histogram = o.histogram,
                             .bandwidth = o.views.bandwidth};
     exit_status = fs_run_study(&setup, &argc, &argv);
   } else {

@@ -1,22 +1,24 @@
 /* run_replay.c: recorded MPI executions in the CLI (see run_replay.h). */
-#include "run_replay.h"
+#include "cli/run_replay.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "instruments/report.h"
-#include "options.h"
+#include "cli/options.h"
 
 void fs_replay_options_default(fs_replay_options *o) {
   *o = (fs_replay_options){.compute_scale = 1, .flop_rate = FS_REPLAY_DEFAULT_FLOP_RATE};
 }
 
-static int parse_positive(const char *name, const char *value, int allow_zero, double *out, fs_error *err) {
+static int parse_positive(const char *name, const char *value, int allow_zero, double *out,
+                          fs_error *err) {
   char *end;
   double x = strtod(value, &end);
   if (end == value || *end || !(x >= 0) || x > 1e18 || (!allow_zero && x == 0))
-    return fs_error_set(err, "%s %s: expected a number %s", name, value, allow_zero ? ">= 0" : "> 0");
+    return fs_error_set(err, "%s %s: expected a number %s", name, value,
+                        allow_zero ? ">= 0" : "> 0");
   *out = x;
   return 0;
 }
@@ -26,8 +28,10 @@ int fs_replay_option(int argc, char **argv, int *i, fs_replay_options *o, fs_err
   int m;
   if ((m = fs_option(argc, argv, i, "--algo", &v, err))) {
     if (m > 0 && o->algorithms) /* repeatable for validate, one list here */
-      return fs_error_set(err, "--algo given twice (%s, then %s): list every collective in one "
-                          "--algo C=A,C=A", o->algorithms, v);
+      return fs_error_set(err,
+                          "--algo given twice (%s, then %s): list every collective in one "
+                          "--algo C=A,C=A",
+                          o->algorithms, v);
     if (m > 0) o->algorithms = v;
     return m;
   }
@@ -45,13 +49,14 @@ static int ends_with(const char *text, const char *suffix) {
 
 int fs_inputs_are_trace(const char *const *inputs, int count) {
   const char *in = inputs[0];
-  if (strcmp(in, "-") == 0 || ends_with(in, ".dag") || ends_with(in, ".dag.gz") || ends_with(in, ".goal") ||
-      ends_with(in, ".goal.gz"))
+  if (strcmp(in, "-") == 0 || ends_with(in, ".dag") || ends_with(in, ".dag.gz") ||
+      ends_with(in, ".goal") || ends_with(in, ".goal.gz"))
     return 0;
   return count > 1 || fs_trace_is_trace(in);
 }
 
-fs_replay *fs_replay_read(const char *const *inputs, int count, const fs_replay_options *o, fs_error *err) {
+fs_replay *fs_replay_read(const char *const *inputs, int count, const fs_replay_options *o,
+                          fs_error *err) {
   fs_trace *trace = fs_trace_read(inputs, count, err);
   if (!trace) return NULL;
   fs_replay *replay = fs_replay_build(trace, o, err);
@@ -67,7 +72,8 @@ int64_t fs_replay_prepare_goal(fs_program *p) {
       fs_task_set_time(p, t, 0);
     } else if (p->kind[t] == FS_COMPUTE) {
       if (p->flags[t] & FS_HAS_SIZE) priced++;
-      fs_task_set_time(p, t, p->flags[t] & FS_HAS_SIZE ? 0 : (p->value[t] + FS_NS / 2) / FS_NS * FS_NS);
+      fs_task_set_time(p, t,
+                       p->flags[t] & FS_HAS_SIZE ? 0 : (p->value[t] + FS_NS / 2) / FS_NS * FS_NS);
     }
   }
   return priced;
@@ -80,7 +86,8 @@ static double difference(fs_time recorded, fs_time simulated) {
 
 void fs_replay_report_text(FILE *out, const fs_replay *replay, const fs_engine *engine) {
   char computation[48];
-  fprintf(out, "replay: %lld calls simulated (%lld messages, %lld collectives), computation %s ns\n",
+  fprintf(out,
+          "replay: %lld calls simulated (%lld messages, %lld collectives), computation %s ns\n",
           (long long)replay->calls, (long long)replay->messages, (long long)replay->collectives,
           fs_format_ns(computation, replay->computation));
   if (replay->algorithms[0]) fprintf(out, "  collectives as: %s\n", replay->algorithms);
@@ -90,11 +97,17 @@ void fs_replay_report_text(FILE *out, const fs_replay *replay, const fs_engine *
   for (int32_t r = 0; r < replay->ranks; r++) {
     char recorded[48], simulated[48];
     double d = difference(replay->recorded[r], fs_engine_finish(engine, r));
-    if (replay->recorded[r] >= 0) fs_format_ns(recorded, replay->recorded[r]);
-    else strcpy(recorded, "-");
+    if (replay->recorded[r] >= 0)
+      fs_format_ns(recorded, replay->recorded[r]);
+    else
+      strcpy(recorded, "-");
     if (r < 64 || r == replay->ranks - 1) {
-      if (d == d) fprintf(out, "  %6d %20s %20s %+8.2f%%\n", r, recorded, fs_format_ns(simulated, fs_engine_finish(engine, r)), 100 * d);
-      else fprintf(out, "  %6d %20s %20s %9s\n", r, recorded, fs_format_ns(simulated, fs_engine_finish(engine, r)), "-");
+      if (d == d)
+        fprintf(out, "  %6d %20s %20s %+8.2f%%\n", r, recorded,
+                fs_format_ns(simulated, fs_engine_finish(engine, r)), 100 * d);
+      else
+        fprintf(out, "  %6d %20s %20s %9s\n", r, recorded,
+                fs_format_ns(simulated, fs_engine_finish(engine, r)), "-");
     } else if (r == 64) {
       fprintf(out, "  ... (%d ranks more)\n", replay->ranks - 65);
     }
@@ -118,8 +131,10 @@ static void json_words(FILE *out, const char *words) {
 
 void fs_replay_report_json(FILE *out, const fs_replay *replay, const fs_engine *engine) {
   char computation[48];
-  fprintf(out, ", \"replay\": {\"calls\": %lld, \"messages\": %lld, \"collectives\": %lld, \"computation_ns\": %s, "
-               "\"algorithms\": ",
+  fprintf(out,
+          ", \"replay\": {\"calls\": %lld, \"messages\": %lld, \"collectives\": %lld, "
+          "\"computation_ns\": %s, "
+          "\"algorithms\": ",
           (long long)replay->calls, (long long)replay->messages, (long long)replay->collectives,
           fs_format_ns(computation, replay->computation));
   json_words(out, replay->algorithms);
@@ -128,11 +143,14 @@ void fs_replay_report_json(FILE *out, const fs_replay *replay, const fs_engine *
   for (int32_t r = 0; r < replay->ranks; r++) {
     char recorded[48], simulated[48];
     double d = difference(replay->recorded[r], fs_engine_finish(engine, r));
-    fprintf(out, "%s{\"rank\": %d, \"recorded_ns\": %s, \"simulated_ns\": %s, \"difference\": ", r ? ", " : "", r,
+    fprintf(out, "%s{\"rank\": %d, \"recorded_ns\": %s, \"simulated_ns\": %s, \"difference\": ",
+            r ? ", " : "", r,
             replay->recorded[r] >= 0 ? fs_format_ns(recorded, replay->recorded[r]) : "null",
             fs_format_ns(simulated, fs_engine_finish(engine, r)));
-    if (d == d) fprintf(out, "%.6f}", d), worst = fabs(d) > fabs(worst) ? d : worst;
-    else fputs("null}", out);
+    if (d == d)
+      fprintf(out, "%.6f}", d), worst = fabs(d) > fabs(worst) ? d : worst;
+    else
+      fputs("null}", out);
   }
   fprintf(out, "], \"largest_difference\": %.6f}", worst);
 }

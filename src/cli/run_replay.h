@@ -17,7 +17,8 @@ int fs_replay_option(int argc, char **argv, int *i, fs_replay_options *o, fs_err
 /* Whether inputs name a trace rather than a schedule (.dag, .goal, "-"). */
 int fs_inputs_are_trace(const char *const *inputs, int count);
 /* Reads and lowers a trace; NULL with err set. */
-fs_replay *fs_replay_read(const char *const *inputs, int count, const fs_replay_options *o, fs_error *err);
+fs_replay *fs_replay_read(const char *const *inputs, int count, const fs_replay_options *o,
+                          fs_error *err);
 
 /* GOAL has only send, recv and calc: a replayed program's starts and
  * joins become calc 0, computation is rounded to whole ns, and reductions
@@ -30,15 +31,15 @@ int64_t fs_replay_prepare_goal(fs_program *p);
 void fs_replay_report_text(FILE *out, const fs_replay *replay, const fs_engine *engine);
 void fs_replay_report_json(FILE *out, const fs_replay *replay, const fs_engine *engine);
 
-#define FS_REPLAY_USAGE                                                                               \
-  "  recorded MPI executions (FILE is a trace directory or per-rank files):\n"                        \
-  "  --algo C=A[:OPT],...   the algorithm replacing collective C (barrier, bcast, reduce,\n"          \
-  "                         allreduce, gather, scatter, allgather, alltoall): a generator of\n"       \
-  "                         `gen --list` (allreduce=rm:auto, bcast=binomial, barrier=nway:3);\n"      \
-  "                         defaults: barrier=dissemination bcast=binomial reduce=binomial\n"         \
-  "                         allreduce=rd gather=binomial scatter=binomial allgather=rd\n"             \
-  "                         alltoall=pairwise\n"                                                      \
-  "  --compute-scale X      the recorded computation times X (0.5: a CPU twice as fast)\n"            \
+#define FS_REPLAY_USAGE                                                                          \
+  "  recorded MPI executions (FILE is a trace directory or per-rank files):\n"                   \
+  "  --algo C=A[:OPT],...   the algorithm replacing collective C (barrier, bcast, reduce,\n"     \
+  "                         allreduce, gather, scatter, allgather, alltoall): a generator of\n"  \
+  "                         `gen --list` (allreduce=rm:auto, bcast=binomial, barrier=nway:3);\n" \
+  "                         defaults: barrier=dissemination bcast=binomial reduce=binomial\n"    \
+  "                         allreduce=rd gather=binomial scatter=binomial allgather=rd\n"        \
+  "                         alltoall=pairwise\n"                                                 \
+  "  --compute-scale X      the recorded computation times X (0.5: a CPU twice as fast)\n"       \
   "  --flop-rate R          flop/s for computations given in flops (SimGrid; default 1e9)\n"
 
 #endif

@@ -3,7 +3,7 @@
  * program) runs the seeds the study gives it; the results, in seed order,
  * become the distribution report, the samples CSV and the histogram. Under
  * mpirun the seeds are split across processes and process 0 reports. */
-#include "run_study.h"
+#include "cli/run_study.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -17,7 +17,7 @@
 #include "instruments/report.h"
 #include "instruments/timeline.h"
 #include "models/platform_parameters.h"
-#include "options.h"
+#include "cli/options.h"
 #include "study/histogram_svg.h"
 #include "study/merge.h"
 #include "study/statistics.h"
@@ -30,10 +30,9 @@ struct fs_study_worker {
   fs_compute_model compute;
   fs_engine *engine;
   const fs_study_setup *setup;
-  fs_parameter *items; /* this thread's copy of the parameters (models mark them used) */
+  fs_parameter *items;   /* this thread's copy of the parameters (models mark them used) */
   fs_timeline *timeline; /* --bandwidth only */
 };
-
 
 static void worker_free(fs_study_worker *w) {
   if (!w) return;
@@ -151,7 +150,8 @@ static void report_bandwidth(const fs_study_setup *s, int64_t n, int json) {
     fprintf(stdout, "}");
     return;
   }
-  fprintf(stdout, "bandwidth  GB/s over the seeds (aggregate: bytes / makespan; mean: per transfer)\n");
+  fprintf(stdout,
+          "bandwidth  GB/s over the seeds (aggregate: bytes / makespan; mean: per transfer)\n");
   fprintf(stdout, "          ");
   for (int i = 0; i < 9; i++) fprintf(stdout, " %10s", statistic_names[i]);
   fprintf(stdout, "\n");
@@ -177,8 +177,8 @@ static int write_histogram(const char *path, const fs_study_results *r, fs_error
   return fs_histogram_svg(r, out, err); /* commits or aborts */
 }
 
-static int report(const fs_study_setup *s, const fs_run_summary *summary,
-                  const fs_study_results *r, fs_error *err) {
+static int report(const fs_study_setup *s, const fs_run_summary *summary, const fs_study_results *r,
+                  fs_error *err) {
   int32_t ranks = s->program->ranks;
   if (strcmp(s->format, "json") == 0) {
     fprintf(stdout, "{");
@@ -202,13 +202,17 @@ static char *study_meta_text(const fs_study_setup *s, const fs_study_worker *w) 
   char *text = malloc(8 * PART), hash[24] = "unknown", network[PART], compute[PART], noise[PART];
   if (!text) return NULL;
   uint64_t h;
-  if (fs_fnv1a64_path(s->input, &h) == 0) snprintf(hash, sizeof hash, "%016llx", (unsigned long long)h);
+  if (fs_fnv1a64_path(s->input, &h) == 0)
+    snprintf(hash, sizeof hash, "%016llx", (unsigned long long)h);
   fs_network_model_describe(&w->network, network, sizeof network);
   fs_compute_model_describe(&w->compute, compute, sizeof compute);
-  if (s->noise) fs_noise_spec(s->noise, noise, sizeof noise);
-  else strcpy(noise, "none");
+  if (s->noise)
+    fs_noise_spec(s->noise, noise, sizeof noise);
+  else
+    strcpy(noise, "none");
   snprintf(text, 8 * PART,
-           FS_STUDY_META_MAGIC "\ninput: %s\ninput_fnv1a64: %s\nnetwork: %s {%s}\n"
+           FS_STUDY_META_MAGIC
+           "\ninput: %s\ninput_fnv1a64: %s\nnetwork: %s {%s}\n"
            "compute: %s {%s}\nnoise: %s\nseeds: %llu-%llu\nranks: %d\nshard: %lld/%lld\n",
            s->input, hash, w->network.name, network, w->compute.name, compute, noise,
            (unsigned long long)s->base_seed,
@@ -223,8 +227,10 @@ static char *study_meta_text(const fs_study_setup *s, const fs_study_worker *w) 
  * study keeps it with its rows), and the warning for a study without noise. */
 static int study_prologue(const fs_study_setup *s, fs_error *err) {
   if (s->seeds > 1 && !s->noise)
-    fprintf(stderr, "fennelsim: warning: --seeds %lld without --noise, --noise-rank or "
-            "--noise-trace: every seed gives the same answer\n", (long long)s->seeds);
+    fprintf(stderr,
+            "fennelsim: warning: --seeds %lld without --noise, --noise-rank or "
+            "--noise-trace: every seed gives the same answer\n",
+            (long long)s->seeds);
   if (!s->samples || strcmp(s->samples, "-") == 0) return 0;
   fs_study_worker *w = worker_new((void *)s, err); /* for the models' descriptions */
   char *text = w ? study_meta_text(s, w) : NULL;
@@ -282,8 +288,12 @@ int fs_run_study(const fs_study_setup *given, int *argc, char ***argv) {
     fs_study_results_free(&all);
     goto done;
   }
-  fs_run_summary summary = {.input = s->input, .program = s->program, .network = &w->network,
-                            .compute = &w->compute, .noise = s->noise, .seed = s->base_seed,
+  fs_run_summary summary = {.input = s->input,
+                            .program = s->program,
+                            .network = &w->network,
+                            .compute = &w->compute,
+                            .noise = s->noise,
+                            .seed = s->base_seed,
                             .model_default = s->model_default};
   if (!report(s, &summary, &all, &err) &&
       !(mpi && s->samples && write_samples(s->samples, &all, s->program->ranks, &err)) &&

@@ -10,10 +10,10 @@
 
 typedef struct fs_study_setup {
   const char *input, *model, *compute, *format;
-  int model_default; /* --model omitted (the text report says so) */
+  int model_default;           /* --model omitted (the text report says so) */
   const fs_parameters *params; /* checked by the caller; each worker copies them */
   const fs_program *program;
-  const fs_noise *noise;       /* prepared for the program's ranks, or NULL */
+  const fs_noise *noise; /* prepared for the program's ranks, or NULL */
   int64_t seeds;
   uint64_t base_seed;
   int threads;

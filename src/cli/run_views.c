@@ -4,7 +4,7 @@
  * run (a bad path fails before any work) and committed after it; the
  * recorder is attached only when some view needs it, so a run without
  * views pays nothing. */
-#include "run_views.h"
+#include "cli/run_views.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +15,7 @@
 #include "instruments/critical_path.h"
 #include "instruments/svg_timeline.h"
 #include "instruments/timeline.h"
-#include "options.h"
+#include "cli/options.h"
 #include "platform/platform.h"
 #include "platform/platform_xml.h"
 
@@ -113,7 +113,8 @@ static int32_t *nodes_of(const fs_views_options *o, int32_t ranks, fs_error *err
 int fs_views_write(fs_views *v, const fs_engine *engine, fs_error *err) {
   const fs_views_options *o = v->o;
   int failed = 0;
-  if (v->channel_load) failed = fs_channel_load_finish(v->channel_load, fs_engine_makespan(engine), err);
+  if (v->channel_load)
+    failed = fs_channel_load_finish(v->channel_load, fs_engine_makespan(engine), err);
   /* the reports first: a failure leaves no file written */
   if (!failed && o->bandwidth && !(v->bandwidth = fs_bandwidth_compute(v->timeline, err)))
     failed = 1;
@@ -145,7 +146,8 @@ void fs_views_text(FILE *out, void *views) {
   fs_views *v = views;
   if (v->bandwidth) fs_bandwidth_report_text(out, v->bandwidth, 16);
   if (v->critical_path) fs_critical_path_report_text(out, v->critical_path, 40);
-  if (v->channel_load && v->o->channel_report) fs_channel_load_report_text(out, v->channel_load, 16);
+  if (v->channel_load && v->o->channel_report)
+    fs_channel_load_report_text(out, v->channel_load, 16);
 }
 
 void fs_views_json(FILE *out, void *views) {

@@ -14,9 +14,9 @@
 #include "instruments/report.h"
 #include "models/model_registry.h"
 #include "models/platform_parameters.h"
-#include "data_roots.h"
-#include "options.h"
-#include "platform_options.h"
+#include "cli/data_roots.h"
+#include "cli/options.h"
+#include "cli/platform_options.h"
 
 static const char validate_usage[] =
     "usage: fennelsim validate MEASURED.csv --model M [options]\n"
@@ -49,11 +49,19 @@ static int parse_validate_options(int argc, char **argv, validate_options *o, fs
   for (int i = 2; i < argc; i++) {
     const char *v;
     int m;
-    if ((m = fs_option(argc, argv, &i, "--model", &v, err))) { if (m < 0) return -1; o->model = v; }
-    else if ((m = fs_option(argc, argv, &i, "--compute", &v, err))) { if (m < 0) return -1; o->compute = v; }
-    else if ((m = fs_option(argc, argv, &i, "--format", &v, err))) { if (m < 0) return -1; o->format = v; }
-    else if ((m = fs_option(argc, argv, &i, "-o", &v, err))) { if (m < 0) return -1; o->table = v; }
-    else if ((m = fs_option(argc, argv, &i, "--param", &v, err))) {
+    if ((m = fs_option(argc, argv, &i, "--model", &v, err))) {
+      if (m < 0) return -1;
+      o->model = v;
+    } else if ((m = fs_option(argc, argv, &i, "--compute", &v, err))) {
+      if (m < 0) return -1;
+      o->compute = v;
+    } else if ((m = fs_option(argc, argv, &i, "--format", &v, err))) {
+      if (m < 0) return -1;
+      o->format = v;
+    } else if ((m = fs_option(argc, argv, &i, "-o", &v, err))) {
+      if (m < 0) return -1;
+      o->table = v;
+    } else if ((m = fs_option(argc, argv, &i, "--param", &v, err))) {
       if (m < 0 || fs_option_param(&o->params, v, err)) return -1;
     } else if ((m = fs_option(argc, argv, &i, "--algo", &v, err))) {
       if (m < 0 || fs_validate_algorithms_add(&o->algorithms, v, err)) return -1;
@@ -67,7 +75,8 @@ static int parse_validate_options(int argc, char **argv, validate_options *o, fs
     } else if (!o->input) {
       o->input = argv[i];
     } else {
-      return fs_error_set(err, "one measurements file at a time (got %s and %s)", o->input, argv[i]);
+      return fs_error_set(err, "one measurements file at a time (got %s and %s)", o->input,
+                          argv[i]);
     }
   }
   if (!o->input) return fs_error_set(err, "no measurements given (see fennelsim validate --help)");
@@ -76,7 +85,8 @@ static int parse_validate_options(int argc, char **argv, validate_options *o, fs
     return fs_error_set(err, "--format %s: expected text or json", o->format);
   const fs_platform_text *t = &o->platform;
   if (fs_platform_text_check(t, err)) return -1;
-  if ((t->nodes != NULL) != (t->cores != NULL)) return fs_error_set(err, "--nodes and --cores go together");
+  if ((t->nodes != NULL) != (t->cores != NULL))
+    return fs_error_set(err, "--nodes and --cores go together");
   if (t->mapping && !t->nodes) return fs_error_set(err, "--mapping needs --nodes and --cores");
   if (t->file) { /* parsed now, whatever the model (the rows' ranks are checked later) */
     fs_platform *platform = fs_platform_text_build(t, 0, err);
@@ -104,9 +114,11 @@ static int platform_params(validate_options *o, const fs_collective_data *d, cha
   if (!d->nodes || !d->cores) return 0;
   for (int64_t i = 0; i < d->count; i++)
     if ((int64_t)d->rows[i].ranks > (int64_t)d->nodes * d->cores) {
-      snprintf(note, note_size, "none: %s's first line has %d nodes x %d cores, fewer than the "
-               "%d ranks of line %lld", d->source, (int)d->nodes, (int)d->cores,
-               (int)d->rows[i].ranks, (long long)d->rows[i].line);
+      snprintf(note, note_size,
+               "none: %s's first line has %d nodes x %d cores, fewer than the "
+               "%d ranks of line %lld",
+               d->source, (int)d->nodes, (int)d->cores, (int)d->rows[i].ranks,
+               (long long)d->rows[i].line);
       return 0;
     }
   char nodes[16], cores[16];
@@ -153,8 +165,8 @@ static void print_text(const report *r) {
   printf("compute    %s {%s}\n", r->compute->name, describe);
   if (r->platform[0] || r->platform_note[0])
     printf("platform   %s\n", r->platform[0] ? r->platform : r->platform_note);
-  printf("\n%-10s %6s %12s  %-30s %14s %14s %9s %8s\n", "collective", "ranks", "bytes",
-         "algorithm", "measured_ns", "predicted_ns", "error", "mu");
+  printf("\n%-10s %6s %12s  %-30s %14s %14s %9s %8s\n", "collective", "ranks", "bytes", "algorithm",
+         "measured_ns", "predicted_ns", "error", "mu");
   for (int64_t i = 0; i < v->entry_count; i++) {
     const fs_validate_entry *e = &v->entries[i];
     const fs_collective_row *row = &r->data->rows[e->row];
@@ -168,9 +180,8 @@ static void print_text(const report *r) {
   for (int64_t i = 0; i < v->summary_count; i++) {
     const fs_validate_summary *s = &v->summaries[i];
     printf("%-10s %-30s %6lld %6lld %15s %14s %8s\n", fs_collective_name(s->collective),
-           s->algorithm, (long long)s->rows, (long long)s->best,
-           percent(a, s->mean_abs_error) + 1, percent(b, s->max_abs_error) + 1,
-           ratio(c, s->max_mu));
+           s->algorithm, (long long)s->rows, (long long)s->best, percent(a, s->mean_abs_error) + 1,
+           percent(b, s->max_abs_error) + 1, ratio(c, s->max_mu));
   }
   int heading = 0;
   for (int64_t i = 0; i < v->entry_count; i++) {
@@ -272,15 +283,16 @@ static void print_json(const report *r) {
  * work (a bad path fails first), committed atomically. */
 static int write_table(const report *r, fs_output *out, fs_error *err) {
   char a[32], b[32], mu[32];
-  fs_output_puts(out, "collective,ranks,bytes,algorithm,named,measured_ns,predicted_ns,error,mu,best\n");
+  fs_output_puts(out,
+                 "collective,ranks,bytes,algorithm,named,measured_ns,predicted_ns,error,mu,best\n");
   for (int64_t i = 0; i < r->v->entry_count; i++) {
     const fs_validate_entry *e = &r->v->entries[i];
     const fs_collective_row *row = &r->data->rows[e->row];
     const char *quote = strchr(e->algorithm, ',') ? "\"" : ""; /* rm:a4,a2 */
     fs_output_printf(out, "%s,%d,%lld,%s%s%s,%d,%s,%s,%.6g,%s,%d\n",
                      fs_collective_name(row->collective), (int)row->ranks, (long long)row->bytes,
-                     quote, e->algorithm, quote, e->named,
-                     fs_format_ns(a, e->measured), fs_format_ns(b, e->predicted), e->error,
+                     quote, e->algorithm, quote, e->named, fs_format_ns(a, e->measured),
+                     fs_format_ns(b, e->predicted), e->error,
                      isinf(e->mu) ? "inf" : (snprintf(mu, sizeof mu, "%.6g", e->mu), mu), e->best);
   }
   return fs_output_commit(out, err);
@@ -313,9 +325,11 @@ int fs_command_validate(int argc, char **argv) {
     status = FS_EXIT_SIMULATION;
     goto done;
   }
-  fs_validate_setup setup = {.network = &network, .compute = &compute,
+  fs_validate_setup setup = {.network = &network,
+                             .compute = &compute,
                              .platform = describe[0] ? &platform : NULL,
-                             .algorithms = &o.algorithms, .use_median = o.use_median};
+                             .algorithms = &o.algorithms,
+                             .use_median = o.use_median};
   int run = fs_validate(data, &setup, &v, &err);
   if (run != FS_VALIDATE_OK) {
     status = run == FS_VALIDATE_BAD_INPUT ? FS_EXIT_USAGE : FS_EXIT_SIMULATION;

@@ -85,7 +85,8 @@ done:
  * and call when it knows them. */
 static void report_unmatched_task(const fs_program *p, int32_t t, const fs_task_describer *d,
                                   FILE *out) {
-  char name[24], peer[24] = "any rank", tag[16] = "any", size[32], communicator[96] = "", call[256] = "";
+  char name[24], peer[24] = "any rank", tag[16] = "any", size[32], communicator[96] = "",
+                 call[256] = "";
   int32_t value = fs_task_tag(p, t);
   if (d && d->describe &&
       d->describe(d->state, p, t, &value, communicator, sizeof communicator, call, sizeof call))

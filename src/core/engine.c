@@ -7,23 +7,23 @@
  * queue's buckets growing to their high-water mark. A perturbation of the
  * models' intervals (the noise: core/perturbation.h) is called through a
  * table; the deadlock report is deadlock_report.c. */
-#include "engine.h"
+#include "core/engine.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "event_queue.h"
+#include "core/event_queue.h"
 
 /* Event payload: task id (or model payload) << EVENT_BITS | kind. */
 enum {
-  EVENT_COMPLETE,  /* local and remote completion at once */
-  EVENT_LOCAL,     /* the CPU part ends */
-  EVENT_REMOTE,    /* data delivered; a recv or a rendezvous send completes */
-  EVENT_MODEL,     /* the network model's own event */
-  EVENT_ARRIVAL,   /* a send's message reaches its receiver */
-  EVENT_RECEIVED,  /* the receiver's CPU is done with a message */
-  EVENT_RETRY,     /* a task or message waited for the model's resources */
-  EVENT_COMPUTE,   /* the compute model's own event */
+  EVENT_COMPLETE, /* local and remote completion at once */
+  EVENT_LOCAL,    /* the CPU part ends */
+  EVENT_REMOTE,   /* data delivered; a recv or a rendezvous send completes */
+  EVENT_MODEL,    /* the network model's own event */
+  EVENT_ARRIVAL,  /* a send's message reaches its receiver */
+  EVENT_RECEIVED, /* the receiver's CPU is done with a message */
+  EVENT_RETRY,    /* a task or message waited for the model's resources */
+  EVENT_COMPUTE,  /* the compute model's own event */
 };
 #define EVENT_BITS 3
 _Static_assert(EVENT_COMPUTE + 1 == 1 << EVENT_BITS, "handle() has a case for every kind");
@@ -81,19 +81,19 @@ struct fs_engine {
   fs_observer observers[FS_MAX_OBSERVERS];
   int observer_count;
   fs_event_queue queue;
-  int32_t *remaining;    /* per task: completions still needed; <= 0 once ready */
-  int32_t *waiting_next; /* per task: next in a CPU's waiting list or a match queue */
-  uint32_t *place;       /* per task: its place while it waits for a CPU; once started,
+  int32_t *remaining;       /* per task: completions still needed; <= 0 once ready */
+  int32_t *waiting_next;    /* per task: next in a CPU's waiting list or a match queue */
+  uint32_t *place;          /* per task: its place while it waits for a CPU; once started,
                           * the place of its message and the tasks it releases */
-  uint32_t next_place;   /* handed out in order: the ranks' first tasks, then one per start
+  uint32_t next_place;      /* handed out in order: the ranks' first tasks, then one per start
                           * and per match; at most ranks + 2 x FS_MAX_TASKS < 2^32 */
-  uint8_t *two_sided;    /* per task: MESSAGE, RENDEZVOUS... (above); NULL without sends */
-  cpu_state *cpus;       /* slot (program.h) * program->cpus + cpu */
-  match_queues *queues;  /* per slot; NULL without sends and receives */
-  fs_time *finish;       /* per slot: latest CPU end or data delivery */
+  uint8_t *two_sided;       /* per task: MESSAGE, RENDEZVOUS... (above); NULL without sends */
+  cpu_state *cpus;          /* slot (program.h) * program->cpus + cpu */
+  match_queues *queues;     /* per slot; NULL without sends and receives */
+  fs_time *finish;          /* per slot: latest CPU end or data delivery */
   dispatch_entry *dispatch; /* CPUs to serve at the end of this instant */
   int32_t dispatch_count;
-  int32_t dispatch_head; /* in a round without a heap: the next to serve */
+  int32_t dispatch_head;     /* in a round without a heap: the next to serve */
   int32_t dispatch_capacity; /* CPUs */
   int in_round, as_heap;
   fs_time now;
@@ -101,26 +101,26 @@ struct fs_engine {
   int64_t completed;
   int64_t stuck;
   int64_t unmatched;
-  int failed;            /* a post was refused (memory, or a time in the past) */
-  const char *failure;   /* why, when not that */
-  fs_error model_error;  /* what a model said when it could not reset */
+  int failed;           /* a post was refused (memory, or a time in the past) */
+  const char *failure;  /* why, when not that */
+  fs_error model_error; /* what a model said when it could not reset */
   /* a perturbation (fs_engine_set_perturbation): &perturbation_table, or
    * NULL, and then pending is unused */
   fs_perturbation *perturbation;
   fs_perturbation perturbation_table;
-  int32_t pending;       /* a local completion held until the model's call returns, or -1 */
-  fs_time pending_at;    /* its time as the model posted it */
+  int32_t pending;    /* a local completion held until the model's call returns, or -1 */
+  fs_time pending_at; /* its time as the model posted it */
   /* cores (fs_engine_set_cores); all NULL unless concurrent tasks run on a platform */
-  core_pool *pools;      /* per node holding ranks */
-  int32_t *pool_of;      /* per slot (program.h) */
+  core_pool *pools; /* per node holding ranks */
+  int32_t *pool_of; /* per slot (program.h) */
   int32_t pool_count, cores;
-  int32_t *released;     /* the pools' heaps of free core ids */
-  int32_t *held_core;    /* per CPU: the core it holds, -1 */
-  core_waiter *waiters;  /* the pools' heaps of waiters */
-  int32_t *task_core;    /* per task: the core a concurrent task holds, -1 */
-  fs_time *ready_at;     /* per task (or message): when it joined its CPU's list */
-  int32_t *pool_ring;    /* pools to serve at the end of this instant */
-  int64_t core_bytes;    /* what the arrays above take */
+  int32_t *released;    /* the pools' heaps of free core ids */
+  int32_t *held_core;   /* per CPU: the core it holds, -1 */
+  core_waiter *waiters; /* the pools' heaps of waiters */
+  int32_t *task_core;   /* per task: the core a concurrent task holds, -1 */
+  fs_time *ready_at;    /* per task (or message): when it joined its CPU's list */
+  int32_t *pool_ring;   /* pools to serve at the end of this instant */
+  int64_t core_bytes;   /* what the arrays above take */
   int32_t ring_head, ring_count;
 };
 
@@ -240,7 +240,10 @@ static int32_t node_index(const int32_t *nodes, int32_t count, int32_t node) {
   int32_t lo = 0, hi = count - 1;
   while (lo < hi) {
     int32_t mid = lo + (hi - lo) / 2;
-    if (nodes[mid] < node) lo = mid + 1; else hi = mid;
+    if (nodes[mid] < node)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo;
 }
@@ -262,7 +265,8 @@ static int size_heaps(fs_engine *e) {
   free(room);
   e->waiters = malloc((size_t)total * sizeof *e->waiters + 1);
   e->released = malloc((size_t)held * sizeof *e->released + 1);
-  e->core_bytes += total * (int64_t)sizeof *e->waiters + 1 + held * (int64_t)sizeof *e->released + 1;
+  e->core_bytes +=
+      total * (int64_t)sizeof *e->waiters + 1 + held * (int64_t)sizeof *e->released + 1;
   return e->waiters && e->released ? 0 : -1;
 }
 
@@ -459,7 +463,8 @@ static int entry_before(const dispatch_entry *a, const dispatch_entry *b) {
 
 static void sift_up(fs_engine *e, int32_t i) {
   dispatch_entry *heap = e->dispatch, item = heap[i];
-  for (; i > 0 && entry_before(&item, &heap[(i - 1) / 2]); i = (i - 1) / 2) heap[i] = heap[(i - 1) / 2];
+  for (; i > 0 && entry_before(&item, &heap[(i - 1) / 2]); i = (i - 1) / 2)
+    heap[i] = heap[(i - 1) / 2];
   heap[i] = item;
 }
 
@@ -681,16 +686,20 @@ static void release_task_core(fs_engine *e, int32_t task) {
 /* ---- tasks ---- */
 
 /* What notify tells the observers of a task (fs_observer's callbacks). */
-typedef enum task_news { TASK_READY, TASK_STARTED, TASK_LOCAL_COMPLETE, TASK_REMOTE_COMPLETE } task_news;
+typedef enum task_news {
+  TASK_READY,
+  TASK_STARTED,
+  TASK_LOCAL_COMPLETE,
+  TASK_REMOTE_COMPLETE
+} task_news;
 
 static void notify(fs_engine *e, task_news news, int32_t task) {
   for (int i = 0; i < e->observer_count; i++) {
     fs_observer *o = &e->observers[i];
-    void (*callback)(void *, int32_t, fs_time) =
-        news == TASK_READY ? o->ready
-        : news == TASK_STARTED ? o->started
-        : news == TASK_LOCAL_COMPLETE ? o->local_complete
-                                      : o->remote_complete;
+    void (*callback)(void *, int32_t, fs_time) = news == TASK_READY            ? o->ready
+                                                 : news == TASK_STARTED        ? o->started
+                                                 : news == TASK_LOCAL_COMPLETE ? o->local_complete
+                                                                               : o->remote_complete;
     if (callback) callback(o->state, task, e->now);
   }
 }
@@ -702,7 +711,8 @@ static void notify_match(fs_engine *e, int32_t send, int32_t recv) {
 
 static void notify_received(fs_engine *e, int32_t send, fs_time end) {
   for (int i = 0; i < e->observer_count; i++)
-    if (e->observers[i].received) e->observers[i].received(e->observers[i].state, send, e->now, end);
+    if (e->observers[i].received)
+      e->observers[i].received(e->observers[i].state, send, e->now, end);
 }
 
 static void notify_placed(fs_engine *e, int32_t task, int32_t core) {
@@ -759,28 +769,19 @@ static void start_task(fs_engine *e, int32_t task) {
   }
   switch (p->kind[task]) {
     case FS_START: /* value: the skew */
-    case FS_SLEEP:
-      fs_engine_post_complete(e, task, fs_time_add(e->now, p->value[task]));
-      break;
-    case FS_PROXY:
-      fs_engine_post_complete(e, task, e->now);
-      break;
+    case FS_SLEEP: fs_engine_post_complete(e, task, fs_time_add(e->now, p->value[task])); break;
+    case FS_PROXY: fs_engine_post_complete(e, task, e->now); break;
     case FS_COMPUTE:
       if (e->compute->start)
         e->compute->start(e->compute->state, e, task, e->now);
       else
         fs_engine_post_complete(e, task,
-                                fs_time_add(e->now, e->compute->duration(e->compute->state, p, task)));
+                                fs_time_add(e->now,
+                                            e->compute->duration(e->compute->state, p, task)));
       break;
-    case FS_SEND:
-      start_send(e, task);
-      break;
-    case FS_RECV:
-      post_recv(e, task);
-      break;
-    default: /* put, get */
-      e->network->start(e->network->state, e, task, e->now);
-      break;
+    case FS_SEND: start_send(e, task); break;
+    case FS_RECV: post_recv(e, task); break;
+    default: /* put, get */ e->network->start(e->network->state, e, task, e->now); break;
   }
   if (e->perturbation) flush_pending_local(e);
 }
@@ -841,7 +842,10 @@ static int32_t take_first(fs_engine *e, int32_t *head, int32_t *tail, int32_t ot
   int32_t *next = e->waiting_next, previous = -1;
   for (int32_t t = *head; t >= 0; previous = t, t = next[t]) {
     if (!(other_is_send ? accepts(p, t, other) : accepts(p, other, t))) continue;
-    if (previous < 0) *head = next[t]; else next[previous] = next[t];
+    if (previous < 0)
+      *head = next[t];
+    else
+      next[previous] = next[t];
     if (*tail == t) *tail = previous;
     return t;
   }
@@ -850,7 +854,10 @@ static int32_t take_first(fs_engine *e, int32_t *head, int32_t *tail, int32_t ot
 
 static void append(fs_engine *e, int32_t *head, int32_t *tail, int32_t t) {
   e->waiting_next[t] = -1;
-  if (*tail >= 0) e->waiting_next[*tail] = t; else *head = t;
+  if (*tail >= 0)
+    e->waiting_next[*tail] = t;
+  else
+    *head = t;
   *tail = t;
 }
 
@@ -957,12 +964,15 @@ static void handle_remote(fs_engine *e, int32_t task) {
 
 static void handle_complete(fs_engine *e, int32_t task) {
   const fs_program *p = e->program;
-  if (e->observer_count) notify(e, TASK_LOCAL_COMPLETE, task), notify(e, TASK_REMOTE_COMPLETE, task);
+  if (e->observer_count)
+    notify(e, TASK_LOCAL_COMPLETE, task), notify(e, TASK_REMOTE_COMPLETE, task);
   if (p->kind[task] >= FS_SLEEP) { /* start and proxy do not count */
     extend_finish(e, p->rank[task]);
     extend_finish(e, delivered_at(p, task));
-    if (fs_task_takes_cpu(p, task)) free_cpu(e, cpu_of(e, p->rank[task], task));
-    else if (e->pools) release_task_core(e, task);
+    if (fs_task_takes_cpu(p, task))
+      free_cpu(e, cpu_of(e, p->rank[task], task));
+    else if (e->pools)
+      release_task_core(e, task);
   }
   e->completed++;
   release(e, task, start_edges_end(p, task), p->successor_at[task + 1]);
@@ -977,15 +987,9 @@ static void handle(fs_engine *e, uint64_t payload) {
   const fs_program *p = e->program;
   int32_t task = (int32_t)(payload >> EVENT_BITS);
   switch (payload & ((1 << EVENT_BITS) - 1)) {
-    case EVENT_COMPLETE:
-      handle_complete(e, task);
-      break;
-    case EVENT_LOCAL:
-      handle_local(e, task);
-      break;
-    case EVENT_REMOTE:
-      handle_remote(e, task);
-      break;
+    case EVENT_COMPLETE: handle_complete(e, task); break;
+    case EVENT_LOCAL: handle_local(e, task); break;
+    case EVENT_REMOTE: handle_remote(e, task); break;
     case EVENT_ARRIVAL:
       if (e->network->receive)
         wait_for_cpu(e, receiving_cpu(e, task), task);
@@ -1004,10 +1008,12 @@ static void handle(fs_engine *e, uint64_t payload) {
       break;
     }
     case EVENT_COMPUTE:
-      if (e->compute->event) e->compute->event(e->compute->state, e, (uint32_t)(payload >> EVENT_BITS), e->now);
+      if (e->compute->event)
+        e->compute->event(e->compute->state, e, (uint32_t)(payload >> EVENT_BITS), e->now);
       break;
     case EVENT_MODEL:
-      if (e->network->event) e->network->event(e->network->state, e, (uint32_t)(payload >> EVENT_BITS), e->now);
+      if (e->network->event)
+        e->network->event(e->network->state, e, (uint32_t)(payload >> EVENT_BITS), e->now);
       if (e->perturbation) flush_pending_local(e);
       break;
   } /* no default: the eight kinds are every value of EVENT_BITS bits */
@@ -1165,7 +1171,8 @@ int fs_engine_run(fs_engine *e, fs_error *err) {
   if (e->failed)
     return fs_error_set(err, "simulation failed at %lld ps: %s", (long long)e->now,
                         e->failure ? e->failure
-                                   : "out of memory, or the network model posted a completion in the past");
+                                   : "out of memory, or the network model posted a completion in "
+                                     "the past");
   for (int32_t t = 0; t < p->tasks; t++)
     if (e->remaining[t] > 0) e->stuck++;
   unmatched_count left = {0, 0};
@@ -1176,9 +1183,10 @@ int fs_engine_run(fs_engine *e, fs_error *err) {
     return fs_error_set(err, "simulation failed: the network model left %lld transfers unfinished",
                         (long long)(p->tasks - e->completed - e->stuck - unfinished));
   if (e->stuck || e->unmatched) {
-    fs_error_set(err, "deadlock: %lld of %d tasks can never become ready; %lld receives or "
-                 "messages found no partner", (long long)e->stuck, p->tasks,
-                 (long long)e->unmatched);
+    fs_error_set(err,
+                 "deadlock: %lld of %d tasks can never become ready; %lld receives or "
+                 "messages found no partner",
+                 (long long)e->stuck, p->tasks, (long long)e->unmatched);
     return FS_RUN_DEADLOCK;
   }
   return FS_RUN_OK;

@@ -34,10 +34,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "error.h"
+#include "core/error.h"
 #include "core/perturbation.h"
-#include "model.h"
-#include "program.h"
+#include "core/model.h"
+#include "core/program.h"
 
 /* Instruments observe a run; each callback may be NULL. */
 typedef struct fs_observer {

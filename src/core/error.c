@@ -1,7 +1,7 @@
 /* error.c: formatting of fs_error messages, and the one checked allocation
  * that tells "too large" (past the memory limit: bad input) from "out of
  * memory" (the allocation failed). */
-#include "error.h"
+#include "core/error.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /* event_queue.c: the radix heap behind the event engine (see the header). */
-#include "event_queue.h"
+#include "core/event_queue.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +13,8 @@ void fs_event_queue_free(fs_event_queue *q) {
 
 int64_t fs_event_queue_bytes(const fs_event_queue *q) {
   int64_t bytes = 0;
-  for (int i = 0; i < FS_EVENT_BUCKETS; i++) bytes += q->bucket[i].capacity * (int64_t)sizeof(fs_event);
+  for (int i = 0; i < FS_EVENT_BUCKETS; i++)
+    bytes += q->bucket[i].capacity * (int64_t)sizeof(fs_event);
   return bytes;
 }
 

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "units.h"
+#include "core/units.h"
 
 typedef struct fs_event {
   fs_time time;
@@ -20,7 +20,7 @@ typedef struct fs_event {
 
 typedef struct fs_event_bucket {
   fs_event *items;
-  int64_t head;  /* first unread item (bucket 0 is read FIFO) */
+  int64_t head; /* first unread item (bucket 0 is read FIFO) */
   int64_t count;
   int64_t capacity;
 } fs_event_bucket;
@@ -30,7 +30,7 @@ typedef struct fs_event_bucket {
 #define FS_EVENT_BUCKETS 65
 
 typedef struct fs_event_queue {
-  fs_time last;  /* time of the last event popped; no push may be earlier */
+  fs_time last; /* time of the last event popped; no push may be earlier */
   int64_t size;
   fs_event_bucket bucket[FS_EVENT_BUCKETS];
 } fs_event_queue;

@@ -1,6 +1,6 @@
 /* index_map.c: see index_map.h. Linear probing in a table at most half
  * full, so a lookup ends after a few probes. */
-#include "index_map.h"
+#include "core/index_map.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +9,8 @@ int fs_index_map_init(fs_index_map *m, int64_t keys, const char *what, fs_error 
   memset(m, 0, sizeof *m);
   int64_t slots = 2;
   while (slots < 2 * keys) slots *= 2; /* keys <= 2^31: slots <= 2^33 */
-  if (slots > ((int64_t)1 << 32)) return fs_error_too_large(err, what, slots * 8, fs_memory_limit());
+  if (slots > ((int64_t)1 << 32))
+    return fs_error_too_large(err, what, slots * 8, fs_memory_limit());
   m->keys = fs_allocate(slots, sizeof *m->keys, what, err);
   m->values = m->keys ? fs_allocate(slots, sizeof *m->values, what, err) : NULL;
   if (!m->values) {

@@ -7,13 +7,13 @@
 
 #include <stdint.h>
 
-#include "error.h"
+#include "core/error.h"
 
 typedef struct fs_index_map {
-  int32_t *keys;   /* -1: empty */
+  int32_t *keys; /* -1: empty */
   int32_t *values;
-  uint32_t mask;   /* slots - 1 (a power of two) */
-  int32_t count;   /* keys added */
+  uint32_t mask; /* slots - 1 (a power of two) */
+  int32_t count; /* keys added */
 } fs_index_map;
 
 /* Room for up to `keys` keys; 0, or -1 with err set (fs_allocate's

@@ -24,9 +24,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
-#include "program.h"
-#include "units.h"
+#include "core/error.h"
+#include "core/program.h"
+#include "core/units.h"
 
 typedef struct fs_engine fs_engine;
 
@@ -143,15 +143,17 @@ typedef struct fs_compute_model {
 /* The reports' side, for callers: each answers for a model with no
  * reports table or a NULL member. describe writes "" when the model
  * shows no parameters. */
-static inline void fs_network_model_describe(const fs_network_model *m, char *buffer,
-                                             size_t size) {
-  if (m->reports && m->reports->describe) m->reports->describe(m->state, buffer, size);
-  else if (size) buffer[0] = 0;
+static inline void fs_network_model_describe(const fs_network_model *m, char *buffer, size_t size) {
+  if (m->reports && m->reports->describe)
+    m->reports->describe(m->state, buffer, size);
+  else if (size)
+    buffer[0] = 0;
 }
-static inline void fs_compute_model_describe(const fs_compute_model *m, char *buffer,
-                                             size_t size) {
-  if (m->reports && m->reports->describe) m->reports->describe(m->state, buffer, size);
-  else if (size) buffer[0] = 0;
+static inline void fs_compute_model_describe(const fs_compute_model *m, char *buffer, size_t size) {
+  if (m->reports && m->reports->describe)
+    m->reports->describe(m->state, buffer, size);
+  else if (size)
+    buffer[0] = 0;
 }
 /* Whether m (may be NULL) can price transfers at all. */
 static inline int fs_network_model_can_price(const fs_network_model *m) {

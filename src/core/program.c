@@ -1,6 +1,6 @@
 /* program.c: building a program (tasks, dependencies, labels, names) and
  * turning its dependency pairs into the successor array the engine walks. */
-#include "program.h"
+#include "core/program.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +14,8 @@ const char *fs_task_kind_name(fs_task_kind kind) {
 
 int fs_task_kind_from_name(const char *name, int64_t length) {
   for (int k = 0; k < FS_TASK_KINDS; k++)
-    if ((int64_t)strlen(kind_names[k]) == length && memcmp(kind_names[k], name, (size_t)length) == 0)
+    if ((int64_t)strlen(kind_names[k]) == length &&
+        memcmp(kind_names[k], name, (size_t)length) == 0)
       return k;
   return -1;
 }
@@ -65,11 +66,11 @@ static int grow(void *array, size_t size, int64_t capacity) {
 static int set_task_capacity(fs_program *p, int64_t capacity) {
   if (capacity > FS_MAX_TASKS) capacity = FS_MAX_TASKS;
   if (capacity <= p->capacity) return 0;
-  if (grow(&p->kind, 1, capacity) || grow(&p->flags, 1, capacity) ||
-      grow(&p->rank, 4, capacity) || grow(&p->peer, 4, capacity) ||
-      grow(&p->value, 8, capacity) || grow(&p->need, 4, capacity) ||
-      (p->label && grow(&p->label, 4, capacity)) || (p->name_at && grow(&p->name_at, 8, capacity)) ||
-      (p->tag && grow(&p->tag, 4, capacity)) || (p->stride && grow(&p->stride, 8, capacity)) || (p->cpu && grow(&p->cpu, 1, capacity)) ||
+  if (grow(&p->kind, 1, capacity) || grow(&p->flags, 1, capacity) || grow(&p->rank, 4, capacity) ||
+      grow(&p->peer, 4, capacity) || grow(&p->value, 8, capacity) || grow(&p->need, 4, capacity) ||
+      (p->label && grow(&p->label, 4, capacity)) ||
+      (p->name_at && grow(&p->name_at, 8, capacity)) || (p->tag && grow(&p->tag, 4, capacity)) ||
+      (p->stride && grow(&p->stride, 8, capacity)) || (p->cpu && grow(&p->cpu, 1, capacity)) ||
       (p->nic && grow(&p->nic, 1, capacity)))
     return -1;
   p->capacity = (int32_t)capacity;
@@ -120,8 +121,9 @@ int fs_program_depend(fs_program *p, int32_t task, int32_t on, int point) {
   }
   uint32_t *pair = p->pending + 2 * p->dependencies++;
   pair[0] = (uint32_t)on;
-  pair[1] = (uint32_t)task | (point == FS_AFTER_LOCAL ? FS_EDGE_LOCAL
-                               : point == FS_AFTER_START ? FS_EDGE_START : 0);
+  pair[1] = (uint32_t)task | (point == FS_AFTER_LOCAL   ? FS_EDGE_LOCAL
+                              : point == FS_AFTER_START ? FS_EDGE_START
+                                                        : 0);
   return 0;
 }
 
@@ -206,7 +208,8 @@ const char *fs_task_name(const fs_program *p, int32_t t, char buffer[24]) {
   char digits[16];
   int n = 0;
   uint32_t v = (uint32_t)t;
-  do digits[n++] = (char)('0' + v % 10), v /= 10; while (v);
+  do digits[n++] = (char)('0' + v % 10), v /= 10;
+  while (v);
   buffer[0] = 't';
   for (int i = 0; i < n; i++) buffer[1 + i] = digits[n - 1 - i];
   buffer[1 + n] = 0;
@@ -245,7 +248,8 @@ static int build_successors(fs_program *p) {
   for (int pass = 0; pass < 3; pass++)
     for (int64_t e = 0; pass_edges[pass] > 0 && e < m; e++) {
       uint32_t to = p->pending[2 * e + 1];
-      if ((to & (FS_EDGE_START | FS_EDGE_LOCAL)) == pass_flags[pass]) out[at[p->pending[2 * e] + 1]++] = to;
+      if ((to & (FS_EDGE_START | FS_EDGE_LOCAL)) == pass_flags[pass])
+        out[at[p->pending[2 * e] + 1]++] = to;
     }
   /* at[from+1] is the end of from's range == start of from+1 */
   p->successor_at = at;
@@ -309,8 +313,8 @@ int fs_program_finalize(fs_program *p, fs_error *err) {
     if ((kind == FS_PUT || kind == FS_GET || kind == FS_SEND || kind == FS_RECV) &&
         (p->peer[t] < lowest_peer || p->peer[t] >= p->ranks)) {
       free(degree);
-      return fs_error_set(err, "task %s: peer rank %d is outside [0, %d)",
-                          fs_task_name(p, t, name), p->peer[t], p->ranks);
+      return fs_error_set(err, "task %s: peer rank %d is outside [0, %d)", fs_task_name(p, t, name),
+                          p->peer[t], p->ranks);
     }
     if (p->flags[t] & FS_HAS_ANY) {
       if (p->need[t] < 1 || p->need[t] > degree[t]) {

@@ -22,19 +22,19 @@
 
 #include <stdint.h>
 
-#include "error.h"
-#include "index_map.h"
-#include "units.h"
+#include "core/error.h"
+#include "core/index_map.h"
+#include "core/units.h"
 
 typedef enum fs_task_kind {
-  FS_START = 0,  /* entry point; completes at ready + skew; no CPU */
-  FS_PROXY,      /* zero-time join/fan-out; no CPU */
-  FS_SLEEP,      /* occupies the CPU for time */
-  FS_COMPUTE,    /* occupies the CPU for time, or what the compute model says */
-  FS_PUT,        /* one-sided transfer of size bytes to peer */
-  FS_GET,        /* one-sided fetch of size bytes from peer */
-  FS_SEND,       /* two-sided: size bytes to peer with tag, matched MPI-style */
-  FS_RECV,       /* two-sided: size bytes from peer (-1: any) with tag (-1: any) */
+  FS_START = 0, /* entry point; completes at ready + skew; no CPU */
+  FS_PROXY,     /* zero-time join/fan-out; no CPU */
+  FS_SLEEP,     /* occupies the CPU for time */
+  FS_COMPUTE,   /* occupies the CPU for time, or what the compute model says */
+  FS_PUT,       /* one-sided transfer of size bytes to peer */
+  FS_GET,       /* one-sided fetch of size bytes from peer */
+  FS_SEND,      /* two-sided: size bytes to peer with tag, matched MPI-style */
+  FS_RECV,      /* two-sided: size bytes from peer (-1: any) with tag (-1: any) */
   FS_TASK_KINDS
 } fs_task_kind;
 
@@ -54,7 +54,7 @@ enum fs_dependency_point { FS_AFTER_END = 0, FS_AFTER_LOCAL = 1, FS_AFTER_START 
  * dependency is on the local completion or on the start. */
 #define FS_EDGE_LOCAL 0x80000000u
 #define FS_EDGE_START 0x40000000u
-#define FS_EDGE_TASK(e) ((int32_t)((e) & 0x3fffffffu))
+#define FS_EDGE_TASK(e) ((int32_t)((e)&0x3fffffffu))
 #define FS_MAX_TASKS 0x3fffffff
 #define FS_MAX_DEPENDENCIES 0xffffffffLL /* successor offsets are 32-bit */
 #define FS_ANY_SOURCE (-1)
@@ -69,20 +69,20 @@ typedef struct fs_program {
   uint8_t *kind;
   uint8_t *flags;
   int32_t *rank;
-  int32_t *peer;    /* put: to=, get: from=, else -1 */
-  int64_t *value;   /* time (ps) or size (bytes), see FS_HAS_TIME/FS_HAS_SIZE */
-  int32_t *need;    /* completions that make the task ready: any=K or in-degree */
-  int32_t *label;   /* index into labels, -1 for none; NULL when no task has one */
-  int32_t *tag;     /* send/recv tag (FS_ANY_TAG: any); NULL when no task has one (0) */
-  int64_t *stride;  /* put/get/send/recv data layout: 0 contiguous, else a vector with this
+  int32_t *peer;        /* put: to=, get: from=, else -1 */
+  int64_t *value;       /* time (ps) or size (bytes), see FS_HAS_TIME/FS_HAS_SIZE */
+  int32_t *need;        /* completions that make the task ready: any=K or in-degree */
+  int32_t *label;       /* index into labels, -1 for none; NULL when no task has one */
+  int32_t *tag;         /* send/recv tag (FS_ANY_TAG: any); NULL when no task has one (0) */
+  int64_t *stride;      /* put/get/send/recv data layout: 0 contiguous, else a vector with this
                      * stride in bytes; NULL when no task has one (0) */
-  uint8_t *cpu;     /* CPU of the rank the task runs on; NULL when all use CPU 0 */
-  uint8_t *nic;     /* NIC of a send/recv; NULL when all use NIC 0 */
-  int32_t cpus, nics; /* per rank: 1 + the largest cpu and nic index (after finalize) */
-  int32_t slots;      /* per-rank state of a run has this many slots (after finalize) */
-  int32_t *slot_rank; /* slot -> rank, ascending; NULL when slot r is rank r */
+  uint8_t *cpu;         /* CPU of the rank the task runs on; NULL when all use CPU 0 */
+  uint8_t *nic;         /* NIC of a send/recv; NULL when all use NIC 0 */
+  int32_t cpus, nics;   /* per rank: 1 + the largest cpu and nic index (after finalize) */
+  int32_t slots;        /* per-rank state of a run has this many slots (after finalize) */
+  int32_t *slot_rank;   /* slot -> rank, ascending; NULL when slot r is rank r */
   fs_index_map slot_of; /* rank -> slot when slot_rank is set */
-  int64_t *name_at; /* offset into names; NULL when tasks are unnamed ("t<id>") */
+  int64_t *name_at;     /* offset into names; NULL when tasks are unnamed ("t<id>") */
   /* successors (valid after finalize): successor[successor_at[i] ..
    * successor_at[i+1]): start edges, then local-completion edges, then
    * completion edges, each group in the order added */

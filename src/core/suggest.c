@@ -1,5 +1,5 @@
 /* suggest.c: edit distance and the closest names (suggest.h). */
-#include "suggest.h"
+#include "core/suggest.h"
 
 #include <stdio.h>
 #include <string.h>

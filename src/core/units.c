@@ -1,7 +1,7 @@
 /* units.c: exact parsing and formatting of times, sizes and times per byte.
  * Numbers are read as a decimal mantissa and a count of fraction digits and
  * scaled in 128-bit integers, so "0.4ns" is exactly 400 ps, never 399.99. */
-#include "units.h"
+#include "core/units.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -14,11 +14,11 @@ typedef struct named_scale {
 } named_scale;
 
 typedef struct decimal {
-  wide mantissa;  /* all digits, without the point */
-  int fraction;   /* digits after the point */
+  wide mantissa; /* all digits, without the point */
+  int fraction;  /* digits after the point */
   int negative;
-  int huge;       /* more than 19 digits before the point: past every limit */
-  size_t used;    /* characters consumed */
+  int huge;    /* more than 19 digits before the point: past every limit */
+  size_t used; /* characters consumed */
 } decimal;
 
 static wide power10(int n) {
@@ -179,7 +179,8 @@ fs_time fs_time_for_bytes(int64_t size, fs_per_byte per_byte) {
 
 /* value / 10^digits in decimal, trailing zeros of the fraction trimmed,
  * then suffix: exact for every int64 (the magnitude is taken unsigned). */
-static char *format_fixed(char *buffer, size_t size, int64_t value, int digits, const char *suffix) {
+static char *format_fixed(char *buffer, size_t size, int64_t value, int digits,
+                          const char *suffix) {
   uint64_t scale = 1;
   for (int i = 0; i < digits; i++) scale *= 10;
   uint64_t magnitude = value < 0 ? (uint64_t)0 - (uint64_t)value : (uint64_t)value;
@@ -236,7 +237,8 @@ static char *integer_and_unit(char *buffer, int64_t value, const char *unit) {
   char digits[24];
   int n = sizeof digits;
   uint64_t magnitude = value < 0 ? (uint64_t)0 - (uint64_t)value : (uint64_t)value;
-  do digits[--n] = (char)('0' + magnitude % 10), magnitude /= 10; while (magnitude);
+  do digits[--n] = (char)('0' + magnitude % 10), magnitude /= 10;
+  while (magnitude);
   if (value < 0) digits[--n] = '-';
   size_t length = sizeof digits - (size_t)n, unit_length = strlen(unit);
   memcpy(buffer, digits + n, length);
@@ -259,10 +261,9 @@ char *fs_format_time(char *buffer, fs_time t) {
 }
 
 char *fs_format_size(char *buffer, int64_t size) {
-  static const named_scale units[] = {
-      {"TiB", (int64_t)1 << 40}, {"TB", 1000000000000}, {"GiB", (int64_t)1 << 30},
-      {"GB", 1000000000},        {"MiB", 1 << 20},      {"MB", 1000000},
-      {"KiB", 1 << 10},          {"KB", 1000}};
+  static const named_scale units[] = {{"TiB", (int64_t)1 << 40}, {"TB", 1000000000000},
+                                      {"GiB", (int64_t)1 << 30}, {"GB", 1000000000},
+                                      {"MiB", 1 << 20},          {"MB", 1000000},
+                                      {"KiB", 1 << 10},          {"KB", 1000}};
   return format_in_unit(buffer, size, units, sizeof units / sizeof units[0], "B");
 }
-

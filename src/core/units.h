@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef int64_t fs_time;      /* picoseconds */
-typedef int64_t fs_per_byte;  /* attoseconds per byte */
+typedef int64_t fs_time;     /* picoseconds */
+typedef int64_t fs_per_byte; /* attoseconds per byte */
 
 #define FS_TIME_MAX INT64_MAX
 /* The limits of the whole program (docs/MODELS.md, "Limits"): every time, instant

@@ -5,7 +5,7 @@
  * A caller (fennelsim fit, tests) calls fs_fit_init with the model's name,
  * then the fitter, then fs_fit_free whatever happened; a fitter may call
  * fs_fit_init again on the still empty fit (to set its kind). */
-#include "fit.h"
+#include "fit/fit.h"
 
 #include <limits.h>
 #include <math.h>
@@ -22,9 +22,10 @@ static const struct {
   const char *name;
   fs_fitter fitter;
 } fitters[] = {
-    {"hockney", fs_fit_hockney}, {"hetero-hockney", fs_fit_hetero_hockney},
-    {"pipelined", fs_fit_pipelined}, {"loggops", fs_fit_loggops}, {"taulop", fs_fit_taulop},
-    {"lognp", fs_fit_lognp}, {"log3p", fs_fit_lognp}, {"lmo", fs_fit_lmo},
+    {"hockney", fs_fit_hockney},     {"hetero-hockney", fs_fit_hetero_hockney},
+    {"pipelined", fs_fit_pipelined}, {"loggops", fs_fit_loggops},
+    {"taulop", fs_fit_taulop},       {"lognp", fs_fit_lognp},
+    {"log3p", fs_fit_lognp},         {"lmo", fs_fit_lmo},
 };
 
 fs_fitter fs_fitter_find(const char *model) {
@@ -91,7 +92,8 @@ char *fs_fit_table_text(const fs_size_table *t, const char *heading) {
 }
 
 int fs_fit_add_table(fs_fit *fit, const char *name, char *rows) {
-  if (!rows || fit->table_count == FS_FIT_MAX_TABLES || strlen(name) >= sizeof fit->tables[0].name) {
+  if (!rows || fit->table_count == FS_FIT_MAX_TABLES ||
+      strlen(name) >= sizeof fit->tables[0].name) {
     free(rows);
     return -1;
   }
@@ -172,12 +174,16 @@ fs_time fs_fit_round_time(double ps) {
 static const struct {
   const char *kind, *table;
 } file_only_tables[] = {
-    {"hetero-hockney", "file"}, {"lmo", "file"}, {"lognp", "mw_table"}, {"lognp", "net_table"},
+    {"hetero-hockney", "file"},
+    {"lmo", "file"},
+    {"lognp", "mw_table"},
+    {"lognp", "net_table"},
 };
 
 static int file_only(const char *kind, const char *table) {
   for (size_t i = 0; i < sizeof file_only_tables / sizeof file_only_tables[0]; i++)
-    if (strcmp(kind, file_only_tables[i].kind) == 0 && strcmp(table, file_only_tables[i].table) == 0)
+    if (strcmp(kind, file_only_tables[i].kind) == 0 &&
+        strcmp(table, file_only_tables[i].table) == 0)
       return 1;
   return 0;
 }
@@ -222,15 +228,18 @@ static void put_escaped(fs_output *out, const char *text) {
 static void put_comment(fs_output *out, const char *text, size_t length) {
   fs_output_puts(out, "<!-- ");
   for (size_t i = 0; i < length; i++)
-    fs_output_write(out, text[i] == '-' && i + 1 < length && text[i + 1] == '-' ? "=" : text + i, 1);
+    fs_output_write(out, text[i] == '-' && i + 1 < length && text[i + 1] == '-' ? "=" : text + i,
+                    1);
   fs_output_puts(out, " -->\n");
 }
 
 static void put_table(fs_output *out, const fs_fit_table *t) {
   fs_output_printf(out, "  <table name=\"%s\"><![CDATA[\n", t->name);
   for (const char *at = t->rows; *at; at++) {
-    if (strncmp(at, "]]>", 3) == 0) fs_output_puts(out, "]]]]><![CDATA[>"), at += 2;
-    else fs_output_write(out, at, 1);
+    if (strncmp(at, "]]>", 3) == 0)
+      fs_output_puts(out, "]]]]><![CDATA[>"), at += 2;
+    else
+      fs_output_write(out, at, 1);
   }
   size_t n = strlen(t->rows);
   fs_output_puts(out, n && t->rows[n - 1] != '\n' ? "\n  ]]></table>\n" : "  ]]></table>\n");
@@ -251,8 +260,10 @@ int fs_fit_write_xml(const fs_fit *fit, const char *path, fs_error *err) {
   fs_output *out = fs_output_open(path, err);
   if (!out) return -1;
   char line[160];
-  int n = snprintf(line, sizeof line, "fitted by fennelsim fit: max mu %.6g, mean mu %.6g over %lld "
-                   "rows", fit->max_mu, fit->mean_mu, (long long)fit->residual_count);
+  int n = snprintf(line, sizeof line,
+                   "fitted by fennelsim fit: max mu %.6g, mean mu %.6g over %lld "
+                   "rows",
+                   fit->max_mu, fit->mean_mu, (long long)fit->residual_count);
   put_comment(out, line, (size_t)n);
   for (const char *at = fit->notes; *at;) {
     const char *end = strchr(at, '\n');
@@ -291,10 +302,11 @@ static void row_text(char *buffer, size_t size, const fs_probe_row *r) {
     n += snprintf(buffer + n, size - (size_t)n, "/%lldB", (long long)r->reply_bytes);
   if (r->stride && (size_t)n < size)
     n += snprintf(buffer + n, size - (size_t)n, " stride %lld", (long long)r->stride);
-  if (r->count != 1 && (size_t)n < size) n += snprintf(buffer + n, size - (size_t)n, " x%d", r->count);
-  if ((size_t)n < size)
-    n += snprintf(buffer + n, size - (size_t)n, " ranks %d", r->rank_a);
-  if (r->rank_b >= 0 && (size_t)n < size) n += snprintf(buffer + n, size - (size_t)n, ",%d", r->rank_b);
+  if (r->count != 1 && (size_t)n < size)
+    n += snprintf(buffer + n, size - (size_t)n, " x%d", r->count);
+  if ((size_t)n < size) n += snprintf(buffer + n, size - (size_t)n, " ranks %d", r->rank_a);
+  if (r->rank_b >= 0 && (size_t)n < size)
+    n += snprintf(buffer + n, size - (size_t)n, ",%d", r->rank_b);
   if (r->rank_c >= 0 && (size_t)n < size) snprintf(buffer + n, size - (size_t)n, ",%d", r->rank_c);
 }
 
@@ -321,8 +333,8 @@ void fs_fit_report_text(FILE *out, const fs_fit *fit, const fs_probe_data *data)
     fprintf(out, "  %.*s\n", length, at);
     at += length + (end != NULL);
   }
-  fprintf(out, "residuals (%lld rows):\n  %6s  %-44s %16s %16s %10s\n", (long long)fit->residual_count,
-          "line", "row", "measured_ns", "estimated_ns", "mu");
+  fprintf(out, "residuals (%lld rows):\n  %6s  %-44s %16s %16s %10s\n",
+          (long long)fit->residual_count, "line", "row", "measured_ns", "estimated_ns", "mu");
   for (int64_t i = 0; i < fit->residual_count; i++) {
     const fs_fit_residual *r = &fit->residuals[i];
     const fs_probe_row *row = &data->rows[r->row];
@@ -338,22 +350,29 @@ static void json_string(FILE *out, const char *text, size_t length) {
   fputc('"', out);
   for (size_t i = 0; i < length; i++) {
     unsigned char c = (unsigned char)text[i];
-    if (c == '"' || c == '\\') fprintf(out, "\\%c", c);
-    else if (c == '\n') fputs("\\n", out);
-    else if (c < 0x20) fprintf(out, "\\u%04x", c);
-    else fputc(c, out);
+    if (c == '"' || c == '\\')
+      fprintf(out, "\\%c", c);
+    else if (c == '\n')
+      fputs("\\n", out);
+    else if (c < 0x20)
+      fprintf(out, "\\u%04x", c);
+    else
+      fputc(c, out);
   }
   fputc('"', out);
 }
 
 static void json_number(FILE *out, double v) {
-  if (isfinite(v)) fprintf(out, "%.17g", v);
-  else fputs("null", out);
+  if (isfinite(v))
+    fprintf(out, "%.17g", v);
+  else
+    fputs("null", out);
 }
 
 static void json_residual(FILE *out, const fs_fit_residual *r, const fs_probe_row *row) {
   char measured[32], estimated[32];
-  fprintf(out, "{\"line\": %u, \"experiment\": \"%s\", \"placement\": \"%s\", \"bytes\": %lld, "
+  fprintf(out,
+          "{\"line\": %u, \"experiment\": \"%s\", \"placement\": \"%s\", \"bytes\": %lld, "
           "\"reply_bytes\": %lld, \"stride\": %lld, \"count\": %d, \"rank_a\": %d, \"rank_b\": %d, "
           "\"rank_c\": %d, \"measured_ns\": %s, \"estimated_ns\": %s, \"mu\": ",
           (unsigned)row->line, fs_experiment_name(row->experiment),

@@ -23,22 +23,22 @@
 
 typedef struct fs_fit_parameter {
   char name[64];
-  char value[64];   /* as --param takes it: "1.234us", "0.5ns", "65535" */
+  char value[64]; /* as --param takes it: "1.234us", "0.5ns", "65535" */
 } fs_fit_parameter;
 
 typedef struct fs_fit_table {
-  char name[64];    /* the model's table parameter: "table", "shm_table" ... */
-  char *rows;       /* the table's text (rows "SIZE v1 v2 ..."), owned */
+  char name[64]; /* the model's table parameter: "table", "shm_table" ... */
+  char *rows;    /* the table's text (rows "SIZE v1 v2 ..."), owned */
 } fs_fit_table;
 
 typedef struct fs_fit_residual {
-  int64_t row;      /* index into the data's rows */
+  int64_t row; /* index into the data's rows */
   fs_time measured, estimated;
-  double mu;        /* max(measured, estimated) / min(...) (1 when equal; inf when one is 0) */
+  double mu; /* max(measured, estimated) / min(...) (1 when equal; inf when one is 0) */
 } fs_fit_residual;
 
 typedef struct fs_fit {
-  char kind[32];    /* the model: "hockney" ... */
+  char kind[32]; /* the model: "hockney" ... */
   fs_fit_parameter params[FS_FIT_MAX_PARAMS];
   int param_count;
   fs_fit_table tables[FS_FIT_MAX_TABLES];
@@ -50,7 +50,7 @@ typedef struct fs_fit {
 } fs_fit;
 
 typedef struct fs_fit_options {
-  int use_median;   /* 0: fit the minima (the seeds' choice), 1: the medians */
+  int use_median; /* 0: fit the minima (the seeds' choice), 1: the medians */
 } fs_fit_options;
 
 typedef int (*fs_fitter)(const fs_probe_data *data, const fs_fit_options *options, fs_fit *fit,
@@ -64,9 +64,9 @@ const char *fs_fitter_names(void); /* "hockney, hetero-hockney, pipelined, ..." 
 void fs_fit_init(fs_fit *fit, const char *kind);
 void fs_fit_free(fs_fit *fit);
 int fs_fit_set_param(fs_fit *fit, const char *name, const char *value);
-int fs_fit_set_time(fs_fit *fit, const char *name, fs_time value);         /* "1234.5ns" style, exact */
+int fs_fit_set_time(fs_fit *fit, const char *name, fs_time value); /* "1234.5ns" style, exact */
 int fs_fit_set_per_byte(fs_fit *fit, const char *name, fs_per_byte value); /* exact */
-int fs_fit_add_table(fs_fit *fit, const char *name, char *rows);            /* takes rows */
+int fs_fit_add_table(fs_fit *fit, const char *name, char *rows);           /* takes rows */
 /* A size table as text a model reads back: "# heading, fitted by fennelsim
  * fit", then "SIZEB V1ns V2ns ..." per row (malloc'd; NULL when out of memory). */
 char *fs_fit_table_text(const fs_size_table *table, const char *heading);
@@ -87,7 +87,8 @@ void fs_fit_report_json(FILE *out, const fs_fit *fit, const fs_probe_data *data)
 
 /* The fitters (fit_<model>.c). */
 int fs_fit_hockney(const fs_probe_data *d, const fs_fit_options *o, fs_fit *fit, fs_error *err);
-int fs_fit_hetero_hockney(const fs_probe_data *d, const fs_fit_options *o, fs_fit *fit, fs_error *err);
+int fs_fit_hetero_hockney(const fs_probe_data *d, const fs_fit_options *o, fs_fit *fit,
+                          fs_error *err);
 int fs_fit_pipelined(const fs_probe_data *d, const fs_fit_options *o, fs_fit *fit, fs_error *err);
 int fs_fit_loggops(const fs_probe_data *d, const fs_fit_options *o, fs_fit *fit, fs_error *err);
 int fs_fit_taulop(const fs_probe_data *d, const fs_fit_options *o, fs_fit *fit, fs_error *err);

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fit.h"
+#include "fit/fit.h"
 
 static int used(const fs_probe_row *r) {
   return r->experiment == FS_EXPERIMENT_ROUNDTRIP && r->rank_a != r->rank_b &&
@@ -54,8 +54,10 @@ static int fit_pair(const fs_probe_data *d, const fs_fit_options *o, const int64
   double alpha, beta;
   const fs_probe_row *first = &d->rows[rows[0]];
   if (fs_fit_line(x, y, n, &alpha, &beta))
-    return fs_error_set(err, "hetero-hockney: the roundtrip rows of ranks %d and %d need 2 or more "
-                        "sizes (line %u has the only one)", first->rank_a, first->rank_b, first->line);
+    return fs_error_set(err,
+                        "hetero-hockney: the roundtrip rows of ranks %d and %d need 2 or more "
+                        "sizes (line %u has the only one)",
+                        first->rank_a, first->rank_b, first->line);
   out->pair = pair_of(first, d->ranks);
   out->alpha = fs_fit_round_time(alpha);
   out->beta = fs_fit_round_time(beta * 1e6);
@@ -70,12 +72,14 @@ static char *pair_file(const fs_probe_data *d, const fitted_pair *pairs, int64_t
   size_t size = 128 + (size_t)n * 128, used_bytes = 0;
   char *text = malloc(size), a[32], b[48];
   if (!text) return NULL;
-  used_bytes += (size_t)snprintf(text, size, "ranks %d\ndefault alpha=%sns beta=%s\n", (int)d->ranks,
-                                 fs_format_ns(a, alpha), fs_format_per_byte(b, beta));
+  used_bytes += (size_t)snprintf(text, size, "ranks %d\ndefault alpha=%sns beta=%s\n",
+                                 (int)d->ranks, fs_format_ns(a, alpha),
+                                 fs_format_per_byte(b, beta));
   for (int64_t k = 0; k < n; k++)
-    used_bytes += (size_t)snprintf(text + used_bytes, size - used_bytes, "link %d %d alpha=%sns beta=%s\n",
-                                   (int)(pairs[k].pair / d->ranks), (int)(pairs[k].pair % d->ranks),
-                                   fs_format_ns(a, pairs[k].alpha), fs_format_per_byte(b, pairs[k].beta));
+    used_bytes +=
+        (size_t)snprintf(text + used_bytes, size - used_bytes, "link %d %d alpha=%sns beta=%s\n",
+                         (int)(pairs[k].pair / d->ranks), (int)(pairs[k].pair % d->ranks),
+                         fs_format_ns(a, pairs[k].alpha), fs_format_per_byte(b, pairs[k].beta));
   return text;
 }
 
@@ -87,14 +91,16 @@ static int fit_pairs(const fs_probe_data *d, const fs_fit_options *o, int64_t *r
   __int128 alpha_sum = 0, beta_sum = 0;
   for (int64_t start = 0, end; start < n && !status; start = end) {
     for (end = start + 1; end < n && pair_of(&d->rows[rows[end]], d->ranks) ==
-                                         pair_of(&d->rows[rows[start]], d->ranks); end++) {}
+                                         pair_of(&d->rows[rows[start]], d->ranks);
+         end++) {}
     status = fit_pair(d, o, rows + start, end - start, x, y, &pairs[count], err);
     if (!status) alpha_sum += pairs[count].alpha, beta_sum += pairs[count].beta, count++;
   }
   fs_time alpha = count ? (fs_time)((alpha_sum + count / 2) / count) : 0;
   fs_per_byte beta = count ? (fs_per_byte)((beta_sum + count / 2) / count) : 0;
   char *text = status ? NULL : pair_file(d, pairs, count, alpha, beta);
-  if (!status && (!text || fs_fit_add_table(fit, "file", text))) status = fs_error_set(err, "out of memory");
+  if (!status && (!text || fs_fit_add_table(fit, "file", text)))
+    status = fs_error_set(err, "out of memory");
   for (int64_t k = 0; k < n && !status; k++) {
     const fs_probe_row *r = &d->rows[rows[k]];
     int64_t p = pair_of(r, d->ranks), at = 0;
@@ -104,14 +110,17 @@ static int fit_pairs(const fs_probe_data *d, const fs_fit_options *o, int64_t *r
       status = fs_error_set(err, "out of memory");
   }
   if (!status)
-    fs_fit_note(fit, "RTT_ij/2 = alpha_ij + beta_ij*m per pair: %lld pairs from %lld roundtrip rows (%s); "
-                "links taken as symmetric", (long long)count, (long long)n,
-                o && o->use_median ? "medians" : "minima");
+    fs_fit_note(fit,
+                "RTT_ij/2 = alpha_ij + beta_ij*m per pair: %lld pairs from %lld roundtrip rows "
+                "(%s); "
+                "links taken as symmetric",
+                (long long)count, (long long)n, o && o->use_median ? "medians" : "minima");
   free(x), free(y), free(pairs);
   return status ? -1 : 0;
 }
 
-int fs_fit_hetero_hockney(const fs_probe_data *d, const fs_fit_options *o, fs_fit *fit, fs_error *err) {
+int fs_fit_hetero_hockney(const fs_probe_data *d, const fs_fit_options *o, fs_fit *fit,
+                          fs_error *err) {
   fs_fit_init(fit, "hetero-hockney");
   int64_t *rows = malloc((size_t)(d->count ? d->count : 1) * sizeof *rows), n = 0;
   if (!rows) return fs_error_set(err, "out of memory");
@@ -119,7 +128,8 @@ int fs_fit_hetero_hockney(const fs_probe_data *d, const fs_fit_options *o, fs_fi
     if (used(&d->rows[i])) rows[n++] = i;
   if (n == 0) {
     free(rows);
-    return fs_error_set(err, "hetero-hockney: %s has no roundtrip rows between two ranks with "
+    return fs_error_set(err,
+                        "hetero-hockney: %s has no roundtrip rows between two ranks with "
                         "reply_bytes = bytes (fennelprobe --experiments roundtrip --pairs all)",
                         d->source ? d->source : "the data");
   }
@@ -128,7 +138,8 @@ int fs_fit_hetero_hockney(const fs_probe_data *d, const fs_fit_options *o, fs_fi
     free(rows);
     return fs_error_set(err, "out of memory");
   }
-  for (int64_t k = 0; k < n; k++) keyed[k] = (keyed_row){pair_of(&d->rows[rows[k]], d->ranks), rows[k]};
+  for (int64_t k = 0; k < n; k++)
+    keyed[k] = (keyed_row){pair_of(&d->rows[rows[k]], d->ranks), rows[k]};
   qsort(keyed, (size_t)n, sizeof *keyed, by_pair);
   for (int64_t k = 0; k < n; k++) rows[k] = keyed[k].row;
   free(keyed);

@@ -13,7 +13,7 @@
  * 2 (alpha + beta m), with beta*m rounded as the model rounds it. */
 #include <stdlib.h>
 
-#include "fit.h"
+#include "fit/fit.h"
 
 static int used(const fs_probe_row *r) {
   return r->experiment == FS_EXPERIMENT_ROUNDTRIP && r->rank_a != r->rank_b &&
@@ -26,14 +26,17 @@ int fs_fit_hockney(const fs_probe_data *d, const fs_fit_options *o, fs_fit *fit,
   double *y = malloc((size_t)(d->count ? d->count : 1) * sizeof *y);
   int64_t n = 0;
   for (int64_t i = 0; x && y && i < d->count; i++)
-    if (used(&d->rows[i])) x[n] = (double)d->rows[i].bytes, y[n++] = fs_fit_value(&d->rows[i], o) / 2.0;
+    if (used(&d->rows[i]))
+      x[n] = (double)d->rows[i].bytes, y[n++] = fs_fit_value(&d->rows[i], o) / 2.0;
   double alpha = 0, beta = 0;
   int status = !x || !y ? fs_error_set(err, "out of memory")
-               : n == 0 ? fs_error_set(err, "hockney: %s has no roundtrip rows between two ranks with "
+               : n == 0 ? fs_error_set(err,
+                                       "hockney: %s has no roundtrip rows between two ranks with "
                                        "reply_bytes = bytes (fennelprobe --experiments roundtrip)",
                                        d->source ? d->source : "the data")
                : fs_fit_line(x, y, n, &alpha, &beta)
-                   ? fs_error_set(err, "hockney: the roundtrip rows need 2 or more sizes (%s has one)",
+                   ? fs_error_set(err,
+                                  "hockney: the roundtrip rows need 2 or more sizes (%s has one)",
                                   d->source ? d->source : "the data")
                    : 0;
   free(x);

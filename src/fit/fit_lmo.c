@@ -37,20 +37,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fit.h"
+#include "fit/fit.h"
 
 #define MAX_TRIPLET_RANKS 1024
 
 typedef struct pair {
-  int64_t key;    /* low * ranks + high */
-  double a, s;    /* ps, ps per byte */
+  int64_t key; /* low * ranks + high */
+  double a, s; /* ps, ps per byte */
   fs_time latency;
   fs_per_byte invbeta;
 } pair;
 
 typedef struct rank_values {
-  int32_t rank;   /* one with round trips */
-  double c, t;    /* ps, ps per byte */
+  int32_t rank; /* one with round trips */
+  double c, t;  /* ps, ps per byte */
   int from_one_to_two;
   fs_time time;
   fs_per_byte per_byte;
@@ -62,11 +62,11 @@ typedef struct lmo_fit {
   fs_fit *fit;
   pair *pairs;
   int64_t pair_count;
-  rank_values *ranks;  /* the ranks of the pairs, increasing (not every rank: the
+  rank_values *ranks; /* the ranks of the pairs, increasing (not every rank: the
                           header may name millions) */
   int64_t rank_count;
   int64_t clamped, fallback_ranks;
-  int has_self;                /* send-to-self rows gave the default link */
+  int has_self; /* send-to-self rows gave the default link */
   fs_time self_latency;
   fs_per_byte self_invbeta;
 } lmo_fit;
@@ -81,7 +81,8 @@ static int is_roundtrip(const fs_probe_row *r, int32_t ranks) {
 static int is_one_to_two(const fs_probe_row *r, int32_t ranks) {
   return r->experiment == FS_EXPERIMENT_ONE_TO_TWO && r->stride == 0 && r->rank_a >= 0 &&
          r->rank_b >= 0 && r->rank_c >= 0 && r->rank_a < ranks && r->rank_b < ranks &&
-         r->rank_c < ranks && r->rank_a != r->rank_b && r->rank_a != r->rank_c && r->rank_b != r->rank_c;
+         r->rank_c < ranks && r->rank_a != r->rank_b && r->rank_a != r->rank_c &&
+         r->rank_b != r->rank_c;
 }
 
 static int64_t key_of(int32_t i, int32_t j, int32_t ranks) {
@@ -117,15 +118,19 @@ static int collect_pairs(lmo_fit *f, fs_error *err) {
   if (!f->pairs) return fs_error_set(err, "out of memory");
   for (int64_t i = 0; i < d->count; i++)
     if (is_roundtrip(&d->rows[i], d->ranks))
-      f->pairs[f->pair_count++] = (pair){.key = key_of(d->rows[i].rank_a, d->rows[i].rank_b, d->ranks)};
+      f->pairs[f->pair_count++] =
+          (pair){.key = key_of(d->rows[i].rank_a, d->rows[i].rank_b, d->ranks)};
   qsort(f->pairs, (size_t)f->pair_count, sizeof *f->pairs, by_key);
   int64_t n = 0;
   for (int64_t i = 0; i < f->pair_count; i++)
     if (n == 0 || f->pairs[n - 1].key != f->pairs[i].key) f->pairs[n++] = f->pairs[i];
   f->pair_count = n;
   if (n == 0)
-    return fs_error_set(err, "lmo: %s has no roundtrip rows between two ranks (fennelprobe --experiments "
-                        "roundtrip --pairs all)", source(d));
+    return fs_error_set(err,
+                        "lmo: %s has no roundtrip rows between two ranks (fennelprobe "
+                        "--experiments "
+                        "roundtrip --pairs all)",
+                        source(d));
   return 0;
 }
 
@@ -133,7 +138,8 @@ static int collect_pairs(lmo_fit *f, fs_error *err) {
  * x = M + R. */
 static int fit_pairs(lmo_fit *f, fs_error *err) {
   const fs_probe_data *d = f->d;
-  double *empty = calloc((size_t)f->pair_count, sizeof *empty), *xy = calloc((size_t)f->pair_count, sizeof *xy),
+  double *empty = calloc((size_t)f->pair_count, sizeof *empty),
+         *xy = calloc((size_t)f->pair_count, sizeof *xy),
          *xx = calloc((size_t)f->pair_count, sizeof *xx);
   int64_t *empties = calloc((size_t)f->pair_count, sizeof *empties);
   if (!empty || !xy || !xx || !empties) {
@@ -146,7 +152,8 @@ static int fit_pairs(lmo_fit *f, fs_error *err) {
     int64_t k = find(f, r->rank_a, r->rank_b) - f->pairs;
     empty[k] += (double)fs_fit_value(r, f->o), empties[k]++;
   }
-  for (int64_t k = 0; k < f->pair_count; k++) f->pairs[k].a = empties[k] ? empty[k] / (double)empties[k] / 2 : 0;
+  for (int64_t k = 0; k < f->pair_count; k++)
+    f->pairs[k].a = empties[k] ? empty[k] / (double)empties[k] / 2 : 0;
   for (int64_t i = 0; i < d->count; i++) {
     const fs_probe_row *r = &d->rows[i];
     if (!is_roundtrip(r, d->ranks) || r->bytes + r->reply_bytes == 0) continue;
@@ -158,8 +165,11 @@ static int fit_pairs(lmo_fit *f, fs_error *err) {
   for (int64_t k = 0; k < f->pair_count && !status; k++) {
     pair *p = &f->pairs[k];
     if (!empties[k] || xx[k] == 0)
-      status = fs_error_set(err, "lmo: the roundtrip rows of ranks %lld and %lld need an empty one (0/0) "
-                            "and a non-empty one", (long long)(p->key / d->ranks), (long long)(p->key % d->ranks));
+      status =
+          fs_error_set(err,
+                       "lmo: the roundtrip rows of ranks %lld and %lld need an empty one (0/0) "
+                       "and a non-empty one",
+                       (long long)(p->key / d->ranks), (long long)(p->key % d->ranks));
     else
       p->s = xy[k] / xx[k];
   }
@@ -182,7 +192,8 @@ static int usable(const lmo_fit *f, const fs_probe_row *r, const rank_values *ro
                   double *sample) {
   double to_b = round_trip(f, r->rank_a, r->rank_b, r->bytes, r->reply_bytes);
   double to_c = round_trip(f, r->rank_a, r->rank_c, r->bytes, r->reply_bytes);
-  double t = (double)fs_fit_value(r, f->o), rho = first_pass ? 0 : root->c + (double)r->reply_bytes * root->t;
+  double t = (double)fs_fit_value(r, f->o),
+         rho = first_pass ? 0 : root->c + (double)r->reply_bytes * root->t;
   if (isnan(to_b) || isnan(to_c) || !(t > to_b + rho)) return 0;
   *sample = t - to_c;
   return 1;
@@ -190,8 +201,8 @@ static int usable(const lmo_fit *f, const fs_probe_row *r, const rank_values *ro
 
 /* Least squares of C_i + M t_i over the usable rows of rows[0..count)
  * (the one-to-two rows rooted at the rank); 0 when fewer than two sizes. */
-static int fit_rank(const lmo_fit *f, const int64_t *rows, int64_t count, int first_pass, rank_values *v,
-                    double *x, double *y) {
+static int fit_rank(const lmo_fit *f, const int64_t *rows, int64_t count, int first_pass,
+                    rank_values *v, double *x, double *y) {
   int64_t n = 0;
   for (int64_t i = 0; i < count; i++) {
     const fs_probe_row *r = &f->d->rows[rows[i]];
@@ -248,7 +259,8 @@ static int fit_ranks(lmo_fit *f, fs_error *err) {
     return fs_error_set(err, "out of memory");
   }
   for (int64_t k = 0; k < f->pair_count; k++) /* ranks with round trips */
-    f->ranks[2 * k].rank = (int32_t)(f->pairs[k].key / n), f->ranks[2 * k + 1].rank = (int32_t)(f->pairs[k].key % n);
+    f->ranks[2 * k].rank = (int32_t)(f->pairs[k].key / n),
+                 f->ranks[2 * k + 1].rank = (int32_t)(f->pairs[k].key % n);
   qsort(f->ranks, (size_t)(2 * f->pair_count), sizeof *f->ranks, by_rank);
   for (int64_t k = 0; k < 2 * f->pair_count; k++)
     if (f->rank_count == 0 || f->ranks[f->rank_count - 1].rank != f->ranks[k].rank)
@@ -317,14 +329,17 @@ static void fit_self(lmo_fit *f) {
     for (int64_t i = 0; i < d->count; i++) {
       const fs_probe_row *r = &d->rows[i];
       int32_t a = r->rank_a;
-      if (r->experiment != FS_EXPERIMENT_ROUNDTRIP || a != r->rank_b || r->stride != 0 || !member(f, a) ||
-          (r->bytes + r->reply_bytes == 0) == pass)
+      if (r->experiment != FS_EXPERIMENT_ROUNDTRIP || a != r->rank_b || r->stride != 0 ||
+          !member(f, a) || (r->bytes + r->reply_bytes == 0) == pass)
         continue;
-      double rest = (double)fs_fit_value(r, f->o) - 2 * (double)(processing_of(f, a, r->bytes) +
-                                                                processing_of(f, a, r->reply_bytes));
+      double rest =
+          (double)fs_fit_value(r, f->o) -
+          2 * (double)(processing_of(f, a, r->bytes) + processing_of(f, a, r->reply_bytes));
       double x = (double)(r->bytes + r->reply_bytes);
-      if (pass == 0) empty += rest / 2, empties++;
-      else xy += x * (rest - 2 * empty), xx += x * x;
+      if (pass == 0)
+        empty += rest / 2, empties++;
+      else
+        xy += x * (rest - 2 * empty), xx += x * x;
     }
   if (!empties) return;
   empty /= (double)empties;
@@ -341,25 +356,30 @@ static char *rank_pair_file(const lmo_fit *f) {
   if (!text) return NULL;
   __int128 time_sum = 0, per_byte_sum = 0, latency_sum = 0, invbeta_sum = 0;
   int64_t ranks = f->rank_count;
-  for (int64_t k = 0; k < ranks; k++) time_sum += f->ranks[k].time, per_byte_sum += f->ranks[k].per_byte;
-  for (int64_t k = 0; k < f->pair_count; k++) latency_sum += f->pairs[k].latency, invbeta_sum += f->pairs[k].invbeta;
+  for (int64_t k = 0; k < ranks; k++)
+    time_sum += f->ranks[k].time, per_byte_sum += f->ranks[k].per_byte;
+  for (int64_t k = 0; k < f->pair_count; k++)
+    latency_sum += f->pairs[k].latency, invbeta_sum += f->pairs[k].invbeta;
   int64_t pairs = f->pair_count ? f->pair_count : 1, rank_count = ranks ? ranks : 1;
   if (f->has_self) latency_sum = f->self_latency, invbeta_sum = f->self_invbeta, pairs = 1;
   used += (size_t)snprintf(text, size, "ranks %d\ndefault C=%sns ", (int)n,
                            fs_format_ns(a, (fs_time)((time_sum + rank_count / 2) / rank_count)));
   used += (size_t)snprintf(text + used, size - used, "t=%s ",
-                           fs_format_per_byte(b, (fs_per_byte)((per_byte_sum + rank_count / 2) / rank_count)));
+                           fs_format_per_byte(b, (fs_per_byte)((per_byte_sum + rank_count / 2) /
+                                                               rank_count)));
   used += (size_t)snprintf(text + used, size - used, "L=%sns ",
                            fs_format_ns(a, (fs_time)((latency_sum + pairs / 2) / pairs)));
   used += (size_t)snprintf(text + used, size - used, "invbeta=%s\n",
                            fs_format_per_byte(b, (fs_per_byte)((invbeta_sum + pairs / 2) / pairs)));
   for (int64_t k = 0; k < ranks; k++)
-    used += (size_t)snprintf(text + used, size - used, "rank %d C=%sns t=%s\n", (int)f->ranks[k].rank,
-                             fs_format_ns(a, f->ranks[k].time), fs_format_per_byte(b, f->ranks[k].per_byte));
+    used += (size_t)snprintf(text + used, size - used, "rank %d C=%sns t=%s\n",
+                             (int)f->ranks[k].rank, fs_format_ns(a, f->ranks[k].time),
+                             fs_format_per_byte(b, f->ranks[k].per_byte));
   for (int64_t k = 0; k < f->pair_count; k++)
     used += (size_t)snprintf(text + used, size - used, "link %d %d L=%sns invbeta=%s\n",
                              (int)(f->pairs[k].key / n), (int)(f->pairs[k].key % n),
-                             fs_format_ns(a, f->pairs[k].latency), fs_format_per_byte(b, f->pairs[k].invbeta));
+                             fs_format_ns(a, f->pairs[k].latency),
+                             fs_format_per_byte(b, f->pairs[k].invbeta));
   return text;
 }
 
@@ -386,9 +406,11 @@ static int estimate(const lmo_fit *f, const fs_probe_row *r, fs_time *out) {
   }
   if (!is_one_to_two(r, f->d->ranks) || !find(f, i, b) || !find(f, i, c)) return 0;
   fs_time send = processing_of(f, i, r->bytes), rho = processing_of(f, i, r->reply_bytes);
-  fs_time from_b = fs_time_add(fs_time_add(message(f, i, b, r->bytes), message(f, b, i, r->reply_bytes)), -rho);
+  fs_time from_b =
+      fs_time_add(fs_time_add(message(f, i, b, r->bytes), message(f, b, i, r->reply_bytes)), -rho);
   fs_time from_c = fs_time_add(fs_time_add(fs_time_add(send, message(f, i, c, r->bytes)),
-                                           message(f, c, i, r->reply_bytes)), -rho);
+                                           message(f, c, i, r->reply_bytes)),
+                               -rho);
   fs_time first = from_b < from_c ? from_b : from_c, last = from_b < from_c ? from_c : from_b;
   fs_time then = fs_time_add(first, rho);
   *out = fs_time_add(last > then ? last : then, rho);
@@ -404,18 +426,25 @@ static int write_result(lmo_fit *f, fs_error *err) {
   for (int64_t k = 0; k < f->rank_count; k++) from_one_to_two += f->ranks[k].from_one_to_two;
   for (int64_t i = 0; i < f->d->count; i++) {
     fs_time e;
-    if (estimate(f, &f->d->rows[i], &e) && fs_fit_add_residual(f->fit, i, fs_fit_value(&f->d->rows[i], f->o), e))
+    if (estimate(f, &f->d->rows[i], &e) &&
+        fs_fit_add_residual(f->fit, i, fs_fit_value(&f->d->rows[i], f->o), e))
       return fs_error_set(err, "out of memory");
   }
-  fs_fit_note(f->fit, "a_ij = RT_ij(0)/2 and s_ij (least squares through it) for %lld pairs; C_i + M t_i = "
-              "T_ibc(M) - RT_ic(M) over one-to-two rows for %lld ranks (%s)", (long long)f->pair_count,
-              (long long)from_one_to_two, f->o && f->o->use_median ? "medians" : "minima");
+  fs_fit_note(f->fit,
+              "a_ij = RT_ij(0)/2 and s_ij (least squares through it) for %lld pairs; C_i + M t_i = "
+              "T_ibc(M) - RT_ic(M) over one-to-two rows for %lld ranks (%s)",
+              (long long)f->pair_count, (long long)from_one_to_two,
+              f->o && f->o->use_median ? "medians" : "minima");
   if (f->fallback_ranks)
-    fs_fit_note(f->fit, "%lld ranks without two sizes of usable one-to-two rows: C_i from the empty-roundtrip "
-                "triplets (L folded into C), t_i = 0", (long long)f->fallback_ranks);
-  fs_fit_note(f->fit, "%s", f->has_self ? "the default link (a send to itself; pairs without rows) from "
-                                          "the send-to-self round trips"
-                                        : "the default link: the pairs' means (no send-to-self rows)");
+    fs_fit_note(f->fit,
+                "%lld ranks without two sizes of usable one-to-two rows: C_i from the "
+                "empty-roundtrip "
+                "triplets (L folded into C), t_i = 0",
+                (long long)f->fallback_ranks);
+  fs_fit_note(f->fit, "%s",
+              f->has_self ? "the default link (a send to itself; pairs without rows) from "
+                            "the send-to-self round trips"
+                          : "the default link: the pairs' means (no send-to-self rows)");
   if (f->clamped) fs_fit_note(f->fit, "%lld negative values set to 0", (long long)f->clamped);
   return 0;
 }

@@ -52,14 +52,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fit.h"
+#include "fit/fit.h"
 
 typedef struct loggops_fit {
   fs_time L, o, g;
   fs_per_byte G, O;
   int64_t S;
-  int no_eager;           /* even the smallest send_call waits like its ssend */
-  int64_t smallest_send;  /* its size */
+  int no_eager;          /* even the smallest send_call waits like its ssend */
+  int64_t smallest_send; /* its size */
 } loggops_fit;
 
 typedef struct rows {
@@ -110,10 +110,14 @@ static int collect(const fs_probe_data *d, rows *k) {
   for (int64_t i = 0; i < d->count; i++) {
     const fs_probe_row *r = &d->rows[i];
     if (!plain(r)) continue;
-    if (r->experiment == FS_EXPERIMENT_SEND_CALL) k->send_call[k->send_calls++] = i;
-    else if (r->experiment == FS_EXPERIMENT_SSEND) k->ssend[k->ssends++] = i;
-    else if (r->experiment == FS_EXPERIMENT_TRAIN) k->train[k->trains++] = i;
-    else if (r->experiment == FS_EXPERIMENT_MULTICAST) k->multicast[k->multicasts++] = i;
+    if (r->experiment == FS_EXPERIMENT_SEND_CALL)
+      k->send_call[k->send_calls++] = i;
+    else if (r->experiment == FS_EXPERIMENT_SSEND)
+      k->ssend[k->ssends++] = i;
+    else if (r->experiment == FS_EXPERIMENT_TRAIN)
+      k->train[k->trains++] = i;
+    else if (r->experiment == FS_EXPERIMENT_MULTICAST)
+      k->multicast[k->multicasts++] = i;
     else if (r->experiment == FS_EXPERIMENT_ROUNDTRIP && r->reply_bytes == r->bytes)
       k->roundtrip[k->roundtrips++] = i;
   }
@@ -141,7 +145,8 @@ static void fit_threshold(const fs_probe_data *d, const fs_fit_options *o, const
   for (int64_t j = 0; j < k->send_calls; j++) {
     const fs_probe_row *r = &d->rows[k->send_call[j]];
     if (r->bytes > largest) largest = r->bytes;
-    if (!eager(d, o, k, k->send_call[j]) && r->bytes < first_rendezvous) first_rendezvous = r->bytes;
+    if (!eager(d, o, k, k->send_call[j]) && r->bytes < first_rendezvous)
+      first_rendezvous = r->bytes;
   }
   m->S = 0;
   int64_t smallest = INT64_MAX;
@@ -152,25 +157,28 @@ static void fit_threshold(const fs_probe_data *d, const fs_fit_options *o, const
   }
   m->no_eager = first_rendezvous <= smallest, m->smallest_send = smallest;
   if (!k->ssends)
-    fs_fit_note(fit, "S: no ssend rows; taken as the largest send_call size, %lldB", (long long)m->S);
+    fs_fit_note(fit, "S: no ssend rows; taken as the largest send_call size, %lldB",
+                (long long)m->S);
   else if (first_rendezvous == INT64_MAX)
     fs_fit_note(fit, "S: every send_call up to %lldB was eager: S >= %lldB", (long long)largest,
                 (long long)largest);
   else
-    fs_fit_note(fit, "S: send_call eager up to %lldB, rendezvous from %lldB: any S from %lld to %lld "
+    fs_fit_note(fit,
+                "S: send_call eager up to %lldB, rendezvous from %lldB: any S from %lld to %lld "
                 "times these sizes alike (no size between was probed); taken as %lld",
                 (long long)m->S, (long long)first_rendezvous, (long long)m->S,
                 (long long)first_rendezvous - 1, (long long)m->S);
 }
 
 /* y = a + b x over the rows picked; -1 when fewer than 2 x values. */
-static int line_of(const fs_probe_data *d, const fs_fit_options *o, const int64_t *picked, int64_t n,
-                   double *a, double *b) {
+static int line_of(const fs_probe_data *d, const fs_fit_options *o, const int64_t *picked,
+                   int64_t n, double *a, double *b) {
   double *x = malloc((size_t)(n ? n : 1) * sizeof *x), *y = malloc((size_t)(n ? n : 1) * sizeof *y);
   int status = -1;
   if (x && y) {
     for (int64_t j = 0; j < n; j++)
-      x[j] = extra_bytes(d->rows[picked[j]].bytes), y[j] = (double)fs_fit_value(&d->rows[picked[j]], o);
+      x[j] = extra_bytes(d->rows[picked[j]].bytes),
+      y[j] = (double)fs_fit_value(&d->rows[picked[j]], o);
     status = fs_fit_line(x, y, n, a, b);
   }
   free(x), free(y);
@@ -188,8 +196,10 @@ static int fit_overhead(const fs_probe_data *d, const fs_fit_options *o, const r
   if (!picked) return fs_error_set(err, "out of memory");
   if (m->no_eager) {
     free(picked);
-    return fs_error_set(err, "loggops: no send_call is clearly shorter than its ssend (below 90%%), "
-                        "even at %lldB: the data shows no eager send, which o and O are fitted from",
+    return fs_error_set(err,
+                        "loggops: no send_call is clearly shorter than its ssend (below 90%%), "
+                        "even at %lldB: the data shows no eager send, which o and O are fitted "
+                        "from",
                         (long long)m->smallest_send);
   }
   for (int64_t j = 0; j < k->send_calls; j++) {
@@ -203,11 +213,15 @@ static int fit_overhead(const fs_probe_data *d, const fs_fit_options *o, const r
   int status = line_of(d, o, picked, n, &a, &b);
   free(picked);
   if (status)
-    return fs_error_set(err, "loggops: o and O need eager send_call rows at 2 or more sizes above "
-                        "1 byte or at 0/1 and another (%lld found)", (long long)n);
+    return fs_error_set(err,
+                        "loggops: o and O need eager send_call rows at 2 or more sizes above "
+                        "1 byte or at 0/1 and another (%lld found)",
+                        (long long)n);
   if (largest - smallest < FIT_O_SPAN) {
-    fs_fit_note(fit, "O: the eager send_call sizes span %lldB (%lldB..%lldB), under %dB: O taken as 0",
-                (long long)(largest - smallest), (long long)smallest, (long long)largest, FIT_O_SPAN);
+    fs_fit_note(fit,
+                "O: the eager send_call sizes span %lldB (%lldB..%lldB), under %dB: O taken as 0",
+                (long long)(largest - smallest), (long long)smallest, (long long)largest,
+                FIT_O_SPAN);
     b = 0;
   }
   m->o = fs_fit_round_time(a), m->O = fs_fit_round_time(b * 1e6);
@@ -216,8 +230,8 @@ static int fit_overhead(const fs_probe_data *d, const fs_fit_options *o, const r
 
 /* Per size of the rows picked, the slope of the time over count: the
  * time one more message (train) or put (multicast) adds. */
-static int gaps_by_size(const fs_probe_data *d, const fs_fit_options *o, const int64_t *picked, int64_t n,
-                        double *sizes, double *gaps, int64_t *count, fs_error *err) {
+static int gaps_by_size(const fs_probe_data *d, const fs_fit_options *o, const int64_t *picked,
+                        int64_t n, double *sizes, double *gaps, int64_t *count, fs_error *err) {
   double *x = malloc((size_t)(n ? n : 1) * sizeof *x), *y = malloc((size_t)(n ? n : 1) * sizeof *y);
   char *done = calloc((size_t)(n ? n : 1), 1);
   *count = 0;
@@ -228,10 +242,12 @@ static int gaps_by_size(const fs_probe_data *d, const fs_fit_options *o, const i
     for (int64_t i = j; i < n; i++)
       if (d->rows[picked[i]].bytes == s) {
         done[i] = 1;
-        x[points] = d->rows[picked[i]].count, y[points++] = (double)fs_fit_value(&d->rows[picked[i]], o);
+        x[points] = d->rows[picked[i]].count,
+        y[points++] = (double)fs_fit_value(&d->rows[picked[i]], o);
       }
     double intercept, slope;
-    if (fs_fit_line(x, y, points, &intercept, &slope) == 0) sizes[*count] = (double)s, gaps[(*count)++] = slope;
+    if (fs_fit_line(x, y, points, &intercept, &slope) == 0)
+      sizes[*count] = (double)s, gaps[(*count)++] = slope;
   }
   free(x), free(y), free(done);
   return 0;
@@ -243,10 +259,11 @@ static int longer(double gap, double cpu) { return gap > 1.02 * cpu + 1000; }
 /* g and G from the multicasts' put gaps where they exceed the CPU's
  * o + e(s,O): 0 when 2 or more sizes show it, 1 when not (m unchanged),
  * -1 with err set when out of memory. */
-static int gap_from_puts(const fs_probe_data *d, const fs_fit_options *o, const rows *k, loggops_fit *m,
-                         fs_fit *fit, fs_error *err) {
+static int gap_from_puts(const fs_probe_data *d, const fs_fit_options *o, const rows *k,
+                         loggops_fit *m, fs_fit *fit, fs_error *err) {
   int64_t n = k->multicasts, count = 0, used = 0;
-  double *sizes = malloc((size_t)(n ? n : 1) * sizeof *sizes), *gaps = malloc((size_t)(n ? n : 1) * sizeof *gaps);
+  double *sizes = malloc((size_t)(n ? n : 1) * sizeof *sizes),
+         *gaps = malloc((size_t)(n ? n : 1) * sizeof *gaps);
   int status = sizes && gaps ? gaps_by_size(d, o, k->multicast, n, sizes, gaps, &count, err)
                              : fs_error_set(err, "out of memory");
   double smallest = 0, largest = 0;
@@ -264,9 +281,12 @@ static int gap_from_puts(const fs_probe_data *d, const fs_fit_options *o, const 
   }
   free(sizes), free(gaps);
   m->g = fs_fit_round_time(a), m->G = fs_fit_round_time(b * 1e6);
-  fs_fit_note(fit, "g, G: the trains show the receiver's o + (s-1)max(O,G), not g (g <= o); fitted "
-              "from the multicasts' put gaps at %lld sizes (%.0fB..%.0fB) where the NIC's g + (s-1)G "
-              "exceeds the CPU's o + (s-1)O", (long long)used, smallest, largest);
+  fs_fit_note(fit,
+              "g, G: the trains show the receiver's o + (s-1)max(O,G), not g (g <= o); fitted "
+              "from the multicasts' put gaps at %lld sizes (%.0fB..%.0fB) where the NIC's g + "
+              "(s-1)G "
+              "exceeds the CPU's o + (s-1)O",
+              (long long)used, smallest, largest);
   return 0;
 }
 
@@ -275,27 +295,32 @@ static int gap_from_puts(const fs_probe_data *d, const fs_fit_options *o, const 
 static int fit_gap(const fs_probe_data *d, const fs_fit_options *o, const rows *k, loggops_fit *m,
                    fs_fit *fit, fs_error *err) {
   int64_t n = k->trains, count = 0;
-  double *sizes = malloc((size_t)(n ? n : 1) * sizeof *sizes), *gaps = malloc((size_t)(n ? n : 1) * sizeof *gaps);
+  double *sizes = malloc((size_t)(n ? n : 1) * sizeof *sizes),
+         *gaps = malloc((size_t)(n ? n : 1) * sizeof *gaps);
   int status = sizes && gaps ? gaps_by_size(d, o, k->train, n, sizes, gaps, &count, err)
                              : fs_error_set(err, "out of memory");
   for (int64_t i = 0; i < count; i++) sizes[i] = extra_bytes((int64_t)sizes[i]);
   double a = 0, b = 0;
   if (!status && fs_fit_line(sizes, gaps, count, &a, &b))
-    status = fs_error_set(err, "loggops: g and G need train rows of 2 or more lengths at 2 or more "
-                          "sizes (%lld sizes found)", (long long)count);
+    status = fs_error_set(err,
+                          "loggops: g and G need train rows of 2 or more lengths at 2 or more "
+                          "sizes (%lld sizes found)",
+                          (long long)count);
   free(sizes), free(gaps);
   if (status) return status;
   m->g = fs_fit_round_time(a), m->G = fs_fit_round_time(b * 1e6);
   if (longer((double)m->g, (double)m->o)) return 0; /* the trains show g > o */
   status = gap_from_puts(d, o, k, m, fit, err);
   if (status <= 0) return status;
-  fs_fit_note(fit, "g: no experiment shows it (the trains show the receiver's o + (s-1)max(O,G), and "
+  fs_fit_note(fit,
+              "g: no experiment shows it (the trains show the receiver's o + (s-1)max(O,G), and "
               "no multicast's put gap exceeds o + (s-1)O): any g up to o = %lldps fits; taken as o",
               (long long)m->o);
   return 0;
 }
 
-static void fit_latency(const fs_probe_data *d, const fs_fit_options *o, const rows *k, loggops_fit *m) {
+static void fit_latency(const fs_probe_data *d, const fs_fit_options *o, const rows *k,
+                        loggops_fit *m) {
   int64_t smallest = INT64_MAX, n = 0;
   double sum = 0;
   for (int64_t j = 0; j < k->roundtrips; j++)
@@ -321,8 +346,10 @@ static int missing(const fs_probe_data *d, const rows *k, fs_error *err) {
   if (!k->trains) strcat(list, ", train (g, G)");
   if (!k->roundtrips) strcat(list, ", roundtrip between two ranks with reply_bytes = bytes (L)");
   if (!list[0]) return 0;
-  return fs_error_set(err, "loggops: %s has no rows of %s (fennelprobe --experiments "
-                      "send_call,ssend,train,roundtrip)", d->source ? d->source : "the data", list + 2);
+  return fs_error_set(err,
+                      "loggops: %s has no rows of %s (fennelprobe --experiments "
+                      "send_call,ssend,train,roundtrip)",
+                      d->source ? d->source : "the data", list + 2);
 }
 
 static int write_fit(const fs_probe_data *d, const fs_fit_options *o, const rows *k,
@@ -340,9 +367,11 @@ static int write_fit(const fs_probe_data *d, const fs_fit_options *o, const rows
       const fs_probe_row *r = &d->rows[lists[l][j]];
       if (fs_fit_add_residual(fit, lists[l][j], fs_fit_value(r, o), estimate(m, r))) return -1;
     }
-  fs_fit_note(fit, "%lld send_call, %lld ssend, %lld roundtrip, %lld train, %lld multicast rows (%s)",
+  fs_fit_note(fit,
+              "%lld send_call, %lld ssend, %lld roundtrip, %lld train, %lld multicast rows (%s)",
               (long long)k->send_calls, (long long)k->ssends, (long long)k->roundtrips,
-              (long long)k->trains, (long long)k->multicasts, o && o->use_median ? "medians" : "minima");
+              (long long)k->trains, (long long)k->multicasts,
+              o && o->use_median ? "medians" : "minima");
   return 0;
 }
 

@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fit.h"
+#include "fit/fit.h"
 #include "models/size_table.h"
 
 #define MAX_STRIDES (FS_SIZE_TABLE_MAX_COLUMNS - 1)
@@ -43,9 +43,9 @@ typedef struct lognp_fit {
   const fs_probe_data *d;
   const fs_fit_options *o;
   fs_fit *fit;
-  fs_placement remote;  /* the placement of T_01's rows */
-  pair_kind strided;    /* whose strided roundtrips give l_mw */
-  int paper;            /* no send_call rows: T_00 - T_mem */
+  fs_placement remote; /* the placement of T_01's rows */
+  pair_kind strided;   /* whose strided roundtrips give l_mw */
+  int paper;           /* no send_call rows: T_00 - T_mem */
   int64_t strides[MAX_STRIDES];
   int stride_count;
   int64_t clamped;
@@ -55,7 +55,8 @@ typedef struct lognp_fit {
 static const char *source(const fs_probe_data *d) { return d->source ? d->source : "the data"; }
 
 static int is_roundtrip(const fs_probe_row *r, pair_kind kind, fs_placement p, int64_t stride) {
-  return r->experiment == FS_EXPERIMENT_ROUNDTRIP && r->reply_bytes == r->bytes && r->stride == stride &&
+  return r->experiment == FS_EXPERIMENT_ROUNDTRIP && r->reply_bytes == r->bytes &&
+         r->stride == stride &&
          (kind == SELF ? r->rank_a == r->rank_b : r->rank_a != r->rank_b && r->placement == p);
 }
 
@@ -112,8 +113,10 @@ static int choose_rows(lognp_fit *f, fs_error *err) {
     self_strided |= r->stride > 0 && is_roundtrip(r, SELF, FS_PLACEMENT_SHM, r->stride);
   }
   if (!net && !shm)
-    return fs_error_set(err, "lognp: %s has no contiguous roundtrip rows between two ranks with "
-                        "reply_bytes = bytes (T_01; fennelprobe --experiments roundtrip)", source(f->d));
+    return fs_error_set(err,
+                        "lognp: %s has no contiguous roundtrip rows between two ranks with "
+                        "reply_bytes = bytes (T_01; fennelprobe --experiments roundtrip)",
+                        source(f->d));
   f->remote = net ? FS_PLACEMENT_NET : FS_PLACEMENT_SHM;
   f->paper = !calls[f->remote];
   f->strided = self_strided ? SELF : REMOTE;
@@ -126,9 +129,10 @@ static int choose_rows(lognp_fit *f, fs_error *err) {
   memcpy(f->strides, strides, (size_t)f->stride_count * sizeof *strides);
   free(strides);
   if (n > MAX_STRIDES)
-    fs_fit_note(f->fit, "%lld strides measured: the first %d kept (the model's limit)", (long long)n,
-                MAX_STRIDES);
-  fs_fit_note(f->fit, "T_01 from %s roundtrips; %s", f->remote == FS_PLACEMENT_NET ? "net" : "shm (no net)",
+    fs_fit_note(f->fit, "%lld strides measured: the first %d kept (the model's limit)",
+                (long long)n, MAX_STRIDES);
+  fs_fit_note(f->fit, "T_01 from %s roundtrips; %s",
+              f->remote == FS_PLACEMENT_NET ? "net" : "shm (no net)",
               f->paper ? "no send_call rows: o_mw = T_00 - T_mem (the paper's split)"
                        : "o_mw = 2 SC (the model's sender half)");
   return 0;
@@ -197,10 +201,12 @@ static void fill_column(fs_size_table *t, fs_time *values, int k, const char *kn
 static int build_tables(lognp_fit *f, fs_error *err) {
   int64_t *sizes = malloc((size_t)(f->d->count ? f->d->count : 1) * sizeof *sizes), n = 0;
   int c = 1 + f->stride_count;
-  fs_time *mw = sizes ? malloc((size_t)(f->d->count ? f->d->count : 1) * (size_t)c * sizeof *mw) : NULL;
+  fs_time *mw = sizes ? malloc((size_t)(f->d->count ? f->d->count : 1) * (size_t)c * sizeof *mw)
+                      : NULL;
   fs_time *net = mw ? malloc((size_t)(f->d->count ? f->d->count : 1) * sizeof *net) : NULL;
   char *known = net ? malloc((size_t)(f->d->count ? f->d->count : 1) * (size_t)c) : NULL;
-  int64_t *net_sizes = known ? malloc((size_t)(f->d->count ? f->d->count : 1) * sizeof *net_sizes) : NULL;
+  int64_t *net_sizes = known ? malloc((size_t)(f->d->count ? f->d->count : 1) * sizeof *net_sizes)
+                             : NULL;
   if (!net_sizes) {
     free(sizes), free(mw), free(net), free(known);
     return fs_error_set(err, "out of memory");
@@ -232,9 +238,10 @@ static int build_tables(lognp_fit *f, fs_error *err) {
   if (!column) return fs_error_set(err, "out of memory");
   free(column);
   if (rows == 0)
-    return fs_error_set(err, "lognp: %s has no size with both a %s roundtrip and %s (fennelprobe "
-                        "--experiments roundtrip,send_call,memcpy)", source(f->d),
-                        f->remote == FS_PLACEMENT_NET ? "net" : "shm",
+    return fs_error_set(err,
+                        "lognp: %s has no size with both a %s roundtrip and %s (fennelprobe "
+                        "--experiments roundtrip,send_call,memcpy)",
+                        source(f->d), f->remote == FS_PLACEMENT_NET ? "net" : "shm",
                         f->paper ? "a send-to-self roundtrip and a memcpy" : "a send_call");
   return 0;
 }
@@ -257,8 +264,10 @@ static int estimate(const lognp_fit *f, const fs_probe_row *r, fs_time *out) {
   role what = role_of(f, r);
   if (what == UNUSED || what == MEMCPY) return 0;
   fs_time both = middleware(f, r->bytes, r->stride);
-  *out = what == CALL ? both / 2
-                      : fs_time_mul(fs_time_add(both, positive(fs_size_table_value(&f->net, r->bytes, 0))), 2);
+  *out =
+      what == CALL
+          ? both / 2
+          : fs_time_mul(fs_time_add(both, positive(fs_size_table_value(&f->net, r->bytes, 0))), 2);
   return 1;
 }
 
@@ -267,7 +276,8 @@ static int write_result(lognp_fit *f, fs_error *err) {
   char heading[64], list[MAX_STRIDES * 24] = "";
   size_t used = 0;
   for (int k = 0; k < f->stride_count; k++)
-    used += (size_t)snprintf(list + used, sizeof list - used, "%s%lld", k ? "," : "", (long long)f->strides[k]);
+    used += (size_t)snprintf(list + used, sizeof list - used, "%s%lld", k ? "," : "",
+                             (long long)f->strides[k]);
   snprintf(heading, sizeof heading, "size o_mw%s", f->stride_count ? " l_mw(strides)" : "");
   char *mw = fs_fit_table_text(&f->mw, heading), *net = fs_fit_table_text(&f->net, "size o_net");
   if (f->stride_count && fs_fit_set_param(fit, "strides", list)) {
@@ -281,14 +291,19 @@ static int write_result(lognp_fit *f, fs_error *err) {
   if (fs_fit_add_table(fit, "net_table", net)) return fs_error_set(err, "out of memory");
   for (int64_t i = 0; i < f->d->count; i++) {
     fs_time e;
-    if (estimate(f, &f->d->rows[i], &e) && fs_fit_add_residual(fit, i, fs_fit_value(&f->d->rows[i], f->o), e))
+    if (estimate(f, &f->d->rows[i], &e) &&
+        fs_fit_add_residual(fit, i, fs_fit_value(&f->d->rows[i], f->o), e))
       return fs_error_set(err, "out of memory");
   }
-  fs_fit_note(fit, "o_net = RTT_01/2 - o_mw at %d sizes; l_mw = (RTT(s,d) - RTT(s))/2 of %s roundtrips at "
-              "%d strides%s%s", f->mw.rows, f->strided == SELF ? "send-to-self" : "the remote pair's",
+  fs_fit_note(fit,
+              "o_net = RTT_01/2 - o_mw at %d sizes; l_mw = (RTT(s,d) - RTT(s))/2 of %s roundtrips "
+              "at "
+              "%d strides%s%s",
+              f->mw.rows, f->strided == SELF ? "send-to-self" : "the remote pair's",
               f->stride_count, f->stride_count ? " " : "", list);
   if (f->clamped)
-    fs_fit_note(fit, "%lld negative values set to 0 (as the model takes them)", (long long)f->clamped);
+    fs_fit_note(fit, "%lld negative values set to 0 (as the model takes them)",
+                (long long)f->clamped);
   fs_fit_note(fit, "%s; o_mw to 1 ps (the model halves it downwards)",
               f->o && f->o->use_median ? "medians" : "minima");
   return 0;

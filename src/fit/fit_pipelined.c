@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fit.h"
+#include "fit/fit.h"
 
 typedef struct keyed_row {
   int64_t bytes, row;
@@ -52,11 +52,12 @@ static int fit_sizes(const fs_probe_data *d, const fs_fit_options *o, const keye
     }
     double intercept, slope;
     if (fs_fit_line(x, y, end - start, &intercept, &slope)) {
-      fs_fit_note(fit, "size %lldB skipped: multicasts of one width only", (long long)rows[start].bytes);
+      fs_fit_note(fit, "size %lldB skipped: multicasts of one width only",
+                  (long long)rows[start].bytes);
       continue;
     }
-    sizes[(*count)++] = (size_fit){rows[start].bytes, fs_fit_round_time(intercept),
-                                   fs_fit_round_time(slope)};
+    sizes[(*count)++] =
+        (size_fit){rows[start].bytes, fs_fit_round_time(intercept), fs_fit_round_time(slope)};
   }
   free(x), free(y);
   return 0;
@@ -74,7 +75,8 @@ static fs_time median_alpha_r(const size_fit *sizes, int64_t count) {
   if (!v) return sizes[0].alpha_r;
   for (int64_t k = 0; k < count; k++) v[k] = sizes[k].alpha_r;
   qsort(v, (size_t)count, sizeof *v, by_time);
-  fs_time m = count % 2 ? v[count / 2] : v[count / 2 - 1] + (v[count / 2] - v[count / 2 - 1] + 1) / 2;
+  fs_time m = count % 2 ? v[count / 2]
+                        : v[count / 2 - 1] + (v[count / 2] - v[count / 2 - 1] + 1) / 2;
   free(v);
   return m;
 }
@@ -83,15 +85,18 @@ static fs_time median_alpha_r(const size_fit *sizes, int64_t count) {
 static fs_per_byte fit_beta(const size_fit *sizes, int64_t count, fs_fit *fit) {
   double *x = malloc((size_t)count * sizeof *x), *y = malloc((size_t)count * sizeof *y);
   double alpha_p = 0, beta = 0;
-  for (int64_t k = 0; x && y && k < count; k++) x[k] = (double)sizes[k].bytes, y[k] = (double)sizes[k].intercept;
+  for (int64_t k = 0; x && y && k < count; k++)
+    x[k] = (double)sizes[k].bytes, y[k] = (double)sizes[k].intercept;
   int fitted = x && y && fs_fit_line(x, y, count, &alpha_p, &beta) == 0;
   free(x), free(y);
   if (!fitted) alpha_p = (double)sizes[0].intercept, beta = 0;
   fs_per_byte b = fs_fit_round_time(beta * 1e6);
   if (b < 0) fs_fit_note(fit, "beta fitted negative (%.6f ns/B): set to 0", beta / 1000), b = 0;
   char p[32], r[32], per_byte[48];
-  fs_fit_note(fit, "constant fit (--param table=none): alpha_p=%sns alpha_r=%sns beta=%s (alpha_r: "
-              "the median over sizes)", fs_format_ns(p, fs_fit_round_time(alpha_p)),
+  fs_fit_note(fit,
+              "constant fit (--param table=none): alpha_p=%sns alpha_r=%sns beta=%s (alpha_r: "
+              "the median over sizes)",
+              fs_format_ns(p, fs_fit_round_time(alpha_p)),
               fs_format_ns(r, median_alpha_r(sizes, count)), fs_format_per_byte(per_byte, b));
   return b;
 }
@@ -104,8 +109,9 @@ static char *table_text(const size_fit *sizes, int64_t count, fs_per_byte beta) 
   for (int64_t k = 0; k < count; k++) {
     char s[32], p[32], r[32];
     fs_time alpha_p = fs_time_add(sizes[k].intercept, -fs_time_for_bytes(sizes[k].bytes, beta));
-    used += (size_t)snprintf(text + used, size - used, "%s %sns %sns\n", fs_format_size(s, sizes[k].bytes),
-                             fs_format_ns(p, alpha_p), fs_format_ns(r, sizes[k].alpha_r));
+    used += (size_t)snprintf(text + used, size - used, "%s %sns %sns\n",
+                             fs_format_size(s, sizes[k].bytes), fs_format_ns(p, alpha_p),
+                             fs_format_ns(r, sizes[k].alpha_r));
   }
   return text;
 }
@@ -137,13 +143,16 @@ int fs_fit_pipelined(const fs_probe_data *d, const fs_fit_options *o, fs_fit *fi
   if (!status) qsort(rows, (size_t)n, sizeof *rows, by_size);
   if (!status) status = fit_sizes(d, o, rows, n, sizes, &count, fit, err);
   if (!status && count == 0)
-    status = fs_error_set(err, "pipelined: %s has no multicast rows of 2 or more widths at one size "
+    status = fs_error_set(err,
+                          "pipelined: %s has no multicast rows of 2 or more widths at one size "
                           "(fennelprobe --experiments multicast, on 3 or more ranks)",
                           d->source ? d->source : "the data");
   if (!status) {
     fs_per_byte beta = fit_beta(sizes, count, fit);
-    fs_fit_note(fit, "T(b,m) = b*alpha_r(m) + alpha_p(m) + beta*m over %lld multicast rows at %lld "
-                "sizes (%s)", (long long)n, (long long)count, o && o->use_median ? "medians" : "minima");
+    fs_fit_note(fit,
+                "T(b,m) = b*alpha_r(m) + alpha_p(m) + beta*m over %lld multicast rows at %lld "
+                "sizes (%s)",
+                (long long)n, (long long)count, o && o->use_median ? "medians" : "minima");
     char *text = table_text(sizes, count, beta);
     if (fs_fit_set_per_byte(fit, "beta", beta) || !text || fs_fit_add_table(fit, "table", text) ||
         residuals(d, o, rows, n, sizes, count, fit))

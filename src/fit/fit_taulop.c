@@ -47,7 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fit.h"
+#include "fit/fit.h"
 #include "models/size_table.h"
 
 #define MAX_TAU FS_SIZE_TABLE_MAX_COLUMNS
@@ -141,17 +141,23 @@ static double o_net_at(const taulop_fit *f, int64_t bytes) {
 
 /* What the rows give for L^c(m, tau) (a net row's L^0 from the fitted
  * shm table); 0 when there is no row. */
-static int measured_transfer(const taulop_fit *f, fs_placement c, int64_t m, int32_t tau, double *l) {
+static int measured_transfer(const taulop_fit *f, fs_placement c, int64_t m, int32_t tau,
+                             double *l) {
   double v;
-  if (tau == 1 && mean_at(f->d, f->o, FS_EXPERIMENT_ROUNDTRIP, c, 1, m, &v)) v /= 2;
-  else if (!mean_at(f->d, f->o, FS_EXPERIMENT_RING, c, tau, m, &v)) return 0;
-  if (c == FS_PLACEMENT_SHM) *l = (v - f->o_shm) / 2;
-  else *l = v - o_net_at(f, m) - 2 * transfer(&f->shm.table, m, tau);
+  if (tau == 1 && mean_at(f->d, f->o, FS_EXPERIMENT_ROUNDTRIP, c, 1, m, &v))
+    v /= 2;
+  else if (!mean_at(f->d, f->o, FS_EXPERIMENT_RING, c, tau, m, &v))
+    return 0;
+  if (c == FS_PLACEMENT_SHM)
+    *l = (v - f->o_shm) / 2;
+  else
+    *l = v - o_net_at(f, m) - 2 * transfer(&f->shm.table, m, tau);
   return 1;
 }
 
 /* The table of channel c, columns tau = 1..columns. */
-static int build_table(taulop_fit *f, fs_placement c, int columns, channel_table *out, fs_error *err) {
+static int build_table(taulop_fit *f, fs_placement c, int columns, channel_table *out,
+                       fs_error *err) {
   int64_t *sizes, n = sizes_of(f->d, c, &sizes);
   fs_time *values = n < 0 ? NULL : malloc((size_t)(n ? n : 1) * (size_t)columns * sizeof *values);
   if (!values) {
@@ -166,10 +172,13 @@ static int build_table(taulop_fit *f, fs_placement c, int columns, channel_table
       complete = measured_transfer(f, c, sizes[i], tau, &l);
       if (complete) values[rows * columns + tau - 1] = fs_fit_round_time(l);
     }
-    if (complete) sizes[rows++] = sizes[i];
-    else out->skipped++;
+    if (complete)
+      sizes[rows++] = sizes[i];
+    else
+      out->skipped++;
   }
-  out->table = (fs_size_table){.columns = columns, .rows = (int)rows, .sizes = sizes, .values = values};
+  out->table =
+      (fs_size_table){.columns = columns, .rows = (int)rows, .sizes = sizes, .values = values};
   return 0;
 }
 
@@ -189,15 +198,18 @@ static int fit_o_shm(taulop_fit *f, fs_error *err) {
   double rtt, call;
   if (!mean_at(f->d, f->o, FS_EXPERIMENT_ROUNDTRIP, FS_PLACEMENT_SHM, 1, 0, &rtt)) {
     if (!mean_at(f->d, f->o, FS_EXPERIMENT_RING, FS_PLACEMENT_SHM, 1, 0, &rtt))
-      return fs_error_set(err, "taulop: %s has no shm roundtrip or tau=1 ring rows at 0 bytes (o^0; "
-                          "fennelprobe --experiments roundtrip,send_call,ring)", source(f->d));
+      return fs_error_set(err,
+                          "taulop: %s has no shm roundtrip or tau=1 ring rows at 0 bytes (o^0; "
+                          "fennelprobe --experiments roundtrip,send_call,ring)",
+                          source(f->d));
     rtt *= 2;
   }
   f->shm_call = mean_at(f->d, f->o, FS_EXPERIMENT_SEND_CALL, FS_PLACEMENT_SHM, 1, 0, &call);
   f->o_shm = overhead(f->fit, "shm_o", f->shm_call ? 2 * call - rtt / 2 : rtt / 2);
-  fs_fit_note(f->fit, "%s", f->shm_call ? "o^0 = 2 SC^0(0) - RTT^0(0)/2"
-                                        : "o^0 = RTT^0(0)/2 (no shm send_call row at 0 bytes: L^0(0,1) "
-                                          "taken as 0)");
+  fs_fit_note(f->fit, "%s",
+              f->shm_call ? "o^0 = 2 SC^0(0) - RTT^0(0)/2"
+                          : "o^0 = RTT^0(0)/2 (no shm send_call row at 0 bytes: L^0(0,1) "
+                            "taken as 0)");
   return 0;
 }
 
@@ -243,7 +255,8 @@ static int fit_o_net(taulop_fit *f, fs_error *err) {
     return fs_error_set(err, "out of memory");
   }
   for (int64_t i = 0; i < f->d->count; i++)
-    if (is_kind(&f->d->rows[i], FS_EXPERIMENT_SEND_CALL, FS_PLACEMENT_NET, 1)) sizes[n++] = f->d->rows[i].bytes;
+    if (is_kind(&f->d->rows[i], FS_EXPERIMENT_SEND_CALL, FS_PLACEMENT_NET, 1))
+      sizes[n++] = f->d->rows[i].bytes;
   qsort(sizes, (size_t)n, sizeof *sizes, by_size);
   int64_t distinct = 0;
   for (int64_t i = 0; i < n; i++)
@@ -262,10 +275,12 @@ static int fit_o_net(taulop_fit *f, fs_error *err) {
     f->o_net = overhead(f->fit, "net_o", f->o_net);
     f->o_protocol = overhead(f->fit, "net_o_protocol", f->o_protocol);
     fs_fit_note(f->fit, "o^1(m) = SC^1(m) - L^0(m,1) at %lld sizes: %s", (long long)distinct,
-                step ? "net_o their median below net_H, net_o_protocol the rise to net_H" : "no step");
+                step ? "net_o their median below net_H, net_o_protocol the rise to net_H"
+                     : "no step");
   } else if (mean_at(f->d, f->o, FS_EXPERIMENT_ROUNDTRIP, FS_PLACEMENT_NET, 1, 0, &rtt)) {
     f->o_net = overhead(f->fit, "net_o", rtt / 2);
-    fs_fit_note(f->fit, "o^1 = RTT^1(0)/2 (no net send_call rows: L(0,1) taken as 0, no step)");  } else {
+    fs_fit_note(f->fit, "o^1 = RTT^1(0)/2 (no net send_call rows: L(0,1) taken as 0, no step)");
+  } else {
     fs_fit_note(f->fit, "o^1: no net send_call rows nor a 0-byte net roundtrip: 0");
   }
   free(sizes), free(o1);
@@ -281,11 +296,14 @@ static int estimate(const taulop_fit *f, const fs_probe_row *r, fs_time *out) {
   int64_t m = r->bytes;
   double e;
   if (r->placement == FS_PLACEMENT_SHM) {
-    if (is_kind(r, FS_EXPERIMENT_ROUNDTRIP, r->placement, 1)) e = 2 * (f->o_shm + 2 * transfer(shm, m, 1));
-    else if (is_kind(r, FS_EXPERIMENT_RING, r->placement, tau)) e = f->o_shm + 2 * transfer(shm, m, tau);
+    if (is_kind(r, FS_EXPERIMENT_ROUNDTRIP, r->placement, 1))
+      e = 2 * (f->o_shm + 2 * transfer(shm, m, 1));
+    else if (is_kind(r, FS_EXPERIMENT_RING, r->placement, tau))
+      e = f->o_shm + 2 * transfer(shm, m, tau);
     else if (f->shm_call && m == 0 && is_kind(r, FS_EXPERIMENT_SEND_CALL, r->placement, 1))
       e = f->o_shm + transfer(shm, 0, 1);
-    else return 0;
+    else
+      return 0;
   } else {
     double o = o_net_at(f, m);
     if (!f->has_net) return 0;
@@ -295,7 +313,8 @@ static int estimate(const taulop_fit *f, const fs_probe_row *r, fs_time *out) {
       e = o + 2 * transfer(shm, m, tau) + transfer(net, m, tau);
     else if (f->net_call && is_kind(r, FS_EXPERIMENT_SEND_CALL, r->placement, 1))
       e = o + transfer(shm, m, 1);
-    else return 0;
+    else
+      return 0;
   }
   *out = fs_fit_round_time(e);
   return 1;
@@ -320,7 +339,8 @@ static int write_result(taulop_fit *f, fs_error *err) {
     snprintf(text, sizeof text, "%lld", (long long)f->threshold);
     failed = fs_fit_set_param(fit, "net_H", text);
   }
-  if (failed || fs_fit_add_table(fit, "shm_table", shm) || fs_fit_add_table(fit, "net_table", net)) {
+  if (failed || fs_fit_add_table(fit, "shm_table", shm) ||
+      fs_fit_add_table(fit, "net_table", net)) {
     if (failed) free(shm), free(net);
     return fs_error_set(err, "out of memory");
   }
@@ -330,14 +350,18 @@ static int write_result(taulop_fit *f, fs_error *err) {
         fs_fit_add_residual(fit, i, fs_fit_value(&f->d->rows[i], f->o), e))
       return fs_error_set(err, "out of memory");
   }
-  fs_fit_note(fit, "L^0(m,tau) = (Ring^0_tau(m) - o^0)/2 (tau=1: RTT^0(m)/4 - o^0/2) at %d sizes, tau "
-              "1..%d; %lld sizes without every tau left out", f->shm.table.rows, f->shm.table.columns,
-              (long long)f->shm.skipped);
+  fs_fit_note(fit,
+              "L^0(m,tau) = (Ring^0_tau(m) - o^0)/2 (tau=1: RTT^0(m)/4 - o^0/2) at %d sizes, tau "
+              "1..%d; %lld sizes without every tau left out",
+              f->shm.table.rows, f->shm.table.columns, (long long)f->shm.skipped);
   if (f->has_net)
-    fs_fit_note(fit, "L^1(m,tau) = Ring^1_tau(m) - o^1(m) - 2 L^0(m,tau) (tau=1: RTT^1(m)/2 - ...) at %d "
-                "sizes, tau 1..%d; %lld sizes left out", f->net.table.rows, f->net.table.columns,
-                (long long)f->net.skipped);
-  fs_fit_note(fit, "segment=0: the tables are per size (rings above a segment priced as measured); %s",
+    fs_fit_note(fit,
+                "L^1(m,tau) = Ring^1_tau(m) - o^1(m) - 2 L^0(m,tau) (tau=1: RTT^1(m)/2 - ...) at "
+                "%d "
+                "sizes, tau 1..%d; %lld sizes left out",
+                f->net.table.rows, f->net.table.columns, (long long)f->net.skipped);
+  fs_fit_note(fit,
+              "segment=0: the tables are per size (rings above a segment priced as measured); %s",
               f->o && f->o->use_median ? "medians" : "minima");
   return 0;
 }
@@ -345,25 +369,36 @@ static int write_result(taulop_fit *f, fs_error *err) {
 static int has_rows(const fs_probe_data *d, fs_placement p) {
   for (int64_t i = 0; i < d->count; i++) {
     const fs_probe_row *r = &d->rows[i];
-    if (is_kind(r, FS_EXPERIMENT_ROUNDTRIP, p, 1) || is_kind(r, FS_EXPERIMENT_RING, p, r->count)) return 1;
+    if (is_kind(r, FS_EXPERIMENT_ROUNDTRIP, p, 1) || is_kind(r, FS_EXPERIMENT_RING, p, r->count))
+      return 1;
   }
   return 0;
 }
 
 int fs_fit_taulop(const fs_probe_data *d, const fs_fit_options *o, fs_fit *fit, fs_error *err) {
   fs_fit_init(fit, "taulop");
-  taulop_fit f = {.d = d, .o = o, .fit = fit, .threshold = INT64_MAX, .has_net = has_rows(d, FS_PLACEMENT_NET)};
-  int shm_columns = largest_ring(d, FS_PLACEMENT_SHM), net_columns = largest_ring(d, FS_PLACEMENT_NET);
-  int status = fit_o_shm(&f, err) || build_table(&f, FS_PLACEMENT_SHM, shm_columns ? shm_columns : 1, &f.shm, err);
+  taulop_fit f = {.d = d,
+                  .o = o,
+                  .fit = fit,
+                  .threshold = INT64_MAX,
+                  .has_net = has_rows(d, FS_PLACEMENT_NET)};
+  int shm_columns = largest_ring(d, FS_PLACEMENT_SHM),
+      net_columns = largest_ring(d, FS_PLACEMENT_NET);
+  int status = fit_o_shm(&f, err) ||
+               build_table(&f, FS_PLACEMENT_SHM, shm_columns ? shm_columns : 1, &f.shm, err);
   if (!status && f.shm.table.rows == 0)
-    status = fs_error_set(err, "taulop: %s has no size with shm rows for every tau from 1 to %d (L^0; "
-                          "fennelprobe --experiments roundtrip,ring)", source(d), shm_columns ? shm_columns : 1);
+    status = fs_error_set(err,
+                          "taulop: %s has no size with shm rows for every tau from 1 to %d (L^0; "
+                          "fennelprobe --experiments roundtrip,ring)",
+                          source(d), shm_columns ? shm_columns : 1);
   if (!status && f.has_net)
-    status = fit_o_net(&f, err) || build_table(&f, FS_PLACEMENT_NET, net_columns ? net_columns : 1, &f.net, err);
+    status = fit_o_net(&f, err) ||
+             build_table(&f, FS_PLACEMENT_NET, net_columns ? net_columns : 1, &f.net, err);
   if (!status && f.has_net && f.net.table.rows == 0)
-    status = fs_error_set(err, "taulop: %s has no size with net rows for every tau from 1 to %d (L^1; "
-                          "fennelprobe --experiments roundtrip,ring on 2 nodes)", source(d),
-                          net_columns ? net_columns : 1);
+    status = fs_error_set(err,
+                          "taulop: %s has no size with net rows for every tau from 1 to %d (L^1; "
+                          "fennelprobe --experiments roundtrip,ring on 2 nodes)",
+                          source(d), net_columns ? net_columns : 1);
   if (!status) status = write_result(&f, err);
   channel_table_free(&f.shm);
   channel_table_free(&f.net);

@@ -13,7 +13,7 @@
  * without "# ", are in the sidecar FILE.meta. Times are decimal nanoseconds with
  * at most 3 decimals, so picoseconds are exact both ways. Every error reads
  * "FILE:LINE:COLUMN: expected ...". */
-#include "probe_data.h"
+#include "fit/probe_data.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +30,9 @@ static const char column_line[] =
     "experiment,placement,bytes,reply_bytes,stride,block,count,rank_a,rank_b,rank_c,repetitions,"
     "min_ns,median_ns,mean_ns,ci95_ns";
 
-static const char *const experiment_names[FS_EXPERIMENTS] = {
-    "roundtrip", "ssend", "send_call", "train", "multicast", "one_to_two", "ring", "memcpy"};
+static const char *const experiment_names[FS_EXPERIMENTS] = {"roundtrip", "ssend",     "send_call",
+                                                             "train",     "multicast", "one_to_two",
+                                                             "ring",      "memcpy"};
 
 const char *fs_experiment_name(fs_experiment e) {
   return e >= 0 && e < FS_EXPERIMENTS ? experiment_names[e] : "?";
@@ -112,20 +113,25 @@ static int read_header(fs_text_input *in, const char *line, size_t length, int32
   if (sidecar) { /* a sidecar's first line: the same without "# " */
     char copy[FS_PROBE_META_LINE_MAX + 3] = "# ";
     if (length > FS_PROBE_META_LINE_MAX)
-      return fs_text_input_error(in, 1, err, "expected \"fennelprobe 1 ranks=P ...\" (a line of "
-                                 "at most %d bytes)", FS_PROBE_META_LINE_MAX);
+      return fs_text_input_error(in, 1, err,
+                                 "expected \"fennelprobe 1 ranks=P ...\" (a line of "
+                                 "at most %d bytes)",
+                                 FS_PROBE_META_LINE_MAX);
     memcpy(copy + 2, line, length);
     if (read_header(in, copy, length + 2, ranks, 0, err) == 0) return 0;
     /* the message's column counts the "# " that is not in the sidecar */
-    return fs_text_input_error(in, 1, err, "expected \"fennelprobe 1 ranks=P ...\" as the "
+    return fs_text_input_error(in, 1, err,
+                               "expected \"fennelprobe 1 ranks=P ...\" as the "
                                "sidecar's first line (a fennelprobe point-to-point file)");
   }
   size_t n = sizeof magic - 1;
   if (length >= sizeof collectives - 1 && memcmp(line, collectives, sizeof collectives - 1) == 0)
-    return fs_text_input_error(in, 1, err, "expected \"# fennelprobe 1 ranks=P ...\" (this is a "
+    return fs_text_input_error(in, 1, err,
+                               "expected \"# fennelprobe 1 ranks=P ...\" (this is a "
                                "collectives file: `fennelsim validate` reads it)");
   if (length < n || memcmp(line, magic, n) != 0 || (length > n && line[n] != ' '))
-    return fs_text_input_error(in, 1, err, "expected \"# fennelprobe 1 ranks=P ...\" as the "
+    return fs_text_input_error(in, 1, err,
+                               "expected \"# fennelprobe 1 ranks=P ...\" as the "
                                "first line (a fennelprobe point-to-point file)");
   for (size_t at = n; at < length;) {
     while (at < length && line[at] == ' ') at++;
@@ -163,26 +169,35 @@ static int check_row(const fs_probe_row *r, const char **expected) {
 static int parse_row(const field *f, int fields, int32_t ranks, fs_probe_row *r,
                      const char **expected) {
   int64_t v[COLUMNS] = {0};
-  static const char *const count_text[] = {
-      "bytes: a whole number of bytes >= 0", "reply_bytes: a whole number of bytes >= 0",
-      "stride: a whole number of bytes >= 0", "block: a whole number of bytes >= 0",
-      "count: a whole number from 1 to 16777216", "rank_a: a rank of the run (0 to ranks-1)",
-      "rank_b: a rank of the run or -1", "rank_c: a rank of the run or -1",
-      "repetitions: a whole number >= 1"};
+  static const char *const count_text[] = {"bytes: a whole number of bytes >= 0",
+                                           "reply_bytes: a whole number of bytes >= 0",
+                                           "stride: a whole number of bytes >= 0",
+                                           "block: a whole number of bytes >= 0",
+                                           "count: a whole number from 1 to 16777216",
+                                           "rank_a: a rank of the run (0 to ranks-1)",
+                                           "rank_b: a rank of the run or -1",
+                                           "rank_c: a rank of the run or -1",
+                                           "repetitions: a whole number >= 1"};
   const int64_t low[] = {0, 0, 0, 0, 1, 0, -1, -1, 1};
   const int64_t high[] = {FS_SIZE_LIMIT, FS_SIZE_LIMIT, FS_SIZE_LIMIT, FS_SIZE_LIMIT, MAX_RANKS,
-                          ranks - 1, ranks - 1, ranks - 1, INT64_MAX / 2};
+                          ranks - 1,     ranks - 1,     ranks - 1,     INT64_MAX / 2};
   int e = fs_experiment_from_name(f[0].text, f[0].length);
-  if (e < 0) return *expected = "an experiment: roundtrip, ssend, send_call, train, multicast, "
-                                "one_to_two, ring or memcpy", 0;
+  if (e < 0)
+    return *expected = "an experiment: roundtrip, ssend, send_call, train, multicast, "
+                       "one_to_two, ring or memcpy",
+           0;
   r->experiment = (fs_experiment)e;
   if (fields < 2) return fields;
-  if (f[1].length == 3 && memcmp(f[1].text, "shm", 3) == 0) r->placement = FS_PLACEMENT_SHM;
-  else if (f[1].length == 3 && memcmp(f[1].text, "net", 3) == 0) r->placement = FS_PLACEMENT_NET;
-  else return *expected = "placement shm or net", 1;
+  if (f[1].length == 3 && memcmp(f[1].text, "shm", 3) == 0)
+    r->placement = FS_PLACEMENT_SHM;
+  else if (f[1].length == 3 && memcmp(f[1].text, "net", 3) == 0)
+    r->placement = FS_PLACEMENT_NET;
+  else
+    return *expected = "placement shm or net", 1;
   for (int k = 2; k < 11; k++) {
     if (k >= fields) return fields;
-    if (parse_integer(&f[k], low[k - 2], high[k - 2], &v[k])) return *expected = count_text[k - 2], k;
+    if (parse_integer(&f[k], low[k - 2], high[k - 2], &v[k]))
+      return *expected = count_text[k - 2], k;
   }
   r->bytes = v[2], r->reply_bytes = v[3], r->stride = v[4], r->block = v[5];
   r->count = (int32_t)v[6], r->rank_a = (int32_t)v[7], r->rank_b = (int32_t)v[8];
@@ -221,7 +236,8 @@ static int read_rows(fs_text_input *in, fs_probe_data *d, int seen_columns, fs_e
     }
     if (d->count == MAX_ROWS)
       return fs_text_input_error(in, 1, err, "expected at most %lld rows", (long long)MAX_ROWS);
-    if (fs_probe_data_add(d, &row)) return fs_error_set(err, "%s: out of memory", fs_text_input_name(in));
+    if (fs_probe_data_add(d, &row))
+      return fs_error_set(err, "%s: out of memory", fs_text_input_name(in));
   }
   if (status < 0) return -1;
   if (!seen_columns)
@@ -234,8 +250,10 @@ static int read_rows(fs_text_input *in, fs_probe_data *d, int seen_columns, fs_e
  * column line. 0, or -1 with err set. */
 static int read_sidecar(const char *csv, int32_t *ranks, fs_error *err) {
   if (!csv || strcmp(csv, "-") == 0)
-    return fs_error_set(err, "%s:1:1: expected \"# fennelprobe 1 ranks=P ...\" (a file without "
-                        "it has a sidecar FILE.meta, which stdin has not)", csv ? "stdin" : "data");
+    return fs_error_set(err,
+                        "%s:1:1: expected \"# fennelprobe 1 ranks=P ...\" (a file without "
+                        "it has a sidecar FILE.meta, which stdin has not)",
+                        csv ? "stdin" : "data");
   char *path = malloc(strlen(csv) + 6);
   if (!path) return fs_error_set(err, "out of memory");
   sprintf(path, "%s.meta", csv);
@@ -243,14 +261,19 @@ static int read_sidecar(const char *csv, int32_t *ranks, fs_error *err) {
   fs_text_input *in = fs_text_input_open_file(path, &inner);
   int status = -1;
   if (!in) {
-    fs_error_set(err, "%s:1:1: expected \"# fennelprobe 1 ranks=P ...\" or the sidecar %s "
-                 "(fennelprobe and fennelsim probe -o write it): %s", csv, path, inner.message);
+    fs_error_set(err,
+                 "%s:1:1: expected \"# fennelprobe 1 ranks=P ...\" or the sidecar %s "
+                 "(fennelprobe and fennelsim probe -o write it): %s",
+                 csv, path, inner.message);
   } else {
     const char *line;
     size_t length;
     int got = fs_text_input_next_line(in, &line, &length, err);
-    if (got == 0) fs_error_set(err, "%s:1:1: expected \"fennelprobe 1 ranks=P ...\" (the file "
-                               "is empty)", path);
+    if (got == 0)
+      fs_error_set(err,
+                   "%s:1:1: expected \"fennelprobe 1 ranks=P ...\" (the file "
+                   "is empty)",
+                   path);
     if (got == 1) status = read_header(in, line, length, ranks, 1, err);
     fs_text_input_close(in);
   }
@@ -262,8 +285,11 @@ static fs_probe_data *read_input(fs_text_input *in, const char *path, fs_error *
   const char *line;
   size_t length;
   int status = fs_text_input_next_line(in, &line, &length, err);
-  if (status == 0) fs_error_set(err, "%s:1:1: expected \"# fennelprobe 1 ranks=P ...\" (the file "
-                                "is empty)", fs_text_input_name(in));
+  if (status == 0)
+    fs_error_set(err,
+                 "%s:1:1: expected \"# fennelprobe 1 ranks=P ...\" (the file "
+                 "is empty)",
+                 fs_text_input_name(in));
   int32_t ranks = 0;
   /* since issue 16: the column line first, the metadata in PATH.meta */
   int columns_first = status == 1 && length == sizeof column_line - 1 &&
@@ -307,17 +333,18 @@ fs_probe_data *fs_probe_data_read_memory(const char *data, size_t length, const 
 static void write_row(fs_output *out, const fs_probe_row *r) {
   char min[32], median[32], mean[32], ci[32];
   fs_output_printf(out, "%s,%s,%lld,%lld,%lld,%lld,%d,%d,%d,%d,%lld,%s,%s,%s,%s\n",
-                   fs_experiment_name(r->experiment), r->placement == FS_PLACEMENT_NET ? "net" : "shm",
-                   (long long)r->bytes, (long long)r->reply_bytes, (long long)r->stride,
-                   (long long)r->block, (int)r->count, (int)r->rank_a, (int)r->rank_b,
-                   (int)r->rank_c, (long long)r->repetitions, fs_format_ns(min, r->min),
+                   fs_experiment_name(r->experiment),
+                   r->placement == FS_PLACEMENT_NET ? "net" : "shm", (long long)r->bytes,
+                   (long long)r->reply_bytes, (long long)r->stride, (long long)r->block,
+                   (int)r->count, (int)r->rank_a, (int)r->rank_b, (int)r->rank_c,
+                   (long long)r->repetitions, fs_format_ns(min, r->min),
                    fs_format_ns(median, r->median), fs_format_ns(mean, r->mean),
                    fs_format_ns(ci, r->ci95));
 }
 
 int fs_probe_data_write(const fs_probe_data *d, const char *path, fs_error *err) {
-  const char *source = d->source && !strchr(d->source, ' ') && !strchr(d->source, '\n')
-                           ? d->source : "fennelsim";
+  const char *source =
+      d->source && !strchr(d->source, ' ') && !strchr(d->source, '\n') ? d->source : "fennelsim";
   int to_stdout = strcmp(path, "-") == 0; /* no sidecar: the metadata as a '#' line */
   if (!to_stdout) {
     char *meta_path = malloc(strlen(path) + 6);
@@ -331,7 +358,8 @@ int fs_probe_data_write(const fs_probe_data *d, const char *path, fs_error *err)
   }
   fs_output *out = fs_output_open(path, err);
   if (!out) return -1;
-  if (to_stdout) fs_output_printf(out, "# fennelprobe 1 ranks=%d source=%s\n", (int)d->ranks, source);
+  if (to_stdout)
+    fs_output_printf(out, "# fennelprobe 1 ranks=%d source=%s\n", (int)d->ranks, source);
   fs_output_printf(out, "%s\n", column_line);
   for (int64_t i = 0; i < d->count; i++) write_row(out, &d->rows[i]);
   return fs_output_commit(out, err);

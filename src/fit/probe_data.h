@@ -58,21 +58,21 @@ typedef enum fs_placement { FS_PLACEMENT_SHM = 0, FS_PLACEMENT_NET = 1 } fs_plac
 
 typedef struct fs_probe_row {
   fs_experiment experiment;
-  fs_placement placement;  /* shm: the ranks share a node; net: they do not */
+  fs_placement placement; /* shm: the ranks share a node; net: they do not */
   int64_t bytes, reply_bytes;
-  int64_t stride, block;   /* 0 0: contiguous */
-  int32_t count;           /* train length, multicast width, ring tau; else 1 */
+  int64_t stride, block;          /* 0 0: contiguous */
+  int32_t count;                  /* train length, multicast width, ring tau; else 1 */
   int32_t rank_a, rank_b, rank_c; /* -1 when unused */
   int64_t repetitions;
   fs_time min, median, mean, ci95; /* picoseconds */
-  uint32_t line;           /* in the CSV, for messages */
+  uint32_t line;                   /* in the CSV, for messages */
 } fs_probe_row;
 
 typedef struct fs_probe_data {
   fs_probe_row *rows;
   int64_t count, capacity;
-  int32_t ranks;           /* of the run that measured them (from the file's header) */
-  char *source;            /* the file read, or "simulation" */
+  int32_t ranks; /* of the run that measured them (from the file's header) */
+  char *source;  /* the file read, or "simulation" */
 } fs_probe_data;
 
 fs_probe_data *fs_probe_data_new(int32_t ranks);
@@ -93,7 +93,7 @@ fs_probe_data *fs_probe_data_read_memory(const char *data, size_t length, const 
  * "-" is stdout, with that line first as "# fennelprobe 1 ...". */
 int fs_probe_data_write(const fs_probe_data *d, const char *path, fs_error *err);
 
-const char *fs_experiment_name(fs_experiment e);    /* "roundtrip" ... */
+const char *fs_experiment_name(fs_experiment e);              /* "roundtrip" ... */
 int fs_experiment_from_name(const char *name, size_t length); /* -1 if unknown */
 
 #endif

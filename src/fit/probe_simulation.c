@@ -33,7 +33,7 @@
  * latest completion, rounded to the nearest ps. Statistics as fennelprobe:
  * the median of an even count is the midpoint rounded half up, the mean
  * rounded to the nearest ps, ci95 the Student-t half-width. */
-#include "probe_simulation.h"
+#include "fit/probe_simulation.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -44,7 +44,7 @@
 /* ---- the plan ---- */
 
 #define LARGEST_SIZE ((int64_t)4 << 20)
-#define ALL_PAIRS_UP_TO 16        /* fennelprobe's --pairs default */
+#define ALL_PAIRS_UP_TO 16 /* fennelprobe's --pairs default */
 #define STRIDE_BLOCK 8
 #define STRIDE_STEP 16
 #define ONE_TO_TWO_LARGEST ((int64_t)64 << 10)
@@ -105,8 +105,12 @@ static fs_placement placement_of(const machine *m, const int32_t *ranks, int cou
 
 static fs_probe_row pair_row(const machine *m, fs_experiment e, int32_t a, int32_t b) {
   int32_t ranks[2] = {a, b};
-  return (fs_probe_row){.experiment = e, .placement = placement_of(m, ranks, 2), .count = 1,
-                        .rank_a = a, .rank_b = b, .rank_c = -1};
+  return (fs_probe_row){.experiment = e,
+                        .placement = placement_of(m, ranks, 2),
+                        .count = 1,
+                        .rank_a = a,
+                        .rank_b = b,
+                        .rank_c = -1};
 }
 
 static int roundtrip_pair(fs_probe_plan *plan, const machine *m, int32_t a, int32_t b) {
@@ -155,8 +159,12 @@ static int paired_rows(fs_probe_plan *plan, const machine *m, int32_t shm, int32
 static int multicast_rows(fs_probe_plan *plan, const machine *m) {
   for (int32_t width = 1; width < m->ranks; width++) {
     int32_t ranks[2] = {0, width}; /* the farthest target decides the placement */
-    fs_probe_row r = {.experiment = FS_EXPERIMENT_MULTICAST, .placement = placement_of(m, ranks, 2),
-                      .count = width, .rank_a = 0, .rank_b = -1, .rank_c = -1};
+    fs_probe_row r = {.experiment = FS_EXPERIMENT_MULTICAST,
+                      .placement = placement_of(m, ranks, 2),
+                      .count = width,
+                      .rank_a = 0,
+                      .rank_b = -1,
+                      .rank_c = -1};
     if (sweep(plan, r, 0, ALL_SIZES)) return -1;
   }
   return 0;
@@ -164,8 +172,12 @@ static int multicast_rows(fs_probe_plan *plan, const machine *m) {
 
 static int one_to_two(fs_probe_plan *plan, const machine *m, int32_t a, int32_t b, int32_t c) {
   int32_t ranks[3] = {a, b, c};
-  fs_probe_row r = {.experiment = FS_EXPERIMENT_ONE_TO_TWO, .placement = placement_of(m, ranks, 3),
-                    .count = 1, .rank_a = a, .rank_b = b, .rank_c = c};
+  fs_probe_row r = {.experiment = FS_EXPERIMENT_ONE_TO_TWO,
+                    .placement = placement_of(m, ranks, 3),
+                    .count = 1,
+                    .rank_a = a,
+                    .rank_b = b,
+                    .rank_c = c};
   return sweep(plan, r, 0, ONE_TO_TWO_SIZES);
 }
 
@@ -183,14 +195,22 @@ static int one_to_two_rows(fs_probe_plan *plan, const machine *m) {
 static int ring_rows(fs_probe_plan *plan, const machine *m) {
   int32_t on_first = m->ranks < m->cores ? m->ranks : m->cores;
   for (int32_t tau = 1; tau <= on_first; tau++) {
-    fs_probe_row r = {.experiment = FS_EXPERIMENT_RING, .placement = FS_PLACEMENT_SHM, .count = tau,
-                      .rank_a = 0, .rank_b = tau > 1 ? 1 : 0, .rank_c = -1};
+    fs_probe_row r = {.experiment = FS_EXPERIMENT_RING,
+                      .placement = FS_PLACEMENT_SHM,
+                      .count = tau,
+                      .rank_a = 0,
+                      .rank_b = tau > 1 ? 1 : 0,
+                      .rank_c = -1};
     if (sweep(plan, r, 1, ALL_SIZES)) return -1;
   }
   int32_t on_second = m->ranks - m->cores < m->cores ? m->ranks - m->cores : m->cores;
   for (int32_t tau = 1; tau <= on_second; tau++) {
-    fs_probe_row r = {.experiment = FS_EXPERIMENT_RING, .placement = FS_PLACEMENT_NET, .count = tau,
-                      .rank_a = 0, .rank_b = m->cores, .rank_c = -1};
+    fs_probe_row r = {.experiment = FS_EXPERIMENT_RING,
+                      .placement = FS_PLACEMENT_NET,
+                      .count = tau,
+                      .rank_a = 0,
+                      .rank_b = m->cores,
+                      .rank_c = -1};
     if (sweep(plan, r, 1, ALL_SIZES)) return -1;
   }
   return 0;
@@ -201,7 +221,10 @@ int fs_probe_plan_default(fs_probe_plan *plan, int32_t ranks, int32_t cores) {
   if (ranks < 2 || cores < 1) return -1;
   machine m = {ranks, cores};
   int32_t shm = cores > 1 ? 1 : -1, net = ranks > cores ? cores : -1;
-  fs_probe_row copy = {.experiment = FS_EXPERIMENT_MEMCPY, .count = 1, .rank_a = 0, .rank_b = -1,
+  fs_probe_row copy = {.experiment = FS_EXPERIMENT_MEMCPY,
+                       .count = 1,
+                       .rank_a = 0,
+                       .rank_b = -1,
                        .rank_c = -1};
   int failed = sweep(plan, copy, 0, ALL_SIZES) || roundtrip_rows(plan, &m, shm, net) ||
                paired_rows(plan, &m, shm, net) || multicast_rows(plan, &m) ||
@@ -241,8 +264,10 @@ static void build_roundtrip(builder *b, const fs_probe_row *r) {
     after(b, s2, s1), after(b, s2, r1), after(b, r2, s1), after(b, r2, r1);
     return;
   }
-  int32_t s1 = task(b, FS_SEND, a, peer, r->bytes, d), r2 = task(b, FS_RECV, a, peer, r->reply_bytes, d);
-  int32_t r1 = task(b, FS_RECV, peer, a, r->bytes, d), s2 = task(b, FS_SEND, peer, a, r->reply_bytes, d);
+  int32_t s1 = task(b, FS_SEND, a, peer, r->bytes, d),
+          r2 = task(b, FS_RECV, a, peer, r->reply_bytes, d);
+  int32_t r1 = task(b, FS_RECV, peer, a, r->bytes, d),
+          s2 = task(b, FS_SEND, peer, a, r->reply_bytes, d);
   after(b, r2, s1), after(b, s2, r1);
 }
 
@@ -255,7 +280,8 @@ static int32_t build_posted_send(builder *b, const fs_probe_row *r) {
 static void build_train(builder *b, const fs_probe_row *r) {
   int32_t a = r->rank_a, peer = r->rank_b, previous = -1;
   int32_t reply = task(b, FS_RECV, a, peer, 0, 0);
-  for (int32_t k = 0; k < r->count; k++) after(b, reply, task(b, FS_SEND, a, peer, r->bytes, r->stride));
+  for (int32_t k = 0; k < r->count; k++)
+    after(b, reply, task(b, FS_SEND, a, peer, r->bytes, r->stride));
   for (int32_t k = 0; k < r->count; k++) {
     int32_t t = task(b, FS_RECV, peer, a, r->bytes, r->stride);
     if (previous >= 0) after(b, t, previous);
@@ -302,27 +328,36 @@ static void build_ring(builder *b, const fs_probe_row *r) {
 
 static void build_memcpy(builder *b, const fs_probe_row *r) {
   int32_t t = b->failed ? -1 : fs_program_add(b->p, FS_COMPUTE, r->rank_a);
-  if (t < 0) b->failed = 1;
-  else fs_task_set_size(b->p, t, r->bytes);
+  if (t < 0)
+    b->failed = 1;
+  else
+    fs_task_set_size(b->p, t, r->bytes);
 }
 
 /* The row's ranks exist and fit the experiment; else the message. */
 static int check_row(const fs_probe_row *r, int32_t ranks, int64_t index, fs_error *err) {
   const char *bad = NULL;
-  int32_t needs_b = r->experiment != FS_EXPERIMENT_MEMCPY && r->experiment != FS_EXPERIMENT_MULTICAST;
-  if (r->rank_a < 0 || r->rank_a >= ranks) bad = "rank_a is not a rank of the machine";
-  else if (needs_b && (r->rank_b < 0 || r->rank_b >= ranks)) bad = "rank_b is not a rank of the machine";
-  else if (r->bytes < 0 || r->reply_bytes < 0 || r->stride < 0) bad = "negative sizes";
-  else if (r->count < 1) bad = "count < 1";
+  int32_t needs_b = r->experiment != FS_EXPERIMENT_MEMCPY &&
+                    r->experiment != FS_EXPERIMENT_MULTICAST;
+  if (r->rank_a < 0 || r->rank_a >= ranks)
+    bad = "rank_a is not a rank of the machine";
+  else if (needs_b && (r->rank_b < 0 || r->rank_b >= ranks))
+    bad = "rank_b is not a rank of the machine";
+  else if (r->bytes < 0 || r->reply_bytes < 0 || r->stride < 0)
+    bad = "negative sizes";
+  else if (r->count < 1)
+    bad = "count < 1";
   else if (r->experiment != FS_EXPERIMENT_ROUNDTRIP && r->experiment != FS_EXPERIMENT_RING &&
            needs_b && r->rank_a == r->rank_b)
     bad = "rank_a and rank_b must differ";
   else if (r->experiment == FS_EXPERIMENT_ONE_TO_TWO &&
-           (r->rank_c < 0 || r->rank_c >= ranks || r->rank_c == r->rank_a || r->rank_c == r->rank_b))
+           (r->rank_c < 0 || r->rank_c >= ranks || r->rank_c == r->rank_a ||
+            r->rank_c == r->rank_b))
     bad = "rank_c must be a third rank";
   else if (r->experiment == FS_EXPERIMENT_MULTICAST && r->count >= ranks)
     bad = "the multicast is wider than the other ranks";
-  else if (r->experiment == FS_EXPERIMENT_TRAIN && r->count > 1 << 20) bad = "the train is too long";
+  else if (r->experiment == FS_EXPERIMENT_TRAIN && r->count > 1 << 20)
+    bad = "the train is too long";
   else if (r->experiment == FS_EXPERIMENT_RING) {
     int32_t k = ring_members(r);
     for (int32_t i = 0; i < k && !bad; i++)
@@ -332,9 +367,9 @@ static int check_row(const fs_probe_row *r, int32_t ranks, int64_t index, fs_err
       bad = "the net ring's halves overlap (rank_b must be rank_a + count or beyond)";
   }
   if (!bad) return 0;
-  return fs_error_set(err, "plan row %lld (%s %lldB, ranks %d,%d,%d, count %d): %s", (long long)index + 1,
-                      fs_experiment_name(r->experiment), (long long)r->bytes, r->rank_a, r->rank_b,
-                      r->rank_c, r->count, bad);
+  return fs_error_set(err, "plan row %lld (%s %lldB, ranks %d,%d,%d, count %d): %s",
+                      (long long)index + 1, fs_experiment_name(r->experiment), (long long)r->bytes,
+                      r->rank_a, r->rank_b, r->rank_c, r->count, bad);
 }
 
 /* The program of the row; *timed is its ssend's send (else -1). */
@@ -397,7 +432,8 @@ static fs_time latest_on(const stopwatch *c, const fs_program *p, int32_t rank) 
   return latest;
 }
 
-static fs_time row_time(const stopwatch *c, const fs_program *p, const fs_probe_row *r, int32_t timed) {
+static fs_time row_time(const stopwatch *c, const fs_program *p, const fs_probe_row *r,
+                        int32_t timed) {
   if (timed >= 0) return c->end[timed] > c->matched[timed] ? c->end[timed] : c->matched[timed];
   if (r->experiment != FS_EXPERIMENT_RING) return latest_on(c, p, r->rank_a);
   int32_t k = ring_members(r);
@@ -408,10 +444,10 @@ static fs_time row_time(const stopwatch *c, const fs_program *p, const fs_probe_
 
 /* ---- statistics (as fennelprobe's) ---- */
 
-static const double t_table[31] = {
-    0,     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-    2.201, 2.179,  2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080,
-    2.074, 2.069,  2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+static const double t_table[31] = {0,     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
+                                   2.306, 2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+                                   2.120, 2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
+                                   2.064, 2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
 
 /* Student's t, 0.975 quantile: a table, then Cornish-Fisher. */
 static double student_t_975(int64_t freedom) {
@@ -432,12 +468,15 @@ static void summarize(fs_time *values, int64_t n, fs_probe_row *r) {
   fs_time sum = 0;
   for (int64_t i = 0; i < n; i++) sum += values[i];
   double mean = (double)sum / (double)n, squares = 0;
-  for (int64_t i = 0; i < n; i++) squares += ((double)values[i] - mean) * ((double)values[i] - mean);
+  for (int64_t i = 0; i < n; i++)
+    squares += ((double)values[i] - mean) * ((double)values[i] - mean);
   r->repetitions = n;
   r->min = values[0];
-  r->median = n % 2 ? values[n / 2] : values[n / 2 - 1] + (values[n / 2] - values[n / 2 - 1] + 1) / 2;
+  r->median = n % 2 ? values[n / 2]
+                    : values[n / 2 - 1] + (values[n / 2] - values[n / 2 - 1] + 1) / 2;
   r->mean = (sum + n / 2) / n;
-  r->ci95 = n < 2 ? 0 : llround(student_t_975(n - 1) * sqrt(squares / (double)(n - 1)) / sqrt((double)n));
+  r->ci95 =
+      n < 2 ? 0 : llround(student_t_975(n - 1) * sqrt(squares / (double)(n - 1)) / sqrt((double)n));
 }
 
 /* ---- the whole plan ---- */
@@ -447,10 +486,12 @@ static int simulate_row(const fs_probe_simulation *s, const fs_probe_row *r, int
   int32_t timed;
   fs_program *p = build(r, s->ranks, &timed, err);
   if (!p) return -1;
-  stopwatch c = {malloc((size_t)p->tasks * sizeof *c.end), malloc((size_t)p->tasks * sizeof *c.matched),
-             p->tasks};
+  stopwatch c = {malloc((size_t)p->tasks * sizeof *c.end),
+                 malloc((size_t)p->tasks * sizeof *c.matched), p->tasks};
   fs_engine *e = c.end && c.matched ? fs_engine_new(p, s->network, s->compute, err) : NULL;
-  fs_observer observer = {.state = &c, .local_complete = on_complete, .remote_complete = on_complete,
+  fs_observer observer = {.state = &c,
+                          .local_complete = on_complete,
+                          .remote_complete = on_complete,
                           .matched = on_match};
   int status = e ? 0 : -1;
   if (e && fs_engine_add_observer(e, &observer)) status = fs_error_set(err, "too many observers");
@@ -462,10 +503,11 @@ static int simulate_row(const fs_probe_simulation *s, const fs_probe_row *r, int
     int run = status ? FS_RUN_FAILED : fs_engine_run(e, err);
     if (run != FS_RUN_OK) {
       char why[sizeof err->message];
-      snprintf(why, sizeof why, "%s", run == FS_RUN_DEADLOCK ? "the program deadlocked" : err->message);
-      status = fs_error_set(err, "simulating row %lld (%s %lldB, ranks %d,%d,%d): %s", (long long)index + 1,
-                            fs_experiment_name(r->experiment), (long long)r->bytes, r->rank_a,
-                            r->rank_b, r->rank_c, why);
+      snprintf(why, sizeof why, "%s",
+               run == FS_RUN_DEADLOCK ? "the program deadlocked" : err->message);
+      status = fs_error_set(err, "simulating row %lld (%s %lldB, ranks %d,%d,%d): %s",
+                            (long long)index + 1, fs_experiment_name(r->experiment),
+                            (long long)r->bytes, r->rank_a, r->rank_b, r->rank_c, why);
     } else {
       samples[k] = row_time(&c, p, r, timed);
     }
@@ -482,7 +524,8 @@ static int simulate_row(const fs_probe_simulation *s, const fs_probe_row *r, int
   return status;
 }
 
-fs_probe_data *fs_probe_simulate(const fs_probe_simulation *s, const fs_probe_plan *plan, fs_error *err) {
+fs_probe_data *fs_probe_simulate(const fs_probe_simulation *s, const fs_probe_plan *plan,
+                                 fs_error *err) {
   if (s->ranks < 1 || (s->noise && s->repetitions < 1))
     return fs_error_set(err, "a probe simulation needs ranks >= 1 and repetitions >= 1"), NULL;
   for (int64_t i = 0; i < plan->count; i++)

@@ -36,15 +36,16 @@ void fs_probe_plan_free(fs_probe_plan *plan);
 int fs_probe_plan_add(fs_probe_plan *plan, const fs_probe_row *row);
 
 typedef struct fs_probe_simulation {
-  fs_network_model *network;  /* built by the caller (model registry) */
+  fs_network_model *network; /* built by the caller (model registry) */
   fs_compute_model *compute;
-  const fs_noise *noise;      /* NULL: none; else prepared for `ranks` (fs_noise_prepare) */
+  const fs_noise *noise; /* NULL: none; else prepared for `ranks` (fs_noise_prepare) */
   uint64_t seed;
-  int64_t repetitions;        /* with noise; >= 1 */
-  int32_t ranks;              /* processes of the simulated machine */
+  int64_t repetitions; /* with noise; >= 1 */
+  int32_t ranks;       /* processes of the simulated machine */
 } fs_probe_simulation;
 
 /* Simulates every row of the plan; NULL with err set. */
-fs_probe_data *fs_probe_simulate(const fs_probe_simulation *s, const fs_probe_plan *plan, fs_error *err);
+fs_probe_data *fs_probe_simulate(const fs_probe_simulation *s, const fs_probe_plan *plan,
+                                 fs_error *err);
 
 #endif

@@ -1,7 +1,7 @@
 /* validate.c: see validate.h. Reads the collective measurements, names
  * each row's candidate algorithms, generates and simulates them, and
  * gathers the errors per row, per algorithm and the skipped candidates. */
-#include "validate.h"
+#include "fit/validate.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -75,7 +75,8 @@ int fs_validate_algorithm_parse(fs_collective c, const char *text, size_t length
   if (option) *option++ = 0;
   *out = (fs_validate_algorithm){.generator = generator_of(c, item)};
   if (!out->generator)
-    return fs_error_set(err, "unknown algorithm '%s' for %s (expected one of the %s-* "
+    return fs_error_set(err,
+                        "unknown algorithm '%s' for %s (expected one of the %s-* "
                         "generators of fennelsim gen --list, with or without '%s-')",
                         shown, fs_collective_name(c), fs_collective_name(c), fs_collective_name(c));
   if (option && !*option) return fs_error_set(err, "%s: expected an option after ':'", shown);
@@ -134,7 +135,8 @@ int fs_validate_algorithms_add(fs_validate_algorithms *a, const char *text, fs_e
     if (equals) {
       c = fs_collective_from_name(item, (size_t)(equals - item));
       if (c < 0)
-        return fs_error_set(err, "--algo: unknown collective '%.*s' (expected one of barrier, "
+        return fs_error_set(err,
+                            "--algo: unknown collective '%.*s' (expected one of barrier, "
                             "bcast, reduce, allreduce, gather, scatter, allgather, alltoall)",
                             (int)(equals - item), item);
       length -= (size_t)(equals + 1 - item);
@@ -171,7 +173,8 @@ typedef struct reader {
 } reader;
 
 /* "FILE:LINE:COLUMN: message", the column being that of `where`. */
-#define fail(r, where, ...) fs_text_input_error((r)->in, (where) - (r)->line + 1, (r)->err, __VA_ARGS__)
+#define fail(r, where, ...) \
+  fs_text_input_error((r)->in, (where) - (r)->line + 1, (r)->err, __VA_ARGS__)
 
 /* A field quoted for a message; "nothing" when empty, also at the end. */
 static const char *show(const char *text, size_t length, char buffer[FS_TEXT_QUOTED_SIZE]) {
@@ -215,7 +218,8 @@ static int read_magic(reader *r) {
                   MAX_RANKS, show(equals + 1, (size_t)(p - equals - 1), buffer));
     *slot = (int32_t)count;
   }
-  if (!version_seen) return fail(r, end, "expected version 1 of the collectives CSV, got end of line");
+  if (!version_seen)
+    return fail(r, end, "expected version 1 of the collectives CSV, got end of line");
   return 0;
 }
 
@@ -225,27 +229,29 @@ static int read_header(reader *r) {
   size_t same = 0;
   while (same < r->length && same < strlen(HEADER) && r->line[same] == HEADER[same]) same++;
   const char *hint = r->length >= 11 && memcmp(r->line, "experiment,", 11) == 0
-                         ? " (this is point-to-point data, for fennelsim fit)" : "";
+                         ? " (this is point-to-point data, for fennelsim fit)"
+                         : "";
   return fail(r, r->line + same, "expected the header '" HEADER "', got %s%s",
               show(r->line + same, r->length - same, buffer), hint);
 }
 
-static const char *const column_names[] = {"collective", "algorithm", "ranks", "bytes",
-                                           "repetitions", "min_ns", "median_ns", "mean_ns",
-                                           "ci95_ns"};
+static const char *const column_names[] = {"collective", "algorithm",   "ranks",
+                                           "bytes",      "repetitions", "min_ns",
+                                           "median_ns",  "mean_ns",     "ci95_ns"};
 #define COLUMNS ((int)(sizeof column_names / sizeof column_names[0]))
 
 /* One field of a row into row; 0 or -1 with the error at p. */
-static int read_field(reader *r, int column, const char *p, size_t length,
-                      fs_collective_row *row) {
+static int read_field(reader *r, int column, const char *p, size_t length, fs_collective_row *row) {
   char buffer[64];
   int64_t number;
   switch (column) {
     case 0: {
       int c = fs_collective_from_name(p, length);
       if (c < 0)
-        return fail(r, p, "expected a collective (barrier, bcast, reduce, allreduce, gather, "
-                    "scatter, allgather, alltoall), got %s", show(p, length, buffer));
+        return fail(r, p,
+                    "expected a collective (barrier, bcast, reduce, allreduce, gather, "
+                    "scatter, allgather, alltoall), got %s",
+                    show(p, length, buffer));
       row->collective = (fs_collective)c;
       return 0;
     }
@@ -274,11 +280,15 @@ static int read_field(reader *r, int column, const char *p, size_t length,
                     show(p, length, buffer));
       return 0;
     default: {
-      fs_time *t = column == 5 ? &row->min : column == 6 ? &row->median
-                   : column == 7 ? &row->mean : &row->ci95;
+      fs_time *t = column == 5   ? &row->min
+                   : column == 6 ? &row->median
+                   : column == 7 ? &row->mean
+                                 : &row->ci95;
       if (fs_parse_ns(p, length, t))
-        return fail(r, p, "expected %s: nanoseconds with at most 3 decimals (e.g. 1234.567), "
-                    "got %s", column_names[column], show(p, length, buffer));
+        return fail(r, p,
+                    "expected %s: nanoseconds with at most 3 decimals (e.g. 1234.567), "
+                    "got %s",
+                    column_names[column], show(p, length, buffer));
       if (column == 5 && row->min == 0)
         return fail(r, p, "expected min_ns above 0 (errors are relative to it), got %s",
                     show(p, length, buffer));
@@ -437,7 +447,8 @@ static int row_error(const predictor *p, const fs_collective_row *row, int statu
                      const char *format, ...) {
   va_list args;
   va_start(args, format);
-  fs_text_verror_at(p->err, p->data->source, (int64_t)row->line, -1, format, args); /* a whole row */
+  fs_text_verror_at(p->err, p->data->source, (int64_t)row->line, -1, format,
+                    args); /* a whole row */
   va_end(args);
   return status;
 }
@@ -446,8 +457,11 @@ static int row_error(const predictor *p, const fs_collective_row *row, int statu
  * generator or the platform rejected it); *platform_failed tells which. */
 static fs_program *generate(const predictor *p, const fs_collective_row *row,
                             const fs_validate_algorithm *a, int *platform_failed, fs_error *why) {
-  fs_generator_options o = {.ranks = row->ranks, .size = row->bytes, .rounds = 1,
-                            .schedule = a->schedule[0] ? a->schedule : NULL, .ways = a->ways,
+  fs_generator_options o = {.ranks = row->ranks,
+                            .size = row->bytes,
+                            .rounds = 1,
+                            .schedule = a->schedule[0] ? a->schedule : NULL,
+                            .ways = a->ways,
                             .segment = a->segment};
   fs_platform *platform = NULL;
   *platform_failed = 0;
@@ -505,7 +519,9 @@ static int add_entry(const predictor *p, int64_t index, const fs_validate_algori
     return fs_error_set(p->err, "out of memory");
   fs_time measured = p->setup->use_median ? row->median : row->min;
   fs_validate_entry *e = &v->entries[v->entry_count++];
-  *e = (fs_validate_entry){.row = index, .measured = measured, .predicted = predicted,
+  *e = (fs_validate_entry){.row = index,
+                           .measured = measured,
+                           .predicted = predicted,
                            .error = fs_validate_error(measured, predicted),
                            .mu = fs_validate_mu(measured, predicted),
                            .named = row->algorithm.generator != NULL};
@@ -562,8 +578,8 @@ static int summarize(const fs_collective_data *data, fs_validation *v, fs_error 
     const fs_validate_entry *e = &v->entries[i];
     fs_collective c = data->rows[e->row].collective;
     int64_t s = 0;
-    while (s < v->summary_count &&
-           (v->summaries[s].collective != c || strcmp(v->summaries[s].algorithm, e->algorithm) != 0))
+    while (s < v->summary_count && (v->summaries[s].collective != c ||
+                                    strcmp(v->summaries[s].algorithm, e->algorithm) != 0))
       s++;
     if (s == v->summary_count) {
       if (reserve((void **)&v->summaries, &v->summary_capacity, v->summary_count,
@@ -600,8 +616,8 @@ static const fs_validate_algorithm *candidates_of(const fs_collective_row *row,
   return every + row->collective * FS_VALIDATE_MAX_CHOICES;
 }
 
-int fs_validate(const fs_collective_data *data, const fs_validate_setup *setup,
-                fs_validation *out, fs_error *err) {
+int fs_validate(const fs_collective_data *data, const fs_validate_setup *setup, fs_validation *out,
+                fs_error *err) {
   *out = (fs_validation){0};
   err->message[0] = 0;
   predictor p = {.data = data, .setup = setup, .out = out, .err = err};

@@ -67,7 +67,7 @@ typedef struct fs_collective_row {
   fs_collective collective;
   fs_validate_algorithm algorithm; /* generator NULL when the field is empty */
   int32_t ranks;
-  int64_t bytes;                   /* the generator's --size */
+  int64_t bytes; /* the generator's --size */
   int64_t repetitions;
   fs_time min, median, mean, ci95; /* picoseconds; 0 < min <= median, mean */
   int64_t line;                    /* in the CSV, for messages */
@@ -88,20 +88,20 @@ void fs_collective_data_free(fs_collective_data *d);
 
 /* One prediction: a row under one candidate algorithm. */
 typedef struct fs_validate_entry {
-  int64_t row;             /* into the data's rows */
+  int64_t row; /* into the data's rows */
   char algorithm[192];
   fs_time measured, predicted;
-  double error;            /* (predicted - measured) / measured */
-  double mu;               /* max / min; 1 when equal, inf when predicted is 0 */
-  int named;               /* the row named its algorithm */
-  int best;                /* the row's closest candidate (rows naming none) */
+  double error; /* (predicted - measured) / measured */
+  double mu;    /* max / min; 1 when equal, inf when predicted is 0 */
+  int named;    /* the row named its algorithm */
+  int best;     /* the row's closest candidate (rows naming none) */
 } fs_validate_entry;
 
 /* Per collective and algorithm, over its entries. */
 typedef struct fs_validate_summary {
   fs_collective collective;
   char algorithm[192];
-  int64_t rows, best;      /* entries; of them, the best match of their row */
+  int64_t rows, best; /* entries; of them, the best match of their row */
   double mean_abs_error, max_abs_error, max_mu;
 } fs_validate_summary;
 
@@ -121,15 +121,15 @@ typedef struct fs_validation {
   int64_t summary_count, summary_capacity;
   fs_validate_skip *skips;
   int64_t skip_count, skip_capacity;
-  int64_t unpredicted;     /* rows no candidate accepted */
+  int64_t unpredicted; /* rows no candidate accepted */
 } fs_validation;
 
 typedef struct fs_validate_setup {
   fs_network_model *network;
   fs_compute_model *compute;
-  const fs_platform_parameters *platform;  /* NULL: generators get none */
+  const fs_platform_parameters *platform;   /* NULL: generators get none */
   const fs_validate_algorithms *algorithms; /* --algo; NULL: none given */
-  int use_median;                          /* compare with the medians, not the minima */
+  int use_median;                           /* compare with the medians, not the minima */
 } fs_validate_setup;
 
 enum { FS_VALIDATE_OK = 0, FS_VALIDATE_BAD_INPUT = -1, FS_VALIDATE_FAILED = -2 };
@@ -138,8 +138,8 @@ enum { FS_VALIDATE_OK = 0, FS_VALIDATE_BAD_INPUT = -1, FS_VALIDATE_FAILED = -2 }
  * algorithm rejects it, the model rejects a schedule); FS_VALIDATE_FAILED
  * (a deadlock, out of memory); err says why. out is freed by the caller
  * (fs_validation_free) in every case. */
-int fs_validate(const fs_collective_data *data, const fs_validate_setup *setup,
-                fs_validation *out, fs_error *err);
+int fs_validate(const fs_collective_data *data, const fs_validate_setup *setup, fs_validation *out,
+                fs_error *err);
 void fs_validation_free(fs_validation *v);
 
 /* The error and mu of a prediction (measured > 0). */

@@ -1,7 +1,7 @@
 /* dag_reader.c: see dag_reader.h. A hand-written tokenizer over the lines
  * that text_input hands out; task names map to ids through a name_index
  * that lives only while the file is read. Nothing is allocated per line. */
-#include "dag_reader.h"
+#include "formats/dag_reader.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,14 +16,33 @@ typedef struct token {
 } token;
 
 /* Fields, in the order the writer emits them. */
-enum field { F_TO, F_FROM, F_SIZE, F_STRIDE, F_TAG, F_TIME, F_SKEW, F_CPU, F_NIC, F_ANY, F_CONCURRENT,
-             F_BLOCKING, F_AFTER, F_LABEL, FIELDS };
+enum field {
+  F_TO,
+  F_FROM,
+  F_SIZE,
+  F_STRIDE,
+  F_TAG,
+  F_TIME,
+  F_SKEW,
+  F_CPU,
+  F_NIC,
+  F_ANY,
+  F_CONCURRENT,
+  F_BLOCKING,
+  F_AFTER,
+  F_LABEL,
+  FIELDS
+};
 
-#define FIELD(name) {name, sizeof name - 1}
-static const struct { const char *name; size_t length; } fields[FIELDS] = {
-    FIELD("to"),  FIELD("from"), FIELD("size"), FIELD("stride"), FIELD("tag"),        FIELD("time"),
-    FIELD("skew"), FIELD("cpu"), FIELD("nic"),  FIELD("any"),        FIELD("concurrent"),
-    FIELD("blocking"), FIELD("after"), FIELD("label")};
+#define FIELD(name) \
+  { name, sizeof name - 1 }
+static const struct {
+  const char *name;
+  size_t length;
+} fields[FIELDS] = {FIELD("to"),    FIELD("from"), FIELD("size"),       FIELD("stride"),
+                    FIELD("tag"),   FIELD("time"), FIELD("skew"),       FIELD("cpu"),
+                    FIELD("nic"),   FIELD("any"),  FIELD("concurrent"), FIELD("blocking"),
+                    FIELD("after"), FIELD("label")};
 
 #define KIND_BIT(k) (1u << (k))
 #define ALL_KINDS (KIND_BIT(FS_TASK_KINDS) - 1)
@@ -49,14 +68,14 @@ static const unsigned field_kinds[FIELDS] = {
 typedef struct dag_reader {
   fs_text_input *in;
   fs_error *err;
-  fs_program *p;       /* created by the ranks line */
+  fs_program *p; /* created by the ranks line */
   int header_seen;
   int64_t ranks_line;
   fs_name_index names;  /* task name -> id */
   fs_name_index labels; /* label text -> label index */
   const char *line;     /* the current line without comment and trailing blanks */
   size_t length;
-  size_t at;            /* tokenizer position in line */
+  size_t at; /* tokenizer position in line */
 } dag_reader;
 
 /* The task line being read. */
@@ -98,7 +117,8 @@ static int token_equals(const token *t, const char *word, size_t length) {
 #define token_is(t, word) token_equals(t, word, sizeof word - 1)
 
 /* "FILE:LINE:COLUMN: message", the column being that of `where`. */
-#define fail(r, where, ...) fs_text_input_error((r)->in, (where) - (r)->line + 1, (r)->err, __VA_ARGS__)
+#define fail(r, where, ...) \
+  fs_text_input_error((r)->in, (where) - (r)->line + 1, (r)->err, __VA_ARGS__)
 
 static const char *show(const dag_reader *r, const token *t, char buffer[FS_TEXT_QUOTED_SIZE]) {
   return fs_text_quoted(t->text, t->length, r->line + r->length, buffer);
@@ -183,8 +203,9 @@ static int read_dependency(dag_reader *r, task_line *task, const token *item) {
   if (on < 0) {
     int itself = name.length == task->name.length &&
                  memcmp(name.text, task->name.text, name.length) == 0;
-    return expected(r, &name, itself ? "a task defined above, not the task itself"
-                                     : "the name of a task defined above");
+    return expected(r, &name,
+                    itself ? "a task defined above, not the task itself"
+                           : "the name of a task defined above");
   }
   if (r->p->dependencies == FS_MAX_DEPENDENCIES)
     return fail(r, r->line, "expected at most %lld dependencies in a program (got one more)",
@@ -270,8 +291,8 @@ static int read_tag(dag_reader *r, task_line *task, const token *value) {
   int64_t tag = FS_ANY_TAG;
   int recv = task->kind == FS_RECV;
   if (!(recv && is_any(value)) && fs_parse_count(value->text, value->length, 0, INT32_MAX, &tag))
-    return expected(r, value, recv ? "a tag from 0 to 2147483647 or 'any'"
-                                   : "a tag from 0 to 2147483647");
+    return expected(r, value,
+                    recv ? "a tag from 0 to 2147483647 or 'any'" : "a tag from 0 to 2147483647");
   return fs_task_set_tag(r->p, task->task, (int32_t)tag) ? out_of_memory(r) : 0;
 }
 
@@ -288,8 +309,8 @@ static int read_stride(dag_reader *r, task_line *task, const token *value) {
 static int read_unit(dag_reader *r, task_line *task, int field, const token *value) {
   int64_t index;
   if (fs_parse_count(value->text, value->length, 0, 255, &index))
-    return expected(r, value, field == F_CPU ? "a CPU index from 0 to 255"
-                                             : "a NIC index from 0 to 255");
+    return expected(r, value,
+                    field == F_CPU ? "a CPU index from 0 to 255" : "a NIC index from 0 to 255");
   int status = field == F_CPU ? fs_task_set_cpu(r->p, task->task, (int)index)
                               : fs_task_set_nic(r->p, task->task, (int)index);
   return status ? out_of_memory(r) : 0;
@@ -300,43 +321,34 @@ static int read_value(dag_reader *r, task_line *task, int field, const token *va
   int32_t rank = -1;
   int64_t size;
   switch (field) {
-  case F_TO:
-    if (read_rank(r, value, "a destination rank", &rank)) return -1;
-    fs_task_set_peer(p, task->task, rank);
-    return 0;
-  case F_FROM:
-    return read_source(r, task, value);
-  case F_STRIDE:
-    return read_stride(r, task, value);
-  case F_TAG:
-    return read_tag(r, task, value);
-  case F_CPU:
-  case F_NIC:
-    return read_unit(r, task, field, value);
-  case F_SIZE:
-    switch (fs_parse_size(value->text, value->length, &size)) {
-    case 0: break;
-    case FS_PAST_LIMIT: return expected(r, value, "a size up to " FS_SIZE_LIMIT_TEXT);
-    default: return expected(r, value, "a size in bytes such as 8, 8B, 4KiB or 1.5MB");
-    }
-    fs_task_set_size(p, task->task, size);
-    return 0;
-  case F_TIME:
-  case F_SKEW:
-    return read_time(r, task, value);
-  case F_ANY:
-    task->any_value = *value;
-    if (fs_parse_count(value->text, value->length, 1, INT32_MAX, &task->any))
-      return expected(r, value, "a count of at least 1");
-    return 0;
-  case F_CONCURRENT:
-    return read_flag(r, task, value, FS_CONCURRENT);
-  case F_BLOCKING:
-    return read_flag(r, task, value, FS_BLOCKING);
-  case F_AFTER:
-    return read_after(r, task, value);
-  default:
-    return read_label(r, task, value);
+    case F_TO:
+      if (read_rank(r, value, "a destination rank", &rank)) return -1;
+      fs_task_set_peer(p, task->task, rank);
+      return 0;
+    case F_FROM: return read_source(r, task, value);
+    case F_STRIDE: return read_stride(r, task, value);
+    case F_TAG: return read_tag(r, task, value);
+    case F_CPU:
+    case F_NIC: return read_unit(r, task, field, value);
+    case F_SIZE:
+      switch (fs_parse_size(value->text, value->length, &size)) {
+        case 0: break;
+        case FS_PAST_LIMIT: return expected(r, value, "a size up to " FS_SIZE_LIMIT_TEXT);
+        default: return expected(r, value, "a size in bytes such as 8, 8B, 4KiB or 1.5MB");
+      }
+      fs_task_set_size(p, task->task, size);
+      return 0;
+    case F_TIME:
+    case F_SKEW: return read_time(r, task, value);
+    case F_ANY:
+      task->any_value = *value;
+      if (fs_parse_count(value->text, value->length, 1, INT32_MAX, &task->any))
+        return expected(r, value, "a count of at least 1");
+      return 0;
+    case F_CONCURRENT: return read_flag(r, task, value, FS_CONCURRENT);
+    case F_BLOCKING: return read_flag(r, task, value, FS_BLOCKING);
+    case F_AFTER: return read_after(r, task, value);
+    default: return read_label(r, task, value);
   }
 }
 
@@ -363,16 +375,20 @@ static int find_field(const token *key) {
 static int check_key(dag_reader *r, task_line *task, const token *key, int field) {
   char shown[64];
   if (field < 0)
-    return expected(r, key, "a field (to, from, size, stride, tag, time, skew, cpu, nic, any, concurrent, "
-                            "blocking, after, label)");
+    return expected(r, key,
+                    "a field (to, from, size, stride, tag, time, skew, cpu, nic, any, concurrent, "
+                    "blocking, after, label)");
   if (!(field_kinds[field] & KIND_BIT(task->kind))) return field_not_for_kind(r, task, key);
   if (task->seen & (1u << field))
     return fail(r, key->text, "expected each field at most once (got a second %s)",
                 show(r, key, shown));
   int other = field == F_TIME ? F_SIZE : F_TIME;
-  if (task->kind == FS_COMPUTE && (field == F_TIME || field == F_SIZE) && (task->seen & (1u << other)))
-    return fail(r, key->text, "expected time= or size= on a compute task, not both (got %s after "
-                "%s=)", show(r, key, shown), fields[other].name);
+  if (task->kind == FS_COMPUTE && (field == F_TIME || field == F_SIZE) &&
+      (task->seen & (1u << other)))
+    return fail(r, key->text,
+                "expected time= or size= on a compute task, not both (got %s after "
+                "%s=)",
+                show(r, key, shown), fields[other].name);
   task->seen |= 1u << field;
   return 0;
 }
@@ -394,20 +410,23 @@ static int read_field(dag_reader *r, task_line *task, const token *text) {
 
 /* What the whole line must hold, checked once all fields are read. */
 static int check_task(dag_reader *r, const task_line *task) {
-  static const struct { fs_task_kind kind; int field; const char *what; } required[] = {
-      {FS_SLEEP, F_TIME, "time=T on a sleep task"},
-      {FS_PUT, F_TO, "to=RANK on a put task"},
-      {FS_GET, F_FROM, "from=RANK on a get task"},
-      {FS_SEND, F_TO, "to=RANK on a send task"},
-      {FS_RECV, F_FROM, "from=RANK or from=any on a recv task"}};
+  static const struct {
+    fs_task_kind kind;
+    int field;
+    const char *what;
+  } required[] = {{FS_SLEEP, F_TIME, "time=T on a sleep task"},
+                  {FS_PUT, F_TO, "to=RANK on a put task"},
+                  {FS_GET, F_FROM, "from=RANK on a get task"},
+                  {FS_SEND, F_TO, "to=RANK on a send task"},
+                  {FS_RECV, F_FROM, "from=RANK or from=any on a recv task"}};
   token end = {r->line + r->length, 0};
   for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
     if (task->kind == required[i].kind && !(task->seen & (1u << required[i].field)))
       return expected(r, &end, required[i].what);
   if ((task->seen & (1u << F_ANY)) && task->any > task->dependencies) {
     char what[128];
-    snprintf(what, sizeof what, "any=K with K at most the %lld dependencies in after=",
-             (long long)task->dependencies);
+    snprintf(what, sizeof what,
+             "any=K with K at most the %lld dependencies in after=", (long long)task->dependencies);
     return expected(r, &task->any_value, what);
   }
   if (task->seen & (1u << F_ANY)) fs_task_set_any(r->p, task->task, (int32_t)task->any);
@@ -426,7 +445,8 @@ static int read_task_body(dag_reader *r, task_line *task) {
   next_token(r, &rank);
   if (read_rank(r, &rank, "a rank", &rank_id)) return -1;
   task->task = fs_program_add(r->p, task->kind, rank_id);
-  if (task->task < 0 || fs_task_set_name(r->p, task->task, task->name.text, (int64_t)task->name.length))
+  if (task->task < 0 ||
+      fs_task_set_name(r->p, task->task, task->name.text, (int64_t)task->name.length))
     return out_of_memory(r);
   /* transfers default to 0 bytes; a compute without size= is the model's */
   if (TRANSFERS & KIND_BIT(task->kind)) fs_task_set_size(r->p, task->task, 0);
@@ -499,6 +519,6 @@ fs_program *fs_dag_read_file(const char *path, fs_error *err) {
 }
 
 fs_program *fs_dag_read_memory(const char *data, size_t length, const char *display_name,
-                              fs_error *err) {
+                               fs_error *err) {
   return fs_read_program_memory(fs_dag_read_input, data, length, display_name, err);
 }

@@ -5,7 +5,7 @@
  * order when every dependency points back (generators, readers), else in
  * the topological order that takes the smallest ready id first (a replayed
  * trace builds a collective before all its members' earlier calls). */
-#include "dag_writer.h"
+#include "formats/dag_writer.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,8 +41,8 @@ static int build_predecessors(const fs_program *p, predecessors *pred) {
   for (int32_t s = 0; s < n; s++)
     for (int64_t e = p->successor_at[s]; e < p->successor_at[s + 1]; e++) {
       uint32_t edge = p->successor[e];
-      pred->from[pred->at[FS_EDGE_TASK(edge) + 1]++] =
-          (uint32_t)s | (edge & (FS_EDGE_LOCAL | FS_EDGE_START));
+      pred->from[pred->at[FS_EDGE_TASK(edge) + 1]++] = (uint32_t)s |
+                                                       (edge & (FS_EDGE_LOCAL | FS_EDGE_START));
     }
   return 0;
 }
@@ -92,8 +92,10 @@ static int check_names(writer *w) {
     size_t length = strlen(name);
     uint32_t hash = fs_name_hash(name, length);
     if (!valid_name(name))
-      status = fs_error_set(w->err, "task %d: name '%.64s' cannot be written (it must be letters, "
-                            "digits, '_', '.' or '-', and not 'ranks')", t, name);
+      status = fs_error_set(w->err,
+                            "task %d: name '%.64s' cannot be written (it must be letters, "
+                            "digits, '_', '.' or '-', and not 'ranks')",
+                            t, name);
     else if (fs_name_index_find(&index, hash, name, length, name_of, &source) >= 0)
       status = fs_error_set(w->err, "task %d: name '%s' is used by an earlier task", t, name);
     else if (fs_name_index_add(&index, hash, t))
@@ -109,8 +111,10 @@ static int check_labels(writer *w) {
   for (int32_t t = 0; t < p->tasks; t++) {
     const char *label = fs_task_label(p, t);
     if (label && !valid_label(label))
-      return fs_error_set(w->err, "task %s: label '%.64s' cannot be written (it must be printable, "
-                          "without blanks or '#')", fs_task_name(p, t, w->name), label);
+      return fs_error_set(w->err,
+                          "task %s: label '%.64s' cannot be written (it must be printable, "
+                          "without blanks or '#')",
+                          fs_task_name(p, t, w->name), label);
   }
   return 0;
 }
@@ -127,7 +131,8 @@ static void put_int(writer *w, int64_t v) {
   char digits[24];
   int n = sizeof digits;
   uint64_t magnitude = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-  do digits[--n] = (char)('0' + magnitude % 10), magnitude /= 10; while (magnitude);
+  do digits[--n] = (char)('0' + magnitude % 10), magnitude /= 10;
+  while (magnitude);
   if (v < 0) digits[--n] = '-';
   put(w, digits + n, sizeof digits - (size_t)n);
 }
@@ -203,7 +208,8 @@ static int put_value_fields(writer *w, int32_t t) {
   int kind = p->kind[t], flags = p->flags[t];
   int64_t value = p->value[t];
   int has_size = is_transfer(kind) || (kind == FS_COMPUTE && (flags & FS_HAS_SIZE));
-  int has_time = kind == FS_SLEEP || ((kind == FS_COMPUTE || kind == FS_START) && (flags & FS_HAS_TIME));
+  int has_time = kind == FS_SLEEP ||
+                 ((kind == FS_COMPUTE || kind == FS_START) && (flags & FS_HAS_TIME));
   char text[40];
   if ((has_size || has_time) && value < 0)
     return fs_error_set(w->err, "task %s: negative %s %lld cannot be written",
@@ -211,7 +217,8 @@ static int put_value_fields(writer *w, int32_t t) {
   if (is_transfer(kind)) put_peer(w, t);
   if (has_size) put_key(w, "size"), put_text(w, fs_format_size(text, value));
   if (put_stride(w, t) || put_tag(w, t)) return -1;
-  if (has_time) put_key(w, kind == FS_START ? "skew" : "time"), put_text(w, fs_format_time(text, value));
+  if (has_time)
+    put_key(w, kind == FS_START ? "skew" : "time"), put_text(w, fs_format_time(text, value));
   /* resources where the kind uses them, when not the default 0 */
   if (kind >= FS_SLEEP && fs_task_cpu(p, t)) put_key(w, "cpu"), put_int(w, fs_task_cpu(p, t));
   if (is_transfer(kind) && fs_task_nic(p, t)) put_key(w, "nic"), put_int(w, fs_task_nic(p, t));
@@ -234,9 +241,10 @@ static int put_task(writer *w, int32_t t) {
   put_after(w, t);
   if (fs_task_label(p, t)) put_key(w, "label"), put_text(w, fs_task_label(p, t));
   if (w->line_length > FS_TEXT_LINE_MAX)
-    return fs_error_set(w->err, "task %s: its line would be %zu bytes, longer than the %zu that "
-                        "can be read back", fs_task_name(p, t, w->name), w->line_length,
-                        FS_TEXT_LINE_MAX);
+    return fs_error_set(w->err,
+                        "task %s: its line would be %zu bytes, longer than the %zu that "
+                        "can be read back",
+                        fs_task_name(p, t, w->name), w->line_length, FS_TEXT_LINE_MAX);
   put(w, "\n", 1);
   return 0;
 }
@@ -270,18 +278,21 @@ static int32_t *write_order(const fs_program *p, int *failed, fs_error *err) {
     for (int64_t e = p->successor_at[s]; e < p->successor_at[s + 1]; e++)
       if (FS_EDGE_TASK(p->successor[e]) <= s) forward = 1;
   if (!forward) return NULL;
-  int32_t *order = malloc((size_t)p->tasks * sizeof *order), *heap = malloc((size_t)p->tasks * sizeof *heap);
+  int32_t *order = malloc((size_t)p->tasks * sizeof *order),
+          *heap = malloc((size_t)p->tasks * sizeof *heap);
   int32_t *waiting = calloc((size_t)p->tasks, sizeof *waiting);
   int32_t written = 0, ready = 0;
   if (order && heap && waiting) {
-    for (int64_t e = 0; e < p->successor_at[p->tasks]; e++) waiting[FS_EDGE_TASK(p->successor[e])]++;
+    for (int64_t e = 0; e < p->successor_at[p->tasks]; e++)
+      waiting[FS_EDGE_TASK(p->successor[e])]++;
     for (int32_t t = 0; t < p->tasks; t++)
       if (!waiting[t]) heap_push(heap, &ready, t);
     while (ready) {
       int32_t t = heap_pop(heap, &ready);
       order[written++] = t;
       for (int64_t e = p->successor_at[t]; e < p->successor_at[t + 1]; e++)
-        if (--waiting[FS_EDGE_TASK(p->successor[e])] == 0) heap_push(heap, &ready, FS_EDGE_TASK(p->successor[e]));
+        if (--waiting[FS_EDGE_TASK(p->successor[e])] == 0)
+          heap_push(heap, &ready, FS_EDGE_TASK(p->successor[e]));
     }
   }
   free(heap);
@@ -289,9 +300,11 @@ static int32_t *write_order(const fs_program *p, int *failed, fs_error *err) {
   if (order && written == p->tasks) return order;
   free(order);
   *failed = 1;
-  if (written < p->tasks && order) fs_error_set(err, "its dependencies form a cycle (a .dag lists every task after "
-                                                     "the tasks it depends on)");
-  else fs_error_set(err, "out of memory ordering %d tasks", p->tasks);
+  if (written < p->tasks && order)
+    fs_error_set(err, "its dependencies form a cycle (a .dag lists every task after "
+                      "the tasks it depends on)");
+  else
+    fs_error_set(err, "out of memory ordering %d tasks", p->tasks);
   return NULL;
 }
 

@@ -4,7 +4,7 @@
  * prefixes (txt2bin's re2c rules there have no identifier to compete with).
  * The labels of the open rank block map to task ids through a name_index
  * whose strings are the task names themselves ("rR." + label). */
-#include "goal_reader.h"
+#include "formats/goal_reader.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,23 +14,23 @@
 #include "formats/name_index.h"
 #include "formats/read_program.h"
 
-#define LABELS_FIRST 64 /* label table slots at the start of a block */
-#define LABELS_KEEP 256 /* a larger table is freed at '}', not cleared */
+#define LABELS_FIRST 64                     /* label table slots at the start of a block */
+#define LABELS_KEEP 256                     /* a larger table is freed at '}', not cleared */
 #define MAX_CALC_NS (FS_TIME_LIMIT / FS_NS) /* whole ns within the time limit */
 
 typedef struct goal_reader {
   fs_text_input *in;
   fs_error *err;
-  fs_program *p;          /* created by num_ranks */
-  int32_t rank;           /* the rank whose block is open, or -1 */
-  int32_t next_rank;      /* the number of blocks closed so far */
-  int64_t block_line;     /* where the open block started */
-  int64_t comment_line;   /* where the open block comment started; 0: none */
+  fs_program *p;        /* created by num_ranks */
+  int32_t rank;         /* the rank whose block is open, or -1 */
+  int32_t next_rank;    /* the number of blocks closed so far */
+  int64_t block_line;   /* where the open block started */
+  int64_t comment_line; /* where the open block comment started; 0: none */
   size_t comment_column;
-  fs_name_index labels;   /* label -> task, for the open block */
-  char *name;             /* "rR." then a label: the name being built */
+  fs_name_index labels; /* label -> task, for the open block */
+  char *name;           /* "rR." then a label: the name being built */
   size_t name_capacity, prefix_length;
-  const char *line;       /* the current line, its length and the cursor */
+  const char *line; /* the current line, its length and the cursor */
   size_t length, at;
 } goal_reader;
 
@@ -83,9 +83,15 @@ static size_t identifier_length(const goal_reader *r) {
 }
 
 static enum keyword keyword_of(const char *word, size_t length) {
-  static const struct { const char *text; size_t length; enum keyword keyword; } words[] = {
-      {"num_ranks", 9, K_NUM_RANKS}, {"rank", 4, K_RANK}, {"send", 4, K_SEND},
-      {"recv", 4, K_RECV},           {"calc", 4, K_CALC}};
+  static const struct {
+    const char *text;
+    size_t length;
+    enum keyword keyword;
+  } words[] = {{"num_ranks", 9, K_NUM_RANKS},
+               {"rank", 4, K_RANK},
+               {"send", 4, K_SEND},
+               {"recv", 4, K_RECV},
+               {"calc", 4, K_CALC}};
   for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
     if (length == words[i].length && memcmp(word, words[i].text, length) == 0)
       return words[i].keyword;
@@ -95,7 +101,8 @@ static enum keyword keyword_of(const char *word, size_t length) {
 /* ---- errors ---- */
 
 /* "FILE:LINE:COLUMN: message" for the byte at `column` (0-based). */
-#define fail(r, column, ...) fs_text_input_error((r)->in, (int64_t)(column) + 1, (r)->err, __VA_ARGS__)
+#define fail(r, column, ...) \
+  fs_text_input_error((r)->in, (int64_t)(column) + 1, (r)->err, __VA_ARGS__)
 
 /* The token at `column` quoted for a message: a word, a number (with its
  * sign) or one character; shortened, control bytes shown as '?'. */
@@ -119,8 +126,10 @@ static int out_of_memory(goal_reader *r) { return fail(r, 0, "out of memory"); }
 static int unexpected(goal_reader *r, size_t column) {
   char what[160];
   if (r->rank >= 0)
-    snprintf(what, sizeof what, "a statement (send, recv, calc, LABEL: ..., LABEL requires "
-             "LABEL, LABEL irequires LABEL) or '}' closing the block of rank %d", (int)r->rank);
+    snprintf(what, sizeof what,
+             "a statement (send, recv, calc, LABEL: ..., LABEL requires "
+             "LABEL, LABEL irequires LABEL) or '}' closing the block of rank %d",
+             (int)r->rank);
   else if (!r->p)
     snprintf(what, sizeof what, "'num_ranks N'");
   else if (r->next_rank < r->p->ranks)
@@ -224,14 +233,15 @@ static int read_message(goal_reader *r, operation *op) {
     return -1;
   if (!accept(r, "b")) return expected(r, r->at, "'b' after the message size");
   if (send ? !accept(r, "to") : !accept(r, "from"))
-    return expected(r, r->at, send ? "'to' after the size of a send"
-                                   : "'from' after the size of a recv");
+    return expected(r, r->at,
+                    send ? "'to' after the size of a send" : "'from' after the size of a recv");
   return read_peer(r, op) || read_clauses(r, op) ? -1 : 0;
 }
 
 /* calc TIME [cpu C]: after the keyword. */
 static int read_calc(goal_reader *r, operation *op) {
-  if (read_number(r, 0, MAX_CALC_NS, "a calc time in ns, from 0 to 4611686018427387 (the limit, 2^62 ps)",
+  if (read_number(r, 0, MAX_CALC_NS,
+                  "a calc time in ns, from 0 to 4611686018427387 (the limit, 2^62 ps)",
                   &op->amount))
     return -1;
   int with_cpu = accept(r, "cpu");
@@ -318,8 +328,9 @@ static int read_dependency(goal_reader *r, size_t label, size_t label_length, in
   skip_blanks(r);
   size_t other = r->at, other_length = identifier_length(r);
   if (other_length == 0)
-    return expected(r, other, point == FS_AFTER_START ? "a label after 'irequires'"
-                                                      : "a label after 'requires'");
+    return expected(r, other,
+                    point == FS_AFTER_START ? "a label after 'irequires'"
+                                            : "a label after 'requires'");
   r->at += other_length;
   if (!at_end(r)) return expected(r, r->at, "end of line");
   int32_t task, on;
@@ -478,6 +489,6 @@ fs_program *fs_goal_read_file(const char *path, fs_error *err) {
 }
 
 fs_program *fs_goal_read_memory(const char *data, size_t length, const char *display_name,
-                              fs_error *err) {
+                                fs_error *err) {
   return fs_read_program_memory(fs_goal_read_input, data, length, display_name, err);
 }

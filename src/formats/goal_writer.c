@@ -4,7 +4,7 @@
  * each rank's predecessor lists are rebuilt in scratch sized for the
  * largest rank, so memory never grows with the text. Lines are assembled
  * with a small integer formatter: printf would dominate at 10^7 lines. */
-#include "goal_writer.h"
+#include "formats/goal_writer.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -56,11 +56,14 @@ static int check_dependencies(goal_writer *w, int32_t t) {
     int32_t s = FS_EDGE_TASK(p->successor[e]);
     char other[24];
     if (p->rank[s] != p->rank[t])
-      return fs_error_set(w->err, "task %s (rank %d) depends on task %s (rank %d): GOAL "
-                          "dependencies stay within a rank", fs_task_name(p, s, other),
-                          p->rank[s], fs_task_name(p, t, w->name), p->rank[t]);
+      return fs_error_set(w->err,
+                          "task %s (rank %d) depends on task %s (rank %d): GOAL "
+                          "dependencies stay within a rank",
+                          fs_task_name(p, s, other), p->rank[s], fs_task_name(p, t, w->name),
+                          p->rank[t]);
     if (p->successor[e] & FS_EDGE_LOCAL)
-      return fs_error_set(w->err, "task %s depends on the local completion of task %s: GOAL "
+      return fs_error_set(w->err,
+                          "task %s depends on the local completion of task %s: GOAL "
                           "has only requires (completion) and irequires (start)",
                           fs_task_name(p, s, other), fs_task_name(p, t, w->name));
   }
@@ -171,7 +174,8 @@ static void append_int(line *l, int64_t v) {
   char digits[24];
   int n = 0;
   uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-  do digits[n++] = (char)('0' + u % 10); while (u /= 10);
+  do digits[n++] = (char)('0' + u % 10);
+  while (u /= 10);
   if (v < 0) l->text[l->length++] = '-';
   while (n > 0) l->text[l->length++] = digits[--n];
 }

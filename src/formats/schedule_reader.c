@@ -1,7 +1,7 @@
 /* schedule_reader.c: picks the reader by file name, or by the first line
  * when the name does not say; opens its input. Only dispatches: what the
  * readers share is read_program.c. */
-#include "schedule_reader.h"
+#include "formats/schedule_reader.h"
 
 #include <string.h>
 
@@ -45,13 +45,17 @@ static fs_program_reader reader_by_content(fs_text_input *in, fs_error *err) {
         starts_with(line, length, "/*"))
       return fs_goal_read_input;
     char shown[FS_TEXT_SHOWN_SIZE];
-    fs_text_input_error(in, 1, err, "expected a schedule: a .dag (first line 'fennel-dag 1') or "
-                        "GOAL ('num_ranks N'), got \"%s\"", fs_text_shown(line, length, shown));
+    fs_text_input_error(in, 1, err,
+                        "expected a schedule: a .dag (first line 'fennel-dag 1') or "
+                        "GOAL ('num_ranks N'), got \"%s\"",
+                        fs_text_shown(line, length, shown));
     return NULL;
   }
   if (status == 0)
-    fs_error_set(err, "%s: empty input: expected a schedule, a .dag (first line 'fennel-dag 1') "
-                 "or GOAL ('num_ranks N')", fs_text_input_name(in));
+    fs_error_set(err,
+                 "%s: empty input: expected a schedule, a .dag (first line 'fennel-dag 1') "
+                 "or GOAL ('num_ranks N')",
+                 fs_text_input_name(in));
   return NULL;
 }
 

@@ -24,7 +24,7 @@
  * labels step1 .. stepK. 2NK tasks, 4N(K-1) dependencies. */
 #include <stdlib.h>
 
-#include "generator_support.h"
+#include "generators/generator_support.h"
 
 static const char NAME[] = "allgather-bruck";
 

@@ -23,7 +23,7 @@
  * 4N(N/2 - 1) dependencies. */
 #include <stdlib.h>
 
-#include "generator_support.h"
+#include "generators/generator_support.h"
 
 static const char NAME[] = "allgather-neighbor";
 

@@ -16,20 +16,24 @@
  * Data flow: P blocks of S bytes, block r from rank r; before round i rank r
  * holds the 2^i blocks of its aligned group, r - r mod 2^i onwards, sends
  * them and receives its partner's group. */
-#include "generator_support.h"
+#include "generators/generator_support.h"
 
 static const char NAME[] = "allgather-rd";
 
 static int check_options(const fs_generator_options *o, fs_error *err) {
   if (fs_gen_check_common(NAME, o, err)) return -1;
   if (o->ranks & (o->ranks - 1))
-    return fs_error_set(err, "%s needs a power of 2 --ranks (recursive doubling pairs r with "
-                        "r XOR 2^i), not %d; allgather-ring takes any --ranks", NAME, o->ranks);
+    return fs_error_set(err,
+                        "%s needs a power of 2 --ranks (recursive doubling pairs r with "
+                        "r XOR 2^i), not %d; allgather-ring takes any --ranks",
+                        NAME, o->ranks);
   if (fs_gen_refuse_reduce_time(NAME, o, "an allgather has no reduction", err)) return -1;
   int rounds = fs_gen_floor_log2(o->ranks);
   if (rounds > 0 && o->size > FS_SIZE_LIMIT >> (rounds - 1))
-    return fs_error_set(err, "%s: the last round's message, %d/2 x --size %lld bytes, is too large "
-                        "(the limit is %s)", NAME, o->ranks, (long long)o->size, FS_SIZE_LIMIT_TEXT);
+    return fs_error_set(err,
+                        "%s: the last round's message, %d/2 x --size %lld bytes, is too large "
+                        "(the limit is %s)",
+                        NAME, o->ranks, (long long)o->size, FS_SIZE_LIMIT_TEXT);
   return 0;
 }
 
@@ -51,8 +55,8 @@ static int add_rank(fs_program *p, int32_t rank, int rounds, const fs_generator_
     int32_t group = (int32_t)1 << i, partner = rank ^ group, previous = recv;
     int64_t bytes = o->size << i; /* 2^i blocks; check_options keeps it in range */
     recv = add_message(p, FS_RECV, rank, partner, bytes, i, labels[i], previous);
-    int32_t send =
-        recv < 0 ? -1 : add_message(p, FS_SEND, rank, partner, bytes, i, labels[i], previous);
+    int32_t send = recv < 0 ? -1
+                            : add_message(p, FS_SEND, rank, partner, bytes, i, labels[i], previous);
     if (send < 0 || fs_gen_flow_range(o, recv, FS_FLOW_WRITE, partner & -group, group) ||
         fs_gen_flow_range(o, send, FS_FLOW_READ, rank & -group, group))
       return -1;

@@ -18,7 +18,7 @@
  * sends block (r-s) mod P and receives block (r-s-1) mod P. */
 #include <stdlib.h>
 
-#include "generator_support.h"
+#include "generators/generator_support.h"
 
 static const char NAME[] = "allgather-ring";
 
@@ -59,10 +59,10 @@ static int add_step(fs_program *p, int32_t s, const fs_generator_options *o, int
     int32_t previous = s > 0 ? recv[rank] : -1;
     int32_t forwarded = (int32_t)(((int64_t)rank - s + n) % n); /* the block sent */
     recv[rank] = add_message(p, FS_RECV, rank, (rank - 1 + n) % n, o->size, s, label, previous);
-    int32_t send = recv[rank] < 0 ? -1
-                   : add_message(p, FS_SEND, rank, (rank + 1) % n, o->size, s, label, previous);
-    if (send < 0 ||
-        fs_gen_flow_range(o, recv[rank], FS_FLOW_WRITE, (forwarded - 1 + n) % n, 1) ||
+    int32_t send = recv[rank] < 0
+                       ? -1
+                       : add_message(p, FS_SEND, rank, (rank + 1) % n, o->size, s, label, previous);
+    if (send < 0 || fs_gen_flow_range(o, recv[rank], FS_FLOW_WRITE, (forwarded - 1 + n) % n, 1) ||
         fs_gen_flow_range(o, send, FS_FLOW_READ, forwarded, 1))
       return -1;
   }

@@ -38,7 +38,7 @@
  * are), but it needs no inverse. */
 #include <stdlib.h>
 
-#include "generator_support.h"
+#include "generators/generator_support.h"
 
 static const char NAME[] = "allreduce-dissemination";
 
@@ -89,10 +89,10 @@ typedef struct builder {
   fs_program *p;
   const fs_generator_options *o;
   plan s;
-  int32_t *value;  /* per rank: its last reduce, or -1 */
-  int32_t *early;  /* per rank: the temporaries kept for the last round */
+  int32_t *value; /* per rank: its last reduce, or -1 */
+  int32_t *early; /* per rank: the temporaries kept for the last round */
   int64_t early_per_rank;
-  int32_t *kept;   /* per rank: how many of them so far */
+  int32_t *kept; /* per rank: how many of them so far */
   int failed;
 } builder;
 
@@ -104,15 +104,15 @@ static void depend(builder *b, int32_t task, int32_t on) {
 
 static int32_t message(builder *b, fs_task_kind kind, int32_t rank, int64_t peer, int32_t label) {
   int32_t t = fs_gen_message(b->p, kind, rank, modulo(peer, b->o->ranks), b->o->size, label);
-  b->failed |= t < 0 || fs_gen_flow_range(b->o, t, kind == FS_SEND ? FS_FLOW_READ : FS_FLOW_TEMP,
-                                          0, 1) != 0;
+  b->failed |= t < 0 ||
+               fs_gen_flow_range(b->o, t, kind == FS_SEND ? FS_FLOW_READ : FS_FLOW_TEMP, 0, 1) != 0;
   if (t >= 0) depend(b, t, b->value[rank]);
   return t;
 }
 
 /* Combines temporary `temp` after `previous` (-1: nothing) and `sends`. */
-static int32_t combine(builder *b, int32_t rank, int32_t temp, int32_t previous,
-                       int32_t first_send, int64_t sends, int32_t label) {
+static int32_t combine(builder *b, int32_t rank, int32_t temp, int32_t previous, int32_t first_send,
+                       int64_t sends, int32_t label) {
   int32_t t = fs_gen_reduce(b->p, rank, label, b->o);
   b->failed |= t < 0 || fs_gen_flow_range(b->o, t, FS_FLOW_COMBINE, 0, 1) != 0;
   if (t < 0) return -1;
@@ -135,8 +135,7 @@ static void full_round(builder *b, int k, int32_t r, int32_t label) {
   }
   int32_t first_send = b->p->tasks;
   for (int64_t j = 1; j <= f; j++) message(b, FS_SEND, r, r + j * d, label);
-  for (int64_t i = 0; i < s->digit[k]; i++)
-    message(b, FS_SEND, r, r + s->offset[k] + i * d, label);
+  for (int64_t i = 0; i < s->digit[k]; i++) message(b, FS_SEND, r, r + s->offset[k] + i * d, label);
   if (b->failed) return;
   int32_t previous = combine(b, r, first_recv, -1, first_send, f + s->digit[k], label);
   for (int64_t j = 1; j < f && !b->failed; j++)
@@ -157,8 +156,8 @@ static void last_round(builder *b, int32_t r, int32_t label) {
   int32_t previous = last > 0 ? -1 : b->value[r];
   int64_t sends = last;
   for (int32_t e = 0; e < b->kept[r] && !b->failed; e++, sends = 0)
-    previous = combine(b, r, b->early[r * b->early_per_rank + e], previous, first_send, sends,
-                       label);
+    previous =
+        combine(b, r, b->early[r * b->early_per_rank + e], previous, first_send, sends, label);
   for (int64_t j = 0; j < last && !b->failed; j++, sends = 0)
     previous = combine(b, r, first_recv + (int32_t)j, previous, first_send, sends, label);
 }
@@ -179,8 +178,9 @@ fs_program *fs_generate_allreduce_dissemination(const fs_generator_options *o, f
   int64_t dependencies = tasks == INT64_MAX ? 0 : rank_dependencies * n;
   fs_program *p = fs_gen_begin(NAME, n, tasks, dependencies, err);
   if (!p) return NULL;
-  builder b = {p, o, s, malloc((size_t)n * 4), NULL, s.digit_sum - s.digit[s.full],
-               calloc((size_t)n, 4), 0};
+  builder b =
+      {p, o, s, malloc((size_t)n * 4), NULL, s.digit_sum - s.digit[s.full], calloc((size_t)n, 4),
+       0};
   b.early = malloc((size_t)(n * b.early_per_rank + 1) * 4);
   b.failed = !b.value || !b.early || !b.kept;
   b.failed |= fs_gen_flow_begin(o, FS_COLLECTIVE_ALLREDUCE, 0, 1, o->size) != 0;

@@ -41,7 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "generator_support.h"
+#include "generators/generator_support.h"
 
 static const char NAME[] = "allreduce-elimination";
 
@@ -161,8 +161,7 @@ static void end_step(elimination *e) {
 
 /* Virtual ranks v and v ^ mask exchange halves of their range [first,
  * first + 2*half): the one with the mask bit keeps the upper half. */
-static void halving_exchange(elimination *e, int32_t v, int32_t mask, int32_t first,
-                             int32_t half) {
+static void halving_exchange(elimination *e, int32_t v, int32_t mask, int32_t first, int32_t half) {
   int32_t rank = real_rank(e, v), peer = real_rank(e, v ^ mask);
   int32_t keep = (v & mask) ? first + half : first, give = (v & mask) ? first : first + half;
   send(e, rank, peer, give, half);

@@ -24,16 +24,16 @@
  * 2^(R-i)) the parent's send and the child's recv. */
 #include <stdlib.h>
 
-#include "generator_support.h"
+#include "generators/generator_support.h"
 
 static const char NAME[] = "allreduce-fan";
 
 typedef struct fan {
   fs_program *p;
   const fs_generator_options *o;
-  int32_t *value;   /* per rank: its last reduce, or -1 */
-  int32_t *up;      /* per rank: its send to the parent */
-  int32_t *down;    /* per rank: its fan-out recv, or (root) its last reduce */
+  int32_t *value; /* per rank: its last reduce, or -1 */
+  int32_t *up;    /* per rank: its send to the parent */
+  int32_t *down;  /* per rank: its fan-out recv, or (root) its last reduce */
   int failed;
 } fan;
 

@@ -32,7 +32,7 @@
  * at N = 1). Labels collapse, reduce-scatter<k>, allgather<k>, expand. */
 #include <stdlib.h>
 
-#include "generator_support.h"
+#include "generators/generator_support.h"
 
 static const char NAME[] = "allreduce-rabenseifner";
 
@@ -180,8 +180,13 @@ fs_program *fs_generate_allreduce_rabenseifner(const fs_generator_options *o, fs
   int64_t dependencies = steps ? (8 * (int64_t)steps - 4) * pof2 + 6 * (int64_t)rem : 0;
   fs_program *p = fs_gen_begin(NAME, n, tasks, dependencies, err);
   if (!p) return NULL;
-  rabenseifner g = {p, o, pof2, rem, calloc((size_t)pof2, sizeof(halving)),
-                    malloc((size_t)(rem + 1) * sizeof(int32_t)), 0};
+  rabenseifner g = {p,
+                    o,
+                    pof2,
+                    rem,
+                    calloc((size_t)pof2, sizeof(halving)),
+                    malloc((size_t)(rem + 1) * sizeof(int32_t)),
+                    0};
   g.failed = !g.h || !g.collapse;
   g.failed |= fs_gen_flow_begin(o, FS_COLLECTIVE_ALLREDUCE, 0, pof2, o->size) != 0;
   for (int32_t q = 0; q < pof2 && !g.failed; q++) g.h[q].last_idx = pof2;

@@ -14,7 +14,7 @@
  * puts land in a temporary at the target (FS_FLOW_PUT_TEMP), which the
  * target's reduce combines into its buffer (FS_FLOW_COMBINE); the expand
  * puts write the result into the even rank's buffer (FS_FLOW_PUT_WRITE). */
-#include "generator_support.h"
+#include "generators/generator_support.h"
 
 static const char NAME[] = "allreduce-rd";
 

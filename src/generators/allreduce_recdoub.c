@@ -21,7 +21,7 @@
  * timing, not by dependencies. Its data flow records no collective
  * (FS_COLLECTIVE_NONE); allreduce-rabenseifner is MPICH's correct
  * reduce-scatter by recursive halving plus allgather by recursive doubling. */
-#include "generator_support.h"
+#include "generators/generator_support.h"
 
 static const char NAME[] = "allreduce-recdoub";
 
@@ -56,9 +56,12 @@ static int add_rank(fs_program *p, int32_t rank, int k, int64_t size, const int3
 static int check_options(const fs_generator_options *o, fs_error *err) {
   if (fs_gen_check_common(NAME, o, err)) return -1;
   if (o->ranks & (o->ranks - 1))
-    return fs_error_set(err, "%s needs a power of 2 --ranks (as schedgen's allreduce_recdoub), "
-                        "not %d", NAME, o->ranks);
-  if (fs_gen_refuse_reduce_time(NAME, o, "schedgen's allreduce_recdoub has no reduce computation", err))
+    return fs_error_set(err,
+                        "%s needs a power of 2 --ranks (as schedgen's allreduce_recdoub), "
+                        "not %d",
+                        NAME, o->ranks);
+  if (fs_gen_refuse_reduce_time(NAME, o, "schedgen's allreduce_recdoub has no reduce computation",
+                                err))
     return -1;
   return 0;
 }

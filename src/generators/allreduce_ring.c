@@ -33,7 +33,7 @@
  * reservation. */
 #include <stdlib.h>
 
-#include "generator_support.h"
+#include "generators/generator_support.h"
 
 static const char NAME[] = "allreduce-ring";
 
@@ -47,7 +47,7 @@ typedef struct ring {
   fs_program *p; /* NULL in the counting run */
   const fs_generator_options *o;
   int64_t tasks, dependencies;
-  int64_t chunk;   /* ceil(S/N): MPICH's cnts[i] before the rest */
+  int64_t chunk;    /* ceil(S/N): MPICH's cnts[i] before the rest */
   int32_t nonempty; /* blocks with at least one byte */
   after *after;
   int failed;
@@ -95,8 +95,7 @@ static void reduce_scatter_step(ring *g, int32_t rank, int32_t i, int32_t label)
   after *a = &g->after[rank];
   int32_t recv = add_task(g, FS_RECV, rank, left, into, bytes,
                           bytes > 0 ? FS_FLOW_TEMP : FS_FLOW_WRITE, label);
-  int32_t send = add_task(g, FS_SEND, rank, right, from, block_bytes(g, from), FS_FLOW_READ,
-                          label);
+  int32_t send = add_task(g, FS_SEND, rank, right, from, block_bytes(g, from), FS_FLOW_READ, label);
   depend_after(g, recv, a);
   depend_after(g, send, a);
   *a = (after){{recv, send}, 2};

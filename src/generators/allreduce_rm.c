@@ -52,8 +52,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "generator_support.h"
-#include "rm_schedule.h"
+#include "generators/generator_support.h"
+#include "generators/rm_schedule.h"
 
 static const char NAME[] = "allreduce-rm";
 
@@ -88,7 +88,8 @@ static int auto_schedule(const fs_generator_options *o, const char *text, const 
     char *end;
     c = strtod(after + 1, &end);
     if (end == after + 1 || *end || !(c >= 0 && c <= 1e6))
-      return fs_error_set(err, "%s: --schedule %s: expected auto[-unsorted] or "
+      return fs_error_set(err,
+                          "%s: --schedule %s: expected auto[-unsorted] or "
                           "auto[-unsorted]:C with a ratio C = alpha_p/alpha_r from 0 to 1e6",
                           NAME, text);
   }
@@ -134,8 +135,10 @@ static int check_fit(const fs_rm_schedule *s, int32_t ranks, fs_error *err) {
     n /= s->stages[i].k;
   }
   if (n != 1)
-    return stage_misfit(s, last, ranks, err, "the factors multiply to %lld, not the %lld ranks "
-                        "they apply to", level / n, level);
+    return stage_misfit(s, last, ranks, err,
+                        "the factors multiply to %lld, not the %lld ranks "
+                        "they apply to",
+                        level / n, level);
   return 0;
 }
 
@@ -144,8 +147,10 @@ static int schedule_of(const fs_generator_options *o, fs_rm_schedule *s, fs_erro
     return fs_error_set(err, "%s: give --factors or --schedule, not both", NAME);
   if (!o->schedule) {
     if (o->factor_count == 0 && o->ranks > 1)
-      return fs_error_set(err, "%s needs --schedule (a4,a2 | auto | ...) or --factors k1,k2,... "
-                          "whose product is --ranks %d", NAME, o->ranks);
+      return fs_error_set(err,
+                          "%s needs --schedule (a4,a2 | auto | ...) or --factors k1,k2,... "
+                          "whose product is --ranks %d",
+                          NAME, o->ranks);
     if (check_factors(o, err)) return -1;
     *s = (fs_rm_schedule){.count = o->factor_count};
     for (int i = 0; i < o->factor_count; i++)
@@ -175,21 +180,21 @@ static void count_program(const fs_rm_schedule *s, int32_t ranks, int64_t *tasks
     const fs_rm_stage *st = &s->stages[i];
     int64_t k = st->k, leaders = st->m ? st->t / st->m : 0;
     switch (st->kind) {
-    case FS_RM_FACTOR: t += n * k, d += 3 * n * (k - 1); break;
-    case FS_RM_COLLAPSE:
-      t += st->t, d += 2 * st->t - leaders;
-      collapsed[depth++] = n;
-      n -= st->t - leaders;
-      break;
-    case FS_RM_EXPAND: t += st->t - leaders, d += st->t - leaders, n = collapsed[--depth]; break;
-    case FS_RM_MERGE:
-      remainder = st->r, n -= st->r;
-      t += (remainder + n) * k, d += 2 * remainder * k + 3 * n * (k - 1);
-      break;
-    case FS_RM_UNMERGE:
-      t += n * k + remainder * (k + 1), d += 3 * n * (k - 1) + 3 * remainder * k;
-      n += remainder;
-      break;
+      case FS_RM_FACTOR: t += n * k, d += 3 * n * (k - 1); break;
+      case FS_RM_COLLAPSE:
+        t += st->t, d += 2 * st->t - leaders;
+        collapsed[depth++] = n;
+        n -= st->t - leaders;
+        break;
+      case FS_RM_EXPAND: t += st->t - leaders, d += st->t - leaders, n = collapsed[--depth]; break;
+      case FS_RM_MERGE:
+        remainder = st->r, n -= st->r;
+        t += (remainder + n) * k, d += 2 * remainder * k + 3 * n * (k - 1);
+        break;
+      case FS_RM_UNMERGE:
+        t += n * k + remainder * (k + 1), d += 3 * n * (k - 1) + 3 * remainder * k;
+        n += remainder;
+        break;
     }
   }
   *tasks = t, *dependencies = d;
@@ -389,37 +394,37 @@ static void build(builder *b, const fs_rm_schedule *s, levels *l) {
     int32_t label = fs_gen_label(b->p, "stage%d", i + 1);
     exchange x = {core, n, st->k, mask, st->k * mask, label};
     switch (st->kind) {
-    case FS_RM_COLLAPSE:
-      l->collapse[l->depth] = st;
-      n = collapse(b, st, l->ids[l->depth], l->count[l->depth], l->ids[l->depth + 1], label);
-      l->count[++l->depth] = n;
-      core = l->ids[l->depth];
-      break;
-    case FS_RM_EXPAND:
-      l->depth--;
-      expand(b, l->collapse[l->depth], l->ids[l->depth], label);
-      core = l->ids[l->depth], n = l->count[l->depth];
-      break;
-    case FS_RM_MERGE:
-      m = (merge_shape){core, st->r, st->g, st->k, 0};
-      for (int j = i + 1; j < s->count; j++)
-        if (s->stages[j].kind == FS_RM_UNMERGE) {
-          m.last_groups = s->stages[j].g;
-          break;
-        }
-      core += st->r, n -= st->r;
-      x.core = core, x.n = n;
-      merge_stage(b, &x, &m);
-      mask *= st->k;
-      break;
-    case FS_RM_UNMERGE:
-      unmerge_stage(b, &x, &m);
-      core -= m.r, n += m.r;
-      break;
-    case FS_RM_FACTOR:
-      factor_stage(b, &x);
-      mask *= st->k;
-      break;
+      case FS_RM_COLLAPSE:
+        l->collapse[l->depth] = st;
+        n = collapse(b, st, l->ids[l->depth], l->count[l->depth], l->ids[l->depth + 1], label);
+        l->count[++l->depth] = n;
+        core = l->ids[l->depth];
+        break;
+      case FS_RM_EXPAND:
+        l->depth--;
+        expand(b, l->collapse[l->depth], l->ids[l->depth], label);
+        core = l->ids[l->depth], n = l->count[l->depth];
+        break;
+      case FS_RM_MERGE:
+        m = (merge_shape){core, st->r, st->g, st->k, 0};
+        for (int j = i + 1; j < s->count; j++)
+          if (s->stages[j].kind == FS_RM_UNMERGE) {
+            m.last_groups = s->stages[j].g;
+            break;
+          }
+        core += st->r, n -= st->r;
+        x.core = core, x.n = n;
+        merge_stage(b, &x, &m);
+        mask *= st->k;
+        break;
+      case FS_RM_UNMERGE:
+        unmerge_stage(b, &x, &m);
+        core -= m.r, n += m.r;
+        break;
+      case FS_RM_FACTOR:
+        factor_stage(b, &x);
+        mask *= st->k;
+        break;
     }
   }
 }

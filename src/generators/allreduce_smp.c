@@ -17,7 +17,7 @@
  * --reduce-time). Without a platform every rank is its own node: plain
  * recursive doubling, the messages of allreduce-rd. Nodes, groups, the
  * two-pass exact reservation and the dependencies: smp_support.h. */
-#include "smp_support.h"
+#include "generators/smp_support.h"
 
 static const char NAME[] = "allreduce-smp";
 
@@ -33,7 +33,7 @@ static void add_rank(fs_smp_builder *b, const fs_smp_nodes *n, const allreduce_l
   if (q > 1) last = fs_smp_binomial_reduce(b, node, q, 0, i, last, l->node_reduce);
   if (i == 0 && n->count > 1)
     last = fs_smp_recursive_doubling(b, n->leader, n->count, k, last, l->collapse, l->leaders,
-                                  l->expand);
+                                     l->expand);
   if (q > 1) fs_smp_binomial_bcast(b, node, q, 0, i, last, l->node_bcast);
 }
 

@@ -22,7 +22,7 @@
  * labels step1 .. stepK. 2NK tasks, 4N(K-1) dependencies, K = ceil(log2 N). */
 #include <stdlib.h>
 
-#include "generator_support.h"
+#include "generators/generator_support.h"
 
 static const char NAME[] = "alltoall-bruck";
 

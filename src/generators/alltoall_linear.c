@@ -10,7 +10,7 @@
  * is not a task (no data moves between ranks). Tag 0
  * (MCA_COLL_BASE_TAG_ALLTOALL); each channel carries one message. Tasks
  * laid out rank by rank, label "linear". 2N(N-1) tasks, no dependencies. */
-#include "generator_support.h"
+#include "generators/generator_support.h"
 
 static const char NAME[] = "alltoall-linear";
 

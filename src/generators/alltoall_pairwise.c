@@ -18,7 +18,7 @@
  * ((r-s) mod N)*N + r. */
 #include <stdlib.h>
 
-#include "generator_support.h"
+#include "generators/generator_support.h"
 
 static const char NAME[] = "alltoall-pairwise";
 
@@ -57,8 +57,8 @@ fs_program *fs_generate_alltoall_pairwise(const fs_generator_options *o, fs_erro
   fs_program *p = fs_gen_begin(NAME, n, tasks, dependencies, err);
   if (!p) return NULL;
   /* fs_gen_begin accepted 2N(N-1) tasks, so N*N blocks fit an int32 */
-  int failed = fs_gen_flow_begin(o, FS_COLLECTIVE_ALLTOALL, 0, (int32_t)((int64_t)n * n),
-                                 all_blocks(o));
+  int failed =
+      fs_gen_flow_begin(o, FS_COLLECTIVE_ALLTOALL, 0, (int32_t)((int64_t)n * n), all_blocks(o));
   for (int32_t s = 1; s < n && !failed; s++) {
     char text[24];
     int length = snprintf(text, sizeof text, "step%d", s);

@@ -16,7 +16,7 @@
  *
  * Data flow: a barrier (FS_COLLECTIVE_BARRIER); the messages carry no data
  * of the collective, only the knowledge of who has entered. */
-#include "generator_support.h"
+#include "generators/generator_support.h"
 
 static const char NAME[] = "barrier-dissemination";
 

@@ -13,7 +13,7 @@
  * instead of accumulating (at 6 ranks, rank 0 can leave before rank 1
  * enters). barrier-dissemination is MPICH's correct form. The data flow
  * records no collective (FS_COLLECTIVE_NONE). */
-#include "generator_support.h"
+#include "generators/generator_support.h"
 
 static const char NAME[] = "barrier-dissemination-schedgen";
 

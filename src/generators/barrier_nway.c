@@ -24,7 +24,7 @@
  * of the collective, only the knowledge of who has entered. */
 #include <stdlib.h>
 
-#include "generator_support.h"
+#include "generators/generator_support.h"
 
 static const char NAME[] = "barrier-nway";
 

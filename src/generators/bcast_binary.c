@@ -20,7 +20,7 @@
  *
  * Data flow: one block, the whole message; a send reads it, a recv writes
  * it. */
-#include "generator_support.h"
+#include "generators/generator_support.h"
 
 static const char NAME[] = "bcast-binary";
 

@@ -15,7 +15,7 @@
  * GOAL order, so every dependency points to an earlier task.
  *
  * Data flow: one block of S bytes; sends read it, recvs write it. */
-#include "generator_support.h"
+#include "generators/generator_support.h"
 
 static const char NAME[] = "bcast-binomial";
 

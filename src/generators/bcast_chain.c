@@ -22,7 +22,7 @@
  * recv i writes block i. */
 #include <stdlib.h>
 
-#include "generator_support.h"
+#include "generators/generator_support.h"
 
 static const char NAME[] = "bcast-chain";
 static const int64_t DEFAULT_SEGMENT = 8192;
@@ -52,8 +52,7 @@ static int64_t segment_size(const chain *c, int64_t i) {
 static int32_t add_message(chain *c, fs_task_kind kind, int32_t v, int32_t peer, int64_t i) {
   int32_t n = c->o->ranks, root = c->o->root;
   int32_t t = fs_gen_message(c->p, kind, fs_gen_absolute(v, root, n),
-                             fs_gen_absolute(peer, root, n), segment_size(c, i),
-                             c->labels[i]);
+                             fs_gen_absolute(peer, root, n), segment_size(c, i), c->labels[i]);
   fs_flow_action action = kind == FS_SEND ? FS_FLOW_READ : FS_FLOW_WRITE;
   return t < 0 || fs_gen_flow_range(c->o, t, action, (int32_t)i, 1) ? -1 : t;
 }
@@ -148,8 +147,8 @@ fs_program *fs_generate_bcast_chain(const fs_generator_options *o, fs_error *err
   if (o->size > 0) c.segments = (o->size - 1) / c.segment + 1;
   int32_t n = o->ranks;
   if (n > 1 && c.segments > FS_MAX_TASKS) {
-    fs_error_set(err, "%s: %lld segments of %lld bytes are too many", NAME,
-                 (long long)c.segments, (long long)c.segment);
+    fs_error_set(err, "%s: %lld segments of %lld bytes are too many", NAME, (long long)c.segments,
+                 (long long)c.segment);
     return NULL;
   }
   int64_t tasks = 2 * c.segments * (n - 1), dependencies = count_dependencies(n, c.segments);

@@ -32,19 +32,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "generator_support.h"
+#include "generators/generator_support.h"
 
 typedef struct klevel_shape {
   int32_t ranks, nodes, kappa;
   int32_t group_nodes[FS_PLATFORM_MAX_LEVELS + 2]; /* per level 0 .. kappa */
-  int32_t *node_of;    /* rank -> node */
-  int32_t *place;      /* rank -> its index among its node's ranks */
-  int32_t *by_node;    /* ranks sorted by node, then rank */
+  int32_t *node_of;                                /* rank -> node */
+  int32_t *place;                                  /* rank -> its index among its node's ranks */
+  int32_t *by_node;                                /* ranks sorted by node, then rank */
   int32_t *node_start; /* by_node[node_start[n] .. node_start[n+1]) are node n's */
 } klevel_shape;
 
 typedef struct klevel_message {
-  int32_t from, to, level; /* level 0: phase 2 */
+  int32_t from, to, level;      /* level 0: phase 2 */
   int32_t first_node, end_node; /* the receiver's group (scatter blocks) */
 } klevel_message;
 
@@ -81,7 +81,8 @@ static int shape_of(const char *name, const fs_generator_options *o, klevel_shap
   s->group_nodes[0] = 1;
   for (int32_t l = 1; l <= s->kappa; l++) /* a group of the whole machine: the capped nodes */
     s->group_nodes[l] = pf && l <= pf->levels && pf->level[l - 1].group_nodes < pf->nodes
-                            ? pf->level[l - 1].group_nodes : s->nodes;
+                            ? pf->level[l - 1].group_nodes
+                            : s->nodes;
   s->node_of = malloc((size_t)s->ranks * sizeof *s->node_of);
   s->place = malloc((size_t)s->ranks * sizeof *s->place);
   s->by_node = malloc((size_t)s->ranks * sizeof *s->by_node);
@@ -157,8 +158,7 @@ static int32_t plan(const klevel_shape *s, int32_t root, klevel_message *out, in
 /* Adds message m: the send after its sender's recv (recv_of[from], or -1
  * for the root), then the recv. */
 static int add_message(fs_program *p, const fs_generator_options *o, const klevel_shape *s,
-                       const klevel_message *m, int personalized, int32_t label,
-                       int32_t *recv_of) {
+                       const klevel_message *m, int personalized, int32_t label, int32_t *recv_of) {
   int32_t blocks = 1, first = 0;
   if (personalized) {
     first = s->node_start[m->first_node];
@@ -198,13 +198,13 @@ static fs_program *build(const char *name, const fs_generator_options *o, const 
                                personalized ? o->size * s->ranks : o->size) != 0;
   for (int32_t r = 0; r < s->ranks; r++) recv_of[r] = -1;
   for (int32_t i = 0; i < count && !failed; i++)
-    failed = add_message(p, o, s, &messages[i], personalized, labels[messages[i].level],
-                         recv_of) != 0;
+    failed = add_message(p, o, s, &messages[i], personalized, labels[messages[i].level], recv_of) !=
+             0;
   return fs_gen_finish_options(name, p, 2 * (int64_t)count, dependencies, failed, o, err);
 }
 
-fs_program *fs_generate_klevel(const char *name, const fs_generator_options *o,
-                               int personalized, fs_error *err) {
+fs_program *fs_generate_klevel(const char *name, const fs_generator_options *o, int personalized,
+                               fs_error *err) {
   if (fs_gen_check_common(name, o, err) || fs_gen_check_root(name, o, err)) return NULL;
   if (fs_gen_refuse_reduce_time(name, o, "no reduction", err)) return NULL;
   if (personalized && fs_gen_check_blocks(name, o, err)) return NULL;

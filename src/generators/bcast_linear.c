@@ -12,7 +12,7 @@
  * laid out as they run: the root's send to v, then v's recv.
  *
  * Data flow: one block of S bytes; sends read it, recvs write it. */
-#include "generator_support.h"
+#include "generators/generator_support.h"
 
 static const char NAME[] = "bcast-linear";
 

@@ -34,7 +34,7 @@
  * holds an empty chunk it could forward. */
 #include <stdlib.h>
 
-#include "generator_support.h"
+#include "generators/generator_support.h"
 
 static const char NAME[] = "bcast-scatter-allgather";
 
@@ -152,9 +152,8 @@ fs_program *fs_generate_bcast_scatter_allgather(const fs_generator_options *o, f
   int64_t k = b.nonempty;
   int64_t tasks = empty ? 0 : 2 * (k - 1) + 2 * (int64_t)n * (n - 1);
   /* beyond FS_MAX_TASKS fs_gen_begin refuses, and 4N(N-2) could overflow */
-  int64_t dependencies = empty || tasks > FS_MAX_TASKS
-                             ? 0
-                             : (k >= 2 ? 3 * k - 2 : 0) + 4 * (int64_t)n * (n - 2);
+  int64_t dependencies =
+      empty || tasks > FS_MAX_TASKS ? 0 : (k >= 2 ? 3 * k - 2 : 0) + 4 * (int64_t)n * (n - 2);
   if (!(b.p = fs_gen_begin(NAME, n, tasks, dependencies, err))) return NULL;
   int failed = begin_flow(&b);
   if (!empty && !failed) {

@@ -17,7 +17,7 @@
  * allgather, bcast-scatter-allgather) are not this generator. Without a
  * platform every rank is its own node: MPICH's binomial broadcast from the
  * root. Nodes, groups, exact reservation and dependencies: smp_support.h. */
-#include "smp_support.h"
+#include "generators/smp_support.h"
 
 static const char NAME[] = "bcast-smp";
 

@@ -1,6 +1,6 @@
 /* data_flow.c: the record of what each generated task does to the data
  * (see data_flow.h). Only tests ask for it, so it grows by doubling. */
-#include "data_flow.h"
+#include "generators/data_flow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -59,8 +59,7 @@ static int grow_blocks(fs_data_flow *flow, int32_t count) {
 
 /* Room for task's `count` blocks; their slots, or NULL on failure. */
 static int32_t *reserve(fs_data_flow *flow, int32_t task, fs_flow_action action, int32_t count) {
-  if (flow->failed || task < 0 || count < 0 || grow_tasks(flow, task) ||
-      grow_blocks(flow, count)) {
+  if (flow->failed || task < 0 || count < 0 || grow_tasks(flow, task) || grow_blocks(flow, count)) {
     flow->failed = 1;
     return NULL;
   }
@@ -73,8 +72,8 @@ static int32_t *reserve(fs_data_flow *flow, int32_t task, fs_flow_action action,
   return slots;
 }
 
-int fs_data_flow_set(fs_data_flow *flow, int32_t task, fs_flow_action action,
-                     const int32_t *blocks, int32_t count) {
+int fs_data_flow_set(fs_data_flow *flow, int32_t task, fs_flow_action action, const int32_t *blocks,
+                     int32_t count) {
   int32_t *slots = reserve(flow, task, action, count);
   if (!slots) return -1;
   for (int32_t i = 0; i < count; i++) {

@@ -35,13 +35,13 @@ typedef enum fs_collective {
 } fs_collective;
 
 typedef enum fs_flow_action {
-  FS_FLOW_NONE = 0, /* touches no data (a start, a sleep, a plain compute) */
-  FS_FLOW_READ,     /* send: reads the blocks of its rank's buffer */
-  FS_FLOW_WRITE,    /* recv: writes its message into those blocks of its buffer */
-  FS_FLOW_TEMP,     /* recv: keeps its message for a compute that depends on it */
-  FS_FLOW_COMBINE,  /* compute: combines the temporaries it depends on into the blocks */
-  FS_FLOW_PUT_WRITE, /* put: reads at the source, writes the target's buffer */
-  FS_FLOW_PUT_TEMP,  /* put: reads at the source, a temporary on the target */
+  FS_FLOW_NONE = 0,     /* touches no data (a start, a sleep, a plain compute) */
+  FS_FLOW_READ,         /* send: reads the blocks of its rank's buffer */
+  FS_FLOW_WRITE,        /* recv: writes its message into those blocks of its buffer */
+  FS_FLOW_TEMP,         /* recv: keeps its message for a compute that depends on it */
+  FS_FLOW_COMBINE,      /* compute: combines the temporaries it depends on into the blocks */
+  FS_FLOW_PUT_WRITE,    /* put: reads at the source, writes the target's buffer */
+  FS_FLOW_PUT_TEMP,     /* put: reads at the source, a temporary on the target */
   FS_FLOW_RECV_COMBINE, /* recv: combines its message into the blocks on arrival (the
                            reduce folded into the receive, as in schedgen's patterns,
                            which have no compute tasks) */
@@ -50,18 +50,18 @@ typedef enum fs_flow_action {
 typedef struct fs_data_flow {
   fs_collective collective;
   int32_t root;
-  int32_t blocks;        /* blocks per rank buffer */
-  int64_t *block_size;   /* bytes of each block; a generator whose message sizes are not
+  int32_t blocks;      /* blocks per rank buffer */
+  int64_t *block_size; /* bytes of each block; a generator whose message sizes are not
                             sums of blocks (schedgen's halving by integer division)
                             frees it and sets NULL: sizes are then not checked */
-  int32_t tasks;         /* tasks annotated so far (highest id + 1) */
+  int32_t tasks;       /* tasks annotated so far (highest id + 1) */
   int32_t task_capacity;
-  uint8_t *action;       /* per task, an fs_flow_action */
-  int64_t *block_at;     /* per task: its blocks are block[block_at[t] ..] */
-  int32_t *block_count;  /* .. and there are block_count[t] of them */
+  uint8_t *action;      /* per task, an fs_flow_action */
+  int64_t *block_at;    /* per task: its blocks are block[block_at[t] ..] */
+  int32_t *block_count; /* .. and there are block_count[t] of them */
   int32_t *block;
   int64_t block_used, block_capacity;
-  int failed;            /* out of memory or a bad call: the record is unusable */
+  int failed; /* out of memory or a bad call: the record is unusable */
 } fs_data_flow;
 
 /* An empty record (all zero); fs_data_flow_free releases what it holds. */
@@ -76,8 +76,8 @@ int fs_data_flow_begin(fs_data_flow *flow, fs_collective collective, int32_t roo
 
 /* Task t reads/writes/combines the `count` listed blocks. 0, or -1 (and
  * flow->failed set) when out of memory or a block is out of range. */
-int fs_data_flow_set(fs_data_flow *flow, int32_t task, fs_flow_action action,
-                     const int32_t *blocks, int32_t count);
+int fs_data_flow_set(fs_data_flow *flow, int32_t task, fs_flow_action action, const int32_t *blocks,
+                     int32_t count);
 
 /* The same for the cyclic range first, first+1, ... (mod blocks), count long. */
 int fs_data_flow_range(fs_data_flow *flow, int32_t task, fs_flow_action action, int32_t first,

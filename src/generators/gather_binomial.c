@@ -25,7 +25,7 @@
  *
  * Data flow: N blocks of S bytes, block r from rank r; a send reads, and
  * its recv writes, the blocks of the sender's subtree. */
-#include "generator_support.h"
+#include "generators/generator_support.h"
 
 static const char NAME[] = "gather-binomial";
 

@@ -7,7 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "generators.h"
+#include "generators/generators.h"
 
 /* The checks every generator makes: ranks >= 1, size >= 0, reduce time >= 0. */
 static inline int fs_gen_check_common(const char *name, const fs_generator_options *o,
@@ -100,8 +100,8 @@ static inline int32_t fs_gen_put(fs_program *p, int32_t rank, int32_t to, int64_
 
 /* Two-sided messages of schedgen's patterns: tag 0 (the default, so no tag
  * array is allocated), CPU 0, NIC 0. */
-static inline int32_t fs_gen_message(fs_program *p, fs_task_kind kind, int32_t rank,
-                                     int32_t peer, int64_t size, int32_t label) {
+static inline int32_t fs_gen_message(fs_program *p, fs_task_kind kind, int32_t rank, int32_t peer,
+                                     int64_t size, int32_t label) {
   int32_t t = fs_gen_add(p, kind, rank, label);
   if (t >= 0) {
     fs_task_set_peer(p, t, peer);
@@ -197,8 +197,8 @@ static inline int32_t fs_gen_relative(int32_t rank, int32_t root, int32_t n) {
 }
 
 /* The kappa-level broadcast (personalized: the scatter), in bcast_klevel.c. */
-fs_program *fs_generate_klevel(const char *name, const fs_generator_options *o,
-                               int personalized, fs_error *err);
+fs_program *fs_generate_klevel(const char *name, const fs_generator_options *o, int personalized,
+                               fs_error *err);
 
 /* ---- data flow (recorded only when o->flow is set; see data_flow.h) ---- */
 
@@ -217,8 +217,7 @@ static inline int fs_gen_flow_range(const fs_generator_options *o, int32_t task,
 
 /* Task t does `action` on the listed blocks. */
 static inline int fs_gen_flow_blocks(const fs_generator_options *o, int32_t task,
-                                     fs_flow_action action, const int32_t *blocks,
-                                     int32_t count) {
+                                     fs_flow_action action, const int32_t *blocks, int32_t count) {
   if (!o->flow) return 0;
   return task < 0 ? -1 : fs_data_flow_set(o->flow, task, action, blocks, count);
 }
@@ -227,16 +226,17 @@ static inline int fs_gen_flow_blocks(const fs_generator_options *o, int32_t task
  * call failed (`failed`) or the built counts differ from the reserved ones
  * (a generator bug: the reservation would not have been exact). */
 static inline fs_program *fs_gen_finish_flow(const char *name, fs_program *p, int64_t tasks,
-                                             int64_t dependencies, int failed,
-                                             int flow_failed, fs_error *err) {
+                                             int64_t dependencies, int failed, int flow_failed,
+                                             fs_error *err) {
   if (failed) {
     fs_error_set(err, "%s: out of memory building %lld tasks", name, (long long)tasks);
   } else if (flow_failed) {
     fs_error_set(err, "%s: could not record the data flow (out of memory or a bad block)", name);
   } else if (p->tasks != tasks || p->dependencies != dependencies) {
-    fs_error_set(
-        err, "%s: internal error: built %d tasks and %lld dependencies, expected %lld and %lld",
-        name, p->tasks, (long long)p->dependencies, (long long)tasks, (long long)dependencies);
+    fs_error_set(err,
+                 "%s: internal error: built %d tasks and %lld dependencies, expected %lld and %lld",
+                 name, p->tasks, (long long)p->dependencies, (long long)tasks,
+                 (long long)dependencies);
   } else if (fs_program_finalize(p, err) == 0) {
     return p;
   }
@@ -254,8 +254,7 @@ static inline fs_program *fs_gen_finish(const char *name, fs_program *p, int64_t
 static inline fs_program *fs_gen_finish_options(const char *name, fs_program *p, int64_t tasks,
                                                 int64_t dependencies, int failed,
                                                 const fs_generator_options *o, fs_error *err) {
-  return fs_gen_finish_flow(name, p, tasks, dependencies, failed, o->flow && o->flow->failed,
-                            err);
+  return fs_gen_finish_flow(name, p, tasks, dependencies, failed, o->flow && o->flow->failed, err);
 }
 
 #endif

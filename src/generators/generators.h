@@ -16,7 +16,7 @@
 #include "core/error.h"
 #include "core/program.h"
 #include "core/units.h"
-#include "data_flow.h"
+#include "generators/data_flow.h"
 #include "platform/platform.h"
 
 typedef struct fs_generator_options {
@@ -25,17 +25,17 @@ typedef struct fs_generator_options {
   int32_t rounds;      /* --rounds (pingpong), default 1 */
   int32_t factors[64]; /* --factors 4,2,... (allreduce-rm) */
   int factor_count;
-  fs_time reduce_time; /* --reduce-time */
-  int has_reduce_time; /* without it, each reduce is a compute with size=S
+  fs_time reduce_time;         /* --reduce-time */
+  int has_reduce_time;         /* without it, each reduce is a compute with size=S
                           (the compute model prices it; 0 under the default) */
-  int32_t root;        /* --root, default 0 (rooted collectives only) */
-  int64_t segment;     /* --segment bytes for pipelined algorithms, 0 = default */
-  int32_t ways;        /* --ways f (f-way / n-way dissemination), 0 = default */
-  const char *schedule; /* --schedule (allreduce-rm): "a4,a2", "m1g2a3,n1g3a2", "auto" */
+  int32_t root;                /* --root, default 0 (rooted collectives only) */
+  int64_t segment;             /* --segment bytes for pipelined algorithms, 0 = default */
+  int32_t ways;                /* --ways f (f-way / n-way dissemination), 0 = default */
+  const char *schedule;        /* --schedule (allreduce-rm): "a4,a2", "m1g2a3,n1g3a2", "auto" */
   const fs_platform *platform; /* mapped platform (--nodes/--cores/--mapping or
                                   --platform) for SMP-aware and kappa-level
                                   algorithms; NULL: one rank per node */
-  fs_data_flow *flow;  /* when not NULL, the generator records its data flow */
+  fs_data_flow *flow;          /* when not NULL, the generator records its data flow */
 } fs_generator_options;
 
 /* The options beyond --ranks and --size a generator reads; the CLI refuses
@@ -55,7 +55,7 @@ enum {
  * validate's default candidates (tests check them against the data flow
  * and the GOAL writer). */
 enum {
-  FS_GEN_TWO_SIDED = 1 << 0, /* send/recv/calc only: it can be written as GOAL */
+  FS_GEN_TWO_SIDED = 1 << 0,   /* send/recv/calc only: it can be written as GOAL */
   FS_GEN_NOT_CORRECT = 1 << 1, /* a reference pattern reproduced op for op (schedgen's)
                                   that does not compute its collective: validate and
                                   replays take it only when named */
@@ -65,9 +65,9 @@ typedef struct fs_generator {
   const char *name;    /* "allreduce-rd" */
   const char *summary; /* one line for `gen --list` */
   fs_program *(*generate)(const fs_generator_options *options, fs_error *err);
-  unsigned options;    /* FS_GEN_* it reads */
+  unsigned options;         /* FS_GEN_* it reads */
   fs_collective collective; /* what it computes (NONE: pingpong) */
-  unsigned traits;     /* FS_GEN_TWO_SIDED, FS_GEN_NOT_CORRECT */
+  unsigned traits;          /* FS_GEN_TWO_SIDED, FS_GEN_NOT_CORRECT */
 } fs_generator;
 
 /* What --size S means for collective c: "the whole vector: ...". */
@@ -85,8 +85,7 @@ fs_program *fs_generate_allreduce_rm(const fs_generator_options *options, fs_err
 fs_program *fs_generate_bcast_binomial(const fs_generator_options *options, fs_error *err);
 fs_program *fs_generate_reduce_binomial(const fs_generator_options *options, fs_error *err);
 fs_program *fs_generate_allreduce_recdoub(const fs_generator_options *options, fs_error *err);
-fs_program *fs_generate_barrier_dissemination(const fs_generator_options *options,
-                                              fs_error *err);
+fs_program *fs_generate_barrier_dissemination(const fs_generator_options *options, fs_error *err);
 fs_program *fs_generate_barrier_dissemination_schedgen(const fs_generator_options *options,
                                                        fs_error *err);
 fs_program *fs_generate_allgather_ring(const fs_generator_options *options, fs_error *err);
@@ -99,8 +98,7 @@ fs_program *fs_generate_alltoall_pairwise(const fs_generator_options *options, f
 /* broadcast */
 fs_program *fs_generate_bcast_binary(const fs_generator_options *options, fs_error *err);
 fs_program *fs_generate_bcast_chain(const fs_generator_options *options, fs_error *err);
-fs_program *fs_generate_bcast_scatter_allgather(const fs_generator_options *options,
-                                                fs_error *err);
+fs_program *fs_generate_bcast_scatter_allgather(const fs_generator_options *options, fs_error *err);
 fs_program *fs_generate_bcast_klevel(const fs_generator_options *options, fs_error *err);
 fs_program *fs_generate_scatter_klevel(const fs_generator_options *options, fs_error *err);
 /* reduce, scatter, gather */
@@ -110,13 +108,10 @@ fs_program *fs_generate_scatter_linear(const fs_generator_options *options, fs_e
 fs_program *fs_generate_gather_linear(const fs_generator_options *options, fs_error *err);
 /* allreduce */
 fs_program *fs_generate_allreduce_ring(const fs_generator_options *options, fs_error *err);
-fs_program *fs_generate_allreduce_rabenseifner(const fs_generator_options *options,
-                                               fs_error *err);
+fs_program *fs_generate_allreduce_rabenseifner(const fs_generator_options *options, fs_error *err);
 fs_program *fs_generate_allreduce_fan(const fs_generator_options *options, fs_error *err);
-fs_program *fs_generate_allreduce_dissemination(const fs_generator_options *options,
-                                                fs_error *err);
-fs_program *fs_generate_allreduce_elimination(const fs_generator_options *options,
-                                              fs_error *err);
+fs_program *fs_generate_allreduce_dissemination(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_allreduce_elimination(const fs_generator_options *options, fs_error *err);
 /* allgather, alltoall, barrier */
 fs_program *fs_generate_allgather_bruck(const fs_generator_options *options, fs_error *err);
 fs_program *fs_generate_allgather_neighbor(const fs_generator_options *options, fs_error *err);

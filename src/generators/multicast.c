@@ -3,7 +3,7 @@
  * makespan is alpha_p + b*alpha_r + beta*S: the RM stage's building block.
  * Its data flow is a broadcast from 0 of one S-byte block, each put
  * writing the target's buffer (FS_FLOW_PUT_WRITE). */
-#include "generator_support.h"
+#include "generators/generator_support.h"
 
 static const char NAME[] = "multicast";
 

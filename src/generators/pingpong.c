@@ -3,7 +3,7 @@
  * pong_r (1 to 0) after ping_r arrives; under hockney R rounds take
  * 2R(alpha + beta*S). No collective: the data flow records none
  * (FS_COLLECTIVE_NONE). */
-#include "generator_support.h"
+#include "generators/generator_support.h"
 
 static const char NAME[] = "pingpong";
 
@@ -23,8 +23,7 @@ fs_program *fs_generate_pingpong(const fs_generator_options *o, fs_error *err) {
   int32_t start = fs_gen_label(p, "start"), ping = fs_gen_label(p, "ping"),
           pong = fs_gen_label(p, "pong");
   int32_t start0 = fs_gen_add(p, FS_START, 0, start), start1 = fs_gen_add(p, FS_START, 1, start);
-  int failed = start0 < 0 || start1 < 0 ||
-               fs_gen_flow_begin(o, FS_COLLECTIVE_NONE, 0, 1, o->size);
+  int failed = start0 < 0 || start1 < 0 || fs_gen_flow_begin(o, FS_COLLECTIVE_NONE, 0, 1, o->size);
   int32_t previous = start0; /* what rank 0 waits for before its next ping */
   for (int32_t r = 0; r < o->rounds && !failed; r++) {
     int32_t ping_r = fs_gen_put(p, 0, 1, o->size, ping);

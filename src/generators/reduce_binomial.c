@@ -22,7 +22,7 @@
  * Data flow: one block of S bytes; a send reads it, a recv combines its
  * message into it on arrival (FS_FLOW_RECV_COMBINE: the reduce folded into
  * the receive, as schedgen has no compute tasks). */
-#include "generator_support.h"
+#include "generators/generator_support.h"
 
 static const char NAME[] = "reduce-binomial";
 
@@ -44,8 +44,8 @@ static int add_rank(fs_program *p, const tree *t, int32_t v, const fs_generator_
     failed = recv < 0 || fs_gen_flow_range(o, recv, FS_FLOW_RECV_COMBINE, 0, 1);
   }
   if (v == 0 || failed) return failed;
-  int32_t send = fs_gen_send(p, rank, absolute(t, v - ((int32_t)1 << h)), o->size,
-                             labels[t->rounds - 1 - h]);
+  int32_t send =
+      fs_gen_send(p, rank, absolute(t, v - ((int32_t)1 << h)), o->size, labels[t->rounds - 1 - h]);
   failed = send < 0 || fs_gen_flow_range(o, send, FS_FLOW_READ, 0, 1);
   for (int32_t i = 0; i < recvs && !failed; i++)
     failed = fs_program_depend(p, send, first_recv + i, FS_AFTER_END);

@@ -19,7 +19,7 @@
  * Tasks (tag 0, CPU 0, NIC 0, label "reduce"), laid out in the root's
  * order: for each source, its send, the root's recv, the root's reduce.
  * 3(N-1) tasks, 2N-3 dependencies (N >= 2). Data flow: one block. */
-#include "generator_support.h"
+#include "generators/generator_support.h"
 
 static const char NAME[] = "reduce-linear";
 

@@ -41,7 +41,7 @@
  * (4 pof2 L - 2 (pof2 - rem) when L > 0) + 2 swap + 2 (pof2 - 1). */
 #include <stdlib.h>
 
-#include "generator_support.h"
+#include "generators/generator_support.h"
 
 static const char NAME[] = "reduce-rabenseifner";
 
@@ -65,9 +65,7 @@ static int check_options(const fs_generator_options *o, fs_error *err) {
 }
 
 /* The real rank of newrank v (MPICH's dst computation). */
-static int32_t real_rank(const schedule *s, int32_t v) {
-  return v < s->rem ? 2 * v : v + s->rem;
-}
+static int32_t real_rank(const schedule *s, int32_t v) { return v < s->rem ? 2 * v : v + s->rem; }
 
 /* Bytes of blocks first .. end-1 (MPICH's sum of cnts). */
 static int64_t block_bytes(const schedule *s, int32_t first, int32_t end) {
@@ -132,10 +130,10 @@ static int reduce_scatter_round(schedule *s, int32_t mask, int32_t label) {
       send_end = st->recv_idx, recv_end = st->last_idx;
     }
     int32_t dst = real_rank(s, newdst), before = st->last;
-    int32_t recv = add_message(s, FS_RECV, r, dst, st->recv_idx, recv_end, label, FS_FLOW_TEMP,
-                               before);
-    int32_t send = add_message(s, FS_SEND, r, dst, st->send_idx, send_end, label, FS_FLOW_READ,
-                               before);
+    int32_t recv =
+        add_message(s, FS_RECV, r, dst, st->recv_idx, recv_end, label, FS_FLOW_TEMP, before);
+    int32_t send =
+        add_message(s, FS_SEND, r, dst, st->send_idx, send_end, label, FS_FLOW_READ, before);
     if (recv < 0 || send < 0) return -1;
     if ((st->last = add_reduce(s, r, st->recv_idx, recv_end, label, recv, send)) < 0) return -1;
     st->send_idx = st->recv_idx;
@@ -229,13 +227,12 @@ fs_program *fs_generate_reduce_rabenseifner(const fs_generator_options *o, fs_er
   plan(&s, o);
   int64_t pof2 = s.pof2, rem = s.rem, steps = s.steps;
   int64_t tasks = 3 * rem + 3 * pof2 * steps + 2 * s.swap + 2 * (pof2 - 1);
-  int64_t dependencies = rem + (steps > 0 ? 4 * pof2 * steps - 2 * (pof2 - rem) : 0) +
-                         2 * s.swap + 2 * (pof2 - 1);
+  int64_t dependencies =
+      rem + (steps > 0 ? 4 * pof2 * steps - 2 * (pof2 - rem) : 0) + 2 * s.swap + 2 * (pof2 - 1);
   s.p = fs_gen_begin(NAME, s.n, tasks, dependencies, err);
   if (!s.p) return NULL;
   s.rank = malloc((size_t)s.n * sizeof *s.rank);
-  int failed = !s.rank ||
-               fs_gen_flow_begin(o, FS_COLLECTIVE_REDUCE, o->root, s.pof2, o->size);
+  int failed = !s.rank || fs_gen_flow_begin(o, FS_COLLECTIVE_REDUCE, o->root, s.pof2, o->size);
   if (!failed) {
     start_ranks(&s);
     failed = build(&s);

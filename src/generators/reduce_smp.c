@@ -19,7 +19,7 @@
  * bytes (or --reduce-time). Without a platform every rank is its own node:
  * MPICH's binomial reduce to the root. Nodes, groups, exact reservation and
  * dependencies: smp_support.h. */
-#include "smp_support.h"
+#include "generators/smp_support.h"
 
 static const char NAME[] = "reduce-smp";
 
@@ -32,7 +32,8 @@ static void add_rank(fs_smp_builder *b, const fs_smp_nodes *n, const reduce_labe
   int32_t k = n->node[rank], i = n->local[rank], q = fs_smp_node_size(n, k), last = -1;
   int32_t root_node = n->node[root];
   const int32_t *node = fs_smp_node_members(n, k);
-  if (k != root_node && q > 1) last = fs_smp_binomial_reduce(b, node, q, 0, i, last, l->node_reduce);
+  if (k != root_node && q > 1)
+    last = fs_smp_binomial_reduce(b, node, q, 0, i, last, l->node_reduce);
   if (i == 0 && n->count > 1)
     last = fs_smp_binomial_reduce(b, n->leader, n->count, root_node, k, last, l->leaders);
   if (k == root_node && q > 1)

@@ -7,7 +7,7 @@
  * Break-even with RD (5.9):   b_upper = -((c+1)/ln2) W_{-1}(-(ln2/(c+1)) 2^{(c-1)/(c+1)}) - 1
  * Lambert W by Halley's iteration on f(w) = w e^w - x:
  *   w' = w - f / (e^w (w+1) - (w+2) f / (2w+2)). */
-#include "rm_schedule.h"
+#include "generators/rm_schedule.h"
 
 #include <float.h>
 #include <math.h>
@@ -69,22 +69,19 @@ static int read_field(cursor *cur, char letter, int32_t minimum, int32_t *value,
 static int read_stage(cursor *cur, fs_rm_stage *st, fs_error *err) {
   memset(st, 0, sizeof *st);
   switch (cur->text[cur->pos]) {
-  case 'a':
-    st->kind = FS_RM_FACTOR;
-    return read_field(cur, 'a', 2, &st->k, err);
-  case 'c':
-  case 'e':
-    st->kind = cur->text[cur->pos] == 'c' ? FS_RM_COLLAPSE : FS_RM_EXPAND;
-    if (read_field(cur, cur->text[cur->pos], 1, &st->t, err)) return -1;
-    return read_field(cur, 'm', 2, &st->m, err);
-  case 'm':
-  case 'n':
-    st->kind = cur->text[cur->pos] == 'm' ? FS_RM_MERGE : FS_RM_UNMERGE;
-    if (read_field(cur, cur->text[cur->pos], 1, &st->r, err)) return -1;
-    if (read_field(cur, 'g', 1, &st->g, err)) return -1;
-    return read_field(cur, 'a', 2, &st->k, err);
-  default:
-    return expected(cur, err, "a stage (aK, cTmM, eTmM, mRgGaK or nRgGaK)");
+    case 'a': st->kind = FS_RM_FACTOR; return read_field(cur, 'a', 2, &st->k, err);
+    case 'c':
+    case 'e':
+      st->kind = cur->text[cur->pos] == 'c' ? FS_RM_COLLAPSE : FS_RM_EXPAND;
+      if (read_field(cur, cur->text[cur->pos], 1, &st->t, err)) return -1;
+      return read_field(cur, 'm', 2, &st->m, err);
+    case 'm':
+    case 'n':
+      st->kind = cur->text[cur->pos] == 'm' ? FS_RM_MERGE : FS_RM_UNMERGE;
+      if (read_field(cur, cur->text[cur->pos], 1, &st->r, err)) return -1;
+      if (read_field(cur, 'g', 1, &st->g, err)) return -1;
+      return read_field(cur, 'a', 2, &st->k, err);
+    default: return expected(cur, err, "a stage (aK, cTmM, eTmM, mRgGaK or nRgGaK)");
   }
 }
 
@@ -109,11 +106,11 @@ int fs_rm_schedule_parse(const char *text, fs_rm_schedule *out, fs_error *err) {
 
 static int format_stage(const fs_rm_stage *st, char *buf, size_t size) {
   switch (st->kind) {
-  case FS_RM_FACTOR: return snprintf(buf, size, "a%d", (int)st->k);
-  case FS_RM_COLLAPSE: return snprintf(buf, size, "c%dm%d", (int)st->t, (int)st->m);
-  case FS_RM_EXPAND: return snprintf(buf, size, "e%dm%d", (int)st->t, (int)st->m);
-  case FS_RM_MERGE: return snprintf(buf, size, "m%dg%da%d", (int)st->r, (int)st->g, (int)st->k);
-  case FS_RM_UNMERGE: return snprintf(buf, size, "n%dg%da%d", (int)st->r, (int)st->g, (int)st->k);
+    case FS_RM_FACTOR: return snprintf(buf, size, "a%d", (int)st->k);
+    case FS_RM_COLLAPSE: return snprintf(buf, size, "c%dm%d", (int)st->t, (int)st->m);
+    case FS_RM_EXPAND: return snprintf(buf, size, "e%dm%d", (int)st->t, (int)st->m);
+    case FS_RM_MERGE: return snprintf(buf, size, "m%dg%da%d", (int)st->r, (int)st->g, (int)st->k);
+    case FS_RM_UNMERGE: return snprintf(buf, size, "n%dg%da%d", (int)st->r, (int)st->g, (int)st->k);
   }
   return snprintf(buf, size, "?");
 }
@@ -165,8 +162,7 @@ static int merge_ranks(const fs_rm_schedule *s, int first, int last, int64_t *ra
   const fs_rm_stage *m = &s->stages[first], *n = &s->stages[last];
   if (first == last || n->kind != FS_RM_UNMERGE)
     return stage_error(s, first, err, "a merge needs an inverse merge (nRgGaK) to close it");
-  if (n->r != m->r)
-    return stage_error(s, last, err, "the inverse merge must have the merge's R");
+  if (n->r != m->r) return stage_error(s, last, err, "the inverse merge must have the merge's R");
   int64_t p = 0;
   if (core_size(s, first + 1, last - 1, &p, err)) return -1;
   p *= (int64_t)m->k * n->k;
@@ -235,11 +231,11 @@ int fs_rm_schedule_ranks(const fs_rm_schedule *s, int64_t *ranks, fs_error *err)
 
 static int64_t stage_units(const fs_rm_stage *st) {
   switch (st->kind) {
-  case FS_RM_FACTOR: return st->k - 1;
-  case FS_RM_COLLAPSE: return 1;
-  case FS_RM_EXPAND: return st->m - 1;
-  case FS_RM_MERGE: return st->k;
-  case FS_RM_UNMERGE: return st->k - 1 + (st->r + st->g - 1) / st->g;
+    case FS_RM_FACTOR: return st->k - 1;
+    case FS_RM_COLLAPSE: return 1;
+    case FS_RM_EXPAND: return st->m - 1;
+    case FS_RM_MERGE: return st->k;
+    case FS_RM_UNMERGE: return st->k - 1 + (st->r + st->g - 1) / st->g;
   }
   return 0;
 }
@@ -317,8 +313,10 @@ static void factor_stage(fs_rm_stage *st, int32_t k) {
 static int build_schedule(const int32_t *factors, int n, int32_t merge, fs_rm_schedule *out,
                           fs_error *err) {
   if (merge > 0 && n < 2)
-    return fs_error_set(err, "rm schedule: merging %d remainders needs at least two core factors, "
-                        "not %d", (int)merge, n);
+    return fs_error_set(err,
+                        "rm schedule: merging %d remainders needs at least two core factors, "
+                        "not %d",
+                        (int)merge, n);
   if (n > FS_RM_MAX_STAGES)
     return fs_error_set(err, "rm schedule: more than %d stages", FS_RM_MAX_STAGES);
   int32_t core = 1;
@@ -386,7 +384,7 @@ int fs_rm_heuristic(int32_t ranks, double c, int32_t upper, int sorted, fs_rm_sc
 
 typedef struct search {
   double c;
-  int32_t merge;      /* R; 0 for plain factorizations */
+  int32_t merge; /* R; 0 for plain factorizations */
   int32_t factors[64];
   int depth;
   double best_cost;
@@ -496,7 +494,7 @@ typedef struct ranking {
   double c;
   fs_rm_stage prefix, suffix; /* collapse/expand around the factors, or kind = -1 */
   int32_t merge;
-  double extra;               /* the wrapper's least cost beyond the factors */
+  double extra; /* the wrapper's least cost beyond the factors */
   int32_t factors[64];
   int depth;
 } ranking;
@@ -621,7 +619,7 @@ int fs_rm_enumerate(int32_t ranks, double c, int limit, fs_rm_candidates *out, f
   }
   r.prefix.kind = r.suffix.kind = FS_RM_FACTOR; /* no wrapper */
   factor_lists(&r, ranks, 0);
-  r.extra = 2;                                  /* merge c+K1, inverse >= c+Ks */
+  r.extra = 2; /* merge c+K1, inverse >= c+Ks */
   for (r.merge = 1; r.merge < ranks; r.merge++) factor_lists(&r, ranks - r.merge, 0);
   r.merge = 0;
   collapses(&r, ranks);

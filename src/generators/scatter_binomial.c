@@ -23,7 +23,7 @@
  *
  * Data flow: N blocks of S bytes, block r for rank r; a message reads, and
  * its recv writes, the blocks of the subtree it feeds. */
-#include "generator_support.h"
+#include "generators/generator_support.h"
 
 static const char NAME[] = "scatter-binomial";
 

@@ -6,7 +6,7 @@
  * receives the blocks of every rank of its sub-machine (S * its ranks; on
  * a full machine M * alpha(0) * ... * alpha(l-1) at level l) and forwards
  * the sub-parts; phase 2 sends each other rank of a node its own block. */
-#include "generator_support.h"
+#include "generators/generator_support.h"
 
 fs_program *fs_generate_scatter_klevel(const fs_generator_options *o, fs_error *err) {
   return fs_generate_klevel("scatter-klevel", o, 1, err);

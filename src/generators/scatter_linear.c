@@ -11,7 +11,7 @@
  * Tasks (tag 0, CPU 0, NIC 0, label "scatter"), laid out as they run: the
  * root's send to r, then r's recv. 2(N-1) tasks, N-2 dependencies
  * (N >= 2). Data flow: N blocks of S bytes. */
-#include "generator_support.h"
+#include "generators/generator_support.h"
 
 static const char NAME[] = "scatter-linear";
 

@@ -1,13 +1,13 @@
 /* smp_support.c: the nodes and leaders of a mapping and MPICH's binomial
  * trees and recursive doubling over a group of ranks, shared by the
  * SMP-aware generators (see smp_support.h). */
-#include "smp_support.h"
+#include "generators/smp_support.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-int32_t fs_smp_task(fs_smp_builder *b, fs_task_kind kind, int32_t rank, int32_t peer,
-                               int32_t label, fs_flow_action action, int32_t after) {
+int32_t fs_smp_task(fs_smp_builder *b, fs_task_kind kind, int32_t rank, int32_t peer, int32_t label,
+                    fs_flow_action action, int32_t after) {
   int32_t id = (int32_t)b->tasks++;
   if (after >= 0) b->dependencies++;
   if (!b->p || b->failed) return id;
@@ -33,7 +33,7 @@ void fs_smp_nodes_free(fs_smp_nodes *n) {
 }
 
 int fs_smp_nodes_init(fs_smp_nodes *n, const char *name, const fs_generator_options *o,
-                                 fs_error *err) {
+                      fs_error *err) {
   const fs_platform *platform = o->platform;
   int32_t ranks = o->ranks;
   memset(n, 0, sizeof *n);
@@ -76,16 +76,14 @@ int fs_smp_nodes_init(fs_smp_nodes *n, const char *name, const fs_generator_opti
   return 0;
 }
 
-int32_t fs_smp_node_size(const fs_smp_nodes *n, int32_t k) {
-  return n->first[k + 1] - n->first[k];
-}
+int32_t fs_smp_node_size(const fs_smp_nodes *n, int32_t k) { return n->first[k + 1] - n->first[k]; }
 
 const int32_t *fs_smp_node_members(const fs_smp_nodes *n, int32_t k) {
   return n->member + n->first[k];
 }
 
 void fs_smp_round_labels(fs_smp_builder *b, const char *prefix, int32_t size,
-                                    int32_t labels[FS_SMP_MAX_ROUNDS]) {
+                         int32_t labels[FS_SMP_MAX_ROUNDS]) {
   if (b->p && !b->failed && fs_gen_numbered_labels(b->p, prefix, fs_gen_ceil_log2(size), labels))
     b->failed = 1;
 }
@@ -97,44 +95,42 @@ int32_t fs_smp_label(fs_smp_builder *b, const char *text) {
   return label;
 }
 
-int32_t fs_smp_binomial_bcast(fs_smp_builder *b, const int32_t *g, int32_t n,
-                                         int32_t root, int32_t i, int32_t after,
-                                         const int32_t *labels) {
+int32_t fs_smp_binomial_bcast(fs_smp_builder *b, const int32_t *g, int32_t n, int32_t root,
+                              int32_t i, int32_t after, const int32_t *labels) {
   int rounds = fs_gen_ceil_log2(n);
   int32_t v = fs_gen_relative(i, root, n), value = after;
   int64_t mask = (int64_t)1 << rounds;
   if (v > 0) {
     mask = v & -v;
     value = fs_smp_task(b, FS_RECV, g[i], g[fs_gen_absolute(v - (int32_t)mask, root, n)],
-                     labels[rounds - 1 - fs_gen_floor_log2(mask)], FS_FLOW_WRITE, after);
+                        labels[rounds - 1 - fs_gen_floor_log2(mask)], FS_FLOW_WRITE, after);
   }
   for (mask >>= 1; mask > 0; mask >>= 1)
     if (v + mask < n)
       fs_smp_task(b, FS_SEND, g[i], g[fs_gen_absolute(v + (int32_t)mask, root, n)],
-               labels[rounds - 1 - fs_gen_floor_log2(mask)], FS_FLOW_READ, value);
+                  labels[rounds - 1 - fs_gen_floor_log2(mask)], FS_FLOW_READ, value);
   return value;
 }
 
-int32_t fs_smp_binomial_reduce(fs_smp_builder *b, const int32_t *g, int32_t n,
-                                          int32_t root, int32_t i, int32_t after,
-                                          const int32_t *labels) {
+int32_t fs_smp_binomial_reduce(fs_smp_builder *b, const int32_t *g, int32_t n, int32_t root,
+                               int32_t i, int32_t after, const int32_t *labels) {
   int32_t v = fs_gen_relative(i, root, n), last = after;
   for (int64_t mask = 1, round = 0; mask < n; mask <<= 1, round++) {
     if (v & mask)
       return fs_smp_task(b, FS_SEND, g[i], g[fs_gen_absolute(v & ~(int32_t)mask, root, n)],
-                      labels[round], FS_FLOW_READ, last);
+                         labels[round], FS_FLOW_READ, last);
     if (v + mask < n) {
       int32_t recv = fs_smp_task(b, FS_RECV, g[i], g[fs_gen_absolute(v | (int32_t)mask, root, n)],
-                              labels[round], FS_FLOW_TEMP, last);
+                                 labels[round], FS_FLOW_TEMP, last);
       last = fs_smp_task(b, FS_COMPUTE, g[i], -1, labels[round], FS_FLOW_COMBINE, recv);
     }
   }
   return last;
 }
 
-int32_t fs_smp_recursive_doubling(fs_smp_builder *b, const int32_t *g, int32_t n,
-                                             int32_t i, int32_t after, int32_t collapse,
-                                             const int32_t *rounds, int32_t expand) {
+int32_t fs_smp_recursive_doubling(fs_smp_builder *b, const int32_t *g, int32_t n, int32_t i,
+                                  int32_t after, int32_t collapse, const int32_t *rounds,
+                                  int32_t expand) {
   int32_t pof2 = (int32_t)1 << fs_gen_floor_log2(n), rem = n - pof2, last = after;
   if (i < 2 * rem && i % 2 == 0) {
     int32_t send = fs_smp_task(b, FS_SEND, g[i], g[i + 1], collapse, FS_FLOW_READ, last);
@@ -150,8 +146,9 @@ int32_t fs_smp_recursive_doubling(fs_smp_builder *b, const int32_t *g, int32_t n
     int32_t peer = g[partner < rem ? 2 * partner + 1 : partner + rem];
     int32_t recv = fs_smp_task(b, FS_RECV, g[i], peer, rounds[round], FS_FLOW_TEMP, last);
     int32_t send = fs_smp_task(b, FS_SEND, g[i], peer, rounds[round], FS_FLOW_READ, last);
-    last = fs_smp_depend(b, fs_smp_task(b, FS_COMPUTE, g[i], -1, rounds[round], FS_FLOW_COMBINE, recv),
-                      send);
+    last = fs_smp_depend(b,
+                         fs_smp_task(b, FS_COMPUTE, g[i], -1, rounds[round], FS_FLOW_COMBINE, recv),
+                         send);
   }
   if (i < 2 * rem) last = fs_smp_task(b, FS_SEND, g[i], g[i - 1], expand, FS_FLOW_READ, last);
   return last;

@@ -27,7 +27,7 @@
 #ifndef FS_SMP_SUPPORT_H
 #define FS_SMP_SUPPORT_H
 
-#include "generator_support.h"
+#include "generators/generator_support.h"
 
 #define FS_SMP_MAX_ROUNDS 32
 
@@ -42,20 +42,20 @@ typedef struct fs_smp_builder {
 
 /* Adds a task (a send/recv of S bytes to/from peer, or a reduce) doing
  * `action` on block 0 after `after` (-1: nothing); returns its id. */
-int32_t fs_smp_task(fs_smp_builder *b, fs_task_kind kind, int32_t rank, int32_t peer,
-                               int32_t label, fs_flow_action action, int32_t after);
+int32_t fs_smp_task(fs_smp_builder *b, fs_task_kind kind, int32_t rank, int32_t peer, int32_t label,
+                    fs_flow_action action, int32_t after);
 
 int32_t fs_smp_depend(fs_smp_builder *b, int32_t task, int32_t on);
 
 /* The nodes of a mapping. */
 typedef struct fs_smp_nodes {
-  int32_t ranks, count;  /* count: nodes holding ranks */
-  int32_t *node;         /* rank -> node index (leader order) */
-  int32_t *local;        /* rank -> local rank */
-  int32_t *first;        /* node index -> its ranks are member[first[k] .. first[k+1]) */
-  int32_t *member;       /* the ranks of each node in rank order, nodes in leader order */
-  int32_t *leader;       /* node index -> its leader */
-  int32_t largest;       /* ranks on the fullest node */
+  int32_t ranks, count; /* count: nodes holding ranks */
+  int32_t *node;        /* rank -> node index (leader order) */
+  int32_t *local;       /* rank -> local rank */
+  int32_t *first;       /* node index -> its ranks are member[first[k] .. first[k+1]) */
+  int32_t *member;      /* the ranks of each node in rank order, nodes in leader order */
+  int32_t *leader;      /* node index -> its leader */
+  int32_t largest;      /* ranks on the fullest node */
 } fs_smp_nodes;
 
 void fs_smp_nodes_free(fs_smp_nodes *n);
@@ -63,7 +63,7 @@ void fs_smp_nodes_free(fs_smp_nodes *n);
 /* Reads the mapping; -1 with err set when it does not fit the options or
  * memory runs out. */
 int fs_smp_nodes_init(fs_smp_nodes *n, const char *name, const fs_generator_options *o,
-                                 fs_error *err);
+                      fs_error *err);
 
 int32_t fs_smp_node_size(const fs_smp_nodes *n, int32_t k);
 const int32_t *fs_smp_node_members(const fs_smp_nodes *n, int32_t k);
@@ -71,7 +71,7 @@ const int32_t *fs_smp_node_members(const fs_smp_nodes *n, int32_t k);
 /* Labels "<prefix><i+1>" for the rounds of a tree on up to `size` members;
  * nothing while counting. */
 void fs_smp_round_labels(fs_smp_builder *b, const char *prefix, int32_t size,
-                                    int32_t labels[FS_SMP_MAX_ROUNDS]);
+                         int32_t labels[FS_SMP_MAX_ROUNDS]);
 
 int32_t fs_smp_label(fs_smp_builder *b, const char *text);
 
@@ -81,9 +81,8 @@ int32_t fs_smp_label(fs_smp_builder *b, const char *text);
  * power of 2 below n), each after the recv. Round labels in time order: a
  * message of mask m is in round ceil(log2 n) - log2 m. Returns the task
  * holding the data: the recv, or `after` for the root. */
-int32_t fs_smp_binomial_bcast(fs_smp_builder *b, const int32_t *g, int32_t n,
-                                         int32_t root, int32_t i, int32_t after,
-                                         const int32_t *labels);
+int32_t fs_smp_binomial_bcast(fs_smp_builder *b, const int32_t *g, int32_t n, int32_t root,
+                              int32_t i, int32_t after, const int32_t *labels);
 
 /* Member i of group g in MPICH's binomial reduce to member root: for mask
  * m = 1, 2, ...: while bit m of v is clear, the recv (TEMP) from v | m when
@@ -91,9 +90,8 @@ int32_t fs_smp_binomial_bcast(fs_smp_builder *b, const int32_t *g, int32_t n,
  * at the first set bit, the send to v & ~m, and done. Labels: round
  * log2 m + 1. Returns the member's last task (the send, or the root's last
  * reduce, or `after`). */
-int32_t fs_smp_binomial_reduce(fs_smp_builder *b, const int32_t *g, int32_t n,
-                                          int32_t root, int32_t i, int32_t after,
-                                          const int32_t *labels);
+int32_t fs_smp_binomial_reduce(fs_smp_builder *b, const int32_t *g, int32_t n, int32_t root,
+                               int32_t i, int32_t after, const int32_t *labels);
 
 /* Member i of group g in MPICH's recursive-doubling allreduce (pof2 = the
  * largest power of 2 <= n, rem = n - pof2): even i < 2 rem sends to i+1 and
@@ -103,16 +101,15 @@ int32_t fs_smp_binomial_reduce(fs_smp_builder *b, const int32_t *g, int32_t n,
  * = 1, 2, ..., pof2/2, as MPIC_Sendrecv (recv, then send, both after the
  * previous step) and reduce after both. Labels: collapse, rounds[j],
  * expand. Returns the member's last task. */
-int32_t fs_smp_recursive_doubling(fs_smp_builder *b, const int32_t *g, int32_t n,
-                                             int32_t i, int32_t after, int32_t collapse,
-                                             const int32_t *rounds, int32_t expand);
+int32_t fs_smp_recursive_doubling(fs_smp_builder *b, const int32_t *g, int32_t n, int32_t i,
+                                  int32_t after, int32_t collapse, const int32_t *rounds,
+                                  int32_t expand);
 
 /* Runs `build` twice over the mapping's nodes, counting then adding, so
  * the program is reserved exactly; declares the data flow as `collective`
  * over one block of S bytes. The program, or NULL with err set. */
 fs_program *fs_smp_generate(const char *name, const fs_generator_options *o,
                             fs_collective collective,
-                            void (*build)(fs_smp_builder *b, const fs_smp_nodes *n),
-                            fs_error *err);
+                            void (*build)(fs_smp_builder *b, const fs_smp_nodes *n), fs_error *err);
 
 #endif

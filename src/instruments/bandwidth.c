@@ -1,10 +1,10 @@
 /* bandwidth.c: bytes, busy times and achieved bandwidths of a finished run,
  * per transfer, rank and link (bandwidth.h says what each one means). */
-#include "bandwidth.h"
+#include "instruments/bandwidth.h"
 
 #include <stdlib.h>
 
-#include "report.h"
+#include "instruments/report.h"
 
 enum { READY, START, LOCAL_END, REMOTE_END };
 
@@ -29,8 +29,11 @@ static int as_transfer(const fs_timeline *t, int32_t task, fs_bandwidth_transfer
   const fs_program *p = fs_timeline_program(t);
   fs_time times[4];
   fs_timeline_task(t, task, times);
-  *x = (fs_bandwidth_transfer){.task = task, .source = p->rank[task], .target = p->peer[task],
-                               .bytes = p->value[task], .start = times[START],
+  *x = (fs_bandwidth_transfer){.task = task,
+                               .source = p->rank[task],
+                               .target = p->peer[task],
+                               .bytes = p->value[task],
+                               .start = times[START],
                                .delivered = times[REMOTE_END]};
   switch (p->kind[task]) {
     case FS_PUT: break;
@@ -57,7 +60,8 @@ static int cpu_interval(const fs_timeline *t, int32_t task, interval *out) {
   fs_time times[4];
   fs_timeline_task(t, task, times);
   fs_time from = times[START], to = p->kind[task] == FS_COMPUTE || p->kind[task] == FS_SLEEP
-                                        ? times[REMOTE_END] : times[LOCAL_END];
+                                        ? times[REMOTE_END]
+                                        : times[LOCAL_END];
   if (p->kind[task] == FS_RECV && fs_timeline_recv_occupation(t, task, &from, &to)) return 0;
   *out = (interval){.key = p->rank[task], .from = from, .to = to};
   return from >= 0 && to > from;
@@ -72,8 +76,10 @@ static void unions(interval *v, int64_t n, union_callback each, void *state) {
     int64_t j = i;
     fs_time busy = 0, from = v[i].from, to = v[i].to;
     for (; j < n && v[j].key == v[i].key; j++) {
-      if (v[j].from > to) busy += to - from, from = v[j].from, to = v[j].to;
-      else if (v[j].to > to) to = v[j].to;
+      if (v[j].from > to)
+        busy += to - from, from = v[j].from, to = v[j].to;
+      else if (v[j].to > to)
+        to = v[j].to;
     }
     busy += to - from;
     each(state, v[i].key, busy);
@@ -89,7 +95,8 @@ static void link_busy(void *state, int64_t key, fs_time busy) {
   fs_bandwidth *b = state;
   int32_t ranks = b->program->ranks;
   b->links[b->link_count++] = (fs_bandwidth_link){.source = (int32_t)(key / ranks),
-                                                  .target = (int32_t)(key % ranks), .busy = busy};
+                                                  .target = (int32_t)(key % ranks),
+                                                  .busy = busy};
 }
 
 static int by_bytes(const void *a, const void *b) {
@@ -110,7 +117,8 @@ static int compute_links(fs_bandwidth *b, interval *v) {
   int32_t ranks = b->program->ranks;
   for (int64_t i = 0; i < b->transfer_count; i++) {
     const fs_bandwidth_transfer *x = &b->transfers[i];
-    v[i] = (interval){.key = (int64_t)x->source * ranks + x->target, .from = x->start,
+    v[i] = (interval){.key = (int64_t)x->source * ranks + x->target,
+                      .from = x->start,
                       .to = x->delivered};
   }
   b->links = malloc(((size_t)b->transfer_count + 1) * sizeof *b->links);
@@ -185,7 +193,8 @@ void fs_bandwidth_free(fs_bandwidth *b) {
 
 void fs_bandwidth_report_text(FILE *out, const fs_bandwidth *b, int max_rows) {
   char a[32], c[32];
-  fprintf(out, "bandwidth  %lld transfers, %lld bytes in %s ns: aggregate %.6g GB/s, "
+  fprintf(out,
+          "bandwidth  %lld transfers, %lld bytes in %s ns: aggregate %.6g GB/s, "
           "mean per transfer %.6g GB/s, Fennel's (bytes / sum of durations) %.6g GB/s\n",
           (long long)b->messages, (long long)b->bytes, fs_format_ns(a, b->makespan),
           b->aggregate_gbps, b->mean_gbps, b->fennel_gbps);
@@ -201,8 +210,8 @@ void fs_bandwidth_report_text(FILE *out, const fs_bandwidth *b, int max_rows) {
   for (int64_t i = 0; i < b->link_count && i < max_rows; i++) {
     const fs_bandwidth_link *l = &b->links[i];
     snprintf(c, sizeof c, "%d->%d", l->source, l->target);
-    fprintf(out, "  %-8s  %10lld  %8lld  %s  %.6g\n", c, (long long)l->bytes, (long long)l->messages,
-            fs_format_ns(a, l->busy), fs_bandwidth_gbps(l->bytes, l->busy));
+    fprintf(out, "  %-8s  %10lld  %8lld  %s  %.6g\n", c, (long long)l->bytes,
+            (long long)l->messages, fs_format_ns(a, l->busy), fs_bandwidth_gbps(l->bytes, l->busy));
   }
   if (b->link_count > max_rows)
     fprintf(out, "  (%lld more links)\n", (long long)(b->link_count - max_rows));
@@ -211,28 +220,34 @@ void fs_bandwidth_report_text(FILE *out, const fs_bandwidth *b, int max_rows) {
 void fs_bandwidth_report_json(FILE *out, const fs_bandwidth *b) {
   char a[32], c[32], name[24];
   const fs_program *p = b->program;
-  fprintf(out, "\"bandwidth\": {\"bytes\": %lld, \"messages\": %lld, \"makespan_ns\": %s, "
+  fprintf(out,
+          "\"bandwidth\": {\"bytes\": %lld, \"messages\": %lld, \"makespan_ns\": %s, "
           "\"aggregate_gbps\": %.6g, \"mean_gbps\": %.6g, \"fennel_gbps\": %.6g, "
           "\"duration_sum_ns\": %s, \"instant_transfers\": %lld, \"ranks\": [",
-          (long long)b->bytes, (long long)b->messages, fs_format_ns(a, b->makespan), b->aggregate_gbps,
-          b->mean_gbps, b->fennel_gbps, fs_format_ns(c, b->duration_sum), (long long)b->instant);
+          (long long)b->bytes, (long long)b->messages, fs_format_ns(a, b->makespan),
+          b->aggregate_gbps, b->mean_gbps, b->fennel_gbps, fs_format_ns(c, b->duration_sum),
+          (long long)b->instant);
   for (int32_t r = 0; r < p->ranks; r++)
-    fprintf(out, "%s{\"rank\": %d, \"sent_bytes\": %lld, \"received_bytes\": %lld, \"busy_ns\": %s}",
+    fprintf(out,
+            "%s{\"rank\": %d, \"sent_bytes\": %lld, \"received_bytes\": %lld, \"busy_ns\": %s}",
             r ? ", " : "", r, (long long)b->ranks[r].sent, (long long)b->ranks[r].received,
             fs_format_ns(a, b->ranks[r].busy));
   fprintf(out, "], \"links\": [");
   for (int64_t i = 0; i < b->link_count; i++) {
     const fs_bandwidth_link *l = &b->links[i];
-    fprintf(out, "%s{\"source\": %d, \"target\": %d, \"bytes\": %lld, \"messages\": %lld, "
-            "\"busy_ns\": %s}", i ? ", " : "", l->source, l->target, (long long)l->bytes,
-            (long long)l->messages, fs_format_ns(a, l->busy));
+    fprintf(out,
+            "%s{\"source\": %d, \"target\": %d, \"bytes\": %lld, \"messages\": %lld, "
+            "\"busy_ns\": %s}",
+            i ? ", " : "", l->source, l->target, (long long)l->bytes, (long long)l->messages,
+            fs_format_ns(a, l->busy));
   }
   fprintf(out, "], \"transfers\": [");
   for (int64_t i = 0; i < b->transfer_count; i++) {
     const fs_bandwidth_transfer *x = &b->transfers[i];
     fprintf(out, "%s{\"task\": ", i ? ", " : "");
     fs_json_string(out, fs_task_name(p, x->task, name));
-    fprintf(out, ", \"kind\": \"%s\", \"source\": %d, \"target\": %d, \"bytes\": %lld, "
+    fprintf(out,
+            ", \"kind\": \"%s\", \"source\": %d, \"target\": %d, \"bytes\": %lld, "
             "\"start_ns\": %s, \"delivered_ns\": %s, \"gbps\": ",
             fs_task_kind_name(p->kind[x->task]), x->source, x->target, (long long)x->bytes,
             fs_format_ns(a, x->start), fs_format_ns(c, x->delivered));

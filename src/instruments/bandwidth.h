@@ -39,11 +39,11 @@ typedef struct fs_bandwidth {
   const fs_program *program;
   fs_time makespan;
   int64_t bytes, messages;
-  fs_time duration_sum;     /* of the transfers' start..delivery */
-  double aggregate_gbps;    /* bytes / makespan */
-  double mean_gbps;         /* mean of the transfers' bandwidths (those that took time) */
-  double fennel_gbps;       /* bytes / duration_sum */
-  int64_t instant;          /* transfers that took no time (no bandwidth of their own) */
+  fs_time duration_sum;             /* of the transfers' start..delivery */
+  double aggregate_gbps;            /* bytes / makespan */
+  double mean_gbps;                 /* mean of the transfers' bandwidths (those that took time) */
+  double fennel_gbps;               /* bytes / duration_sum */
+  int64_t instant;                  /* transfers that took no time (no bandwidth of their own) */
   fs_bandwidth_transfer *transfers; /* in program order */
   int64_t transfer_count;
   fs_bandwidth_rank *ranks; /* program->ranks */

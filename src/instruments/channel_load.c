@@ -1,20 +1,20 @@
 /* channel_load.c: the channel load observer and its reports (see the
  * header). Each model is a source; an instance gets a channel record at
  * its first job, so unused instances cost one slot. */
-#include "channel_load.h"
+#include "instruments/channel_load.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "instruments/report.h"
 
 enum { NETWORK, COMPUTE, SOURCES };
 
 typedef struct channel {
   int32_t instance, tau, max_tau, capacity; /* capacity of time_at */
-  fs_time since, first; /* since: when tau last changed */
-  fs_time *time_at;     /* per tau, closed intervals only until finished */
-  double integral;      /* sum of tau * time, once finished */
+  fs_time since, first;                     /* since: when tau last changed */
+  fs_time *time_at;                         /* per tau, closed intervals only until finished */
+  double integral;                          /* sum of tau * time, once finished */
   char name[32];
 } channel;
 
@@ -127,15 +127,18 @@ static void on_changed(void *state, int32_t instance, int32_t tau, fs_time t) {
 
 int fs_channel_load_attach(fs_channel_load *load, fs_network_model *network,
                            fs_compute_model *compute, fs_error *err) {
-  fs_load_observer network_observer = {.state = &load->sources[NETWORK], .reset = on_reset,
+  fs_load_observer network_observer = {.state = &load->sources[NETWORK],
+                                       .reset = on_reset,
                                        .changed = on_changed};
   fs_load_observer compute_observer = network_observer;
   compute_observer.state = &load->sources[COMPUTE];
   int attached = fs_network_model_observe(network, &network_observer);
   attached += fs_compute_model_observe(compute, &compute_observer);
   if (attached) return 0;
-  return fs_error_set(err, "--channel-load needs a model with channel instances (taulop, or "
-                      "--compute gamma): %s and %s have none", network ? network->name : "no model",
+  return fs_error_set(err,
+                      "--channel-load needs a model with channel instances (taulop, or "
+                      "--compute gamma): %s and %s have none",
+                      network ? network->name : "no model",
                       compute ? compute->name : "no compute model");
 }
 
@@ -173,17 +176,19 @@ static const channel *channel_at(const fs_channel_load *load, int32_t k) {
                             : &load->sources[COMPUTE].channels[k - network->count];
 }
 
-static double ratio(double value, fs_time span) {
-  return span > 0 ? value / (double)span : 0;
-}
+static double ratio(double value, fs_time span) { return span > 0 ? value / (double)span : 0; }
 
 static void stats_of(const fs_channel_load *load, const channel *c, fs_channel_stats *out) {
   fs_time busy = 0;
   for (int32_t tau = 1; tau <= c->max_tau; tau++) busy += c->time_at[tau];
-  *out = (fs_channel_stats){.instance = c->name, .max_tau = c->max_tau, .first = c->first,
-                            .busy = busy, .mean_tau = ratio(c->integral, load->end),
+  *out = (fs_channel_stats){.instance = c->name,
+                            .max_tau = c->max_tau,
+                            .first = c->first,
+                            .busy = busy,
+                            .mean_tau = ratio(c->integral, load->end),
                             .mean_tau_since_first = ratio(c->integral, load->end - c->first),
-                            .mean_busy_tau = ratio(c->integral, busy), .time_at_tau = c->time_at};
+                            .mean_busy_tau = ratio(c->integral, busy),
+                            .time_at_tau = c->time_at};
 }
 
 void fs_channel_load_get(const fs_channel_load *load, int32_t k, fs_channel_stats *out) {
@@ -227,8 +232,8 @@ static void text_row(FILE *out, const fs_channel_load *load, const channel *c) {
   fs_channel_stats s;
   char exact[32];
   stats_of(load, c, &s);
-  fprintf(out, "  %-16s %5d %9.4f %9.4f %14s ", s.instance, s.max_tau, s.mean_tau,
-          s.mean_busy_tau, fs_format_ns(exact, s.busy));
+  fprintf(out, "  %-16s %5d %9.4f %9.4f %14s ", s.instance, s.max_tau, s.mean_tau, s.mean_busy_tau,
+          fs_format_ns(exact, s.busy));
   for (int32_t tau = 0; tau <= s.max_tau; tau++)
     fprintf(out, " %s", fs_format_ns(exact, s.time_at_tau[tau]));
   fprintf(out, "\n");
@@ -241,8 +246,10 @@ void fs_channel_load_report_text(FILE *out, const fs_channel_load *load, int max
     fprintf(out, "channels   no channel instance was used\n");
     return;
   }
-  fprintf(out, "channels   %d used; tau = active jobs; mean over [0, %s ns], busy mean over "
-          "tau >= 1\n", count, fs_format_ns(exact, load->end));
+  fprintf(out,
+          "channels   %d used; tau = active jobs; mean over [0, %s ns], busy mean over "
+          "tau >= 1\n",
+          count, fs_format_ns(exact, load->end));
   fprintf(out, "  %-16s %5s %9s %9s %14s  %s\n", "instance", "max", "mean", "busy mean", "busy ns",
           "ns at tau 0, 1, ...");
   ranked *order = malloc((size_t)count * sizeof *order);
@@ -269,9 +276,10 @@ void fs_channel_load_report_json(FILE *out, const fs_channel_load *load) {
     fs_channel_load_get(load, k, &s);
     fprintf(out, "%s{\"instance\": ", k ? ", " : "");
     fs_json_string(out, s.instance);
-    fprintf(out, ", \"max_tau\": %d, \"mean_tau\": %s, \"mean_busy_tau\": %s, "
-            "\"mean_tau_since_first\": %s, \"first_ns\": %s, ", s.max_tau,
-            format_double(number[0], sizeof number[0], s.mean_tau),
+    fprintf(out,
+            ", \"max_tau\": %d, \"mean_tau\": %s, \"mean_busy_tau\": %s, "
+            "\"mean_tau_since_first\": %s, \"first_ns\": %s, ",
+            s.max_tau, format_double(number[0], sizeof number[0], s.mean_tau),
             format_double(number[1], sizeof number[1], s.mean_busy_tau),
             format_double(number[2], sizeof number[2], s.mean_tau_since_first),
             fs_format_ns(exact, s.first));

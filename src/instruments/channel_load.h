@@ -18,7 +18,7 @@
 typedef struct fs_channel_load fs_channel_load;
 
 typedef struct fs_channel_stats {
-  const char *instance;        /* "net node 3" */
+  const char *instance; /* "net node 3" */
   int32_t max_tau;
   fs_time first;               /* when its first job began */
   fs_time busy;                /* time at tau >= 1 */

@@ -10,7 +10,7 @@
  * events bound to it (each instant is on top when its flows come). Zero
  * length marks are instants, never zero-length complete events, which would
  * be sorted before the flows and land on top of a slice's flows. */
-#include "chrome_trace.h"
+#include "instruments/chrome_trace.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -36,8 +36,8 @@ typedef struct trace {
   fs_output *out;
   trace_event *events;
   int64_t count;
-  int32_t *lane;       /* per task: the lane of its slice, -1 */
-  int32_t *lanes;      /* per rank: how many lanes */
+  int32_t *lane;  /* per task: the lane of its slice, -1 */
+  int32_t *lanes; /* per rank: how many lanes */
   int32_t most_lanes;
 } trace;
 
@@ -86,7 +86,10 @@ static int add_task(trace *t, int32_t task, fs_time from, fs_time to) {
 static void add_flow_start(trace *t, int32_t task, fs_time from, int is_slice) {
   trace_event *e = add(t, FLOW_START, is_slice ? GROUP_BOUND_FLOWS : GROUP_POINTS, from, task,
                        t->program->rank[task]);
-  if (is_slice) e->anchor = task; else e->sub = 1;
+  if (is_slice)
+    e->anchor = task;
+  else
+    e->sub = 1;
 }
 
 /* A one-sided transfer lands: a mark on the receiving rank and the flow's
@@ -117,7 +120,10 @@ static void collect(trace *t) {
       trace_event *e = add(t, FLOW_END, on_slice ? GROUP_BOUND_FLOWS : GROUP_POINTS, recv_from,
                            task, p->rank[recv]);
       e->key = recv;
-      if (on_slice) e->anchor = recv; else e->sub = 1;
+      if (on_slice)
+        e->anchor = recv;
+      else
+        e->sub = 1;
     }
   }
 }
@@ -234,10 +240,14 @@ static void write_string(fs_output *out, const char *text) {
   fs_output_puts(out, "\"");
   for (const unsigned char *c = (const unsigned char *)text; *c;) {
     int n = utf8_length(c);
-    if (*c == '"' || *c == '\\') fs_output_printf(out, "\\%c", *c);
-    else if (*c < 0x20) fs_output_printf(out, "\\u%04x", *c);
-    else if (n) fs_output_write(out, c, (size_t)n);
-    else fs_output_puts(out, "\\ufffd");
+    if (*c == '"' || *c == '\\')
+      fs_output_printf(out, "\\%c", *c);
+    else if (*c < 0x20)
+      fs_output_printf(out, "\\u%04x", *c);
+    else if (n)
+      fs_output_write(out, c, (size_t)n);
+    else
+      fs_output_puts(out, "\\ufffd");
     c += n ? n : 1;
   }
   fs_output_puts(out, "\"");
@@ -306,9 +316,7 @@ static void write_event(const trace *t, const trace_event *e) {
       write_head(t, e, task_title(p, e->task), "arrival", "i");
       write_args(t, e->task, p->kind[e->task] == FS_PUT ? p->rank[e->task] : p->peer[e->task], 0);
       break;
-    default:
-      write_head(t, e, kind, "message", e->type == FLOW_START ? "s" : "f");
-      break;
+    default: write_head(t, e, kind, "message", e->type == FLOW_START ? "s" : "f"); break;
   }
   fs_output_puts(t->out, "}");
 }
@@ -329,8 +337,7 @@ static int write_metadata(const trace *t) {
   int32_t ranks = t->program->ranks;
   node_rank *pairs = malloc(((size_t)ranks + 1) * sizeof *pairs);
   if (!pairs) return -1;
-  for (int32_t r = 0; r < ranks; r++)
-    pairs[r] = (node_rank){(int32_t)(process_id(t, r) - 1), r};
+  for (int32_t r = 0; r < ranks; r++) pairs[r] = (node_rank){(int32_t)(process_id(t, r) - 1), r};
   qsort(pairs, (size_t)ranks, sizeof *pairs, by_node);
   const char *separator = "\n";
   for (int32_t i = 0; i < ranks; i++) {
@@ -387,8 +394,10 @@ static int build(trace *t) {
 
 int fs_chrome_trace_write(const fs_timeline *timeline, const int32_t *node_of_rank, fs_output *out,
                           fs_error *err) {
-  trace t = {.timeline = timeline, .program = fs_timeline_program(timeline),
-             .node_of_rank = node_of_rank, .out = out};
+  trace t = {.timeline = timeline,
+             .program = fs_timeline_program(timeline),
+             .node_of_rank = node_of_rank,
+             .out = out};
   int failed = check_nodes(t.program, node_of_rank, err);
   if (!failed && build(&t)) failed = fs_error_set(err, "chrome trace: out of memory");
   if (!failed) {

@@ -1,15 +1,15 @@
 /* critical_path.c: walks a finished run's timeline back from the makespan
  * (critical_path.h says how) and splits each step's time into parts. */
-#include "critical_path.h"
+#include "instruments/critical_path.h"
 
 #include <stdlib.h>
 
-#include "report.h"
+#include "instruments/report.h"
 
 enum { READY, START, LOCAL_END, REMOTE_END };
 
-static const char *const part_names[FS_PATH_PARTS] = {"waiting", "cpu", "latency", "bandwidth",
-                                                      "contention", "network"};
+static const char *const part_names[FS_PATH_PARTS] = {"waiting",   "cpu",        "latency",
+                                                      "bandwidth", "contention", "network"};
 static const char *const via_names[] = {"end", "local", "start", "message"};
 
 const char *fs_path_part_name(int part) { return part_names[part]; }
@@ -172,7 +172,10 @@ static int walk_back(walk *w, int32_t task) {
     fs_time at = 0;
     int32_t d = deciding(w, s.task, s.ready, &via, &at);
     if (d < 0 || at < s.ready) { /* nothing explains the gap: counted as waiting */
-      fs_path_step gap = {.task = s.task, .via = s.via, .ready = d < 0 ? 0 : at, .start = s.ready,
+      fs_path_step gap = {.task = s.task,
+                          .via = s.via,
+                          .ready = d < 0 ? 0 : at,
+                          .start = s.ready,
                           .end = s.ready};
       gap.part[FS_PATH_WAITING] = s.ready - gap.ready;
       if (gap.part[FS_PATH_WAITING] > 0 && append(w, &gap)) return -1;
@@ -229,11 +232,11 @@ static double share(fs_time part, fs_time whole) {
 static void step_text(FILE *out, const fs_critical_path *cp, const fs_path_step *s) {
   const fs_program *p = cp->program;
   char name[24], a[32], b[32], c[32];
-  fprintf(out, "  %s %s rank %d", fs_task_name(p, s->task, name), fs_task_kind_name(p->kind[s->task]),
-          p->rank[s->task]);
+  fprintf(out, "  %s %s rank %d", fs_task_name(p, s->task, name),
+          fs_task_kind_name(p->kind[s->task]), p->rank[s->task]);
   if (s->via != FS_VIA_END) fprintf(out, " (%s)", via_names[s->via]);
-  fprintf(out, ": ready %s start %s end %s ns;", fs_format_ns(a, s->ready), fs_format_ns(b, s->start),
-          fs_format_ns(c, s->end));
+  fprintf(out, ": ready %s start %s end %s ns;", fs_format_ns(a, s->ready),
+          fs_format_ns(b, s->start), fs_format_ns(c, s->end));
   for (int k = 0; k < FS_PATH_PARTS; k++)
     if (s->part[k]) fprintf(out, " %s %s", part_names[k], fs_format_ns(a, s->part[k]));
   fprintf(out, "\n");
@@ -258,8 +261,8 @@ void fs_critical_path_report_text(FILE *out, const fs_critical_path *cp, int max
 }
 
 void fs_critical_path_report_json(FILE *out, const fs_critical_path *cp) {
-  static const int order[] = {FS_PATH_CPU, FS_PATH_LATENCY, FS_PATH_BANDWIDTH, FS_PATH_CONTENTION,
-                              FS_PATH_WAITING, FS_PATH_NETWORK};
+  static const int order[] = {FS_PATH_CPU,        FS_PATH_LATENCY, FS_PATH_BANDWIDTH,
+                              FS_PATH_CONTENTION, FS_PATH_WAITING, FS_PATH_NETWORK};
   const fs_program *p = cp->program;
   char a[32], b[32], c[32], name[24];
   fprintf(out, "\"critical_path\": {\"makespan_ns\": %s", fs_format_ns(a, cp->makespan));
@@ -272,10 +275,11 @@ void fs_critical_path_report_json(FILE *out, const fs_critical_path *cp) {
     const fs_path_step *s = &cp->steps[i];
     fprintf(out, "%s{\"task\": ", i ? ", " : "");
     fs_json_string(out, fs_task_name(p, s->task, name));
-    fprintf(out, ", \"kind\": \"%s\", \"rank\": %d, \"via\": \"%s\", \"ready_ns\": %s, "
-            "\"start_ns\": %s, \"end_ns\": %s", fs_task_kind_name(p->kind[s->task]), p->rank[s->task],
-            via_names[s->via], fs_format_ns(a, s->ready), fs_format_ns(b, s->start),
-            fs_format_ns(c, s->end));
+    fprintf(out,
+            ", \"kind\": \"%s\", \"rank\": %d, \"via\": \"%s\", \"ready_ns\": %s, "
+            "\"start_ns\": %s, \"end_ns\": %s",
+            fs_task_kind_name(p->kind[s->task]), p->rank[s->task], via_names[s->via],
+            fs_format_ns(a, s->ready), fs_format_ns(b, s->start), fs_format_ns(c, s->end));
     for (int k = 0; k < FS_PATH_PARTS; k++)
       fprintf(out, ", \"%s_ns\": %s", part_names[order[k]], fs_format_ns(a, s->part[order[k]]));
     fprintf(out, "}");

@@ -24,8 +24,15 @@
 #include "core/model.h"
 #include "instruments/timeline.h"
 
-enum fs_path_part { FS_PATH_WAITING, FS_PATH_CPU, FS_PATH_LATENCY, FS_PATH_BANDWIDTH,
-                    FS_PATH_CONTENTION, FS_PATH_NETWORK, FS_PATH_PARTS };
+enum fs_path_part {
+  FS_PATH_WAITING,
+  FS_PATH_CPU,
+  FS_PATH_LATENCY,
+  FS_PATH_BANDWIDTH,
+  FS_PATH_CONTENTION,
+  FS_PATH_NETWORK,
+  FS_PATH_PARTS
+};
 
 /* How the walk reached a step: the task's end, local end or start was what
  * the next step waited for, or its message was (a send's). */
@@ -33,7 +40,7 @@ enum fs_path_via { FS_VIA_END, FS_VIA_LOCAL, FS_VIA_START, FS_VIA_MESSAGE };
 
 typedef struct fs_path_step {
   int32_t task;
-  int via;            /* fs_path_via */
+  int via;                   /* fs_path_via */
   fs_time ready, start, end; /* end: the point the next step waited for */
   fs_time part[FS_PATH_PARTS];
 } fs_path_step;
@@ -47,7 +54,7 @@ typedef struct fs_critical_path {
    * overlaps costs the price adds up): shown as 0 contention, counted here. */
   fs_time overpriced;
   int64_t overpriced_steps;
-  fs_path_step *steps;         /* earliest first */
+  fs_path_step *steps; /* earliest first */
   int64_t step_count;
 } fs_critical_path;
 

@@ -1,6 +1,6 @@
 /* report.c: human and JSON summaries of a run. Times are exact decimal
  * nanoseconds (the engine counts picoseconds). */
-#include "report.h"
+#include "instruments/report.h"
 
 #include <string.h>
 
@@ -27,10 +27,14 @@ static double per_second(int64_t count, double seconds) {
 
 /* Picks a readable unit for a human: "5.04 us". */
 static void human_time(char *buffer, size_t size, fs_time t) {
-  if (t >= FS_S) snprintf(buffer, size, "%.6g s", (double)t / FS_S);
-  else if (t >= FS_MS) snprintf(buffer, size, "%.6g ms", (double)t / FS_MS);
-  else if (t >= FS_US) snprintf(buffer, size, "%.6g us", (double)t / FS_US);
-  else snprintf(buffer, size, "%.6g ns", (double)t / FS_NS);
+  if (t >= FS_S)
+    snprintf(buffer, size, "%.6g s", (double)t / FS_S);
+  else if (t >= FS_MS)
+    snprintf(buffer, size, "%.6g ms", (double)t / FS_MS);
+  else if (t >= FS_US)
+    snprintf(buffer, size, "%.6g us", (double)t / FS_US);
+  else
+    snprintf(buffer, size, "%.6g ns", (double)t / FS_NS);
 }
 
 void fs_report_inputs_text(FILE *out, const fs_run_summary *s) {
@@ -82,8 +86,7 @@ void fs_report_text(FILE *out, const fs_run_summary *s) {
   fprintf(out, "\n");
   int64_t events = fs_engine_events(s->engine);
   fprintf(out, "events     %lld in %.3f s (%.3g events/s); program loaded in %.3f s\n",
-          (long long)events, s->wall_seconds, per_second(events, s->wall_seconds),
-          s->load_seconds);
+          (long long)events, s->wall_seconds, per_second(events, s->wall_seconds), s->load_seconds);
   if (s->text_sections) s->text_sections(out, s->sections_arg);
 }
 
@@ -99,8 +102,10 @@ void fs_report_json(FILE *out, const fs_run_summary *s) {
   for (int32_t r = 0, slot = 0; r < p->ranks; r++) {
     int used = !p->slot_rank || (slot < p->slots && p->slot_rank[slot] == r);
     fs_time finish = !used ? 0 : p->slot_rank ? by_slot[slot++] : by_slot[r];
-    if (finish == 0) fputs(r ? ", 0" : "0", out);
-    else fprintf(out, "%s%s", r ? ", " : "", fs_format_ns(exact, finish));
+    if (finish == 0)
+      fputs(r ? ", 0" : "0", out);
+    else
+      fprintf(out, "%s%s", r ? ", " : "", fs_format_ns(exact, finish));
   }
   int64_t events = fs_engine_events(s->engine);
   fprintf(out, "], \"events\": %lld, \"wall_s\": %.6f, \"load_s\": %.6f, \"events_per_s\": %.0f",

@@ -40,8 +40,8 @@ void fs_report_inputs_json(FILE *out, const fs_run_summary *summary);
  * noise is the spec as the options spell it (fs_noise_spec) and seed its
  * seed, both empty without noise; makespan_ns is exact (at most 3
  * decimals). */
-#define FS_REPORT_CSV_HEADER                                                                   \
-  "input,model,model_parameters,compute_model,compute_parameters,noise,seed,ranks,tasks,"     \
+#define FS_REPORT_CSV_HEADER                                                              \
+  "input,model,model_parameters,compute_model,compute_parameters,noise,seed,ranks,tasks," \
   "dependencies,makespan_ns,events,wall_s,load_s"
 void fs_report_csv(FILE *out, const fs_run_summary *summary);
 /* Writes text as one CSV field: as it is, or quoted ("" for a quote) when

@@ -1,6 +1,6 @@
 /* svg_timeline.c: see svg_timeline.h. Plain SVG 1.1, styled by one CSS
  * block, no script, so browsers and rsvg-convert show the same picture. */
-#include "svg_timeline.h"
+#include "instruments/svg_timeline.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -15,14 +15,23 @@
 #define TICKS 8 /* at most this many steps on the axis */
 
 enum {
-  COMPUTE, SLEEP, PUT, GET, SEND, RECV, /* boxes */
-  FINISH,                               /* a mark */
-  PUT_ARROW, GET_REQUEST, GET_DATA, MESSAGE, ITEMS
+  COMPUTE,
+  SLEEP,
+  PUT,
+  GET,
+  SEND,
+  RECV,   /* boxes */
+  FINISH, /* a mark */
+  PUT_ARROW,
+  GET_REQUEST,
+  GET_DATA,
+  MESSAGE,
+  ITEMS
 };
 
-static const char *const class_name[ITEMS] = {
-    "compute", "sleep",     "put",         "get",      "send",   "recv",
-    "finish",  "put-arrow", "get-request", "get-data", "message"};
+static const char *const class_name[ITEMS] = {"compute",     "sleep",    "put",    "get",
+                                              "send",        "recv",     "finish", "put-arrow",
+                                              "get-request", "get-data", "message"};
 
 typedef struct unit {
   const char *name;
@@ -183,8 +192,10 @@ static void arrow(canvas *c, int item, int32_t from_rank, double from_x, int32_t
   if (!from_in || !to_in) {
     double edge = (from_in ? to_rank : from_rank) < c->first ? TOP : plot_bottom(c);
     double cut = (edge - y1) / (y2 - y1); /* where the line crosses the edge */
-    if (from_in) to_x = from_x + cut * (to_x - from_x), y2 = edge;
-    else from_x = from_x + cut * (to_x - from_x), y1 = edge;
+    if (from_in)
+      to_x = from_x + cut * (to_x - from_x), y2 = edge;
+    else
+      from_x = from_x + cut * (to_x - from_x), y1 = edge;
   }
   line(c->out, class_name[item], from_in ? to_in ? "" : " leaves" : " enters", from_x, y1, to_x,
        y2);
@@ -227,7 +238,8 @@ static void two_sided(canvas *c, int32_t t, const fs_time times[4]) {
   /* it lands at the end of its receipt: the recv's completion, or before
    * the recv was posted for a message taken early */
   fs_time lands = other[3];
-  if (other[3] >= 0 && fs_timeline_recv_occupation(c->timeline, partner, &from, &to) == 0) lands = to;
+  if (other[3] >= 0 && fs_timeline_recv_occupation(c->timeline, partner, &from, &to) == 0)
+    lands = to;
   box(c, SEND, t, p->rank[t], times[1], times[2], lands);
   if (lands < 0) return;
   arrow(c, MESSAGE, p->rank[t], x_of(c, departure(times, lands)), p->rank[partner], x_of(c, lands));
@@ -350,10 +362,14 @@ static void lanes(const canvas *c) {
   for (int32_t r = c->first; r <= c->last; r++) {
     double y = TOP + c->lane * (r - c->first);
     if ((r - c->first) % 2 == 0)
-      fs_output_printf(out, "<rect class=\"lane\" x=\"%.0f\" y=\"%.2f\" width=\"%.0f\" "
-                       "height=\"%.2f\"/>\n", LEFT, y, PLOT_WIDTH, c->lane);
-    fs_output_printf(out, "<text class=\"rank\" x=\"%.0f\" y=\"%.2f\" font-size=\"%.1f\">"
-                     "rank %d</text>\n", LEFT - 6, y + c->lane / 2 + 0.35 * font, font, r);
+      fs_output_printf(out,
+                       "<rect class=\"lane\" x=\"%.0f\" y=\"%.2f\" width=\"%.0f\" "
+                       "height=\"%.2f\"/>\n",
+                       LEFT, y, PLOT_WIDTH, c->lane);
+    fs_output_printf(out,
+                     "<text class=\"rank\" x=\"%.0f\" y=\"%.2f\" font-size=\"%.1f\">"
+                     "rank %d</text>\n",
+                     LEFT - 6, y + c->lane / 2 + 0.35 * font, font, r);
   }
   for (fs_time t = 0; t <= c->axis_end; t += c->step)
     line(out, "grid", "", x_of(c, t), TOP, x_of(c, t), plot_bottom(c));
@@ -368,18 +384,25 @@ static void axis(const canvas *c) {
     fs_output_printf(out, "<text class=\"tick\" x=\"%.2f\" y=\"%.2f\">%.6g</text>\n", x_of(c, t),
                      bottom + 17, (double)t / (double)c->u.ps);
   }
-  fs_output_printf(out, "<text class=\"axis\" x=\"%.0f\" y=\"%.2f\" text-anchor=\"middle\">"
-                   "time (%s)</text>\n", LEFT + PLOT_WIDTH / 2, bottom + 36, c->u.name);
+  fs_output_printf(out,
+                   "<text class=\"axis\" x=\"%.0f\" y=\"%.2f\" text-anchor=\"middle\">"
+                   "time (%s)</text>\n",
+                   LEFT + PLOT_WIDTH / 2, bottom + 36, c->u.name);
 }
 
 /* The items drawn, boxes on the first row and arrows on the second. */
 static void legend(const canvas *c) {
-  static const char *const meaning[ITEMS] = {
-      "compute",        "sleep",
-      "put (CPU)",      "get (CPU)",
-      "send (CPU)",     "receive overhead", "rank finishes",
-      "put: data lands at the target", "get: request",
-      "get: data back", "message: until received"};
+  static const char *const meaning[ITEMS] = {"compute",
+                                             "sleep",
+                                             "put (CPU)",
+                                             "get (CPU)",
+                                             "send (CPU)",
+                                             "receive overhead",
+                                             "rank finishes",
+                                             "put: data lands at the target",
+                                             "get: request",
+                                             "get: data back",
+                                             "message: until received"};
   fs_output *out = c->out;
   double y = plot_bottom(c) + 56, x = LEFT;
   fs_output_puts(out, "<g class=\"legend\">\n");
@@ -387,8 +410,10 @@ static void legend(const canvas *c) {
     if (!(c->drawn & (1u << item))) continue;
     if (item >= PUT_ARROW && !row++) y += 22, x = LEFT;
     if (item < FINISH)
-      fs_output_printf(out, "<rect class=\"%s\" x=\"%.2f\" y=\"%.2f\" width=\"22\" "
-                       "height=\"12\"/>\n", class_name[item], x, y - 10);
+      fs_output_printf(out,
+                       "<rect class=\"%s\" x=\"%.2f\" y=\"%.2f\" width=\"22\" "
+                       "height=\"12\"/>\n",
+                       class_name[item], x, y - 10);
     else if (item == FINISH)
       line(out, "finish", "", x + 11, y - 12, x + 11, y + 3);
     else

@@ -50,7 +50,7 @@
 
 #include "core/error.h"
 #include "io/atomic_file.h"
-#include "timeline.h"
+#include "instruments/timeline.h"
 
 #define FS_SVG_MAX_LANES 64
 

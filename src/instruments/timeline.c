@@ -1,9 +1,8 @@
 /* timeline.c: the recorder instrument and its CSV writer. */
-#include "timeline.h"
+#include "instruments/timeline.h"
 
 #include <stdlib.h>
 #include <string.h>
-
 
 enum { READY, START, LOCAL_END, REMOTE_END };
 
@@ -34,7 +33,8 @@ fs_timeline *fs_timeline_new(const fs_program *program) {
     t->matched = malloc(((size_t)program->tasks + 1) * sizeof *t->matched);
     t->receipt = malloc(((size_t)program->tasks * 2 + 1) * sizeof *t->receipt);
   }
-  if (!t->times || !t->core || (has_messages(program) && (!t->partner || !t->matched || !t->receipt))) {
+  if (!t->times || !t->core ||
+      (has_messages(program) && (!t->partner || !t->matched || !t->receipt))) {
     fs_timeline_free(t);
     return NULL;
   }
@@ -91,8 +91,11 @@ static void on_received(void *state, int32_t send, fs_time start, fs_time end) {
 }
 
 fs_observer fs_timeline_observer(fs_timeline *timeline) {
-  return (fs_observer){.state = timeline, .ready = on_ready, .started = on_started,
-                       .local_complete = on_local, .remote_complete = on_remote,
+  return (fs_observer){.state = timeline,
+                       .ready = on_ready,
+                       .started = on_started,
+                       .local_complete = on_local,
+                       .remote_complete = on_remote,
                        .placed = on_placed,
                        .matched = timeline->partner ? on_matched : NULL,
                        .received = timeline->partner ? on_received : NULL};
@@ -110,7 +113,8 @@ int32_t fs_timeline_partner(const fs_timeline *timeline, int32_t task, fs_time *
   return timeline->partner[task];
 }
 
-int fs_timeline_recv_occupation(const fs_timeline *timeline, int32_t recv, fs_time *from, fs_time *to) {
+int fs_timeline_recv_occupation(const fs_timeline *timeline, int32_t recv, fs_time *from,
+                                fs_time *to) {
   fs_time matched;
   int32_t send = fs_timeline_partner(timeline, recv, &matched);
   if (send < 0) return -1;
@@ -144,7 +148,8 @@ static int put_field(fs_output *out, const char *text) {
 int fs_timeline_write_csv(const fs_timeline *timeline, fs_output *out, fs_error *err) {
   const fs_program *p = timeline->program;
   int failed =
-      fs_output_puts(out, "name,kind,rank,core,ready_ns,start_ns,local_end_ns,remote_end_ns,label\n");
+      fs_output_puts(out,
+                     "name,kind,rank,core,ready_ns,start_ns,local_end_ns,remote_end_ns,label\n");
   char name[24], value[32];
   for (int32_t t = 0; t < p->tasks && !failed; t++) {
     const char *label = fs_task_label(p, t);

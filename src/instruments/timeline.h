@@ -39,7 +39,8 @@ int fs_timeline_receipt(const fs_timeline *timeline, int32_t send, fs_time *star
 /* When a recv held its CPU: its message's receipt when the model has one
  * (an early message's comes before the recv was posted), else from its
  * match to its completion. 0 with *from <= *to; -1 when never matched. */
-int fs_timeline_recv_occupation(const fs_timeline *timeline, int32_t recv, fs_time *from, fs_time *to);
+int fs_timeline_recv_occupation(const fs_timeline *timeline, int32_t recv, fs_time *from,
+                                fs_time *to);
 const fs_program *fs_timeline_program(const fs_timeline *timeline);
 /* The core of its node a task ran on (runs on cores), or -1. */
 int32_t fs_timeline_core(const fs_timeline *timeline, int32_t task);

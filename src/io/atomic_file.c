@@ -1,7 +1,7 @@
 /* atomic_file.c: see atomic_file.h. Bytes collect in a buffer and go out
  * through write(2) or gzwrite in large blocks; the temporary file is synced
  * before the rename so that PATH never names a partly written file. */
-#include "atomic_file.h"
+#include "io/atomic_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,15 +19,15 @@
 
 struct fs_output {
   char *path;
-  char *target;  /* path with its symbolic links followed: the file replaced */
-  char *temp;    /* temporary name, or NULL when written in place */
-  int created;   /* the temporary file exists and is ours to remove */
+  char *target; /* path with its symbolic links followed: the file replaced */
+  char *temp;   /* temporary name, or NULL when written in place */
+  int created;  /* the temporary file exists and is ours to remove */
   int fd;
-  int owns_fd;   /* 0 for stdout */
-  gzFile gz;     /* NULL when not compressed */
+  int owns_fd; /* 0 for stdout */
+  gzFile gz;   /* NULL when not compressed */
   char *buffer;
   size_t used;
-  char failure[256]; /* first error, empty while all is well */
+  char failure[256];              /* first error, empty while all is well */
   fs_output_progress_fn progress; /* or NULL */
   void *progress_arg;
 };
@@ -122,7 +122,8 @@ static int open_temporary(fs_output *out, const struct stat *old) {
   int flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC;
   register_pending(out->temp); /* before it exists: a signal cannot slip in between */
   out->fd = open(out->temp, flags, 0666);
-  if (out->fd < 0 && errno == EEXIST && unlink(out->temp) == 0) out->fd = open(out->temp, flags, 0666);
+  if (out->fd < 0 && errno == EEXIST && unlink(out->temp) == 0)
+    out->fd = open(out->temp, flags, 0666);
   out->created = out->fd >= 0;
   if (out->created && old && fchmod(out->fd, old->st_mode & 07777) != 0) return -1;
   return out->created ? 0 : -1;
@@ -199,7 +200,8 @@ fs_output *fs_output_open(const char *path, fs_error *err) {
   }
   out->fd = -1;
   if (!path[0]) errno = ENOENT;
-  if (!path[0] || open_target(out) != 0 || (ends_with(path, ".gz") && strcmp(path, "-") && open_gzip(out))) {
+  if (!path[0] || open_target(out) != 0 ||
+      (ends_with(path, ".gz") && strcmp(path, "-") && open_gzip(out))) {
     int error = errno;
     fs_error_set(err, "%s: cannot create: %s", path, strerror(error));
     fs_output_abort(out);

@@ -1,6 +1,6 @@
 /* data_path.c: the search of data files through a list of roots
  * (data_path.h). */
-#include "data_path.h"
+#include "io/data_path.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,20 +77,24 @@ static void list_roots(const fs_data_roots *roots, char *text, size_t size) {
 
 int fs_data_find(const fs_data_roots *roots, const char *name, char *found, size_t size,
                  fs_error *err) {
-  if (strlen(name) >= size) return fs_error_set(err, "cannot find '%.64s...': a name of more than %zu bytes", name,
+  if (strlen(name) >= size)
+    return fs_error_set(err, "cannot find '%.64s...': a name of more than %zu bytes", name,
                         size - 1);
   snprintf(found, size, "%s", name);
   if (!*name || name[0] == '/' || strcmp(name, "-") == 0 || exists(name)) return 0;
   if (climbs(name))
-    return fs_error_set(err, "cannot find '%s' (a name with '..' is looked for only in the "
-                        "working directory)", name);
+    return fs_error_set(err,
+                        "cannot find '%s' (a name with '..' is looked for only in the "
+                        "working directory)",
+                        name);
   static const fs_data_roots here = {NULL, {"."}, 1};
   const fs_data_roots *r = roots ? roots : &here;
   for (int i = 0; i < r->count; i++)
     for (size_t k = 0; k < sizeof subdirs / sizeof subdirs[0]; k++) {
       int dot = strcmp(r->dirs[i], ".") == 0;
       int n = snprintf(found, size, "%s%s%s%s", dot ? "" : r->dirs[i],
-                       dot || r->dirs[i][strlen(r->dirs[i]) - 1] == '/' ? "" : "/", subdirs[k], name);
+                       dot || r->dirs[i][strlen(r->dirs[i]) - 1] == '/' ? "" : "/", subdirs[k],
+                       name);
       if (n > 0 && (size_t)n < size && exists(found)) return 0;
     }
   snprintf(found, size, "%s", name);

@@ -21,11 +21,11 @@
 
 #include "core/error.h"
 
-#define FS_DATA_MAX_ROOTS 64         /* roots in all, "." included */
-#define FS_DATA_PATH_MAX 4096        /* bytes of a found path, with its NUL */
+#define FS_DATA_MAX_ROOTS 64  /* roots in all, "." included */
+#define FS_DATA_PATH_MAX 4096 /* bytes of a found path, with its NUL */
 
 typedef struct fs_data_roots {
-  char *text;                        /* owned copy of the roots' text */
+  char *text;                          /* owned copy of the roots' text */
   const char *dirs[FS_DATA_MAX_ROOTS]; /* into text, in search order */
   int count;
 } fs_data_roots;

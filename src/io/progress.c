@@ -1,13 +1,13 @@
 /* progress.c: the progress bar (see progress.h). */
-#include "progress.h"
+#include "io/progress.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#define CHECK_EVERY 4096              /* updates between two looks at the clock */
-#define FIRST_DRAW_NS 500000000LL     /* short runs stay silent */
-#define REDRAW_NS 100000000LL         /* at most 10 redraws a second */
+#define CHECK_EVERY 4096          /* updates between two looks at the clock */
+#define FIRST_DRAW_NS 500000000LL /* short runs stay silent */
+#define REDRAW_NS 100000000LL     /* at most 10 redraws a second */
 #define BAR_WIDTH 20
 #define RATED_WIDTH 30
 
@@ -19,7 +19,7 @@ struct fs_progress {
   int countdown;        /* updates left before the next look at the clock */
   int check_every;      /* CHECK_EVERY, or fewer for rare updates */
   int drawn;
-  int rated;            /* fs_progress_new_rated: count, rate and time left */
+  int rated; /* fs_progress_new_rated: count, rate and time left */
   int64_t start_ns;
 };
 
@@ -54,8 +54,10 @@ fs_progress *fs_progress_new_rated(const char *unit, int64_t total, int enabled,
 
 static void format_duration(char *buffer, size_t size, double seconds) {
   long s = seconds < 0 ? 0 : seconds > 359999 ? 359999 : (long)(seconds + 0.5);
-  if (s >= 3600) snprintf(buffer, size, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
-  else snprintf(buffer, size, "%ld:%02ld", s / 60, s % 60);
+  if (s >= 3600)
+    snprintf(buffer, size, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+  else
+    snprintf(buffer, size, "%ld:%02ld", s / 60, s % 60);
 }
 
 /* "412/1000 seeds [=========>      ]  41%  183 seeds/s  ETA 0:03" */

@@ -4,7 +4,7 @@
  * and bytes after the last member that do not start another member are an
  * error, not silently dropped. Memory input hands out lines straight from
  * the caller's block, without copying. */
-#include "text_input.h"
+#include "io/text_input.h"
 
 #include <sys/stat.h>
 
@@ -32,16 +32,16 @@ struct fs_text_input {
   unsigned char *raw; /* file bytes read, pending are raw[raw_start..raw_end) */
   size_t raw_start, raw_end;
   int raw_eof;
-  int64_t raw_offset; /* file bytes read so far */
-  int mode;           /* MODE_*: decided by the first two bytes */
+  int64_t raw_offset;  /* file bytes read so far */
+  int mode;            /* MODE_*: decided by the first two bytes */
   int64_t trailing_at; /* where bytes after the gzip data begin, or -1: reported
                         * after the lines before them, at the end */
-  int inflating;      /* z is initialized */
+  int inflating;       /* z is initialized */
   z_stream z;
-  char *buffer;       /* file input: pending bytes are buffer[start..end) */
+  char *buffer; /* file input: pending bytes are buffer[start..end) */
   size_t capacity, start, end;
-  size_t scanned;     /* bytes after start known to hold no '\n' */
-  int source_done;    /* no more bytes to read */
+  size_t scanned;  /* bytes after start known to hold no '\n' */
+  int source_done; /* no more bytes to read */
   int failed;
   int64_t line_number;
   size_t line_max;           /* FS_TEXT_LINE_MAX unless set */
@@ -51,7 +51,7 @@ struct fs_text_input {
   fs_progress *progress; /* fs_text_input_show_progress, or NULL */
   const char *held;      /* the line last returned, for fs_text_input_unread */
   size_t held_length;
-  int repeat;            /* the next call returns held again */
+  int repeat; /* the next call returns held again */
 };
 
 static fs_text_input *new_input(const char *name) {
@@ -141,7 +141,8 @@ static int read_error(fs_text_input *in, fs_error *err, const char *why) {
 static int read_raw(fs_text_input *in, fs_error *err) {
   if (in->raw_start < in->raw_end || in->raw_eof) return 0;
   ssize_t got;
-  do got = read(in->fd, in->raw, RAW_BUFFER); while (got < 0 && errno == EINTR);
+  do got = read(in->fd, in->raw, RAW_BUFFER);
+  while (got < 0 && errno == EINTR);
   if (got < 0) return read_error(in, err, strerror(errno));
   in->raw_start = 0, in->raw_end = (size_t)got, in->raw_eof = got == 0;
   in->raw_offset += got;
@@ -156,7 +157,8 @@ static int pending_two(fs_text_input *in, fs_error *err) {
     memmove(in->raw, in->raw + in->raw_start, have);
     in->raw_start = 0, in->raw_end = have;
     ssize_t got;
-    do got = read(in->fd, in->raw + have, RAW_BUFFER - have); while (got < 0 && errno == EINTR);
+    do got = read(in->fd, in->raw + have, RAW_BUFFER - have);
+    while (got < 0 && errno == EINTR);
     if (got < 0) return read_error(in, err, strerror(errno));
     in->raw_end += (size_t)got, in->raw_eof = got == 0, in->raw_offset += got;
   }
@@ -167,7 +169,8 @@ static int pending_two(fs_text_input *in, fs_error *err) {
 static int decide_mode(fs_text_input *in, fs_error *err) {
   if (pending_two(in, err)) return -1;
   const unsigned char *b = in->raw + in->raw_start;
-  in->mode = in->raw_end - in->raw_start >= 2 && b[0] == 0x1f && b[1] == 0x8b ? MODE_GZIP : MODE_PLAIN;
+  in->mode = in->raw_end - in->raw_start >= 2 && b[0] == 0x1f && b[1] == 0x8b ? MODE_GZIP
+                                                                              : MODE_PLAIN;
   if (in->mode == MODE_GZIP) {
     if (inflateInit2(&in->z, 15 + 16) != Z_OK) return read_error(in, err, "out of memory");
     in->inflating = 1;
@@ -293,8 +296,10 @@ static int next_file_line(fs_text_input *in, const char **line, size_t *length, 
     if (in->source_done) {
       if (pending == 0 && in->trailing_at >= 0) {
         char why[128];
-        snprintf(why, sizeof why, "bytes after the gzip data at byte %lld of the file (expected "
-                 "another gzip member or the end)", (long long)in->trailing_at);
+        snprintf(why, sizeof why,
+                 "bytes after the gzip data at byte %lld of the file (expected "
+                 "another gzip member or the end)",
+                 (long long)in->trailing_at);
         return read_error(in, err, why);
       }
       if (pending == 0) return 0;
@@ -390,13 +395,13 @@ int fs_text_error_at(fs_error *err, const char *name, int64_t line, int64_t colu
   return -1;
 }
 
-int fs_text_input_verror(const fs_text_input *in, int64_t column, fs_error *err,
-                         const char *format, va_list args) {
+int fs_text_input_verror(const fs_text_input *in, int64_t column, fs_error *err, const char *format,
+                         va_list args) {
   return fs_text_verror_at(err, in->name, in->line_number, column, format, args);
 }
 
-int fs_text_input_error(const fs_text_input *in, int64_t column, fs_error *err,
-                        const char *format, ...) {
+int fs_text_input_error(const fs_text_input *in, int64_t column, fs_error *err, const char *format,
+                        ...) {
   va_list args;
   va_start(args, format);
   fs_text_input_verror(in, column, err, format, args);

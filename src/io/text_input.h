@@ -25,8 +25,7 @@ typedef struct fs_text_input fs_text_input;
 fs_text_input *fs_text_input_open_file(const char *path, fs_error *err);
 /* Reads data[0..length) (not copied: it must outlive the reader); display_name
  * names it in messages. NULL only when out of memory. */
-fs_text_input *fs_text_input_open_memory(const char *data, size_t length,
-                                         const char *display_name);
+fs_text_input *fs_text_input_open_memory(const char *data, size_t length, const char *display_name);
 /* 1 and the next line (without its end) in *line, *length; 0 at the end of
  * the input; -1 with err set as "NAME:LINE: ..." on an I/O error, corrupt
  * gzip data, a NUL byte or an overlong line. After -1, it keeps failing. */
@@ -41,11 +40,11 @@ const char *fs_text_input_name(const fs_text_input *in);
 /* Sets err to "NAME:LINE:COLUMN: message" for the line last returned
  * (column 1-based) and returns -1: how every reader reports bad input (a
  * reader's fail() is a one-line macro turning its own column into this). */
-int fs_text_input_error(const fs_text_input *in, int64_t column, fs_error *err,
-                        const char *format, ...) FS_PRINTF(4, 5);
+int fs_text_input_error(const fs_text_input *in, int64_t column, fs_error *err, const char *format,
+                        ...) FS_PRINTF(4, 5);
 /* The same with a va_list, for a wrapper that adds to the message. */
-int fs_text_input_verror(const fs_text_input *in, int64_t column, fs_error *err,
-                         const char *format, va_list args) FS_PRINTF(4, 0);
+int fs_text_input_verror(const fs_text_input *in, int64_t column, fs_error *err, const char *format,
+                         va_list args) FS_PRINTF(4, 0);
 /* "NAME:LINE:COLUMN: message" into err for a place a reader kept (a line
  * already left behind); line < 0 leaves out LINE and COLUMN (an input
  * without lines), column < 0 COLUMN (a whole row). The message is cut at

@@ -1,7 +1,7 @@
 /* xml_input.c: see xml_input.h. libxml2 builds a small tree from memory
  * under per-context SAX hooks (first error, element count, DOCTYPE
  * refusal). */
-#include "xml_input.h"
+#include "io/xml_input.h"
 
 #include <stdarg.h>
 
@@ -74,9 +74,7 @@ static void on_element(void *user, const xmlChar *localname, const xmlChar *pref
 /* libxml2's encoding layer reports through the generic handler, not the
  * context; this swallows it while we parse (the parser then fails with its
  * own error through on_error). */
-static void FS_PRINTF(2, 3) quiet(void *user, const char *format, ...) {
-  (void)user, (void)format;
-}
+static void FS_PRINTF(2, 3) quiet(void *user, const char *format, ...) { (void)user, (void)format; }
 
 /* Runs the parser with the hooks installed; the document or NULL. */
 static xmlDocPtr run_parser(xmlParserCtxtPtr ctxt, parse_state *s) {

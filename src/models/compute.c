@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "model_registry.h"
+#include "models/model_registry.h"
 
 typedef struct compute_parameters {
   fs_time compute_time;
@@ -43,8 +43,11 @@ int fs_fixed_compute_create(fs_parameters *params, fs_compute_model *out, fs_err
   compute_parameters *state = malloc(sizeof *state);
   if (!state) return fs_error_set(err, "out of memory");
   *state = m;
-  *out = (fs_compute_model){.name = "fixed", .state = state, .duration = fixed_duration,
-                            .destroy = free, .reports = &fixed_reports};
+  *out = (fs_compute_model){.name = "fixed",
+                            .state = state,
+                            .duration = fixed_duration,
+                            .destroy = free,
+                            .reports = &fixed_reports};
   return 0;
 }
 
@@ -54,7 +57,10 @@ int fs_rate_compute_create(fs_parameters *params, fs_compute_model *out, fs_erro
   compute_parameters *state = malloc(sizeof *state);
   if (!state) return fs_error_set(err, "out of memory");
   *state = m;
-  *out = (fs_compute_model){.name = "rate", .state = state, .duration = rate_duration,
-                            .destroy = free, .reports = &rate_reports};
+  *out = (fs_compute_model){.name = "rate",
+                            .state = state,
+                            .duration = rate_duration,
+                            .destroy = free,
+                            .reports = &rate_reports};
   return 0;
 }

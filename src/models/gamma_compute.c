@@ -12,13 +12,17 @@
 #include <string.h>
 
 #include "core/engine.h"
-#include "model_registry.h"
-#include "platform_parameters.h"
-#include "shared_resource.h"
-#include "size_table.h"
+#include "models/model_registry.h"
+#include "models/platform_parameters.h"
+#include "models/shared_resource.h"
+#include "models/size_table.h"
 
 typedef struct gamma_model {
-  struct { int64_t bytes; int32_t tau; double cost; } last; /* the last cost asked */
+  struct {
+    int64_t bytes;
+    int32_t tau;
+    double cost;
+  } last; /* the last cost asked */
   fs_size_table table;
   char table_name[256];
   fs_platform_parameters where;
@@ -32,8 +36,9 @@ static double gamma_cost(void *owner, int32_t node, int64_t bytes, int32_t tau) 
   if (m->last.bytes == bytes && m->last.tau == tau) return m->last.cost;
   const fs_size_table *t = &m->table;
   m->last.bytes = bytes, m->last.tau = tau;
-  m->last.cost = tau <= t->columns ? (double)fs_size_table_value(t, bytes, tau - 1)
-                                   : (double)fs_size_table_value(t, bytes, t->columns - 1) * tau / t->columns;
+  m->last.cost = tau <= t->columns
+                     ? (double)fs_size_table_value(t, bytes, tau - 1)
+                     : (double)fs_size_table_value(t, bytes, t->columns - 1) * tau / t->columns;
   return m->last.cost;
 }
 
@@ -69,7 +74,7 @@ static int gamma_reset(void *state, const fs_program *p, fs_error *err) {
   fs_platform_free(m->platform);
   m->platform = fs_platform_parameters_build(&m->where, p->ranks, err);
   if (!m->platform) return -1;
-  m->last.tau = 0; /* nothing cached */
+  m->last.tau = 0;                                                         /* nothing cached */
   return fs_shared_resource_reset(m->nodes, m->platform->used_nodes, err); /* nodes in use */
 }
 
@@ -117,21 +122,28 @@ static const fs_model_reports gamma_reports = {.describe = gamma_describe,
 int fs_gamma_compute_create(fs_parameters *params, fs_compute_model *out, fs_error *err) {
   gamma_model *m = calloc(1, sizeof *m);
   if (!m) return fs_error_set(err, "out of memory");
-  fs_shared_callbacks callbacks = {.owner = m, .cost = gamma_cost,
-                                   .post = post_compute_event, .done = gamma_done};
+  fs_shared_callbacks callbacks = {.owner = m,
+                                   .cost = gamma_cost,
+                                   .post = post_compute_event,
+                                   .done = gamma_done};
   m->nodes = fs_shared_resource_new(&callbacks);
   fs_parameter *table = fs_parameter_take(params, "gamma_table");
   int failed = !m->nodes || fs_platform_parameters_read(params, &m->where, err);
   if (!failed && !table)
     failed = fs_error_set(err, "the gamma compute model needs --param gamma_table=FILE "
-                          "(rows: SIZE gamma(m,1) ... gamma(m,T))") != 0;
+                               "(rows: SIZE gamma(m,1) ... gamma(m,T))") != 0;
   if (!failed) failed = read_table(m, table, err) != 0;
   if (failed) {
     gamma_destroy(m);
     return -1;
   }
-  *out = (fs_compute_model){.name = "gamma", .state = m, .duration = gamma_duration,
-                            .start = gamma_start, .event = gamma_event, .reset = gamma_reset,
-                            .destroy = gamma_destroy, .reports = &gamma_reports};
+  *out = (fs_compute_model){.name = "gamma",
+                            .state = m,
+                            .duration = gamma_duration,
+                            .start = gamma_start,
+                            .event = gamma_event,
+                            .reset = gamma_reset,
+                            .destroy = gamma_destroy,
+                            .reports = &gamma_reports};
   return 0;
 }

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 
 #include "core/engine.h"
-#include "model_registry.h"
-#include "rank_pair_table.h"
+#include "models/model_registry.h"
+#include "models/rank_pair_table.h"
 
 static fs_time transfer(const fs_rank_pair_table *t, int32_t from, int32_t to, int64_t size) {
   fs_time alpha;
@@ -24,16 +24,17 @@ static void hetero_hockney_start(void *state, fs_engine *engine, int32_t task, f
   const fs_rank_pair_model *m = state;
   const fs_program *p = fs_engine_program(engine);
   int32_t i = p->rank[task], j = p->peer[task];
-  fs_time cost = p->kind[task] == FS_GET
-                     ? fs_time_add(transfer(&m->table, i, j, 0), transfer(&m->table, j, i, p->value[task]))
-                     : transfer(&m->table, i, j, p->value[task]);
+  fs_time cost = p->kind[task] == FS_GET ? fs_time_add(transfer(&m->table, i, j, 0),
+                                                       transfer(&m->table, j, i, p->value[task]))
+                                         : transfer(&m->table, i, j, p->value[task]);
   fs_engine_post_complete(engine, task, fs_time_add(now, cost));
 }
 
 static int hetero_hockney_send(void *state, fs_engine *engine, int32_t task, fs_time now) {
   const fs_rank_pair_model *m = state;
   const fs_program *p = fs_engine_program(engine);
-  fs_time arrival = fs_time_add(now, transfer(&m->table, p->rank[task], p->peer[task], p->value[task]));
+  fs_time arrival =
+      fs_time_add(now, transfer(&m->table, p->rank[task], p->peer[task], p->value[task]));
   fs_engine_post_local(engine, task, arrival);
   fs_engine_post_arrival(engine, task, arrival);
   return 0;
@@ -63,8 +64,12 @@ int fs_hetero_hockney_create(fs_parameters *params, fs_network_model *out, fs_er
     free(m);
     return -1;
   }
-  *out = (fs_network_model){.name = "hetero-hockney", .state = m, .start = hetero_hockney_start,
-                            .send = hetero_hockney_send, .reset = hetero_hockney_reset,
-                            .destroy = hetero_hockney_destroy, .reports = &hetero_hockney_reports};
+  *out = (fs_network_model){.name = "hetero-hockney",
+                            .state = m,
+                            .start = hetero_hockney_start,
+                            .send = hetero_hockney_send,
+                            .reset = hetero_hockney_reset,
+                            .destroy = hetero_hockney_destroy,
+                            .reports = &hetero_hockney_reports};
   return 0;
 }

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "core/engine.h"
-#include "model_registry.h"
+#include "models/model_registry.h"
 
 typedef struct hockney {
   fs_time alpha;
@@ -26,7 +26,8 @@ static void hockney_start(void *state, fs_engine *engine, int32_t task, fs_time 
 static int hockney_send(void *state, fs_engine *engine, int32_t task, fs_time now) {
   const hockney *m = state;
   const fs_program *p = fs_engine_program(engine);
-  fs_time arrival = fs_time_add(now, fs_time_add(m->alpha, fs_time_for_bytes(p->value[task], m->beta)));
+  fs_time arrival =
+      fs_time_add(now, fs_time_add(m->alpha, fs_time_for_bytes(p->value[task], m->beta)));
   fs_engine_post_local(engine, task, arrival);
   fs_engine_post_arrival(engine, task, arrival);
   return 0;
@@ -45,8 +46,8 @@ static int hockney_price(void *state, const fs_program *p, int32_t task, fs_time
 static void hockney_describe(const void *state, char *buffer, size_t size) {
   const hockney *m = state;
   char alpha[32], beta[48];
-  snprintf(buffer, size, "\"alpha_ns\": %s, \"beta_ns_per_byte\": %s", fs_format_ns(alpha, m->alpha),
-           fs_format_ns_per_byte(beta, m->beta));
+  snprintf(buffer, size, "\"alpha_ns\": %s, \"beta_ns_per_byte\": %s",
+           fs_format_ns(alpha, m->alpha), fs_format_ns_per_byte(beta, m->beta));
 }
 
 static const fs_model_reports hockney_reports = {.describe = hockney_describe,
@@ -61,7 +62,11 @@ int fs_hockney_create(fs_parameters *params, fs_network_model *out, fs_error *er
   hockney *m = malloc(sizeof *m);
   if (!m) return fs_error_set(err, "out of memory");
   *m = defaults;
-  *out = (fs_network_model){.name = "hockney", .state = m, .start = hockney_start, .send = hockney_send,
-                            .destroy = free, .reports = &hockney_reports};
+  *out = (fs_network_model){.name = "hockney",
+                            .state = m,
+                            .start = hockney_start,
+                            .send = hockney_send,
+                            .destroy = free,
+                            .reports = &hockney_reports};
   return 0;
 }

@@ -18,8 +18,8 @@
 #include <stdlib.h>
 
 #include "core/engine.h"
-#include "model_registry.h"
-#include "rank_pair_table.h"
+#include "models/model_registry.h"
+#include "models/rank_pair_table.h"
 
 static fs_time processing(const fs_rank_pair_table *t, int32_t rank, int64_t size) {
   return fs_time_add(t->rank_time[rank], fs_time_for_bytes(size, t->rank_per_byte[rank]));
@@ -34,7 +34,8 @@ static fs_time wire(const fs_rank_pair_table *t, int32_t from, int32_t to, int64
 
 /* the whole p2p time of M bytes i->j */
 static fs_time message(const fs_rank_pair_table *t, int32_t i, int32_t j, int64_t size) {
-  return fs_time_add(fs_time_add(processing(t, i, size), wire(t, i, j, size)), processing(t, j, size));
+  return fs_time_add(fs_time_add(processing(t, i, size), wire(t, i, j, size)),
+                     processing(t, j, size));
 }
 
 static void lmo_start(void *state, fs_engine *engine, int32_t task, fs_time now) {
@@ -44,8 +45,9 @@ static void lmo_start(void *state, fs_engine *engine, int32_t task, fs_time now)
   int64_t size = p->value[task];
   if (p->kind[task] == FS_GET) {
     fs_engine_post_local(engine, task, fs_time_add(now, processing(&m->table, i, 0)));
-    fs_engine_post_remote(engine, task, fs_time_add(now, fs_time_add(message(&m->table, i, j, 0),
-                                                                     message(&m->table, j, i, size))));
+    fs_engine_post_remote(engine, task,
+                          fs_time_add(now, fs_time_add(message(&m->table, i, j, 0),
+                                                       message(&m->table, j, i, size))));
     return;
   }
   fs_engine_post_local(engine, task, fs_time_add(now, processing(&m->table, i, size)));
@@ -58,7 +60,8 @@ static int lmo_send(void *state, fs_engine *engine, int32_t task, fs_time now) {
   fs_time sent = fs_time_add(now, processing(&m->table, p->rank[task], p->value[task]));
   fs_engine_post_local(engine, task, sent);
   fs_engine_post_arrival(engine, task,
-                         fs_time_add(sent, wire(&m->table, p->rank[task], p->peer[task], p->value[task])));
+                         fs_time_add(sent, wire(&m->table, p->rank[task], p->peer[task],
+                                                p->value[task])));
   return 0;
 }
 
@@ -88,14 +91,22 @@ static const fs_model_reports lmo_reports = {.describe = lmo_describe};
 int fs_lmo_create(fs_parameters *params, fs_network_model *out, fs_error *err) {
   fs_rank_pair_model *m = calloc(1, sizeof *m);
   if (!m) return fs_error_set(err, "out of memory");
-  m->keys = (fs_rank_pair_keys){.link_time = "L", .link_per_byte = "invbeta", .rank_time = "C",
-                                .rank_per_byte = "t", .link_time_defaults_to_zero = 1};
+  m->keys = (fs_rank_pair_keys){.link_time = "L",
+                                .link_per_byte = "invbeta",
+                                .rank_time = "C",
+                                .rank_per_byte = "t",
+                                .link_time_defaults_to_zero = 1};
   if (fs_rank_pair_model_load(params, "lmo", m, err)) {
     free(m);
     return -1;
   }
-  *out = (fs_network_model){.name = "lmo", .state = m, .start = lmo_start, .send = lmo_send,
-                            .receive = lmo_receive, .reset = lmo_reset,
-                            .destroy = lmo_destroy, .reports = &lmo_reports};
+  *out = (fs_network_model){.name = "lmo",
+                            .state = m,
+                            .start = lmo_start,
+                            .send = lmo_send,
+                            .receive = lmo_receive,
+                            .reset = lmo_reset,
+                            .destroy = lmo_destroy,
+                            .reports = &lmo_reports};
   return 0;
 }

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "core/engine.h"
-#include "model_registry.h"
+#include "models/model_registry.h"
 
 typedef struct loggops {
   fs_time L, o, g;
@@ -35,7 +35,9 @@ static fs_time per_extra_byte(int64_t size, fs_per_byte per_byte) {
 }
 
 /* now + a + b, saturated (units.h). */
-static fs_time after(fs_time now, fs_time a, fs_time b) { return fs_time_add(now, fs_time_add(a, b)); }
+static fs_time after(fs_time now, fs_time a, fs_time b) {
+  return fs_time_add(now, fs_time_add(a, b));
+}
 
 static int64_t nic_slot(const loggops *m, const fs_program *p, int32_t rank, int32_t task) {
   return (int64_t)fs_program_slot(p, rank) * m->nics + fs_task_nic(p, task);
@@ -49,7 +51,8 @@ static int loggops_reset(void *state, const fs_program *p, fs_error *err) {
     free(m->receive_gap);
     m->receive_gap = NULL;
     m->send_gap = fs_allocate(slots, sizeof *m->send_gap, "the NIC state", err);
-    if (m->send_gap) m->receive_gap = fs_allocate(slots, sizeof *m->receive_gap, "the NIC state", err);
+    if (m->send_gap)
+      m->receive_gap = fs_allocate(slots, sizeof *m->receive_gap, "the NIC state", err);
     m->nic_slots = m->send_gap && m->receive_gap ? slots : 0;
     if (!m->nic_slots) return -1;
   }
@@ -95,12 +98,14 @@ static void loggops_start(void *state, fs_engine *engine, int32_t task, fs_time 
     *gap = fs_time_add(now, m->g);
     fs_engine_post_local(engine, task, fs_time_add(now, m->o));
     fs_engine_post_remote(engine, task,
-                          after(now, fs_time_add(m->o, fs_time_mul(m->L, 2)), per_extra_byte(size, m->G)));
+                          after(now, fs_time_add(m->o, fs_time_mul(m->L, 2)),
+                                per_extra_byte(size, m->G)));
     return;
   }
   *gap = after(now, m->g, per_extra_byte(size, m->G));
   fs_engine_post_local(engine, task, after(now, m->o, per_extra_byte(size, m->O)));
-  fs_engine_post_remote(engine, task, after(now, fs_time_add(m->o, m->L), per_extra_byte(size, m->G)));
+  fs_engine_post_remote(engine, task,
+                        after(now, fs_time_add(m->o, m->L), per_extra_byte(size, m->G)));
 }
 
 /* After the CPU's o: L (2L for a get) and (s-1)G; a send's message lands
@@ -135,23 +140,35 @@ static const fs_model_reports loggops_reports = {.describe = loggops_describe,
 
 int fs_loggops_create(fs_parameters *params, fs_network_model *out, fs_error *err) {
   /* LogGOPSim's defaults */
-  loggops d = {.L = 2500 * FS_NS, .o = 1500 * FS_NS, .g = 1000 * FS_NS,
-               .G = 6 * FS_NS * 1000000, .O = 0, .S = 65535};
+  loggops d = {.L = 2500 * FS_NS,
+               .o = 1500 * FS_NS,
+               .g = 1000 * FS_NS,
+               .G = 6 * FS_NS * 1000000,
+               .O = 0,
+               .S = 65535};
   fs_parameter *threshold = fs_parameter_take(params, "S");
-  if (fs_parameter_time(params, "L", 0, &d.L, err) || fs_parameter_time(params, "o", 0, &d.o, err) ||
+  if (fs_parameter_time(params, "L", 0, &d.L, err) ||
+      fs_parameter_time(params, "o", 0, &d.o, err) ||
       fs_parameter_time(params, "g", 0, &d.g, err) ||
       fs_parameter_per_byte(params, "G", &d.G, err) ||
       fs_parameter_per_byte(params, "O", &d.O, err))
     return -1;
   if (threshold && fs_parse_size(threshold->value, strlen(threshold->value), &d.S))
-    return fs_error_set(err, "--param S=%s: expected a size in bytes up to %s (the rendezvous "
-                        "threshold)", threshold->value, FS_SIZE_LIMIT_TEXT);
+    return fs_error_set(err,
+                        "--param S=%s: expected a size in bytes up to %s (the rendezvous "
+                        "threshold)",
+                        threshold->value, FS_SIZE_LIMIT_TEXT);
   loggops *m = malloc(sizeof *m);
   if (!m) return fs_error_set(err, "out of memory");
   *m = d;
-  *out = (fs_network_model){.name = "loggops", .state = m, .start = loggops_start,
-                            .send = loggops_send, .receive = loggops_receive,
-                            .available = loggops_available, .reset = loggops_reset,
-                            .destroy = loggops_destroy, .reports = &loggops_reports};
+  *out = (fs_network_model){.name = "loggops",
+                            .state = m,
+                            .start = loggops_start,
+                            .send = loggops_send,
+                            .receive = loggops_receive,
+                            .available = loggops_available,
+                            .reset = loggops_reset,
+                            .destroy = loggops_destroy,
+                            .reports = &loggops_reports};
   return 0;
 }

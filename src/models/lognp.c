@@ -37,8 +37,8 @@
 #include <string.h>
 
 #include "core/engine.h"
-#include "model_registry.h"
-#include "size_table.h"
+#include "models/model_registry.h"
+#include "models/size_table.h"
 
 #define MAX_STRIDES (FS_SIZE_TABLE_MAX_COLUMNS - 1)
 
@@ -72,7 +72,8 @@ static fs_time l_mw(const lognp *m, int64_t size, int64_t stride) {
 
 /* o_mw + l_mw: both middleware halves together. */
 static fs_time middleware(const lognp *m, int64_t size, int64_t stride) {
-  return fs_time_add(positive(fs_size_table_value(&m->mw, size, 0)), positive(l_mw(m, size, stride)));
+  return fs_time_add(positive(fs_size_table_value(&m->mw, size, 0)),
+                     positive(l_mw(m, size, stride)));
 }
 
 static fs_time sender_stage(const lognp *m, int64_t size, int64_t stride) {
@@ -100,7 +101,8 @@ static void lognp_start(void *state, fs_engine *engine, int32_t task, fs_time no
   if (p->kind[task] == FS_GET) {
     fs_engine_post_local(engine, task, fs_time_add(now, sender_stage(m, 0, 0)));
     fs_engine_post_remote(engine, task,
-                          fs_time_add(now, fs_time_add(message(m, 0, 0), message(m, size, stride))));
+                          fs_time_add(now,
+                                      fs_time_add(message(m, 0, 0), message(m, size, stride))));
     return;
   }
   fs_engine_post_local(engine, task, fs_time_add(now, sender_stage(m, size, stride)));
@@ -131,17 +133,20 @@ static int lognp_reset(void *state, const fs_program *p, fs_error *err) {
   for (int32_t t = 0; t < p->tasks; t++)
     if (p->stride[t] && p->kind[t] >= FS_PUT) {
       char name[24];
-      return fs_error_set(err, "lognp: task %s has stride=%lld but --param strides= lists no "
-                          "l_mw columns", fs_task_name(p, t, name), (long long)p->stride[t]);
+      return fs_error_set(err,
+                          "lognp: task %s has stride=%lld but --param strides= lists no "
+                          "l_mw columns",
+                          fs_task_name(p, t, name), (long long)p->stride[t]);
     }
   return 0;
 }
 
 static void lognp_describe(const void *state, char *buffer, size_t size) {
   const lognp *m = state;
-  snprintf(buffer, size, "\"mw_table\": \"%s\", \"mw_rows\": %d, \"strides\": %d, "
-           "\"net_table\": \"%s\", \"net_rows\": %d", m->mw_name, m->mw.rows, m->stride_count,
-           m->net_name, m->net.rows);
+  snprintf(buffer, size,
+           "\"mw_table\": \"%s\", \"mw_rows\": %d, \"strides\": %d, "
+           "\"net_table\": \"%s\", \"net_rows\": %d",
+           m->mw_name, m->mw.rows, m->stride_count, m->net_name, m->net.rows);
 }
 
 static void lognp_destroy(void *state) {
@@ -160,7 +165,8 @@ static int read_strides(lognp *m, const char *text, fs_error *err) {
     int64_t d;
     if (m->stride_count == MAX_STRIDES || fs_parse_size(at, length, &d) || d <= 0 ||
         (m->stride_count && d <= m->strides[m->stride_count - 1]))
-      return fs_error_set(err, "--param strides=%s: expected 1 to %d increasing positive sizes "
+      return fs_error_set(err,
+                          "--param strides=%s: expected 1 to %d increasing positive sizes "
                           "up to " FS_SIZE_LIMIT_TEXT " separated by commas (\"16,64,1KiB\")",
                           text, MAX_STRIDES);
     m->strides[m->stride_count++] = d;
@@ -187,8 +193,7 @@ static int load(lognp *m, fs_parameters *params, fs_error *err) {
   if (!mw || !net)
     return fs_error_set(err, "lognp: --param mw_table=FILE and net_table=FILE are required");
   if (strides && read_strides(m, strides->value, err)) return -1;
-  if (read_table(mw, 1 + m->stride_count, &m->mw, m->mw_name, sizeof m->mw_name, err))
-    return -1;
+  if (read_table(mw, 1 + m->stride_count, &m->mw, m->mw_name, sizeof m->mw_name, err)) return -1;
   return read_table(net, 1, &m->net, m->net_name, sizeof m->net_name, err);
 }
 
@@ -201,8 +206,13 @@ int fs_lognp_create(fs_parameters *params, fs_network_model *out, fs_error *err)
     lognp_destroy(m);
     return -1;
   }
-  *out = (fs_network_model){.name = "lognp", .state = m, .start = lognp_start, .send = lognp_send,
-                            .receive = lognp_receive, .reset = lognp_reset,
-                            .destroy = lognp_destroy, .reports = &lognp_reports};
+  *out = (fs_network_model){.name = "lognp",
+                            .state = m,
+                            .start = lognp_start,
+                            .send = lognp_send,
+                            .receive = lognp_receive,
+                            .reset = lognp_reset,
+                            .destroy = lognp_destroy,
+                            .reports = &lognp_reports};
   return 0;
 }

@@ -1,6 +1,6 @@
 /* model_catalog.c: the built-in models' --param keys, defaults and units,
  * the source of `run --help`'s model list (model_catalog.h). */
-#include "model_catalog.h"
+#include "models/model_catalog.h"
 
 #define KEYS(a) a, (int)(sizeof(a) / sizeof((a)[0]))
 
@@ -63,8 +63,7 @@ static const fs_model_info catalog[] = {
     {"taulop", 0, "tau-Lop: channels shared by concurrent transfers; reads the platform",
      KEYS(taulop)},
     {"hetero-hockney", 0, "Hockney with per-pair alpha, beta from a file", KEYS(hetero_hockney)},
-    {"lmo", 0, "extended LMO: per-rank C, t and per-pair L, invbeta from a file",
-     KEYS(lmo)},
+    {"lmo", 0, "extended LMO: per-rank C, t and per-pair L, invbeta from a file", KEYS(lmo)},
     {"lognp, log3p", 0, "log_3 P: middleware, network, middleware stages by size and stride",
      KEYS(lognp)},
     {"fixed", 1, "compute tasks take their time= (the default)", KEYS(fixed)},

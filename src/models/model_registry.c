@@ -1,5 +1,5 @@
 /* model_registry.c: the table of built-in models; a name or model file to a model. */
-#include "model_registry.h"
+#include "models/model_registry.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,14 +10,22 @@
 
 /* The built-in models, in the order users see them (the "known:" lists of
  * messages, suggestions): each list makes both its table and its names. */
-#define NETWORK_MODELS(X)                                                                    \
-  X("hockney", fs_hockney_create) X("pipelined", fs_pipelined_create)                        \
-  X("loggops", fs_loggops_create) X("hetero-hockney", fs_hetero_hockney_create)              \
-  X("lmo", fs_lmo_create) X("taulop", fs_taulop_create) X("lognp", fs_lognp_create)          \
+/* One model per line: */
+/* clang-format off */
+#define NETWORK_MODELS(X)                             \
+  X("hockney", fs_hockney_create)                     \
+  X("pipelined", fs_pipelined_create)                 \
+  X("loggops", fs_loggops_create)                     \
+  X("hetero-hockney", fs_hetero_hockney_create)       \
+  X("lmo", fs_lmo_create)                             \
+  X("taulop", fs_taulop_create)                       \
+  X("lognp", fs_lognp_create)                         \
   X("log3p", fs_lognp_create)
-#define COMPUTE_MODELS(X)                                                                    \
-  X("fixed", fs_fixed_compute_create) X("rate", fs_rate_compute_create)                      \
+#define COMPUTE_MODELS(X)                             \
+  X("fixed", fs_fixed_compute_create)                 \
+  X("rate", fs_rate_compute_create)                   \
   X("gamma", fs_gamma_compute_create)
+/* clang-format on */
 #define ROW(name, create) {name, create},
 #define LISTED(name, create) ", " name /* one literal: ", hockney, pipelined, ..." */
 
@@ -50,14 +58,16 @@ static network_constructor built_in_network(const char *name) {
 static int create_merged(network_constructor create, fs_model_file *file, fs_parameters *params,
                          fs_network_model *out, fs_error *err) {
   int given = params ? params->count : 0;
-  fs_parameters merged = {.items = calloc((size_t)(file->params.count + given) + 1, sizeof(fs_parameter))};
+  fs_parameters merged = {
+      .items = calloc((size_t)(file->params.count + given) + 1, sizeof(fs_parameter))};
   if (!merged.items) return fs_error_set(err, "out of memory");
   for (int i = 0; i < file->params.count; i++) merged.items[merged.count++] = file->params.items[i];
   for (int i = 0; i < given; i++) merged.items[merged.count++] = params->items[i];
   int status = create(&merged, out, err);
   for (int i = 0; i < file->params.count; i++) file->params.items[i].used = merged.items[i].used;
   for (int i = 0; i < given; i++) params->items[i].used = merged.items[file->params.count + i].used;
-  for (int i = 0; params && i < merged.asked_count; i++) fs_parameters_asked(params, merged.asked[i]);
+  for (int i = 0; params && i < merged.asked_count; i++)
+    fs_parameters_asked(params, merged.asked[i]);
   free(merged.items);
   return status;
 }
@@ -74,7 +84,8 @@ static int check_file_used(const fs_model_file *file, fs_error *err) {
 /* "PATH: " in front of a constructor's message unless it names PATH. */
 static int from_file(const char *path, const fs_error *why, fs_error *err) {
   size_t n = strlen(path);
-  if (strncmp(why->message, path, n) == 0 && why->message[n] == ':') return fs_error_set(err, "%s", why->message);
+  if (strncmp(why->message, path, n) == 0 && why->message[n] == ':')
+    return fs_error_set(err, "%s", why->message);
   return fs_error_set(err, "%s: %s", path, why->message);
 }
 
@@ -87,7 +98,7 @@ static int create_from_file(const char *path, fs_parameters *params, fs_network_
   int status = !create ? fs_error_set(err, "%s:%d: expected kind= one of %s (got \"%.64s\")", path,
                                       file->kind_line, fs_network_model_names(), file->kind)
                : create_merged(create, file, params, out, &why) ? from_file(path, &why, err)
-               : check_file_used(file, err);
+                                                                : check_file_used(file, err);
   if (status) {
     if (create && out->destroy) fs_network_model_destroy(out);
     fs_model_file_free(file);
@@ -117,7 +128,8 @@ int fs_network_model_create(const char *name, fs_parameters *params, fs_network_
     const char *names[COUNT(network_models)];
     for (size_t i = 0; i < COUNT(network_models); i++) names[i] = network_models[i].name;
     fs_suggest_text(mean, sizeof mean, name, names, (int)COUNT(network_models));
-    return fs_error_set(err, "unknown network model '%s' (known: %s, or a models/NAME.xml file)%s%s",
+    return fs_error_set(err,
+                        "unknown network model '%s' (known: %s, or a models/NAME.xml file)%s%s",
                         name, fs_network_model_names(), mean[0] ? "; " : "", mean);
   }
   fclose(f);
@@ -130,7 +142,8 @@ int fs_compute_model_create(const char *name, fs_parameters *params, fs_compute_
     params->compute = name, params->network_to = params->compute_from = params->asked_count;
   int status = -2;
   for (size_t i = 0; i < COUNT(compute_models) && status == -2; i++)
-    if (strcmp(name, compute_models[i].name) == 0) status = compute_models[i].create(params, out, err);
+    if (strcmp(name, compute_models[i].name) == 0)
+      status = compute_models[i].create(params, out, err);
   if (params) params->compute_to = params->asked_count;
   if (status != -2) return status;
   char mean[200];

@@ -1,6 +1,6 @@
 /* model_xml.c: see model_xml.h. io/xml_input.h builds the tree
  * safely; this walks it into a kind and a list of parameters. */
-#include "model_xml.h"
+#include "models/model_xml.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -61,8 +61,10 @@ static char *parameter_name(const reader *r, const xmlNode *node) {
   const fs_parameters *p = &r->file->params;
   int status = 0;
   if (!valid_name(name))
-    status = at(r, node, "expected name=\"[A-Za-z][A-Za-z0-9_.-]*\" of at most 63 bytes on <%s> "
-                "(got \"%.64s\")", node->name, name);
+    status = at(r, node,
+                "expected name=\"[A-Za-z][A-Za-z0-9_.-]*\" of at most 63 bytes on <%s> "
+                "(got \"%.64s\")",
+                node->name, name);
   for (int i = 0; !status && i < p->count; i++)
     if (strcmp(p->items[i].key, name) == 0)
       status = at(r, node, "expected each parameter once (got %s again, first at line %d)", name,
@@ -93,7 +95,8 @@ static int read_param(const reader *r, const xmlNode *node) {
  * lines; malloc'd, or NULL with err. */
 static char *table_text(const reader *r, const xmlNode *node, size_t *length) {
   for (const xmlNode *c = node->children; c; c = c->next)
-    if (!is_text(c)) return at(r, c, "expected only rows of text inside <table> ('#' comments)"), NULL;
+    if (!is_text(c))
+      return at(r, c, "expected only rows of text inside <table> ('#' comments)"), NULL;
   xmlChar *content = xmlNodeGetContent(node);
   if (!content) return at(r, node, "out of memory"), NULL;
   long line = xmlGetLineNo(node);
@@ -129,10 +132,11 @@ static int read_children(const reader *r, const xmlNode *root) {
     if (c->type == XML_COMMENT_NODE || c->type == XML_PI_NODE) continue;
     if (is_text(c) && fs_xml_is_blank(c->content)) continue;
     if (c->type != XML_ELEMENT_NODE) return at(r, c, "expected only elements inside <model>");
-    int status = fs_xml_is_element(c, "param")   ? read_param(r, c)
-                 : fs_xml_is_element(c, "table") ? read_table(r, c)
-                                     : at(r, c, "expected <param> or <table> (got <%.64s>%s)",
-                                          c->name, c->ns ? " in a namespace" : "");
+    int status = fs_xml_is_element(c, "param") ? read_param(r, c)
+                 : fs_xml_is_element(c, "table")
+                     ? read_table(r, c)
+                     : at(r, c, "expected <param> or <table> (got <%.64s>%s)", c->name,
+                          c->ns ? " in a namespace" : "");
     if (status) return -1;
   }
   return 0;
@@ -161,7 +165,7 @@ fs_model_file *fs_model_file_read_memory(const char *data, size_t length, const 
                                FS_MODEL_XML_MAX_ELEMENTS, err);
   reader r = {name, err, f};
   const xmlNode *root = doc ? xmlDocGetRootElement(doc) : NULL;
-  int status = !doc ? -1
+  int status = !doc   ? -1
                : root ? read_model(&r, root)
                       : fs_error_set(err, "%s:1: expected a <model> element", name);
   xmlFreeDoc(doc);

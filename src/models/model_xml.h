@@ -33,11 +33,11 @@
 #define FS_MODEL_XML_MAX_ELEMENTS 1024
 
 typedef struct fs_model_file {
-  char *name;            /* the file, as given */
-  char *kind;            /* the <model>'s kind */
+  char *name; /* the file, as given */
+  char *kind; /* the <model>'s kind */
   int kind_line;
-  fs_parameters params;  /* keys, values and texts owned by the file */
-  int *lines;            /* params.count XML lines, one per parameter */
+  fs_parameters params; /* keys, values and texts owned by the file */
+  int *lines;           /* params.count XML lines, one per parameter */
 } fs_model_file;
 
 /* The file's contents, or NULL with err set. Free with fs_model_file_free.

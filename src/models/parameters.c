@@ -37,8 +37,7 @@ int fs_parameter_time(fs_parameters *params, const char *key, int allow_negative
   return 0;
 }
 
-int fs_parameter_per_byte(fs_parameters *params, const char *key, fs_per_byte *out,
-                          fs_error *err) {
+int fs_parameter_per_byte(fs_parameters *params, const char *key, fs_per_byte *out, fs_error *err) {
   fs_parameter *p = fs_parameter_take(params, key);
   if (!p) return 0;
   int status = fs_parse_per_byte(p->value, strlen(p->value), out);
@@ -46,8 +45,10 @@ int fs_parameter_per_byte(fs_parameters *params, const char *key, fs_per_byte *o
     return fs_error_set(err, "--param %s=%s: expected a time per byte up to %s", key, p->value,
                         FS_PER_BYTE_LIMIT_TEXT);
   if (status != 0)
-    return fs_error_set(err, "--param %s=%s: expected a time per byte (\"0.4ns\") or a bandwidth "
-                        "(\"10GB/s\")", key, p->value);
+    return fs_error_set(err,
+                        "--param %s=%s: expected a time per byte (\"0.4ns\") or a bandwidth "
+                        "(\"10GB/s\")",
+                        key, p->value);
   return 0;
 }
 
@@ -57,8 +58,8 @@ static int is_platform_key(const char *key) {
 }
 
 /* "; NAME takes k1, k2" for asked[from..to) into text at *at. */
-static void list_keys(const fs_parameters *params, const char *name, int from, int to,
-                      char *text, size_t size, size_t *at) {
+static void list_keys(const fs_parameters *params, const char *name, int from, int to, char *text,
+                      size_t size, size_t *at) {
   if (!name || *at >= size) return;
   int n = snprintf(text + *at, size - *at, "%s%s takes", *at ? "; " : "", name), listed = 0;
   for (int i = from; n > 0 && i < to; i++)
@@ -76,10 +77,10 @@ int fs_parameters_check_used(const fs_parameters *params, fs_error *err) {
     const char *key = params->items[i].key;
     char keys[700] = "", mean[300];
     size_t at = 0;
-    list_keys(params, params->network, params->network_from, params->network_to, keys,
-              sizeof keys, &at);
-    list_keys(params, params->compute, params->compute_from, params->compute_to, keys,
-              sizeof keys, &at);
+    list_keys(params, params->network, params->network_from, params->network_to, keys, sizeof keys,
+              &at);
+    list_keys(params, params->compute, params->compute_from, params->compute_to, keys, sizeof keys,
+              &at);
     fs_suggest_text(mean, sizeof mean, key, params->asked, params->asked_count);
     if (!keys[0]) /* no model recorded its keys (a caller that built none) */
       return fs_error_set(err, "--param %s: no parameter of that name in the chosen models", key);
@@ -97,8 +98,8 @@ fs_text_input *fs_parameter_open_text(const fs_parameter *p, fs_error *err) {
 }
 
 int fs_parameter_names_file(const char *key, const char *value) {
-  static const char *const keys[] = {"platform", "table", "shm_table", "net_table", "mw_table",
-                                     "gamma_table", "file"};
+  static const char *const keys[] = {"platform", "table",       "shm_table", "net_table",
+                                     "mw_table", "gamma_table", "file"};
   if (strcmp(key, "table") == 0 && (strcmp(value, "archer") == 0 || strcmp(value, "none") == 0))
     return 0; /* pipelined's built-in tables */
   for (size_t i = 0; i < COUNT(keys); i++)

@@ -45,8 +45,7 @@ fs_parameter *fs_parameter_take(fs_parameters *params, const char *key);
  * read, -1 (err set) when malformed. */
 int fs_parameter_time(fs_parameters *params, const char *key, int allow_negative, fs_time *out,
                       fs_error *err);
-int fs_parameter_per_byte(fs_parameters *params, const char *key, fs_per_byte *out,
-                          fs_error *err);
+int fs_parameter_per_byte(fs_parameters *params, const char *key, fs_per_byte *out, fs_error *err);
 /* The parameter's inline text (named by value in messages) or else the
  * file named by value; NULL with err set. */
 fs_text_input *fs_parameter_open_text(const fs_parameter *p, fs_error *err);

@@ -16,22 +16,22 @@
 #include <string.h>
 
 #include "core/engine.h"
-#include "model_registry.h"
-#include "size_table.h"
+#include "models/model_registry.h"
+#include "models/size_table.h"
 
 typedef struct pipelined {
   fs_time alpha_p, alpha_r; /* used when there is no table */
   fs_per_byte beta;
-  fs_size_table table;      /* columns: alpha_p, alpha_r */
+  fs_size_table table; /* columns: alpha_p, alpha_r */
   char table_name[256];
 } pipelined;
 
 /* Table 4.1: ARCHER, dmapp_put_flag_nbi, minimum per multicast width. */
 static const int64_t archer_sizes[] = {8, 64, 128, 512, 2048, 8192, 32768, 131072, 524288};
 static const fs_time archer_values[] = {
-    880 * FS_NS,   380 * FS_NS,  890 * FS_NS,   380 * FS_NS,   910 * FS_NS,   380 * FS_NS,
-    960 * FS_NS,   460 * FS_NS,  960 * FS_NS,   790 * FS_NS,   860 * FS_NS,   2170 * FS_NS,
-    680 * FS_NS,   7750 * FS_NS, -120 * FS_NS,  30100 * FS_NS, -1700 * FS_NS, 119300 * FS_NS,
+    880 * FS_NS, 380 * FS_NS,  890 * FS_NS,  380 * FS_NS,   910 * FS_NS,   380 * FS_NS,
+    960 * FS_NS, 460 * FS_NS,  960 * FS_NS,  790 * FS_NS,   860 * FS_NS,   2170 * FS_NS,
+    680 * FS_NS, 7750 * FS_NS, -120 * FS_NS, 30100 * FS_NS, -1700 * FS_NS, 119300 * FS_NS,
 };
 static const char *const column_names[] = {"alpha_p, a time with a unit",
                                            "alpha_r, a time with a unit"};
@@ -71,7 +71,8 @@ static int pipelined_send(void *state, fs_engine *engine, int32_t task, fs_time 
   fs_time alpha_p, alpha_r;
   latencies(m, p->value[task], &alpha_p, &alpha_r);
   fs_time local = fs_time_add(now, alpha_r);
-  fs_time arrival = fs_time_add(local, fs_time_add(alpha_p, fs_time_for_bytes(p->value[task], m->beta)));
+  fs_time arrival =
+      fs_time_add(local, fs_time_add(alpha_p, fs_time_for_bytes(p->value[task], m->beta)));
   fs_engine_post_local(engine, task, local);
   fs_engine_post_arrival(engine, task, arrival > local ? arrival : local);
   return 0;
@@ -137,14 +138,19 @@ int fs_pipelined_create(fs_parameters *params, fs_network_model *out, fs_error *
     goto fail;
   }
   if ((!table && !has_alpha) || (table && !table->text && strcmp(table->value, "archer") == 0)) {
-    m->table = (fs_size_table){.columns = 2, .rows = 9, .sizes = archer_sizes, .values = archer_values};
+    m->table =
+        (fs_size_table){.columns = 2, .rows = 9, .sizes = archer_sizes, .values = archer_values};
     snprintf(m->table_name, sizeof m->table_name, "archer");
   } else if (table && (table->text || strcmp(table->value, "none") != 0)) {
     snprintf(m->table_name, sizeof m->table_name, "%s", table->value);
     if (read_table(m, table, err)) goto fail;
   }
-  *out = (fs_network_model){.name = "pipelined", .state = m, .start = pipelined_start, .send = pipelined_send,
-                            .destroy = pipelined_destroy, .reports = &pipelined_reports};
+  *out = (fs_network_model){.name = "pipelined",
+                            .state = m,
+                            .start = pipelined_start,
+                            .send = pipelined_send,
+                            .destroy = pipelined_destroy,
+                            .reports = &pipelined_reports};
   return 0;
 fail:
   pipelined_destroy(m);

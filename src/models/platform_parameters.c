@@ -1,5 +1,5 @@
 /* platform_parameters.c: see platform_parameters.h. */
-#include "platform_parameters.h"
+#include "models/platform_parameters.h"
 
 #include <stdlib.h>
 
@@ -20,14 +20,17 @@ int fs_platform_parameters_read(fs_parameters *params, fs_platform_parameters *o
   memset(out, 0, sizeof *out);
   fs_parameter *platform = fs_parameter_take(params, "platform");
   fs_parameter *mapping = fs_parameter_take(params, "mapping");
-  if (read_count(params, "nodes", &out->nodes, err) || read_count(params, "cores", &out->cores, err))
+  if (read_count(params, "nodes", &out->nodes, err) ||
+      read_count(params, "cores", &out->cores, err))
     return -1;
   if (platform) snprintf(out->file, sizeof out->file, "%s", platform->value);
   if (mapping) {
     fs_mapping kind = fs_mapping_from_name(mapping->value, strlen(mapping->value));
     if (kind != FS_MAPPING_SEQUENTIAL && kind != FS_MAPPING_ROUND_ROBIN)
-      return fs_error_set(err, "--mapping %s: expected seq or rr (or an explicit list in a "
-                          "--platform file)", mapping->value);
+      return fs_error_set(err,
+                          "--mapping %s: expected seq or rr (or an explicit list in a "
+                          "--platform file)",
+                          mapping->value);
     snprintf(out->mapping, sizeof out->mapping, "%s", mapping->value);
   }
   if (platform && (out->nodes || out->cores || mapping))

@@ -5,11 +5,11 @@
 #define FS_PLATFORM_PARAMETERS_H
 
 #include "core/engine.h"
-#include "model_registry.h"
+#include "models/model_registry.h"
 #include "platform/platform.h"
 
 typedef struct fs_platform_parameters {
-  char file[256];   /* --platform FILE.xml, or empty */
+  char file[256]; /* --platform FILE.xml, or empty */
   int64_t nodes, cores;
   char mapping[32]; /* "seq" or "rr" (or empty: seq) */
 } fs_platform_parameters;

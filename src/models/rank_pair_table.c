@@ -5,7 +5,7 @@
  * A `matrix` block first folds the entries so far (each pair once, sorted),
  * then writes its values into them in place or appends the pairs they lack,
  * so the entries never exceed the pairs named plus one block. */
-#include "rank_pair_table.h"
+#include "models/rank_pair_table.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,9 +87,10 @@ static int bare_nonzero(const char *text, size_t n) {
 static long parse_slot(reader *r, int s, const char *text, size_t n, size_t column, int64_t *out) {
   int is_time = s == LINK_TIME || s == RANK_TIME;
   if (bare_nonzero(text, n))
-    return fail(r, column, is_time ? "a time with a unit for %s (ps, ns, us, ms, s), not a bare number%s"
-                                   : "a time per byte (\"0.4ns\") or a bandwidth (\"10GB/s\") for %s, "
-                                     "not a bare number%s",
+    return fail(r, column,
+                is_time ? "a time with a unit for %s (ps, ns, us, ms, s), not a bare number%s"
+                        : "a time per byte (\"0.4ns\") or a bandwidth (\"10GB/s\") for %s, "
+                          "not a bare number%s",
                 slot_name(r->keys, s), "");
   int status = is_time ? fs_parse_time(text, n, 0, out) : fs_parse_per_byte(text, n, out);
   if (status == 0) return -1;
@@ -112,7 +113,8 @@ static long read_value(reader *r, const char *token, size_t n, size_t start, uns
   for (int s = 0; s < SLOTS; s++) {
     if (!(allowed & 1u << s) || !token_is(token, key_length, slot_name(r->keys, s))) continue;
     if (v->set & 1u << s) return fail(r, start, "%s once per line%s", slot_name(r->keys, s), "");
-    long column = parse_slot(r, s, token + value_start, n - value_start, start + value_start, &v->v[s]);
+    long column =
+        parse_slot(r, s, token + value_start, n - value_start, start + value_start, &v->v[s]);
     if (column >= 0) return column;
     v->set |= 1u << s;
     return -1;
@@ -160,7 +162,8 @@ static int add_raw(reader *r, int64_t i, int64_t j, const values *v) {
     if (!bigger) return -1;
     r->raw = bigger, r->raw_capacity = want;
   }
-  r->raw[r->raw_count] = (raw_link){.pair = i * r->ranks + j, .order = r->next_order++, .values = *v};
+  r->raw[r->raw_count] =
+      (raw_link){.pair = i * r->ranks + j, .order = r->next_order++, .values = *v};
   r->raw_count++;
   return 0;
 }
@@ -225,23 +228,29 @@ static long read_block_line(reader *r, const char *line, size_t length, size_t *
   for (int k = 0; k < 2; k++)
     if (token_is(line + start, n, slot_name(r->keys, wanted[k]))) slot = wanted[k];
   char keys[100];
-  snprintf(keys, sizeof keys, "%s or %s", slot_name(r->keys, wanted[0]), slot_name(r->keys, wanted[1]));
+  snprintf(keys, sizeof keys, "%s or %s", slot_name(r->keys, wanted[0]),
+           slot_name(r->keys, wanted[1]));
   if (slot < 0) {
     for (int k = 0; k < 2; k++) {
       const char *name = slot_name(r->keys, other[k]);
       if (name && token_is(line + start, n, name))
-        return fail(r, start, is_matrix ? "a per-pair key after `matrix` (%s; %s is per-rank: `vector`)"
-                                        : "a per-rank key after `vector` (%s; %s is per-pair: `matrix`)",
+        return fail(r, start,
+                    is_matrix ? "a per-pair key after `matrix` (%s; %s is per-rank: `vector`)"
+                              : "a per-rank key after `vector` (%s; %s is per-pair: `matrix`)",
                     keys, name);
     }
-    return fail(r, start, is_matrix ? "a per-pair key after `matrix`: %s%s"
-                                    : "a per-rank key after `vector`: %s%s", keys, "");
+    return fail(r, start,
+                is_matrix ? "a per-pair key after `matrix`: %s%s"
+                          : "a per-rank key after `vector`: %s%s",
+                keys, "");
   }
   if (is_matrix && r->ranks > FS_RANK_PAIR_MAX_MATRIX_RANKS) {
     char ranks[24];
     snprintf(ranks, sizeof ranks, "%d", (int)r->ranks);
-    return fail(r, word, "`link` lines: a `matrix` block needs N^2 entries and takes at most "
-                         "%s ranks (the file has %s)", FS_RANK_PAIR_MAX_MATRIX_RANKS_TEXT, ranks);
+    return fail(r, word,
+                "`link` lines: a `matrix` block needs N^2 entries and takes at most "
+                "%s ranks (the file has %s)",
+                FS_RANK_PAIR_MAX_MATRIX_RANKS_TEXT, ranks);
   }
   size_t end = next_token(line, length, at);
   if (end) return fail(r, *at - end, "the end of the line%s%s", "", "");
@@ -267,8 +276,10 @@ static void set_matrix_value(reader *r, int64_t i, int64_t j, int64_t v) {
   int64_t pair = i * r->ranks + j, low = 0, high = r->block_prefix;
   while (low < high) {
     int64_t middle = low + (high - low) / 2;
-    if (r->raw[middle].pair < pair) low = middle + 1;
-    else high = middle;
+    if (r->raw[middle].pair < pair)
+      low = middle + 1;
+    else
+      high = middle;
   }
   unsigned bit = 1u << r->block_slot;
   if (low < r->block_prefix && r->raw[low].pair == pair) {
@@ -287,7 +298,8 @@ static long read_block_row(reader *r, const char *line, size_t length) {
   int32_t row = r->block_row;
   char what[96], count[24];
   if (r->block_is_matrix)
-    snprintf(what, sizeof what, "row %d of `matrix %.40s`", (int)row, slot_name(r->keys, r->block_slot));
+    snprintf(what, sizeof what, "row %d of `matrix %.40s`", (int)row,
+             slot_name(r->keys, r->block_slot));
   else
     snprintf(what, sizeof what, "the line of `vector %.40s`", slot_name(r->keys, r->block_slot));
   snprintf(count, sizeof count, "%d", (int)r->ranks);
@@ -341,9 +353,12 @@ static long read_line(reader *r, const char *line, size_t length) {
   }
   if (token_is(word, n, "link")) return read_link_line(r, line, length, &at);
   if (token_is(word, n, "matrix")) return read_block_line(r, line, length, &at, start, 1);
-  if (rank_slots && token_is(word, n, "vector")) return read_block_line(r, line, length, &at, start, 0);
-  return fail(r, start, rank_slots ? "`default`, `rank`, `link`, `matrix` or `vector`%s%s"
-                                   : "`default`, `link` or `matrix`%s%s", "", "");
+  if (rank_slots && token_is(word, n, "vector"))
+    return read_block_line(r, line, length, &at, start, 0);
+  return fail(r, start,
+              rank_slots ? "`default`, `rank`, `link`, `matrix` or `vector`%s%s"
+                         : "`default`, `link` or `matrix`%s%s",
+              "", "");
 }
 
 static int missing_default(reader *r, fs_error *err, int slot, const char *what) {
@@ -370,16 +385,19 @@ static int resolve(reader *r, fs_rank_pair_table *t, fs_error *err) {
   }
   t->links = links;
   for (int s = LINK_TIME; s <= LINK_PER_BYTE; s++)
-    if (complete[s] < pairs && !(r->defaults.set & 1u << s)) return missing_default(r, err, s, "link");
+    if (complete[s] < pairs && !(r->defaults.set & 1u << s))
+      return missing_default(r, err, s, "link");
   t->link_time = r->defaults.v[LINK_TIME];
   t->link_per_byte = r->defaults.v[LINK_PER_BYTE];
   if (!r->keys->rank_time) return 0;
   t->rank_time = malloc((size_t)r->ranks * sizeof *t->rank_time);
   t->rank_per_byte = malloc((size_t)r->ranks * sizeof *t->rank_per_byte);
-  if (!t->rank_time || !t->rank_per_byte) return fs_error_set(err, "%s: out of memory", fs_text_input_name(r->in));
+  if (!t->rank_time || !t->rank_per_byte)
+    return fs_error_set(err, "%s: out of memory", fs_text_input_name(r->in));
   for (int32_t i = 0; i < r->ranks; i++) {
     for (int s = RANK_TIME; s <= RANK_PER_BYTE; s++)
-      if (!(r->rank[i].set & 1u << s) && !(r->defaults.set & 1u << s)) return missing_default(r, err, s, "rank");
+      if (!(r->rank[i].set & 1u << s) && !(r->defaults.set & 1u << s))
+        return missing_default(r, err, s, "rank");
     values v = r->defaults;
     merge(&v, &r->rank[i]);
     t->rank_time[i] = v.v[RANK_TIME];
@@ -395,11 +413,11 @@ static int read_lines(reader *r, fs_error *err) {
   while ((status = fs_text_input_next_line(r->in, &line, &length, err)) == 1) {
     long column = read_line(r, line, length);
     if (column == -2) return fs_error_set(err, "%s: out of memory", fs_text_input_name(r->in));
-    if (column >= 0)
-      return fs_text_input_error(r->in, column + 1, err, "expected %s", r->expected);
+    if (column >= 0) return fs_text_input_error(r->in, column + 1, err, "expected %s", r->expected);
   }
   if (status == 0 && !r->ranks)
-    return fs_error_set(err, "%s: expected a `ranks N` line (the file has none)", fs_text_input_name(r->in));
+    return fs_error_set(err, "%s: expected a `ranks N` line (the file has none)",
+                        fs_text_input_name(r->in));
   if (status == 0 && r->block_slot >= 0)
     return fs_error_set(err, "%s:%lld:%zu: expected %d %s after `%s %s`, the file ends after %d",
                         fs_text_input_name(r->in), (long long)r->block_line, r->block_column + 1,
@@ -436,8 +454,10 @@ void fs_rank_pair_table_link(const fs_rank_pair_table *t, int32_t i, int32_t j, 
   int64_t pair = (int64_t)i * t->ranks + j, low = 0, high = t->links;
   while (low < high) {
     int64_t middle = low + (high - low) / 2;
-    if (t->link[middle].pair < pair) low = middle + 1;
-    else high = middle;
+    if (t->link[middle].pair < pair)
+      low = middle + 1;
+    else
+      high = middle;
   }
   int found = low < t->links && t->link[low].pair == pair;
   *time = found ? t->link[low].time : t->link_time;
@@ -466,8 +486,8 @@ void fs_rank_pair_table_average(fs_rank_pair_table *t) {
   }
 }
 
-int fs_rank_pair_model_load(fs_parameters *params, const char *model_name,
-                            fs_rank_pair_model *m, fs_error *err) {
+int fs_rank_pair_model_load(fs_parameters *params, const char *model_name, fs_rank_pair_model *m,
+                            fs_error *err) {
   fs_parameter *file = fs_parameter_take(params, "file");
   fs_parameter *average = fs_parameter_take(params, "average");
   if (!file)
@@ -508,9 +528,12 @@ static void json_escape(char *out, size_t size, const char *text) {
   size_t at = 0;
   for (; *text && at + 7 < size; text++) {
     unsigned char c = (unsigned char)*text;
-    if (c == '"' || c == '\\') out[at++] = '\\', out[at++] = (char)c;
-    else if (c < 0x20) at += (size_t)snprintf(out + at, size - at, "\\u%04x", c);
-    else out[at++] = (char)c;
+    if (c == '"' || c == '\\')
+      out[at++] = '\\', out[at++] = (char)c;
+    else if (c < 0x20)
+      at += (size_t)snprintf(out + at, size - at, "\\u%04x", c);
+    else
+      out[at++] = (char)c;
   }
   out[at] = 0;
 }

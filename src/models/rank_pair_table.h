@@ -39,7 +39,7 @@
 #include "core/error.h"
 #include "core/units.h"
 #include "io/text_input.h"
-#include "model_registry.h"
+#include "models/model_registry.h"
 
 #define FS_RANK_PAIR_MAX_RANKS ((int64_t)1 << 24)
 #define FS_RANK_PAIR_MAX_MATRIX_RANKS 4096

@@ -1,7 +1,7 @@
 /* shared_resource.c: progress-fraction sharing of resource instances (see
  * the header). Jobs live in a pool with a free list; each instance links
  * its active jobs. */
-#include "shared_resource.h"
+#include "models/shared_resource.h"
 
 #include <stdlib.h>
 
@@ -9,11 +9,11 @@
 #define GENERATIONS 127 /* 7 bits: payloads stay below bit 31 */
 
 typedef struct job {
-  int32_t owner, next;  /* the caller's id; next active on the instance, or free */
+  int32_t owner, next; /* the caller's id; next active on the instance, or free */
   int64_t bytes;
-  double progress;      /* fraction done */
-  double cost;          /* cost(bytes, tau) at the current tau, ps */
-  fs_time end;          /* when it ends at the current tau */
+  double progress; /* fraction done */
+  double cost;     /* cost(bytes, tau) at the current tau, ps */
+  fs_time end;     /* when it ends at the current tau */
   int tag;
 } job;
 
@@ -98,7 +98,8 @@ static void reschedule(fs_shared_resource *r, fs_engine *e, int32_t index, fs_ti
   in->next_end = first;
   in->generation = in->generation == GENERATIONS ? 1 : in->generation + 1;
   if (first >= 0)
-    r->callbacks.post(r->callbacks.owner, e, first, (uint32_t)index | in->generation << GENERATION_SHIFT);
+    r->callbacks.post(r->callbacks.owner, e, first,
+                      (uint32_t)index | in->generation << GENERATION_SHIFT);
 }
 
 static int32_t new_job(fs_shared_resource *r) {
@@ -126,8 +127,13 @@ void fs_shared_resource_begin(fs_shared_resource *r, fs_engine *e, int32_t index
   }
   instance *in = &r->instances[index];
   advance(r, in, now);
-  r->jobs[x] = (job){.owner = job_owner, .next = in->head, .bytes = bytes, .progress = 0,
-                     .cost = 0, .end = -1, .tag = job_tag};
+  r->jobs[x] = (job){.owner = job_owner,
+                     .next = in->head,
+                     .bytes = bytes,
+                     .progress = 0,
+                     .cost = 0,
+                     .end = -1,
+                     .tag = job_tag};
   in->head = x;
   in->tau++;
   if (r->observer.changed) r->observer.changed(r->observer.state, index, in->tau, now);

@@ -36,8 +36,8 @@ int fs_shared_resource_reset(fs_shared_resource *r, int32_t instances, fs_error 
 /* A job of `bytes` joins `instance` now; job_owner and job_tag come back in
  * done(). Fails the run (fs_engine_fail) when out of memory; outside a run
  * (engine NULL: a resource the owner drives itself) the job is dropped. */
-void fs_shared_resource_begin(fs_shared_resource *r, fs_engine *e, int32_t instance,
-                              int64_t bytes, int32_t job_owner, int job_tag, fs_time now);
+void fs_shared_resource_begin(fs_shared_resource *r, fs_engine *e, int32_t instance, int64_t bytes,
+                              int32_t job_owner, int job_tag, fs_time now);
 /* Handles an event posted by this resource (a payload below bit 31). */
 void fs_shared_resource_event(fs_shared_resource *r, fs_engine *e, uint32_t payload, fs_time now);
 /* Reports each instance's tau to observer (copied; NULL: none) from the

@@ -1,5 +1,5 @@
 /* size_table.c: reading and interpolating size-indexed parameter tables. */
-#include "size_table.h"
+#include "models/size_table.h"
 
 #include <stdlib.h>
 
@@ -7,7 +7,8 @@
  * 0), saturated at the time limits (an extrapolation may run past them). */
 static fs_time interpolate(fs_time a, fs_time b, int64_t s0, int64_t s1, int64_t s) {
   __int128 numerator = ((__int128)b - a) * ((__int128)s - s0), denominator = (__int128)s1 - s0;
-  __int128 q = (numerator < 0 ? numerator - denominator / 2 : numerator + denominator / 2) / denominator;
+  __int128 q =
+      (numerator < 0 ? numerator - denominator / 2 : numerator + denominator / 2) / denominator;
   __int128 v = a + q;
   return v > FS_TIME_LIMIT ? FS_TIME_LIMIT : v < -FS_TIME_LIMIT ? -FS_TIME_LIMIT : (fs_time)v;
 }
@@ -18,7 +19,10 @@ static int segment_of(const fs_size_table *t, int64_t size) {
   int low = 1, high = t->rows - 1; /* first i with size <= sizes[i], or the last */
   while (low < high) {
     int middle = (low + high) / 2;
-    if (size <= t->sizes[middle]) high = middle; else low = middle + 1;
+    if (size <= t->sizes[middle])
+      high = middle;
+    else
+      low = middle + 1;
   }
   return low;
 }
@@ -74,12 +78,13 @@ static int add_row(growing_table *g, int columns, int64_t size, const fs_time *v
 
 /* Parses one non-blank line into size and values; returns the 0-based
  * column of the first error and sets *expected, or -1 when fine. */
-static long parse_row(const char *line, size_t length, int columns,
-                      const char *const *column_names, const growing_table *g, int64_t *size,
-                      fs_time *values, const char **expected) {
+static long parse_row(const char *line, size_t length, int columns, const char *const *column_names,
+                      const growing_table *g, int64_t *size, fs_time *values,
+                      const char **expected) {
   size_t at = 0, n = next_token(line, length, &at), start = at - n;
   int status = fs_parse_size(line + start, n, size);
-  if (status == FS_PAST_LIMIT) return *expected = "a message size up to " FS_SIZE_LIMIT_TEXT, (long)start;
+  if (status == FS_PAST_LIMIT)
+    return *expected = "a message size up to " FS_SIZE_LIMIT_TEXT, (long)start;
   if (status) return *expected = "a message size (\"8B\", \"2KiB\")", (long)start;
   if (g->rows > 0 && *size <= g->sizes[g->rows - 1])
     return *expected = "a size larger than the previous row's", (long)start;
@@ -88,7 +93,8 @@ static long parse_row(const char *line, size_t length, int columns,
     status = n == 0 ? -1 : fs_parse_time(line + start, n, 1, &values[k]);
     if (status == FS_PAST_LIMIT)
       return *expected = "a time within the limit of +-" FS_TIME_LIMIT_TEXT, (long)start;
-    if (status) return *expected = column_names ? column_names[k] : "a time with a unit", (long)start;
+    if (status)
+      return *expected = column_names ? column_names[k] : "a time with a unit", (long)start;
   }
   n = next_token(line, length, &at);
   if (n != 0) return *expected = "the end of the row", (long)(at - n);
@@ -102,7 +108,8 @@ int fs_size_table_read(fs_text_input *in, int columns, const char *const *column
   size_t length;
   int status;
   *out = (fs_size_table){0};
-  if (columns < 0 || columns > FS_SIZE_TABLE_MAX_COLUMNS) return fs_error_set(err, "bad table shape");
+  if (columns < 0 || columns > FS_SIZE_TABLE_MAX_COLUMNS)
+    return fs_error_set(err, "bad table shape");
   while ((status = fs_text_input_next_line(in, &line, &length, err)) == 1) {
     size_t at = 0;
     if (next_token(line, length, &at) == 0) continue; /* blank or comment */
@@ -118,7 +125,8 @@ int fs_size_table_read(fs_text_input *in, int columns, const char *const *column
     fs_time values[FS_SIZE_TABLE_MAX_COLUMNS];
     const char *expected = NULL;
     long column = parse_row(line, length, columns, column_names, &g, &size, values, &expected);
-    if (column < 0 && g.rows == FS_SIZE_TABLE_MAX_ROWS) expected = "no more rows (limit reached)", column = 0;
+    if (column < 0 && g.rows == FS_SIZE_TABLE_MAX_ROWS)
+      expected = "no more rows (limit reached)", column = 0;
     if (column >= 0) {
       status = fs_text_input_error(in, column + 1, err, "expected %s", expected);
       break;
@@ -135,7 +143,10 @@ int fs_size_table_read(fs_text_input *in, int columns, const char *const *column
     free(g.values);
     return -1;
   }
-  *out = (fs_size_table){.columns = columns, .rows = g.rows, .sizes = g.sizes, .values = g.values,
+  *out = (fs_size_table){.columns = columns,
+                         .rows = g.rows,
+                         .sizes = g.sizes,
+                         .values = g.values,
                          .owned = 1};
   return 0;
 }

@@ -15,7 +15,7 @@
 #define FS_SIZE_TABLE_MAX_ROWS 1000000
 
 typedef struct fs_size_table {
-  int columns;           /* values per row */
+  int columns; /* values per row */
   int rows;
   const int64_t *sizes;  /* strictly increasing */
   const fs_time *values; /* rows * columns, row by row */

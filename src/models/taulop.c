@@ -34,11 +34,11 @@
 #include <string.h>
 
 #include "core/engine.h"
-#include "model_registry.h"
+#include "models/model_registry.h"
 #include "platform/platform.h"
-#include "platform_parameters.h"
-#include "shared_resource.h"
-#include "size_table.h"
+#include "models/platform_parameters.h"
+#include "models/shared_resource.h"
+#include "models/size_table.h"
 
 /* Model events: a message's o has passed (START_FLAG | message record), or
  * the shared channels' own events (below bit 31). */
@@ -63,7 +63,11 @@ typedef struct taulop {
   /* run state */
   fs_platform *platform;
   fs_shared_resource *channels; /* nodes' shared memories, then nodes' NICs */
-  struct { int64_t bytes; int32_t tau; double cost; } last[2]; /* per channel: the last cost asked */
+  struct {
+    int64_t bytes;
+    int32_t tau;
+    double cost;
+  } last[2]; /* per channel: the last cost asked */
   message *messages;
   int32_t message_count, message_capacity, free_message;
 } taulop;
@@ -165,12 +169,8 @@ static void transfer_done(void *owner, fs_engine *e, int32_t record, int leg, fs
       sender_done(e, g, now);
       begin_transfer(m, e, record, ACROSS, nodes + g->target_node, g->bytes, now);
       break;
-    case ACROSS:
-      begin_transfer(m, e, record, FROM_NIC, g->target_node, g->bytes, now);
-      break;
-    default:
-      deliver(m, e, record, now);
-      break;
+    case ACROSS: begin_transfer(m, e, record, FROM_NIC, g->target_node, g->bytes, now); break;
+    default: deliver(m, e, record, now); break;
   }
 }
 
@@ -201,8 +201,10 @@ static void begin_message(taulop *m, fs_engine *e, int32_t task, fs_time now) {
   int32_t from = p->kind[task] == FS_GET ? p->peer[task] : p->rank[task];
   int32_t to = p->kind[task] == FS_GET ? p->rank[task] : p->peer[task];
   message *g = &m->messages[record];
-  *g = (message){.task = task, .source_node = fs_platform_node_of(m->platform, from),
-                 .target_node = fs_platform_node_of(m->platform, to), .bytes = p->value[task]};
+  *g = (message){.task = task,
+                 .source_node = fs_platform_node_of(m->platform, from),
+                 .target_node = fs_platform_node_of(m->platform, to),
+                 .bytes = p->value[task]};
   g->local_node = g->source_node == g->target_node;
   g->segment = m->segment > 0 && g->bytes > m->segment ? m->segment : (g->bytes > 0 ? g->bytes : 1);
   int64_t segments = g->local_node ? segments_of(g->bytes, g->segment) : 1;
@@ -279,7 +281,8 @@ typedef struct lone_message {
 } lone_message;
 
 static int64_t lone_segment_bytes(const lone_message *l, int32_t j) {
-  return j + 1 < l->segments ? l->m->segment : l->bytes - (int64_t)(l->segments - 1) * l->m->segment;
+  return j + 1 < l->segments ? l->m->segment
+                             : l->bytes - (int64_t)(l->segments - 1) * l->m->segment;
 }
 
 static double lone_cost(void *owner, int32_t instance, int64_t bytes, int32_t tau) {
@@ -316,9 +319,14 @@ static void lone_done(void *owner, fs_engine *e, int32_t job_owner, int leg, fs_
 
 static fs_time lone_segmented(const taulop *m, int64_t bytes, fs_time *last_put) {
   if (segments_of(bytes, m->segment) > MAX_SEGMENTS) return -1;
-  lone_message l = {.m = m, .bytes = bytes, .delivered = -1,
+  lone_message l = {.m = m,
+                    .bytes = bytes,
+                    .delivered = -1,
                     .segments = (int32_t)segments_of(bytes, m->segment)};
-  fs_shared_callbacks callbacks = {.owner = &l, .cost = lone_cost, .post = lone_post, .done = lone_done};
+  fs_shared_callbacks callbacks = {.owner = &l,
+                                   .cost = lone_cost,
+                                   .post = lone_post,
+                                   .done = lone_done};
   fs_error err;
   l.shm = fs_shared_resource_new(&callbacks);
   if (!l.shm || fs_shared_resource_reset(l.shm, 1, &err)) {
@@ -377,7 +385,8 @@ static int taulop_price(void *state, const fs_program *p, int32_t task, fs_time 
 static void taulop_describe(const void *state, char *buffer, size_t size) {
   const taulop *m = state;
   char o0[32], o1[32], op[32];
-  int n = snprintf(buffer, size, "\"shm_table\": \"%s\", \"net_table\": \"%s\", \"shm_o_ns\": %s, "
+  int n = snprintf(buffer, size,
+                   "\"shm_table\": \"%s\", \"net_table\": \"%s\", \"shm_o_ns\": %s, "
                    "\"net_o_ns\": %s, \"net_o_protocol_ns\": %s, \"net_H_bytes\": %lld, "
                    "\"segment_bytes\": %lld",
                    m->table_name[0], m->table_name[1], fs_format_ns(o0, m->o[0]),
@@ -432,7 +441,7 @@ static int read_parameters(taulop *m, fs_parameters *params, fs_error *err) {
   fs_parameter *net = fs_parameter_take(params, "net_table");
   if (!shm || !net)
     return fs_error_set(err, "taulop needs --param shm_table=FILE and --param net_table=FILE "
-                        "(rows: SIZE L(m,1) L(m,2) ... L(m,T))");
+                             "(rows: SIZE L(m,1) L(m,2) ... L(m,T))");
   if (fs_parameter_time(params, "shm_o", 0, &m->o[0], err) ||
       fs_parameter_time(params, "net_o", 0, &m->o[1], err) ||
       fs_parameter_time(params, "net_o_protocol", 0, &m->o_protocol[1], err) ||
@@ -450,19 +459,26 @@ static const fs_model_reports taulop_reports = {.describe = taulop_describe,
 int fs_taulop_create(fs_parameters *params, fs_network_model *out, fs_error *err) {
   taulop *m = calloc(1, sizeof *m);
   if (!m) return fs_error_set(err, "out of memory");
-  m->threshold[0] = INT64_MAX; /* shared memory: no protocol change (thesis §1.6) */
+  m->threshold[0] = INT64_MAX;  /* shared memory: no protocol change (thesis §1.6) */
   m->threshold[1] = 128 * 1024; /* H_TCP of MPICH */
   m->segment = 8 * 1024;
-  fs_shared_callbacks callbacks = {.owner = m, .cost = channel_cost,
-                                   .post = post_model_event, .done = transfer_done};
+  fs_shared_callbacks callbacks = {.owner = m,
+                                   .cost = channel_cost,
+                                   .post = post_model_event,
+                                   .done = transfer_done};
   m->channels = fs_shared_resource_new(&callbacks);
   if (!m->channels) fs_error_set(err, "out of memory");
   if (!m->channels || read_parameters(m, params, err)) {
     taulop_destroy(m);
     return -1;
   }
-  *out = (fs_network_model){.name = "taulop", .state = m, .start = taulop_start,
-                            .send = taulop_send, .event = taulop_event, .reset = taulop_reset,
-                            .destroy = taulop_destroy, .reports = &taulop_reports};
+  *out = (fs_network_model){.name = "taulop",
+                            .state = m,
+                            .start = taulop_start,
+                            .send = taulop_send,
+                            .event = taulop_event,
+                            .reset = taulop_reset,
+                            .destroy = taulop_destroy,
+                            .reports = &taulop_reports};
   return 0;
 }

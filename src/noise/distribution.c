@@ -14,7 +14,7 @@
  *   exponential -mean log(u_0) (inversion); uniform min + (max-min) u_0;
  *   empirical   samples[floor(u_0 n)].
  * Zero-variance cases return their value exactly (sigma = 0: mu or exp(mu)). */
-#include "distribution.h"
+#include "noise/distribution.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -24,7 +24,7 @@
 
 #include "core/suggest.h"
 #include "io/text_input.h"
-#include "random.h"
+#include "noise/random.h"
 
 #define TWO_PI 6.283185307179586476925286766559
 #define HALF_DRAW (FS_RANDOM_DRAW_UNIFORMS / 2)
@@ -124,35 +124,37 @@ static int check(fs_distribution *d, const int given[2], fs_error *err) {
   double a = d->parameter[0], b = d->parameter[1];
   char shown[32], constraint[64];
   switch (d->kind) {
-  case FS_DISTRIBUTION_NORMAL:
-    if (b < 0) return must(name, "sigma", ">= 0", b, err);
-    if (a < -3 * b) {
-      char shown_mu[32];
-      return fs_error_set(err,
-                          "normal: mu must be >= -3*sigma = %s, not %s (truncated at 0, too little "
-                          "mass would be left to sample)",
-                          show_number(-3 * b + 0.0, shown), show_number(a, shown_mu));
-    }
-    return 0;
-  case FS_DISTRIBUTION_LOGNORMAL: return b < 0 ? must(name, "sigma", ">= 0", b, err) : 0;
-  case FS_DISTRIBUTION_GAMMA:
-    if (!(a > 0)) return must(name, "shape", "> 0", a, err);
-    return b < 0 ? must(name, "scale", ">= 0", b, err) : 0;
-  case FS_DISTRIBUTION_EXPONENTIAL:
-    if (given[0] && given[1]) return fs_error_set(err, "exponential: give mean or rate, not both");
-    if (!given[0] && !given[1])
-      return fs_error_set(err, "exponential: missing parameter mean (or rate)");
-    if (given[0]) return a < 0 ? must(name, "mean", ">= 0", a, err) : 0;
-    if (!(b > 0)) return must(name, "rate", "> 0", b, err);
-    d->parameter[0] = 1 / b, d->parameter[1] = 0;
-    return 0;
-  case FS_DISTRIBUTION_UNIFORM:
-    snprintf(constraint, sizeof constraint, ">= min = %s", show_number(a, shown));
-    return b < a ? must(name, "max", constraint, b, err) : 0;
-  case FS_DISTRIBUTION_BETA_PRIME:
-    if (!(a > 0)) return must(name, "alpha", "> 0", a, err);
-    return !(b > 0) ? must(name, "beta", "> 0", b, err) : 0;
-  default: return 0;
+    case FS_DISTRIBUTION_NORMAL:
+      if (b < 0) return must(name, "sigma", ">= 0", b, err);
+      if (a < -3 * b) {
+        char shown_mu[32];
+        return fs_error_set(err,
+                            "normal: mu must be >= -3*sigma = %s, not %s (truncated at 0, too "
+                            "little "
+                            "mass would be left to sample)",
+                            show_number(-3 * b + 0.0, shown), show_number(a, shown_mu));
+      }
+      return 0;
+    case FS_DISTRIBUTION_LOGNORMAL: return b < 0 ? must(name, "sigma", ">= 0", b, err) : 0;
+    case FS_DISTRIBUTION_GAMMA:
+      if (!(a > 0)) return must(name, "shape", "> 0", a, err);
+      return b < 0 ? must(name, "scale", ">= 0", b, err) : 0;
+    case FS_DISTRIBUTION_EXPONENTIAL:
+      if (given[0] && given[1])
+        return fs_error_set(err, "exponential: give mean or rate, not both");
+      if (!given[0] && !given[1])
+        return fs_error_set(err, "exponential: missing parameter mean (or rate)");
+      if (given[0]) return a < 0 ? must(name, "mean", ">= 0", a, err) : 0;
+      if (!(b > 0)) return must(name, "rate", "> 0", b, err);
+      d->parameter[0] = 1 / b, d->parameter[1] = 0;
+      return 0;
+    case FS_DISTRIBUTION_UNIFORM:
+      snprintf(constraint, sizeof constraint, ">= min = %s", show_number(a, shown));
+      return b < a ? must(name, "max", constraint, b, err) : 0;
+    case FS_DISTRIBUTION_BETA_PRIME:
+      if (!(a > 0)) return must(name, "alpha", "> 0", a, err);
+      return !(b > 0) ? must(name, "beta", "> 0", b, err) : 0;
+    default: return 0;
   }
 }
 
@@ -361,20 +363,20 @@ double fs_distribution_draw(const fs_distribution *d, uint64_t seed, uint64_t st
   draw_key k = {seed, stream, index};
   double a = d->parameter[0], b = d->parameter[1];
   switch (d->kind) {
-  case FS_DISTRIBUTION_CONSTANT: return a;
-  case FS_DISTRIBUTION_NORMAL: return truncated_normal(&k, a, b);
-  case FS_DISTRIBUTION_LOGNORMAL: return b == 0 ? exp(a) : exp(a + b * standard_normal(&k, 0));
-  case FS_DISTRIBUTION_GAMMA:
-    return b == 0 ? 0 : b * exp(log_gamma_draw(&k, a, 0, FS_RANDOM_DRAW_UNIFORMS));
-  case FS_DISTRIBUTION_EXPONENTIAL: return a == 0 ? 0 : a * -log(uniform(&k, 0));
-  case FS_DISTRIBUTION_UNIFORM: return a == b ? a : a + (b - a) * uniform(&k, 0);
-  case FS_DISTRIBUTION_BETA_PRIME:
-    return exp(log_gamma_draw(&k, a, 0, HALF_DRAW) -
-               log_gamma_draw(&k, b, HALF_DRAW, FS_RANDOM_DRAW_UNIFORMS));
-  case FS_DISTRIBUTION_EMPIRICAL: {
-    int64_t i = (int64_t)(uniform(&k, 0) * (double)d->sample_count);
-    return d->samples[i < d->sample_count ? i : d->sample_count - 1];
-  }
+    case FS_DISTRIBUTION_CONSTANT: return a;
+    case FS_DISTRIBUTION_NORMAL: return truncated_normal(&k, a, b);
+    case FS_DISTRIBUTION_LOGNORMAL: return b == 0 ? exp(a) : exp(a + b * standard_normal(&k, 0));
+    case FS_DISTRIBUTION_GAMMA:
+      return b == 0 ? 0 : b * exp(log_gamma_draw(&k, a, 0, FS_RANDOM_DRAW_UNIFORMS));
+    case FS_DISTRIBUTION_EXPONENTIAL: return a == 0 ? 0 : a * -log(uniform(&k, 0));
+    case FS_DISTRIBUTION_UNIFORM: return a == b ? a : a + (b - a) * uniform(&k, 0);
+    case FS_DISTRIBUTION_BETA_PRIME:
+      return exp(log_gamma_draw(&k, a, 0, HALF_DRAW) -
+                 log_gamma_draw(&k, b, HALF_DRAW, FS_RANDOM_DRAW_UNIFORMS));
+    case FS_DISTRIBUTION_EMPIRICAL: {
+      int64_t i = (int64_t)(uniform(&k, 0) * (double)d->sample_count);
+      return d->samples[i < d->sample_count ? i : d->sample_count - 1];
+    }
   }
   return 0;
 }
@@ -402,14 +404,14 @@ static double empirical_moment(const fs_distribution *d, int second) {
 double fs_distribution_mean(const fs_distribution *d) {
   double a = d->parameter[0], b = d->parameter[1];
   switch (d->kind) {
-  case FS_DISTRIBUTION_CONSTANT: return a;
-  case FS_DISTRIBUTION_NORMAL: return b == 0 ? a : a + b * truncated_lambda(-a / b);
-  case FS_DISTRIBUTION_LOGNORMAL: return exp(a + b * b / 2);
-  case FS_DISTRIBUTION_GAMMA: return a * b;
-  case FS_DISTRIBUTION_EXPONENTIAL: return a;
-  case FS_DISTRIBUTION_UNIFORM: return a + (b - a) / 2;
-  case FS_DISTRIBUTION_BETA_PRIME: return b > 1 ? a / (b - 1) : INFINITY;
-  case FS_DISTRIBUTION_EMPIRICAL: return empirical_moment(d, 0);
+    case FS_DISTRIBUTION_CONSTANT: return a;
+    case FS_DISTRIBUTION_NORMAL: return b == 0 ? a : a + b * truncated_lambda(-a / b);
+    case FS_DISTRIBUTION_LOGNORMAL: return exp(a + b * b / 2);
+    case FS_DISTRIBUTION_GAMMA: return a * b;
+    case FS_DISTRIBUTION_EXPONENTIAL: return a;
+    case FS_DISTRIBUTION_UNIFORM: return a + (b - a) / 2;
+    case FS_DISTRIBUTION_BETA_PRIME: return b > 1 ? a / (b - 1) : INFINITY;
+    case FS_DISTRIBUTION_EMPIRICAL: return empirical_moment(d, 0);
   }
   return 0;
 }
@@ -417,19 +419,19 @@ double fs_distribution_mean(const fs_distribution *d) {
 double fs_distribution_variance(const fs_distribution *d) {
   double a = d->parameter[0], b = d->parameter[1];
   switch (d->kind) {
-  case FS_DISTRIBUTION_CONSTANT: return 0;
-  case FS_DISTRIBUTION_NORMAL: {
-    if (b == 0) return 0;
-    double alpha = -a / b, lambda = truncated_lambda(alpha);
-    return b * b * (1 + alpha * lambda - lambda * lambda);
-  }
-  case FS_DISTRIBUTION_LOGNORMAL: return expm1(b * b) * exp(2 * a + b * b);
-  case FS_DISTRIBUTION_GAMMA: return a * b * b;
-  case FS_DISTRIBUTION_EXPONENTIAL: return a * a;
-  case FS_DISTRIBUTION_UNIFORM: return (b - a) * (b - a) / 12;
-  case FS_DISTRIBUTION_BETA_PRIME:
-    return b > 2 ? a * (a + b - 1) / ((b - 2) * (b - 1) * (b - 1)) : INFINITY;
-  case FS_DISTRIBUTION_EMPIRICAL: return empirical_moment(d, 1);
+    case FS_DISTRIBUTION_CONSTANT: return 0;
+    case FS_DISTRIBUTION_NORMAL: {
+      if (b == 0) return 0;
+      double alpha = -a / b, lambda = truncated_lambda(alpha);
+      return b * b * (1 + alpha * lambda - lambda * lambda);
+    }
+    case FS_DISTRIBUTION_LOGNORMAL: return expm1(b * b) * exp(2 * a + b * b);
+    case FS_DISTRIBUTION_GAMMA: return a * b * b;
+    case FS_DISTRIBUTION_EXPONENTIAL: return a * a;
+    case FS_DISTRIBUTION_UNIFORM: return (b - a) * (b - a) / 12;
+    case FS_DISTRIBUTION_BETA_PRIME:
+      return b > 2 ? a * (a + b - 1) / ((b - 2) * (b - 1) * (b - 1)) : INFINITY;
+    case FS_DISTRIBUTION_EMPIRICAL: return empirical_moment(d, 1);
   }
   return 0;
 }

@@ -2,7 +2,7 @@
  * (see noise.h). The engine's perturbation (perturbation.c) calls
  * fs_noise_apply for each interval a model gives it and
  * fs_noise_detour_end for each CPU occupation. */
-#include "noise.h"
+#include "noise/noise.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -45,8 +45,8 @@ struct fs_noise {
   int32_t segments;
   int32_t segment_first[2 * MAX_TERMS + 1];
   int16_t segment_term[2 * MAX_TERMS + 1][FS_NOISE_KINDS];
-  detour *detours;             /* sorted, disjoint */
-  fs_time *busy_before;        /* per detour: the detour time before it */
+  detour *detours;      /* sorted, disjoint */
+  fs_time *busy_before; /* per detour: the detour time before it */
   int64_t detour_count;
   fs_time period, free_per_period;
   char trace_path[256];
@@ -79,7 +79,8 @@ static int parse_term(const char *option, const char *spec, noise_term *term, fs
       kind = k;
   if (kind < 0) {
     char typed[64] = "", mean[100];
-    snprintf(typed, sizeof typed, "%.*s", equals ? (int)(name_length < 63 ? name_length : 63) : 0, spec);
+    snprintf(typed, sizeof typed, "%.*s", equals ? (int)(name_length < 63 ? name_length : 63) : 0,
+             spec);
     fs_suggest_text(mean, sizeof mean, typed, kind_names, FS_NOISE_KINDS);
     return fs_error_set(err, "%s %s: expected host=DIST, net=DIST or compute=DIST%s%s", option,
                         spec, mean[0] ? "; " : "", mean);
@@ -98,8 +99,10 @@ static int parse_term(const char *option, const char *spec, noise_term *term, fs
       term->additive = 1;
     else if (!(length == 3 && strncmp(value, "mul", 3) == 0))
       return fs_error_set(err, "%s %s: mode must be add or mul", option, spec);
-    if (*end) end++; /* the comma after it */
-    else if (mode > text) mode--; /* the separator before it */
+    if (*end)
+      end++; /* the comma after it */
+    else if (mode > text)
+      mode--; /* the separator before it */
     memmove(mode, end, strlen(end) + 1);
   }
   fs_error inner = {{0}};
@@ -110,8 +113,8 @@ static int parse_term(const char *option, const char *spec, noise_term *term, fs
   return 0;
 }
 
-static int add_term(fs_noise *n, const char *option, const char *spec, int32_t first,
-                    int32_t last, fs_error *err) {
+static int add_term(fs_noise *n, const char *option, const char *spec, int32_t first, int32_t last,
+                    fs_error *err) {
   if (n->term_count == MAX_TERMS)
     return fs_error_set(err, "%s %s: more than %d noise terms", option, spec, MAX_TERMS);
   noise_term *term = &n->terms[n->term_count];
@@ -177,8 +180,8 @@ static int parse_detour(fs_text_input *in, const char *line, size_t length, deto
                                  fs_text_shown(field[f], field_length[f], shown));
   }
   if (d->duration > FS_TIME_LIMIT - d->start)
-    return fs_text_input_error(in, field[1] - line + 1, err, "expected a detour ending by the limit, %s",
-                               FS_TIME_LIMIT_TEXT);
+    return fs_text_input_error(in, field[1] - line + 1, err,
+                               "expected a detour ending by the limit, %s", FS_TIME_LIMIT_TEXT);
   while (at < length && (line[at] == ' ' || line[at] == '\t')) at++;
   if (at < length)
     return fs_text_input_error(in, (int64_t)at + 1, err,
@@ -287,7 +290,8 @@ int fs_noise_prepare(fs_noise *n, int32_t ranks, fs_error *err) {
     int16_t *term = n->segment_term[n->segments];
     for (int k = 0; k < FS_NOISE_KINDS; k++) term[k] = (int16_t)n->general[k];
     for (int i = 0; i < n->term_count; i++) /* later terms win */
-      if (n->terms[i].first_rank >= 0 && n->terms[i].first_rank <= first && first <= n->terms[i].last_rank)
+      if (n->terms[i].first_rank >= 0 && n->terms[i].first_rank <= first &&
+          first <= n->terms[i].last_rank)
         term[n->terms[i].kind] = (int16_t)i;
     n->segment_first[n->segments++] = first;
   }
@@ -302,7 +306,10 @@ static int segment_of(const fs_noise *n, int32_t rank) {
   int low = 0, high = n->segments;
   while (low < high) {
     int middle = low + (high - low) / 2;
-    if (n->segment_first[middle] <= rank) low = middle + 1; else high = middle;
+    if (n->segment_first[middle] <= rank)
+      low = middle + 1;
+    else
+      high = middle;
   }
   return low - 1;
 }
@@ -333,7 +340,10 @@ static int64_t first_detour_from(const fs_noise *n, fs_time x) {
   int64_t low = 0, high = n->detour_count;
   while (low < high) {
     int64_t middle = low + (high - low) / 2;
-    if (n->detours[middle].start < x) low = middle + 1; else high = middle;
+    if (n->detours[middle].start < x)
+      low = middle + 1;
+    else
+      high = middle;
   }
   return low;
 }
@@ -356,8 +366,10 @@ static fs_time position_after_free(const fs_noise *n, fs_time amount) {
   int64_t low = 0, high = n->detour_count;
   while (low < high) {
     int64_t middle = low + (high - low) / 2;
-    if (n->detours[middle].start - n->busy_before[middle] < amount) low = middle + 1;
-    else high = middle;
+    if (n->detours[middle].start - n->busy_before[middle] < amount)
+      low = middle + 1;
+    else
+      high = middle;
   }
   return amount + n->busy_before[low];
 }
@@ -413,8 +425,8 @@ void fs_noise_describe(const fs_noise *n, char *buffer, size_t size) {
   }
   if (n->detour_count && used < size) {
     json_escaped(text, sizeof text, n->trace_path);
-    snprintf(buffer + used, size - used, "%s\"trace\": \"%s\", \"detours\": %lld",
-             used ? ", " : "", text, (long long)n->detour_count);
+    snprintf(buffer + used, size - used, "%s\"trace\": \"%s\", \"detours\": %lld", used ? ", " : "",
+             text, (long long)n->detour_count);
   }
 }
 

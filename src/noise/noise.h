@@ -30,7 +30,12 @@
 #include "core/error.h"
 #include "core/units.h"
 
-typedef enum fs_noise_kind { FS_NOISE_HOST, FS_NOISE_NET, FS_NOISE_COMPUTE, FS_NOISE_KINDS } fs_noise_kind;
+typedef enum fs_noise_kind {
+  FS_NOISE_HOST,
+  FS_NOISE_NET,
+  FS_NOISE_COMPUTE,
+  FS_NOISE_KINDS
+} fs_noise_kind;
 
 typedef struct fs_noise fs_noise;
 

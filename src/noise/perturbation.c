@@ -29,8 +29,8 @@ static fs_time perturb(noisy_run *r, fs_noise_kind kind, int32_t rank, fs_time d
 
 /* The end of a CPU occupation of rank from start to end: host noise (and
  * compute noise for a compute), then the detours it meets. */
-static fs_time occupation_end(noisy_run *r, int32_t rank, int takes_cpu, int compute,
-                              fs_time start, fs_time end, fs_time now) {
+static fs_time occupation_end(noisy_run *r, int32_t rank, int takes_cpu, int compute, fs_time start,
+                              fs_time end, fs_time now) {
   fs_time d = perturb(r, FS_NOISE_HOST, rank, end - start);
   if (compute) d = perturb(r, FS_NOISE_COMPUTE, rank, d);
   fs_time t = fs_time_add(start, d);
@@ -41,15 +41,15 @@ static fs_time occupation_end(noisy_run *r, int32_t rank, int takes_cpu, int com
 static fs_time task_occupation_end(noisy_run *r, int32_t task, int compute, fs_time at,
                                    fs_time now) {
   const fs_program *p = r->program;
-  return occupation_end(r, p->rank[task], fs_task_takes_cpu(p, task), compute, r->started[task],
-                        at, now);
+  return occupation_end(r, p->rank[task], fs_task_takes_cpu(p, task), compute, r->started[task], at,
+                        now);
 }
 
 /* The whole interval from task's start to `at` under net noise. */
 static fs_time net_from_start(noisy_run *r, int32_t task, fs_time at, fs_time now) {
   fs_time start = r->started[task];
-  return not_before(now, fs_time_add(start, perturb(r, FS_NOISE_NET, r->program->rank[task],
-                                                    at - start)));
+  return not_before(now, fs_time_add(start,
+                                     perturb(r, FS_NOISE_NET, r->program->rank[task], at - start)));
 }
 
 static void reset(void *state) {
@@ -68,14 +68,10 @@ static fs_time complete(void *state, int32_t task, fs_time at, fs_time now) {
   noisy_run *r = state;
   switch (r->program->kind[task]) {
     case FS_START:
-    case FS_PROXY:
-      return at;
-    case FS_SLEEP:
-      return task_occupation_end(r, task, 0, at, now);
-    case FS_COMPUTE:
-      return task_occupation_end(r, task, 1, at, now);
-    default:
-      return net_from_start(r, task, task_occupation_end(r, task, 0, at, now), now);
+    case FS_PROXY: return at;
+    case FS_SLEEP: return task_occupation_end(r, task, 0, at, now);
+    case FS_COMPUTE: return task_occupation_end(r, task, 1, at, now);
+    default: return net_from_start(r, task, task_occupation_end(r, task, 0, at, now), now);
   }
 }
 
@@ -99,8 +95,8 @@ static fs_time transfer(void *state, int32_t task, fs_time at, fs_time *local, f
   else if (at < *local)
     arrival = net_from_start(r, task, at, now);
   else
-    arrival = fs_time_add(noisy_local, perturb(r, FS_NOISE_NET, r->program->rank[task],
-                                               at - *local));
+    arrival =
+        fs_time_add(noisy_local, perturb(r, FS_NOISE_NET, r->program->rank[task], at - *local));
   *local = noisy_local;
   return arrival;
 }

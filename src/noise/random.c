@@ -2,7 +2,7 @@
  * multiplies counter words 0 and 2 by two constants, and mixes the high
  * halves with words 1 and 3 and the key; the key grows by two Weyl
  * constants between rounds. */
-#include "random.h"
+#include "noise/random.h"
 
 #define PHILOX_M0 UINT32_C(0xD2511F53)
 #define PHILOX_M1 UINT32_C(0xCD9E8D57)

@@ -1,6 +1,6 @@
 /* platform.c: see platform.h. Validation lives here so that the XML reader
  * and the command line share every check and every message. */
-#include "platform.h"
+#include "platform/platform.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +41,8 @@ static int name_ok(const char *name, size_t length) {
 
 static int check_name(const char *what, const char *name, size_t length, fs_error *err) {
   if (name_ok(name, length)) return 0;
-  return fs_error_set(err, "expected a %s name of 1 to %d of [A-Za-z][A-Za-z0-9_.-]* (got \"%.*s\")",
+  return fs_error_set(err,
+                      "expected a %s name of 1 to %d of [A-Za-z][A-Za-z0-9_.-]* (got \"%.*s\")",
                       what, FS_PLATFORM_NAME_MAX, length > 64 ? 64 : (int)length, name);
 }
 
@@ -200,16 +201,17 @@ fs_mapping fs_mapping_from_name(const char *text, size_t length) {
 
 const char *fs_mapping_name(fs_mapping mapping) {
   switch (mapping) {
-  case FS_MAPPING_SEQUENTIAL: return "sequential";
-  case FS_MAPPING_ROUND_ROBIN: return "round-robin";
-  case FS_MAPPING_EXPLICIT: return "explicit";
-  default: return "none";
+    case FS_MAPPING_SEQUENTIAL: return "sequential";
+    case FS_MAPPING_ROUND_ROBIN: return "round-robin";
+    case FS_MAPPING_EXPLICIT: return "explicit";
+    default: return "none";
   }
 }
 
 fs_platform *fs_platform_from_options(int64_t nodes, int64_t cores, const char *mapping,
                                       int64_t ranks, fs_error *err) {
-  fs_mapping kind = mapping ? fs_mapping_from_name(mapping, strlen(mapping)) : FS_MAPPING_SEQUENTIAL;
+  fs_mapping kind = mapping ? fs_mapping_from_name(mapping, strlen(mapping))
+                            : FS_MAPPING_SEQUENTIAL;
   if (kind != FS_MAPPING_SEQUENTIAL && kind != FS_MAPPING_ROUND_ROBIN)
     return fs_error_set(err, "--mapping: expected seq or rr (got \"%.64s\")", mapping), NULL;
   fs_error why;

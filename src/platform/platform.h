@@ -35,9 +35,9 @@
 
 #include "core/error.h"
 
-#define FS_PLATFORM_MAX_LEVELS 16   /* listed levels above the nodes */
+#define FS_PLATFORM_MAX_LEVELS 16 /* listed levels above the nodes */
 #define FS_PLATFORM_MAX_CHANNELS 16
-#define FS_PLATFORM_NAME_MAX 63     /* bytes; names are [A-Za-z][A-Za-z0-9_.-]* */
+#define FS_PLATFORM_NAME_MAX 63 /* bytes; names are [A-Za-z][A-Za-z0-9_.-]* */
 
 typedef enum fs_mapping {
   FS_MAPPING_NONE = 0, /* not mapped yet */
@@ -58,17 +58,17 @@ typedef struct fs_platform_channel {
 } fs_platform_channel;
 
 typedef struct fs_platform {
-  int32_t nodes;     /* M */
-  int32_t cores;     /* Q, per node */
-  int32_t levels;    /* listed levels; level[i] is tree level i + 1 */
+  int32_t nodes;  /* M */
+  int32_t cores;  /* Q, per node */
+  int32_t levels; /* listed levels; level[i] is tree level i + 1 */
   fs_platform_level level[FS_PLATFORM_MAX_LEVELS];
   int32_t top_level; /* the level between the farthest two nodes; >= 1 */
   int32_t channels;
   fs_platform_channel channel[FS_PLATFORM_MAX_CHANNELS];
   fs_mapping mapping;
-  int32_t ranks;     /* P, once mapped */
+  int32_t ranks;      /* P, once mapped */
   int32_t used_nodes; /* once mapped: 1 + the highest node a rank is on */
-  int32_t *node;     /* node of each rank of an explicit mapping; else NULL */
+  int32_t *node;      /* node of each rank of an explicit mapping; else NULL */
 } fs_platform;
 
 /* A platform with nodes >= 1 and cores >= 1 and no levels, channels or

@@ -1,7 +1,7 @@
 /* platform_xml.c: see platform_xml.h. io/xml_input.h builds a small
  * tree safely (first error, element count, DOCTYPE refusal); it is walked
  * and every value checked through the platform.h API, whose messages get a "FILE:LINE: " prefix here. */
-#include "platform_xml.h"
+#include "platform/platform_xml.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -34,7 +34,8 @@ static xmlDocPtr parse(const char *data, size_t length, const char *name, fs_err
 static int check_attributes(const reader *r, const xmlNode *node, const char *const *allowed) {
   for (const xmlAttr *a = node->properties; a; a = a->next) {
     int known = 0;
-    for (const char *const *n = allowed; *n && !a->ns; n++) known |= strcmp(*n, (const char *)a->name) == 0;
+    for (const char *const *n = allowed; *n && !a->ns; n++)
+      known |= strcmp(*n, (const char *)a->name) == 0;
     if (!known)
       return at(r, node, "expected only %s%s%s on <%s> (got %.64s)", allowed[0],
                 allowed[1] ? " and " : "", allowed[1] ? allowed[1] : "", node->name, a->name);
@@ -46,7 +47,9 @@ static int check_attributes(const reader *r, const xmlNode *node, const char *co
 static int check_empty(const reader *r, const xmlNode *node) {
   for (const xmlNode *c = node->children; c; c = c->next) {
     if (c->type == XML_COMMENT_NODE || c->type == XML_PI_NODE) continue;
-    if ((c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) && fs_xml_is_blank(c->content)) continue;
+    if ((c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) &&
+        fs_xml_is_blank(c->content))
+      continue;
     return at(r, c, "expected nothing inside <%s> (got %s)", node->name,
               c->type == XML_ELEMENT_NODE ? "an element" : "text");
   }
@@ -87,7 +90,8 @@ static int read_level(const reader *r, fs_platform *p, const xmlNode *node) {
   xmlChar *name = attribute(r, node, "name");
   if (!name) return -1;
   fs_error why;
-  int status = fs_platform_add_level(p, (const char *)name, strlen((const char *)name), fanout, &why);
+  int status =
+      fs_platform_add_level(p, (const char *)name, strlen((const char *)name), fanout, &why);
   xmlFree(name);
   return relay(r, node, status, &why);
 }
@@ -101,7 +105,8 @@ static int read_channel(const reader *r, fs_platform *p, const xmlNode *node) {
   xmlChar *name = attribute(r, node, "name");
   if (!name) return -1;
   fs_error why;
-  int status = fs_platform_add_channel(p, (const char *)name, strlen((const char *)name), level, &why);
+  int status =
+      fs_platform_add_channel(p, (const char *)name, strlen((const char *)name), level, &why);
   xmlFree(name);
   return relay(r, node, status, &why);
 }
@@ -140,13 +145,15 @@ static int map_explicit(const reader *r, fs_platform *p, const xmlNode *node) {
   int status = 0;
   if (words == 0 || (r->ranks > 0 && (int64_t)words != r->ranks)) {
     status = r->ranks > 0
-                 ? at(r, node, "expected %lld node numbers in the explicit mapping, one per rank (got %zu)",
+                 ? at(r, node,
+                      "expected %lld node numbers in the explicit mapping, one per rank (got %zu)",
                       (long long)r->ranks, words)
                  : at(r, node, "expected node numbers in the explicit mapping, one per rank");
   } else {
     int32_t *nodes = malloc(words * sizeof *nodes);
     fs_error why;
-    if (!nodes) status = at(r, node, "out of memory for %zu ranks", words);
+    if (!nodes)
+      status = at(r, node, "out of memory for %zu ranks", words);
     else if (!(status = parse_nodes(r, node, text, nodes)))
       status = relay(r, node, fs_platform_map_explicit(p, (int64_t)words, nodes, &why), &why);
     free(nodes);
@@ -163,7 +170,8 @@ static int read_mapping(const reader *r, fs_platform *p, const xmlNode *node) {
   fs_mapping kind = fs_mapping_from_name((const char *)value, strlen((const char *)value));
   int status = 0;
   if (kind == FS_MAPPING_NONE)
-    status = at(r, node, "expected kind=\"sequential\", \"round-robin\" or \"explicit\" (got \"%.64s\")",
+    status = at(r, node,
+                "expected kind=\"sequential\", \"round-robin\" or \"explicit\" (got \"%.64s\")",
                 (const char *)value);
   xmlFree(value);
   if (status) return -1;
@@ -181,10 +189,14 @@ static int check_children(const reader *r, const xmlNode *root) {
   int mappings = 0;
   for (const xmlNode *c = root->children; c; c = c->next) {
     if (c->type == XML_COMMENT_NODE || c->type == XML_PI_NODE) continue;
-    if ((c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) && fs_xml_is_blank(c->content)) continue;
+    if ((c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) &&
+        fs_xml_is_blank(c->content))
+      continue;
     if (c->type != XML_ELEMENT_NODE) return at(r, c, "expected only elements inside <platform>");
-    if (fs_xml_is_element(c, "mapping") && ++mappings > 1) return at(r, c, "expected at most one <mapping>");
-    if (!fs_xml_is_element(c, "level") && !fs_xml_is_element(c, "channel") && !fs_xml_is_element(c, "mapping"))
+    if (fs_xml_is_element(c, "mapping") && ++mappings > 1)
+      return at(r, c, "expected at most one <mapping>");
+    if (!fs_xml_is_element(c, "level") && !fs_xml_is_element(c, "channel") &&
+        !fs_xml_is_element(c, "mapping"))
       return at(r, c, "expected <level>, <channel> or <mapping> (got <%.64s>%s)", c->name,
                 c->ns ? " in a namespace" : "");
   }
@@ -211,8 +223,10 @@ static int read_children(const reader *r, fs_platform *p, const xmlNode *root) {
 static fs_platform *read_platform(const reader *r, const xmlNode *root) {
   static const char *const allowed[] = {"nodes", "cores", NULL};
   if (!fs_xml_is_element(root, "platform"))
-    return at(r, root, "expected <platform> without a namespace as the root element (got <%.64s>%s)",
-              root->name, root->ns ? " in a namespace" : ""), NULL;
+    return at(r, root,
+              "expected <platform> without a namespace as the root element (got <%.64s>%s)",
+              root->name, root->ns ? " in a namespace" : ""),
+           NULL;
   int64_t nodes, cores;
   if (check_attributes(r, root, allowed) || check_children(r, root) ||
       count_attribute(r, root, "nodes", 1, INT32_MAX, &nodes) ||
@@ -232,7 +246,8 @@ fs_platform *fs_platform_read_xml_memory(const char *data, size_t length, const 
                                          int64_t ranks, fs_error *err) {
   if (ranks < 0 || ranks > INT32_MAX)
     return fs_error_set(err, "%s: expected ranks in [0, %d] (got %lld)", name, INT32_MAX,
-                        (long long)ranks), NULL;
+                        (long long)ranks),
+           NULL;
   xmlDocPtr doc = parse(data, length, name, err);
   if (!doc) return NULL;
   reader r = {name, err, ranks};

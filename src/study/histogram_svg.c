@@ -1,11 +1,11 @@
 /* histogram_svg.c: see histogram_svg.h. Plain SVG 1.1 with inline styles,
  * no script, so any browser or converter shows it. */
-#include "histogram_svg.h"
+#include "study/histogram_svg.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "statistics.h"
+#include "study/statistics.h"
 
 #define WIDTH 800
 #define HEIGHT 460
@@ -29,8 +29,10 @@ fs_histogram_bins fs_histogram_plan(fs_time min, fs_time max, int64_t n) {
   int64_t aim = 1;
   while (aim < MAX_BINS && aim * aim < n) aim++;
   fs_time span = max - min, raw;
-  if (span > 0) raw = span / aim + (span % aim != 0);
-  else raw = (min < 0 ? -min : min) / 100;
+  if (span > 0)
+    raw = span / aim + (span % aim != 0);
+  else
+    raw = (min < 0 ? -min : min) / 100;
   fs_histogram_bins b = {.width = nice_width(raw < 1 ? 1 : raw)};
   fs_time q = min / b.width;
   if (q * b.width > min) q--; /* floor for negative values */
@@ -78,7 +80,8 @@ static void bars(const canvas *c, const int64_t *counts, int64_t highest) {
                      "%.6g) %s: %lld seeds</title></rect>\n",
                      x, y, bar, h, from, to, c->u.name, (long long)counts[i]);
     fs_output_printf(out,
-                     "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%d\" text-anchor=\"middle\">%lld</text>\n",
+                     "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%d\" "
+                     "text-anchor=\"middle\">%lld</text>\n",
                      x + bar / 2, y - 3, bar < 14 ? 7 : 10, (long long)counts[i]);
   }
 }
@@ -86,9 +89,10 @@ static void bars(const canvas *c, const int64_t *counts, int64_t highest) {
 static void axes(const canvas *c, int64_t highest, int64_t seeds) {
   fs_output *out = c->out;
   double bottom = TOP + c->plot_height, right = LEFT + c->plot_width;
-  fs_output_printf(out, "<g stroke=\"#000000\" stroke-width=\"1\">\n"
-                        "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"/>\n"
-                        "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"/>\n</g>\n",
+  fs_output_printf(out,
+                   "<g stroke=\"#000000\" stroke-width=\"1\">\n"
+                   "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"/>\n"
+                   "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"/>\n</g>\n",
                    LEFT, bottom, right, bottom, LEFT, TOP, LEFT, bottom);
   int64_t every = c->bins.count / 10 + 1; /* at most about 10 labels */
   for (int64_t i = 0; i <= c->bins.count; i += every) {
@@ -96,11 +100,13 @@ static void axes(const canvas *c, int64_t highest, int64_t seeds) {
     double value = (double)(c->bins.start + i * c->bins.width) / c->u.ps;
     fs_output_printf(out,
                      "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#000000\"/>\n"
-                     "<text x=\"%.2f\" y=\"%.2f\" font-size=\"11\" text-anchor=\"middle\">%.6g</text>\n",
+                     "<text x=\"%.2f\" y=\"%.2f\" font-size=\"11\" "
+                     "text-anchor=\"middle\">%.6g</text>\n",
                      x, bottom, x, bottom + 5, x, bottom + 18, value);
   }
   fs_output_printf(out,
-                   "<text x=\"%.2f\" y=\"%.2f\" font-size=\"13\" text-anchor=\"middle\">makespan (%s)</text>\n",
+                   "<text x=\"%.2f\" y=\"%.2f\" font-size=\"13\" text-anchor=\"middle\">makespan "
+                   "(%s)</text>\n",
                    LEFT + c->plot_width / 2, bottom + 45, c->u.name);
   for (int k = 0; k <= 2; k++) {
     int64_t value = highest * k / 2;
@@ -108,7 +114,8 @@ static void axes(const canvas *c, int64_t highest, int64_t seeds) {
     double y = bottom - c->plot_height * (double)value / (double)highest;
     fs_output_printf(out,
                      "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#000000\"/>\n"
-                     "<text x=\"%.2f\" y=\"%.2f\" font-size=\"11\" text-anchor=\"end\">%lld</text>\n",
+                     "<text x=\"%.2f\" y=\"%.2f\" font-size=\"11\" "
+                     "text-anchor=\"end\">%lld</text>\n",
                      LEFT - 5, y, LEFT, y, LEFT - 8, y + 4, (long long)value);
   }
   fs_output_printf(out,
@@ -122,7 +129,9 @@ static void marks(const canvas *c, const fs_summary *s) {
   const struct {
     const char *name, *color;
     double ns;
-  } mark[] = {{"median", "#e15759", s->median}, {"p95", "#f28e2b", s->p95}, {"p99", "#59a14f", s->p99}};
+  } mark[] = {{"median", "#e15759", s->median},
+              {"p95", "#f28e2b", s->p95},
+              {"p99", "#59a14f", s->p99}};
   for (int i = 0; i < 3; i++) {
     double x = x_of(c, mark[i].ns * 1000.0), y = 40.0 + 13.0 * i;
     fs_output_printf(c->out,
@@ -148,8 +157,11 @@ int fs_histogram_svg(const fs_study_results *r, fs_output *out, fs_error *err) {
     if (r->makespan[j] < min) min = r->makespan[j];
     if (r->makespan[j] > max) max = r->makespan[j];
   }
-  canvas c = {.out = out, .bins = fs_histogram_plan(min, max, r->count), .u = unit_for(max),
-              .plot_width = WIDTH - LEFT - RIGHT, .plot_height = HEIGHT - TOP - BOTTOM};
+  canvas c = {.out = out,
+              .bins = fs_histogram_plan(min, max, r->count),
+              .u = unit_for(max),
+              .plot_width = WIDTH - LEFT - RIGHT,
+              .plot_height = HEIGHT - TOP - BOTTOM};
   int64_t *counts = calloc((size_t)c.bins.count, sizeof *counts), highest = 1;
   if (!counts || fs_summarize(r->makespan, r->count, 1, &s)) {
     free(counts);

@@ -16,7 +16,7 @@
 
 #include "core/error.h"
 #include "io/atomic_file.h"
-#include "study.h"
+#include "study/study.h"
 
 typedef struct fs_histogram_bins {
   fs_time start, width;

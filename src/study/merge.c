@@ -8,17 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 #define HEADER_HINT "seed,makespan_ns,finish_ns_0,...,finish_ns_R-1"
 
 struct fs_merge {
-  int32_t ranks;   /* 0 until a header was read */
+  int32_t ranks; /* 0 until a header was read */
   int64_t count, capacity;
   uint64_t *seed;
   fs_time *makespan, *finish; /* finish: count x ranks */
   int32_t *file;              /* which file each row came from (for messages) */
   int64_t *line;
-  char **names;               /* files read, in order */
+  char **names; /* files read, in order */
   int32_t files;
 };
 
@@ -50,10 +49,12 @@ typedef struct reader {
 } reader;
 
 /* "FILE:LINE:COLUMN: message", the column being that of `where`. */
-#define fail(r, where, ...) fs_text_input_error((r)->in, (where) - (r)->line + 1, (r)->err, __VA_ARGS__)
+#define fail(r, where, ...) \
+  fs_text_input_error((r)->in, (where) - (r)->line + 1, (r)->err, __VA_ARGS__)
 
 /* A field of the line quoted for a message. */
-static const char *show(const reader *r, const char *text, size_t length, char buffer[FS_TEXT_QUOTED_SIZE]) {
+static const char *show(const reader *r, const char *text, size_t length,
+                        char buffer[FS_TEXT_QUOTED_SIZE]) {
   return fs_text_quoted(text, length, r->line + r->length, buffer);
 }
 
@@ -187,8 +188,10 @@ static int read_row(reader *r) {
     } else {
       fs_time *t = f == 1 ? &m->makespan[m->count] : &m->finish[m->count * m->ranks + (f - 2)];
       if (fs_parse_ns(p, length, t))
-        return fail(r, p, "expected %s: nanoseconds with at most 3 decimals (e.g. 1234.567), "
-                    "got %s", column_name(f, name), show(r, p, length, buffer));
+        return fail(r, p,
+                    "expected %s: nanoseconds with at most 3 decimals (e.g. 1234.567), "
+                    "got %s",
+                    column_name(f, name), show(r, p, length, buffer));
     }
     p += length;
   }
@@ -208,7 +211,8 @@ int fs_merge_read(fs_merge *m, fs_text_input *in, fs_error *err) {
   char **names = realloc(m->names, ((size_t)m->files + 1) * sizeof *names);
   if (!names) return fs_error_set(err, "out of memory");
   m->names = names;
-  if (!(names[m->files] = strdup(fs_text_input_name(in)))) return fs_error_set(err, "out of memory");
+  if (!(names[m->files] = strdup(fs_text_input_name(in))))
+    return fs_error_set(err, "out of memory");
   m->files++;
   int64_t first_row = m->count;
   /* lines as long as fennelsim writes them: a column per rank */
@@ -269,13 +273,14 @@ int fs_merge_results(fs_merge *m, fs_study_results *out, int32_t *ranks, fs_merg
   }
   for (size_t i = 0; i < n; i++) keys[i] = (row_key){m->seed[i], (int64_t)i};
   qsort(keys, n, sizeof *keys, compare_keys);
-  *gaps = (fs_merge_gaps){.first_seed = n ? keys[0].seed : 0, .last_seed = n ? keys[n - 1].seed : 0};
+  *gaps =
+      (fs_merge_gaps){.first_seed = n ? keys[0].seed : 0, .last_seed = n ? keys[n - 1].seed : 0};
   for (size_t i = 1; i < n; i++) {
     if (keys[i].seed == keys[i - 1].seed) {
       int64_t now = keys[i].row, before = keys[i - 1].row;
-      fs_text_error_at(err, m->names[m->file[now]], m->line[now], 1, "seed %llu already read at %s:%lld",
-                       (unsigned long long)keys[i].seed,
-                   m->names[m->file[before]], (long long)m->line[before]);
+      fs_text_error_at(err, m->names[m->file[now]], m->line[now], 1,
+                       "seed %llu already read at %s:%lld", (unsigned long long)keys[i].seed,
+                       m->names[m->file[before]], (long long)m->line[before]);
       free(keys);
       fs_study_results_free(&results);
       return -1;
@@ -319,8 +324,9 @@ int fs_merge_write_samples(const fs_study_results *results, int32_t ranks, fs_ou
   }
   fs_output_write(out, text, fs_study_header(text, ranks));
   for (int64_t i = 0; i < results->count; i++)
-    fs_output_write(out, text, fs_study_row(text, results->seed[i], results->makespan[i],
-                                            results->finish + i * ranks, ranks));
+    fs_output_write(out, text,
+                    fs_study_row(text, results->seed[i], results->makespan[i],
+                                 results->finish + i * ranks, ranks));
   free(text);
   return fs_output_commit(out, err);
 }

@@ -1,7 +1,7 @@
 /* statistics.c: see statistics.h. Sums are exact (128-bit integers over
  * picoseconds) and quantiles take whole-percent positions, so each
  * statistic is (nearly always) one rounding of an exact value. */
-#include "statistics.h"
+#include "study/statistics.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -126,7 +126,8 @@ int fs_study_report_text(FILE *out, const fs_study_results *r, int32_t ranks, ui
     if (fs_summarize(r->finish + rank, r->count, ranks, &s)) return out_of_memory(err, r->count);
     text_row(out, label, &s, u);
   }
-  if (ranks > RANKS_SHOWN) fprintf(out, "...        (ranks %d..%d in --format json)\n", RANKS_SHOWN, ranks - 1);
+  if (ranks > RANKS_SHOWN)
+    fprintf(out, "...        (ranks %d..%d in --format json)\n", RANKS_SHOWN, ranks - 1);
   return 0;
 }
 

@@ -22,7 +22,7 @@
 
 #include "core/error.h"
 #include "core/units.h"
-#include "study.h"
+#include "study/study.h"
 
 typedef struct fs_summary {
   double min, p25, median, mean, p75, p95, p99, max, stdev; /* ns */

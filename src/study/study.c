@@ -3,7 +3,7 @@
  * watches, writes the samples rows of the finished prefix in seed order and
  * draws the progress bar. Results live in arrays allocated up front, so a
  * seed costs no allocation beyond what the worker does. */
-#include "study.h"
+#include "study/study.h"
 
 #include "io/progress.h"
 
@@ -17,18 +17,18 @@
 #include <time.h>
 #include <unistd.h>
 
-#define CHUNK_MAX 16          /* seeds per hand-out, at most */
-#define TICK_NS 100000000L    /* the watcher wakes (and redraws) at most 10 times a second */
+#define CHUNK_MAX 16       /* seeds per hand-out, at most */
+#define TICK_NS 100000000L /* the watcher wakes (and redraws) at most 10 times a second */
 #define SAMPLES_BUFFER ((size_t)64 << 10)
 
 typedef struct samples_writer {
   const char *path;
   int fd;
-  int owned;          /* 0 for stdout */
+  int owned; /* 0 for stdout */
   char *buffer;
   size_t used, size;
-  int64_t written;    /* rows written: the finished prefix */
-  char failure[256];  /* first error, empty while all is well */
+  int64_t written;   /* rows written: the finished prefix */
+  char failure[256]; /* first error, empty while all is well */
 } samples_writer;
 
 typedef struct study {
@@ -42,10 +42,10 @@ typedef struct study {
   atomic_int stop;
   pthread_mutex_t lock;
   pthread_cond_t changed;
-  int active;                    /* threads still running (under lock) */
-  int64_t failed_at;             /* lowest failing index, -1 for a worker (under lock) */
+  int active;        /* threads still running (under lock) */
+  int64_t failed_at; /* lowest failing index, -1 for a worker (under lock) */
   int failed;
-  fs_error failure;              /* (under lock) */
+  fs_error failure; /* (under lock) */
 } study;
 
 int64_t fs_study_count(int64_t seeds, int64_t first, int64_t step) {
@@ -76,7 +76,8 @@ static size_t put_ns(char *p, fs_time t) {
     while (width--) digits[--n] = (char)('0' + fraction % 10), fraction /= 10;
     digits[--n] = '.';
   }
-  do digits[--n] = (char)('0' + whole % 10), whole /= 10; while (whole);
+  do digits[--n] = (char)('0' + whole % 10), whole /= 10;
+  while (whole);
   if (t < 0) digits[--n] = '-';
   memcpy(p, digits + n, sizeof digits - (size_t)n);
   return sizeof digits - (size_t)n;
@@ -85,7 +86,8 @@ static size_t put_ns(char *p, fs_time t) {
 static size_t put_unsigned(char *p, uint64_t value) {
   char digits[24];
   int n = sizeof digits;
-  do digits[--n] = (char)('0' + value % 10), value /= 10; while (value);
+  do digits[--n] = (char)('0' + value % 10), value /= 10;
+  while (value);
   memcpy(p, digits + n, sizeof digits - (size_t)n);
   return sizeof digits - (size_t)n;
 }
@@ -146,8 +148,10 @@ static int ends_with(const char *text, const char *suffix) {
 static int writer_open(samples_writer *w, const char *path, int32_t ranks, fs_error *err) {
   *w = (samples_writer){.path = path, .fd = -1, .size = SAMPLES_BUFFER + fs_study_row_size(ranks)};
   if (ends_with(path, ".gz"))
-    return fs_error_set(err, "%s: samples are written uncompressed (an interrupted study keeps "
-                             "its rows): name a .csv file", path);
+    return fs_error_set(err,
+                        "%s: samples are written uncompressed (an interrupted study keeps "
+                        "its rows): name a .csv file",
+                        path);
   if (!(w->buffer = malloc(w->size))) return fs_error_set(err, "%s: out of memory", path);
   if (strcmp(path, "-") == 0) {
     w->fd = 1;
@@ -170,11 +174,12 @@ static void writer_advance(samples_writer *w, study *s) {
   const fs_study_results *r = s->results;
   int32_t ranks = s->options->ranks;
   size_t row = fs_study_row_size(ranks);
-  while (w->written < s->count && atomic_load_explicit(&s->done[w->written], memory_order_acquire)) {
+  while (w->written < s->count &&
+         atomic_load_explicit(&s->done[w->written], memory_order_acquire)) {
     int64_t j = w->written++;
     if (w->size - w->used < row) writer_flush(w);
-    w->used += fs_study_row(w->buffer + w->used, r->seed[j], r->makespan[j],
-                            r->finish + j * ranks, ranks);
+    w->used +=
+        fs_study_row(w->buffer + w->used, r->seed[j], r->makespan[j], r->finish + j * ranks, ranks);
   }
   if (w->used) writer_flush(w);
 }
@@ -192,8 +197,7 @@ static void fail(study *s, int64_t index, const fs_error *why) {
   if (!s->failed || index < s->failed_at) {
     const char *text = why->message[0] ? why->message : "failed";
     if (index >= 0)
-      fs_error_set(&s->failure, "seed %llu: %s",
-                   (unsigned long long)s->results->seed[index], text);
+      fs_error_set(&s->failure, "seed %llu: %s", (unsigned long long)s->results->seed[index], text);
     else
       fs_error_set(&s->failure, "%s", text);
     s->failed = 1;
@@ -254,8 +258,11 @@ static int allocate_results(fs_study_results *r, int64_t count, int32_t ranks,
   snprintf(what, sizeof what, "the result table of %lld seeds x %d ranks", (long long)count, ranks);
   int64_t limit = fs_memory_limit();
   if (count > 0 && (count > limit / 16 || (int64_t)ranks + 2 > limit / 8 / count))
-    return fs_error_too_large(err, what, count > INT64_MAX / 8 / ((int64_t)ranks + 2) ? INT64_MAX
-                                             : count * 8 * ((int64_t)ranks + 2), limit);
+    return fs_error_too_large(err, what,
+                              count > INT64_MAX / 8 / ((int64_t)ranks + 2)
+                                  ? INT64_MAX
+                                  : count * 8 * ((int64_t)ranks + 2),
+                              limit);
   size_t cells = n * (size_t)ranks;
   r->seed = malloc(n > 0 ? n * sizeof *r->seed : 1);
   r->makespan = malloc(n > 0 ? n * sizeof *r->makespan : 1);
@@ -327,7 +334,8 @@ static int run_threads(study *s, samples_writer *w, int threads, fs_error *err) 
 }
 
 static int check_options(const fs_study_options *o, const fs_study_callbacks *c, fs_error *err) {
-  if (o->seeds < 0) return fs_error_set(err, "seeds: expected a count >= 0, not %lld", (long long)o->seeds);
+  if (o->seeds < 0)
+    return fs_error_set(err, "seeds: expected a count >= 0, not %lld", (long long)o->seeds);
   if (o->first < 0 || o->step < 1)
     return fs_error_set(err, "seed shard: first %lld, step %lld: expected first >= 0, step >= 1",
                         (long long)o->first, (long long)o->step);
@@ -356,8 +364,10 @@ int fs_study_run(const fs_study_options *o, const fs_study_callbacks *c, fs_stud
   samples_writer writer, *w = NULL;
   int status = 0;
   if (o->samples) {
-    if (writer_open(&writer, o->samples, o->ranks, err)) status = -1;
-    else w = &writer;
+    if (writer_open(&writer, o->samples, o->ranks, err))
+      status = -1;
+    else
+      w = &writer;
   }
   pthread_mutex_init(&s.lock, NULL);
   pthread_cond_init(&s.changed, NULL);

@@ -32,16 +32,15 @@ typedef struct fs_study_callbacks {
    * the shared read-only program. NULL with err set on failure. */
   fs_study_worker *(*worker_new)(void *arg, fs_error *err);
   /* Runs seed `seed`: fills makespan and finish[ranks]; 0, or -1 with err set. */
-  int (*run)(fs_study_worker *w, uint64_t seed, fs_time *makespan, fs_time *finish,
-             fs_error *err);
+  int (*run)(fs_study_worker *w, uint64_t seed, fs_time *makespan, fs_time *finish, fs_error *err);
   void (*worker_free)(fs_study_worker *w);
   void *arg;
 } fs_study_callbacks;
 
 typedef struct fs_study_options {
-  int64_t seeds;       /* N */
-  uint64_t base_seed;  /* --seed, default 1; seed index i runs seed base + i */
-  int threads;         /* 0: all online cores (sysconf) */
+  int64_t seeds;      /* N */
+  uint64_t base_seed; /* --seed, default 1; seed index i runs seed base + i */
+  int threads;        /* 0: all online cores (sysconf) */
   int32_t ranks;
   int64_t first, step; /* run seed indices first, first+step, ... (shards, MPI ranks); 0, 1 */
   const char *samples; /* --samples FILE.csv or NULL: rows streamed in seed order */

@@ -45,11 +45,16 @@ static int hash_directory(const char *path, uint64_t *hash) {
     if (e->d_name[0] == '.') continue;
     if (count == capacity) {
       char **more = realloc(names, (capacity = capacity ? 2 * capacity : 16) * sizeof *names);
-      if (!more) { failed = 1; break; }
+      if (!more) {
+        failed = 1;
+        break;
+      }
       names = more;
     }
-    if (!(names[count] = strdup(e->d_name))) failed = 1;
-    else count++;
+    if (!(names[count] = strdup(e->d_name)))
+      failed = 1;
+    else
+      count++;
   }
   closedir(d);
   if (!failed) qsort(names, count, sizeof *names, compare_names);
@@ -156,15 +161,17 @@ static int parse(fs_study_meta *m, char *text, size_t length, fs_error *err) {
                           (long long)line, FS_STUDY_META_LINE_MAX);
     if (line == 1) {
       if (strcmp(p, FS_STUDY_META_MAGIC) != 0)
-        return fs_error_set(err, "%s:1:1: expected \"" FS_STUDY_META_MAGIC "\" (a samples "
-                            "sidecar of fennelsim)", m->path);
+        return fs_error_set(err,
+                            "%s:1:1: expected \"" FS_STUDY_META_MAGIC "\" (a samples "
+                            "sidecar of fennelsim)",
+                            m->path);
     } else if (n > 0) {
       char *colon = strstr(p, ": ");
       if (!colon || colon == p)
         return fs_error_set(err, "%s:%lld:1: expected KEY: VALUE", m->path, (long long)line);
       if (m->count == FS_STUDY_META_KEYS)
-        return fs_error_set(err, "%s:%lld:1: expected at most %d keys", m->path,
-                            (long long)line, FS_STUDY_META_KEYS);
+        return fs_error_set(err, "%s:%lld:1: expected at most %d keys", m->path, (long long)line,
+                            FS_STUDY_META_KEYS);
       *colon = 0;
       for (int i = 0; i < m->count; i++)
         if (strcmp(m->key[i], p) == 0)

@@ -80,12 +80,16 @@ static int check_counts(const int64_t *counts, int size, int32_t ranks, int64_t 
   for (int k = 0; k < size; k++) *total += counts[k];
   for (int k = 0; k < size; k++)
     if (counts[k] != fs_study_count(*total, k, size))
-      return fs_error_set(err, "MPI process %d ran %lld seeds, not %lld of %lld: the processes "
-                          "did not split the same study", k, (long long)counts[k],
-                          (long long)fs_study_count(*total, k, size), (long long)*total);
+      return fs_error_set(err,
+                          "MPI process %d ran %lld seeds, not %lld of %lld: the processes "
+                          "did not split the same study",
+                          k, (long long)counts[k], (long long)fs_study_count(*total, k, size),
+                          (long long)*total);
   if (ranks < 1 || *total > INT_MAX / ranks)
-    return fs_error_set(err, "%lld seeds x %d ranks: too many values for one MPI gather "
-                        "(at most %d)", (long long)*total, (int)ranks, INT_MAX);
+    return fs_error_set(err,
+                        "%lld seeds x %d ranks: too many values for one MPI gather "
+                        "(at most %d)",
+                        (long long)*total, (int)ranks, INT_MAX);
   return 0;
 }
 
@@ -184,8 +188,8 @@ int fs_study_mpi_gather(fs_study_results *local, int32_t ranks, fs_study_results
   if (rank == 0) set_counts(g.counts, size, 1, g.sizes, g.displacements);
   MPI_Gatherv(local->seed, n, MPI_UINT64_T, g.seed, g.sizes, g.displacements, MPI_UINT64_T, 0,
               MPI_COMM_WORLD);
-  MPI_Gatherv(local->makespan, n, MPI_INT64_T, g.makespan, g.sizes, g.displacements,
-              MPI_INT64_T, 0, MPI_COMM_WORLD);
+  MPI_Gatherv(local->makespan, n, MPI_INT64_T, g.makespan, g.sizes, g.displacements, MPI_INT64_T, 0,
+              MPI_COMM_WORLD);
   if (rank == 0) set_counts(g.counts, size, ranks, g.sizes, g.displacements);
   MPI_Gatherv(local->finish, n * ranks, MPI_INT64_T, g.finish, g.sizes, g.displacements,
               MPI_INT64_T, 0, MPI_COMM_WORLD);

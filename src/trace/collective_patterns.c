@@ -10,7 +10,7 @@
 
 typedef struct builder {
   fs_program *p;
-  int32_t *last;  /* per rank: the task the rank's next one follows */
+  int32_t *last; /* per rank: the task the rank's next one follows */
   int failed;
 } builder;
 
@@ -40,7 +40,8 @@ static int32_t task_after(builder *b, fs_task_kind kind, int32_t rank, int32_t a
   return t;
 }
 
-static int32_t message(builder *b, fs_task_kind kind, int32_t rank, int32_t peer, int64_t bytes, int32_t after) {
+static int32_t message(builder *b, fs_task_kind kind, int32_t rank, int32_t peer, int64_t bytes,
+                       int32_t after) {
   int32_t t = task_after(b, kind, rank, after);
   if (t >= 0) {
     fs_task_set_peer(b->p, t, peer);
@@ -53,8 +54,8 @@ static int32_t message(builder *b, fs_task_kind kind, int32_t rank, int32_t peer
  * recv of recv_bytes from `from` (either -1: none), both after the rank's
  * last task; with reduce, the received bytes are then combined (a compute
  * priced by size). The step's end becomes the rank's last task. */
-static void step(builder *b, int32_t r, int32_t to, int64_t send_bytes, int32_t from, int64_t recv_bytes,
-                 int reduce) {
+static void step(builder *b, int32_t r, int32_t to, int64_t send_bytes, int32_t from,
+                 int64_t recv_bytes, int reduce) {
   int32_t after = b->last[r], join = task_after(b, FS_PROXY, r, -1);
   int32_t recv = from >= 0 ? message(b, FS_RECV, r, from, recv_bytes, after) : -1;
   int32_t send = to >= 0 ? message(b, FS_SEND, r, to, send_bytes, after) : -1;
@@ -109,10 +110,11 @@ fs_program *fs_pattern_scatterv(int32_t ranks, int32_t root, const int64_t *byte
 fs_program *fs_pattern_allgatherv(int32_t ranks, const int64_t *bytes, fs_error *err) {
   builder b;
   if (begin(&b, ranks, "allgatherv-ring", err)) return NULL;
-  for (int32_t k = 0; k < ranks - 1; k++) /* step k: r passes on block r - k, gets block r - 1 - k */
+  for (int32_t k = 0; k < ranks - 1;
+       k++) /* step k: r passes on block r - k, gets block r - 1 - k */
     for (int32_t r = 0; r < ranks; r++)
-      step(&b, r, (r + 1) % ranks, bytes[((r - k) % ranks + ranks) % ranks], (r - 1 + ranks) % ranks,
-           bytes[((r - 1 - k) % ranks + 2 * ranks) % ranks], 0);
+      step(&b, r, (r + 1) % ranks, bytes[((r - k) % ranks + ranks) % ranks],
+           (r - 1 + ranks) % ranks, bytes[((r - 1 - k) % ranks + 2 * ranks) % ranks], 0);
   return finish(&b, "allgatherv-ring", err);
 }
 
@@ -144,6 +146,7 @@ fs_program *fs_pattern_scan(int32_t ranks, int64_t bytes, int exclusive, fs_erro
   if (begin(&b, ranks, name, err)) return NULL;
   for (int64_t d = 1; d < ranks; d *= 2)
     for (int32_t r = 0; r < ranks; r++)
-      step(&b, r, r + d < ranks ? (int32_t)(r + d) : -1, bytes, r - d >= 0 ? (int32_t)(r - d) : -1, bytes, 1);
+      step(&b, r, r + d < ranks ? (int32_t)(r + d) : -1, bytes, r - d >= 0 ? (int32_t)(r - d) : -1,
+           bytes, 1);
   return finish(&b, name, err);
 }

@@ -10,8 +10,27 @@
 
 /* The keys, in the order messages list them. */
 enum key {
-  K_PEER, K_TAG, K_COMM, K_BYTES, K_RBYTES, K_RPEER, K_RTAG, K_SOURCE, K_STAG, K_ROOT,
-  K_REQ, K_REQS, K_FLAG, K_INDEX, K_DONE, K_NEW, K_COUNTS, K_RCOUNTS, K_NAME, K_STATUS, KEYS
+  K_PEER,
+  K_TAG,
+  K_COMM,
+  K_BYTES,
+  K_RBYTES,
+  K_RPEER,
+  K_RTAG,
+  K_SOURCE,
+  K_STAG,
+  K_ROOT,
+  K_REQ,
+  K_REQS,
+  K_FLAG,
+  K_INDEX,
+  K_DONE,
+  K_NEW,
+  K_COUNTS,
+  K_RCOUNTS,
+  K_NAME,
+  K_STATUS,
+  KEYS
 };
 #define BIT(k) (1u << (k))
 

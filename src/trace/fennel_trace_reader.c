@@ -15,7 +15,8 @@
 #include "trace/fennel_trace_keys.h"
 #include "trace/trace_readers.h"
 
-#define MAX_NS (FS_TRACE_TIME_LIMIT / FS_NS) /* times and offsets: the limit, 2^62 ps, in whole ns */
+#define MAX_NS \
+  (FS_TRACE_TIME_LIMIT / FS_NS) /* times and offsets: the limit, 2^62 ps, in whole ns */
 #define MAX_NS_TEXT "4611686018427387"
 
 /* A key's value on the current line: a number, or a list in the scratch. */
@@ -29,7 +30,7 @@ typedef struct field {
 /* The k-th collective call of a communicator as its first member (the
  * lowest rank) made it: every member's must give the same size. */
 typedef struct instance {
-  int64_t bytes;  /* the size members must agree on; -1: a kind without one */
+  int64_t bytes; /* the size members must agree on; -1: a kind without one */
   uint32_t line;
   int32_t rank;
   uint8_t kind;
@@ -64,15 +65,15 @@ typedef struct fennel_reader {
   uint8_t *defined_here; /* per trace communicator: defined in this file */
   int32_t defined_capacity;
   /* per trace */
-  int64_t *origin_line;  /* per trace communicator: where it was first defined */
+  int64_t *origin_line; /* per trace communicator: where it was first defined */
   int32_t *origin_rank;
   int32_t origin_capacity;
-  uint8_t *member_seen;  /* per world rank, for a comm line */
-  int32_t *members;      /* the members of a comm line, world size at most */
+  uint8_t *member_seen;     /* per world rank, for a comm line */
+  int32_t *members;         /* the members of a comm line, world size at most */
   instance_list *instances; /* per trace communicator */
   int32_t instance_lists;
-  int64_t *next_instance;    /* per communicator: this file's collectives on it so far */
-  size_t *size_column;       /* per collective call of this file with a size: its column */
+  int64_t *next_instance; /* per communicator: this file's collectives on it so far */
+  size_t *size_column;    /* per collective call of this file with a size: its column */
   int64_t size_columns, size_column_capacity;
   /* per line */
   field fields[KEYS];
@@ -86,7 +87,9 @@ typedef struct fennel_reader {
 
 static int is_blank(char c) { return c == ' ' || c == '\t'; }
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
-static int is_name_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+static int is_name_start(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
 
 static size_t skip_blanks(const fennel_reader *r, size_t at) {
   while (at < r->length && is_blank(r->line[at])) at++;
@@ -98,14 +101,16 @@ static size_t word_end(const fennel_reader *r, size_t at) {
   return at;
 }
 
-#define fail(r, column, ...) fs_text_input_error((r)->in, (int64_t)(column) + 1, (r)->err, __VA_ARGS__)
+#define fail(r, column, ...) \
+  fs_text_input_error((r)->in, (int64_t)(column) + 1, (r)->err, __VA_ARGS__)
 
 /* The token at column quoted for a message: up to a blank or one of ",:="
  * (at least one byte). */
 static const char *show(const fennel_reader *r, size_t column, char buffer[FS_TEXT_QUOTED_SIZE]) {
   if (column > r->length) column = r->length;
   size_t n = 0;
-  while (column + n < r->length && !is_blank(r->line[column + n]) && !strchr(",:=", r->line[column + n]))
+  while (column + n < r->length && !is_blank(r->line[column + n]) &&
+         !strchr(",:=", r->line[column + n]))
     n++;
   if (n == 0 && column < r->length) n = 1;
   return fs_text_quoted(r->line + column, n, r->line + r->length, buffer);
@@ -122,8 +127,8 @@ static int out_of_memory(fennel_reader *r) { return fail(r, 0, "out of memory");
 
 /* The integer at *at in [min, max], followed by a blank, the end of the
  * line or one of `ends`; *at moves past it. -1 (at unchanged) if not. */
-static int parse_integer(const fennel_reader *r, size_t *at, int64_t min, int64_t max, const char *ends,
-                         int64_t *out) {
+static int parse_integer(const fennel_reader *r, size_t *at, int64_t min, int64_t max,
+                         const char *ends, int64_t *out) {
   const char *line = r->line;
   size_t i = *at, length = r->length;
   int negative = i < length && line[i] == '-';
@@ -207,7 +212,8 @@ static int grow_requests(fennel_reader *r) {
   r->request_count = 0;
   for (int64_t i = 0; i < old_capacity; i++)
     if (old[i].id) {
-      uint64_t mask = (uint64_t)capacity - 1, j = ((uint64_t)old[i].id * 0x9E3779B97F4A7C15u) >> 20 & mask;
+      uint64_t mask = (uint64_t)capacity - 1,
+               j = ((uint64_t)old[i].id * 0x9E3779B97F4A7C15u) >> 20 & mask;
       while (r->requests[j].id) j = (j + 1) & mask;
       r->requests[j] = old[i];
       r->request_count++;
@@ -232,7 +238,8 @@ static int grow_comm_tables(fennel_reader *r) {
   if (defined) r->defined_here = defined;
   if (!lines || !ranks || !defined) return -1; /* the caller reports it */
   memset(r->defined_here + r->origin_capacity, 0, (size_t)(capacity - r->origin_capacity));
-  for (int32_t c = r->origin_capacity; c < capacity; c++) r->origin_line[c] = -1, r->origin_rank[c] = 0;
+  for (int32_t c = r->origin_capacity; c < capacity; c++)
+    r->origin_line[c] = -1, r->origin_rank[c] = 0;
   r->origin_capacity = capacity;
   return 0;
 }
@@ -243,8 +250,10 @@ static int read_comm_line(fennel_reader *r, size_t at) {
   int64_t id, size;
   char what[160];
   size_t id_column = skip_blanks(r, at);
-  if (read_integer(r, &at, 2, INT64_MAX, "a communicator id from 2 to 9223372036854775807 "
-                   "(0 and 1 are MPI_COMM_WORLD and MPI_COMM_SELF)", &id))
+  if (read_integer(r, &at, 2, INT64_MAX,
+                   "a communicator id from 2 to 9223372036854775807 "
+                   "(0 and 1 are MPI_COMM_WORLD and MPI_COMM_SELF)",
+                   &id))
     return -1;
   snprintf(what, sizeof what, "a communicator size from 1 to %d (the world size)", (int)world);
   if (read_integer(r, &at, 1, world, what, &size)) return -1;
@@ -257,7 +266,8 @@ static int read_comm_line(fennel_reader *r, size_t at) {
     at = skip_blanks(r, at);
     size_t column = at;
     if (at == r->length) {
-      snprintf(what, sizeof what, "%lld world ranks, the members (got %d)", (long long)size, (int)listed);
+      snprintf(what, sizeof what, "%lld world ranks, the members (got %d)", (long long)size,
+               (int)listed);
       status = expected(r, at, what);
     } else if (parse_integer(r, &at, 0, world - 1, "", &member) || r->member_seen[member]) {
       status = expected(r, column, what);
@@ -278,7 +288,8 @@ static int read_comm_line(fennel_reader *r, size_t at) {
   if (index == -2) {
     int32_t first = fs_trace_find_comm(r->t, id);
     return fail(r, id_column, "expected the members that %s:%lld gives comm %lld",
-                r->t->rank[r->origin_rank[first]].file, (long long)r->origin_line[first], (long long)id);
+                r->t->rank[r->origin_rank[first]].file, (long long)r->origin_line[first],
+                (long long)id);
   }
   if (r->origin_line[index] < 0) {
     r->origin_rank[index] = r->rank;
@@ -311,7 +322,8 @@ static int read_list(fennel_reader *r, size_t *at, const struct key_rule *rule, 
   for (;;) {
     int64_t value;
     size_t column = *at;
-    if (parse_integer(r, at, rule->min, rule->max, ",", &value)) return expected(r, column, rule->what);
+    if (parse_integer(r, at, rule->min, rule->max, ",", &value))
+      return expected(r, column, rule->what);
     if (push(r, value, column)) return -1;
     f->count++;
     if (*at == r->length || r->line[*at] != ',') return 0;
@@ -323,10 +335,9 @@ static int read_list(fennel_reader *r, size_t *at, const struct key_rule *rule, 
 static int read_statuses(fennel_reader *r, size_t *at, field *f) {
   f->at = (int32_t)r->used;
   if (*at == r->length || is_blank(r->line[*at])) return 0;
-  static const char *const what[3] = {
-    "a request id from 1 to 2147483647",
-    "a source rank from 0 to 2147483647 or -3 (MPI_PROC_NULL)",
-    "a tag from 0 to 2147483647 or -1 (MPI_PROC_NULL's)"};
+  static const char *const what[3] = {"a request id from 1 to 2147483647",
+                                      "a source rank from 0 to 2147483647 or -3 (MPI_PROC_NULL)",
+                                      "a tag from 0 to 2147483647 or -1 (MPI_PROC_NULL's)"};
   static const int64_t min[3] = {1, -3, -1};
   for (;;) {
     for (int part = 0; part < 3; part++) {
@@ -336,8 +347,9 @@ static int read_statuses(fennel_reader *r, size_t *at, field *f) {
         return expected(r, column, what[part]);
       if (push(r, value, column)) return -1;
       if (part < 2 && (*at == r->length || r->line[*at] != ':'))
-        return expected(r, *at, part == 0 ? "':' and the source after a status's request"
-                                          : "':' and the tag after a status's source");
+        return expected(r, *at,
+                        part == 0 ? "':' and the source after a status's request"
+                                  : "':' and the tag after a status's source");
       if (part < 2) (*at)++;
     }
     f->count += 3;
@@ -359,10 +371,12 @@ static int read_name(fennel_reader *r, size_t *at, const struct key_rule *rule) 
 static int wrong_key(fennel_reader *r, fs_call_kind kind, size_t column) {
   uint32_t keys = fennel_kind_rules[kind].required | fennel_kind_rules[kind].optional;
   char what[300];
-  int n = snprintf(what, sizeof what, keys ? "a key of %s (" : "end of line", fs_call_kind_name(kind));
+  int n =
+      snprintf(what, sizeof what, keys ? "a key of %s (" : "end of line", fs_call_kind_name(kind));
   for (int k = 0, first = 1; k < KEYS && keys; k++)
     if (keys & BIT(k)) {
-      n += snprintf(what + n, sizeof what - (size_t)n, "%s%s=", first ? "" : ", ", fennel_key_rules[k].name);
+      n += snprintf(what + n, sizeof what - (size_t)n, "%s%s=", first ? "" : ", ",
+                    fennel_key_rules[k].name);
       first = 0;
     }
   if (keys) snprintf(what + n, sizeof what - (size_t)n, ") or end of line");
@@ -391,7 +405,9 @@ static int read_keys(fennel_reader *r, fs_call_kind kind, size_t at) {
     at = end + 1;
     int status = 0;
     if (rule->type == V_INTEGER)
-      status = parse_integer(r, &at, rule->min, rule->max, "", &f->value) ? expected(r, at, rule->what) : 0;
+      status = parse_integer(r, &at, rule->min, rule->max, "", &f->value)
+                   ? expected(r, at, rule->what)
+                   : 0;
     else if (rule->type == V_LIST)
       status = read_list(r, &at, rule, f);
     else if (rule->type == V_STATUS)
@@ -399,21 +415,24 @@ static int read_keys(fennel_reader *r, fs_call_kind kind, size_t at) {
     else
       status = read_name(r, &at, rule);
     if (status) return -1;
-    if (at < r->length && !is_blank(r->line[at])) return expected(r, at, "a blank between key=value pairs");
+    if (at < r->length && !is_blank(r->line[at]))
+      return expected(r, at, "a blank between key=value pairs");
     r->present |= BIT(k);
   }
   uint32_t missing = fennel_kind_rules[kind].required & ~r->present;
   for (int k = 0; k < KEYS; k++)
     if (missing & BIT(k))
-      return fail(r, r->length, "expected %s= on a %s line (got end of line)", fennel_key_rules[k].name,
-                  fs_call_kind_name(kind));
+      return fail(r, r->length, "expected %s= on a %s line (got end of line)",
+                  fennel_key_rules[k].name, fs_call_kind_name(kind));
   return 0;
 }
 
 /* ---- checks against the communicator and the requests ---- */
 
 /* The file's id of a trace communicator (world and self are -1, -2 in the trace). */
-static int64_t comm_id(const fs_trace *t, int32_t comm) { return comm <= FS_COMM_SELF ? comm : t->comm[comm].id; }
+static int64_t comm_id(const fs_trace *t, int32_t comm) {
+  return comm <= FS_COMM_SELF ? comm : t->comm[comm].id;
+}
 
 /* A rank of a field within [0, size), or -1 (any) / -3 (null) when allowed. */
 static int check_rank(fennel_reader *r, int k, int32_t comm, int allow_any, int allow_null) {
@@ -423,21 +442,24 @@ static int check_rank(fennel_reader *r, int k, int32_t comm, int allow_any, int 
       (f->value == FS_TRACE_PROC_NULL && allow_null))
     return 0;
   char what[200];
-  snprintf(what, sizeof what, "a rank in [0, %d) of comm %lld%s%s", (int)size, (long long)comm_id(r->t, comm),
-           allow_any ? ", -1 (any)" : "", allow_null ? ", -3 (MPI_PROC_NULL)" : "");
+  snprintf(what, sizeof what, "a rank in [0, %d) of comm %lld%s%s", (int)size,
+           (long long)comm_id(r->t, comm), allow_any ? ", -1 (any)" : "",
+           allow_null ? ", -3 (MPI_PROC_NULL)" : "");
   return expected(r, f->column, what);
 }
 
 static int check_send_tag(fennel_reader *r, int k) {
-  return r->fields[k].value >= 0 ? 0 : expected(r, r->fields[k].column, "a tag from 0 to 2147483647");
+  return r->fields[k].value >= 0 ? 0
+                                 : expected(r, r->fields[k].column, "a tag from 0 to 2147483647");
 }
 
 /* A request a wait or test names: -1, -2, or one an isend/irecv or a
  * nonblocking collective made. */
 static int check_waited(fennel_reader *r, int64_t id, size_t column) {
   if (id == -1 || id == FS_TRACE_UNKNOWN || find_request(r, id)) return 0;
-  return expected(r, column, "a request made by an isend, irecv or nonblocking collective above, -1 (null) or "
-                             "-2 (not recorded)");
+  return expected(r, column,
+                  "a request made by an isend, irecv or nonblocking collective above, -1 (null) or "
+                  "-2 (not recorded)");
 }
 
 /* Marks the requests a completion call completed (stamp: this line). */
@@ -466,7 +488,8 @@ static int apply_statuses(fennel_reader *r, fs_call *c) {
     int64_t source = r->values[f->at + e + 1], tag = r->values[f->at + e + 2];
     if (source >= size || (source < 0 && source != FS_TRACE_PROC_NULL)) {
       char what[160];
-      snprintf(what, sizeof what, "a source in [0, %d), the size of the irecv's comm, or -3 (MPI_PROC_NULL)",
+      snprintf(what, sizeof what,
+               "a source in [0, %d), the size of the irecv's comm, or -3 (MPI_PROC_NULL)",
                (int)size);
       return expected(r, r->columns[f->at + e + 1], what);
     }
@@ -493,7 +516,8 @@ static int make_request(fennel_reader *r, fs_call *c) {
   if (f->value < 1) return expected(r, f->column, "a request id from 1 to 2147483647");
   request_slot *made = find_request(r, f->value);
   if (made)
-    return fail(r, f->column, "expected a request id not made before (got '%lld', made at line %lld)",
+    return fail(r, f->column,
+                "expected a request id not made before (got '%lld', made at line %lld)",
                 (long long)f->value, (long long)r->t->rank[r->rank].calls[made->call].line);
   c->request = (int32_t)f->value;
   return add_request(r, c->request, r->t->rank[r->rank].count - 1);
@@ -501,8 +525,10 @@ static int make_request(fennel_reader *r, fs_call *c) {
 
 static int point_to_point(fennel_reader *r, fs_call *c, fs_call_kind kind) {
   const field *f = r->fields;
-  int receive = kind == FS_CALL_RECV || kind == FS_CALL_IRECV || kind == FS_CALL_PROBE || kind == FS_CALL_IPROBE;
-  if (check_rank(r, K_PEER, c->comm, receive, 1) || (!receive && check_send_tag(r, K_TAG))) return -1;
+  int receive = kind == FS_CALL_RECV || kind == FS_CALL_IRECV || kind == FS_CALL_PROBE ||
+                kind == FS_CALL_IPROBE;
+  if (check_rank(r, K_PEER, c->comm, receive, 1) || (!receive && check_send_tag(r, K_TAG)))
+    return -1;
   c->peer = (int32_t)f[K_PEER].value;
   c->tag = (int32_t)f[K_TAG].value;
   if (r->present & BIT(K_BYTES)) c->bytes = f[K_BYTES].value;
@@ -580,14 +606,16 @@ static int check_vector(fennel_reader *r, int k, int32_t comm, int64_t *sum) {
   int32_t size = r->t->comm[comm].size;
   if (f->count != size) {
     char what[120];
-    snprintf(what, sizeof what, "%d byte counts, one per rank of the comm (got %d)", (int)size, (int)f->count);
+    snprintf(what, sizeof what, "%d byte counts, one per rank of the comm (got %d)", (int)size,
+             (int)f->count);
     return fail(r, f->column, "expected %s", what);
   }
   *sum = 0;
   for (int32_t e = 0; e < f->count; e++) {
     int64_t v = r->values[f->at + e];
     if (*sum > FS_TRACE_SIZE_LIMIT - v)
-      return expected(r, r->columns[f->at + e], "byte counts whose sum is at most " FS_TRACE_SIZE_LIMIT_TEXT " (2^62)");
+      return expected(r, r->columns[f->at + e],
+                      "byte counts whose sum is at most " FS_TRACE_SIZE_LIMIT_TEXT " (2^62)");
     *sum += v;
   }
   return 0;
@@ -598,9 +626,15 @@ static int check_vector(fennel_reader *r, int k, int32_t comm, int64_t *sum) {
  * K_KEYS for the kinds without one (v-collectives, barrier). */
 static int agreed_size_key(fs_call_kind kind) {
   switch (kind) {
-    case FS_CALL_BCAST: case FS_CALL_REDUCE: case FS_CALL_ALLREDUCE: case FS_CALL_SCAN: case FS_CALL_EXSCAN:
-    case FS_CALL_REDUCE_SCATTER_BLOCK: case FS_CALL_GATHER: case FS_CALL_ALLGATHER: case FS_CALL_ALLTOALL:
-      return K_BYTES;
+    case FS_CALL_BCAST:
+    case FS_CALL_REDUCE:
+    case FS_CALL_ALLREDUCE:
+    case FS_CALL_SCAN:
+    case FS_CALL_EXSCAN:
+    case FS_CALL_REDUCE_SCATTER_BLOCK:
+    case FS_CALL_GATHER:
+    case FS_CALL_ALLGATHER:
+    case FS_CALL_ALLTOALL: return K_BYTES;
     case FS_CALL_SCATTER: return K_RBYTES;
     default: return KEYS;
   }
@@ -632,7 +666,8 @@ static int collective(fennel_reader *r, fs_call *c, fs_call_kind kind) {
   if (make_request(r, c)) return -1;
   int64_t sum;
   if (r->present & BIT(K_COUNTS)) {
-    if (check_vector(r, K_COUNTS, c->comm, &c->bytes) || check_vector(r, K_RCOUNTS, c->comm, &c->recv_bytes))
+    if (check_vector(r, K_COUNTS, c->comm, &c->bytes) ||
+        check_vector(r, K_RCOUNTS, c->comm, &c->recv_bytes))
       return -1;
     c->list_count = 2 * r->t->comm[c->comm].size;
     int32_t second;
@@ -658,7 +693,8 @@ static int comm_call(fennel_reader *r, fs_call *c) {
 static int kind_of(const fennel_reader *r, size_t at, size_t end, fs_call_kind *kind) {
   for (int k = 0; k < FS_CALL_KINDS; k++) {
     const char *name = fs_call_kind_name((fs_call_kind)k);
-    if (name[0] == r->line[at] && strlen(name) == end - at && memcmp(name, r->line + at, end - at) == 0) {
+    if (name[0] == r->line[at] && strlen(name) == end - at &&
+        memcmp(name, r->line + at, end - at) == 0) {
       *kind = (fs_call_kind)k;
       return 1;
     }
@@ -670,18 +706,22 @@ static int kind_of(const fennel_reader *r, size_t at, size_t end, fs_call_kind *
 static int read_call(fennel_reader *r, fs_call_kind kind, size_t kind_column, size_t at) {
   int64_t start, end;
   char what[120];
-  if (!r->has_init && kind != FS_CALL_INIT) return expected(r, kind_column, "an init line as the first call");
-  if (r->has_init && kind == FS_CALL_INIT) return expected(r, kind_column, "one init line only, the first call");
+  if (!r->has_init && kind != FS_CALL_INIT)
+    return expected(r, kind_column, "an init line as the first call");
+  if (r->has_init && kind == FS_CALL_INIT)
+    return expected(r, kind_column, "one init line only, the first call");
   /* the messages are formatted only on failure: a line costs no printf */
   at = skip_blanks(r, at);
   if (parse_integer(r, &at, r->last_end / FS_NS, MAX_NS, "", &start)) {
-    snprintf(what, sizeof what, "a start time in ns from %lld to " MAX_NS_TEXT ", the end of the previous call",
+    snprintf(what, sizeof what,
+             "a start time in ns from %lld to " MAX_NS_TEXT ", the end of the previous call",
              (long long)(r->last_end / FS_NS));
     return expected(r, at, what);
   }
   at = skip_blanks(r, at);
   if (parse_integer(r, &at, start, MAX_NS, "", &end)) {
-    snprintf(what, sizeof what, "an end time in ns from %lld (the start) to " MAX_NS_TEXT, (long long)start);
+    snprintf(what, sizeof what, "an end time in ns from %lld (the start) to " MAX_NS_TEXT,
+             (long long)start);
     return expected(r, at, what);
   }
   if (read_keys(r, kind, at)) return -1;
@@ -731,8 +771,9 @@ static int read_host(fennel_reader *r, size_t at) {
 
 static int read_offset(fennel_reader *r, size_t at) {
   int64_t offset;
-  if (read_integer(r, &at, -MAX_NS, MAX_NS, "a clock offset in ns from -" MAX_NS_TEXT " to " MAX_NS_TEXT,
-                   &offset) || at_end(r, at))
+  if (read_integer(r, &at, -MAX_NS, MAX_NS,
+                   "a clock offset in ns from -" MAX_NS_TEXT " to " MAX_NS_TEXT, &offset) ||
+      at_end(r, at))
     return -1;
   r->t->rank[r->rank].clock_offset = offset * FS_NS;
   r->has_offset = 1;
@@ -762,16 +803,20 @@ static int read_line(fennel_reader *r) {
   while (end < r->length && !is_blank(r->line[end])) end++;
   fs_call_kind kind;
   if (r->has_finalize) return expected(r, at, "the end of the file after finalize");
-  if (!r->has_rank) return word_is(r, at, end, "rank") ? read_rank_line(r, end) : expected(r, at, "'rank R W'");
+  if (!r->has_rank)
+    return word_is(r, at, end, "rank") ? read_rank_line(r, end) : expected(r, at, "'rank R W'");
   if (word_is(r, at, end, "comm")) return read_comm_line(r, end);
   if (word_is(r, at, end, "host"))
-    return r->has_init || r->has_host ? expected(r, at, "one host line, before the init line") : read_host(r, end);
+    return r->has_init || r->has_host ? expected(r, at, "one host line, before the init line")
+                                      : read_host(r, end);
   if (word_is(r, at, end, "clock_offset_ns"))
-    return r->has_init || r->has_offset ? expected(r, at, "one clock_offset_ns line, before the init line")
-                                        : read_offset(r, end);
+    return r->has_init || r->has_offset
+               ? expected(r, at, "one clock_offset_ns line, before the init line")
+               : read_offset(r, end);
   if (kind_of(r, at, end, &kind)) return read_call(r, kind, at, end);
-  return expected(r, at, r->has_init ? "a call (send, recv, ...) or 'comm'"
-                                     : "'host', 'clock_offset_ns', 'comm' or an init line");
+  return expected(r, at,
+                  r->has_init ? "a call (send, recv, ...) or 'comm'"
+                              : "'host', 'clock_offset_ns', 'comm' or an init line");
 }
 
 /* ---- collectives across files ---- */
@@ -789,7 +834,8 @@ static int grow_instance_lists(fennel_reader *r) {
   int64_t *next = realloc(r->next_instance, (size_t)need * sizeof *next);
   if (next) r->next_instance = next;
   if (!lists || !next) return fs_error_set(r->err, "out of memory");
-  for (int32_t c = r->instance_lists; c < need; c++) r->instances[c] = (instance_list){0}, next[c] = 0;
+  for (int32_t c = r->instance_lists; c < need; c++)
+    r->instances[c] = (instance_list){0}, next[c] = 0;
   r->instance_lists = need;
   return 0;
 }
@@ -805,7 +851,8 @@ static int check_collective_sizes(fennel_reader *r) {
   for (int64_t i = 0; i < tr->count; i++) {
     const fs_call *c = &tr->calls[i];
     fs_call_kind kind = (fs_call_kind)c->kind;
-    if (c->comm == FS_COMM_SELF || !(fs_call_kind_is_collective(kind) || is_comm_creation(kind))) continue;
+    if (c->comm == FS_COMM_SELF || !(fs_call_kind_is_collective(kind) || is_comm_creation(kind)))
+      continue;
     int key = agreed_size_key(kind);
     int64_t bytes = key == K_BYTES ? c->bytes : key == K_RBYTES ? c->recv_bytes : -1;
     size_t column = key == KEYS ? 0 : r->size_column[sized++];
@@ -823,11 +870,16 @@ static int check_collective_sizes(fennel_reader *r) {
       continue;
     }
     const instance *first = &l->at[k];
-    if (first->kind != c->kind || first->bytes == bytes) continue; /* other kinds: the replay names both */
-    return fs_error_set(r->err, "%s:%u:%zu: expected %s=%lld, as %s:%u gives for this %s (collective %lld of comm "
-                        "%lld) (got '%lld')", tr->file, c->line, column + 1, key == K_BYTES ? "bytes" : "rbytes",
-                        (long long)first->bytes, r->t->rank[first->rank].file, first->line, fs_call_kind_name(kind),
-                        (long long)k, (long long)comm_id(r->t, c->comm), (long long)bytes);
+    if (first->kind != c->kind || first->bytes == bytes)
+      continue; /* other kinds: the replay names both */
+    return fs_error_set(r->err,
+                        "%s:%u:%zu: expected %s=%lld, as %s:%u gives for this %s (collective %lld "
+                        "of comm "
+                        "%lld) (got '%lld')",
+                        tr->file, c->line, column + 1, key == K_BYTES ? "bytes" : "rbytes",
+                        (long long)first->bytes, r->t->rank[first->rank].file, first->line,
+                        fs_call_kind_name(kind), (long long)k, (long long)comm_id(r->t, c->comm),
+                        (long long)bytes);
   }
   return 0;
 }
@@ -845,7 +897,8 @@ static void reset_file(fennel_reader *r, int32_t rank, fs_text_input *in) {
 
 static int read_file(fennel_reader *r, int32_t rank, fs_text_input *in) {
   reset_file(r, rank, in);
-  if (fs_trace_set_file(r->t, rank, fs_text_input_name(in))) return fs_error_set(r->err, "out of memory");
+  if (fs_trace_set_file(r->t, rank, fs_text_input_name(in)))
+    return fs_error_set(r->err, "out of memory");
   int status;
   while ((status = fs_text_input_next_line(in, &r->line, &r->length, r->err)) == 1) {
     r->line_number = fs_text_input_line_number(in);
@@ -888,8 +941,9 @@ static fs_trace *read_trace(const char *const *paths, fs_text_input *const *inpu
   fennel_reader r = {.err = err, .t = fs_trace_new(count)};
   r.member_seen = calloc((size_t)count, 1);
   r.members = malloc((size_t)count * sizeof *r.members);
-  int status = !r.t || !r.member_seen || !r.members || grow_comm_tables(&r) ? fs_error_set(err, "out of memory")
-                                                                           : 0;
+  int status = !r.t || !r.member_seen || !r.members || grow_comm_tables(&r)
+                   ? fs_error_set(err, "out of memory")
+                   : 0;
   for (int32_t rank = 0; rank < count && !status; rank++) {
     fs_text_input *in = inputs ? inputs[rank] : fs_text_input_open_file(paths[rank], err);
     status = in ? read_file(&r, rank, in) : -1;

@@ -13,7 +13,7 @@
 #include "trace/trace.h"
 
 /* A call's comm before the communicators are resolved: the rank's local index. */
-#define COMM_PENDING(local) (-(local) - 3)
+#define COMM_PENDING(local) (-(local)-3)
 
 /* A communicator as one rank names it. */
 typedef struct comm_use {

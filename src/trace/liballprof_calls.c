@@ -54,6 +54,7 @@ static const call_form forms[] = {
 
 const call_form *fs_liballprof_form(const char *name, size_t length) {
   for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
-    if (strlen(forms[i].name) == length && memcmp(forms[i].name, name, length) == 0) return &forms[i];
+    if (strlen(forms[i].name) == length && memcmp(forms[i].name, name, length) == 0)
+      return &forms[i];
   return NULL;
 }

@@ -51,13 +51,16 @@ static int comm_error(const resolver *r, const claim *c, const char *format, ...
 static int define_group(resolver *r, const claim *claims, int32_t n, int *world_taken) {
   int32_t size = claims[0].size;
   unsigned long long handle = (unsigned long long)claims[0].handle;
-  int in_order = size == r->t->ranks; /* the world's order: ranks that never use it may be left out */
+  int in_order = size ==
+                 r->t->ranks; /* the world's order: ranks that never use it may be left out */
   for (int32_t i = 0; i < n; i++) in_order &= claims[i].comm_rank == claims[i].world_rank;
   for (int32_t i = 0; i <= size && !in_order; i++) {
-    int missing = i < size && (i == n || claims[i].comm_rank > i), twice = i < n && claims[i].comm_rank < i;
+    int missing = i < size && (i == n || claims[i].comm_rank > i),
+        twice = i < n && claims[i].comm_rank < i;
     if (missing || twice)
       return comm_error(r, &claims[i < n ? i : n - 1],
-                        "expected the ranks that use communicator %llu (size %d) to name each of its "
+                        "expected the ranks that use communicator %llu (size %d) to name each of "
+                        "its "
                         "ranks once (liballprof records no members: fennelsim takes them from the "
                         "handle), but comm rank %d is %s",
                         handle, (int)size, (int)(twice ? claims[i].comm_rank : i),
@@ -81,8 +84,10 @@ static int define_group(resolver *r, const claim *claims, int32_t n, int *world_
   free(members);
   if (index == -1) return fs_error_set(r->err, "out of memory");
   if (index < 0)
-    return comm_error(r, &claims[0], "expected communicator %llu to name one group of ranks "
-                      "(it names two of different sizes)", handle);
+    return comm_error(r, &claims[0],
+                      "expected communicator %llu to name one group of ranks "
+                      "(it names two of different sizes)",
+                      handle);
   for (int32_t i = 0; i < n; i++) r->comms[claims[i].world_rank].use[claims[i].local].index = index;
   return 0;
 }
@@ -96,8 +101,10 @@ int fs_liballprof_resolve_comms(fs_trace *t, rank_comms *comms, fs_error *err) {
   for (int32_t w = 0; w < t->ranks; w++)
     for (int32_t i = 0; i < r->comms[w].count; i++) {
       comm_use *use = &r->comms[w].use[i];
-      if (use->size == 1) use->index = FS_COMM_SELF;
-      else claims[n++] = (claim){use->handle, use->size, use->rank, w, i};
+      if (use->size == 1)
+        use->index = FS_COMM_SELF;
+      else
+        claims[n++] = (claim){use->handle, use->size, use->rank, w, i};
     }
   qsort(claims, n, sizeof *claims, compare_claims);
   /* MPI_COMM_WORLD is the full in-order group rank 0 names first */
@@ -106,18 +113,23 @@ int fs_liballprof_resolve_comms(fs_trace *t, rank_comms *comms, fs_error *err) {
     const comm_use *use = &r->comms[0].use[i];
     if (use->size != t->ranks || use->rank != 0) continue;
     size_t from = 0;
-    while (from < n && (claims[from].handle != use->handle || claims[from].size != use->size)) from++;
+    while (from < n && (claims[from].handle != use->handle || claims[from].size != use->size))
+      from++;
     size_t to = from;
     while (to < n && claims[to].handle == use->handle && claims[to].size == use->size) to++;
     int identity = to > from;
-    for (size_t k = from; identity && k < to; k++) identity = claims[k].comm_rank == claims[k].world_rank;
+    for (size_t k = from; identity && k < to; k++)
+      identity = claims[k].comm_rank == claims[k].world_rank;
     if (identity) status = define_group(r, claims + from, (int32_t)(to - from), &world_taken);
   }
   for (size_t from = 0; from < n && !status;) {
     size_t to = from;
-    while (to < n && claims[to].handle == claims[from].handle && claims[to].size == claims[from].size) to++;
+    while (to < n && claims[to].handle == claims[from].handle &&
+           claims[to].size == claims[from].size)
+      to++;
     const comm_use *first = &r->comms[claims[from].world_rank].use[claims[from].local];
-    if (first->index < 0) status = define_group(r, claims + from, (int32_t)(to - from), &world_taken);
+    if (first->index < 0)
+      status = define_group(r, claims + from, (int32_t)(to - from), &world_taken);
     from = to;
   }
   free(claims);

@@ -51,7 +51,8 @@
 #define REQUEST_SIZE 8          /* bytes per MPI_Request in a request array (Schedgen's req_size) */
 #define MAX_ARGUMENTS 16
 #define PS_PER_US INT64_C(1000000)
-#define MAX_US (FS_TRACE_TIME_LIMIT / PS_PER_US - 1) /* the time limit, 2^62 ps (53 days), less one us */
+#define MAX_US \
+  (FS_TRACE_TIME_LIMIT / PS_PER_US - 1) /* the time limit, 2^62 ps (53 days), less one us */
 
 typedef struct found_request {
   int64_t position; /* in the array */
@@ -71,9 +72,9 @@ typedef struct arguments {
   int32_t tag[2], tags;
   int32_t root;
   size_t root_column;
-  int32_t comm;               /* local comm index, -1 none */
+  int32_t comm; /* local comm index, -1 none */
   int32_t comm_rank, comm_size;
-  uint64_t request;           /* request address, or the base of a request array */
+  uint64_t request; /* request address, or the base of a request array */
   int64_t request_count;
   size_t list_at[4], list_length[4], list_column[4];
   int32_t lists;
@@ -104,7 +105,8 @@ typedef struct reader {
 
 /* ---- errors ---- */
 
-#define fail(r, column, ...) fs_text_input_error((r)->in, (int64_t)(column) + 1, (r)->err, __VA_ARGS__)
+#define fail(r, column, ...) \
+  fs_text_input_error((r)->in, (int64_t)(column) + 1, (r)->err, __VA_ARGS__)
 
 /* The field at `column` quoted for a message, up to the next ':' or ','. */
 static const char *show(const reader *r, size_t column, char buffer[FS_TEXT_QUOTED_SIZE]) {
@@ -212,7 +214,8 @@ static int read_time(reader *r, fs_time *time) {
   if (accept_char(r, '.')) {
     size_t digits = r->at;
     while (r->at < r->length && is_digit(r->line[r->at])) {
-      if (r->at - digits == 6) return expected(r, start, "a time with at most 6 decimals (picoseconds)");
+      if (r->at - digits == 6)
+        return expected(r, start, "a time with at most 6 decimals (picoseconds)");
       scale /= 10;
       fraction += (r->line[r->at++] - '0') * scale;
     }
@@ -223,7 +226,8 @@ static int read_time(reader *r, fs_time *time) {
     r->origin_us = (int64_t)us;
   }
   int64_t delta = (int64_t)us - r->origin_us;
-  if (delta > MAX_US) return expected(r, start, "a time within 2^62 ps (53 days) of the rank's first time");
+  if (delta > MAX_US)
+    return expected(r, start, "a time within 2^62 ps (53 days) of the rank's first time");
   if (delta < 0) return expected(r, start, "a time no earlier than the rank's first time");
   *time = delta * PS_PER_US + fraction;
   return 0;
@@ -240,7 +244,8 @@ static int note_comm(reader *r, uint64_t handle, int32_t rank, int32_t size, siz
       return 0;
     }
   if (rc->count == MAX_COMMS_PER_RANK)
-    return fail(r, column, "expected at most %d different communicators per rank", MAX_COMMS_PER_RANK);
+    return fail(r, column, "expected at most %d different communicators per rank",
+                MAX_COMMS_PER_RANK);
   if (rc->count == rc->capacity) {
     int32_t capacity = rc->capacity ? rc->capacity * 2 : 8;
     comm_use *use = realloc(rc->use, (size_t)capacity * sizeof *use);
@@ -248,8 +253,8 @@ static int note_comm(reader *r, uint64_t handle, int32_t rank, int32_t size, siz
     rc->use = use;
     rc->capacity = capacity;
   }
-  rc->use[rc->count] = (comm_use){handle, rank, size, fs_text_input_line_number(r->in),
-                                  (int64_t)column + 1, -1};
+  rc->use[rc->count] =
+      (comm_use){handle, rank, size, fs_text_input_line_number(r->in), (int64_t)column + 1, -1};
   *local = rc->count++;
   return 0;
 }
@@ -266,13 +271,15 @@ static int read_comm(reader *r, arguments *a) {
   /* the rank is checked on its own ("a size from 8 to 2" would name no
    * size); messages are formatted only on failure */
   if (!parse_integer(r, 0, r->t->ranks - 1, &rank)) {
-    snprintf(what, sizeof what, "the rank in the communicator, from 0 to %d (the trace has %d ranks)",
+    snprintf(what, sizeof what,
+             "the rank in the communicator, from 0 to %d (the trace has %d ranks)",
              (int)r->t->ranks - 1, (int)r->t->ranks);
     return expected(r, r->at, what);
   }
   if (need_comma(r, "',' and the size of the communicator")) return -1;
   if (!parse_integer(r, rank + 1, r->t->ranks, &size)) {
-    snprintf(what, sizeof what, "a communicator size from %lld (above the rank in it) to %d (the ranks of the trace)",
+    snprintf(what, sizeof what,
+             "a communicator size from %lld (above the rank in it) to %d (the ranks of the trace)",
              (long long)rank + 1, (int)r->t->ranks);
     return expected(r, r->at, what);
   }
@@ -349,7 +356,8 @@ static int read_peer(reader *r, arguments *a, int source) {
 static int read_tag(reader *r, arguments *a, int any) {
   int64_t tag;
   if (read_integer(r, any ? -1 : 0, INT32_MAX,
-                   any ? "a tag from 0 to 2147483647 or -1 (MPI_ANY_TAG)" : "a tag from 0 to 2147483647",
+                   any ? "a tag from 0 to 2147483647 or -1 (MPI_ANY_TAG)"
+                       : "a tag from 0 to 2147483647",
                    &tag))
     return -1;
   a->tag[a->tags++] = tag == -1 ? FS_TRACE_ANY : (int32_t)tag;
@@ -360,29 +368,32 @@ static int read_argument(reader *r, arguments *a, char letter, size_t fields_lef
   uint64_t ignored;
   int64_t value;
   switch (letter) {
-  case 'b': return read_address(r, "an address (an unsigned integer)", &ignored);
-  case 'r': return read_address(r, "the address of a request (an unsigned integer)", &a->request);
-  case 'a': return read_address(r, "the address of a request array (an unsigned integer)", &a->request);
-  case 'i': return read_any_integer(r, "an integer", &ignored);
-  case 'o': return read_any_integer(r, "a reduction operation (an integer)", &ignored);
-  case 'n':
-    if (read_integer(r, 0, INT32_MAX, "a count from 0 to 2147483647", &value)) return -1;
-    if (a->counts < 3) a->count[a->counts++] = value;
-    return 0;
-  case 'q': return read_integer(r, 0, INT32_MAX, "a request count from 0 to 2147483647", &a->request_count);
-  case 'd': return read_datatype(r, a);
-  case 'D': return read_peer(r, a, 0);
-  case 'S': return read_peer(r, a, 1);
-  case 't': return read_tag(r, a, 0);
-  case 'T': return read_tag(r, a, 1);
-  case 'c': return read_comm(r, a);
-  case 'R':
-    a->root_column = r->at;
-    if (read_integer(r, 0, INT32_MAX, "a root rank", &value)) return -1;
-    a->root = (int32_t)value;
-    return 0;
-  case 'v': return read_count_list(r, a, 0, fields_left);
-  case 'w': return read_count_list(r, a, 1, fields_left);
+    case 'b': return read_address(r, "an address (an unsigned integer)", &ignored);
+    case 'r': return read_address(r, "the address of a request (an unsigned integer)", &a->request);
+    case 'a':
+      return read_address(r, "the address of a request array (an unsigned integer)", &a->request);
+    case 'i': return read_any_integer(r, "an integer", &ignored);
+    case 'o': return read_any_integer(r, "a reduction operation (an integer)", &ignored);
+    case 'n':
+      if (read_integer(r, 0, INT32_MAX, "a count from 0 to 2147483647", &value)) return -1;
+      if (a->counts < 3) a->count[a->counts++] = value;
+      return 0;
+    case 'q':
+      return read_integer(r, 0, INT32_MAX, "a request count from 0 to 2147483647",
+                          &a->request_count);
+    case 'd': return read_datatype(r, a);
+    case 'D': return read_peer(r, a, 0);
+    case 'S': return read_peer(r, a, 1);
+    case 't': return read_tag(r, a, 0);
+    case 'T': return read_tag(r, a, 1);
+    case 'c': return read_comm(r, a);
+    case 'R':
+      a->root_column = r->at;
+      if (read_integer(r, 0, INT32_MAX, "a root rank", &value)) return -1;
+      a->root = (int32_t)value;
+      return 0;
+    case 'v': return read_count_list(r, a, 0, fields_left);
+    case 'w': return read_count_list(r, a, 1, fields_left);
   }
   return fail(r, r->at, "internal error: argument letter '%c'", letter);
 }
@@ -392,7 +403,8 @@ static int check_ranks(reader *r, const arguments *a) {
   char what[96];
   for (int32_t i = 0; i < a->peers; i++)
     if (a->peer[i] >= a->comm_size) {
-      snprintf(what, sizeof what, "a rank below %d, the size of the communicator", (int)a->comm_size);
+      snprintf(what, sizeof what, "a rank below %d, the size of the communicator",
+               (int)a->comm_size);
       return expected(r, a->peer_column[i], what);
     }
   if (a->root >= a->comm_size) {
@@ -401,7 +413,8 @@ static int check_ranks(reader *r, const arguments *a) {
   }
   for (int32_t i = 0; i < a->lists; i++)
     if (a->list_length[i] != (size_t)a->comm_size)
-      return fail(r, a->list_column[i], "expected %d counts, one per rank of the communicator (got %zu)",
+      return fail(r, a->list_column[i],
+                  "expected %d counts, one per rank of the communicator (got %zu)",
                   (int)a->comm_size, a->list_length[i]);
   return 0;
 }
@@ -436,14 +449,16 @@ static int array_requests(reader *r, fs_call *c, const arguments *a, int close) 
           offset / REQUEST_SIZE < (uint64_t)a->request_count)
         r->found[found++] = (found_request){(int64_t)(offset / REQUEST_SIZE), m->id[i]};
     }
-    if (found > 1) qsort(r->found, found, sizeof *r->found, compare_found); /* none: r->found may be NULL */
+    if (found > 1)
+      qsort(r->found, found, sizeof *r->found, compare_found); /* none: r->found may be NULL */
   }
   int64_t ids[64];
   for (size_t i = 0; i < found;) { /* in slices: no allocation per call */
     int32_t n = 0;
     for (; i < found && n < 64; i++, n++) {
       ids[n] = r->found[i].id;
-      if (close) fs_request_map_close(m, a->request + (uint64_t)r->found[i].position * REQUEST_SIZE);
+      if (close)
+        fs_request_map_close(m, a->request + (uint64_t)r->found[i].position * REQUEST_SIZE);
     }
     int32_t at = fs_trace_add_list(r->t, r->rank, ids, n);
     if (at < 0) return out_of_memory(r);
@@ -486,15 +501,19 @@ static int add_count_lists(reader *r, fs_call *c, const arguments *a, int send_l
       receive = a->count[0] * recv_type; /* scatterv: one block from the root */
     }
     if (send < 0 || receive < 0)
-      return fail(r, a->list_column[send < 0 ? send_list : recv_list], "expected counts of at least 0");
+      return fail(r, a->list_column[send < 0 ? send_list : recv_list],
+                  "expected counts of at least 0");
     bytes[i] = send;
     bytes[size + i] = receive;
     c->bytes += send; /* each below 2^62 (31-bit counts and sizes): no overflow */
     c->recv_bytes += receive;
     if (c->bytes > FS_TRACE_SIZE_LIMIT || c->recv_bytes > FS_TRACE_SIZE_LIMIT)
-      return fail(r, a->list_column[c->bytes > FS_TRACE_SIZE_LIMIT ? (send_list >= 0 ? send_list : recv_list)
-                                                                   : (recv_list >= 0 ? recv_list : send_list)],
-                  "expected counts whose bytes add up to at most " FS_TRACE_SIZE_LIMIT_TEXT " (2^62)");
+      return fail(r,
+                  a->list_column[c->bytes > FS_TRACE_SIZE_LIMIT
+                                     ? (send_list >= 0 ? send_list : recv_list)
+                                     : (recv_list >= 0 ? recv_list : send_list)],
+                  "expected counts whose bytes add up to at most " FS_TRACE_SIZE_LIMIT_TEXT
+                  " (2^62)");
   }
   int32_t at = fs_trace_add_list(r->t, r->rank, bytes, size * 2);
   if (at < 0) return out_of_memory(r);
@@ -505,18 +524,19 @@ static int add_count_lists(reader *r, fs_call *c, const arguments *a, int send_l
 
 static int fill_requests(reader *r, fs_call *c, const arguments *a) {
   switch (c->kind) {
-  case FS_CALL_ISEND: case FS_CALL_ISSEND: case FS_CALL_IBSEND: case FS_CALL_IRSEND: case FS_CALL_IRECV:
-    c->request = r->next_request++;
-    return fs_request_map_open(&r->requests, a->request, c->request) ? out_of_memory(r) : 0;
-  case FS_CALL_WAIT:
-    c->request = fs_request_map_find(&r->requests, a->request);
-    fs_request_map_close(&r->requests, a->request);
-    return 0;
-  case FS_CALL_TEST:
-    c->request = fs_request_map_find(&r->requests, a->request);
-    return 0;
-  default:
-    return array_requests(r, c, a, c->kind == FS_CALL_WAITALL);
+    case FS_CALL_ISEND:
+    case FS_CALL_ISSEND:
+    case FS_CALL_IBSEND:
+    case FS_CALL_IRSEND:
+    case FS_CALL_IRECV:
+      c->request = r->next_request++;
+      return fs_request_map_open(&r->requests, a->request, c->request) ? out_of_memory(r) : 0;
+    case FS_CALL_WAIT:
+      c->request = fs_request_map_find(&r->requests, a->request);
+      fs_request_map_close(&r->requests, a->request);
+      return 0;
+    case FS_CALL_TEST: c->request = fs_request_map_find(&r->requests, a->request); return 0;
+    default: return array_requests(r, c, a, c->kind == FS_CALL_WAITALL);
   }
 }
 
@@ -528,57 +548,71 @@ static int fill_call(reader *r, fs_call *c, const arguments *a) {
   if (a->peers) c->peer = a->peer[0];
   if (a->tags) c->tag = a->tag[0];
   switch (c->kind) {
-  case FS_CALL_SEND: case FS_CALL_SSEND: case FS_CALL_BSEND: case FS_CALL_RSEND:
-  case FS_CALL_ISEND: case FS_CALL_ISSEND: case FS_CALL_IBSEND: case FS_CALL_IRSEND:
-    c->bytes = message;
-    break;
-  case FS_CALL_RECV: case FS_CALL_IRECV: case FS_CALL_SENDRECV_REPLACE:
-    c->bytes = c->recv_bytes = message;
-    break;
-  case FS_CALL_SENDRECV:
-    c->bytes = message;
-    c->recv_peer = a->peer[1];
-    c->recv_tag = a->tag[1];
-    c->recv_bytes = a->count[1] * a->type_size[1];
-    break;
-  case FS_CALL_BCAST: case FS_CALL_ALLREDUCE: case FS_CALL_SCAN: case FS_CALL_EXSCAN:
-  case FS_CALL_REDUCE_SCATTER_BLOCK:
-    c->bytes = c->recv_bytes = message;
-    c->root = c->kind == FS_CALL_BCAST ? a->root : FS_TRACE_UNKNOWN;
-    break;
-  case FS_CALL_REDUCE:
-    c->root = a->root;
-    c->bytes = message;
-    c->recv_bytes = a->comm_rank == a->root ? message : 0;
-    break;
-  case FS_CALL_GATHER: case FS_CALL_SCATTER: case FS_CALL_ALLGATHER: case FS_CALL_ALLTOALL:
-    c->root = c->kind == FS_CALL_GATHER || c->kind == FS_CALL_SCATTER ? a->root : FS_TRACE_UNKNOWN;
-    c->bytes = message;
-    c->recv_bytes = a->count[1] * a->type_size[1];
-    break;
-  case FS_CALL_REDUCE_SCATTER:
-    if (a->lists) {
-      if (add_count_lists(r, c, a, 0, 0, a->type_size[0], a->type_size[0])) return -1;
-      c->recv_bytes = list_value(r, a, 0, a->comm_rank) * a->type_size[0];
-    }
-    break;
-  case FS_CALL_GATHERV:
-    c->root = a->root;
-    return add_count_lists(r, c, a, -1, 0, a->type_size[0], a->type_size[1]);
-  case FS_CALL_SCATTERV:
-    c->root = a->root;
-    return add_count_lists(r, c, a, 0, -1, a->type_size[0], a->type_size[1]);
-  case FS_CALL_ALLGATHERV:
-    if (add_count_lists(r, c, a, -1, 0, a->type_size[0], a->type_size[1])) return -1;
-    c->bytes = message; /* its contribution: one block, to every rank */
-    return 0;
-  case FS_CALL_ALLTOALLV:
-    return add_count_lists(r, c, a, 0, 2, a->type_size[0], a->type_size[1]);
-  case FS_CALL_WAIT: case FS_CALL_TEST: case FS_CALL_WAITALL: case FS_CALL_WAITANY:
-  case FS_CALL_WAITSOME: case FS_CALL_TESTALL: case FS_CALL_TESTANY: case FS_CALL_TESTSOME:
-    return fill_requests(r, c, a);
-  default:
-    break;
+    case FS_CALL_SEND:
+    case FS_CALL_SSEND:
+    case FS_CALL_BSEND:
+    case FS_CALL_RSEND:
+    case FS_CALL_ISEND:
+    case FS_CALL_ISSEND:
+    case FS_CALL_IBSEND:
+    case FS_CALL_IRSEND: c->bytes = message; break;
+    case FS_CALL_RECV:
+    case FS_CALL_IRECV:
+    case FS_CALL_SENDRECV_REPLACE: c->bytes = c->recv_bytes = message; break;
+    case FS_CALL_SENDRECV:
+      c->bytes = message;
+      c->recv_peer = a->peer[1];
+      c->recv_tag = a->tag[1];
+      c->recv_bytes = a->count[1] * a->type_size[1];
+      break;
+    case FS_CALL_BCAST:
+    case FS_CALL_ALLREDUCE:
+    case FS_CALL_SCAN:
+    case FS_CALL_EXSCAN:
+    case FS_CALL_REDUCE_SCATTER_BLOCK:
+      c->bytes = c->recv_bytes = message;
+      c->root = c->kind == FS_CALL_BCAST ? a->root : FS_TRACE_UNKNOWN;
+      break;
+    case FS_CALL_REDUCE:
+      c->root = a->root;
+      c->bytes = message;
+      c->recv_bytes = a->comm_rank == a->root ? message : 0;
+      break;
+    case FS_CALL_GATHER:
+    case FS_CALL_SCATTER:
+    case FS_CALL_ALLGATHER:
+    case FS_CALL_ALLTOALL:
+      c->root = c->kind == FS_CALL_GATHER || c->kind == FS_CALL_SCATTER ? a->root
+                                                                        : FS_TRACE_UNKNOWN;
+      c->bytes = message;
+      c->recv_bytes = a->count[1] * a->type_size[1];
+      break;
+    case FS_CALL_REDUCE_SCATTER:
+      if (a->lists) {
+        if (add_count_lists(r, c, a, 0, 0, a->type_size[0], a->type_size[0])) return -1;
+        c->recv_bytes = list_value(r, a, 0, a->comm_rank) * a->type_size[0];
+      }
+      break;
+    case FS_CALL_GATHERV:
+      c->root = a->root;
+      return add_count_lists(r, c, a, -1, 0, a->type_size[0], a->type_size[1]);
+    case FS_CALL_SCATTERV:
+      c->root = a->root;
+      return add_count_lists(r, c, a, 0, -1, a->type_size[0], a->type_size[1]);
+    case FS_CALL_ALLGATHERV:
+      if (add_count_lists(r, c, a, -1, 0, a->type_size[0], a->type_size[1])) return -1;
+      c->bytes = message; /* its contribution: one block, to every rank */
+      return 0;
+    case FS_CALL_ALLTOALLV: return add_count_lists(r, c, a, 0, 2, a->type_size[0], a->type_size[1]);
+    case FS_CALL_WAIT:
+    case FS_CALL_TEST:
+    case FS_CALL_WAITALL:
+    case FS_CALL_WAITANY:
+    case FS_CALL_WAITSOME:
+    case FS_CALL_TESTALL:
+    case FS_CALL_TESTANY:
+    case FS_CALL_TESTSOME: return fill_requests(r, c, a);
+    default: break;
   }
   if (c->kind >= FS_CALL_ISEND && c->kind <= FS_CALL_IRECV) return fill_requests(r, c, a);
   return 0;
@@ -603,10 +637,12 @@ static int read_other(reader *r, arguments *a) {
   if (last == r->at) {
     char what[96];
     snprintf(what, sizeof what, "':' and the end time of %.*s", (int)r->name_length, r->name);
-    if (r->at < r->length && r->line[r->at] != ':') return expected(r, r->at, "':' after the start time");
+    if (r->at < r->length && r->line[r->at] != ':')
+      return expected(r, r->at, "':' after the start time");
     return expected(r, r->at, what);
   }
-  if (r->at < r->length && r->line[r->at] != ':') return expected(r, r->at, "':' after the start time");
+  if (r->at < r->length && r->line[r->at] != ':')
+    return expected(r, r->at, "':' after the start time");
   r->at = last;
   a->end_column = r->at;
   return read_time(r, &a->end);
@@ -620,7 +656,8 @@ static int check_order(reader *r, const arguments *a, const call_form *form) {
   if (kind == FS_CALL_INIT && (r->has_init || r->calls > 0))
     return expected(r, 0, r->has_init ? "one MPI_Init only" : "MPI_Init only as the first call");
   if (a->start >= 0 && a->start < r->last_time)
-    return expected(r, a->start_column, "a start time no earlier than the end of the previous call");
+    return expected(r, a->start_column,
+                    "a start time no earlier than the end of the previous call");
   if (a->end >= 0 && a->end < (a->start >= 0 ? a->start : r->last_time))
     return expected(r, a->end_column, "an end time no earlier than the start of the call");
   r->has_init |= kind == FS_CALL_INIT;
@@ -662,7 +699,9 @@ static int read_call(reader *r) {
   settle_times(r, &a);
   fs_call *c = fs_trace_add_call(r->t, r->rank, form ? form->kind : FS_CALL_OTHER);
   if (!c) return out_of_memory(r);
-  c->line = (uint32_t)(fs_text_input_line_number(r->in) > UINT32_MAX ? 0 : fs_text_input_line_number(r->in));
+  c->line = (uint32_t)(fs_text_input_line_number(r->in) > UINT32_MAX
+                           ? 0
+                           : fs_text_input_line_number(r->in));
   return fill_call(r, c, &a);
 }
 
@@ -679,14 +718,16 @@ static int read_offset(reader *r, fs_time *offset) {
   if (accept_char(r, '.')) {
     size_t digits = r->at;
     while (r->at < r->length && is_digit(r->line[r->at])) {
-      if (r->at - digits == 6) return expected(r, start, "a clock difference with at most 6 decimals");
+      if (r->at - digits == 6)
+        return expected(r, start, "a clock difference with at most 6 decimals");
       scale /= 10;
       ps += (r->line[r->at++] - '0') * scale;
     }
     if (r->at == digits) return expected(r, start, what);
   }
   while (r->at < r->length && (r->line[r->at] == ' ' || r->line[r->at] == '\t')) r->at++;
-  if (r->at != r->length) return expected(r, r->at, "the end of the line after the clock difference");
+  if (r->at != r->length)
+    return expected(r, r->at, "the end of the line after the clock difference");
   *offset = negative ? -ps : ps;
   return 0;
 }
@@ -748,7 +789,8 @@ static int read_rank(reader *r, const char *path) {
   if (status == 0 && !r->has_finalize)
     status = fs_text_error_at(r->err, path, fs_text_input_line_number(r->in) + 1, 1,
                               "expected %s (got end of file)",
-                              r->calls ? "MPI_Finalize, the last call" : "MPI calls, the first MPI_Init, the last MPI_Finalize");
+                              r->calls ? "MPI_Finalize, the last call"
+                                       : "MPI calls, the first MPI_Init, the last MPI_Finalize");
   fs_text_input_close(r->in);
   r->in = NULL;
   return status == 0 ? 0 : -1;

@@ -84,7 +84,8 @@ int otf2_grow(otf2_reader *r, void **items, size_t *capacity, size_t used, size_
   return 0;
 }
 
-int otf2_add_named(otf2_reader *r, named **items, size_t *count, size_t *capacity, uint64_t ref, uint64_t value) {
+int otf2_add_named(otf2_reader *r, named **items, size_t *count, size_t *capacity, uint64_t ref,
+                   uint64_t value) {
   if (otf2_grow(r, (void **)items, capacity, *count, sizeof **items)) return -1;
   (*items)[(*count)++] = (named){ref, value};
   return 0;
@@ -149,8 +150,9 @@ static const char *region_name(const otf2_reader *r, const named *region) {
 
 /* Enter of a region: an MPI region opens a call (MPI calls do not nest);
  * other regions inside a call are part of it, outside they are computation. */
-static OTF2_CallbackCode on_enter(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
-                                  OTF2_AttributeList *attributes, OTF2_RegionRef region) {
+static OTF2_CallbackCode on_enter(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position,
+                                  void *data, OTF2_AttributeList *attributes,
+                                  OTF2_RegionRef region) {
   const event_at at = {location, position, time};
   (void)attributes;
   otf2_reader *r = data;
@@ -159,12 +161,16 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef location, OTF2_TimeStamp time
   rank_state *s = &r->state[rank];
   const named *n = otf2_find_named(r->regions, r->region_count, region);
   if (!n)
-    return otf2_fail_event(r, at, "Enter", "expected a region defined in the definitions (got region %llu)",
-                      (unsigned long long)region), OTF2_CALLBACK_INTERRUPT;
+    return otf2_fail_event(r, at, "Enter",
+                           "expected a region defined in the definitions (got region %llu)",
+                           (unsigned long long)region),
+           OTF2_CALLBACK_INTERRUPT;
   int kind = r->region_kind[n - r->regions];
   if (s->call >= 0 && kind)
-    return otf2_fail_event(r, at, "Enter", "expected %s to leave before another MPI call enters (got %s)",
-                      region_name(r, otf2_find_named(r->regions, r->region_count, s->region)), region_name(r, n)),
+    return otf2_fail_event(r, at, "Enter",
+                           "expected %s to leave before another MPI call enters (got %s)",
+                           region_name(r, otf2_find_named(r->regions, r->region_count, s->region)),
+                           region_name(r, n)),
            OTF2_CALLBACK_INTERRUPT;
   if (s->call >= 0) {
     s->depth++;
@@ -209,8 +215,9 @@ static int settle_completion(otf2_reader *r, int32_t rank, fs_call *c) {
   return 0;
 }
 
-static OTF2_CallbackCode on_leave(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
-                                  OTF2_AttributeList *attributes, OTF2_RegionRef region) {
+static OTF2_CallbackCode on_leave(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position,
+                                  void *data, OTF2_AttributeList *attributes,
+                                  OTF2_RegionRef region) {
   const event_at at = {location, position, time};
   (void)attributes;
   otf2_reader *r = data;
@@ -218,8 +225,10 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef location, OTF2_TimeStamp time
   fs_call *c = open_call(r, location, &rank);
   const named *n = otf2_find_named(r->regions, r->region_count, region);
   if (!n && rank >= 0)
-    return otf2_fail_event(r, at, "Leave", "expected a region defined in the definitions (got region %llu)",
-                      (unsigned long long)region), OTF2_CALLBACK_INTERRUPT;
+    return otf2_fail_event(r, at, "Leave",
+                           "expected a region defined in the definitions (got region %llu)",
+                           (unsigned long long)region),
+           OTF2_CALLBACK_INTERRUPT;
   if (!c) return OTF2_CALLBACK_SUCCESS;
   rank_state *s = &r->state[rank];
   if (s->depth > 0) {
@@ -228,7 +237,8 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef location, OTF2_TimeStamp time
   }
   if (region != s->region)
     return otf2_fail_event(r, at, "Leave", "expected the Leave of %s (got a Leave of %s)",
-                      region_name(r, otf2_find_named(r->regions, r->region_count, s->region)), region_name(r, n)),
+                           region_name(r, otf2_find_named(r->regions, r->region_count, s->region)),
+                           region_name(r, n)),
            OTF2_CALLBACK_INTERRUPT;
   c->end = to_ps(r, time);
   s->call = -1;
@@ -236,7 +246,8 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef location, OTF2_TimeStamp time
   return status(r);
 }
 
-static int begin_request(otf2_reader *r, int32_t rank, uint64_t otf2_id, int64_t irecv, int32_t *id) {
+static int begin_request(otf2_reader *r, int32_t rank, uint64_t otf2_id, int64_t irecv,
+                         int32_t *id) {
   rank_state *s = &r->state[rank];
   for (int32_t i = 0; i < s->open_count; i++) /* a reused OTF2 id: the old request is gone */
     if (s->open[i].otf2_id == otf2_id) s->open[i] = s->open[--s->open_count];
@@ -253,7 +264,8 @@ static int begin_request(otf2_reader *r, int32_t rank, uint64_t otf2_id, int64_t
 }
 
 /* Marks an OTF2 request completed by the open call; its entry, or NULL. */
-static pending_request *complete_request(otf2_reader *r, int32_t rank, uint64_t otf2_id, pending_request *copy) {
+static pending_request *complete_request(otf2_reader *r, int32_t rank, uint64_t otf2_id,
+                                         pending_request *copy) {
   rank_state *s = &r->state[rank];
   for (int32_t i = 0; i < s->open_count; i++) {
     if (s->open[i].otf2_id != otf2_id) continue;
@@ -272,9 +284,10 @@ static pending_request *complete_request(otf2_reader *r, int32_t rank, uint64_t 
   return NULL;
 }
 
-static void set_message(otf2_reader *r, fs_call *c, uint32_t peer, OTF2_CommRef comm, uint32_t tag, uint64_t length,
-                        int receive) {
-  int32_t p = peer > INT32_MAX ? FS_TRACE_UNKNOWN : (int32_t)peer, g = tag > INT32_MAX ? FS_TRACE_UNKNOWN : (int32_t)tag;
+static void set_message(otf2_reader *r, fs_call *c, uint32_t peer, OTF2_CommRef comm, uint32_t tag,
+                        uint64_t length, int receive) {
+  int32_t p = peer > INT32_MAX ? FS_TRACE_UNKNOWN : (int32_t)peer,
+          g = tag > INT32_MAX ? FS_TRACE_UNKNOWN : (int32_t)tag;
   int64_t bytes = (int64_t)length; /* checked by the caller (size_ok) */
   c->comm = comm_of(r, comm);
   if (c->kind == FS_CALL_SENDRECV && receive) {
@@ -299,14 +312,15 @@ static void set_message(otf2_reader *r, fs_call *c, uint32_t peer, OTF2_CommRef 
 /* A message or collective size within the limit, else the error. */
 static int size_ok(otf2_reader *r, event_at at, const char *event, uint64_t bytes) {
   if (bytes <= (uint64_t)FS_TRACE_SIZE_LIMIT) return 1;
-  otf2_fail_event(r, at, event, "expected a size of at most " FS_TRACE_SIZE_LIMIT_TEXT " bytes (2^62) (got %llu)",
-             (unsigned long long)bytes);
+  otf2_fail_event(r, at, event,
+                  "expected a size of at most " FS_TRACE_SIZE_LIMIT_TEXT " bytes (2^62) (got %llu)",
+                  (unsigned long long)bytes);
   return 0;
 }
 
-static OTF2_CallbackCode on_send(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
-                                 OTF2_AttributeList *attributes, uint32_t receiver, OTF2_CommRef comm,
-                                 uint32_t tag, uint64_t length) {
+static OTF2_CallbackCode on_send(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position,
+                                 void *data, OTF2_AttributeList *attributes, uint32_t receiver,
+                                 OTF2_CommRef comm, uint32_t tag, uint64_t length) {
   const event_at at = {location, position, time};
   (void)time, (void)attributes;
   otf2_reader *r = data;
@@ -316,9 +330,10 @@ static OTF2_CallbackCode on_send(OTF2_LocationRef location, OTF2_TimeStamp time,
   return status(r);
 }
 
-static OTF2_CallbackCode on_isend(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
-                                  OTF2_AttributeList *attributes, uint32_t receiver, OTF2_CommRef comm,
-                                  uint32_t tag, uint64_t length, uint64_t request) {
+static OTF2_CallbackCode on_isend(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position,
+                                  void *data, OTF2_AttributeList *attributes, uint32_t receiver,
+                                  OTF2_CommRef comm, uint32_t tag, uint64_t length,
+                                  uint64_t request) {
   const event_at at = {location, position, time};
   (void)time, (void)attributes;
   otf2_reader *r = data;
@@ -330,9 +345,9 @@ static OTF2_CallbackCode on_isend(OTF2_LocationRef location, OTF2_TimeStamp time
   return status(r);
 }
 
-static OTF2_CallbackCode on_recv(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
-                                 OTF2_AttributeList *attributes, uint32_t sender, OTF2_CommRef comm,
-                                 uint32_t tag, uint64_t length) {
+static OTF2_CallbackCode on_recv(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position,
+                                 void *data, OTF2_AttributeList *attributes, uint32_t sender,
+                                 OTF2_CommRef comm, uint32_t tag, uint64_t length) {
   const event_at at = {location, position, time};
   (void)time, (void)attributes;
   otf2_reader *r = data;
@@ -342,7 +357,8 @@ static OTF2_CallbackCode on_recv(OTF2_LocationRef location, OTF2_TimeStamp time,
   return status(r);
 }
 
-static OTF2_CallbackCode on_irecv_request(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
+static OTF2_CallbackCode on_irecv_request(OTF2_LocationRef location, OTF2_TimeStamp time,
+                                          uint64_t position, void *data,
                                           OTF2_AttributeList *attributes, uint64_t request) {
   (void)time, (void)position, (void)attributes;
   otf2_reader *r = data;
@@ -354,16 +370,20 @@ static OTF2_CallbackCode on_irecv_request(OTF2_LocationRef location, OTF2_TimeSt
 
 /* A completion or test of a request that no MpiIsend or MpiIrecvRequest of
  * the location made (or that was completed already). */
-static OTF2_CallbackCode unknown_request(otf2_reader *r, event_at at, const char *event, uint64_t request) {
+static OTF2_CallbackCode unknown_request(otf2_reader *r, event_at at, const char *event,
+                                         uint64_t request) {
   if (r->failed) return OTF2_CALLBACK_INTERRUPT; /* out of memory */
-  otf2_fail_event(r, at, event, "expected a request that an MpiIsend or MpiIrecvRequest of this location "
-             "made and nothing completed yet (got request %llu)", (unsigned long long)request);
+  otf2_fail_event(r, at, event,
+                  "expected a request that an MpiIsend or MpiIrecvRequest of this location "
+                  "made and nothing completed yet (got request %llu)",
+                  (unsigned long long)request);
   return OTF2_CALLBACK_INTERRUPT;
 }
 
-static OTF2_CallbackCode on_irecv(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
-                                  OTF2_AttributeList *attributes, uint32_t sender, OTF2_CommRef comm,
-                                  uint32_t tag, uint64_t length, uint64_t request) {
+static OTF2_CallbackCode on_irecv(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position,
+                                  void *data, OTF2_AttributeList *attributes, uint32_t sender,
+                                  OTF2_CommRef comm, uint32_t tag, uint64_t length,
+                                  uint64_t request) {
   const event_at at = {location, position, time};
   (void)time, (void)attributes;
   otf2_reader *r = data;
@@ -373,14 +393,16 @@ static OTF2_CallbackCode on_irecv(OTF2_LocationRef location, OTF2_TimeStamp time
   if (!complete_request(r, rank, request, &done))
     return unknown_request(r, at, "MpiIrecv", request);
   if (done.irecv < 0)
-    return otf2_fail_event(r, at, "MpiIrecv", "expected request %llu to be an Irecv's (it is an Isend's)",
-                      (unsigned long long)request), OTF2_CALLBACK_INTERRUPT;
+    return otf2_fail_event(r, at, "MpiIrecv",
+                           "expected request %llu to be an Irecv's (it is an Isend's)",
+                           (unsigned long long)request),
+           OTF2_CALLBACK_INTERRUPT;
   set_message(r, &r->t->rank[rank].calls[done.irecv], sender, comm, tag, length, 1);
   return status(r);
 }
 
-static OTF2_CallbackCode on_isend_complete(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position,
-                                           void *data,
+static OTF2_CallbackCode on_isend_complete(OTF2_LocationRef location, OTF2_TimeStamp time,
+                                           uint64_t position, void *data,
                                            OTF2_AttributeList *attributes, uint64_t request) {
   const event_at at = {location, position, time};
   (void)time, (void)attributes;
@@ -392,7 +414,8 @@ static OTF2_CallbackCode on_isend_complete(OTF2_LocationRef location, OTF2_TimeS
   return status(r);
 }
 
-static OTF2_CallbackCode on_request_test(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
+static OTF2_CallbackCode on_request_test(OTF2_LocationRef location, OTF2_TimeStamp time,
+                                         uint64_t position, void *data,
                                          OTF2_AttributeList *attributes, uint64_t request) {
   const event_at at = {location, position, time};
   (void)time, (void)attributes;
@@ -409,10 +432,11 @@ static OTF2_CallbackCode on_request_test(OTF2_LocationRef location, OTF2_TimeSta
   return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode on_collective_end(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position,
-                                           void *data,
+static OTF2_CallbackCode on_collective_end(OTF2_LocationRef location, OTF2_TimeStamp time,
+                                           uint64_t position, void *data,
                                            OTF2_AttributeList *attributes, OTF2_CollectiveOp op,
-                                           OTF2_CommRef comm, uint32_t root, uint64_t sent, uint64_t received) {
+                                           OTF2_CommRef comm, uint32_t root, uint64_t sent,
+                                           uint64_t received) {
   const event_at at = {location, position, time};
   (void)time, (void)attributes, (void)op;
   otf2_reader *r = data;
@@ -420,7 +444,8 @@ static OTF2_CallbackCode on_collective_end(OTF2_LocationRef location, OTF2_TimeS
   fs_call *c = open_call(r, location, &rank);
   if (sent == OTF2_UNDEFINED_UINT64) sent = 0; /* not recorded */
   if (received == OTF2_UNDEFINED_UINT64) received = 0;
-  if (!c || !size_ok(r, at, "MpiCollectiveEnd", sent > received ? sent : received)) return status(r);
+  if (!c || !size_ok(r, at, "MpiCollectiveEnd", sent > received ? sent : received))
+    return status(r);
   c->comm = comm_of(r, comm);
   if (root != OTF2_UNDEFINED_UINT32 && root <= INT32_MAX) c->root = (int32_t)root;
   c->bytes = (int64_t)sent;
@@ -445,8 +470,8 @@ int otf2_failed(otf2_reader *r, OTF2_ErrorCode code, const char *doing) {
 /* One location's events, through its own otf2_reader (which numbers them, for
  * messages), closed after: ranks are read one after the other, as their
  * calls do not depend on each other's. */
-static int read_location(otf2_reader *r, OTF2_Reader *in, OTF2_EvtReaderCallbacks *callbacks, uint64_t location,
-                         int with_definitions) {
+static int read_location(otf2_reader *r, OTF2_Reader *in, OTF2_EvtReaderCallbacks *callbacks,
+                         uint64_t location, int with_definitions) {
   if (with_definitions) { /* local definitions carry the id mappings */
     OTF2_DefReader *local = OTF2_Reader_GetDefReader(in, location);
     uint64_t read = 0;
@@ -456,10 +481,13 @@ static int read_location(otf2_reader *r, OTF2_Reader *in, OTF2_EvtReaderCallback
     }
   }
   OTF2_EvtReader *events = OTF2_Reader_GetEvtReader(in, location);
-  if (!events) return otf2_fail(r, "expected the events of location %llu", (unsigned long long)location);
+  if (!events)
+    return otf2_fail(r, "expected the events of location %llu", (unsigned long long)location);
   uint64_t read = 0;
-  int status = otf2_failed(r, OTF2_Reader_RegisterEvtCallbacks(in, events, callbacks, r), "cannot read the events") ||
-               otf2_failed(r, OTF2_Reader_ReadAllLocalEvents(in, events, &read), "cannot read the events");
+  int status =
+      otf2_failed(r, OTF2_Reader_RegisterEvtCallbacks(in, events, callbacks, r),
+                  "cannot read the events") ||
+      otf2_failed(r, OTF2_Reader_ReadAllLocalEvents(in, events, &read), "cannot read the events");
   OTF2_Reader_CloseEvtReader(in, events);
   return status ? -1 : 0;
 }
@@ -505,7 +533,8 @@ fs_trace *fs_otf2_read(const char *anchor, fs_error *err) {
   unsigned char magic[6] = {0};
   if (!probe) {
     otf2_fail(&r, "cannot open the OTF2 anchor file");
-  } else if (fread(magic, 1, sizeof magic, probe) != sizeof magic || memcmp(magic + 2, "OTF2", 4) != 0) {
+  } else if (fread(magic, 1, sizeof magic, probe) != sizeof magic ||
+             memcmp(magic + 2, "OTF2", 4) != 0) {
     fclose(probe);
     otf2_fail(&r, "expected an OTF2 anchor file (it does not start with OTF2's header)");
   } else {
@@ -514,7 +543,8 @@ fs_trace *fs_otf2_read(const char *anchor, fs_error *err) {
     if (!in) {
       otf2_fail(&r, "expected an OTF2 archive (its anchor file cannot be read)");
     } else {
-      if (!otf2_failed(&r, OTF2_Reader_SetSerialCollectiveCallbacks(in), "cannot set up the OTF2 otf2_reader"))
+      if (!otf2_failed(&r, OTF2_Reader_SetSerialCollectiveCallbacks(in),
+                       "cannot set up the OTF2 otf2_reader"))
         if (!otf2_read_definitions(&r, in)) read_events(&r, in);
       OTF2_Reader_Close(in);
     }

@@ -25,7 +25,8 @@ int fs_lower_call_error(fs_lowering *s, int32_t r, const fs_call *c, const char 
   vsnprintf(why, sizeof why, format, ap);
   va_end(ap);
   const fs_trace_rank *tr = &s->trace->rank[r];
-  const char *file = tr->file ? tr->file : "trace", *kind = fs_call_kind_name((fs_call_kind)c->kind);
+  const char *file = tr->file ? tr->file : "trace",
+             *kind = fs_call_kind_name((fs_call_kind)c->kind);
   if (c->line) return fs_error_set(s->err, "%s:%u: rank %d, %s: %s", file, c->line, r, kind, why);
   /* no lines (OTF2): the rank's location and the call's place among its calls */
   char location[48] = "";
@@ -107,7 +108,10 @@ static int allocate_state(fs_lowering *s) {
 }
 
 fs_replay *fs_replay_build(const fs_trace *trace, const fs_replay_options *options, fs_error *err) {
-  fs_lowering s = {.trace = trace, .options = options, .err = err, .compute_label = -1,
+  fs_lowering s = {.trace = trace,
+                   .options = options,
+                   .err = err,
+                   .compute_label = -1,
                    .next_collective_tag = FS_FIRST_COLLECTIVE_TAG};
   for (int i = 0; i < FS_CALL_KINDS; i++) s.kind_label[i] = -1;
   if (!(options->compute_scale >= 0) || !(options->flop_rate > 0)) {

@@ -25,9 +25,9 @@ typedef struct fs_replay_options {
 #define FS_REPLAY_DEFAULT_FLOP_RATE 1e9
 
 typedef struct fs_replay {
-  fs_program *program;  /* finalized */
+  fs_program *program; /* finalized */
   int32_t ranks;
-  fs_time *recorded;    /* per rank: the recorded wall time (Init end to Finalize start), -1 unknown */
+  fs_time *recorded; /* per rank: the recorded wall time (Init end to Finalize start), -1 unknown */
   int64_t calls, messages, collectives; /* simulated point-to-point and collective calls */
   fs_time computation;  /* all ranks' computation, after --compute-scale (saturated at 2^62 ps) */
   char algorithms[512]; /* the algorithm each collective ran as: "allreduce=allreduce-rd ..." */
@@ -55,7 +55,8 @@ void fs_replay_free(fs_replay *replay);
  * made it ("MPI_Isend at FILE:17", "MPI_Isend, call 8 of FILE" without
  * lines); -1 for tasks of a collective's schedule. */
 int fs_replay_describe_task(const void *replay, const fs_program *p, int32_t task, int32_t *tag,
-                            char *communicator, size_t communicator_size, char *call, size_t call_size);
+                            char *communicator, size_t communicator_size, char *call,
+                            size_t call_size);
 
 /* The collectives --algo knows, with their default algorithms, as text for --help. */
 const char *fs_replay_algorithm_help(void);

@@ -5,12 +5,13 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const collective_names[FS_ALGO_COUNT] = {
-  "barrier", "bcast", "reduce", "allreduce", "gather", "scatter", "allgather", "alltoall"};
+static const char *const collective_names[FS_ALGO_COUNT] = {"barrier",   "bcast",   "reduce",
+                                                            "allreduce", "gather",  "scatter",
+                                                            "allgather", "alltoall"};
 /* Small-message choices of MPICH's defaults (ch4 "mpir" selection). */
-static const char *const default_generators[FS_ALGO_COUNT] = {
-  "barrier-dissemination", "bcast-binomial", "reduce-binomial", "allreduce-rd",
-  "gather-binomial", "scatter-binomial", "allgather-rd", "alltoall-pairwise"};
+static const char *const default_generators[FS_ALGO_COUNT] =
+    {"barrier-dissemination", "bcast-binomial",   "reduce-binomial", "allreduce-rd",
+     "gather-binomial",       "scatter-binomial", "allgather-rd",    "alltoall-pairwise"};
 
 const char *fs_replay_algorithm_help(void) {
   return "barrier=dissemination bcast=binomial reduce=binomial allreduce=rd gather=binomial "
@@ -18,7 +19,8 @@ const char *fs_replay_algorithm_help(void) {
 }
 
 /* One "collective=name[:option]" of --algo. */
-static int parse_algorithm(fs_lower_algorithm *table, const char *text, size_t length, fs_error *err) {
+static int parse_algorithm(fs_lower_algorithm *table, const char *text, size_t length,
+                           fs_error *err) {
   char item[256];
   if (length >= sizeof item) return fs_error_set(err, "--algo: '%.40s...' is too long", text);
   memcpy(item, text, length);
@@ -29,16 +31,20 @@ static int parse_algorithm(fs_lower_algorithm *table, const char *text, size_t l
   int which = 0;
   while (which < FS_ALGO_COUNT && strcmp(collective_names[which], item) != 0) which++;
   if (which == FS_ALGO_COUNT)
-    return fs_error_set(err, "--algo: unknown collective '%s' (expected one of barrier, bcast, "
-                             "reduce, allreduce, gather, scatter, allgather, alltoall)", item);
+    return fs_error_set(err,
+                        "--algo: unknown collective '%s' (expected one of barrier, bcast, "
+                        "reduce, allreduce, gather, scatter, allgather, alltoall)",
+                        item);
   char *option = strchr(name, ':');
   if (option) *option++ = 0;
   char full[300];
   snprintf(full, sizeof full, "%s-%s", item, name);
   const fs_generator *g = fs_generator_find(full);
-  if (!g && strncmp(name, item, strlen(item)) == 0 && name[strlen(item)] == '-') g = fs_generator_find(name);
+  if (!g && strncmp(name, item, strlen(item)) == 0 && name[strlen(item)] == '-')
+    g = fs_generator_find(name);
   if (!g)
-    return fs_error_set(err, "--algo %s=%s: no generator %s (see fennelsim gen --list)", item, name, full);
+    return fs_error_set(err, "--algo %s=%s: no generator %s (see fennelsim gen --list)", item, name,
+                        full);
   fs_lower_algorithm *a = &table[which];
   *a = (fs_lower_algorithm){.generator = g};
   if (!option) return 0;
@@ -49,11 +55,13 @@ static int parse_algorithm(fs_lower_algorithm *table, const char *text, size_t l
     strcpy(a->schedule, option);
   } else if (g->options & FS_GEN_WAYS) {
     if (fs_parse_count(option, strlen(option), 2, 1 << 20, &number))
-      return fs_error_set(err, "--algo %s=%s:%s: expected a number of ways (2 or more)", item, name, option);
+      return fs_error_set(err, "--algo %s=%s:%s: expected a number of ways (2 or more)", item, name,
+                          option);
     a->ways = (int32_t)number;
   } else if (g->options & FS_GEN_SEGMENT) {
     if (fs_parse_size(option, strlen(option), &number) || number < 1)
-      return fs_error_set(err, "--algo %s=%s:%s: expected a segment size (8KiB)", item, name, option);
+      return fs_error_set(err, "--algo %s=%s:%s: expected a segment size (8KiB)", item, name,
+                          option);
     a->segment = number;
   } else {
     return fs_error_set(err, "--algo %s=%s:%s: %s takes no option", item, name, option, g->name);

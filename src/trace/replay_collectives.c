@@ -40,7 +40,8 @@ static int32_t comm_rank_of(fs_lowering *s, int32_t c, int32_t r) {
     if (!position) return -2;
     for (int32_t w = 0; w < s->trace->ranks; w++) position[w] = -1;
     for (int32_t m = 0; m < comm->size; m++)
-      if (comm->members[m] >= 0 && comm->members[m] < s->trace->ranks) position[comm->members[m]] = m;
+      if (comm->members[m] >= 0 && comm->members[m] < s->trace->ranks)
+        position[comm->members[m]] = m;
     s->position[c] = position;
   }
   return s->position[c][r];
@@ -82,12 +83,15 @@ static int check_counts(fs_lowering *s) {
       fs_index_list *a = &s->sequence[c][0], *b = &s->sequence[c][m];
       if (a->count == b->count) continue;
       int32_t more = a->count > b->count ? comm->members[0] : comm->members[m];
-      const fs_index_list *longer = a->count > b->count ? a : b, *shorter = a->count > b->count ? b : a;
+      const fs_index_list *longer = a->count > b->count ? a : b,
+                          *shorter = a->count > b->count ? b : a;
       const fs_call *extra = &t->rank[more].calls[longer->at[shorter->count]];
       return fs_lower_call_error(s, more, extra,
-                                 "rank %d makes %lld collective calls on communicator %lld, rank %d makes "
-                                 "%lld: this one has no partner", comm->members[0], (long long)a->count,
-                                 (long long)comm->id, comm->members[m], (long long)b->count);
+                                 "rank %d makes %lld collective calls on communicator %lld, rank "
+                                 "%d makes "
+                                 "%lld: this one has no partner",
+                                 comm->members[0], (long long)a->count, (long long)comm->id,
+                                 comm->members[m], (long long)b->count);
     }
   }
   return 0;
@@ -108,8 +112,10 @@ static int algo_of(fs_call_kind k) {
     case FS_CALL_SCATTER: return FS_ALGO_SCATTER;
     case FS_CALL_ALLGATHER: return FS_ALGO_ALLGATHER;
     case FS_CALL_ALLTOALL: return FS_ALGO_ALLTOALL;
-    case FS_CALL_BARRIER: case FS_CALL_COMM_SPLIT: case FS_CALL_COMM_DUP: case FS_CALL_COMM_CREATE:
-      return FS_ALGO_BARRIER;
+    case FS_CALL_BARRIER:
+    case FS_CALL_COMM_SPLIT:
+    case FS_CALL_COMM_DUP:
+    case FS_CALL_COMM_CREATE: return FS_ALGO_BARRIER;
     default: return -1;
   }
 }
@@ -127,9 +133,9 @@ typedef struct instance {
   const fs_trace_comm *comm;
   fs_call_kind kind;
   int32_t root;
-  int32_t shift;        /* sub rank i runs on comm rank (i + shift) % n */
-  const char *name;     /* the schedule's name: its labels' prefix */
-  fs_program *pattern;  /* the schedule when it is not a cached generated one */
+  int32_t shift;       /* sub rank i runs on comm rank (i + shift) % n */
+  const char *name;    /* the schedule's name: its labels' prefix */
+  fs_program *pattern; /* the schedule when it is not a cached generated one */
   const fs_call **member;
   int32_t *world, *entry, *exit; /* per sub rank: world rank, proxies */
   int64_t *bytes;
@@ -149,7 +155,8 @@ static int allocate_instance(instance *in) {
 
 static void free_instance(instance *in) {
   fs_program_free(in->pattern);
-  free(in->member), free(in->world), free(in->entry), free(in->exit), free(in->bytes), free(in->lists);
+  free(in->member), free(in->world), free(in->entry), free(in->exit), free(in->bytes),
+      free(in->lists);
 }
 
 /* Each member's call, and the root; an error when a member's call is another
@@ -160,11 +167,12 @@ static int gather_members(fs_lowering *s, instance *in) {
   for (int32_t m = 0; m < in->n; m++) {
     int32_t w = in->comm->members[m];
     const fs_call *o = in->member[m] = &s->trace->rank[w].calls[s->sequence[c->comm][m].at[in->k]];
-    int same = o->kind == c->kind ||
-               (fs_lower_is_comm_creation(in->kind) && fs_lower_is_comm_creation((fs_call_kind)o->kind));
+    int same = o->kind == c->kind || (fs_lower_is_comm_creation(in->kind) &&
+                                      fs_lower_is_comm_creation((fs_call_kind)o->kind));
     if (!same || (is_rooted(in->kind) && o->root != c->root))
       return fs_lower_call_error(s, w, o,
-                                 "collective %d of communicator %lld does not match rank %d's %s%s (line %u)",
+                                 "collective %d of communicator %lld does not match rank %d's %s%s "
+                                 "(line %u)",
                                  in->k, (long long)in->comm->id, in->r, fs_call_kind_name(in->kind),
                                  same ? " with another root" : "", c->line);
     in->bytes[m] = o->bytes;
@@ -178,15 +186,20 @@ static int gather_members(fs_lowering *s, instance *in) {
 }
 
 /* The generator's schedule for (algo, ranks, bytes), generated once. */
-static const fs_program *generated(fs_lowering *s, int algo, int32_t ranks, int32_t root, int64_t bytes,
-                                   int32_t r, const fs_call *c) {
+static const fs_program *generated(fs_lowering *s, int algo, int32_t ranks, int32_t root,
+                                   int64_t bytes, int32_t r, const fs_call *c) {
   for (int32_t i = 0; i < s->cache_count; i++) {
     const fs_cached_schedule *e = &s->cache[i];
-    if (e->algo == algo && e->ranks == ranks && e->root == root && e->bytes == bytes) return e->program;
+    if (e->algo == algo && e->ranks == ranks && e->root == root && e->bytes == bytes)
+      return e->program;
   }
   fs_lower_algorithm *a = &s->algorithms[algo];
-  fs_generator_options o = {.ranks = ranks, .size = bytes, .rounds = 1, .root = root,
-                            .schedule = a->schedule[0] ? a->schedule : NULL, .ways = a->ways,
+  fs_generator_options o = {.ranks = ranks,
+                            .size = bytes,
+                            .rounds = 1,
+                            .root = root,
+                            .schedule = a->schedule[0] ? a->schedule : NULL,
+                            .ways = a->ways,
                             .segment = a->segment};
   fs_error why;
   fs_program *program = a->generator->generate(&o, &why);
@@ -211,8 +224,10 @@ static const fs_program *algorithm_schedule(fs_lowering *s, instance *in, int al
    * or one rank's block (gather, scatter, allgather, alltoall) */
   int64_t size = 0;
   for (int32_t m = 0; m < n && algo != FS_ALGO_BARRIER; m++) {
-    int64_t b = algo == FS_ALGO_SCATTER ? (member[m]->recv_bytes > 0 ? member[m]->recv_bytes : member[m]->bytes)
-                : algo == FS_ALGO_BCAST ? member[root]->bytes : member[m]->bytes;
+    int64_t b = algo == FS_ALGO_SCATTER
+                    ? (member[m]->recv_bytes > 0 ? member[m]->recv_bytes : member[m]->bytes)
+                : algo == FS_ALGO_BCAST ? member[root]->bytes
+                                        : member[m]->bytes;
     if (b > size) size = b;
   }
   /* a generator without --root runs on ranks relative to the root */
@@ -233,7 +248,8 @@ static const fs_program *pattern_schedule(fs_lowering *s, instance *in) {
     int needs_list = kind == FS_CALL_ALLTOALLV || kind == FS_CALL_REDUCE_SCATTER;
     if (needs_list && (!in->lists[m] || o->list_count < n))
       return fs_lower_call_error(s, in->comm->members[m], o,
-                                 "expected %d counts, one per rank of the communicator", n), NULL;
+                                 "expected %d counts, one per rank of the communicator", n),
+             NULL;
     if (kind == FS_CALL_SCATTERV) in->bytes[m] = o->recv_bytes;
     if (kind == FS_CALL_REDUCE_SCATTER) in->bytes[m] = in->lists[0][m];
     if (kind == FS_CALL_REDUCE_SCATTER_BLOCK) in->bytes[m] = in->member[0]->recv_bytes;
@@ -246,10 +262,13 @@ static const fs_program *pattern_schedule(fs_lowering *s, instance *in) {
     case FS_CALL_SCATTERV: pattern = fs_pattern_scatterv(n, in->root, in->bytes, &why); break;
     case FS_CALL_ALLGATHERV: pattern = fs_pattern_allgatherv(n, in->bytes, &why); break;
     case FS_CALL_ALLTOALLV: pattern = fs_pattern_alltoallv(n, in->lists, &why); break;
-    case FS_CALL_REDUCE_SCATTER: case FS_CALL_REDUCE_SCATTER_BLOCK:
+    case FS_CALL_REDUCE_SCATTER:
+    case FS_CALL_REDUCE_SCATTER_BLOCK:
       pattern = fs_pattern_reduce_scatter(n, in->bytes, &why);
       break;
-    default: pattern = fs_pattern_scan(n, in->member[0]->bytes, kind == FS_CALL_EXSCAN, &why); break;
+    default:
+      pattern = fs_pattern_scan(n, in->member[0]->bytes, kind == FS_CALL_EXSCAN, &why);
+      break;
   }
   if (!pattern) return fs_error_set(s->err, "%s", why.message), NULL;
   in->pattern = pattern;
@@ -311,8 +330,10 @@ static int copy_tasks(fs_lowering *s, embedding *e, int32_t tag_base) {
     p->flags[t] = sub->kind[u] == FS_START ? 0 : sub->flags[u];
     p->value[t] = sub->kind[u] == FS_START ? 0 : sub->value[u];
     if (sub->flags[u] & FS_HAS_ANY) p->need[t] = sub->need[u];
-    if (sub->peer[u] >= 0) fs_task_set_peer(p, t, e->world[sub->peer[u]]);
-    else p->peer[t] = sub->peer[u];
+    if (sub->peer[u] >= 0)
+      fs_task_set_peer(p, t, e->world[sub->peer[u]]);
+    else
+      p->peer[t] = sub->peer[u];
     if (kind == FS_SEND || kind == FS_RECV) {
       int32_t tag = fs_task_tag(sub, u);
       if (fs_task_set_tag(p, t, tag == FS_ANY_TAG ? FS_ANY_TAG : tag_base + tag)) return -1;
@@ -335,7 +356,9 @@ static int copy_edges(fs_lowering *s, const embedding *e) {
   for (int32_t u = 0; u < sub->tasks; u++) {
     for (uint32_t x = sub->successor_at[u]; x < sub->successor_at[u + 1]; x++) {
       uint32_t edge = sub->successor[x];
-      int point = edge & FS_EDGE_LOCAL ? FS_AFTER_LOCAL : edge & FS_EDGE_START ? FS_AFTER_START : FS_AFTER_END;
+      int point = edge & FS_EDGE_LOCAL   ? FS_AFTER_LOCAL
+                  : edge & FS_EDGE_START ? FS_AFTER_START
+                                         : FS_AFTER_END;
       if (fs_program_depend(p, base + FS_EDGE_TASK(edge), base + u, point)) return -1;
     }
     int32_t i = sub->rank[u];
@@ -358,7 +381,8 @@ static int pass_through(fs_lowering *s, embedding *e) {
 }
 
 /* The members' proxies, then the schedule's tasks and edges; -1 with err. */
-static int embed_steps(fs_lowering *s, embedding *e, const char *algorithm_name, int32_t member_label) {
+static int embed_steps(fs_lowering *s, embedding *e, const char *algorithm_name,
+                       int32_t member_label) {
   if (copy_labels(s, e, algorithm_name)) return fs_lower_out_of_memory(s);
   int32_t tag_base = s->next_collective_tag, tag_span = mark_chains(e);
   if (tag_span > INT32_MAX - tag_base)
@@ -369,15 +393,19 @@ static int embed_steps(fs_lowering *s, embedding *e, const char *algorithm_name,
         (e->exit[i] = fs_lower_add_task(s, FS_PROXY, e->world[i], member_label)) < 0)
       return fs_lower_out_of_memory(s);
   }
-  if (copy_tasks(s, e, tag_base) || copy_edges(s, e) || pass_through(s, e)) return fs_lower_out_of_memory(s);
+  if (copy_tasks(s, e, tag_base) || copy_edges(s, e) || pass_through(s, e))
+    return fs_lower_out_of_memory(s);
   return 0;
 }
 
 /* Copies schedule `sub` into the program: sub rank i runs on world rank
  * world[i]; entry[i] and exit[i] receive the member's proxies. */
-static int embed(fs_lowering *s, const fs_program *sub, const int32_t *world, int32_t *entry, int32_t *exit,
-                 const char *algorithm_name, int32_t member_label) {
-  embedding e = {.sub = sub, .world = world, .entry = entry, .exit = exit,
+static int embed(fs_lowering *s, const fs_program *sub, const int32_t *world, int32_t *entry,
+                 int32_t *exit, const char *algorithm_name, int32_t member_label) {
+  embedding e = {.sub = sub,
+                 .world = world,
+                 .entry = entry,
+                 .exit = exit,
                  .mark = calloc((size_t)sub->tasks + 1, 1),
                  .label_of = calloc((size_t)sub->label_count + 1, sizeof *e.label_of)};
   int status = !e.mark || !e.label_of ? fs_lower_out_of_memory(s)
@@ -406,7 +434,8 @@ static int build_instance(fs_lowering *s, instance *in) {
   if (gather_members(s, in)) return -1;
   int algo = algo_of(in->kind);
   const fs_program *sub = algo >= 0 ? algorithm_schedule(s, in, algo) : pattern_schedule(s, in);
-  if (!sub || embed(s, sub, in->world, in->entry, in->exit, in->name, fs_lower_kind_label(s, in->kind)) ||
+  if (!sub ||
+      embed(s, sub, in->world, in->entry, in->exit, in->name, fs_lower_kind_label(s, in->kind)) ||
       place_proxies(s, in))
     return -1;
   s->replay->collectives++;
@@ -416,7 +445,11 @@ static int build_instance(fs_lowering *s, instance *in) {
 int fs_lower_build_collective(fs_lowering *s, int32_t r, int64_t call) {
   const fs_call *c = &s->trace->rank[r].calls[call];
   const fs_trace_comm *comm = &s->trace->comm[c->comm];
-  instance in = {.c = c, .r = r, .k = s->instance[r][call], .n = comm->size, .comm = comm,
+  instance in = {.c = c,
+                 .r = r,
+                 .k = s->instance[r][call],
+                 .n = comm->size,
+                 .comm = comm,
                  .kind = (fs_call_kind)c->kind};
   int status = allocate_instance(&in) ? fs_lower_out_of_memory(s) : build_instance(s, &in);
   free_instance(&in);

@@ -21,8 +21,17 @@
 
 /* ---- --algo (replay_algorithms.c) ---- */
 
-enum { FS_ALGO_BARRIER, FS_ALGO_BCAST, FS_ALGO_REDUCE, FS_ALGO_ALLREDUCE, FS_ALGO_GATHER, FS_ALGO_SCATTER,
-       FS_ALGO_ALLGATHER, FS_ALGO_ALLTOALL, FS_ALGO_COUNT };
+enum {
+  FS_ALGO_BARRIER,
+  FS_ALGO_BCAST,
+  FS_ALGO_REDUCE,
+  FS_ALGO_ALLREDUCE,
+  FS_ALGO_GATHER,
+  FS_ALGO_SCATTER,
+  FS_ALGO_ALLGATHER,
+  FS_ALGO_ALLTOALL,
+  FS_ALGO_COUNT
+};
 
 typedef struct fs_lower_algorithm {
   const fs_generator *generator;
@@ -63,10 +72,11 @@ typedef struct fs_lowering {
   fs_replay *replay;
   fs_program *p;
   fs_lower_algorithm algorithms[FS_ALGO_COUNT];
-  fs_index_list **sequence;   /* per communicator, per member: its collective calls on it */
-  int32_t **instance;         /* per rank, per call: the call's index in its communicator's sequence */
-  int32_t **entry, **exit;    /* per rank, per call: the collective instance's proxies (-1: not built) */
-  int32_t **position;         /* per communicator: comm rank of each world rank (-1), NULL until needed */
+  fs_index_list **sequence; /* per communicator, per member: its collective calls on it */
+  int32_t **instance; /* per rank, per call: the call's index in its communicator's sequence */
+  int32_t **entry,
+      **exit;         /* per rank, per call: the collective instance's proxies (-1: not built) */
+  int32_t **position; /* per communicator: comm rank of each world rank (-1), NULL until needed */
   fs_cached_schedule *cache;
   int32_t cache_count, cache_capacity;
   fs_tag_slot *tags;
@@ -85,7 +95,8 @@ typedef struct fs_lowering {
 int fs_lower_out_of_memory(fs_lowering *s);
 /* -1, err "FILE:LINE: rank R, KIND: " then the message; without lines
  * (OTF2) "FILE: rank R (location L), call N, KIND: ", N counted from 1. */
-int fs_lower_call_error(fs_lowering *s, int32_t r, const fs_call *c, const char *format, ...) FS_PRINTF(4, 5);
+int fs_lower_call_error(fs_lowering *s, int32_t r, const fs_call *c, const char *format, ...)
+    FS_PRINTF(4, 5);
 /* A task of the program, labelled (label -1: none; below -1: making the
  * label failed); -1 when out of memory. */
 int32_t fs_lower_add_task(fs_lowering *s, fs_task_kind kind, int32_t rank, int32_t label);

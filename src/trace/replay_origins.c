@@ -15,7 +15,8 @@
 static char *put_number(char *at, int64_t v) {
   char digits[24];
   int n = 0;
-  do digits[n++] = (char)('0' + v % 10); while ((v /= 10) > 0);
+  do digits[n++] = (char)('0' + v % 10);
+  while ((v /= 10) > 0);
   while (n) *at++ = digits[--n];
   return at;
 }
@@ -32,7 +33,8 @@ static char *put_mpi_name(char *at, fs_call_kind kind) {
 }
 
 /* side: ".send", ".recv" (a sendrecv's tasks) or "". */
-int fs_lower_name_task(fs_lowering *s, int32_t task, int32_t r, const fs_call *c, const char *side) {
+int fs_lower_name_task(fs_lowering *s, int32_t task, int32_t r, const fs_call *c,
+                       const char *side) {
   char name[96], *at = name; /* by hand: snprintf was a fifth of reading a large trace */
   *at++ = 'r';
   at = put_number(at, r);
@@ -92,7 +94,8 @@ int fs_lower_keep_origins(fs_lowering *s) {
 }
 
 /* Reads "r3.L17.MPI_Isend[.send]" back: the line (or call) and the call's name. */
-static int read_name(const char *name, char *place, uint64_t *number, const char **call, size_t *length) {
+static int read_name(const char *name, char *place, uint64_t *number, const char **call,
+                     size_t *length) {
   const char *at = strchr(name, '.');
   if (!at || (at[1] != 'L' && at[1] != 'c')) return -1;
   *place = at[1];
@@ -106,7 +109,8 @@ static int read_name(const char *name, char *place, uint64_t *number, const char
 }
 
 int fs_replay_describe_task(const void *state, const fs_program *p, int32_t task, int32_t *tag,
-                            char *communicator, size_t communicator_size, char *call, size_t call_size) {
+                            char *communicator, size_t communicator_size, char *call,
+                            size_t call_size) {
   const fs_replay *replay = state;
   int32_t engine_tag = fs_task_tag(p, task);
   if (task >= replay->message_capacity || replay->message_comm[task] < 0 ||
@@ -114,9 +118,13 @@ int fs_replay_describe_task(const void *state, const fs_program *p, int32_t task
     return -1;
   int32_t comm = replay->message_comm[task];
   *tag = engine_tag < 0 ? FS_ANY_TAG : replay->tag_value[engine_tag];
-  if (comm == FS_COMM_WORLD) snprintf(communicator, communicator_size, "MPI_COMM_WORLD");
-  else if (comm == FS_COMM_SELF) snprintf(communicator, communicator_size, "MPI_COMM_SELF");
-  else snprintf(communicator, communicator_size, "communicator %lld", (long long)replay->comm_id[comm]);
+  if (comm == FS_COMM_WORLD)
+    snprintf(communicator, communicator_size, "MPI_COMM_WORLD");
+  else if (comm == FS_COMM_SELF)
+    snprintf(communicator, communicator_size, "MPI_COMM_SELF");
+  else
+    snprintf(communicator, communicator_size, "communicator %lld",
+             (long long)replay->comm_id[comm]);
   char buffer[24], place;
   const char *name = fs_task_name(p, task, buffer), *kind;
   uint64_t number;
@@ -125,9 +133,11 @@ int fs_replay_describe_task(const void *state, const fs_program *p, int32_t task
   if (read_name(name, &place, &number, &kind, &length) == 0) {
     const char *file = replay->file[p->rank[task]];
     if (place == 'L')
-      snprintf(call, call_size, "%.*s at %s:%llu", (int)length, kind, file, (unsigned long long)number);
+      snprintf(call, call_size, "%.*s at %s:%llu", (int)length, kind, file,
+               (unsigned long long)number);
     else
-      snprintf(call, call_size, "%.*s, call %llu of %s", (int)length, kind, (unsigned long long)number, file);
+      snprintf(call, call_size, "%.*s, call %llu of %s", (int)length, kind,
+               (unsigned long long)number, file);
   }
   return 0;
 }

@@ -12,11 +12,12 @@
 #include <stdlib.h>
 
 typedef struct rank_walk {
-  int32_t prev;      /* the rank's next task waits for it ... */
-  int prev_point;    /* ... reaching this point */
-  fs_time last_end;  /* end of the last simulated call */
-  double pending;    /* computation not yet emitted, ps before --compute-scale */
-  int32_t *request_task; /* per request id: its task; -1 unknown, -2 completed at once (MPI_PROC_NULL) */
+  int32_t prev;     /* the rank's next task waits for it ... */
+  int prev_point;   /* ... reaching this point */
+  fs_time last_end; /* end of the last simulated call */
+  double pending;   /* computation not yet emitted, ps before --compute-scale */
+  int32_t *
+      request_task; /* per request id: its task; -1 unknown, -2 completed at once (MPI_PROC_NULL) */
   uint8_t *request_waited;
   int64_t request_capacity;
 } rank_walk;
@@ -42,13 +43,15 @@ static int flush_compute(fs_lowering *s, rank_walk *w, int32_t r) {
   w->pending = 0;
   if (!(scaled >= 0.5)) return 0;
   if (scaled > (double)FS_TRACE_TIME_LIMIT) scaled = (double)FS_TRACE_TIME_LIMIT; /* saturates */
-  if (s->compute_label < 0 && (s->compute_label = fs_program_intern_label(s->p, "compute", 7)) < 0) return -1;
+  if (s->compute_label < 0 && (s->compute_label = fs_program_intern_label(s->p, "compute", 7)) < 0)
+    return -1;
   int32_t t = fs_lower_add_task(s, FS_COMPUTE, r, s->compute_label);
   if (t < 0 || follow(s, w, t)) return -1;
   fs_time time = (fs_time)llround(scaled);
   fs_task_set_time(s->p, t, time);
-  s->replay->computation = time > FS_TRACE_TIME_LIMIT - s->replay->computation ? FS_TRACE_TIME_LIMIT
-                                                                              : s->replay->computation + time;
+  s->replay->computation = time > FS_TRACE_TIME_LIMIT - s->replay->computation
+                               ? FS_TRACE_TIME_LIMIT
+                               : s->replay->computation + time;
   w->prev = t;
   w->prev_point = FS_AFTER_END;
   return 0;
@@ -95,11 +98,14 @@ static int32_t intern_tag(fs_lowering *s, int32_t comm, int32_t tag) {
  * -2 for MPI_PROC_NULL (nothing to do). */
 static int32_t message(fs_lowering *s, rank_walk *w, int32_t r, const fs_call *c, int receive) {
   int32_t peer = receive ? (c->kind == FS_CALL_SENDRECV || c->kind == FS_CALL_SENDRECV_REPLACE
-                                ? c->recv_peer : c->peer)
+                                ? c->recv_peer
+                                : c->peer)
                          : c->peer;
   int32_t tag = receive && (c->kind == FS_CALL_SENDRECV || c->kind == FS_CALL_SENDRECV_REPLACE)
-                    ? c->recv_tag : c->tag;
-  int64_t bytes = receive ? (c->kind == FS_CALL_SENDRECV_REPLACE ? c->bytes : c->recv_bytes) : c->bytes;
+                    ? c->recv_tag
+                    : c->tag;
+  int64_t bytes = receive ? (c->kind == FS_CALL_SENDRECV_REPLACE ? c->bytes : c->recv_bytes)
+                          : c->bytes;
   if (peer == FS_TRACE_PROC_NULL) return -2;
   if (receive && peer == FS_TRACE_ANY && c->source >= 0) peer = c->source; /* as recorded */
   if (receive && tag == FS_TRACE_ANY && c->source_tag >= 0) tag = c->source_tag;
@@ -107,7 +113,8 @@ static int32_t message(fs_lowering *s, rank_walk *w, int32_t r, const fs_call *c
   if (world == -1 && !(receive && peer == FS_TRACE_ANY))
     return fs_lower_call_error(s, r, c, "%s %d is not a rank of communicator %lld",
                                receive ? "source" : "destination", peer,
-                               (long long)s->trace->comm[c->comm].id), -1;
+                               (long long)s->trace->comm[c->comm].id),
+           -1;
   if (tag < FS_TRACE_ANY) return fs_lower_call_error(s, r, c, "the tag was not recorded"), -1;
   if (bytes < 0) return fs_lower_call_error(s, r, c, "the size was not recorded"), -1;
   int32_t engine_tag = intern_tag(s, c->comm, tag);
@@ -116,7 +123,10 @@ static int32_t message(fs_lowering *s, rank_walk *w, int32_t r, const fs_call *c
   int32_t t = fs_lower_add_task(s, receive ? FS_RECV : FS_SEND, r, label);
   int both = c->kind == FS_CALL_SENDRECV || c->kind == FS_CALL_SENDRECV_REPLACE;
   if (t < 0 || follow(s, w, t) || fs_task_set_tag(s->p, t, engine_tag) ||
-      fs_lower_name_task(s, t, r, c, !both ? "" : receive ? ".recv" : ".send") ||
+      fs_lower_name_task(s, t, r, c,
+                         !both     ? ""
+                         : receive ? ".recv"
+                                   : ".send") ||
       fs_lower_note_communicator(s, t, c->comm))
     return fs_lower_out_of_memory(s), -1;
   fs_task_set_peer(s->p, t, world);
@@ -127,10 +137,12 @@ static int32_t message(fs_lowering *s, rank_walk *w, int32_t r, const fs_call *c
 
 /* ---- requests ---- */
 
-static int remember_request(fs_lowering *s, rank_walk *w, int32_t r, const fs_call *c, int32_t task) {
+static int remember_request(fs_lowering *s, rank_walk *w, int32_t r, const fs_call *c,
+                            int32_t task) {
   if (c->request < 0) return 0; /* the reader did not give one: nothing waits for it */
   int64_t limit = 2 * s->trace->rank[r].count + 64;
-  if (c->request >= limit) return fs_lower_call_error(s, r, c, "request id %d is out of range", c->request);
+  if (c->request >= limit)
+    return fs_lower_call_error(s, r, c, "request id %d is out of range", c->request);
   if (c->request >= w->request_capacity) {
     int64_t capacity = w->request_capacity ? w->request_capacity : 64;
     while (capacity <= c->request) capacity *= 2;
@@ -153,9 +165,11 @@ static int32_t request_task(fs_lowering *s, rank_walk *w, int32_t r, const fs_ca
   if (id < 0) return -3;
   if (id >= w->request_capacity || w->request_task[id] == -1)
     return fs_lower_call_error(s, r, c,
-                               "request %lld was not made by an earlier isend, irecv or nonblocking "
+                               "request %lld was not made by an earlier isend, irecv or "
+                               "nonblocking "
                                "collective",
-                               (long long)id), -1;
+                               (long long)id),
+           -1;
   return w->request_task[id];
 }
 
@@ -176,7 +190,8 @@ static int wait_for(fs_lowering *s, rank_walk *w, int32_t r, const fs_call *c, c
     waiting += task >= 0;
   }
   if (!waiting) return 0;
-  if (any && ((one = fs_lower_add_task(s, FS_PROXY, r, fs_lower_kind_label(s, (fs_call_kind)c->kind))) < 0 ||
+  if (any && ((one = fs_lower_add_task(s, FS_PROXY, r,
+                                       fs_lower_kind_label(s, (fs_call_kind)c->kind))) < 0 ||
               fs_program_depend(s->p, join, one, FS_AFTER_END)))
     return fs_lower_out_of_memory(s);
   for (int64_t i = 0; i < count; i++) {
@@ -196,10 +211,13 @@ static int completion(fs_lowering *s, rank_walk *w, int32_t r, const fs_call *c)
   int64_t one = c->request;
   if (k == FS_CALL_WAIT || k == FS_CALL_TEST) return wait_for(s, w, r, c, &one, 1, 0);
   const int64_t *list = fs_lower_call_list(s, r, c->list_at, c->list_count);
-  if (!list && c->list_count > 0) return fs_lower_call_error(s, r, c, "its request list is missing");
-  if (k == FS_CALL_WAITALL || k == FS_CALL_TESTALL) return wait_for(s, w, r, c, list, c->list_count, 0);
+  if (!list && c->list_count > 0)
+    return fs_lower_call_error(s, r, c, "its request list is missing");
+  if (k == FS_CALL_WAITALL || k == FS_CALL_TESTALL)
+    return wait_for(s, w, r, c, list, c->list_count, 0);
   if (k == FS_CALL_WAITANY || k == FS_CALL_TESTANY) {
-    if (c->index >= 0 && c->index < c->list_count) return wait_for(s, w, r, c, list + c->index, 1, 0);
+    if (c->index >= 0 && c->index < c->list_count)
+      return wait_for(s, w, r, c, list + c->index, 1, 0);
     return wait_for(s, w, r, c, list, c->list_count, 1);
   }
   /* waitsome, testsome */
@@ -212,7 +230,8 @@ static int completion(fs_lowering *s, rank_walk *w, int32_t r, const fs_call *c)
  * complete when the member leaves it, and its wait finds it done. */
 static int collective(fs_lowering *s, rank_walk *w, int32_t r, int64_t i) {
   if (s->entry[r][i] < 0 && fs_lower_build_collective(s, r, i)) return -1;
-  if (fs_program_depend(s->p, s->entry[r][i], w->prev, w->prev_point)) return fs_lower_out_of_memory(s);
+  if (fs_program_depend(s->p, s->entry[r][i], w->prev, w->prev_point))
+    return fs_lower_out_of_memory(s);
   w->prev = s->exit[r][i];
   w->prev_point = FS_AFTER_END;
   return remember_request(s, w, r, &s->trace->rank[r].calls[i], w->prev);
@@ -236,7 +255,8 @@ static int sendrecv(fs_lowering *s, rank_walk *w, int32_t r, const fs_call *c) {
   int32_t send = recv == -1 ? -1 : message(s, w, r, c, 0);
   if (send == -1) return -1;
   int32_t join = fs_lower_add_task(s, FS_PROXY, r, fs_lower_kind_label(s, (fs_call_kind)c->kind));
-  if (join < 0 || follow(s, w, join) || (recv >= 0 && fs_program_depend(s->p, join, recv, FS_AFTER_END)) ||
+  if (join < 0 || follow(s, w, join) ||
+      (recv >= 0 && fs_program_depend(s->p, join, recv, FS_AFTER_END)) ||
       (send >= 0 && fs_program_depend(s->p, join, send, FS_AFTER_END)))
     return fs_lower_out_of_memory(s);
   w->prev = join;
@@ -264,8 +284,8 @@ static int finish_rank(fs_lowering *s, rank_walk *w, int32_t r, const fs_call *f
  * on MPI_COMM_SELF. */
 static int is_simulated(const fs_call *c) {
   fs_call_kind k = (fs_call_kind)c->kind;
-  return k != FS_CALL_OTHER && k != FS_CALL_PROBE && k != FS_CALL_IPROBE && k != FS_CALL_COMM_FREE &&
-         !(k >= FS_CALL_TEST && k <= FS_CALL_TESTSOME && c->flag != 1) &&
+  return k != FS_CALL_OTHER && k != FS_CALL_PROBE && k != FS_CALL_IPROBE &&
+         k != FS_CALL_COMM_FREE && !(k >= FS_CALL_TEST && k <= FS_CALL_TESTSOME && c->flag != 1) &&
          !(fs_lower_is_collective_call(c) == 0 &&
            (fs_call_kind_is_collective(k) || fs_lower_is_comm_creation(k)));
 }

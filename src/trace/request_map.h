@@ -9,7 +9,7 @@
 
 typedef struct fs_request_map {
   uint64_t *address;
-  int32_t *id; /* -1: empty slot */
+  int32_t *id;            /* -1: empty slot */
   int64_t capacity, used; /* capacity: 0 or a power of two */
 } fs_request_map;
 

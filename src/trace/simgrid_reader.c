@@ -85,7 +85,8 @@ typedef struct reader {
 
 /* ---- errors and tokens ---- */
 
-#define fail(r, column, ...) fs_text_input_error((r)->in, (int64_t)(column) + 1, (r)->err, __VA_ARGS__)
+#define fail(r, column, ...) \
+  fs_text_input_error((r)->in, (int64_t)(column) + 1, (r)->err, __VA_ARGS__)
 
 static int expected_at(reader *r, size_t i, const char *what) {
   size_t at = i < r->tokens_used ? r->tokens[i].at : r->length;
@@ -139,7 +140,8 @@ static int parse_int(const reader *r, size_t i, int64_t min, int64_t max, int64_
   return 1;
 }
 
-static int read_int(reader *r, size_t i, int64_t min, int64_t max, const char *what, int64_t *value) {
+static int read_int(reader *r, size_t i, int64_t min, int64_t max, const char *what,
+                    int64_t *value) {
   return parse_int(r, i, min, max, value) ? 0 : expected_at(r, i, what);
 }
 
@@ -163,8 +165,10 @@ static int read_amount(reader *r, size_t i, double max, const char *what, double
 static int read_type(reader *r, size_t i, int64_t *size) {
   static const int64_t sizes[] = {8, 4, 1, 2, 8, 4, 1, 8, 1, 1, 2, 4, 8, 8, 16};
   int64_t id = 0;
-  if (read_int(r, i, 0, 14, "a datatype id from 0 to 14 (0 double, 1 int, 2 char, 3 short, 4 long, "
-               "5 float, 6 byte...)", &id))
+  if (read_int(r, i, 0, 14,
+               "a datatype id from 0 to 14 (0 double, 1 int, 2 char, 3 short, 4 long, "
+               "5 float, 6 byte...)",
+               &id))
     return -1;
   *size = sizes[id];
   return 0;
@@ -188,8 +192,9 @@ static int read_rank(reader *r, size_t i, int32_t *rank, const char *what) {
 static int read_peer(reader *r, size_t i, int source, int32_t *peer) {
   char what[128];
   snprintf(what, sizeof what, "a %s rank from 0 to %d%s", source ? "source" : "destination",
-           (int)r->t->ranks - 1, source ? ", -1 or -555 (MPI_ANY_SOURCE) or -666 (MPI_PROC_NULL)"
-                                        : " or -666 (MPI_PROC_NULL)");
+           (int)r->t->ranks - 1,
+           source ? ", -1 or -555 (MPI_ANY_SOURCE) or -666 (MPI_PROC_NULL)"
+                  : " or -666 (MPI_PROC_NULL)");
   int64_t v = 0;
   if (!parse_int(r, i, -666, r->t->ranks - 1, &v) ||
       (v < 0 && v != -666 && !(source && (v == -1 || v == -555))))
@@ -201,8 +206,9 @@ static int read_peer(reader *r, size_t i, int source, int32_t *peer) {
 static int read_tag(reader *r, size_t i, int any, int32_t *tag) {
   int64_t v = 0;
   if (!parse_int(r, i, -444, INT32_MAX, &v) || (v < 0 && !(any && (v == -1 || v == -444))))
-    return expected_at(r, i, any ? "a tag from 0 to 2147483647, -1 or -444 (MPI_ANY_TAG)"
-                                 : "a tag from 0 to 2147483647");
+    return expected_at(r, i,
+                       any ? "a tag from 0 to 2147483647, -1 or -444 (MPI_ANY_TAG)"
+                           : "a tag from 0 to 2147483647");
   *tag = v < 0 ? FS_TRACE_ANY : (int32_t)v;
   return 0;
 }
@@ -297,8 +303,10 @@ static int read_completion(reader *r, int32_t rank, fs_call_kind kind) {
   if (!c) return out_of_memory(r);
   int32_t i = open_request_find(s, use);
   if (i >= 0) c->request = s->open[i].id;
-  if (kind == FS_CALL_TEST) c->flag = FS_TRACE_UNKNOWN;
-  else if (i >= 0) open_request_remove(s, i);
+  if (kind == FS_CALL_TEST)
+    c->flag = FS_TRACE_UNKNOWN;
+  else if (i >= 0)
+    open_request_remove(s, i);
   return 0;
 }
 
@@ -327,7 +335,8 @@ static int add_compute(reader *r, int32_t rank, double flops) {
 
 /* The optional root then datatypes after `i`; root stays 0 and each
  * datatype the default when absent (as in SimGrid: no second from the first). */
-static int read_root_types(reader *r, size_t i, int rooted, int32_t *root, int64_t *type1, int64_t *type2) {
+static int read_root_types(reader *r, size_t i, int rooted, int32_t *root, int64_t *type1,
+                           int64_t *type2) {
   if (rooted && i < r->tokens_used && read_rank(r, i++, root, "a root rank")) return -1;
   if (i < r->tokens_used && read_type(r, i++, type1)) return -1;
   if (type2 != type1 && i < r->tokens_used && read_type(r, i++, type2)) return -1;
@@ -347,7 +356,8 @@ static int read_collective(reader *r, int32_t rank, fs_call_kind kind) {
   } else if (kind == FS_CALL_BCAST || reduction) {
     size_t i = 3;
     if (reduction && read_amount(r, i++, MAX_FLOPS, FLOPS_TEXT, &flops)) return -1;
-    if (read_root_types(r, i, rooted, &root, &type1, &type1) || read_bytes(r, 2, type1, &bytes)) return -1;
+    if (read_root_types(r, i, rooted, &root, &type1, &type1) || read_bytes(r, 2, type1, &bytes))
+      return -1;
     recv_bytes = kind == FS_CALL_REDUCE && rank != root ? 0 : bytes;
   } else {
     if (read_root_types(r, 4, rooted, &root, &type1, &type2) || read_bytes(r, 2, type1, &bytes) ||
@@ -388,7 +398,8 @@ static int read_vector(reader *r, int32_t rank, fs_call_kind kind) {
   int64_t type1 = r->state[rank].type_size, type2 = type1, block = 0;
   int32_t root = 0;
   double flops = 0;
-  size_t after = kind == FS_CALL_ALLTOALLV ? 4 + 2 * p : 3 + p; /* the first token after the counts */
+  size_t after = kind == FS_CALL_ALLTOALLV ? 4 + 2 * p
+                                           : 3 + p; /* the first token after the counts */
   if (n < after) return expected_at(r, n, "one count per rank and the arguments after them");
   if (kind == FS_CALL_GATHERV || kind == FS_CALL_SCATTERV) {
     if (read_root_types(r, after, 1, &root, &type1, &type2)) return -1;
@@ -415,27 +426,28 @@ static int read_vector(reader *r, int32_t rank, fs_call_kind kind) {
   }
   /* values: per-rank send bytes, then receive bytes */
   switch (kind) {
-  case FS_CALL_GATHERV:
-  case FS_CALL_ALLGATHERV:
-    if (read_bytes(r, 2, type1, &block) || read_counts(r, 3, type2, p)) return -1;
-    for (size_t k = 0; k < p; k++) r->values[k] = kind == FS_CALL_ALLGATHERV || (int32_t)k == root ? block : 0;
-    if (kind == FS_CALL_GATHERV && rank != root) memset(r->values + p, 0, p * sizeof *r->values);
-    break;
-  case FS_CALL_SCATTERV:
-    if (read_counts(r, 2, type1, 0) || read_bytes(r, 2 + p, type2, &block)) return -1;
-    if (rank != root) memset(r->values, 0, p * sizeof *r->values);
-    for (size_t k = 0; k < p; k++) r->values[p + k] = (int32_t)k == root ? block : 0;
-    break;
-  case FS_CALL_REDUCE_SCATTER:
-    if (read_counts(r, 2, type1, 0)) return -1;
-    memcpy(r->values + p, r->values, p * sizeof *r->values);
-    break;
-  default: { /* alltoallv: the buffer sizes are checked, not used */
-    int64_t ignored = 0;
-    if (read_bytes(r, 2, type1, &ignored) || read_counts(r, 3, type1, 0) ||
-        read_bytes(r, 3 + p, type2, &ignored) || read_counts(r, 4 + p, type2, p))
-      return -1;
-  }
+    case FS_CALL_GATHERV:
+    case FS_CALL_ALLGATHERV:
+      if (read_bytes(r, 2, type1, &block) || read_counts(r, 3, type2, p)) return -1;
+      for (size_t k = 0; k < p; k++)
+        r->values[k] = kind == FS_CALL_ALLGATHERV || (int32_t)k == root ? block : 0;
+      if (kind == FS_CALL_GATHERV && rank != root) memset(r->values + p, 0, p * sizeof *r->values);
+      break;
+    case FS_CALL_SCATTERV:
+      if (read_counts(r, 2, type1, 0) || read_bytes(r, 2 + p, type2, &block)) return -1;
+      if (rank != root) memset(r->values, 0, p * sizeof *r->values);
+      for (size_t k = 0; k < p; k++) r->values[p + k] = (int32_t)k == root ? block : 0;
+      break;
+    case FS_CALL_REDUCE_SCATTER:
+      if (read_counts(r, 2, type1, 0)) return -1;
+      memcpy(r->values + p, r->values, p * sizeof *r->values);
+      break;
+    default: { /* alltoallv: the buffer sizes are checked, not used */
+      int64_t ignored = 0;
+      if (read_bytes(r, 2, type1, &ignored) || read_counts(r, 3, type1, 0) ||
+          read_bytes(r, 3 + p, type2, &ignored) || read_counts(r, 4 + p, type2, p))
+        return -1;
+    }
   }
   fs_call *c = add(r, rank, kind);
   if (!c) return out_of_memory(r);
@@ -455,19 +467,33 @@ static int read_simple(reader *r, int32_t rank, fs_call_kind kind, size_t most_a
 }
 
 static int read_action(reader *r, int32_t rank) {
-  static const struct { const char *name; fs_call_kind kind; } actions[] = {
-      {"send", FS_CALL_SEND}, {"isend", FS_CALL_ISEND}, {"recv", FS_CALL_RECV}, {"irecv", FS_CALL_IRECV},
-      {"barrier", FS_CALL_BARRIER}, {"bcast", FS_CALL_BCAST}, {"reduce", FS_CALL_REDUCE},
-      {"allreduce", FS_CALL_ALLREDUCE}, {"alltoall", FS_CALL_ALLTOALL}, {"gather", FS_CALL_GATHER},
-      {"scatter", FS_CALL_SCATTER}, {"allgather", FS_CALL_ALLGATHER}, {"gatherv", FS_CALL_GATHERV},
-      {"allgatherv", FS_CALL_ALLGATHERV}, {"scatterv", FS_CALL_SCATTERV},
-      {"alltoallv", FS_CALL_ALLTOALLV}, {"reducescatter", FS_CALL_REDUCE_SCATTER}};
+  static const struct {
+    const char *name;
+    fs_call_kind kind;
+  } actions[] = {{"send", FS_CALL_SEND},
+                 {"isend", FS_CALL_ISEND},
+                 {"recv", FS_CALL_RECV},
+                 {"irecv", FS_CALL_IRECV},
+                 {"barrier", FS_CALL_BARRIER},
+                 {"bcast", FS_CALL_BCAST},
+                 {"reduce", FS_CALL_REDUCE},
+                 {"allreduce", FS_CALL_ALLREDUCE},
+                 {"alltoall", FS_CALL_ALLTOALL},
+                 {"gather", FS_CALL_GATHER},
+                 {"scatter", FS_CALL_SCATTER},
+                 {"allgather", FS_CALL_ALLGATHER},
+                 {"gatherv", FS_CALL_GATHERV},
+                 {"allgatherv", FS_CALL_ALLGATHERV},
+                 {"scatterv", FS_CALL_SCATTERV},
+                 {"alltoallv", FS_CALL_ALLTOALLV},
+                 {"reducescatter", FS_CALL_REDUCE_SCATTER}};
   if (r->tokens_used < 2) return expected_at(r, 1, "an action after the rank");
   for (size_t i = 0; i < sizeof actions / sizeof actions[0]; i++) {
     if (!token_is(r, 1, actions[i].name)) continue;
     fs_call_kind kind = actions[i].kind;
     if (kind <= FS_CALL_IRECV) return read_point_to_point(r, rank, kind);
-    if (kind >= FS_CALL_GATHERV || kind == FS_CALL_REDUCE_SCATTER) return read_vector(r, rank, kind);
+    if (kind >= FS_CALL_GATHERV || kind == FS_CALL_REDUCE_SCATTER)
+      return read_vector(r, rank, kind);
     return read_collective(r, rank, kind);
   }
   if (token_is(r, 1, "init")) return read_simple(r, rank, FS_CALL_INIT, 1);
@@ -484,7 +510,8 @@ static int read_action(reader *r, int32_t rank) {
     return add_compute(r, rank, amount);
   }
   if (token_is(r, 1, "sleep")) {
-    if (read_amount(r, 2, MAX_SECONDS, "a duration in seconds, from 0 to 4611686 (2^62 ps)", &amount) ||
+    if (read_amount(r, 2, MAX_SECONDS, "a duration in seconds, from 0 to 4611686 (2^62 ps)",
+                    &amount) ||
         end_of_line(r, 3))
       return -1;
     fs_call *c = add(r, rank, FS_CALL_COMPUTE);
@@ -492,10 +519,12 @@ static int read_action(reader *r, int32_t rank) {
     c->end = (fs_time)llround(amount * PS_PER_S);
     return 0;
   }
-  return expected_at(r, 1, "an action (init, finalize, compute, sleep, send, isend, recv, irecv, wait, "
-                           "waitall, test, barrier, bcast, reduce, allreduce, alltoall, alltoallv, gather, "
-                           "gatherv, scatter, scatterv, allgather, allgatherv, reducescatter, comm_size, "
-                           "comm_split, comm_dup, location)");
+  return expected_at(r, 1,
+                     "an action (init, finalize, compute, sleep, send, isend, recv, irecv, wait, "
+                     "waitall, test, barrier, bcast, reduce, allreduce, alltoall, alltoallv, "
+                     "gather, "
+                     "gatherv, scatter, scatterv, allgather, allgatherv, reducescatter, comm_size, "
+                     "comm_split, comm_dup, location)");
 }
 
 static int read_line(reader *r) {
@@ -541,9 +570,10 @@ static int count_ranks(reader *r, const char *path, int32_t *ranks) {
     if (rank > highest) highest = rank, highest_line = lines;
   }
   if (status == 0 && actions > 0 && highest >= lines)
-    status = fs_text_error_at(r->err, path, highest_line, 1,
-                              "expected ranks below %lld, the number of lines of the file (got %lld)",
-                              (long long)lines, (long long)highest);
+    status =
+        fs_text_error_at(r->err, path, highest_line, 1,
+                         "expected ranks below %lld, the number of lines of the file (got %lld)",
+                         (long long)lines, (long long)highest);
   fs_text_input_close(r->in);
   r->in = NULL;
   *ranks = (int32_t)highest + 1;
@@ -572,7 +602,8 @@ fs_trace *fs_simgrid_trace_read(const char *const *paths, int count, fs_error *e
     status = 0;
     for (int32_t k = 0; k < ranks; k++) r.state[k].type_size = 1; /* MPI_BYTE */
     for (int32_t k = 0; k < ranks && !status; k++)
-      if (fs_trace_set_file(r.t, k, paths[count == 1 ? 0 : k])) status = fs_error_set(err, "out of memory");
+      if (fs_trace_set_file(r.t, k, paths[count == 1 ? 0 : k]))
+        status = fs_error_set(err, "out of memory");
     for (int i = 0; i < count && !status; i++) {
       r.file_rank = count == 1 ? -1 : i;
       status = read_file(&r, paths[i]);

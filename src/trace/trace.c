@@ -116,8 +116,12 @@ static int set_text(char **slot, const char *text) {
   return 0;
 }
 
-int fs_trace_set_file(fs_trace *t, int32_t r, const char *file) { return set_text(&t->rank[r].file, file); }
-int fs_trace_set_host(fs_trace *t, int32_t r, const char *host) { return set_text(&t->rank[r].host, host); }
+int fs_trace_set_file(fs_trace *t, int32_t r, const char *file) {
+  return set_text(&t->rank[r].file, file);
+}
+int fs_trace_set_host(fs_trace *t, int32_t r, const char *host) {
+  return set_text(&t->rank[r].host, host);
+}
 
 fs_time fs_trace_wall_time(const fs_trace *t, int32_t r) {
   const fs_trace_rank *tr = &t->rank[r];
@@ -130,26 +134,52 @@ fs_time fs_trace_wall_time(const fs_trace *t, int32_t r) {
 }
 
 static const char *const kind_names[FS_CALL_KINDS] = {
-  [FS_CALL_OTHER] = "other", [FS_CALL_INIT] = "init", [FS_CALL_FINALIZE] = "finalize",
-  [FS_CALL_COMPUTE] = "compute",
-  [FS_CALL_SEND] = "send", [FS_CALL_SSEND] = "ssend", [FS_CALL_BSEND] = "bsend",
-  [FS_CALL_RSEND] = "rsend", [FS_CALL_RECV] = "recv",
-  [FS_CALL_ISEND] = "isend", [FS_CALL_ISSEND] = "issend", [FS_CALL_IBSEND] = "ibsend",
-  [FS_CALL_IRSEND] = "irsend", [FS_CALL_IRECV] = "irecv",
-  [FS_CALL_SENDRECV] = "sendrecv", [FS_CALL_SENDRECV_REPLACE] = "sendrecv_replace",
-  [FS_CALL_PROBE] = "probe", [FS_CALL_IPROBE] = "iprobe",
-  [FS_CALL_WAIT] = "wait", [FS_CALL_WAITALL] = "waitall", [FS_CALL_WAITANY] = "waitany",
-  [FS_CALL_WAITSOME] = "waitsome", [FS_CALL_TEST] = "test", [FS_CALL_TESTALL] = "testall",
-  [FS_CALL_TESTANY] = "testany", [FS_CALL_TESTSOME] = "testsome",
-  [FS_CALL_BARRIER] = "barrier", [FS_CALL_BCAST] = "bcast", [FS_CALL_REDUCE] = "reduce",
-  [FS_CALL_ALLREDUCE] = "allreduce", [FS_CALL_GATHER] = "gather", [FS_CALL_SCATTER] = "scatter",
-  [FS_CALL_ALLGATHER] = "allgather", [FS_CALL_ALLTOALL] = "alltoall",
-  [FS_CALL_REDUCE_SCATTER] = "reduce_scatter", [FS_CALL_REDUCE_SCATTER_BLOCK] = "reduce_scatter_block",
-  [FS_CALL_SCAN] = "scan", [FS_CALL_EXSCAN] = "exscan", [FS_CALL_GATHERV] = "gatherv",
-  [FS_CALL_SCATTERV] = "scatterv", [FS_CALL_ALLGATHERV] = "allgatherv",
-  [FS_CALL_ALLTOALLV] = "alltoallv",
-  [FS_CALL_COMM_SPLIT] = "comm_split", [FS_CALL_COMM_DUP] = "comm_dup",
-  [FS_CALL_COMM_CREATE] = "comm_create", [FS_CALL_COMM_FREE] = "comm_free",
+    [FS_CALL_OTHER] = "other",
+    [FS_CALL_INIT] = "init",
+    [FS_CALL_FINALIZE] = "finalize",
+    [FS_CALL_COMPUTE] = "compute",
+    [FS_CALL_SEND] = "send",
+    [FS_CALL_SSEND] = "ssend",
+    [FS_CALL_BSEND] = "bsend",
+    [FS_CALL_RSEND] = "rsend",
+    [FS_CALL_RECV] = "recv",
+    [FS_CALL_ISEND] = "isend",
+    [FS_CALL_ISSEND] = "issend",
+    [FS_CALL_IBSEND] = "ibsend",
+    [FS_CALL_IRSEND] = "irsend",
+    [FS_CALL_IRECV] = "irecv",
+    [FS_CALL_SENDRECV] = "sendrecv",
+    [FS_CALL_SENDRECV_REPLACE] = "sendrecv_replace",
+    [FS_CALL_PROBE] = "probe",
+    [FS_CALL_IPROBE] = "iprobe",
+    [FS_CALL_WAIT] = "wait",
+    [FS_CALL_WAITALL] = "waitall",
+    [FS_CALL_WAITANY] = "waitany",
+    [FS_CALL_WAITSOME] = "waitsome",
+    [FS_CALL_TEST] = "test",
+    [FS_CALL_TESTALL] = "testall",
+    [FS_CALL_TESTANY] = "testany",
+    [FS_CALL_TESTSOME] = "testsome",
+    [FS_CALL_BARRIER] = "barrier",
+    [FS_CALL_BCAST] = "bcast",
+    [FS_CALL_REDUCE] = "reduce",
+    [FS_CALL_ALLREDUCE] = "allreduce",
+    [FS_CALL_GATHER] = "gather",
+    [FS_CALL_SCATTER] = "scatter",
+    [FS_CALL_ALLGATHER] = "allgather",
+    [FS_CALL_ALLTOALL] = "alltoall",
+    [FS_CALL_REDUCE_SCATTER] = "reduce_scatter",
+    [FS_CALL_REDUCE_SCATTER_BLOCK] = "reduce_scatter_block",
+    [FS_CALL_SCAN] = "scan",
+    [FS_CALL_EXSCAN] = "exscan",
+    [FS_CALL_GATHERV] = "gatherv",
+    [FS_CALL_SCATTERV] = "scatterv",
+    [FS_CALL_ALLGATHERV] = "allgatherv",
+    [FS_CALL_ALLTOALLV] = "alltoallv",
+    [FS_CALL_COMM_SPLIT] = "comm_split",
+    [FS_CALL_COMM_DUP] = "comm_dup",
+    [FS_CALL_COMM_CREATE] = "comm_create",
+    [FS_CALL_COMM_FREE] = "comm_free",
 };
 
 const char *fs_call_kind_name(fs_call_kind kind) {
@@ -161,5 +191,6 @@ int fs_call_kind_is_collective(fs_call_kind kind) {
 }
 
 int fs_call_kind_is_send(fs_call_kind kind) {
-  return (kind >= FS_CALL_SEND && kind <= FS_CALL_RSEND) || (kind >= FS_CALL_ISEND && kind <= FS_CALL_IRSEND);
+  return (kind >= FS_CALL_SEND && kind <= FS_CALL_RSEND) ||
+         (kind >= FS_CALL_ISEND && kind <= FS_CALL_IRSEND);
 }

@@ -29,79 +29,108 @@
  * (2^62, as core/units.h's): readers refuse values past them with
  * FILE:LINE:COLUMN, and the replay's time arithmetic saturates at them. */
 #define FS_TRACE_TIME_LIMIT FS_TIME_LIMIT /* ps: any time of a call, from its rank's origin */
-#define FS_TRACE_SIZE_LIMIT FS_SIZE_LIMIT /* bytes: a message, a collective's side, a sum of counts */
+#define FS_TRACE_SIZE_LIMIT \
+  FS_SIZE_LIMIT /* bytes: a message, a collective's side, a sum of counts */
 #define FS_TRACE_SIZE_LIMIT_TEXT "4611686018427387904"
 
 #define FS_TRACE_ANY (-1)
 #define FS_TRACE_UNKNOWN (-2)
 #define FS_TRACE_PROC_NULL (-3) /* MPI_PROC_NULL as a peer: the transfer does nothing */
-#define FS_COMM_WORLD 0 /* index of MPI_COMM_WORLD in every trace's communicator table */
-#define FS_COMM_SELF 1  /* index of MPI_COMM_SELF */
+#define FS_COMM_WORLD 0         /* index of MPI_COMM_WORLD in every trace's communicator table */
+#define FS_COMM_SELF 1          /* index of MPI_COMM_SELF */
 
 typedef enum fs_call_kind {
   FS_CALL_OTHER = 0, /* recorded but not simulated (Comm_rank, Wtime...): its time is computation */
   FS_CALL_INIT,      /* MPI_Init: its end is the start of the replay */
   FS_CALL_FINALIZE,  /* MPI_Finalize: its start is the end of the replay */
-  FS_CALL_COMPUTE,   /* computation the trace states explicitly (fennelsim's compute lines, SimGrid's
+  FS_CALL_COMPUTE, /* computation the trace states explicitly (fennelsim's compute lines, SimGrid's
                       * compute and sleep): bytes = 0; the replay counts its duration end - start
                       * (SimGrid's sleep: start 0, end its length) plus `amount` flops, after the gap
                       * before it */
   /* point-to-point: peer, tag, comm, bytes */
-  FS_CALL_SEND, FS_CALL_SSEND, FS_CALL_BSEND, FS_CALL_RSEND,
+  FS_CALL_SEND,
+  FS_CALL_SSEND,
+  FS_CALL_BSEND,
+  FS_CALL_RSEND,
   FS_CALL_RECV,
-  FS_CALL_ISEND, FS_CALL_ISSEND, FS_CALL_IBSEND, FS_CALL_IRSEND, /* + request */
-  FS_CALL_IRECV,                                                 /* + request */
+  FS_CALL_ISEND,
+  FS_CALL_ISSEND,
+  FS_CALL_IBSEND,
+  FS_CALL_IRSEND,   /* + request */
+  FS_CALL_IRECV,    /* + request */
   FS_CALL_SENDRECV, /* send: peer, tag, bytes; receive: recv_peer, recv_tag, recv_bytes */
   FS_CALL_SENDRECV_REPLACE,
-  FS_CALL_PROBE, FS_CALL_IPROBE, /* peer, tag, comm; iprobe: flag */
+  FS_CALL_PROBE,
+  FS_CALL_IPROBE, /* peer, tag, comm; iprobe: flag */
   /* completion: request (one) or the list (several); flag: a test's outcome;
    * index: the completed entry of a Waitany/Testany; Waitsome/Testsome list the
    * requests they completed after the requests they were given (see
    * completed_at) */
-  FS_CALL_WAIT, FS_CALL_WAITALL, FS_CALL_WAITANY, FS_CALL_WAITSOME,
-  FS_CALL_TEST, FS_CALL_TESTALL, FS_CALL_TESTANY, FS_CALL_TESTSOME,
+  FS_CALL_WAIT,
+  FS_CALL_WAITALL,
+  FS_CALL_WAITANY,
+  FS_CALL_WAITSOME,
+  FS_CALL_TEST,
+  FS_CALL_TESTALL,
+  FS_CALL_TESTANY,
+  FS_CALL_TESTSOME,
   /* collectives on comm: bytes is what this rank contributes (count x type
    * size of the send buffer, or of the buffer for bcast), recv_bytes what it
    * receives; root for the rooted ones; v-variants list per-rank send counts
    * (bytes) then receive counts (bytes) in the pool: list_count = 2 x comm size;
    * request >= 0: a nonblocking collective (Iallreduce...) that made it */
-  FS_CALL_BARRIER, FS_CALL_BCAST, FS_CALL_REDUCE, FS_CALL_ALLREDUCE,
-  FS_CALL_GATHER, FS_CALL_SCATTER, FS_CALL_ALLGATHER, FS_CALL_ALLTOALL,
-  FS_CALL_REDUCE_SCATTER, FS_CALL_REDUCE_SCATTER_BLOCK, FS_CALL_SCAN, FS_CALL_EXSCAN,
-  FS_CALL_GATHERV, FS_CALL_SCATTERV, FS_CALL_ALLGATHERV, FS_CALL_ALLTOALLV,
+  FS_CALL_BARRIER,
+  FS_CALL_BCAST,
+  FS_CALL_REDUCE,
+  FS_CALL_ALLREDUCE,
+  FS_CALL_GATHER,
+  FS_CALL_SCATTER,
+  FS_CALL_ALLGATHER,
+  FS_CALL_ALLTOALL,
+  FS_CALL_REDUCE_SCATTER,
+  FS_CALL_REDUCE_SCATTER_BLOCK,
+  FS_CALL_SCAN,
+  FS_CALL_EXSCAN,
+  FS_CALL_GATHERV,
+  FS_CALL_SCATTERV,
+  FS_CALL_ALLGATHERV,
+  FS_CALL_ALLTOALLV,
   /* communicators: comm is the parent, new_comm the one made (FS_TRACE_UNKNOWN
    * when this rank got MPI_COMM_NULL or the reader cannot tell, as for
    * liballprof); Comm_free: comm */
-  FS_CALL_COMM_SPLIT, FS_CALL_COMM_DUP, FS_CALL_COMM_CREATE, FS_CALL_COMM_FREE,
+  FS_CALL_COMM_SPLIT,
+  FS_CALL_COMM_DUP,
+  FS_CALL_COMM_CREATE,
+  FS_CALL_COMM_FREE,
   FS_CALL_KINDS
 } fs_call_kind;
 
 typedef struct fs_call {
   fs_time start, end;
-  int64_t bytes;      /* bytes sent (see the kinds above) */
-  int64_t recv_bytes; /* bytes received: recv, irecv, sendrecv, collectives */
-  double amount;      /* FS_CALL_COMPUTE without times: flops */
-  int32_t peer, tag;  /* p2p: destination or source; tag */
+  int64_t bytes;               /* bytes sent (see the kinds above) */
+  int64_t recv_bytes;          /* bytes received: recv, irecv, sendrecv, collectives */
+  double amount;               /* FS_CALL_COMPUTE without times: flops */
+  int32_t peer, tag;           /* p2p: destination or source; tag */
   int32_t recv_peer, recv_tag; /* sendrecv's receive side */
   int32_t source, source_tag;  /* of a completed receive (recv, probe, sendrecv), from its status;
                                 * FS_TRACE_UNKNOWN when not recorded. An irecv's are the status
                                 * its wait or test reported: readers store them on the irecv */
-  int32_t comm;       /* index into the trace's communicators */
-  int32_t new_comm;   /* communicator calls: the one made */
+  int32_t comm;                /* index into the trace's communicators */
+  int32_t new_comm;            /* communicator calls: the one made */
   int32_t root;
-  int32_t request;    /* isend/irecv, nonblocking collectives: made; wait/test: waited on; -1 none
+  int32_t request; /* isend/irecv, nonblocking collectives: made; wait/test: waited on; -1 none
                        * (MPI_REQUEST_NULL, or a blocking collective) */
-  int32_t flag;       /* test/iprobe: 1 when it completed/found, 0 not, FS_TRACE_UNKNOWN */
-  int32_t index;      /* waitany/testany: the completed entry; FS_TRACE_UNKNOWN */
-  int32_t list_at, list_count; /* requests or counts, see above */
+  int32_t flag;    /* test/iprobe: 1 when it completed/found, 0 not, FS_TRACE_UNKNOWN */
+  int32_t index;   /* waitany/testany: the completed entry; FS_TRACE_UNKNOWN */
+  int32_t list_at, list_count;           /* requests or counts, see above */
   int32_t completed_at, completed_count; /* waitsome/testsome: the requests completed */
-  uint32_t line;      /* where it was read: line in the rank's file (0: unknown) */
-  uint8_t kind;       /* fs_call_kind */
+  uint32_t line; /* where it was read: line in the rank's file (0: unknown) */
+  uint8_t kind;  /* fs_call_kind */
 } fs_call;
 
 /* A communicator: its members as world ranks, in comm rank order. */
 typedef struct fs_trace_comm {
-  int64_t id;          /* the reader's identifier (for messages) */
+  int64_t id; /* the reader's identifier (for messages) */
   int32_t size;
   int32_t *members;
 } fs_trace_comm;
@@ -111,10 +140,10 @@ typedef struct fs_trace_rank {
   int64_t count, capacity;
   int64_t *list;
   int64_t list_used, list_capacity;
-  char *file;              /* where this rank was read from (for messages) */
-  fs_time clock_offset;    /* recorded offset of this rank's clock to rank 0's (0: none) */
-  char *host;              /* NULL when not recorded */
-  uint64_t location;       /* OTF2: the rank's location id (its calls have no lines), for messages */
+  char *file;           /* where this rank was read from (for messages) */
+  fs_time clock_offset; /* recorded offset of this rank's clock to rank 0's (0: none) */
+  char *host;           /* NULL when not recorded */
+  uint64_t location;    /* OTF2: the rank's location id (its calls have no lines), for messages */
 } fs_trace_rank;
 
 typedef struct fs_trace {
@@ -151,7 +180,7 @@ fs_time fs_trace_wall_time(const fs_trace *t, int32_t r);
 
 const char *fs_call_kind_name(fs_call_kind kind); /* "send", "allreduce"... */
 int fs_call_kind_is_collective(fs_call_kind kind);
-int fs_call_kind_is_send(fs_call_kind kind);      /* any blocking or nonblocking send */
+int fs_call_kind_is_send(fs_call_kind kind); /* any blocking or nonblocking send */
 
 /* Reads a trace: a directory (of pmpi-trace-rank-N.txt, fennelsim's
  * rank-N.fstrace[.gz], an OTF2 anchor *.otf2, or SimGrid's per-rank files

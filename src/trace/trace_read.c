@@ -36,15 +36,18 @@ static int64_t rank_in_name(const char *name, int *format) {
   const char *base = strrchr(name, '/');
   base = base ? base + 1 : name;
   const char *prefix = NULL, *digits;
-  if (strncmp(base, "pmpi-trace-rank-", 16) == 0) prefix = base + 16, *format = FORMAT_LIBALLPROF;
-  else if (strncmp(base, "rank-", 5) == 0) prefix = base + 5, *format = FORMAT_FENNEL;
+  if (strncmp(base, "pmpi-trace-rank-", 16) == 0)
+    prefix = base + 16, *format = FORMAT_LIBALLPROF;
+  else if (strncmp(base, "rank-", 5) == 0)
+    prefix = base + 5, *format = FORMAT_FENNEL;
   if (!prefix) return -1;
   int64_t rank = 0;
   for (digits = prefix; *digits >= '0' && *digits <= '9' && rank < MAX_TRACE_FILES; digits++)
     rank = rank * 10 + (*digits - '0');
   if (digits == prefix || rank >= MAX_TRACE_FILES) return -1;
   if (*format == FORMAT_LIBALLPROF && strcmp(digits, ".txt") != 0) return -1;
-  if (*format == FORMAT_FENNEL && strcmp(digits, ".fstrace") != 0 && strcmp(digits, ".fstrace.gz") != 0)
+  if (*format == FORMAT_FENNEL && strcmp(digits, ".fstrace") != 0 &&
+      strcmp(digits, ".fstrace.gz") != 0)
     return -1;
   return rank;
 }
@@ -60,9 +63,11 @@ static int sniff(const char *path, fs_error *err) {
   int format = FORMAT_NONE;
   while (format == FORMAT_NONE && fs_text_input_next_line(in, &line, &length, err) == 1) {
     if (length == 0) continue;
-    if (length >= strlen(FS_FENNEL_TRACE_MAGIC) && memcmp(line, FS_FENNEL_TRACE_MAGIC, strlen(FS_FENNEL_TRACE_MAGIC)) == 0)
+    if (length >= strlen(FS_FENNEL_TRACE_MAGIC) &&
+        memcmp(line, FS_FENNEL_TRACE_MAGIC, strlen(FS_FENNEL_TRACE_MAGIC)) == 0)
       format = FORMAT_FENNEL;
-    else if (length >= strlen(FS_LIBALLPROF_MAGIC) && memcmp(line, FS_LIBALLPROF_MAGIC, strlen(FS_LIBALLPROF_MAGIC)) == 0)
+    else if (length >= strlen(FS_LIBALLPROF_MAGIC) &&
+             memcmp(line, FS_LIBALLPROF_MAGIC, strlen(FS_LIBALLPROF_MAGIC)) == 0)
       format = FORMAT_LIBALLPROF;
     else {
       /* SimGrid: "<rank> <action>" with a lowercase action */
@@ -121,7 +126,8 @@ static void sort_by_rank(file_list *f) {
     char *path = f->path[i];
     int64_t rank = f->rank[i];
     int j = i - 1;
-    for (; j >= 0 && f->rank[j] > rank; j--) f->path[j + 1] = f->path[j], f->rank[j + 1] = f->rank[j];
+    for (; j >= 0 && f->rank[j] > rank; j--)
+      f->path[j + 1] = f->path[j], f->rank[j + 1] = f->rank[j];
     f->path[j + 1] = path, f->rank[j + 1] = rank;
   }
 }
@@ -131,8 +137,8 @@ static int check_ranks(const file_list *f, const char *where, fs_error *err) {
   for (int i = 0; i < f->count; i++) {
     if (f->rank[i] == i) continue;
     if (i > 0 && f->rank[i] == f->rank[i - 1])
-      return fs_error_set(err, "%s: two files for rank %lld (%s and %s)", where, (long long)f->rank[i],
-                          f->path[i - 1], f->path[i]);
+      return fs_error_set(err, "%s: two files for rank %lld (%s and %s)", where,
+                          (long long)f->rank[i], f->path[i - 1], f->path[i]);
     return fs_error_set(err, "%s: no file for rank %d (the next one is %s)", where, i, f->path[i]);
   }
   return 0;
@@ -158,17 +164,22 @@ static int list_directory(const char *directory, file_list *f, int *format, fs_e
       break;
     }
     *format = kind;
-    if (add_file(f, directory, entry->d_name, rank)) status = fs_error_set(err, "%s: out of memory", directory);
+    if (add_file(f, directory, entry->d_name, rank))
+      status = fs_error_set(err, "%s: out of memory", directory);
   }
   closedir(d);
   if (status == 0 && *format == FORMAT_NONE && anchor) {
     *format = FORMAT_OTF2;
-    if (add_file(f, directory, anchor, 0)) status = fs_error_set(err, "%s: out of memory", directory);
+    if (add_file(f, directory, anchor, 0))
+      status = fs_error_set(err, "%s: out of memory", directory);
   }
   free(anchor);
   if (status == 0 && *format == FORMAT_NONE)
-    status = fs_error_set(err, "%s: no trace in it (expected pmpi-trace-rank-N.txt, rank-N.fstrace.gz or an "
-                               "OTF2 archive's .otf2 anchor)", directory);
+    status =
+        fs_error_set(err,
+                     "%s: no trace in it (expected pmpi-trace-rank-N.txt, rank-N.fstrace.gz or an "
+                     "OTF2 archive's .otf2 anchor)",
+                     directory);
   return status;
 }
 
@@ -186,8 +197,11 @@ fs_trace *fs_trace_read(const char *const *paths, int count, fs_error *err) {
     format = sniff(paths[0], err);
     if (format < 0) goto done;
     if (format == FORMAT_NONE) {
-      fs_error_set(err, "%s:1:1: not a trace (expected a fennelsim or liballprof header, an OTF2 anchor, "
-                        "or SimGrid's \"<rank> <action>\" lines)", paths[0]);
+      fs_error_set(err,
+                   "%s:1:1: not a trace (expected a fennelsim or liballprof header, an OTF2 "
+                   "anchor, "
+                   "or SimGrid's \"<rank> <action>\" lines)",
+                   paths[0]);
       goto done;
     }
     for (int i = 0; i < count; i++) {
@@ -210,9 +224,12 @@ fs_trace *fs_trace_read(const char *const *paths, int count, fs_error *err) {
   sort_by_rank(&files);
   if (check_ranks(&files, count == 1 ? paths[0] : "trace", err)) goto done;
   const char *const *list = (const char *const *)files.path;
-  if (format == FORMAT_FENNEL) trace = fs_fennel_trace_read(list, files.count, err);
-  else if (format == FORMAT_LIBALLPROF) trace = fs_liballprof_read(list, files.count, err);
-  else trace = fs_simgrid_trace_read(list, files.count, err);
+  if (format == FORMAT_FENNEL)
+    trace = fs_fennel_trace_read(list, files.count, err);
+  else if (format == FORMAT_LIBALLPROF)
+    trace = fs_liballprof_read(list, files.count, err);
+  else
+    trace = fs_simgrid_trace_read(list, files.count, err);
 done:
   free_files(&files);
   return trace;

@@ -207,8 +207,10 @@ static void sub_communicators(void) {
   MPI_Bcast(&root_value, 1, MPI_INT, 0, half);
   check(root_value == last, "bcast on a half (rank 0 of a half is its last world rank)");
   /* point-to-point on the half: a shift */
-  int got = -1, next = (half_rank + 1) % half_size, previous = (half_rank + half_size - 1) % half_size;
-  MPI_Sendrecv(&half_rank, 1, MPI_INT, next, 40, &got, 1, MPI_INT, previous, 40, half, MPI_STATUS_IGNORE);
+  int got = -1, next = (half_rank + 1) % half_size,
+      previous = (half_rank + half_size - 1) % half_size;
+  MPI_Sendrecv(&half_rank, 1, MPI_INT, next, 40, &got, 1, MPI_INT, previous, 40, half,
+               MPI_STATUS_IGNORE);
   check(got == previous, "sendrecv on a half");
   MPI_Comm_dup(half, &copy);
   MPI_Barrier(copy);
@@ -258,7 +260,8 @@ static void collectives(void) {
   check(rank != 0 || gathered[displs[2]] == 2, "gatherv");
   MPI_Scatterv(gathered, counts, displs, MPI_INT, mine, rank + 1, MPI_INT, 0, MPI_COMM_WORLD);
   check(mine[rank] == rank, "scatterv");
-  int send_counts[MAX], send_displs[MAX], receive_counts[MAX], receive_displs[MAX], out[MAX * MAX], in[MAX * MAX];
+  int send_counts[MAX], send_displs[MAX], receive_counts[MAX], receive_displs[MAX], out[MAX * MAX],
+      in[MAX * MAX];
   int so = 0, ro = 0;
   for (int i = 0; i < size; i++) { /* to rank i: i + 1 values; from rank i: rank + 1 values */
     send_counts[i] = i + 1, send_displs[i] = so, so += i + 1;
@@ -313,7 +316,8 @@ static void persistent(void) {
   void *detached;
   MPI_Buffer_attach(attached, (int)sizeof attached);
   MPI_Request modes[3], receives[3], request;
-  for (int k = 0; k < 3; k++) MPI_Irecv(&got[k], 1, MPI_INT, left, 52 + k, MPI_COMM_WORLD, &receives[k]);
+  for (int k = 0; k < 3; k++)
+    MPI_Irecv(&got[k], 1, MPI_INT, left, 52 + k, MPI_COMM_WORLD, &receives[k]);
   MPI_Ssend_init(&values[0], 1, MPI_INT, right, 52, MPI_COMM_WORLD, &modes[0]);
   MPI_Bsend_init(&values[1], 1, MPI_INT, right, 53, MPI_COMM_WORLD, &modes[1]);
   MPI_Rsend_init(&values[2], 1, MPI_INT, right, 54, MPI_COMM_WORLD, &modes[2]);
@@ -359,7 +363,8 @@ static void nonblocking_collectives(void) {
   check(rank != 0 || total == size * (size + 1) / 2, "ireduce");
   for (int i = 0; rank == 0 && i < size; i++) check(gathered[i] == i + 1, "igather");
   check(part == 10 * rank, "iscatter");
-  for (int i = 0; i < size; i++) check(all[i] == i + 1 && incoming[i] == i * 100 + rank, "iallgather, ialltoall");
+  for (int i = 0; i < size; i++)
+    check(all[i] == i + 1 && incoming[i] == i * 100 + rank, "iallgather, ialltoall");
   /* the other twins, one int per rank */
   int ones[MAX], displs[MAX], scanned = 0, exscanned = 0, block = 0, block2 = 0, part2 = -1;
   for (int i = 0; i < size; i++) ones[i] = 1, displs[i] = i;
@@ -371,16 +376,20 @@ static void nonblocking_collectives(void) {
   MPI_Igatherv(&value, 1, MPI_INT, gathered, ones, displs, MPI_INT, 0, MPI_COMM_WORLD, &more[0]);
   MPI_Iscatterv(parts, ones, displs, MPI_INT, &part2, 1, MPI_INT, 0, MPI_COMM_WORLD, &more[1]);
   MPI_Iallgatherv(&value, 1, MPI_INT, all, ones, displs, MPI_INT, MPI_COMM_WORLD, &more[2]);
-  MPI_Ialltoallv(outgoing, ones, displs, MPI_INT, incoming, ones, displs, MPI_INT, MPI_COMM_WORLD, &more[3]);
+  MPI_Ialltoallv(outgoing, ones, displs, MPI_INT, incoming, ones, displs, MPI_INT, MPI_COMM_WORLD,
+                 &more[3]);
   compute(50);
   MPI_Waitall(4, requests, MPI_STATUSES_IGNORE);
   MPI_Waitall(4, more, MPI_STATUSES_IGNORE);
-  int column = 100 * size * (size - 1) / 2 + size * rank; /* the sum of outgoing[rank] over the ranks */
-  check(scanned == (rank + 1) * (rank + 2) / 2 && (rank == 0 || exscanned == rank * (rank + 1) / 2), "iscan, iexscan");
+  int column =
+      100 * size * (size - 1) / 2 + size * rank; /* the sum of outgoing[rank] over the ranks */
+  check(scanned == (rank + 1) * (rank + 2) / 2 && (rank == 0 || exscanned == rank * (rank + 1) / 2),
+        "iscan, iexscan");
   check(block == column && block2 == column, "ireduce_scatter_block, ireduce_scatter");
   for (int i = 0; rank == 0 && i < size; i++) check(gathered[i] == i + 1, "igatherv");
   check(part2 == 10 * rank, "iscatterv");
-  for (int i = 0; i < size; i++) check(all[i] == i + 1 && incoming[i] == i * 100 + rank, "iallgatherv, ialltoallv");
+  for (int i = 0; i < size; i++)
+    check(all[i] == i + 1 && incoming[i] == i * 100 + rank, "iallgatherv, ialltoallv");
 }
 
 int main(int argc, char **argv) {
@@ -398,7 +407,8 @@ int main(int argc, char **argv) {
   int64_t small = ping_pong(buffer, SMALL), large = ping_pong(buffer, LARGE);
   free(buffer);
   /* one way = half a round trip = alpha + bytes x beta */
-  double beta_ns = (large - small) / 2.0 / (LARGE - SMALL), alpha_ns = small / 2.0 - SMALL * beta_ns;
+  double beta_ns = (large - small) / 2.0 / (LARGE - SMALL),
+         alpha_ns = small / 2.0 - SMALL * beta_ns;
   for (int repeat = 0; repeat < 3; repeat++) {
     compute(300);
     exchanges();

@@ -33,11 +33,16 @@ int main(int argc, char **argv) {
   fs_parameter items[32];
   fs_parameters params = {.items = items};
   for (int i = 2; i < argc; i++) {
-    if (strcmp(argv[i], "--header") == 0) header = 1;
-    else if (strcmp(argv[i], "--pattern") == 0 && i + 1 < argc) pattern = argv[++i];
-    else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc) model = argv[++i];
-    else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) size = atoll(argv[++i]);
-    else if (strcmp(argv[i], "--schedule") == 0 && i + 1 < argc) schedule = argv[++i];
+    if (strcmp(argv[i], "--header") == 0)
+      header = 1;
+    else if (strcmp(argv[i], "--pattern") == 0 && i + 1 < argc)
+      pattern = argv[++i];
+    else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc)
+      model = argv[++i];
+    else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc)
+      size = atoll(argv[++i]);
+    else if (strcmp(argv[i], "--schedule") == 0 && i + 1 < argc)
+      schedule = argv[++i];
     else if (strcmp(argv[i], "--param") == 0 && i + 1 < argc && params.count < 32) {
       char *pair = argv[++i], *equals = strchr(pair, '=');
       if (!equals) {
@@ -46,8 +51,7 @@ int main(int argc, char **argv) {
       }
       *equals = 0;
       items[params.count++] = (fs_parameter){.key = pair, .value = equals + 1};
-    }
-    else {
+    } else {
       fprintf(stderr, "bench: unknown argument %s\n", argv[i]);
       return 2;
     }

@@ -20,11 +20,20 @@
 #include "probe.h"
 
 typedef enum collective {
-  BARRIER, BCAST, REDUCE, ALLREDUCE, GATHER, SCATTER, ALLGATHER, ALLTOALL, COLLECTIVES
+  BARRIER,
+  BCAST,
+  REDUCE,
+  ALLREDUCE,
+  GATHER,
+  SCATTER,
+  ALLGATHER,
+  ALLTOALL,
+  COLLECTIVES
 } collective;
 
-static const char *const collective_names[COLLECTIVES] = {
-    "barrier", "bcast", "reduce", "allreduce", "gather", "scatter", "allgather", "alltoall"};
+static const char *const collective_names[COLLECTIVES] = {"barrier",   "bcast",   "reduce",
+                                                          "allreduce", "gather",  "scatter",
+                                                          "allgather", "alltoall"};
 
 typedef struct collective_trial {
   collective which;
@@ -76,23 +85,27 @@ static void run_collective(const collective_trial *t) {
   int bytes = (int)t->bytes, doubles = bytes / (int)sizeof(double);
   void *vector = t->rank == 0 ? t->send : t->receive;
   switch (t->which) {
-  case BARRIER: MPI_Barrier(MPI_COMM_WORLD); break;
-  case BCAST: MPI_Bcast(vector, bytes, MPI_BYTE, 0, MPI_COMM_WORLD); break;
-  case REDUCE: MPI_Reduce(t->values, t->sums, doubles, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD); break;
-  case ALLREDUCE: MPI_Allreduce(t->values, t->sums, doubles, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); break;
-  case GATHER:
-    MPI_Gather(t->send, bytes, MPI_BYTE, t->receive, bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
-    break;
-  case SCATTER:
-    MPI_Scatter(t->send, bytes, MPI_BYTE, t->receive, bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
-    break;
-  case ALLGATHER:
-    MPI_Allgather(t->send, bytes, MPI_BYTE, t->receive, bytes, MPI_BYTE, MPI_COMM_WORLD);
-    break;
-  case ALLTOALL:
-    MPI_Alltoall(t->send, bytes, MPI_BYTE, t->receive, bytes, MPI_BYTE, MPI_COMM_WORLD);
-    break;
-  case COLLECTIVES: break;
+    case BARRIER: MPI_Barrier(MPI_COMM_WORLD); break;
+    case BCAST: MPI_Bcast(vector, bytes, MPI_BYTE, 0, MPI_COMM_WORLD); break;
+    case REDUCE:
+      MPI_Reduce(t->values, t->sums, doubles, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+      break;
+    case ALLREDUCE:
+      MPI_Allreduce(t->values, t->sums, doubles, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+      break;
+    case GATHER:
+      MPI_Gather(t->send, bytes, MPI_BYTE, t->receive, bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
+      break;
+    case SCATTER:
+      MPI_Scatter(t->send, bytes, MPI_BYTE, t->receive, bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
+      break;
+    case ALLGATHER:
+      MPI_Allgather(t->send, bytes, MPI_BYTE, t->receive, bytes, MPI_BYTE, MPI_COMM_WORLD);
+      break;
+    case ALLTOALL:
+      MPI_Alltoall(t->send, bytes, MPI_BYTE, t->receive, bytes, MPI_BYTE, MPI_COMM_WORLD);
+      break;
+    case COLLECTIVES: break;
   }
 }
 
@@ -154,18 +167,22 @@ static void check_sums(const collective_trial *t) {
 static void check_collective(const collective_trial *t) {
   size_t block = (size_t)t->bytes;
   switch (t->which) {
-  case BARRIER: break;
-  case BCAST: if (t->rank != 0) check_block(t, t->receive, 0); break;
-  case REDUCE: if (t->rank == 0) check_sums(t); break;
-  case ALLREDUCE: check_sums(t); break;
-  case SCATTER: check_block(t, t->receive, 0); break;
-  case GATHER: /* the root holds every rank's block, as everyone does below */
-  case ALLGATHER:
-  case ALLTOALL:
-    if (t->which == GATHER && t->rank != 0) break;
-    for (int r = 0; r < t->size; r++) check_block(t, t->receive + (size_t)r * block, r);
-    break;
-  case COLLECTIVES: break;
+    case BARRIER: break;
+    case BCAST:
+      if (t->rank != 0) check_block(t, t->receive, 0);
+      break;
+    case REDUCE:
+      if (t->rank == 0) check_sums(t);
+      break;
+    case ALLREDUCE: check_sums(t); break;
+    case SCATTER: check_block(t, t->receive, 0); break;
+    case GATHER: /* the root holds every rank's block, as everyone does below */
+    case ALLGATHER:
+    case ALLTOALL:
+      if (t->which == GATHER && t->rank != 0) break;
+      for (int r = 0; r < t->size; r++) check_block(t, t->receive + (size_t)r * block, r);
+      break;
+    case COLLECTIVES: break;
   }
 }
 
@@ -187,7 +204,8 @@ static void collective_row(probe *p, collective_trial *t) {
 
 int probe_collectives(probe *p) {
   const probe_options *o = p->options;
-  collective_trial t = {.rank = p->machine->rank, .size = p->machine->size,
+  collective_trial t = {.rank = p->machine->rank,
+                        .size = p->machine->size,
                         .window_ns = FIRST_WINDOW_NS};
   int64_t largest = 0;
   for (int i = 0; i < o->collective_size_count; i++)
@@ -217,8 +235,8 @@ int probe_collectives(probe *p) {
         if (t.bytes <= largest) {
           collective_row(p, &t);
         } else if (t.rank == 0) {
-          probe_note(p, "%s of %lld B: skipped, %d blocks exceed 1 GiB",
-                     collective_names[t.which], (long long)t.bytes, t.size);
+          probe_note(p, "%s of %lld B: skipped, %d blocks exceed 1 GiB", collective_names[t.which],
+                     (long long)t.bytes, t.size);
         }
       }
   }

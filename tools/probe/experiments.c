@@ -14,16 +14,18 @@
 #define TAG_REPLY 2
 #define TAG_READY 3
 #define TAG_SUMMARY 4
-#define STRIDE_BLOCK 8  /* one double, as log_n P's strided mpptest */
-#define STRIDE_STEP 16  /* every other double */
+#define STRIDE_BLOCK 8                         /* one double, as log_n P's strided mpptest */
+#define STRIDE_STEP 16                         /* every other double */
 #define ONE_TO_TWO_LARGEST ((int64_t)64 << 10) /* LMO's "not very large" message */
-#define REPLY_SAME (-1) /* a row prototype's reply_bytes: as bytes */
+#define REPLY_SAME (-1)                        /* a row prototype's reply_bytes: as bytes */
 
 static const int train_lengths[] = {1, 2, 4, 8, 16};
 #define TRAIN_LONGEST 16
 
-static const char *const experiment_names[PROBE_EXPERIMENTS] = {
-    "memcpy", "roundtrip", "ssend", "send_call", "train", "multicast", "one_to_two", "ring"};
+static const char *const experiment_names[PROBE_EXPERIMENTS] = {"memcpy",     "roundtrip",
+                                                                "ssend",      "send_call",
+                                                                "train",      "multicast",
+                                                                "one_to_two", "ring"};
 
 const char *probe_experiment_name(probe_experiment e) { return experiment_names[e]; }
 
@@ -94,8 +96,10 @@ static int64_t posted_send(trial *t, int synchronous) {
   }
   MPI_Recv(NULL, 0, MPI_BYTE, 1, TAG_READY, t->comm, MPI_STATUS_IGNORE);
   int64_t start = probe_now_ns();
-  if (synchronous) MPI_Ssend(t->work->send, t->type_count, t->type, 1, TAG_DATA, t->comm);
-  else MPI_Send(t->work->send, t->type_count, t->type, 1, TAG_DATA, t->comm);
+  if (synchronous)
+    MPI_Ssend(t->work->send, t->type_count, t->type, 1, TAG_DATA, t->comm);
+  else
+    MPI_Send(t->work->send, t->type_count, t->type, 1, TAG_DATA, t->comm);
   return since_ps(start);
 }
 
@@ -175,9 +179,10 @@ static int64_t memcpy_once(void *context) {
   return elapsed;
 }
 
-static const repetition repetitions[PROBE_EXPERIMENTS] = {
-    memcpy_once, roundtrip_once, ssend_once, send_call_once,
-    train_once,  multicast_once, one_to_two_once, ring_once};
+static const repetition repetitions[PROBE_EXPERIMENTS] = {memcpy_once,     roundtrip_once,
+                                                          ssend_once,      send_call_once,
+                                                          train_once,      multicast_once,
+                                                          one_to_two_once, ring_once};
 
 /* ---- checks ---- */
 
@@ -192,8 +197,8 @@ static void check_data(const trial *t, const unsigned char *data, int64_t bytes,
   size_t extent = extent_of(bytes, t->row);
   unsigned char expected = probe_pattern(from);
   if (extent && (data[0] != expected || data[extent - 1] != expected))
-    probe_fail("%s %s of %lld B from rank %d: wrong data", probe_experiment_name(t->row->experiment),
-               what, (long long)bytes, from);
+    probe_fail("%s %s of %lld B from rank %d: wrong data",
+               probe_experiment_name(t->row->experiment), what, (long long)bytes, from);
 }
 
 static void check_multicast_target(const trial *t) {
@@ -220,24 +225,25 @@ static void check_trial(const trial *t) {
   const row *r = t->row;
   const workspace *w = t->work;
   switch (r->experiment) {
-  case PROBE_MEMCPY: check_data(t, w->receive, r->bytes, t->ranks[0], "copy"); break;
-  case PROBE_ROUNDTRIP:
-    if (t->me == 0) check_data(t, w->reply, r->reply_bytes, t->ranks[t->members - 1], "reply");
-    if (t->me == t->members - 1) check_data(t, w->receive, r->bytes, t->ranks[0], "message");
-    break;
-  case PROBE_SSEND:
-  case PROBE_SEND_CALL:
-  case PROBE_TRAIN:
-  case PROBE_ONE_TO_TWO:
-    if (t->me > 0) check_data(t, w->receive, r->bytes, t->ranks[0], "message");
-    break;
-  case PROBE_MULTICAST:
-    if (t->me > 0) check_multicast_target(t);
-    break;
-  case PROBE_RING:
-    check_data(t, w->receive, r->bytes, t->ranks[(t->me + t->members - 1) % t->members], "message");
-    break;
-  case PROBE_EXPERIMENTS: break;
+    case PROBE_MEMCPY: check_data(t, w->receive, r->bytes, t->ranks[0], "copy"); break;
+    case PROBE_ROUNDTRIP:
+      if (t->me == 0) check_data(t, w->reply, r->reply_bytes, t->ranks[t->members - 1], "reply");
+      if (t->me == t->members - 1) check_data(t, w->receive, r->bytes, t->ranks[0], "message");
+      break;
+    case PROBE_SSEND:
+    case PROBE_SEND_CALL:
+    case PROBE_TRAIN:
+    case PROBE_ONE_TO_TWO:
+      if (t->me > 0) check_data(t, w->receive, r->bytes, t->ranks[0], "message");
+      break;
+    case PROBE_MULTICAST:
+      if (t->me > 0) check_multicast_target(t);
+      break;
+    case PROBE_RING:
+      check_data(t, w->receive, r->bytes, t->ranks[(t->me + t->members - 1) % t->members],
+                 "message");
+      break;
+    case PROBE_EXPERIMENTS: break;
   }
 }
 
@@ -307,10 +313,10 @@ static void measure(probe *p, const workspace *w, const row *r, const int *ranks
 
 static int size_fits(int64_t size, size_filter filter) {
   switch (filter) {
-  case ALL_SIZES: return 1;
-  case POSITIVE_SIZES: return size > 0;
-  case ONE_TO_TWO_SIZES: return size > 0 && size <= ONE_TO_TWO_LARGEST;
-  case STRIDED_SIZES: return size >= 2 * STRIDE_BLOCK && size % STRIDE_BLOCK == 0;
+    case ALL_SIZES: return 1;
+    case POSITIVE_SIZES: return size > 0;
+    case ONE_TO_TWO_SIZES: return size > 0 && size <= ONE_TO_TWO_LARGEST;
+    case STRIDED_SIZES: return size >= 2 * STRIDE_BLOCK && size % STRIDE_BLOCK == 0;
   }
   return 0;
 }
@@ -349,8 +355,13 @@ static int on_other_nodes(const machine *m, const int *ranks, int members) {
 
 static row pair_row(const machine *m, probe_experiment e, int a, int b) {
   int ranks[2] = {a, b};
-  return (row){.experiment = e, .net = on_other_nodes(m, ranks, 2), .reply_bytes = 0, .count = 1,
-               .a = a, .b = b, .c = -1};
+  return (row){.experiment = e,
+               .net = on_other_nodes(m, ranks, 2),
+               .reply_bytes = 0,
+               .count = 1,
+               .a = a,
+               .b = b,
+               .c = -1};
 }
 
 static void comment(probe *p, const char *text) {
@@ -366,8 +377,10 @@ typedef struct pairs {
 static pairs representative_pairs(const machine *m) {
   pairs found = {-1, -1};
   for (int r = m->size - 1; r > 0; r--) {
-    if (m->node_of[r] == m->node_of[0]) found.shm = r;
-    else found.net = r;
+    if (m->node_of[r] == m->node_of[0])
+      found.shm = r;
+    else
+      found.net = r;
   }
   return found;
 }
@@ -398,7 +411,12 @@ static void strided_roundtrip(probe *p, const workspace *w, int a, int b) {
 
 static void roundtrip_rows(probe *p, const workspace *w, pairs chosen) {
   int self[1] = {0};
-  row r = {.experiment = PROBE_ROUNDTRIP, .reply_bytes = REPLY_SAME, .count = 1, .a = 0, .b = 0, .c = -1};
+  row r = {.experiment = PROBE_ROUNDTRIP,
+           .reply_bytes = REPLY_SAME,
+           .count = 1,
+           .a = 0,
+           .b = 0,
+           .c = -1};
   sweep(p, w, r, self, 1, ALL_SIZES);
   int size = p->machine->size;
   if (p->options->all_pairs) {
@@ -433,16 +451,24 @@ static void pair_rows(probe *p, const workspace *w, pairs chosen, probe_experime
 static void multicast_rows(probe *p, const workspace *w, int *ranks) {
   for (int width = 1; width < p->machine->size; width++) {
     for (int i = 0; i <= width; i++) ranks[i] = i;
-    row r = {.experiment = PROBE_MULTICAST, .net = on_other_nodes(p->machine, ranks, width + 1),
-             .count = width, .a = 0, .b = -1, .c = -1};
+    row r = {.experiment = PROBE_MULTICAST,
+             .net = on_other_nodes(p->machine, ranks, width + 1),
+             .count = width,
+             .a = 0,
+             .b = -1,
+             .c = -1};
     sweep(p, w, r, ranks, width + 1, ALL_SIZES);
   }
 }
 
 static void one_to_two_triplet(probe *p, const workspace *w, int root, int b, int c) {
   int ranks[3] = {root, b, c};
-  row r = {.experiment = PROBE_ONE_TO_TWO, .net = on_other_nodes(p->machine, ranks, 3), .count = 1,
-           .a = root, .b = b, .c = c};
+  row r = {.experiment = PROBE_ONE_TO_TWO,
+           .net = on_other_nodes(p->machine, ranks, 3),
+           .count = 1,
+           .a = root,
+           .b = b,
+           .c = c};
   sweep(p, w, r, ranks, 3, ONE_TO_TWO_SIZES);
 }
 
@@ -457,9 +483,15 @@ static void one_to_two_rows(probe *p, const workspace *w) {
       }
 }
 
-static void ring_sweep(probe *p, const workspace *w, const int *ranks, int members, int tau, int net) {
-  row r = {.experiment = PROBE_RING, .net = net, .reply_bytes = REPLY_SAME, .count = tau,
-           .a = ranks[0], .b = ranks[members > 1 ? 1 : 0], .c = -1};
+static void ring_sweep(probe *p, const workspace *w, const int *ranks, int members, int tau,
+                       int net) {
+  row r = {.experiment = PROBE_RING,
+           .net = net,
+           .reply_bytes = REPLY_SAME,
+           .count = tau,
+           .a = ranks[0],
+           .b = ranks[members > 1 ? 1 : 0],
+           .c = -1};
   sweep(p, w, r, ranks, members, ALL_SIZES);
 }
 
@@ -467,7 +499,8 @@ static void ring_sweep(probe *p, const workspace *w, const int *ranks, int membe
  * alternating, so that every neighbour is on the other node. */
 static void ring_rows(probe *p, const workspace *w, int *ranks) {
   const machine *m = p->machine;
-  int *node0 = malloc((size_t)m->size * sizeof *node0), *node1 = malloc((size_t)m->size * sizeof *node1);
+  int *node0 = malloc((size_t)m->size * sizeof *node0),
+      *node1 = malloc((size_t)m->size * sizeof *node1);
   if (!node0 || !node1) probe_fail("out of memory");
   int on0 = machine_ranks_on(m, 0, node0);
   for (int tau = 1; tau <= on0; tau++) ring_sweep(p, w, node0, tau, tau, 0);
@@ -528,14 +561,17 @@ int probe_point_to_point(probe *p) {
   const probe_experiment paired[] = {PROBE_SSEND, PROBE_SEND_CALL, PROBE_TRAIN};
   for (int i = 0; i < 3; i++)
     if (o->selected[paired[i]]) pair_rows(p, &w, chosen, paired[i]);
-  if (m->size < 2 && (o->selected[PROBE_ROUNDTRIP] || o->selected[PROBE_SSEND] ||
-                      o->selected[PROBE_SEND_CALL] || o->selected[PROBE_TRAIN] ||
-                      o->selected[PROBE_MULTICAST]))
-    comment(p, "roundtrip between ranks, ssend, send_call, train, multicast: skipped, they need 2 ranks");
+  if (m->size < 2 &&
+      (o->selected[PROBE_ROUNDTRIP] || o->selected[PROBE_SSEND] || o->selected[PROBE_SEND_CALL] ||
+       o->selected[PROBE_TRAIN] || o->selected[PROBE_MULTICAST]))
+    comment(p, "roundtrip between ranks, ssend, send_call, train, multicast: skipped, they need 2 "
+               "ranks");
   if (o->selected[PROBE_MULTICAST]) multicast_rows(p, &w, ranks);
   if (o->selected[PROBE_ONE_TO_TWO]) {
-    if (m->size >= 3) one_to_two_rows(p, &w);
-    else comment(p, "one_to_two: skipped, it needs 3 ranks");
+    if (m->size >= 3)
+      one_to_two_rows(p, &w);
+    else
+      comment(p, "one_to_two: skipped, it needs 3 ranks");
   }
   if (o->selected[PROBE_RING]) ring_rows(p, &w, ranks);
   free(ranks);

@@ -55,7 +55,8 @@ static int parse_sizes(const char *text, int64_t *sizes, int *count, char *messa
     const char *end = strchr(start, ',');
     size_t length = end ? (size_t)(end - start) : strlen(start);
     int64_t size;
-    if (*count == PROBE_MAX_SIZES || fs_parse_size(start, length, &size) != 0 || size > PROBE_MAX_SIZE)
+    if (*count == PROBE_MAX_SIZES || fs_parse_size(start, length, &size) != 0 ||
+        size > PROBE_MAX_SIZE)
       return set_error(message, option, expected, text);
     int at = *count;
     while (at > 0 && sizes[at - 1] > size) at--;
@@ -91,8 +92,8 @@ static int parse_experiments(const char *text, int *selected, char *message) {
   }
 }
 
-static int parse_count(const char *text, const char *option, int64_t min, int64_t max,
-                       int64_t *out, char *message) {
+static int parse_count(const char *text, const char *option, int64_t min, int64_t max, int64_t *out,
+                       char *message) {
   char expected[64];
   snprintf(expected, sizeof expected, "a whole number from %lld to %lld", (long long)min,
            (long long)max);
@@ -123,11 +124,12 @@ static const char *value_of(int argc, char **argv, int *i, char *message) {
   return argv[++*i];
 }
 
-static int parse_one(int argc, char **argv, int *i, probe_options *o, option_flags *set,
-                     int *quick, int64_t *max_size, char *message) {
-  static const char *const with_value[] = {"-o", "--collectives", "--sizes", "--max-size",
-                                            "--experiments", "--pairs", "--ci", "--min-reps",
-                                            "--max-reps", "--warmup", "--ranks-per-node"};
+static int parse_one(int argc, char **argv, int *i, probe_options *o, option_flags *set, int *quick,
+                     int64_t *max_size, char *message) {
+  static const char *const with_value[] = {"-o",         "--collectives",   "--sizes",
+                                           "--max-size", "--experiments",   "--pairs",
+                                           "--ci",       "--min-reps",      "--max-reps",
+                                           "--warmup",   "--ranks-per-node"};
   const char *option = argv[*i];
   if (strcmp(option, "--help") == 0 || strcmp(option, "-h") == 0) return HELP_REQUESTED;
   if (strcmp(option, "--quick") == 0) return *quick = 1, 0;
@@ -256,8 +258,7 @@ static void write_options(probe *p, const probe_options *o) {
              o->all_pairs ? "all" : "first", extra);
 }
 
-static void write_p2p_header(probe *p, const machine *m, const probe_options *o,
-                             const char *date) {
+static void write_p2p_header(probe *p, const machine *m, const probe_options *o, const char *date) {
   probe_note(p, "fennelprobe 1 ranks=%d nodes=%d cores=%d host=%s date=%s", m->size, m->nodes,
              m->cores, m->hosts[0], date);
   write_common_comments(p, m, date);
@@ -268,8 +269,8 @@ static void write_p2p_header(probe *p, const machine *m, const probe_options *o,
 
 static void write_collectives_header(probe *p, const machine *m, const probe_options *o,
                                      const char *date) {
-  probe_note(p, "fennelprobe-collectives 1 ranks=%d nodes=%d cores=%d host=%s", m->size,
-             m->nodes, m->cores, m->hosts[0]);
+  probe_note(p, "fennelprobe-collectives 1 ranks=%d nodes=%d cores=%d host=%s", m->size, m->nodes,
+             m->cores, m->hosts[0]);
   write_common_comments(p, m, date);
   write_options(p, o);
   fs_output_puts(p->out,
@@ -278,17 +279,19 @@ static void write_collectives_header(probe *p, const machine *m, const probe_opt
 
 /* Rank 0 opens the file and its sidecar PATH.meta (none for stdout); every
  * rank learns whether it could. -1: not. */
-static int open_everywhere(const machine *m, const char *path, fs_output **out,
-                           fs_output **meta) {
+static int open_everywhere(const machine *m, const char *path, fs_output **out, fs_output **meta) {
   int ok = 1;
   *out = *meta = NULL;
   if (m->rank == 0) {
     fs_error err;
     char *meta_path = malloc(strlen(path) + 6);
     if (meta_path) sprintf(meta_path, "%s.meta", path);
-    if (!meta_path) snprintf(err.message, sizeof err.message, "out of memory"), ok = 0;
-    else if (!(*out = fs_output_open(path, &err))) ok = 0;
-    else if (strcmp(path, "-") != 0 && !(*meta = fs_output_open(meta_path, &err))) ok = 0;
+    if (!meta_path)
+      snprintf(err.message, sizeof err.message, "out of memory"), ok = 0;
+    else if (!(*out = fs_output_open(path, &err)))
+      ok = 0;
+    else if (strcmp(path, "-") != 0 && !(*meta = fs_output_open(meta_path, &err)))
+      ok = 0;
     if (!ok) {
       fprintf(stderr, "fennelprobe: %s\n", err.message);
       if (*out) fs_output_abort(*out), *out = NULL;
@@ -326,8 +329,10 @@ static int measure_into(probe *p, const char *path, int collectives, const char 
   p->meta = meta;
   p->rows = 0;
   if (p->machine->rank == 0) {
-    if (collectives) write_collectives_header(p, p->machine, p->options, date);
-    else write_p2p_header(p, p->machine, p->options, date);
+    if (collectives)
+      write_collectives_header(p, p->machine, p->options, date);
+    else
+      write_p2p_header(p, p->machine, p->options, date);
   }
   int status = collectives ? probe_collectives(p) : probe_point_to_point(p);
   if (status != 0) {
@@ -374,8 +379,10 @@ int main(int argc, char **argv) {
   int status = parse_options(argc, argv, &options, size, message);
   if (status != 0) {
     if (rank == 0) {
-      if (status == HELP_REQUESTED) fputs(usage, stdout);
-      else fprintf(stderr, "fennelprobe: %s\n(fennelprobe --help lists the options)\n", message);
+      if (status == HELP_REQUESTED)
+        fputs(usage, stdout);
+      else
+        fprintf(stderr, "fennelprobe: %s\n(fennelprobe --help lists the options)\n", message);
     }
     MPI_Finalize();
     return status == HELP_REQUESTED ? EXIT_SUCCESS : EXIT_USAGE;

@@ -42,8 +42,10 @@ int machine_detect(machine *m, int64_t ranks_per_node) {
 
   /* a leader is the lowest rank of its node, so nodes number in rank order */
   for (int r = 0; r < m->size; r++) {
-    if (leaders[r] == r) m->node_of[r] = m->nodes++;
-    else m->node_of[r] = m->node_of[leaders[r]];
+    if (leaders[r] == r)
+      m->node_of[r] = m->nodes++;
+    else
+      m->node_of[r] = m->node_of[leaders[r]];
   }
   free(leaders);
   int *counts = calloc((size_t)m->nodes, sizeof *counts);

@@ -31,23 +31,23 @@ typedef enum probe_experiment {
 const char *probe_experiment_name(probe_experiment e);
 
 typedef struct probe_options {
-  const char *p2p_path;          /* "-": stdout */
-  const char *collectives_path;  /* NULL: no collectives */
+  const char *p2p_path;         /* "-": stdout */
+  const char *collectives_path; /* NULL: no collectives */
   int64_t sizes[PROBE_MAX_SIZES];
   int size_count;
   int64_t collective_sizes[PROBE_MAX_SIZES];
   int collective_size_count;
   int selected[PROBE_EXPERIMENTS];
   int all_pairs;
-  int64_t ranks_per_node;        /* 0: as MPI says; else blocks of ranks (testing) */
+  int64_t ranks_per_node; /* 0: as MPI says; else blocks of ranks (testing) */
   int64_t warmup;
   stopping_rule rule;
 } probe_options;
 
 typedef struct machine {
   int rank, size;
-  int *node_of;                  /* by world rank: 0, 1, ... in order of first rank */
-  int nodes, cores;              /* cores: the most ranks on one node */
+  int *node_of;                     /* by world rank: 0, 1, ... in order of first rank */
+  int nodes, cores;                 /* cores: the most ranks on one node */
   char (*hosts)[PROBE_HOST_LENGTH]; /* by world rank */
 } machine;
 
@@ -61,10 +61,10 @@ int machine_ranks_on(const machine *m, int node, int *ranks);
 typedef struct probe {
   const probe_options *options;
   const machine *machine;
-  fs_output *out;                /* rank 0 only */
-  fs_output *meta;               /* rank 0: the sidecar PATH.meta; NULL on stdout */
-  samples samples;               /* rank 0's repetitions */
-  int64_t rows;                  /* written so far */
+  fs_output *out;  /* rank 0 only */
+  fs_output *meta; /* rank 0: the sidecar PATH.meta; NULL on stdout */
+  samples samples; /* rank 0's repetitions */
+  int64_t rows;    /* written so far */
 } probe;
 
 /* A metadata line (rank 0, text without its newline): into the sidecar, or

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 typedef struct stopping_rule {
-  double ci;               /* relative half-width, 0.025 */
+  double ci; /* relative half-width, 0.025 */
   int64_t min_reps, max_reps;
 } stopping_rule;
 

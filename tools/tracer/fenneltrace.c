@@ -328,7 +328,8 @@ static int64_t new_node(int64_t entry) {
     int64_t capacity = state.node_capacity ? state.node_capacity * 2 : 256;
     request_node *nodes = realloc(state.nodes, (size_t)capacity * sizeof *nodes);
     if (!nodes) return -1;
-    for (int64_t n = state.node_capacity; n < capacity; n++) nodes[n].next = n + 1 < capacity ? n + 1 : -1;
+    for (int64_t n = state.node_capacity; n < capacity; n++)
+      nodes[n].next = n + 1 < capacity ? n + 1 : -1;
     state.nodes = nodes;
     state.free_node = state.node_capacity;
     state.node_capacity = capacity;
@@ -371,8 +372,10 @@ static void drop_node(MPI_Request request, int64_t n) {
   while (at >= 0 && at != n) previous = at, at = state.nodes[at].next;
   if (at < 0) return;
   int64_t next = state.nodes[n].next;
-  if (previous < 0) slot->value = next;
-  else state.nodes[previous].next = next;
+  if (previous < 0)
+    slot->value = next;
+  else
+    state.nodes[previous].next = next;
   if (slot->tail == n) slot->tail = previous;
   state.nodes[n].next = state.free_node;
   state.free_node = n;
@@ -410,7 +413,8 @@ static int save_requests(int count, const MPI_Request *requests) {
     state.node_of[i] = n;
     /* -1: MPI_REQUEST_NULL, or an inactive persistent request (MPI treats it
      * alike); -2: a request the tracer did not make (Ineighbor_alltoall...) */
-    int null = requests[i] == MPI_REQUEST_NULL || (n < 0 && map_find(&state.persistent_map, KEY(requests[i])));
+    int null = requests[i] == MPI_REQUEST_NULL ||
+               (n < 0 && map_find(&state.persistent_map, KEY(requests[i])));
     state.ids[i] = n >= 0 ? state.nodes[n].entry : null ? -1 : -2;
   }
   return 1;
@@ -496,8 +500,8 @@ static void start(int64_t origin) {
   state.buffer = malloc(BUFFER_SIZE);
   if (make_directories(dir) || !state.buffer ||
       (state.out = open(state.plain, O_WRONLY | O_CREAT | O_TRUNC, 0666)) < 0) {
-    fprintf(stderr, "fenneltrace: rank %d: cannot write %s: %s; not tracing\n", state.rank, state.plain,
-            strerror(errno));
+    fprintf(stderr, "fenneltrace: rank %d: cannot write %s: %s; not tracing\n", state.rank,
+            state.plain, strerror(errno));
     return;
   }
   state.active = 1;
@@ -556,7 +560,8 @@ int MPI_Finalize(void) {
     state.active = 0;
     if (close(state.out) || compress_file(state.plain, state.temporary, state.buffer) ||
         rename(state.temporary, state.path) != 0) {
-      fprintf(stderr, "fenneltrace: rank %d: cannot finish %s: %s\n", state.rank, state.path, strerror(errno));
+      fprintf(stderr, "fenneltrace: rank %d: cannot finish %s: %s\n", state.rank, state.path,
+              strerror(errno));
       remove(state.temporary);
     }
     remove(state.plain);
@@ -595,37 +600,39 @@ static void put_status(const MPI_Status *status) {
   put_key(" stag=", tag_out(status->MPI_TAG));
 }
 
-#define BLOCKING_SEND(Name, kind)                                                                \
-  int MPI_##Name(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) { \
-    if (!state.active) return PMPI_##Name(buf, count, type, dest, tag, comm);                    \
-    int64_t id = comm_id(comm), start_time = now();                                              \
-    int result = PMPI_##Name(buf, count, type, dest, tag, comm);                                  \
-    p2p(kind, start_time, dest, tag, id, count, type);                                            \
-    end_line();                                                                                  \
-    return result;                                                                               \
+#define BLOCKING_SEND(Name, kind)                                                  \
+  int MPI_##Name(const void *buf, int count, MPI_Datatype type, int dest, int tag, \
+                 MPI_Comm comm) {                                                  \
+    if (!state.active) return PMPI_##Name(buf, count, type, dest, tag, comm);      \
+    int64_t id = comm_id(comm), start_time = now();                                \
+    int result = PMPI_##Name(buf, count, type, dest, tag, comm);                   \
+    p2p(kind, start_time, dest, tag, id, count, type);                             \
+    end_line();                                                                    \
+    return result;                                                                 \
   }
 BLOCKING_SEND(Send, "send")
 BLOCKING_SEND(Ssend, "ssend")
 BLOCKING_SEND(Bsend, "bsend")
 BLOCKING_SEND(Rsend, "rsend")
 
-#define NONBLOCKING_SEND(Name, kind)                                                             \
+#define NONBLOCKING_SEND(Name, kind)                                                              \
   int MPI_##Name(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, \
                  MPI_Request *request) {                                                          \
-    if (!state.active) return PMPI_##Name(buf, count, type, dest, tag, comm, request);           \
-    int64_t id = comm_id(comm), start_time = now();                                              \
+    if (!state.active) return PMPI_##Name(buf, count, type, dest, tag, comm, request);            \
+    int64_t id = comm_id(comm), start_time = now();                                               \
     int result = PMPI_##Name(buf, count, type, dest, tag, comm, request);                         \
     p2p(kind, start_time, dest, tag, id, count, type);                                            \
     put_key(" req=", new_request(*request, 0));                                                   \
-    end_line();                                                                                  \
-    return result;                                                                               \
+    end_line();                                                                                   \
+    return result;                                                                                \
   }
 NONBLOCKING_SEND(Isend, "isend")
 NONBLOCKING_SEND(Issend, "issend")
 NONBLOCKING_SEND(Ibsend, "ibsend")
 NONBLOCKING_SEND(Irsend, "irsend")
 
-int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status *status) {
+int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+             MPI_Status *status) {
   if (!state.active) return PMPI_Recv(buf, count, type, source, tag, comm, status);
   MPI_Status own;
   if (status == MPI_STATUS_IGNORE) status = &own;
@@ -637,7 +644,8 @@ int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_C
   return result;
 }
 
-int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request *request) {
+int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+              MPI_Request *request) {
   if (!state.active) return PMPI_Irecv(buf, count, type, source, tag, comm, request);
   int64_t id = comm_id(comm), start_time = now();
   int result = PMPI_Irecv(buf, count, type, source, tag, comm, request);
@@ -647,16 +655,17 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_
   return result;
 }
 
-int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
-                 int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status) {
+int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                 MPI_Comm comm, MPI_Status *status) {
   if (!state.active)
-    return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
-                         recvtag, comm, status);
+    return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
+                         source, recvtag, comm, status);
   MPI_Status own;
   if (status == MPI_STATUS_IGNORE) status = &own;
   int64_t id = comm_id(comm), start_time = now();
-  int result = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
-                             recvtag, comm, status);
+  int result = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                             recvtype, source, recvtag, comm, status);
   p2p("sendrecv", start_time, dest, sendtag, id, sendcount, sendtype);
   put_key(" rpeer=", rank_out(source));
   put_key(" rtag=", tag_out(recvtag));
@@ -666,13 +675,15 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
   return result;
 }
 
-int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int sendtag, int source, int recvtag,
-                         MPI_Comm comm, MPI_Status *status) {
-  if (!state.active) return PMPI_Sendrecv_replace(buf, count, type, dest, sendtag, source, recvtag, comm, status);
+int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int sendtag, int source,
+                         int recvtag, MPI_Comm comm, MPI_Status *status) {
+  if (!state.active)
+    return PMPI_Sendrecv_replace(buf, count, type, dest, sendtag, source, recvtag, comm, status);
   MPI_Status own;
   if (status == MPI_STATUS_IGNORE) status = &own;
   int64_t id = comm_id(comm), start_time = now();
-  int result = PMPI_Sendrecv_replace(buf, count, type, dest, sendtag, source, recvtag, comm, status);
+  int result =
+      PMPI_Sendrecv_replace(buf, count, type, dest, sendtag, source, recvtag, comm, status);
   p2p("sendrecv_replace", start_time, dest, sendtag, id, count, type);
   put_key(" rpeer=", rank_out(source));
   put_key(" rtag=", tag_out(recvtag));
@@ -755,10 +766,15 @@ static void forget_persistent(MPI_Request request) {
 }
 
 /* After a successful *_init: out of memory, the request's starts go unrecorded. */
-static void remember_persistent(MPI_Request request, const char *kind, int peer, int tag, MPI_Comm comm, int count,
-                                MPI_Datatype type) {
-  persistent made = {kind, strcmp(kind, "irecv") == 0, rank_out(peer), tag_out(tag), comm_id(comm),
-                     type_bytes(count, type), -1};
+static void remember_persistent(MPI_Request request, const char *kind, int peer, int tag,
+                                MPI_Comm comm, int count, MPI_Datatype type) {
+  persistent made = {kind,
+                     strcmp(kind, "irecv") == 0,
+                     rank_out(peer),
+                     tag_out(tag),
+                     comm_id(comm),
+                     type_bytes(count, type),
+                     -1};
   forget_persistent(request); /* a handle reused behind the tracer's back */
   int64_t n = new_persistent();
   if (n < 0) return;
@@ -766,27 +782,30 @@ static void remember_persistent(MPI_Request request, const char *kind, int peer,
   if (!map_put(&state.persistent_map, KEY(request), n)) free_persistent(n);
 }
 
-#define PERSISTENT_SEND(Name, kind)                                                                     \
-  int MPI_##Name(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,       \
-                 MPI_Request *request) {                                                                \
-    int result = PMPI_##Name(buf, count, type, dest, tag, comm, request);                               \
-    if (state.active && result == MPI_SUCCESS)                                                          \
-      remember_persistent(*request, kind, dest, tag, comm, count, type);                                \
-    return result;                                                                                      \
+#define PERSISTENT_SEND(Name, kind)                                                               \
+  int MPI_##Name(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, \
+                 MPI_Request *request) {                                                          \
+    int result = PMPI_##Name(buf, count, type, dest, tag, comm, request);                         \
+    if (state.active && result == MPI_SUCCESS)                                                    \
+      remember_persistent(*request, kind, dest, tag, comm, count, type);                          \
+    return result;                                                                                \
   }
 PERSISTENT_SEND(Send_init, "isend")
 PERSISTENT_SEND(Ssend_init, "issend")
 PERSISTENT_SEND(Bsend_init, "ibsend")
 PERSISTENT_SEND(Rsend_init, "irsend")
 
-int MPI_Recv_init(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request *request) {
+int MPI_Recv_init(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                  MPI_Request *request) {
   int result = PMPI_Recv_init(buf, count, type, source, tag, comm, request);
-  if (state.active && result == MPI_SUCCESS) remember_persistent(*request, "irecv", source, tag, comm, count, type);
+  if (state.active && result == MPI_SUCCESS)
+    remember_persistent(*request, "irecv", source, tag, comm, count, type);
   return result;
 }
 
 /* The line the isend or irecv that p stands for would have written. */
-static void start_line(const persistent *p, MPI_Request request, int64_t start_time, int64_t end_time) {
+static void start_line(const persistent *p, MPI_Request request, int64_t start_time,
+                       int64_t end_time) {
   begin(p->kind, start_time, end_time);
   p2p_keys(p->peer, p->tag, p->comm, p->bytes);
   put_key(" req=", new_request(request, p->receive));
@@ -854,7 +873,8 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
 }
 
 int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
-  if (!state.active || !save_requests(count, requests)) return PMPI_Waitall(count, requests, statuses);
+  if (!state.active || !save_requests(count, requests))
+    return PMPI_Waitall(count, requests, statuses);
   if (statuses == MPI_STATUSES_IGNORE) statuses = state.statuses;
   int64_t start_time = now();
   int result = PMPI_Waitall(count, requests, statuses);
@@ -867,7 +887,8 @@ int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
 }
 
 int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[]) {
-  if (!state.active || !save_requests(count, requests)) return PMPI_Testall(count, requests, flag, statuses);
+  if (!state.active || !save_requests(count, requests))
+    return PMPI_Testall(count, requests, flag, statuses);
   if (statuses == MPI_STATUSES_IGNORE) statuses = state.statuses;
   int64_t start_time = now();
   int result = PMPI_Testall(count, requests, flag, statuses);
@@ -881,7 +902,8 @@ int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuse
 }
 
 int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status) {
-  if (!state.active || !save_requests(count, requests)) return PMPI_Waitany(count, requests, index, status);
+  if (!state.active || !save_requests(count, requests))
+    return PMPI_Waitany(count, requests, index, status);
   MPI_Status own;
   if (status == MPI_STATUS_IGNORE) status = &own;
   int64_t start_time = now();
@@ -897,7 +919,8 @@ int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *statu
 }
 
 int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status) {
-  if (!state.active || !save_requests(count, requests)) return PMPI_Testany(count, requests, index, flag, status);
+  if (!state.active || !save_requests(count, requests))
+    return PMPI_Testany(count, requests, index, flag, status);
   MPI_Status own;
   if (status == MPI_STATUS_IGNORE) status = &own;
   int64_t start_time = now();
@@ -914,8 +937,8 @@ int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_St
 }
 
 /* Waitsome and Testsome: done= the completed ids, then their statuses. */
-static void some_line(const char *kind, int64_t start_time, int count, int outcount, const int *indices,
-                      const MPI_Status *statuses) {
+static void some_line(const char *kind, int64_t start_time, int count, int outcount,
+                      const int *indices, const MPI_Status *statuses) {
   begin(kind, start_time, now());
   put_ids(" reqs=", count);
   put(" done=");
@@ -930,7 +953,8 @@ static void some_line(const char *kind, int64_t start_time, int count, int outco
   end_line();
 }
 
-int MPI_Waitsome(int count, MPI_Request requests[], int *outcount, int indices[], MPI_Status statuses[]) {
+int MPI_Waitsome(int count, MPI_Request requests[], int *outcount, int indices[],
+                 MPI_Status statuses[]) {
   if (!state.active || !save_requests(count, requests))
     return PMPI_Waitsome(count, requests, outcount, indices, statuses);
   if (statuses == MPI_STATUSES_IGNORE) statuses = state.statuses;
@@ -940,7 +964,8 @@ int MPI_Waitsome(int count, MPI_Request requests[], int *outcount, int indices[]
   return result;
 }
 
-int MPI_Testsome(int count, MPI_Request requests[], int *outcount, int indices[], MPI_Status statuses[]) {
+int MPI_Testsome(int count, MPI_Request requests[], int *outcount, int indices[],
+                 MPI_Status statuses[]) {
   if (!state.active || !save_requests(count, requests))
     return PMPI_Testsome(count, requests, outcount, indices, statuses);
   if (statuses == MPI_STATUSES_IGNORE) statuses = state.statuses;
@@ -988,8 +1013,8 @@ static void end_collective(MPI_Request *request) {
 }
 
 /* "KIND START END comm=ID [root=R] bytes=B rbytes=R [req=N]" */
-static void collective(const char *kind, int64_t start_time, int64_t end_time, int64_t comm, int root,
-                       int64_t bytes, int64_t received, MPI_Request *request) {
+static void collective(const char *kind, int64_t start_time, int64_t end_time, int64_t comm,
+                       int root, int64_t bytes, int64_t received, MPI_Request *request) {
   begin(kind, start_time, end_time);
   put_key(" comm=", comm);
   if (root >= 0) put_key(" root=", root);
@@ -1020,10 +1045,11 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request) {
   return result;
 }
 
-static void bcast_line(int64_t start_time, int64_t end_time, int64_t id, int count, MPI_Datatype type, int root,
-                       MPI_Comm comm, MPI_Request *request) {
+static void bcast_line(int64_t start_time, int64_t end_time, int64_t id, int count,
+                       MPI_Datatype type, int root, MPI_Comm comm, MPI_Request *request) {
   int64_t bytes = type_bytes(count, type);
-  collective("bcast", start_time, end_time, id, root, bytes, comm_rank(comm) == root ? 0 : bytes, request);
+  collective("bcast", start_time, end_time, id, root, bytes, comm_rank(comm) == root ? 0 : bytes,
+             request);
 }
 
 int MPI_Bcast(void *buffer, int count, MPI_Datatype type, int root, MPI_Comm comm) {
@@ -1034,7 +1060,8 @@ int MPI_Bcast(void *buffer, int count, MPI_Datatype type, int root, MPI_Comm com
   return result;
 }
 
-int MPI_Ibcast(void *buffer, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Request *request) {
+int MPI_Ibcast(void *buffer, int count, MPI_Datatype type, int root, MPI_Comm comm,
+               MPI_Request *request) {
   if (!state.active) return PMPI_Ibcast(buffer, count, type, root, comm, request);
   int64_t id = comm_id(comm), start_time = now();
   int result = PMPI_Ibcast(buffer, count, type, root, comm, request);
@@ -1042,14 +1069,15 @@ int MPI_Ibcast(void *buffer, int count, MPI_Datatype type, int root, MPI_Comm co
   return result;
 }
 
-static void reduce_line(int64_t start_time, int64_t end_time, int64_t id, int count, MPI_Datatype type, int root,
-                        MPI_Comm comm, MPI_Request *request) {
+static void reduce_line(int64_t start_time, int64_t end_time, int64_t id, int count,
+                        MPI_Datatype type, int root, MPI_Comm comm, MPI_Request *request) {
   int64_t bytes = type_bytes(count, type);
-  collective("reduce", start_time, end_time, id, root, bytes, comm_rank(comm) == root ? bytes : 0, request);
+  collective("reduce", start_time, end_time, id, root, bytes, comm_rank(comm) == root ? bytes : 0,
+             request);
 }
 
-int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
-               MPI_Comm comm) {
+int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+               int root, MPI_Comm comm) {
   if (!state.active) return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
   int64_t id = comm_id(comm), start_time = now();
   int result = PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
@@ -1057,8 +1085,8 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
   return result;
 }
 
-int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
-                MPI_Comm comm, MPI_Request *request) {
+int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                int root, MPI_Comm comm, MPI_Request *request) {
   if (!state.active) return PMPI_Ireduce(sendbuf, recvbuf, count, type, op, root, comm, request);
   int64_t id = comm_id(comm), start_time = now();
   int result = PMPI_Ireduce(sendbuf, recvbuf, count, type, op, root, comm, request);
@@ -1068,113 +1096,127 @@ int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type
 
 /* Allreduce, Scan, Exscan, Reduce_scatter_block and their nonblocking
  * twins: count x type both ways. */
-#define REDUCTION(Name, IName, kind)                                                                    \
-  int MPI_##Name(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,           \
-                 MPI_Comm comm) {                                                                       \
-    if (!state.active) return PMPI_##Name(sendbuf, recvbuf, count, type, op, comm);                    \
-    int64_t id = comm_id(comm), bytes = type_bytes(count, type), start_time = now();                   \
-    int result = PMPI_##Name(sendbuf, recvbuf, count, type, op, comm);                                  \
-    collective(kind, start_time, now(), id, -1, bytes, bytes, NULL);                                    \
-    return result;                                                                                      \
-  }                                                                                                     \
-  int MPI_##IName(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,          \
-                  MPI_Comm comm, MPI_Request *request) {                                                \
-    if (!state.active) return PMPI_##IName(sendbuf, recvbuf, count, type, op, comm, request);          \
-    int64_t id = comm_id(comm), bytes = type_bytes(count, type), start_time = now();                   \
-    int result = PMPI_##IName(sendbuf, recvbuf, count, type, op, comm, request);                        \
-    collective(kind, start_time, now(), id, -1, bytes, bytes, request);                                 \
-    return result;                                                                                      \
+#define REDUCTION(Name, IName, kind)                                                           \
+  int MPI_##Name(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,  \
+                 MPI_Comm comm) {                                                              \
+    if (!state.active) return PMPI_##Name(sendbuf, recvbuf, count, type, op, comm);            \
+    int64_t id = comm_id(comm), bytes = type_bytes(count, type), start_time = now();           \
+    int result = PMPI_##Name(sendbuf, recvbuf, count, type, op, comm);                         \
+    collective(kind, start_time, now(), id, -1, bytes, bytes, NULL);                           \
+    return result;                                                                             \
+  }                                                                                            \
+  int MPI_##IName(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, \
+                  MPI_Comm comm, MPI_Request *request) {                                       \
+    if (!state.active) return PMPI_##IName(sendbuf, recvbuf, count, type, op, comm, request);  \
+    int64_t id = comm_id(comm), bytes = type_bytes(count, type), start_time = now();           \
+    int result = PMPI_##IName(sendbuf, recvbuf, count, type, op, comm, request);               \
+    collective(kind, start_time, now(), id, -1, bytes, bytes, request);                        \
+    return result;                                                                             \
   }
 REDUCTION(Allreduce, Iallreduce, "allreduce")
 REDUCTION(Scan, Iscan, "scan")
 REDUCTION(Exscan, Iexscan, "exscan")
 REDUCTION(Reduce_scatter_block, Ireduce_scatter_block, "reduce_scatter_block")
 
-static void gather_line(int64_t start_time, int64_t end_time, int64_t id, const void *sendbuf, int sendcount,
-                        MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                        MPI_Request *request) {
+static void gather_line(int64_t start_time, int64_t end_time, int64_t id, const void *sendbuf,
+                        int sendcount, MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype,
+                        int root, MPI_Comm comm, MPI_Request *request) {
   int64_t received = comm_rank(comm) == root ? type_bytes(recvcount, recvtype) : 0;
   int64_t bytes = sendbuf == MPI_IN_PLACE ? received : type_bytes(sendcount, sendtype);
   collective("gather", start_time, end_time, id, root, bytes, received, request);
 }
 
-int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-               MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  if (!state.active) return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  if (!state.active)
+    return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   int64_t id = comm_id(comm), start_time = now();
   int result = PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  gather_line(start_time, now(), id, sendbuf, sendcount, sendtype, recvcount, recvtype, root, comm, NULL);
+  gather_line(start_time, now(), id, sendbuf, sendcount, sendtype, recvcount, recvtype, root, comm,
+              NULL);
   return result;
 }
 
-int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) {
+int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                MPI_Request *request) {
   if (!state.active)
-    return PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+    return PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                        request);
   int64_t id = comm_id(comm), start_time = now();
-  int result = PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
-  gather_line(start_time, now(), id, sendbuf, sendcount, sendtype, recvcount, recvtype, root, comm, request);
+  int result =
+      PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+  gather_line(start_time, now(), id, sendbuf, sendcount, sendtype, recvcount, recvtype, root, comm,
+              request);
   return result;
 }
 
-static void scatter_line(int64_t start_time, int64_t end_time, int64_t id, int sendcount, MPI_Datatype sendtype,
-                         const void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                         MPI_Request *request) {
+static void scatter_line(int64_t start_time, int64_t end_time, int64_t id, int sendcount,
+                         MPI_Datatype sendtype, const void *recvbuf, int recvcount,
+                         MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) {
   int64_t bytes = comm_rank(comm) == root ? type_bytes(sendcount, sendtype) : 0;
   int64_t received = recvbuf == MPI_IN_PLACE ? bytes : type_bytes(recvcount, recvtype);
   collective("scatter", start_time, end_time, id, root, bytes, received, request);
 }
 
-int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  if (!state.active) return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  if (!state.active)
+    return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   int64_t id = comm_id(comm), start_time = now();
   int result = PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  scatter_line(start_time, now(), id, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, NULL);
+  scatter_line(start_time, now(), id, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+               NULL);
   return result;
 }
 
-int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) {
+int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                 MPI_Request *request) {
   if (!state.active)
-    return PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+    return PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                         request);
   int64_t id = comm_id(comm), start_time = now();
-  int result = PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
-  scatter_line(start_time, now(), id, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+  int result = PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                             request);
+  scatter_line(start_time, now(), id, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+               request);
   return result;
 }
 
 /* Allgather and Alltoall, and their nonblocking twins: per-rank blocks. */
-#define GATHER_ALL(Name, IName, kind)                                                                   \
-  int MPI_##Name(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,             \
-                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {                                 \
-    if (!state.active)                                                                                  \
-      return PMPI_##Name(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);            \
-    int64_t id = comm_id(comm), start_time = now();                                                     \
-    int64_t received = type_bytes(recvcount, recvtype);                                                 \
-    int64_t bytes = sendbuf == MPI_IN_PLACE ? received : type_bytes(sendcount, sendtype);               \
-    int result = PMPI_##Name(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);         \
-    collective(kind, start_time, now(), id, -1, bytes, received, NULL);                                 \
-    return result;                                                                                      \
-  }                                                                                                     \
-  int MPI_##IName(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,            \
-                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {          \
-    if (!state.active)                                                                                  \
-      return PMPI_##IName(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);  \
-    int64_t id = comm_id(comm), start_time = now();                                                     \
-    int64_t received = type_bytes(recvcount, recvtype);                                                 \
-    int64_t bytes = sendbuf == MPI_IN_PLACE ? received : type_bytes(sendcount, sendtype);               \
-    int result = PMPI_##IName(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request); \
-    collective(kind, start_time, now(), id, -1, bytes, received, request);                              \
-    return result;                                                                                      \
+#define GATHER_ALL(Name, IName, kind)                                                            \
+  int MPI_##Name(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,       \
+                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {                          \
+    if (!state.active)                                                                           \
+      return PMPI_##Name(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);      \
+    int64_t id = comm_id(comm), start_time = now();                                              \
+    int64_t received = type_bytes(recvcount, recvtype);                                          \
+    int64_t bytes = sendbuf == MPI_IN_PLACE ? received : type_bytes(sendcount, sendtype);        \
+    int result = PMPI_##Name(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);  \
+    collective(kind, start_time, now(), id, -1, bytes, received, NULL);                          \
+    return result;                                                                               \
+  }                                                                                              \
+  int MPI_##IName(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,      \
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {   \
+    if (!state.active)                                                                           \
+      return PMPI_##IName(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,      \
+                          request);                                                              \
+    int64_t id = comm_id(comm), start_time = now();                                              \
+    int64_t received = type_bytes(recvcount, recvtype);                                          \
+    int64_t bytes = sendbuf == MPI_IN_PLACE ? received : type_bytes(sendcount, sendtype);        \
+    int result =                                                                                 \
+        PMPI_##IName(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request); \
+    collective(kind, start_time, now(), id, -1, bytes, received, request);                       \
+    return result;                                                                               \
   }
 GATHER_ALL(Allgather, Iallgather, "allgather")
 GATHER_ALL(Alltoall, Ialltoall, "alltoall")
 
 /* " KEY=b0,b1,..." from per-rank counts (NULL: `all` for each rank, or
  * only `one` at rank `at`) times a type size. */
-static void put_counts(const char *key, int size, const int *counts, int64_t type_size, int64_t all, int at,
-                       int64_t one) {
+static void put_counts(const char *key, int size, const int *counts, int64_t type_size, int64_t all,
+                       int at, int64_t one) {
   put(key);
   for (int i = 0; i < size; i++) {
     if (i) put(",");
@@ -1184,8 +1226,9 @@ static void put_counts(const char *key, int size, const int *counts, int64_t typ
 
 static int64_t type_size(MPI_Datatype type) { return type_bytes(1, type); }
 
-static void reduce_scatter_line(int64_t start_time, int64_t end_time, int64_t id, const int recvcounts[],
-                                MPI_Datatype type, MPI_Comm comm, MPI_Request *request) {
+static void reduce_scatter_line(int64_t start_time, int64_t end_time, int64_t id,
+                                const int recvcounts[], MPI_Datatype type, MPI_Comm comm,
+                                MPI_Request *request) {
   int64_t unit = type_size(type), total = 0;
   int size = comm_size(comm), rank = comm_rank(comm);
   for (int i = 0; i < size; i++) total += recvcounts[i];
@@ -1197,8 +1240,8 @@ static void reduce_scatter_line(int64_t start_time, int64_t end_time, int64_t id
   end_collective(request);
 }
 
-int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype type, MPI_Op op,
-                       MPI_Comm comm) {
+int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                       MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
   if (!state.active) return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm);
   int64_t id = comm_id(comm), start_time = now();
   int result = PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm);
@@ -1206,94 +1249,112 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[
   return result;
 }
 
-int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype type, MPI_Op op,
-                        MPI_Comm comm, MPI_Request *request) {
-  if (!state.active) return PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm, request);
+int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                        MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *request) {
+  if (!state.active)
+    return PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm, request);
   int64_t id = comm_id(comm), start_time = now();
   int result = PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm, request);
   reduce_scatter_line(start_time, now(), id, recvcounts, type, comm, request);
   return result;
 }
 
-static void vector_line(const char *kind, int64_t start_time, int64_t end_time, int64_t comm, int root) {
+static void vector_line(const char *kind, int64_t start_time, int64_t end_time, int64_t comm,
+                        int root) {
   begin(kind, start_time, end_time);
   put_key(" comm=", comm);
   if (root >= 0) put_key(" root=", root);
 }
 
-static void gatherv_line(int64_t start_time, int64_t end_time, int64_t id, const void *sendbuf, int sendcount,
-                         MPI_Datatype sendtype, const int recvcounts[], MPI_Datatype recvtype, int root,
-                         MPI_Comm comm, MPI_Request *request) {
+static void gatherv_line(int64_t start_time, int64_t end_time, int64_t id, const void *sendbuf,
+                         int sendcount, MPI_Datatype sendtype, const int recvcounts[],
+                         MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) {
   int size = comm_size(comm), rank = comm_rank(comm), at_root = rank == root;
   int64_t unit = at_root ? type_size(recvtype) : 0;
-  int64_t bytes = sendbuf == MPI_IN_PLACE ? recvcounts[rank] * unit : type_bytes(sendcount, sendtype);
+  int64_t bytes = sendbuf == MPI_IN_PLACE ? recvcounts[rank] * unit
+                                          : type_bytes(sendcount, sendtype);
   vector_line("gatherv", start_time, end_time, id, root);
   put_counts(" counts=", size, NULL, 0, 0, root, bytes);
   put_counts(" rcounts=", size, at_root ? recvcounts : NULL, unit, 0, -1, 0);
   end_collective(request);
 }
 
-int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
+int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                MPI_Comm comm) {
   if (!state.active)
-    return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+    return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
+                        comm);
   int64_t id = comm_id(comm), start_time = now();
-  int result = PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
-  gatherv_line(start_time, now(), id, sendbuf, sendcount, sendtype, recvcounts, recvtype, root, comm, NULL);
+  int result =
+      PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+  gatherv_line(start_time, now(), id, sendbuf, sendcount, sendtype, recvcounts, recvtype, root,
+               comm, NULL);
   return result;
 }
 
-int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                 const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) {
+int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                 MPI_Comm comm, MPI_Request *request) {
   if (!state.active)
-    return PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request);
+    return PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
+                         comm, request);
   int64_t id = comm_id(comm), start_time = now();
-  int result =
-    PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request);
-  gatherv_line(start_time, now(), id, sendbuf, sendcount, sendtype, recvcounts, recvtype, root, comm, request);
+  int result = PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                             root, comm, request);
+  gatherv_line(start_time, now(), id, sendbuf, sendcount, sendtype, recvcounts, recvtype, root,
+               comm, request);
   return result;
 }
 
 static void scatterv_line(int64_t start_time, int64_t end_time, int64_t id, const int sendcounts[],
-                          MPI_Datatype sendtype, const void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                          int root, MPI_Comm comm, MPI_Request *request) {
+                          MPI_Datatype sendtype, const void *recvbuf, int recvcount,
+                          MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) {
   int size = comm_size(comm), rank = comm_rank(comm), at_root = rank == root;
   int64_t unit = at_root ? type_size(sendtype) : 0;
-  int64_t received = recvbuf == MPI_IN_PLACE ? sendcounts[rank] * unit : type_bytes(recvcount, recvtype);
+  int64_t received = recvbuf == MPI_IN_PLACE ? sendcounts[rank] * unit
+                                             : type_bytes(recvcount, recvtype);
   vector_line("scatterv", start_time, end_time, id, root);
   put_counts(" counts=", size, at_root ? sendcounts : NULL, unit, 0, -1, 0);
   put_counts(" rcounts=", size, NULL, 0, 0, root, received);
   end_collective(request);
 }
 
-int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
-                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                 MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                 int root, MPI_Comm comm) {
   if (!state.active)
-    return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                         comm);
   int64_t id = comm_id(comm), start_time = now();
-  int result = PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  scatterv_line(start_time, now(), id, sendcounts, sendtype, recvbuf, recvcount, recvtype, root, comm, NULL);
+  int result = PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                             root, comm);
+  scatterv_line(start_time, now(), id, sendcounts, sendtype, recvbuf, recvcount, recvtype, root,
+                comm, NULL);
   return result;
 }
 
-int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
-                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                  MPI_Request *request) {
+int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm, MPI_Request *request) {
   if (!state.active)
-    return PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+    return PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                          comm, request);
   int64_t id = comm_id(comm), start_time = now();
-  int result =
-    PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
-  scatterv_line(start_time, now(), id, sendcounts, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+  int result = PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                              root, comm, request);
+  scatterv_line(start_time, now(), id, sendcounts, sendtype, recvbuf, recvcount, recvtype, root,
+                comm, request);
   return result;
 }
 
-static void allgatherv_line(int64_t start_time, int64_t end_time, int64_t id, const void *sendbuf, int sendcount,
-                            MPI_Datatype sendtype, const int recvcounts[], MPI_Datatype recvtype, MPI_Comm comm,
-                            MPI_Request *request) {
+static void allgatherv_line(int64_t start_time, int64_t end_time, int64_t id, const void *sendbuf,
+                            int sendcount, MPI_Datatype sendtype, const int recvcounts[],
+                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
   int64_t unit = type_size(recvtype);
   int size = comm_size(comm), rank = comm_rank(comm);
-  int64_t bytes = sendbuf == MPI_IN_PLACE ? recvcounts[rank] * unit : type_bytes(sendcount, sendtype);
+  int64_t bytes = sendbuf == MPI_IN_PLACE ? recvcounts[rank] * unit
+                                          : type_bytes(sendcount, sendtype);
   vector_line("allgatherv", start_time, end_time, id, -1);
   put_counts(" counts=", size, NULL, 0, bytes, -1, 0);
   put_counts(" rcounts=", size, recvcounts, unit, 0, -1, 0);
@@ -1301,23 +1362,30 @@ static void allgatherv_line(int64_t start_time, int64_t end_time, int64_t id, co
 }
 
 int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+                   const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                   MPI_Comm comm) {
   if (!state.active)
-    return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+    return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                           comm);
   int64_t id = comm_id(comm), start_time = now();
-  int result = PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
-  allgatherv_line(start_time, now(), id, sendbuf, sendcount, sendtype, recvcounts, recvtype, comm, NULL);
+  int result =
+      PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+  allgatherv_line(start_time, now(), id, sendbuf, sendcount, sendtype, recvcounts, recvtype, comm,
+                  NULL);
   return result;
 }
 
 int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
-                    MPI_Request *request) {
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                    MPI_Comm comm, MPI_Request *request) {
   if (!state.active)
-    return PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
+    return PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                            comm, request);
   int64_t id = comm_id(comm), start_time = now();
-  int result = PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
-  allgatherv_line(start_time, now(), id, sendbuf, sendcount, sendtype, recvcounts, recvtype, comm, request);
+  int result = PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                                comm, request);
+  allgatherv_line(start_time, now(), id, sendbuf, sendcount, sendtype, recvcounts, recvtype, comm,
+                  request);
   return result;
 }
 
@@ -1333,33 +1401,40 @@ static void alltoallv_line(int64_t start_time, int64_t end_time, int64_t id, con
   end_collective(request);
 }
 
-int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                  void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+                  MPI_Datatype recvtype, MPI_Comm comm) {
   if (!state.active)
-    return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+    return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                          recvtype, comm);
   int64_t id = comm_id(comm), start_time = now();
-  int result = PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
-  alltoallv_line(start_time, now(), id, sendbuf, sendcounts, sendtype, recvcounts, recvtype, comm, NULL);
+  int result = PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                              recvtype, comm);
+  alltoallv_line(start_time, now(), id, sendbuf, sendcounts, sendtype, recvcounts, recvtype, comm,
+                 NULL);
   return result;
 }
 
-int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                   void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                    MPI_Request *request) {
   if (!state.active)
-    return PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
-                           request);
+    return PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                           recvtype, comm, request);
   int64_t id = comm_id(comm), start_time = now();
-  int result = PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
-                               request);
-  alltoallv_line(start_time, now(), id, sendbuf, sendcounts, sendtype, recvcounts, recvtype, comm, request);
+  int result = PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                               recvtype, comm, request);
+  alltoallv_line(start_time, now(), id, sendbuf, sendcounts, sendtype, recvcounts, recvtype, comm,
+                 request);
   return result;
 }
 
 /* ---- communicators ---- */
 
 /* "KIND START END comm=PARENT [new=ID]", after the new comm's definition. */
-static void comm_line(const char *kind, int64_t start_time, int64_t parent, int result, MPI_Comm *made) {
+static void comm_line(const char *kind, int64_t start_time, int64_t parent, int result,
+                      MPI_Comm *made) {
   int64_t id = result == MPI_SUCCESS ? register_comm(*made) : -1;
   begin(kind, start_time, now());
   put_key(" comm=", parent);

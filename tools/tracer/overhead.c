@@ -23,7 +23,8 @@ int main(int argc, char **argv) {
   for (int repeat = 0; repeat < 5; repeat++) {
     MPI_Barrier(MPI_COMM_WORLD);
     double start = now_ns();
-    for (long i = 0; i < calls; i++) MPI_Iprobe(MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+    for (long i = 0; i < calls; i++)
+      MPI_Iprobe(MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
     double per_call = (now_ns() - start) / (double)calls;
     if (per_call < best) best = per_call;
   }
