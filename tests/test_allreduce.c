@@ -102,7 +102,7 @@ static void expect_flow(const char *name, const fs_generator_options *o) {
  * block r-2-i from r-1, send block r-1-i to r+1, reduce the received block
  * unless it is empty (block 3). Allgather step i: recv block r-1-i, send
  * block r-i, skipping empty ones. */
-START_TEST(test_ring_structure) {
+START_TEST(ring_structure) {
   fs_generator_options o = fs_test_options(4, 5, 0, NULL);
   fs_program *p = fs_test_generate("allreduce-ring", &o);
   /* rank 0: RS recv 2,1,0 send 3,2,1; AG send 0; recv 2; recv 1 + send 2 */
@@ -131,7 +131,7 @@ END_TEST
 
 /* N = 3, S = 5 (cnts 2 2 1): rank 0 receives blocks 1, 0 and sends 2, 1;
  * ends with block 0; allgather receives 2 then 1, sends 0 then 2. */
-START_TEST(test_ring_structure_three) {
+START_TEST(ring_structure_three) {
   fs_generator_options o = fs_test_options(3, 5, 0, NULL);
   fs_program *p = fs_test_generate("allreduce-ring", &o);
   expect_story(p, 0, "R2:2 S1:1 C:2<0,1 R2:2<2 S1:2<2 C:2<3,4 R2:1<5 S1:2<5 R2:2<6,7 S1:1<6,7");
@@ -156,7 +156,7 @@ END_TEST
 /* N = 3: pof2 = 2, rem = 1, S = 11 split 6 5. Rank 0 collapses into 1
  * and gets the result back; 1 (newrank 0) keeps block 0, 2 (newrank 1)
  * block 1. */
-START_TEST(test_rabenseifner_structure) {
+START_TEST(rabenseifner_structure) {
   fs_generator_options o = fs_test_options(3, 11, 0, NULL);
   fs_program *p = fs_test_generate("allreduce-rabenseifner", &o);
   expect_story(p, 0, "S1:11 R1:11<0");
@@ -203,7 +203,7 @@ END_TEST
 
 /* N = 4: rank 0 receives from 1 then 2, reducing after each; 2 from 3,
  * then sends up; the broadcast goes 0 -> 2, then 0 -> 1 and 2 -> 3. */
-START_TEST(test_fan_structure) {
+START_TEST(fan_structure) {
   fs_generator_options o = fs_test_options(4, 8, 0, NULL);
   fs_program *p = fs_test_generate("allreduce-fan", &o);
   expect_story(p, 0, "R1:8 C:8<0 R2:8<1 C:8<2 S2:8<3 S1:8<3");
@@ -239,7 +239,7 @@ END_TEST
 
 /* ---- allreduce-dissemination -------------------------------------------- */
 
-START_TEST(test_dissemination_structure) {
+START_TEST(dissemination_structure) {
   /* f = 1, N = 3: m = 1, M = 1 = c_0: in round 1 each rank also sends
    * its own vector (P_0) to r + O_0 = r + 2, kept until the last round */
   fs_generator_options o = fs_test_options(3, 8, 0, NULL);
@@ -300,7 +300,7 @@ START_TEST(test_dissemination_structure) {
 END_TEST
 
 /* The labelled rounds are ceil(log_(f+1) N). */
-START_TEST(test_dissemination_rounds) {
+START_TEST(dissemination_rounds) {
   for (int32_t f = 1; f <= 4; f++)
     for (int32_t n = 2; n <= 40; n++) {
       fs_generator_options o = fs_test_options(n, 8, 0, NULL);
@@ -316,7 +316,7 @@ END_TEST
 
 /* ---- option errors -------------------------------------------------------- */
 
-START_TEST(test_bad_options) {
+START_TEST(bad_options) {
   const char *names[] = {"allreduce-ring", "allreduce-rabenseifner", "allreduce-fan",
                          "allreduce-dissemination"};
   for (int i = 0; i < 4; i++) {
@@ -348,7 +348,7 @@ END_TEST
 
 /* Sizes: 24 (the ring and Rabenseifner get empty blocks from N = 13 and
  * N = 32 on), 1000 (uneven blocks) and 0. */
-START_TEST(test_flow_small) { /* looped over the generators */
+START_TEST(flow_small) { /* looped over the generators */
   const char *names[] = {"allreduce-ring", "allreduce-rabenseifner", "allreduce-fan"};
   const int64_t sizes[] = {24, 1000, 0};
   for (int32_t n = 1; n <= 64; n++)
@@ -359,7 +359,7 @@ START_TEST(test_flow_small) { /* looped over the generators */
 }
 END_TEST
 
-START_TEST(test_flow_dissemination) {
+START_TEST(flow_dissemination) {
   for (int32_t f = 1; f <= 4; f++)
     for (int32_t n = 1; n <= 64; n++) {
       fs_generator_options o = fs_test_options(n, 24, 0, NULL);
@@ -374,7 +374,7 @@ START_TEST(test_flow_dissemination) {
 }
 END_TEST
 
-START_TEST(test_flow_large) {
+START_TEST(flow_large) {
   const int32_t counts[] = {100, 128, 257, 1000};
   for (int i = 0; i < 4; i++) {
     fs_generator_options o = fs_test_options(counts[i], 4000, 0, NULL);
@@ -399,7 +399,7 @@ END_TEST
  * then a reduce of gamma S/N; each allgather step alpha + beta S/N:
  * T = 2(N-1)(alpha + beta S/N) + (N-1) gamma S/N. With --reduce-time T_r
  * the reduce part is (N-1) T_r. */
-START_TEST(test_ring_time) {
+START_TEST(ring_time) {
   const int32_t counts[] = {2, 3, 4, 5, 8, 16, 25};
   for (int i = 0; i < 7; i++) {
     int64_t n = counts[i], s = 1000 * n, block = s / n;
@@ -464,7 +464,7 @@ END_TEST
  *        skipped). r3 recv block 0 from 2 (6a+24), send block 1 at 5a+22
  *        -> 6a+24.
  * Makespan 6a + 24 ns. */
-START_TEST(test_ring_time_uneven) {
+START_TEST(ring_time_uneven) {
   fs_generator_options o = fs_test_options(4, 5, 0, NULL);
   ck_assert_int_eq(fs_test_generated_makespan("allreduce-ring", &o, "hockney", "rate",
                                               HOCKNEY_GAMMA),
@@ -479,7 +479,7 @@ END_TEST
  * send holds its CPU until its arrival, which is also when the partner's
  * message arrives, so no step waits beyond its own send: nothing is lost
  * or gained against the formula. */
-START_TEST(test_rabenseifner_time_power_of_two) {
+START_TEST(rabenseifner_time_power_of_two) {
   for (int32_t l = 1; l <= 6; l++) {
     int64_t n = (int64_t)1 << l, s = 1000 * n;
     fs_generator_options o = fs_test_options((int32_t)n, s, 0, NULL);
@@ -499,7 +499,7 @@ END_TEST
  * alpha + beta S: T = (2L + 2) alpha + (2 (pof2-1)/pof2 + 2) S beta +
  * (1 + (pof2-1)/pof2) S gamma, MPICH's own cost comment for the
  * non-power-of-two case (with its p read as pof2). */
-START_TEST(test_rabenseifner_time_other) {
+START_TEST(rabenseifner_time_other) {
   const int32_t counts[] = {3, 5, 6, 7, 12, 100};
   for (int i = 0; i < 6; i++) {
     int64_t n = counts[i], l = 0;
@@ -523,7 +523,7 @@ END_TEST
  * send). T = 2 L (alpha + beta S) + L gamma S. Eq. 5.1, 2 L (alpha + beta
  * S + gamma S), also charges a reduce to each broadcast step, which has
  * none: it holds exactly at gamma = 0. */
-START_TEST(test_fan_time) {
+START_TEST(fan_time) {
   for (int32_t l = 1; l <= 6; l++) {
     int64_t n = (int64_t)1 << l, s = 1000;
     fs_generator_options o = fs_test_options((int32_t)n, s, 0, NULL);
@@ -548,7 +548,7 @@ END_TEST
  * N = 6: as N = 5, but 4 first reduces 5's (T1 + g) and its vector reaches
  *   the root at 2 T1 + g, still before the root is free (2 T1 + 2g); in the
  *   broadcast 4 -> 5 arrives at +2 T1: 5 T1 + 3g. */
-START_TEST(test_fan_time_other) {
+START_TEST(fan_time_other) {
   const int32_t counts[] = {3, 5, 6};
   const int64_t hops[] = {3, 5, 5}, reduces[] = {2, 3, 3};
   for (int i = 0; i < 3; i++) {
@@ -578,7 +578,7 @@ static int64_t dissemination_messages(int64_t n, int64_t f) {
   return m * f + sum;
 }
 
-START_TEST(test_dissemination_time) {
+START_TEST(dissemination_time) {
   int64_t s = 1000, unit = ALPHA + BETA * s + GAMMA * s;
   /* literal cases: 9 = 3^2 (f = 2): 2 rounds of 2; 7 (f = 1): m = 2, M = 3 =
    * 11 in base 2: 2 + 2; 64 = 4^3 (f = 3): 9; 5 (f = 2): m = 1, M = 2: 2 + 2;
@@ -610,7 +610,7 @@ END_TEST
  * f alpha_r + alpha_p + beta S, and the next round starts then:
  * T = K (alpha_p + f alpha_r + beta S), the thesis's eq. 5.7 for a
  * b = f wide multicast per stage (plus the bandwidth term). */
-START_TEST(test_dissemination_pipelined) {
+START_TEST(dissemination_pipelined) {
   const int32_t f[] = {1, 2, 3, 1}, k[] = {3, 2, 2, 6};
   for (int i = 0; i < 4; i++) {
     int32_t n = 1;
@@ -627,29 +627,29 @@ END_TEST
 int main(void) {
   Suite *s = suite_create("allreduce");
   TCase *structure = tcase_create("structure");
-  tcase_add_test(structure, test_ring_structure);
-  tcase_add_test(structure, test_ring_structure_three);
-  tcase_add_test(structure, test_rabenseifner_structure);
-  tcase_add_test(structure, test_fan_structure);
-  tcase_add_test(structure, test_dissemination_structure);
-  tcase_add_test(structure, test_dissemination_rounds);
-  tcase_add_test(structure, test_bad_options);
+  tcase_add_test(structure, ring_structure);
+  tcase_add_test(structure, ring_structure_three);
+  tcase_add_test(structure, rabenseifner_structure);
+  tcase_add_test(structure, fan_structure);
+  tcase_add_test(structure, dissemination_structure);
+  tcase_add_test(structure, dissemination_rounds);
+  tcase_add_test(structure, bad_options);
   suite_add_tcase(s, structure);
   TCase *flow = tcase_create("flow");
-  tcase_add_loop_test(flow, test_flow_small, 0, 3);
-  tcase_add_test(flow, test_flow_dissemination);
-  tcase_add_test(flow, test_flow_large);
+  tcase_add_loop_test(flow, flow_small, 0, 3);
+  tcase_add_test(flow, flow_dissemination);
+  tcase_add_test(flow, flow_large);
   tcase_set_timeout(flow, 300);
   suite_add_tcase(s, flow);
   TCase *time = tcase_create("time");
-  tcase_add_test(time, test_ring_time);
-  tcase_add_test(time, test_ring_time_uneven);
-  tcase_add_test(time, test_rabenseifner_time_power_of_two);
-  tcase_add_test(time, test_rabenseifner_time_other);
-  tcase_add_test(time, test_fan_time);
-  tcase_add_test(time, test_fan_time_other);
-  tcase_add_test(time, test_dissemination_time);
-  tcase_add_test(time, test_dissemination_pipelined);
+  tcase_add_test(time, ring_time);
+  tcase_add_test(time, ring_time_uneven);
+  tcase_add_test(time, rabenseifner_time_power_of_two);
+  tcase_add_test(time, rabenseifner_time_other);
+  tcase_add_test(time, fan_time);
+  tcase_add_test(time, fan_time_other);
+  tcase_add_test(time, dissemination_time);
+  tcase_add_test(time, dissemination_pipelined);
   suite_add_tcase(s, time);
   return fs_test_run(s);
 }

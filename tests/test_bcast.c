@@ -83,7 +83,7 @@ static void expect_flow(const char *name, const fs_generator_options *o) {
 
 /* ---- bcast-binary ------------------------------------------------------ */
 
-START_TEST(test_binary_structure) {
+START_TEST(binary_structure) {
   /* root 2 of 6: relative v = (rank - 2) mod 6; v sends to 2v+1, 2v+2 */
   fs_generator_options o = fs_test_options(6, 100, 2, NULL);
   fs_program *p = fs_test_generate("bcast-binary", &o);
@@ -120,7 +120,7 @@ START_TEST(test_binary_structure) {
 }
 END_TEST
 
-START_TEST(test_binary_counts) {
+START_TEST(binary_counts) {
   for (int32_t n = 1; n <= 70; n++) {
     fs_generator_options o = fs_test_options(n, 10, n / 3, NULL);
     fs_program *p = fs_test_generate("bcast-binary", &o);
@@ -154,7 +154,7 @@ static fs_time heaviest_path(int32_t n, fs_time left, fs_time right) {
  * to a second child), and the makespan (the last send's end) is the
  * heaviest such path: with alpha = 1 us, beta = 1 ns/B, S = 1000 B, T = 2 us.
  * N = 2^h - 1 (a full tree): all second children, 2(h-1)T. */
-START_TEST(test_binary_hockney) {
+START_TEST(binary_hockney) {
   const fs_time t = 2000 * NS;
   static const struct {
     int32_t n;
@@ -184,7 +184,7 @@ END_TEST
  * end of the last receive, the heaviest path: L = 2.5 us, o = 1.5 us, g =
  * 1 us: first 5.5 us, second 7 us; N = 7: 14 us, N = 6: 12.5 us; with g = 4
  * us, second children 9.5 us: N = 7: 19 us. */
-START_TEST(test_binary_loggops) {
+START_TEST(binary_loggops) {
   const char *params = "L=2500ns o=1500ns g=1000ns G=6ns O=0ns S=65535";
   fs_generator_options o = fs_test_options(7, 1, 0, NULL);
   ck_assert_int_eq(fs_test_generated_makespan("bcast-binary", &o, "loggops", "fixed", params),
@@ -206,7 +206,7 @@ END_TEST
 
 /* ---- bcast-chain -------------------------------------------------------- */
 
-START_TEST(test_chain_structure) {
+START_TEST(chain_structure) {
   /* root 1 of 4, 20 bytes in segments of 8: 8, 8, 4. Relative v0..v3 are
    * ranks 1, 2, 3, 0. Middle ranks: R0 R1 S0 R2 S1 S2 (Open MPI's loop) */
   fs_generator_options o = fs_test_options(4, 20, 1, NULL);
@@ -242,7 +242,7 @@ START_TEST(test_chain_structure) {
 }
 END_TEST
 
-START_TEST(test_chain_counts) {
+START_TEST(chain_counts) {
   /* k segments: 2k(N-1) tasks; dependencies: root k-1, a middle rank
    * (k-1) + max(k-2,0) + k + (k-1), the last rank (k-1) + max(k-2,0) */
   int64_t sizes[] = {0, 1, 7, 8, 9, 64, 65};
@@ -268,7 +268,7 @@ END_TEST
  * segment leaves v at (v+k-1)T and reaches v+1 T_last later, so the
  * makespan is (N+k-3)T + T_last; all segments full: (N-2+k)T. One segment
  * (k = 1): N-1 hops of T_last. */
-START_TEST(test_chain_hockney) {
+START_TEST(chain_hockney) {
   /* 20000 B in 4096 B segments: k = 5 (4 x 4096 + 3616); T = 5096 ns,
    * T_last = 4616 ns; N = 8: 10 T + T_last = 55576 ns */
   fs_generator_options o = fs_test_options(8, 20000, 3, NULL);
@@ -300,7 +300,7 @@ END_TEST
 
 /* ---- bcast-scatter-allgather ----------------------------------------- */
 
-START_TEST(test_scatter_allgather_structure) {
+START_TEST(scatter_allgather_structure) {
   /* N = 4, root 2, S = 2: ss = 1, chunks 1, 1, 0, 0 (relative v0..v3 =
    * ranks 2, 3, 0, 1). Scatter: only v0 -> v1 (MPICH skips the empty
    * chunks). Ring step i: v receives chunk v-i-1, sends chunk v-i. */
@@ -348,7 +348,7 @@ START_TEST(test_scatter_allgather_structure) {
 }
 END_TEST
 
-START_TEST(test_scatter_allgather_counts) {
+START_TEST(scatter_allgather_counts) {
   /* K = ceil(S/ss) non-empty chunks: 2(K-1) + 2N(N-1) tasks, (3K-2 when
    * K >= 2) + 4N(N-2) dependencies; the bytes of the scatter messages add
    * up to S minus the root's chunk, each ring step moves S bytes in all */
@@ -387,7 +387,7 @@ END_TEST
  * + 3*2 = 11 us; N = 8: 3 + 7
  * + 7*2 = 24 us; N = 16: 4 + 15 + 15*2 = 49 us; N = 64: 6 + 63 + 126 =
  * 195 us. */
-START_TEST(test_scatter_allgather_hockney_power_of_two) {
+START_TEST(scatter_allgather_hockney_power_of_two) {
   static const struct {
     int32_t n;
     fs_time us;
@@ -419,7 +419,7 @@ END_TEST
  *   to 12752, 2 chunk 1 to 12752, 3 (at 9998) chunk 2 to 12749; ends 0:
  *   12749, 1: 12752, 2: 12752, 3: 12752. Step 2: 0 sends chunk 2 to 15500,
  *   1 chunk 3 to 15500, 2 chunk 0 and 3 chunk 1 to 15503 ns. */
-START_TEST(test_scatter_allgather_hockney_uneven) {
+START_TEST(scatter_allgather_hockney_uneven) {
   fs_generator_options o = fs_test_options(3, 3000, 1, NULL);
   ck_assert_int_eq(fs_test_generated_makespan("bcast-scatter-allgather", &o, "hockney", "fixed",
                                               HOCKNEY),
@@ -433,7 +433,7 @@ END_TEST
 
 /* ---- options ------------------------------------------------------------ */
 
-START_TEST(test_bad_options) {
+START_TEST(bad_options) {
   const char *names[] = {"bcast-binary", "bcast-chain", "bcast-scatter-allgather"};
   for (int i = 0; i < 3; i++) {
     fs_generator_options o = fs_test_options(4, 100, 4, NULL);
@@ -460,7 +460,7 @@ END_TEST
 /* ---- data flow ---------------------------------------------------------- */
 
 /* N = 1..64, roots 0, N-1, N/2, sizes with empty and uneven pieces. */
-START_TEST(test_flow_small) {
+START_TEST(flow_small) {
   for (int32_t n = 1; n <= 64; n++) {
     int32_t roots[3] = {0, n - 1, n / 2};
     for (int r = 0; r < 3; r++) {
@@ -481,7 +481,7 @@ START_TEST(test_flow_small) {
 }
 END_TEST
 
-START_TEST(test_flow_large) {
+START_TEST(flow_large) {
   int32_t counts[] = {100, 128, 257, 1000};
   for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
     int32_t n = counts[i], roots[3] = {0, n - 1, n / 2};
@@ -506,28 +506,28 @@ END_TEST
 int main(void) {
   Suite *s = suite_create("bcast");
   TCase *binary = tcase_create("binary");
-  tcase_add_test(binary, test_binary_structure);
-  tcase_add_test(binary, test_binary_counts);
-  tcase_add_test(binary, test_binary_hockney);
-  tcase_add_test(binary, test_binary_loggops);
+  tcase_add_test(binary, binary_structure);
+  tcase_add_test(binary, binary_counts);
+  tcase_add_test(binary, binary_hockney);
+  tcase_add_test(binary, binary_loggops);
   suite_add_tcase(s, binary);
   TCase *chain = tcase_create("chain");
-  tcase_add_test(chain, test_chain_structure);
-  tcase_add_test(chain, test_chain_counts);
-  tcase_add_test(chain, test_chain_hockney);
+  tcase_add_test(chain, chain_structure);
+  tcase_add_test(chain, chain_counts);
+  tcase_add_test(chain, chain_hockney);
   suite_add_tcase(s, chain);
   TCase *vdg = tcase_create("scatter_allgather");
-  tcase_add_test(vdg, test_scatter_allgather_structure);
-  tcase_add_test(vdg, test_scatter_allgather_counts);
-  tcase_add_test(vdg, test_scatter_allgather_hockney_power_of_two);
-  tcase_add_test(vdg, test_scatter_allgather_hockney_uneven);
+  tcase_add_test(vdg, scatter_allgather_structure);
+  tcase_add_test(vdg, scatter_allgather_counts);
+  tcase_add_test(vdg, scatter_allgather_hockney_power_of_two);
+  tcase_add_test(vdg, scatter_allgather_hockney_uneven);
   suite_add_tcase(s, vdg);
   TCase *options = tcase_create("options");
-  tcase_add_test(options, test_bad_options);
+  tcase_add_test(options, bad_options);
   suite_add_tcase(s, options);
   TCase *flow = tcase_create("flow");
-  tcase_add_test(flow, test_flow_small);
-  tcase_add_test(flow, test_flow_large);
+  tcase_add_test(flow, flow_small);
+  tcase_add_test(flow, flow_large);
   tcase_set_timeout(flow, 600);
   suite_add_tcase(s, flow);
   return fs_test_run(s);

@@ -91,7 +91,7 @@ static const char *const expected_reason[MISTAKES] = {
     NULL,
 };
 
-START_TEST(test_checker_on_exchange) { /* looped over the mistakes but READS_NOTHING */
+START_TEST(checker_on_exchange) { /* looped over the mistakes but READS_NOTHING */
   if (_i == READS_NOTHING) return;
   built b = exchange((enum mistake)_i);
   char why[512];
@@ -109,7 +109,7 @@ END_TEST
 
 /* A broadcast where rank 1 forwards to 2 before receiving: reads no data;
  * and where it forwards after receiving: correct. */
-START_TEST(test_checker_forward_needs_data) {
+START_TEST(checker_forward_needs_data) {
   for (int ordered = 0; ordered < 2; ordered++) {
     built b;
     b.p = fs_program_new(3);
@@ -137,7 +137,7 @@ END_TEST
 /* A broadcast over 3 ranks where rank 1 forwards to 2 and receives the
  * block again from 0: the second recv overwrites what the forward may
  * still be reading (write after read) unless it waits for the forward. */
-START_TEST(test_checker_write_after_read) {
+START_TEST(checker_write_after_read) {
   for (int ordered = 0; ordered < 2; ordered++) {
     built b;
     b.p = fs_program_new(3);
@@ -170,7 +170,7 @@ END_TEST
 
 /* Combines on arrival (schedgen's reduces) commute: two unordered ones into
  * one block are fine, a read between them must wait for both. */
-START_TEST(test_checker_accumulations_commute) {
+START_TEST(checker_accumulations_commute) {
   built b;
   b.p = fs_program_new(3);
   fs_data_flow_init(&b.flow);
@@ -189,7 +189,7 @@ START_TEST(test_checker_accumulations_commute) {
 END_TEST
 
 /* Two sends on one channel not ordered by dependencies: refused. */
-START_TEST(test_checker_channel_order) {
+START_TEST(checker_channel_order) {
   built b;
   b.p = fs_program_new(2);
   fs_data_flow_init(&b.flow);
@@ -210,7 +210,7 @@ START_TEST(test_checker_channel_order) {
 END_TEST
 
 /* A barrier where rank 2 leaves without hearing from rank 0. */
-START_TEST(test_checker_barrier) {
+START_TEST(checker_barrier) {
   for (int complete = 0; complete < 2; complete++) {
     built b;
     b.p = fs_program_new(3);
@@ -245,7 +245,7 @@ END_TEST
 
 /* One-sided: a put to a temporary combined on the target after its remote
  * completion; through the local completion only, the combine is refused. */
-START_TEST(test_checker_put_remote_completion) {
+START_TEST(checker_put_remote_completion) {
   for (int remote = 0; remote < 2; remote++) {
     built b;
     b.p = fs_program_new(2);
@@ -269,7 +269,7 @@ START_TEST(test_checker_put_remote_completion) {
 END_TEST
 
 /* Beyond 64 ranks contributions are hashed: a duplicate still shows. */
-START_TEST(test_checker_hashed_duplicate) {
+START_TEST(checker_hashed_duplicate) {
   built b;
   int32_t n = 100;
   b.p = fs_program_new(n);
@@ -329,7 +329,7 @@ static int defined_at(const fs_generator *g, int32_t n) {
 }
 
 /* Every generator but pingpong and the schedgen copies records a data flow. */
-START_TEST(test_every_generator_records_flow) {
+START_TEST(every_generator_records_flow) {
   int count;
   const fs_generator *g = fs_generator_list(&count);
   for (int i = 0; i < count; i++) {
@@ -351,7 +351,7 @@ END_TEST
 /* Every generator at N = 1..64, roots 0, N-1 and N/2 where it has one;
  * those that read a platform also on nodes of 4 cores, sequential and
  * round-robin (the last node short when 4 does not divide N). */
-START_TEST(test_every_generator_flow) { /* looped over the generators */
+START_TEST(every_generator_flow) { /* looped over the generators */
   int count;
   const fs_generator *g = &fs_generator_list(&count)[_i];
   if (strcmp(g->name, "pingpong") == 0 || schedgen_copy(g)) return;
@@ -388,7 +388,7 @@ END_TEST
 
 /* And at a few counts beyond 64, where contributions are hashed: 100 (not
  * a power of two, even), 127 (prime) and 128 (a power of two). */
-START_TEST(test_every_generator_flow_large) { /* looped over the generators */
+START_TEST(every_generator_flow_large) { /* looped over the generators */
   int count;
   const fs_generator *g = &fs_generator_list(&count)[_i];
   if (strcmp(g->name, "pingpong") == 0 || schedgen_copy(g)) return;
@@ -408,21 +408,21 @@ END_TEST
 int main(void) {
   Suite *s = suite_create("collectives");
   TCase *checker = tcase_create("checker");
-  tcase_add_loop_test(checker, test_checker_on_exchange, 0, MISTAKES);
-  tcase_add_test(checker, test_checker_forward_needs_data);
-  tcase_add_test(checker, test_checker_write_after_read);
-  tcase_add_test(checker, test_checker_accumulations_commute);
-  tcase_add_test(checker, test_checker_channel_order);
-  tcase_add_test(checker, test_checker_barrier);
-  tcase_add_test(checker, test_checker_put_remote_completion);
-  tcase_add_test(checker, test_checker_hashed_duplicate);
+  tcase_add_loop_test(checker, checker_on_exchange, 0, MISTAKES);
+  tcase_add_test(checker, checker_forward_needs_data);
+  tcase_add_test(checker, checker_write_after_read);
+  tcase_add_test(checker, checker_accumulations_commute);
+  tcase_add_test(checker, checker_channel_order);
+  tcase_add_test(checker, checker_barrier);
+  tcase_add_test(checker, checker_put_remote_completion);
+  tcase_add_test(checker, checker_hashed_duplicate);
   suite_add_tcase(s, checker);
   TCase *library = tcase_create("library");
   int count;
   fs_generator_list(&count);
-  tcase_add_test(library, test_every_generator_records_flow);
-  tcase_add_loop_test(library, test_every_generator_flow, 0, count);
-  tcase_add_loop_test(library, test_every_generator_flow_large, 0, count);
+  tcase_add_test(library, every_generator_records_flow);
+  tcase_add_loop_test(library, every_generator_flow, 0, count);
+  tcase_add_loop_test(library, every_generator_flow_large, 0, count);
   tcase_set_timeout(library, 600);
   suite_add_tcase(s, library);
   return fs_test_run(s);

@@ -244,7 +244,7 @@ static char *temp_name_of(const char *path) {
 /* ---- text_input ---- */
 
 /* The shared error and quoting helpers every reader words its messages with. */
-START_TEST(test_text_error_and_quoting) {
+START_TEST(text_error_and_quoting) {
   fs_error err;
   char quoted[FS_TEXT_QUOTED_SIZE];
   const char line[] = "ab\033c";
@@ -281,7 +281,7 @@ START_TEST(test_text_error_and_quoting) {
 }
 END_TEST
 
-START_TEST(test_input_memory_lines) {
+START_TEST(input_memory_lines) {
   const char text[] = "a\nbc\r\n\n\r\n  last";
   fs_text_input *in = fs_text_input_open_memory(text, sizeof text - 1, "m.txt");
   const char *expect[] = {"a", "bc", "", "", "  last"};
@@ -302,7 +302,7 @@ START_TEST(test_input_memory_lines) {
 }
 END_TEST
 
-START_TEST(test_input_memory_empty) {
+START_TEST(input_memory_empty) {
   fs_text_input *in = fs_text_input_open_memory(NULL, 0, "none");
   const char *line;
   size_t length;
@@ -343,7 +343,7 @@ static char *numbered_text(int n, const char *end, size_t *length) {
   return text;
 }
 
-START_TEST(test_input_large_plain_and_gzip) {
+START_TEST(input_large_plain_and_gzip) {
   size_t length;
   char *text = numbered_text(400000, "\r\n", &length);
   char *plain = fs_test_temp_path(".txt"), *packed = fs_test_temp_path(".txt.gz");
@@ -357,7 +357,7 @@ START_TEST(test_input_large_plain_and_gzip) {
 }
 END_TEST
 
-START_TEST(test_input_gzip_by_magic_not_name) {
+START_TEST(input_gzip_by_magic_not_name) {
   size_t length;
   char *text = numbered_text(3, "\n", &length);
   char *path = fs_test_temp_path(".txt"); /* no .gz: detected by the magic bytes */
@@ -368,7 +368,7 @@ START_TEST(test_input_gzip_by_magic_not_name) {
 }
 END_TEST
 
-START_TEST(test_input_stdin) {
+START_TEST(input_stdin) {
   char *path = temp_with(".txt", "line 0\nline 1\n");
   int saved = dup(0), fd = open(path, O_RDONLY);
   ck_assert_int_ge(fd, 0);
@@ -392,14 +392,14 @@ START_TEST(test_input_stdin) {
 }
 END_TEST
 
-START_TEST(test_input_missing_file) {
+START_TEST(input_missing_file) {
   fs_error err = {{0}};
   ck_assert_ptr_null(fs_text_input_open_file("/nonexistent/x.dag", &err));
   ck_assert_str_eq(err.message, "/nonexistent/x.dag: cannot open: No such file or directory");
 }
 END_TEST
 
-START_TEST(test_input_directory) {
+START_TEST(input_directory) {
   fs_error err = {{0}};
   fs_text_input *in = fs_text_input_open_file("/tmp", &err);
   const char *line;
@@ -414,7 +414,7 @@ START_TEST(test_input_directory) {
 }
 END_TEST
 
-START_TEST(test_input_truncated_gzip) {
+START_TEST(input_truncated_gzip) {
   size_t length;
   char *text = numbered_text(50000, "\n", &length);
   char *path = fs_test_temp_path(".gz");
@@ -474,7 +474,7 @@ static char *read_lines(const char *path) {
  * may span two). Bytes after the last member that do not begin another
  * (zlib's gzread drops them silently) are an error once the lines before
  * them are read, naming where they begin. */
-START_TEST(test_input_gzip_members_and_trailing_bytes) {
+START_TEST(input_gzip_members_and_trailing_bytes) {
   char *path = fs_test_temp_path(".gz"), want[512];
   append_gzip(path, "one\ntw");
   append_gzip(path, "o\nthree\n");
@@ -512,7 +512,7 @@ START_TEST(test_input_gzip_members_and_trailing_bytes) {
 }
 END_TEST
 
-START_TEST(test_input_corrupt_gzip) {
+START_TEST(input_corrupt_gzip) {
   /* gzip magic, then a deflate block of the reserved type 3 */
   const char bad[] = "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\x07\x00\x00\x00";
   char *path = fs_test_temp_path(".gz");
@@ -563,13 +563,13 @@ static void check_line_limit(int from_file) {
   free(path);
 }
 
-START_TEST(test_input_line_limit_memory) { check_line_limit(0); }
+START_TEST(input_line_limit_memory) { check_line_limit(0); }
 END_TEST
 
-START_TEST(test_input_line_limit_file) { check_line_limit(1); }
+START_TEST(input_line_limit_file) { check_line_limit(1); }
 END_TEST
 
-START_TEST(test_input_nul_byte) {
+START_TEST(input_nul_byte) {
   const char text[] = "ok\nab\0c\n";
   fs_text_input *in = fs_text_input_open_memory(text, sizeof text - 1, "n.txt");
   const char *line;
@@ -584,7 +584,7 @@ END_TEST
 
 /* ---- atomic_file ---- */
 
-START_TEST(test_output_commit) {
+START_TEST(output_commit) {
   char *path = fs_test_temp_path(".txt"), *temp = temp_name_of(path);
   fs_error err = {{0}};
   fs_output *out = fs_output_open(path, &err);
@@ -605,7 +605,7 @@ START_TEST(test_output_commit) {
 }
 END_TEST
 
-START_TEST(test_output_large_writes) {
+START_TEST(output_large_writes) {
   char *path = fs_test_temp_path(".bin");
   size_t n = 3 << 20;
   char *big = malloc(n), *huge_format = malloc(600001);
@@ -634,7 +634,7 @@ START_TEST(test_output_large_writes) {
 }
 END_TEST
 
-START_TEST(test_output_replaces_existing) {
+START_TEST(output_replaces_existing) {
   char *path = temp_with(".txt", "old content that is longer");
   fs_error err = {{0}};
   fs_output *out = fs_output_open(path, &err);
@@ -650,7 +650,7 @@ START_TEST(test_output_replaces_existing) {
 }
 END_TEST
 
-START_TEST(test_output_abort) {
+START_TEST(output_abort) {
   char *fresh = fs_test_temp_path(".txt"), *kept = temp_with(".txt", "keep me");
   char *fresh_temp = temp_name_of(fresh), *kept_temp = temp_name_of(kept);
   fs_error err = {{0}};
@@ -674,7 +674,7 @@ START_TEST(test_output_abort) {
 }
 END_TEST
 
-START_TEST(test_output_gzip) {
+START_TEST(output_gzip) {
   char *path = fs_test_temp_path(".csv.gz");
   fs_error err = {{0}};
   fs_output *out = fs_output_open(path, &err);
@@ -694,7 +694,7 @@ START_TEST(test_output_gzip) {
 }
 END_TEST
 
-START_TEST(test_output_missing_directory) {
+START_TEST(output_missing_directory) {
   fs_error err = {{0}};
   ck_assert_ptr_null(fs_output_open("/nonexistent/dir/out.txt", &err));
   ck_assert_str_eq(err.message,
@@ -706,7 +706,7 @@ START_TEST(test_output_missing_directory) {
 }
 END_TEST
 
-START_TEST(test_output_device_full) {
+START_TEST(output_device_full) {
   /* an existing device is written in place, never renamed over */
   fs_error err = {{0}};
   fs_output *out = fs_output_open("/dev/full", &err);
@@ -725,7 +725,7 @@ END_TEST
 
 /* A commit that fails (file size limit) leaves neither PATH nor the
  * temporary file, and an older PATH intact. */
-START_TEST(test_output_failed_commit) {
+START_TEST(output_failed_commit) {
   char *fresh = fs_test_temp_path(".txt"), *kept = temp_with(".txt", "previous");
   char *fresh_temp = temp_name_of(fresh);
   struct rlimit saved, small = {.rlim_cur = 100000, .rlim_max = RLIM_INFINITY};
@@ -756,7 +756,7 @@ START_TEST(test_output_failed_commit) {
 }
 END_TEST
 
-START_TEST(test_output_stdout) {
+START_TEST(output_stdout) {
   char *path = fs_test_temp_path(".txt");
   int saved = dup(1), fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
   fflush(stdout);
@@ -778,7 +778,7 @@ END_TEST
 
 /* ---- reading ---- */
 
-START_TEST(test_read_spec_example) {
+START_TEST(read_spec_example) {
   fs_program *p = read_ok(SPEC_EXAMPLE);
   char names[256], buffer[24];
   ck_assert(p->finalized);
@@ -807,7 +807,7 @@ START_TEST(test_read_spec_example) {
 }
 END_TEST
 
-START_TEST(test_read_all_fields) {
+START_TEST(read_all_fields) {
   fs_program *p = read_ok(ALL_FIELDS);
   char names[256];
   ck_assert_int_eq(p->ranks, 4);
@@ -853,7 +853,7 @@ START_TEST(test_read_all_fields) {
 }
 END_TEST
 
-START_TEST(test_read_units) {
+START_TEST(read_units) {
   fs_program *p = read_ok(H "a sleep 0 time=7\nb sleep 0 time=1.5us\nc sleep 1 time=200ps\n"
                             "d sleep 1 time=3s\ne compute 0 size=8\nf compute 0 size=2MiB\n"
                             "g put 0 to=1 size=1.5GB\nh get 1 from=0 size=0B\ni start 1 skew=1.5\n"
@@ -864,7 +864,7 @@ START_TEST(test_read_units) {
 }
 END_TEST
 
-START_TEST(test_read_layout) {
+START_TEST(read_layout) {
   /* CRLF, tabs, comments everywhere, blank lines, no final newline */
   fs_program *p =
       read_ok("\r\n# first\r\n  \t\r\nfennel-dag\t1#c\r\nranks 3 # three\r\n"
@@ -878,7 +878,7 @@ START_TEST(test_read_layout) {
 }
 END_TEST
 
-START_TEST(test_read_empty_program) {
+START_TEST(read_empty_program) {
   fs_program *p = read_ok("fennel-dag 1\nranks 3\n");
   ck_assert_int_eq(p->ranks, 3);
   ck_assert_int_eq(p->tasks, 0);
@@ -891,7 +891,7 @@ START_TEST(test_read_empty_program) {
 }
 END_TEST
 
-START_TEST(test_read_duplicate_dependencies) {
+START_TEST(read_duplicate_dependencies) {
   fs_program *p = read_ok(H "a start 0\nb proxy 1 after=a,a:local,a any=3\n");
   char names[128];
   ck_assert_int_eq(p->need[1], 3);
@@ -900,7 +900,7 @@ START_TEST(test_read_duplicate_dependencies) {
 }
 END_TEST
 
-START_TEST(test_read_many_tasks) {
+START_TEST(read_many_tasks) {
   /* a chain of 300000 tasks: the name table grows many times */
   size_t capacity = 300000 * 64, used = 0;
   char *text = malloc(capacity);
@@ -924,7 +924,7 @@ START_TEST(test_read_many_tasks) {
 }
 END_TEST
 
-START_TEST(test_read_gzip_file) {
+START_TEST(read_gzip_file) {
   char *path = fs_test_temp_path(".dag.gz");
   write_gzip(path, SPEC_EXAMPLE, strlen(SPEC_EXAMPLE));
   fs_error err = {{0}};
@@ -938,7 +938,7 @@ START_TEST(test_read_gzip_file) {
 }
 END_TEST
 
-START_TEST(test_read_file_errors) {
+START_TEST(read_file_errors) {
   fs_error err = {{0}};
   ck_assert_ptr_null(fs_dag_read_file("/nonexistent.dag", &err));
   ck_assert_str_eq(err.message, "/nonexistent.dag: cannot open: No such file or directory");
@@ -961,7 +961,7 @@ START_TEST(test_read_file_errors) {
 }
 END_TEST
 
-START_TEST(test_read_stdin) {
+START_TEST(read_stdin) {
   char *path = temp_with(".dag", SPEC_EXAMPLE);
   int saved = dup(0), fd = open(path, O_RDONLY);
   dup2(fd, 0);
@@ -977,7 +977,7 @@ START_TEST(test_read_stdin) {
 }
 END_TEST
 
-START_TEST(test_read_overlong_line) {
+START_TEST(read_overlong_line) {
   size_t n = FS_TEXT_LINE_MAX + 40;
   char *text = malloc(n + 64);
   strcpy(text, H "a start 0 label=");
@@ -1170,13 +1170,13 @@ static const error_case error_cases[] = {
      "e.dag:4:17: ", "expected a task name in after= (got ':start')"},
 };
 
-START_TEST(test_read_error) {
+START_TEST(read_error) {
   const error_case *c = &error_cases[_i];
   assert_error_text(c->text, c->length, c->prefix, c->phrase);
 }
 END_TEST
 
-START_TEST(test_read_two_sided) {
+START_TEST(read_two_sided) {
   fs_program *p = read_ok(TWO_SIDED);
   char names[256];
   ck_assert_int_eq(p->ranks, 3);
@@ -1244,7 +1244,7 @@ static char *write_to_text(const fs_program *p, const char *suffix) {
   return text;
 }
 
-START_TEST(test_write_spec_example) {
+START_TEST(write_spec_example) {
   fs_program *p = read_ok(SPEC_EXAMPLE);
   char *text = write_to_text(p, ".dag");
   ck_assert_str_eq(text, SPEC_CANONICAL);
@@ -1253,7 +1253,7 @@ START_TEST(test_write_spec_example) {
 }
 END_TEST
 
-START_TEST(test_write_all_fields) {
+START_TEST(write_all_fields) {
   fs_program *p = read_ok(ALL_FIELDS);
   char *text = write_to_text(p, ".dag");
   ck_assert_str_eq(text, "fennel-dag 1\n"
@@ -1289,7 +1289,7 @@ static void check_round_trip(const char *source, const char *suffix) {
 
 static void assert_write_fails(const fs_program *p, const char *phrase);
 
-START_TEST(test_read_strided) {
+START_TEST(read_strided) {
   fs_program *p = read_ok(STRIDED);
   const int64_t stride[] = {1024, 8, 1536, 1536, 0};
   for (int32_t t = 0; t < 5; t++) ck_assert_int_eq(fs_task_stride(p, t), stride[t]);
@@ -1304,7 +1304,7 @@ START_TEST(test_read_strided) {
 }
 END_TEST
 
-START_TEST(test_write_strided) {
+START_TEST(write_strided) {
   fs_program *p = read_ok(STRIDED);
   char *text = write_to_text(p, ".dag");
   ck_assert_str_eq(text, STRIDED_CANONICAL);
@@ -1315,7 +1315,7 @@ START_TEST(test_write_strided) {
 }
 END_TEST
 
-START_TEST(test_write_two_sided) {
+START_TEST(write_two_sided) {
   fs_program *p = read_ok(TWO_SIDED);
   char *text = write_to_text(p, ".dag");
   ck_assert_str_eq(text, TWO_SIDED_CANONICAL);
@@ -1324,7 +1324,7 @@ START_TEST(test_write_two_sided) {
 }
 END_TEST
 
-START_TEST(test_round_trip_examples) {
+START_TEST(round_trip_examples) {
   check_round_trip(TWO_SIDED, ".dag");
   check_round_trip(TWO_SIDED_CANONICAL, ".dag.gz");
   check_round_trip(STRIDED, ".dag");
@@ -1409,7 +1409,7 @@ static fs_program *random_program(uint64_t seed, int32_t tasks, int named) {
   return p;
 }
 
-START_TEST(test_round_trip_random) {
+START_TEST(round_trip_random) {
   for (int named = 0; named < 2; named++) {
     fs_program *original = random_program(1000 + (uint64_t)_i, 3000, named);
     char *text = write_to_text(original, named ? ".dag.gz" : ".dag");
@@ -1425,7 +1425,7 @@ START_TEST(test_round_trip_random) {
 }
 END_TEST
 
-START_TEST(test_write_unnamed_and_out_of_order) {
+START_TEST(write_unnamed_and_out_of_order) {
   /* dependencies added out of task order: after= still lists them by id */
   fs_program *p = fs_program_new(2);
   for (int i = 0; i < 4; i++) fs_program_add(p, i < 2 ? FS_START : FS_PROXY, i % 2);
@@ -1449,7 +1449,7 @@ START_TEST(test_write_unnamed_and_out_of_order) {
 }
 END_TEST
 
-START_TEST(test_write_forward_dependencies_in_topological_order) {
+START_TEST(write_forward_dependencies_in_topological_order) {
   /* task 0 depends on task 2 (a replayed trace builds a collective before
    * a member's earlier calls): tasks go out in the topological order that
    * takes the smallest ready id first: t1, t2, t0, t3 */
@@ -1481,7 +1481,7 @@ START_TEST(test_write_forward_dependencies_in_topological_order) {
 }
 END_TEST
 
-START_TEST(test_write_gzip_reads_back) {
+START_TEST(write_gzip_reads_back) {
   fs_program *p = read_ok(ALL_FIELDS);
   char *path = fs_test_temp_path(".dag.gz");
   fs_error err = {{0}};
@@ -1500,7 +1500,7 @@ START_TEST(test_write_gzip_reads_back) {
 }
 END_TEST
 
-START_TEST(test_write_stdout) {
+START_TEST(write_stdout) {
   fs_program *p = read_ok(SPEC_EXAMPLE);
   char *path = fs_test_temp_path(".txt");
   int saved = dup(1), fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -1545,7 +1545,7 @@ static fs_program *two_starts(const char *first_name, const char *second_name, c
   return p;
 }
 
-START_TEST(test_write_rejects) {
+START_TEST(write_rejects) {
   fs_program *p = two_starts("a b", NULL, NULL);
   assert_write_fails(p, ": task 0: name 'a b' cannot be written");
   fs_program_free(p);
@@ -1599,7 +1599,7 @@ START_TEST(test_write_rejects) {
 }
 END_TEST
 
-START_TEST(test_write_line_limit) {
+START_TEST(write_line_limit) {
   /* a join of 150000 unnamed tasks needs more than 1 MiB on one line */
   fs_program *p = fs_program_new(1);
   int32_t n = 150000;
@@ -1614,7 +1614,7 @@ START_TEST(test_write_line_limit) {
 }
 END_TEST
 
-START_TEST(test_write_errors) {
+START_TEST(write_errors) {
   fs_program *p = read_ok(SPEC_EXAMPLE);
   fs_error err = {{0}};
   ck_assert_int_eq(fs_dag_write(p, "/nonexistent/dir/x.dag", &err), -1);
@@ -1628,63 +1628,62 @@ END_TEST
 static Suite *dag_suite(void) {
   Suite *suite = suite_create("dag");
   TCase *input = tcase_create("text_input");
-  tcase_add_test(input, test_text_error_and_quoting);
-  tcase_add_test(input, test_input_memory_lines);
-  tcase_add_test(input, test_input_memory_empty);
-  tcase_add_test(input, test_input_large_plain_and_gzip);
-  tcase_add_test(input, test_input_gzip_by_magic_not_name);
-  tcase_add_test(input, test_input_stdin);
-  tcase_add_test(input, test_input_missing_file);
-  tcase_add_test(input, test_input_directory);
-  tcase_add_test(input, test_input_truncated_gzip);
-  tcase_add_test(input, test_input_gzip_members_and_trailing_bytes);
-  tcase_add_test(input, test_input_corrupt_gzip);
-  tcase_add_test(input, test_input_line_limit_memory);
-  tcase_add_test(input, test_input_line_limit_file);
-  tcase_add_test(input, test_input_nul_byte);
+  tcase_add_test(input, text_error_and_quoting);
+  tcase_add_test(input, input_memory_lines);
+  tcase_add_test(input, input_memory_empty);
+  tcase_add_test(input, input_large_plain_and_gzip);
+  tcase_add_test(input, input_gzip_by_magic_not_name);
+  tcase_add_test(input, input_stdin);
+  tcase_add_test(input, input_missing_file);
+  tcase_add_test(input, input_directory);
+  tcase_add_test(input, input_truncated_gzip);
+  tcase_add_test(input, input_gzip_members_and_trailing_bytes);
+  tcase_add_test(input, input_corrupt_gzip);
+  tcase_add_test(input, input_line_limit_memory);
+  tcase_add_test(input, input_line_limit_file);
+  tcase_add_test(input, input_nul_byte);
   suite_add_tcase(suite, input);
   TCase *output = tcase_create("atomic_file");
-  tcase_add_test(output, test_output_commit);
-  tcase_add_test(output, test_output_large_writes);
-  tcase_add_test(output, test_output_replaces_existing);
-  tcase_add_test(output, test_output_abort);
-  tcase_add_test(output, test_output_gzip);
-  tcase_add_test(output, test_output_missing_directory);
-  tcase_add_test(output, test_output_device_full);
-  tcase_add_test(output, test_output_failed_commit);
-  tcase_add_test(output, test_output_stdout);
+  tcase_add_test(output, output_commit);
+  tcase_add_test(output, output_large_writes);
+  tcase_add_test(output, output_replaces_existing);
+  tcase_add_test(output, output_abort);
+  tcase_add_test(output, output_gzip);
+  tcase_add_test(output, output_missing_directory);
+  tcase_add_test(output, output_device_full);
+  tcase_add_test(output, output_failed_commit);
+  tcase_add_test(output, output_stdout);
   suite_add_tcase(suite, output);
   TCase *reader = tcase_create("reader");
-  tcase_add_test(reader, test_read_spec_example);
-  tcase_add_test(reader, test_read_all_fields);
-  tcase_add_test(reader, test_read_two_sided);
-  tcase_add_test(reader, test_read_strided);
-  tcase_add_test(reader, test_read_units);
-  tcase_add_test(reader, test_read_layout);
-  tcase_add_test(reader, test_read_empty_program);
-  tcase_add_test(reader, test_read_duplicate_dependencies);
-  tcase_add_test(reader, test_read_many_tasks);
-  tcase_add_test(reader, test_read_gzip_file);
-  tcase_add_test(reader, test_read_file_errors);
-  tcase_add_test(reader, test_read_stdin);
-  tcase_add_test(reader, test_read_overlong_line);
-  tcase_add_loop_test(reader, test_read_error, 0,
-                      (int)(sizeof error_cases / sizeof error_cases[0]));
+  tcase_add_test(reader, read_spec_example);
+  tcase_add_test(reader, read_all_fields);
+  tcase_add_test(reader, read_two_sided);
+  tcase_add_test(reader, read_strided);
+  tcase_add_test(reader, read_units);
+  tcase_add_test(reader, read_layout);
+  tcase_add_test(reader, read_empty_program);
+  tcase_add_test(reader, read_duplicate_dependencies);
+  tcase_add_test(reader, read_many_tasks);
+  tcase_add_test(reader, read_gzip_file);
+  tcase_add_test(reader, read_file_errors);
+  tcase_add_test(reader, read_stdin);
+  tcase_add_test(reader, read_overlong_line);
+  tcase_add_loop_test(reader, read_error, 0, (int)(sizeof error_cases / sizeof error_cases[0]));
   suite_add_tcase(suite, reader);
   TCase *writer = tcase_create("writer");
-  tcase_add_test(writer, test_write_spec_example);
-  tcase_add_test(writer, test_write_all_fields);
-  tcase_add_test(writer, test_write_two_sided);
-  tcase_add_test(writer, test_write_strided);
-  tcase_add_test(writer, test_round_trip_examples);
-  tcase_add_loop_test(writer, test_round_trip_random, 0, 8);
-  tcase_add_test(writer, test_write_unnamed_and_out_of_order);
-  tcase_add_test(writer, test_write_forward_dependencies_in_topological_order);
-  tcase_add_test(writer, test_write_gzip_reads_back);
-  tcase_add_test(writer, test_write_stdout);
-  tcase_add_test(writer, test_write_rejects);
-  tcase_add_test(writer, test_write_line_limit);
-  tcase_add_test(writer, test_write_errors);
+  tcase_add_test(writer, write_spec_example);
+  tcase_add_test(writer, write_all_fields);
+  tcase_add_test(writer, write_two_sided);
+  tcase_add_test(writer, write_strided);
+  tcase_add_test(writer, round_trip_examples);
+  tcase_add_loop_test(writer, round_trip_random, 0, 8);
+  tcase_add_test(writer, write_unnamed_and_out_of_order);
+  tcase_add_test(writer, write_forward_dependencies_in_topological_order);
+  tcase_add_test(writer, write_gzip_reads_back);
+  tcase_add_test(writer, write_stdout);
+  tcase_add_test(writer, write_rejects);
+  tcase_add_test(writer, write_line_limit);
+  tcase_add_test(writer, write_errors);
   suite_add_tcase(suite, writer);
   return suite;
 }

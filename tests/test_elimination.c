@@ -50,7 +50,7 @@ static void assert_schedule(const fs_program *p, const char *const *expected, in
 
 /* 3 ranks, 4000 B in pof2 = 2 blocks of 2000: the 3-2 step, no butterfly
  * round left (its first round is the 3-2 step), the mirrored expand. */
-START_TEST(test_three_ranks_exact) {
+START_TEST(three_ranks_exact) {
   fs_generator_options o = fs_test_options(3, 4000, 0, NULL);
   fs_program *p = generate(&o);
   static const char *const expected[] = {
@@ -89,7 +89,7 @@ static int count_label(const fs_program *p, fs_task_kind kind, const char *label
 
 /* 7 ranks: pof2 = 4, 3 to eliminate, room for one triple (0,1,2), so two
  * 2-1 pairs (4 -> 3, 6 -> 5); the butterfly runs on 0, 1, 3, 5. */
-START_TEST(test_seven_ranks_shape) {
+START_TEST(seven_ranks_shape) {
   fs_generator_options o = fs_test_options(7, 4000, 0, NULL);
   fs_program *p = generate(&o);
   ck_assert_int_eq(count_label(p, FS_SEND, "eliminate1"), 4); /* 4->3, 6->5, 1<->2 */
@@ -119,7 +119,7 @@ START_TEST(test_seven_ranks_shape) {
 }
 END_TEST
 
-START_TEST(test_options) {
+START_TEST(options) {
   fs_generator_options o = fs_test_options(5, 100, 0, NULL);
   o.root = 1;
   fs_error err = {{0}};
@@ -136,7 +136,7 @@ START_TEST(test_options) {
 }
 END_TEST
 
-START_TEST(test_data_flow) {
+START_TEST(data_flow) {
   static const int64_t sizes[] = {4096, 1000, 3}; /* S < pof2: empty blocks */
   char why[512];
   for (int32_t n = 1; n <= 64; n++)
@@ -195,7 +195,7 @@ static fs_time makespan(int32_t ranks, int64_t size) {
  *   expand from p0 to p2 to p1 then takes 2 c(h):
  *   T = 4 c(h) + 2 c(q) + 2 gamma h + gamma q = 6 alpha + 2.5 beta S + 1.25 gamma S
  *     = 6000 + 10000 + 10000 = 26000 ns: 3-2 steps only, 8000 ns less than N = 7. */
-START_TEST(test_hockney_times) {
+START_TEST(hockney_times) {
   ck_assert_int_eq(makespan(8, 4000), 20000 * FS_NS);
   ck_assert_int_eq(makespan(3, 4000), 20000 * FS_NS);
   ck_assert_int_eq(makespan(7, 4000), 34000 * FS_NS);
@@ -206,14 +206,14 @@ END_TEST
 int main(void) {
   Suite *s = suite_create("elimination");
   TCase *tc = tcase_create("elimination");
-  tcase_add_test(tc, test_three_ranks_exact);
-  tcase_add_test(tc, test_seven_ranks_shape);
-  tcase_add_test(tc, test_options);
-  tcase_add_test(tc, test_hockney_times);
+  tcase_add_test(tc, three_ranks_exact);
+  tcase_add_test(tc, seven_ranks_shape);
+  tcase_add_test(tc, options);
+  tcase_add_test(tc, hockney_times);
   suite_add_tcase(s, tc);
   TCase *flow = tcase_create("data_flow"); /* the checker takes seconds under sanitizers */
   tcase_set_timeout(flow, 120);
-  tcase_add_test(flow, test_data_flow);
+  tcase_add_test(flow, data_flow);
   suite_add_tcase(s, flow);
   SRunner *runner = srunner_create(s);
   srunner_run_all(runner, CK_NORMAL);

@@ -209,7 +209,7 @@ static const char *const every_kind_calls[] = {
     "finalize 520000-530000 comm=0 line=60",
 };
 
-START_TEST(test_every_kind) {
+START_TEST(every_kind_case) {
   const char *rank1 = HEADER1
       "init 0 5\ncomm 4294967298 2 1 0\ncomm_split 5 6 new=4294967298\nfinalize 7 8\n";
   fs_trace *t = read_ok(every_kind, rank1);
@@ -250,7 +250,7 @@ END_TEST
  * or irecv line with the request's parameters and a new id (the handle is
  * the same, the ids are not); an MPI_Startall of two over [80, 90] writes
  * two lines splitting its span; a wait on the inactive request lists -1. */
-START_TEST(test_persistent_starts) {
+START_TEST(persistent_starts) {
   const char *rank0 = HEADER0 "init 0 10\n"
                               "isend 20 21 peer=1 tag=5 comm=0 bytes=64 req=1\n"
                               "wait 30 40 req=1\n"
@@ -309,7 +309,7 @@ static const char nonblocking_collectives[] = HEADER0
     "allreduce 46 47 comm=1 bytes=8 rbytes=8 req=18\n"
     "finalize 50 60\n";
 
-START_TEST(test_nonblocking_collectives) {
+START_TEST(nonblocking_collectives_case) {
   fs_trace *t = read_ok(nonblocking_collectives, NULL);
   const fs_trace_rank *tr = &t->rank[0];
   ck_assert_int_eq(tr->count, 27);
@@ -346,7 +346,7 @@ END_TEST
 
 /* Fuzzing finding (issue 15): an empty list before any value was read
  * added an offset to a null pointer (UBSan, under the sanitizer build). */
-START_TEST(test_empty_first_list) {
+START_TEST(empty_first_list) {
   fs_trace *t = read_ok(HEADER0 "init 0 10\nwaitall 10 10 reqs=\nfinalize 20 20\n", NULL);
   ck_assert_int_eq(t->rank[0].calls[1].kind, FS_CALL_WAITALL);
   ck_assert_int_eq(t->rank[0].calls[1].list_count, 0);
@@ -354,7 +354,7 @@ START_TEST(test_empty_first_list) {
 }
 END_TEST
 
-START_TEST(test_layout) {
+START_TEST(layout) {
   /* tabs and runs of blanks between words, CRLF, no final newline, large values */
   fs_trace *t = read_ok("# fennelsim-trace\t1\r\n  rank  0\t2 \r\n\tinit 0 0\r\n"
                         "send  4611686018425  4611686018427387\tpeer=1 tag=2147483647   "
@@ -370,7 +370,7 @@ START_TEST(test_layout) {
 }
 END_TEST
 
-START_TEST(test_shared_comm) {
+START_TEST(shared_comm) {
   /* the same id defined by both ranks: one communicator; used on comm 1 (self) */
   const char *rank0 = HEADER0
       "init 0 1\ncomm 7 2 0 1\nbarrier 1 2 comm=7\nsend 2 3 peer=0 tag=0 comm=1 bytes=0\n"
@@ -441,7 +441,7 @@ static void assert_ring(const fs_trace *t) {
   ck_assert_int_eq(t->comms, 3);
 }
 
-START_TEST(test_round_trip_files) {
+START_TEST(round_trip_files) {
   /* rank 0 gzip-compressed as the tracer writes it, rank 1 plain text */
   char *path0 = fs_test_temp_path("-rank-0.fstrace.gz"),
        *path1 = fs_test_temp_path("-rank-1.fstrace");
@@ -469,7 +469,7 @@ START_TEST(test_round_trip_files) {
 }
 END_TEST
 
-START_TEST(test_file_errors) {
+START_TEST(file_errors) {
   char *path0 = fs_test_temp_path("-rank-0.fstrace.gz"),
        *missing = fs_test_temp_path("-none.fstrace");
   write_gzip(path0, ring0);
@@ -822,7 +822,7 @@ static const error_case error_cases[] = {
      "'init?')"},
 };
 
-START_TEST(test_error) {
+START_TEST(errors_reported) {
   const error_case *c = &error_cases[_i];
   const char *texts[2] = {c->rank0, c->rank1 ? c->rank1 : RANK1};
   fs_error err = {{0}};
@@ -832,7 +832,7 @@ START_TEST(test_error) {
 }
 END_TEST
 
-START_TEST(test_nul_and_overlong) {
+START_TEST(nul_and_overlong) {
   static const char nul[] = "# fennelsim-trace 1\nrank 0 2\ninit 0\0 1\n";
   fs_text_input *inputs[2] = {fs_text_input_open_memory(nul, sizeof nul - 1, "rank-0.fstrace"),
                               fs_text_input_open_memory(RANK1, strlen(RANK1), "rank-1.fstrace")};
@@ -855,7 +855,7 @@ START_TEST(test_nul_and_overlong) {
 }
 END_TEST
 
-START_TEST(test_long_waitall) {
+START_TEST(long_waitall) {
   /* a waitall of 40000 requests with their statuses: linear in the line */
   int64_t n = 40000;
   size_t size = (size_t)n * 60 + 256;
@@ -895,21 +895,22 @@ END_TEST
 static Suite *fennel_trace_suite(void) {
   Suite *suite = suite_create("fennel_trace");
   TCase *calls = tcase_create("calls");
-  tcase_add_test(calls, test_empty_first_list);
-  tcase_add_test(calls, test_every_kind);
-  tcase_add_test(calls, test_layout);
-  tcase_add_test(calls, test_shared_comm);
-  tcase_add_test(calls, test_persistent_starts);
-  tcase_add_test(calls, test_nonblocking_collectives);
+  tcase_add_test(calls, empty_first_list);
+  tcase_add_test(calls, every_kind_case);
+  tcase_add_test(calls, layout);
+  tcase_add_test(calls, shared_comm);
+  tcase_add_test(calls, persistent_starts);
+  tcase_add_test(calls, nonblocking_collectives_case);
   suite_add_tcase(suite, calls);
   TCase *files = tcase_create("files");
-  tcase_add_test(files, test_round_trip_files);
-  tcase_add_test(files, test_file_errors);
+  tcase_add_test(files, round_trip_files);
+  tcase_add_test(files, file_errors);
   suite_add_tcase(suite, files);
   TCase *errors = tcase_create("errors");
-  tcase_add_loop_test(errors, test_error, 0, (int)(sizeof error_cases / sizeof error_cases[0]));
-  tcase_add_test(errors, test_nul_and_overlong);
-  tcase_add_test(errors, test_long_waitall);
+  tcase_add_loop_test(errors, errors_reported, 0,
+                      (int)(sizeof error_cases / sizeof error_cases[0]));
+  tcase_add_test(errors, nul_and_overlong);
+  tcase_add_test(errors, long_waitall);
   suite_add_tcase(suite, errors);
   return suite;
 }

@@ -90,7 +90,7 @@ static void assert_flow_options(const char *name, const fs_generator_options *o)
 
 /* ---- registry ---------------------------------------------------------- */
 
-START_TEST(test_registry) {
+START_TEST(registry) {
   int count = 0;
   const fs_generator *all = fs_generator_list(&count);
   ck_assert_int_ge(count, 38);
@@ -119,7 +119,7 @@ END_TEST
 
 /* ---- pingpong ---------------------------------------------------------- */
 
-START_TEST(test_pingpong_structure) {
+START_TEST(pingpong_structure) {
   fs_generator_options o = fs_test_options(2, 64, 0, NULL);
   o.rounds = 3;
   fs_program *p = fs_test_generate("pingpong", &o);
@@ -151,7 +151,7 @@ START_TEST(test_pingpong_structure) {
 }
 END_TEST
 
-START_TEST(test_pingpong_errors) {
+START_TEST(pingpong_errors) {
   fs_error err;
   fs_generator_options o = fs_test_options(3, 8, 0, NULL);
   ck_assert(strstr(fs_test_generate_error("pingpong", &o, &err), "exactly 2 ranks"));
@@ -165,7 +165,7 @@ END_TEST
 
 /* ---- multicast --------------------------------------------------------- */
 
-START_TEST(test_multicast_structure) {
+START_TEST(multicast_structure) {
   fs_program *p =
       fs_test_generate("multicast", &(fs_generator_options){.ranks = 5, .size = 1000, .rounds = 1});
   ck_assert_int_eq(p->tasks, 9);
@@ -203,7 +203,7 @@ static rd_counts rd_counts_of(int n) {
   return c;
 }
 
-START_TEST(test_rd_power_of_two_edges) {
+START_TEST(rd_power_of_two_edges) {
   fs_program *p =
       fs_test_generate("allreduce-rd", &(fs_generator_options){.ranks = 8, .size = 8, .rounds = 1});
   ck_assert_int_eq(p->tasks, 8 + 2 * 3 * 8);
@@ -236,7 +236,7 @@ END_TEST
 
 /* 6 ranks: pof2 4, rem 2; 0 and 2 collapse into 1 and 3; active ranks
  * 1, 3, 4, 5 (new ranks 0..3) pair as 1-3, 4-5, then 1-4, 3-5. */
-START_TEST(test_rd_collapse_expand_edges) {
+START_TEST(rd_collapse_expand_edges) {
   fs_program *p =
       fs_test_generate("allreduce-rd", &(fs_generator_options){.ranks = 6, .size = 8, .rounds = 1});
   ck_assert_int_eq(p->tasks, 6 + 3 * 2 + 2 * 2 * 4);
@@ -280,7 +280,7 @@ START_TEST(test_rd_collapse_expand_edges) {
 }
 END_TEST
 
-START_TEST(test_rd_counts) { /* looped over n = 1..64; data flow: test_flow_small */
+START_TEST(rd_counts_case) { /* looped over n = 1..64; data flow: flow_small */
   int n = _i;
   rd_counts c = rd_counts_of(n);
   fs_program *p =
@@ -300,7 +300,7 @@ START_TEST(test_rd_counts) { /* looped over n = 1..64; data flow: test_flow_smal
 }
 END_TEST
 
-START_TEST(test_rd_one_rank) {
+START_TEST(rd_one_rank) {
   fs_program *p =
       fs_test_generate("allreduce-rd", &(fs_generator_options){.ranks = 1, .size = 8, .rounds = 1});
   ck_assert_int_eq(p->tasks, 1);
@@ -313,7 +313,7 @@ END_TEST
 /* ---- allreduce-rm -------------------------------------------------------- */
 
 /* Fennel thesis Fig. 5.25: 6 ranks, (3,2): 6 starts, 18 puts, 12 reduces. */
-START_TEST(test_rm_six_ranks_figure) {
+START_TEST(rm_six_ranks_figure) {
   fs_generator_options o = fs_test_options(6, 8, 0, NULL);
   set_factors(&o, (const int32_t[]){3, 2}, 2);
   fs_program *p = fs_test_generate("allreduce-rm", &o);
@@ -357,7 +357,7 @@ static const struct {
     {2, {8, 8}}, {4, {2, 2, 2, 2}}, {1, {7}},    {3, {2, 3, 2}},
 };
 
-START_TEST(test_rm_counts_and_flow) { /* looped over factorizations */
+START_TEST(rm_counts_and_flow) { /* looped over factorizations */
   int count = factorizations[_i].count, n = 1;
   const int32_t *k = factorizations[_i].factors;
   for (int i = 0; i < count; i++) n *= k[i];
@@ -391,7 +391,7 @@ START_TEST(test_rm_counts_and_flow) { /* looped over factorizations */
 END_TEST
 
 /* Factors all 2 are recursive doubling: the same DAG, task for task. */
-START_TEST(test_rm_twos_equal_rd) {
+START_TEST(rm_twos_equal_rd) {
   fs_generator_options o = fs_test_options(8, 32, 0, NULL);
   set_factors(&o, (const int32_t[]){2, 2, 2}, 3);
   fs_program *rm = fs_test_generate("allreduce-rm", &o), *rd = fs_test_generate("allreduce-rd", &o);
@@ -408,7 +408,7 @@ START_TEST(test_rm_twos_equal_rd) {
 }
 END_TEST
 
-START_TEST(test_rm_errors) {
+START_TEST(rm_errors) {
   fs_error err;
   fs_generator_options o = fs_test_options(6, 8, 0, NULL);
   ck_assert(strstr(fs_test_generate_error("allreduce-rm", &o, &err), "--factors"));
@@ -650,7 +650,7 @@ static const struct {
 /* Every rank op for op as schedgen's loop writes it, at 1..70 ranks (powers
  * of 2 for recdoub), with a size that halves to 0 B; counts are exactly the
  * sums. (Matching and deadlock freedom: the data-flow tests below.) */
-START_TEST(test_two_sided_match_schedgen) { /* looped over two_sided */
+START_TEST(two_sided_match_schedgen) { /* looped over two_sided */
   for (int32_t n = 1; n <= 70; n++) {
     if (two_sided[_i].powers_of_two_only && (n & (n - 1))) continue;
     fs_program *p = generate_sized(two_sided[_i].name, n, 12);
@@ -674,7 +674,7 @@ END_TEST
 
 /* schedgen -p binomialtreebcast -s 4: the root sends to 1 then 2, rank 1
  * forwards to 3 after its recv. */
-START_TEST(test_bcast_four_ranks) {
+START_TEST(bcast_four_ranks) {
   fs_program *p = generate_sized("bcast-binomial", 4, 1024);
   predecessor_lists pl = predecessors_of(p);
   ck_assert_int_eq(p->tasks, 6);
@@ -696,7 +696,7 @@ END_TEST
 /* schedgen -p binomialtreereduce -s 8 (the golden run of docs/MODELS.md): ranks 4..7
  * send only, 2 and 3 forward after one recv, 1 after recvs from 3 and 5,
  * the root receives from 1, 2 and 4. */
-START_TEST(test_reduce_eight_ranks) {
+START_TEST(reduce_eight_ranks) {
   fs_program *p = generate_sized("reduce-binomial", 8, 1024);
   predecessor_lists pl = predecessors_of(p);
   ck_assert_int_eq(p->tasks, 14);
@@ -724,7 +724,7 @@ END_TEST
 
 /* schedgen -p allreduce_recdoub -s 8 -d 8: partners 1, 2, 4 then 4, 2, 1;
  * sizes 4, 2, 1 then 1, 2, 4; each send after the previous recv. */
-START_TEST(test_recdoub_eight_ranks) {
+START_TEST(recdoub_eight_ranks) {
   fs_program *p = generate_sized("allreduce-recdoub", 8, 8);
   predecessor_lists pl = predecessors_of(p);
   ck_assert_int_eq(p->tasks, 8 * 12);
@@ -749,7 +749,7 @@ END_TEST
 
 /* Sizes as schedgen computes them: halving by integer division reaches 0 B
  * (d < N), and doubling starts from there: 16 ranks, 8 B: 4 2 1 0 | 0 0 0 0. */
-START_TEST(test_recdoub_zero_byte_steps) {
+START_TEST(recdoub_zero_byte_steps) {
   fs_program *p = generate_sized("allreduce-recdoub", 16, 8);
   const int64_t size[8] = {4, 2, 1, 0, 0, 0, 0, 0};
   int step = 0;
@@ -768,7 +768,7 @@ END_TEST
 
 /* schedgen's dissemination, 5 ranks: rounds at distance 1, 2, 4; rank r
  * sends to r+d, receives from r-d; each send after the previous recv only. */
-START_TEST(test_dissemination_five_ranks) {
+START_TEST(dissemination_five_ranks) {
   fs_program *p = generate_sized("barrier-dissemination-schedgen", 5, 8);
   predecessor_lists pl = predecessors_of(p);
   ck_assert_int_eq(p->tasks, 5 * 6);
@@ -818,14 +818,14 @@ static void assert_mpich_dissemination(int32_t n, int64_t size) {
   fs_program_free(p);
 }
 
-START_TEST(test_dissemination_mpich) {
+START_TEST(dissemination_mpich) {
   for (int32_t n = 1; n <= 20; n++) assert_mpich_dissemination(n, 8);
   assert_mpich_dissemination(6, 0);
   assert_mpich_dissemination(64, 1);
 }
 END_TEST
 
-START_TEST(test_two_sided_errors) {
+START_TEST(two_sided_errors) {
   fs_error err;
   fs_generator_options o = fs_test_options(6, 8, 0, NULL);
   ck_assert(strstr(fs_test_generate_error("allreduce-recdoub", &o, &err), "power of 2 --ranks"));
@@ -845,7 +845,7 @@ START_TEST(test_two_sided_errors) {
 END_TEST
 
 /* The sizes of the largest runs: 2^20 ranks, exact counts. */
-START_TEST(test_two_sided_at_scale) {
+START_TEST(two_sided_at_scale) {
   int32_t n = 1 << 20;
   fs_program *p = generate_sized("barrier-dissemination-schedgen", n, 8);
   ck_assert_int_eq(p->tasks, 2 * 20 * n);
@@ -872,7 +872,7 @@ END_TEST
 
 /* ---- shared option checks and reduce pricing ------------------------------ */
 
-START_TEST(test_common_errors) { /* looped over the generators */
+START_TEST(common_errors) { /* looped over the generators */
   const char *name = fs_generator_list(NULL)[_i].name;
   fs_error err;
   fs_generator_options o = fs_test_options(2, -1, 0, NULL);
@@ -887,7 +887,7 @@ START_TEST(test_common_errors) { /* looped over the generators */
 }
 END_TEST
 
-START_TEST(test_too_many_tasks) {
+START_TEST(too_many_tasks) {
   fs_error err;
   fs_generator_options o = fs_test_options(INT32_MAX, 8, 0, NULL);
   ck_assert(strstr(fs_test_generate_error("allreduce-rd", &o, &err), "more than"));
@@ -917,7 +917,7 @@ static void assert_reduces_priced(const fs_program *p, int64_t size,
   ck_assert_int_gt(reduces, 0);
 }
 
-START_TEST(test_reduce_pricing) {
+START_TEST(reduce_pricing) {
   for (int timed = 0; timed < 2; timed++) {
     fs_generator_options o = fs_test_options(6, 4096, 0, NULL);
     o.has_reduce_time = timed, o.reduce_time = timed ? 250 * FS_NS : 0;
@@ -1014,7 +1014,7 @@ static void assert_rd_allgather(int32_t n, int64_t size) {
   fs_program_free(p);
 }
 
-START_TEST(test_allgather_ring_structure) {
+START_TEST(allgather_ring_structure) {
   assert_ring(4, 1024);
   assert_ring(5, 8);
   assert_ring(8, 3);
@@ -1024,7 +1024,7 @@ END_TEST
 
 /* 4 ranks, spelled out: rank 2 receives from 1 and sends to 3 in steps
  * 0, 1, 2 (tags 0, 1, 2); step 1's pair waits for step 0's recv only. */
-START_TEST(test_allgather_ring_four_ranks) {
+START_TEST(allgather_ring_four_ranks) {
   fs_program *p = generate_sized("allgather-ring", 4, 1024);
   ck_assert_int_eq(p->tasks, 24);
   ck_assert_int_eq(p->dependencies, 16);
@@ -1054,7 +1054,7 @@ START_TEST(test_allgather_ring_four_ranks) {
 }
 END_TEST
 
-START_TEST(test_allgather_rd_structure) {
+START_TEST(allgather_rd_structure) {
   assert_rd_allgather(4, 1024);
   assert_rd_allgather(8, 5);
   for (int32_t n = 1; n <= 64; n *= 2) assert_rd_allgather(n, 100);
@@ -1062,7 +1062,7 @@ START_TEST(test_allgather_rd_structure) {
 END_TEST
 
 /* 8 ranks, rank 5: partners 4, 7, 1 with 1, 2, 4 blocks, tags 0, 1, 2. */
-START_TEST(test_allgather_rd_eight_ranks) {
+START_TEST(allgather_rd_eight_ranks) {
   fs_program *p = generate_sized("allgather-rd", 8, 1000);
   ck_assert_int_eq(p->tasks, 48);
   ck_assert_int_eq(p->dependencies, 32);
@@ -1085,7 +1085,7 @@ START_TEST(test_allgather_rd_eight_ranks) {
 }
 END_TEST
 
-START_TEST(test_allgather_errors) {
+START_TEST(allgather_errors) {
   fs_error err;
   for (int32_t n = 3; n <= 12; n++) {
     if (!(n & (n - 1))) continue;
@@ -1118,7 +1118,7 @@ START_TEST(test_allgather_errors) {
 END_TEST
 
 /* Larger runs: exact counts and the last task. */
-START_TEST(test_allgather_at_scale) {
+START_TEST(allgather_at_scale) {
   int32_t n = 1000;
   fs_program *p = generate_sized("allgather-ring", n, 8);
   ck_assert_int_eq(p->tasks, 2 * n * (n - 1));
@@ -1209,7 +1209,7 @@ static const struct {
 /* Every rank op for op as the MPI library's loop, at 1..70 ranks, root 0;
  * task order round by round (bcast-linear: the root's send to v, v's
  * recv); one message per channel and tag. */
-START_TEST(test_rooted_match_mpi) { /* looped over rooted */
+START_TEST(rooted_match_mpi) { /* looped over rooted */
   for (int32_t n = 1; n <= 70; n++) {
     fs_program *p = generate_sized(rooted[_i].name, n, 12);
     predecessor_lists pl = predecessors_of(p);
@@ -1243,7 +1243,7 @@ END_TEST
 /* 6 ranks spelled out. scatter: round 1 0->4 (2 blocks); round 2 0->2 (2);
  * round 3 0->1, 2->3, 4->5 (1 each). gather mirrors it: round 1 1->0, 3->2, 5->4;
  * round 2 2->0 (2 blocks), round 3 4->0 (2 blocks). */
-START_TEST(test_scatter_gather_six_ranks) {
+START_TEST(scatter_gather_six_ranks) {
   fs_program *p = generate_sized("scatter-binomial", 6, 100);
   const int32_t scatter[5][4] = {/* from, to, blocks, round */
                                  {0, 4, 2, 1},
@@ -1339,7 +1339,7 @@ static void assert_pairwise(int32_t n, int64_t size) {
   fs_program_free(p);
 }
 
-START_TEST(test_alltoall_pairwise_structure) {
+START_TEST(alltoall_pairwise_structure) {
   for (int32_t n = 1; n <= 16; n++) assert_pairwise(n, 100);
   assert_pairwise(5, 0);
   fs_program *p = generate_sized("alltoall-pairwise", 2, 8); /* one step, tag 1 */
@@ -1350,7 +1350,7 @@ START_TEST(test_alltoall_pairwise_structure) {
 }
 END_TEST
 
-START_TEST(test_rooted_and_alltoall_errors) {
+START_TEST(rooted_and_alltoall_errors) {
   fs_error err;
   const char *names[] = {"bcast-linear", "scatter-binomial", "gather-binomial",
                          "alltoall-pairwise"};
@@ -1375,7 +1375,7 @@ START_TEST(test_rooted_and_alltoall_errors) {
 END_TEST
 
 /* Larger runs: exact counts and the last tasks. */
-START_TEST(test_rooted_at_scale) {
+START_TEST(rooted_at_scale) {
   int32_t n = 1 << 20;
   fs_program *p = generate_sized("scatter-binomial", n + 1, 8);
   ck_assert_int_eq(p->tasks, 2 * n);
@@ -1442,7 +1442,7 @@ static void assert_rotated(const char *name, int32_t n, int32_t root) {
 static const char *const rotated[] = {"bcast-binomial", "reduce-binomial", "scatter-binomial",
                                       "gather-binomial"};
 
-START_TEST(test_root_relabels) { /* looped over rotated */
+START_TEST(root_relabels) { /* looped over rotated */
   for (int32_t n = 1; n <= 40; n++)
     for (int32_t root = 0; root < n; root++) assert_rotated(rotated[_i], n, root);
   assert_rotated(rotated[_i], 1000, 999);
@@ -1453,7 +1453,7 @@ END_TEST
 /* 5 ranks, root 2: the root at relative 0, 3 at relative 1, 4 at 2, 0 at
  * 3, 1 at 4. bcast-binomial: 2 sends to 3 (round 1), 4 (round 2), 1
  * (round 3); 3 forwards to 0 (round 2) after its recv. */
-START_TEST(test_bcast_binomial_root_two) {
+START_TEST(bcast_binomial_root_two) {
   fs_generator_options o = fs_test_options(5, 64, 0, NULL);
   o.root = 2;
   fs_program *p = fs_test_generate("bcast-binomial", &o);
@@ -1487,7 +1487,7 @@ END_TEST
 
 /* Open MPI's linear bcast loops over absolute ranks, skipping the root:
  * root 2 of 5 sends to 0, 1, 3, 4 in that order, each followed by its recv. */
-START_TEST(test_bcast_linear_root) {
+START_TEST(bcast_linear_root) {
   fs_generator_options o = fs_test_options(5, 64, 0, NULL);
   o.root = 2;
   fs_program *p = fs_test_generate("bcast-linear", &o);
@@ -1513,7 +1513,7 @@ END_TEST
  * the root sends relative 4..5 (ranks 2, 3) to rank 2, relative 2..3
  * (ranks 0, 1) to rank 0, then rank 5's block; rank 2 forwards block 3,
  * rank 0 forwards block 1. */
-START_TEST(test_scatter_gather_root) {
+START_TEST(scatter_gather_root) {
   fs_generator_options o = fs_test_options(6, 100, 0, NULL);
   o.root = 4;
   fs_program *p = fs_test_generate("scatter-binomial", &o);
@@ -1535,7 +1535,7 @@ START_TEST(test_scatter_gather_root) {
 }
 END_TEST
 
-START_TEST(test_root_errors) {
+START_TEST(root_errors) {
   const char *names[] = {"bcast-binomial", "reduce-binomial", "bcast-linear", "scatter-binomial",
                          "gather-binomial"};
   fs_error err;
@@ -1584,7 +1584,7 @@ static const struct {
 
 /* Every N = 1..64 (powers of 2 where only those are defined), roots 0, 1,
  * N/2 and N-1 for the rooted ones, sizes that split evenly and not. */
-START_TEST(test_flow_small) { /* looped over flows */
+START_TEST(flow_small) { /* looped over flows */
   for (int32_t n = 1; n <= 64; n++) {
     if (flows[_i].powers_of_two && (n & (n - 1))) continue;
     const int32_t roots[4] = {0, 1 % n, n / 2, n - 1};
@@ -1596,7 +1596,7 @@ START_TEST(test_flow_small) { /* looped over flows */
 }
 END_TEST
 
-START_TEST(test_flow_large) { /* looped over flows */
+START_TEST(flow_large) { /* looped over flows */
   for (int i = 0; i < 3 && flows[_i].large[i]; i++) {
     int32_t n = flows[_i].large[i];
     assert_flow(flows[_i].name, n, 8, 0);
@@ -1608,7 +1608,7 @@ END_TEST
 /* No collective to check: pingpong, and schedgen's allreduce-recdoub and
  * dissemination, whose orders hold by timing only (their headers say why),
  * record FS_COLLECTIVE_NONE and nothing else. */
-START_TEST(test_flow_none) {
+START_TEST(flow_none) {
   const char *names[3] = {"pingpong", "allreduce-recdoub", "barrier-dissemination-schedgen"};
   for (int i = 0; i < 3; i++) {
     fs_data_flow flow;
@@ -1636,7 +1636,7 @@ END_TEST
  * r hears of r-1 in round 1, of r-2 and r-3 in round 2 (r-2's send waited
  * for its recv from r-3), of r-4, r-6 and r-7 in round 3, never of r-5:
  * with 6 ranks, rank 0 never hears of rank 1. MPICH's form passes. */
-START_TEST(test_schedgen_dissemination_is_no_barrier) {
+START_TEST(schedgen_dissemination_is_no_barrier) {
   fs_data_flow flow;
   fs_data_flow_init(&flow);
   fs_generator_options o = fs_test_options(6, 8, 0, NULL);
@@ -1655,7 +1655,7 @@ START_TEST(test_schedgen_dissemination_is_no_barrier) {
 END_TEST
 
 /* What the records say, spelled out at small N. */
-START_TEST(test_flow_records) {
+START_TEST(flow_records) {
   fs_data_flow flow;
   fs_data_flow_init(&flow);
   /* allreduce-rd at 3 ranks: collapse put 0->1 to a temporary, 1 combines
@@ -1725,7 +1725,7 @@ static fs_time hops(int64_t count, int64_t bytes) { return count * 1000 * FS_NS 
  * with one reduce fewer than it counts. With n = 64 B and gamma n = 5 ns:
  * (k+2) 1064 + (k+1) 5 ns; with no reduce time eq. 5.3 exactly. Powers of 2
  * (eq. 5.2 and 5.6) are asserted in tests/test_models.c. */
-START_TEST(test_time_allreduce_rd_eq_5_3) {
+START_TEST(time_allreduce_rd_eq_5_3) {
   const int32_t ranks[] = {3, 5, 6, 7, 12, 100, 1000};
   for (int i = 0; i < 7; i++) {
     int64_t k = floor_log2(ranks[i]);
@@ -1740,7 +1740,7 @@ END_TEST
  * (its parent v - 2^h sends round h in [h, h+1) hops, having received by
  * hop h), and a sender's last send ends by ceil(log2 N) hops:
  * ceil(log2 N)(alpha + beta S). N = 11: 4 hops of 1100 ns, any root. */
-START_TEST(test_time_bcast_binomial) {
+START_TEST(time_bcast_binomial) {
   for (int32_t root = 0; root < 11; root += 5)
     ck_assert_int_eq(makespan_of("bcast-binomial", 11, 100, root, -1), hops(4, 400));
   ck_assert_int_eq(makespan_of("bcast-binomial", 1024, 100, 0, -1), hops(10, 1000));
@@ -1752,7 +1752,7 @@ END_TEST
  * removes v's highest bit), so the makespan is max popcount(v < N) =
  * floor(log2 N) hops: N = 7 takes 2 hops (3 -> 1 -> 0, 6 -> 2 -> 0), not
  * the broadcast's ceil(log2 7) = 3. */
-START_TEST(test_time_reduce_binomial) {
+START_TEST(time_reduce_binomial) {
   ck_assert_int_eq(makespan_of("reduce-binomial", 7, 100, 0, -1), hops(2, 200));
   ck_assert_int_eq(makespan_of("reduce-binomial", 7, 100, 4, -1), hops(2, 200));
   ck_assert_int_eq(makespan_of("reduce-binomial", 8, 100, 0, -1), hops(3, 300));
@@ -1764,14 +1764,14 @@ END_TEST
  * 1000, doubling 1000, 2000, 4000: 6 alpha + 14000 beta = 2 alpha log2 N +
  * 2 ((N-1)/N) S beta, the Rabenseifner cost of eq. 5.4 with gamma = 0
  * (schedgen prices no reduction). */
-START_TEST(test_time_allreduce_recdoub) {
+START_TEST(time_allreduce_recdoub) {
   ck_assert_int_eq(makespan_of("allreduce-recdoub", 8, 8000, 0, -1), hops(6, 14000));
 }
 END_TEST
 
 /* barrier-dissemination: ceil(log2 N) rounds, each send after the
  * previous round's recv: N = 5, S = 0: 3 alpha; S = 8: 3 (alpha + 8 beta). */
-START_TEST(test_time_barrier_dissemination) {
+START_TEST(time_barrier_dissemination) {
   ck_assert_int_eq(makespan_of("barrier-dissemination", 5, 0, 0, -1), hops(3, 0));
   ck_assert_int_eq(makespan_of("barrier-dissemination", 5, 8, 0, -1), hops(3, 24));
 }
@@ -1781,7 +1781,7 @@ END_TEST
  * lands when the rank's own previous send ends): (N-1)(alpha + beta S);
  * N = 5, S = 100: 4 * 1100 ns. allgather-rd: round i sends 2^i S:
  * log2 N alpha + (N-1) S beta; N = 8: 3 alpha + 700 beta. */
-START_TEST(test_time_allgathers) {
+START_TEST(time_allgathers) {
   ck_assert_int_eq(makespan_of("allgather-ring", 5, 100, 0, -1), hops(4, 400));
   ck_assert_int_eq(makespan_of("allgather-rd", 8, 100, 0, -1), hops(3, 700));
 }
@@ -1789,14 +1789,14 @@ END_TEST
 
 /* alltoall-pairwise: N-1 steps, each after both halves of the previous:
  * (N-1)(alpha + beta S); N = 5: 4 * 1100 ns. */
-START_TEST(test_time_alltoall_pairwise) {
+START_TEST(time_alltoall_pairwise) {
   ck_assert_int_eq(makespan_of("alltoall-pairwise", 5, 100, 0, -1), hops(4, 400));
 }
 END_TEST
 
 /* bcast-linear: the root sends N-1 messages back to back: (N-1)(alpha +
  * beta S); N = 6, any root: 5 * 1100 ns. */
-START_TEST(test_time_bcast_linear) {
+START_TEST(time_bcast_linear) {
   ck_assert_int_eq(makespan_of("bcast-linear", 6, 100, 0, -1), hops(5, 500));
   ck_assert_int_eq(makespan_of("bcast-linear", 6, 100, 3, -1), hops(5, 500));
 }
@@ -1811,7 +1811,7 @@ END_TEST
  * 2 blocks [1100, 2300]; the root's recvs take no CPU: 2300 ns = 2 alpha +
  * 3 S beta. N = 8: 4 receives 5's block and 6's two (6 after 7's, at
  * 2300), then sends 4 blocks [2300, 3700]: 3 alpha + 7 S beta. */
-START_TEST(test_time_scatter_gather_binomial) {
+START_TEST(time_scatter_gather_binomial) {
   ck_assert_int_eq(makespan_of("scatter-binomial", 6, 100, 0, -1), hops(3, 500));
   ck_assert_int_eq(makespan_of("scatter-binomial", 6, 100, 5, -1), hops(3, 500));
   ck_assert_int_eq(makespan_of("scatter-binomial", 8, 100, 0, -1), hops(3, 700));
@@ -1824,67 +1824,67 @@ END_TEST
 static Suite *generators_suite(void) {
   Suite *s = suite_create("generators");
   TCase *tc = tcase_create("structure");
-  tcase_add_test(tc, test_registry);
-  tcase_add_test(tc, test_pingpong_structure);
-  tcase_add_test(tc, test_pingpong_errors);
-  tcase_add_test(tc, test_multicast_structure);
-  tcase_add_test(tc, test_rd_power_of_two_edges);
-  tcase_add_test(tc, test_rd_collapse_expand_edges);
-  tcase_add_loop_test(tc, test_rd_counts, 1, 65);
-  tcase_add_test(tc, test_rd_one_rank);
-  tcase_add_test(tc, test_rm_six_ranks_figure);
-  tcase_add_loop_test(tc, test_rm_counts_and_flow, 0,
+  tcase_add_test(tc, registry);
+  tcase_add_test(tc, pingpong_structure);
+  tcase_add_test(tc, pingpong_errors);
+  tcase_add_test(tc, multicast_structure);
+  tcase_add_test(tc, rd_power_of_two_edges);
+  tcase_add_test(tc, rd_collapse_expand_edges);
+  tcase_add_loop_test(tc, rd_counts_case, 1, 65);
+  tcase_add_test(tc, rd_one_rank);
+  tcase_add_test(tc, rm_six_ranks_figure);
+  tcase_add_loop_test(tc, rm_counts_and_flow, 0,
                       (int)(sizeof factorizations / sizeof factorizations[0]));
-  tcase_add_test(tc, test_rm_twos_equal_rd);
-  tcase_add_test(tc, test_rm_errors);
-  tcase_add_loop_test(tc, test_common_errors, 0, 15);
-  tcase_add_test(tc, test_too_many_tasks);
-  tcase_add_test(tc, test_reduce_pricing);
+  tcase_add_test(tc, rm_twos_equal_rd);
+  tcase_add_test(tc, rm_errors);
+  tcase_add_loop_test(tc, common_errors, 0, 15);
+  tcase_add_test(tc, too_many_tasks);
+  tcase_add_test(tc, reduce_pricing);
   suite_add_tcase(s, tc);
   TCase *two = tcase_create("two_sided");
-  tcase_add_loop_test(two, test_two_sided_match_schedgen, 0, 4);
-  tcase_add_test(two, test_bcast_four_ranks);
-  tcase_add_test(two, test_reduce_eight_ranks);
-  tcase_add_test(two, test_recdoub_eight_ranks);
-  tcase_add_test(two, test_recdoub_zero_byte_steps);
-  tcase_add_test(two, test_dissemination_five_ranks);
-  tcase_add_test(two, test_dissemination_mpich);
-  tcase_add_test(two, test_two_sided_errors);
-  tcase_add_test(two, test_two_sided_at_scale);
-  tcase_add_test(two, test_allgather_ring_structure);
-  tcase_add_test(two, test_allgather_ring_four_ranks);
-  tcase_add_test(two, test_allgather_rd_structure);
-  tcase_add_test(two, test_allgather_rd_eight_ranks);
-  tcase_add_test(two, test_allgather_errors);
-  tcase_add_test(two, test_allgather_at_scale);
-  tcase_add_loop_test(two, test_rooted_match_mpi, 0, 3);
-  tcase_add_test(two, test_scatter_gather_six_ranks);
-  tcase_add_test(two, test_alltoall_pairwise_structure);
-  tcase_add_test(two, test_rooted_and_alltoall_errors);
-  tcase_add_test(two, test_rooted_at_scale);
-  tcase_add_loop_test(two, test_root_relabels, 0, 4);
-  tcase_add_test(two, test_bcast_binomial_root_two);
-  tcase_add_test(two, test_bcast_linear_root);
-  tcase_add_test(two, test_scatter_gather_root);
-  tcase_add_test(two, test_root_errors);
+  tcase_add_loop_test(two, two_sided_match_schedgen, 0, 4);
+  tcase_add_test(two, bcast_four_ranks);
+  tcase_add_test(two, reduce_eight_ranks);
+  tcase_add_test(two, recdoub_eight_ranks);
+  tcase_add_test(two, recdoub_zero_byte_steps);
+  tcase_add_test(two, dissemination_five_ranks);
+  tcase_add_test(two, dissemination_mpich);
+  tcase_add_test(two, two_sided_errors);
+  tcase_add_test(two, two_sided_at_scale);
+  tcase_add_test(two, allgather_ring_structure);
+  tcase_add_test(two, allgather_ring_four_ranks);
+  tcase_add_test(two, allgather_rd_structure);
+  tcase_add_test(two, allgather_rd_eight_ranks);
+  tcase_add_test(two, allgather_errors);
+  tcase_add_test(two, allgather_at_scale);
+  tcase_add_loop_test(two, rooted_match_mpi, 0, 3);
+  tcase_add_test(two, scatter_gather_six_ranks);
+  tcase_add_test(two, alltoall_pairwise_structure);
+  tcase_add_test(two, rooted_and_alltoall_errors);
+  tcase_add_test(two, rooted_at_scale);
+  tcase_add_loop_test(two, root_relabels, 0, 4);
+  tcase_add_test(two, bcast_binomial_root_two);
+  tcase_add_test(two, bcast_linear_root);
+  tcase_add_test(two, scatter_gather_root);
+  tcase_add_test(two, root_errors);
   suite_add_tcase(s, two);
   TCase *flow = tcase_create("data_flow");
-  tcase_add_loop_test(flow, test_flow_small, 0, (int)(sizeof flows / sizeof flows[0]));
-  tcase_add_loop_test(flow, test_flow_large, 0, (int)(sizeof flows / sizeof flows[0]));
-  tcase_add_test(flow, test_flow_none);
-  tcase_add_test(flow, test_schedgen_dissemination_is_no_barrier);
-  tcase_add_test(flow, test_flow_records);
+  tcase_add_loop_test(flow, flow_small, 0, (int)(sizeof flows / sizeof flows[0]));
+  tcase_add_loop_test(flow, flow_large, 0, (int)(sizeof flows / sizeof flows[0]));
+  tcase_add_test(flow, flow_none);
+  tcase_add_test(flow, schedgen_dissemination_is_no_barrier);
+  tcase_add_test(flow, flow_records);
   suite_add_tcase(s, flow);
   TCase *times = tcase_create("analytic_times");
-  tcase_add_test(times, test_time_allreduce_rd_eq_5_3);
-  tcase_add_test(times, test_time_bcast_binomial);
-  tcase_add_test(times, test_time_reduce_binomial);
-  tcase_add_test(times, test_time_allreduce_recdoub);
-  tcase_add_test(times, test_time_barrier_dissemination);
-  tcase_add_test(times, test_time_allgathers);
-  tcase_add_test(times, test_time_alltoall_pairwise);
-  tcase_add_test(times, test_time_bcast_linear);
-  tcase_add_test(times, test_time_scatter_gather_binomial);
+  tcase_add_test(times, time_allreduce_rd_eq_5_3);
+  tcase_add_test(times, time_bcast_binomial);
+  tcase_add_test(times, time_reduce_binomial);
+  tcase_add_test(times, time_allreduce_recdoub);
+  tcase_add_test(times, time_barrier_dissemination);
+  tcase_add_test(times, time_allgathers);
+  tcase_add_test(times, time_alltoall_pairwise);
+  tcase_add_test(times, time_bcast_linear);
+  tcase_add_test(times, time_scatter_gather_binomial);
   suite_add_tcase(s, times);
   return s;
 }

@@ -114,7 +114,7 @@ static void assert_tasks(const fs_program *p, const expected_task *want, int n) 
 
 /* ---- statements ---- */
 
-START_TEST(test_golden_two_ranks) {
+START_TEST(golden_two_ranks) {
   fs_program *p = read_ok("num_ranks 2\nrank 0 {\nl1: send 1b to 1 tag 0\n}\n"
                           "rank 1 {\nl1: recv 1b from 0 tag 0\n}\n");
   ck_assert_int_eq(p->ranks, 2);
@@ -133,7 +133,7 @@ START_TEST(test_golden_two_ranks) {
 }
 END_TEST
 
-START_TEST(test_golden_bcast) {
+START_TEST(golden_bcast) {
   fs_program *p = read_ok(BCAST_4);
   ck_assert_int_eq(p->ranks, 4);
   ck_assert_int_eq(p->dependencies, 1);
@@ -148,7 +148,7 @@ START_TEST(test_golden_bcast) {
 }
 END_TEST
 
-START_TEST(test_every_clause) {
+START_TEST(every_clause) {
   fs_program *p = read_ok("num_ranks 3\nrank 0 {\n"
                           "a: send 8b to 1\n"
                           "b: send 16b to 2 tag 5\n"
@@ -205,7 +205,7 @@ START_TEST(test_every_clause) {
 }
 END_TEST
 
-START_TEST(test_blanks) {
+START_TEST(blanks) {
   /* txt2bin needs no blank after a keyword inside a statement, allows
    * them between the size and 'b', and takes tabs anywhere */
   fs_program *p = read_ok("num_ranks 2 rank 0 {\tl0: calc 1\n"
@@ -232,7 +232,7 @@ START_TEST(test_blanks) {
 }
 END_TEST
 
-START_TEST(test_dependencies) {
+START_TEST(dependencies_case) {
   fs_program *p = read_ok("num_ranks 1\nrank 0 {\n"
                           "a: calc 1\nb: calc 2\nc: send 8b to 0\nd: recv 8b from 0\n"
                           "b requires a\n"
@@ -259,7 +259,7 @@ START_TEST(test_dependencies) {
 }
 END_TEST
 
-START_TEST(test_comments) {
+START_TEST(comments) {
   fs_program *p = read_ok("// a schedule\n"
                           "/* over\n   two lines */ num_ranks 2 // two ranks\n"
                           "/**/rank 0 { // rank zero\n"
@@ -278,7 +278,7 @@ START_TEST(test_comments) {
 }
 END_TEST
 
-START_TEST(test_layout) {
+START_TEST(layout) {
   /* CRLF, blank lines, trailing blanks, no final newline, empty blocks */
   fs_program *p = read_ok("\r\n  \t\r\nnum_ranks 3 \r\n\r\nrank 0 {\r\n}\r\n"
                           "rank 1 {\r\n  l1: recv 4b from 2 tag 1  \r\n}\r\n"
@@ -300,7 +300,7 @@ END_TEST
 
 /* ---- labels ---- */
 
-START_TEST(test_labels_per_rank) {
+START_TEST(labels_per_rank) {
   /* the same labels in every block, each its own task */
   fs_program *p = read_ok("num_ranks 2\n"
                           "rank 0 {\nx: calc 1\ny: calc 2\ny requires x\n}\n"
@@ -314,7 +314,7 @@ START_TEST(test_labels_per_rank) {
 }
 END_TEST
 
-START_TEST(test_label_defined_twice) {
+START_TEST(label_defined_twice) {
   /* txt2bin keeps the first operation of a label (std::map::insert) and
    * silently leaves the second unnamed: an error here, at the second
    * label; the same label in another rank's block is another label */
@@ -334,7 +334,7 @@ START_TEST(test_label_defined_twice) {
 }
 END_TEST
 
-START_TEST(test_label_words) {
+START_TEST(label_words) {
   /* words that are keywords only inside a statement are labels here, and
    * a label may start with a keyword */
   fs_program *p = read_ok(P2 "to: calc 1\ntag: calc 2\nrequires: calc 3\nsendx: calc 4\n"
@@ -354,7 +354,7 @@ START_TEST(test_label_words) {
 }
 END_TEST
 
-START_TEST(test_many_labels) {
+START_TEST(many_labels) {
   /* 3000 labels in one block (the table grows past what '}' keeps), then
    * a block reusing some: none leaks from the first block */
   size_t capacity = 3000 * 64 + 256, used = 0;
@@ -413,7 +413,7 @@ static char *dissemination(int ranks, int rounds, size_t *length) {
   return text;
 }
 
-START_TEST(test_dissemination_structure) {
+START_TEST(dissemination_structure) {
   enum { RANKS = 1024, ROUNDS = 10 };
   size_t length;
   char *text = dissemination(RANKS, ROUNDS, &length);
@@ -471,7 +471,7 @@ static void assert_same_program(const fs_program *a, const fs_program *b) {
   ck_assert_int_eq(wrong, 0);
 }
 
-START_TEST(test_gzip_file) {
+START_TEST(gzip_file) {
   size_t length;
   char *text = dissemination(64, 6, &length);
   char *path = fs_test_temp_path(".goal.gz");
@@ -489,7 +489,7 @@ START_TEST(test_gzip_file) {
 }
 END_TEST
 
-START_TEST(test_stdin) {
+START_TEST(stdin_case) {
   char *path = fs_test_temp_path(".goal");
   ck_assert_int_eq(fs_test_write_file(path, BCAST_4, 0), 0);
   int saved = dup(0), fd = open(path, O_RDONLY);
@@ -517,7 +517,7 @@ START_TEST(test_stdin) {
 }
 END_TEST
 
-START_TEST(test_file_errors) {
+START_TEST(file_errors) {
   fs_error err = {{0}};
   ck_assert_ptr_null(fs_goal_read_file("/nonexistent.goal", &err));
   ck_assert_str_eq(err.message, "/nonexistent.goal: cannot open: No such file or directory");
@@ -531,7 +531,7 @@ START_TEST(test_file_errors) {
 }
 END_TEST
 
-START_TEST(test_convert_to_dag) {
+START_TEST(convert_to_dag) {
   /* the names of a GOAL program are valid .dag names: it converts, and the
    * .dag reads back as the same program (start edges included) */
   fs_program *p = read_ok("num_ranks 3\nrank 0 {\nl1: send 8b to 1 tag 5 cpu 1 nic 2\n"
@@ -575,7 +575,7 @@ static void assert_same_schedule(const fs_program *a, const fs_program *b) {
   ck_assert_int_eq(wrong, 0);
 }
 
-START_TEST(test_goal_round_trip) {
+START_TEST(goal_round_trip) {
   /* read -> GOAL writer -> read: the same schedule; written again, the
    * same bytes */
   size_t length;
@@ -788,7 +788,7 @@ static const error_case error_cases[] = {
     {P2 "calc\0 1\n", 29, "e.goal:3:5: NUL byte in text (is this a binary file?)"},
 };
 
-START_TEST(test_error) {
+START_TEST(errors_reported) {
   const error_case *c = &error_cases[_i];
   fs_error err = {{0}};
   size_t length = c->length ? c->length : strlen(c->text);
@@ -798,7 +798,7 @@ START_TEST(test_error) {
 }
 END_TEST
 
-START_TEST(test_overlong_line) {
+START_TEST(overlong_line) {
   size_t n = FS_TEXT_LINE_MAX + 40;
   char *text = malloc(n + 64);
   strcpy(text, P2 "l");
@@ -812,7 +812,7 @@ START_TEST(test_overlong_line) {
 }
 END_TEST
 
-START_TEST(test_long_label) {
+START_TEST(long_label) {
   /* a label near the line limit: named, found again, quoted shortened */
   size_t n = 100000;
   char *label = malloc(n + 1);
@@ -838,32 +838,33 @@ END_TEST
 static Suite *goal_suite(void) {
   Suite *suite = suite_create("goal");
   TCase *statements = tcase_create("statements");
-  tcase_add_test(statements, test_golden_two_ranks);
-  tcase_add_test(statements, test_golden_bcast);
-  tcase_add_test(statements, test_every_clause);
-  tcase_add_test(statements, test_blanks);
-  tcase_add_test(statements, test_dependencies);
-  tcase_add_test(statements, test_comments);
-  tcase_add_test(statements, test_layout);
+  tcase_add_test(statements, golden_two_ranks);
+  tcase_add_test(statements, golden_bcast);
+  tcase_add_test(statements, every_clause);
+  tcase_add_test(statements, blanks);
+  tcase_add_test(statements, dependencies_case);
+  tcase_add_test(statements, comments);
+  tcase_add_test(statements, layout);
   suite_add_tcase(suite, statements);
   TCase *labels = tcase_create("labels");
-  tcase_add_test(labels, test_labels_per_rank);
-  tcase_add_test(labels, test_label_defined_twice);
-  tcase_add_test(labels, test_label_words);
-  tcase_add_test(labels, test_many_labels);
-  tcase_add_test(labels, test_long_label);
+  tcase_add_test(labels, labels_per_rank);
+  tcase_add_test(labels, label_defined_twice);
+  tcase_add_test(labels, label_words);
+  tcase_add_test(labels, many_labels);
+  tcase_add_test(labels, long_label);
   suite_add_tcase(suite, labels);
   TCase *inputs = tcase_create("inputs");
-  tcase_add_test(inputs, test_dissemination_structure);
-  tcase_add_test(inputs, test_gzip_file);
-  tcase_add_test(inputs, test_stdin);
-  tcase_add_test(inputs, test_file_errors);
-  tcase_add_test(inputs, test_convert_to_dag);
-  tcase_add_test(inputs, test_goal_round_trip);
+  tcase_add_test(inputs, dissemination_structure);
+  tcase_add_test(inputs, gzip_file);
+  tcase_add_test(inputs, stdin_case);
+  tcase_add_test(inputs, file_errors);
+  tcase_add_test(inputs, convert_to_dag);
+  tcase_add_test(inputs, goal_round_trip);
   suite_add_tcase(suite, inputs);
   TCase *errors = tcase_create("errors");
-  tcase_add_loop_test(errors, test_error, 0, (int)(sizeof error_cases / sizeof error_cases[0]));
-  tcase_add_test(errors, test_overlong_line);
+  tcase_add_loop_test(errors, errors_reported, 0,
+                      (int)(sizeof error_cases / sizeof error_cases[0]));
+  tcase_add_test(errors, overlong_line);
   suite_add_tcase(suite, errors);
   return suite;
 }

@@ -76,7 +76,7 @@ static char *gunzip_file(const char *path) {
 /* Tasks added with the ranks interleaved and dependencies out of order:
  * the output groups by rank, labels in task order, dependencies grouped by
  * dependent and sorted by predecessor. */
-START_TEST(test_exact_text) {
+START_TEST(exact_text) {
   fs_program *p = fs_program_new(2);
   int32_t any = message(p, FS_RECV, 1, FS_ANY_SOURCE, 8, FS_ANY_TAG);
   ck_assert_int_eq(fs_task_set_cpu(p, any, 1), 0);
@@ -119,7 +119,7 @@ START_TEST(test_exact_text) {
 END_TEST
 
 /* A rank without tasks is an empty block; large values are written whole. */
-START_TEST(test_empty_rank_and_large_values) {
+START_TEST(empty_rank_and_large_values) {
   fs_program *p = fs_program_new(3);
   message(p, FS_SEND, 0, 2, (int64_t)1 << 40, 2147483647);
   message(p, FS_RECV, 2, 0, (int64_t)1 << 40, 2147483647);
@@ -156,7 +156,7 @@ static const char bcast4[] = "num_ranks 4\n"
                              "l1: recv 1024b from 1 tag 0\n"
                              "}\n";
 
-START_TEST(test_generated_bcast) {
+START_TEST(generated_bcast) {
   fs_generator_options o = {.ranks = 4, .size = 1024, .rounds = 1};
   fs_error err;
   fs_program *p = fs_generator_find("bcast-binomial")->generate(&o, &err);
@@ -168,7 +168,7 @@ START_TEST(test_generated_bcast) {
 }
 END_TEST
 
-START_TEST(test_gzip) {
+START_TEST(gzip) {
   fs_generator_options o = {.ranks = 4, .size = 1024, .rounds = 1};
   fs_error err;
   fs_program *p = fs_generator_find("bcast-binomial")->generate(&o, &err);
@@ -183,7 +183,7 @@ START_TEST(test_gzip) {
 }
 END_TEST
 
-START_TEST(test_unwritable_path) {
+START_TEST(unwritable_path) {
   fs_program *p = fs_program_new(1);
   calc(p, 0, FS_NS);
   fs_test_finalize(p);
@@ -196,7 +196,7 @@ END_TEST
 
 /* ---- refusals ----------------------------------------------------------- */
 
-START_TEST(test_refuses_kinds) {
+START_TEST(refuses_kinds) {
   const fs_task_kind kinds[] = {FS_START, FS_PROXY, FS_SLEEP, FS_PUT, FS_GET};
   const char *names[] = {"(start on rank 1)", "(proxy on rank 1)", "(sleep on rank 1)",
                          "(put on rank 1)", "(get on rank 1)"};
@@ -256,7 +256,7 @@ static fs_program *refused_program(enum refusal r) {
   return p;
 }
 
-START_TEST(test_refusals) { /* looped over enum refusal */
+START_TEST(refusals) { /* looped over enum refusal */
   const char *expected[REFUSALS] = {
       "task t2 (compute on rank 0) cannot be written as GOAL: calc needs a time=",
       "task t2 (compute on rank 0) cannot be written as GOAL: calc takes a whole, non-negative "
@@ -278,7 +278,7 @@ START_TEST(test_refusals) { /* looped over enum refusal */
 }
 END_TEST
 
-START_TEST(test_not_finalized) {
+START_TEST(not_finalized) {
   fs_program *p = fs_program_new(1);
   calc(p, 0, FS_NS);
   fs_error err;
@@ -294,7 +294,7 @@ END_TEST
 
 static char *out, *err;
 
-START_TEST(test_cli_format) {
+START_TEST(cli_format) {
   ck_assert_int_eq(fennelsim("gen bcast-binomial --ranks 4 --size 1KiB --format goal"), 0);
   ck_assert_str_eq(out, bcast4);
   char *goal = fs_test_temp_path(".goal"), *gz = fs_test_temp_path(".goal.gz"),
@@ -325,7 +325,7 @@ START_TEST(test_cli_format) {
 }
 END_TEST
 
-START_TEST(test_cli_errors) {
+START_TEST(cli_errors) {
   ck_assert_int_eq(fennelsim("gen bcast-binomial --ranks 4 --format xml"), 2);
   ck_assert(strstr(err, "--format xml: expected dag or goal"));
   char *goal = fs_test_temp_path(".goal");
@@ -339,7 +339,7 @@ START_TEST(test_cli_errors) {
 }
 END_TEST
 
-START_TEST(test_cli_convert) {
+START_TEST(cli_convert) {
   char *dag = fs_test_temp_path(".dag"), *goal = fs_test_temp_path(".goal");
   ck_assert_int_eq(fs_test_write_file(dag,
                                       "fennel-dag 1\nranks 1\nc compute 0 time=5ns\n"
@@ -357,19 +357,19 @@ END_TEST
 static Suite *goal_writer_suite(void) {
   Suite *s = suite_create("goal_writer");
   TCase *tc = tcase_create("writer");
-  tcase_add_test(tc, test_exact_text);
-  tcase_add_test(tc, test_empty_rank_and_large_values);
-  tcase_add_test(tc, test_generated_bcast);
-  tcase_add_test(tc, test_gzip);
-  tcase_add_test(tc, test_unwritable_path);
-  tcase_add_test(tc, test_refuses_kinds);
-  tcase_add_loop_test(tc, test_refusals, 0, REFUSALS);
-  tcase_add_test(tc, test_not_finalized);
+  tcase_add_test(tc, exact_text);
+  tcase_add_test(tc, empty_rank_and_large_values);
+  tcase_add_test(tc, generated_bcast);
+  tcase_add_test(tc, gzip);
+  tcase_add_test(tc, unwritable_path);
+  tcase_add_test(tc, refuses_kinds);
+  tcase_add_loop_test(tc, refusals, 0, REFUSALS);
+  tcase_add_test(tc, not_finalized);
   suite_add_tcase(s, tc);
   TCase *cli = tcase_create("cli");
-  tcase_add_test(cli, test_cli_format);
-  tcase_add_test(cli, test_cli_errors);
-  tcase_add_test(cli, test_cli_convert);
+  tcase_add_test(cli, cli_format);
+  tcase_add_test(cli, cli_errors);
+  tcase_add_test(cli, cli_convert);
   suite_add_tcase(s, cli);
   return s;
 }

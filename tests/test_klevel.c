@@ -60,7 +60,7 @@ static void assert_schedule(const char *name, int32_t root, int64_t size,
  * and P4 -> P6 inside the switches (level 1), then every node's holder to
  * its other core. The scatter's level-2 message carries 4 blocks (M
  * alpha(0) alpha(1)), level 1 two (M alpha(0)), local one. */
-START_TEST(test_kappa2_root0) {
+START_TEST(kappa2_root0) {
   static const char *const bcast[] = {
       "send 0>4 2 level2",        "recv 4<0 2 level2",         "send 0>2 2 level1",
       "recv 2<0 2 level1",        "send 4>6 2 level1 after=1", "recv 6<4 2 level1",
@@ -84,7 +84,7 @@ END_TEST
  * at the node offset of the root's node within its switch (node 0 of
  * switch 1 -> node 0 of switch 0): 5 -> 1; 1 -> 3 and 5 -> 7; locally each
  * holder serves the first core of its node. */
-START_TEST(test_kappa2_root5) {
+START_TEST(kappa2_root5) {
   static const char *const bcast[] = {
       "send 5>1 3 level2",        "recv 1<5 3 level2", "send 1>3 3 level1 after=1",
       "recv 3<1 3 level1",        "send 5>7 3 level1", "recv 7<5 3 level1",
@@ -106,7 +106,7 @@ END_TEST
 
 /* Without a platform every rank is a node under one level: the direct
  * 1-level broadcast, root to every other rank in cyclic rank order. */
-START_TEST(test_no_platform_is_direct) {
+START_TEST(no_platform_is_direct) {
   fs_generator_options o = fs_test_options(4, 10, 2, NULL);
   fs_program *p = fs_test_generate("bcast-klevel", &o);
   static const int32_t to[] = {3, 0, 1};
@@ -122,7 +122,7 @@ START_TEST(test_no_platform_is_direct) {
 }
 END_TEST
 
-START_TEST(test_options) {
+START_TEST(options) {
   fs_platform *pf = kappa2();
   fs_error err = {{0}};
   fs_generator_options o = fs_test_options(6, 1, 0, pf); /* the platform maps 8 */
@@ -166,7 +166,7 @@ static void check_flow(const fs_platform *pf, int32_t ranks, int all_roots) {
     }
 }
 
-START_TEST(test_data_flow) {
+START_TEST(data_flow) {
   fs_error err = {{0}};
   fs_platform *pf = kappa2();
   check_flow(pf, 8, 1);
@@ -254,7 +254,7 @@ static fs_time simulate(const char *name, const fs_generator_options *o, const c
  * the root's later sends differ (P0 -> P2 arrives at 14 here, at 9 in the
  * thesis), but no such send is on the critical path: both totals are
  * exact. The same from root 5 by symmetry. */
-START_TEST(test_thesis_times) {
+START_TEST(thesis_times) {
   fs_platform *pf = kappa2();
   char path[64], params[96];
   write_kappa_pairs(pf, path, sizeof path);
@@ -285,7 +285,7 @@ END_TEST
  * alpha = 1 us, beta = 1 ns/B, S = 1000:
  *   2x2x2 (kappa 2, a 2): bcast 3 x 2000 = 6000 ns; scatter 3000 + 7000 = 10000 ns;
  *   3x3x3 (kappa 2, a 3): bcast 6 x 2000 = 12000 ns; scatter 6000 + 26000 = 32000 ns. */
-START_TEST(test_hockney_closed_forms) {
+START_TEST(hockney_closed_forms) {
   const char *params = "alpha=1us beta=1ns";
   fs_platform *pf = kappa2();
   fs_generator_options o = fs_test_options(8, 1000, 3, pf);
@@ -307,16 +307,16 @@ END_TEST
 int main(void) {
   Suite *s = suite_create("klevel");
   TCase *tc = tcase_create("klevel");
-  tcase_add_test(tc, test_kappa2_root0);
-  tcase_add_test(tc, test_kappa2_root5);
-  tcase_add_test(tc, test_no_platform_is_direct);
-  tcase_add_test(tc, test_options);
-  tcase_add_test(tc, test_thesis_times);
-  tcase_add_test(tc, test_hockney_closed_forms);
+  tcase_add_test(tc, kappa2_root0);
+  tcase_add_test(tc, kappa2_root5);
+  tcase_add_test(tc, no_platform_is_direct);
+  tcase_add_test(tc, options);
+  tcase_add_test(tc, thesis_times);
+  tcase_add_test(tc, hockney_closed_forms);
   suite_add_tcase(s, tc);
   TCase *flow = tcase_create("data_flow"); /* the checker takes seconds under sanitizers */
   tcase_set_timeout(flow, 120);
-  tcase_add_test(flow, test_data_flow);
+  tcase_add_test(flow, data_flow);
   suite_add_tcase(s, flow);
   SRunner *runner = srunner_create(s);
   srunner_run_all(runner, CK_NORMAL);

@@ -50,7 +50,7 @@ static const char *const LARGEST = "fennel-dag 1\nranks 2\n"
  * and the largest sizes: every rank's finish is the limit (each transfer
  * alone costs at least 2^62 B * 1 ps/B... or its parameters' 2^62 ps, so
  * each sum saturates), exit status 0, and a note on stderr. */
-START_TEST(test_every_model_saturates) {
+START_TEST(every_model_saturates) {
   const char *max_time = "4611686018427387904ps", *max_per_byte = "4611.686018427387904ns";
   char pair[512], lmo[512], table[256];
   snprintf(pair, sizeof pair, "ranks 2\ndefault alpha=%s beta=%s\n", max_time, max_per_byte);
@@ -110,7 +110,7 @@ END_TEST
 /* One put of 2^62 B, defaults: LogGOPS frees the CPU after o = 1500 ns,
  * the data lands after o + L + (2^62 - 1) * 6 ps: saturated. Hockney holds
  * the sender until the data lands: both ranks at the limit. */
-START_TEST(test_put_of_the_largest_size) {
+START_TEST(put_of_the_largest_size) {
   char *dag = temp_file(".dag", "fennel-dag 1\nranks 2\nt0 put 0 to=1 size=4611686018427387904B\n");
   char *out = NULL, *err = NULL;
   ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "run %s --model loggops", dag), 0);
@@ -125,7 +125,7 @@ START_TEST(test_put_of_the_largest_size) {
 END_TEST
 
 /* Sizes past 2^62 B: refused where they are read, exit status 2. */
-START_TEST(test_sizes_past_the_limit) {
+START_TEST(sizes_past_the_limit) {
   char *dag = temp_file(".dag", "fennel-dag 1\nranks 2\nt0 put 0 to=1 size=9223372036854775807B\n");
   char *goal = temp_file(".goal", "num_ranks 2\nrank 0 {\nsend 4611686018427387905b to 1\n}\n"
                                   "rank 1 {\nrecv 8b from 0\n}\n");
@@ -188,7 +188,7 @@ END_TEST
 /* Compute times: 2^62 ps is read, one ps more is refused; a chain of two
  * computes of 2^62 ps (GOAL: 4611686018427387 ns each, 2^62 ps rounded
  * down to whole ns) ends at the limit. */
-START_TEST(test_compute_times) {
+START_TEST(compute_times) {
   char *dag = temp_file(".dag", "fennel-dag 1\nranks 1\nt0 compute 0 time=4611686018427387904ps\n"
                                 "t1 compute 0 time=4611686018427387904ps after=t0\n");
   char *past =
@@ -222,7 +222,7 @@ START_TEST(test_compute_times) {
 END_TEST
 
 /* Model parameters, table rows and rank-pair values past the limits. */
-START_TEST(test_parameters_past_the_limit) {
+START_TEST(parameters_past_the_limit) {
   char *dag = temp_file(".dag", "fennel-dag 1\nranks 2\nt0 put 0 to=1 size=8B\n");
   char *table = temp_file(".table", "8B 1us 4611686018427387905ps\n");
   char *sizes = temp_file(".table", "4611686018427387905B 1us 1us\n");
@@ -281,7 +281,7 @@ END_TEST
  * message of more than 2^24 segments fails the run with a clear message
  * (2^62 B in the default 8 KiB segments is 2^49). A negative table value
  * costs nothing (it used to post a completion in the past). */
-START_TEST(test_taulop_segments_and_negative_costs) {
+START_TEST(taulop_segments_and_negative_costs) {
   char *dag = temp_file(".dag", "fennel-dag 1\nranks 2\nt0 put 0 to=1 size=4611686018427387904B\n");
   char *table = temp_file(".table", "0B 1us 1us\n1KiB -4611686018427387904ps "
                                     "-4611686018427387904ps\n");
@@ -312,7 +312,7 @@ END_TEST
 /* The SVG timeline of a saturated run: its axis reaches the limit with
  * steps of 10^18 ps (the smallest 1, 2, 5 x 10^k above 2^62 / 8), no
  * overflow on the way. */
-START_TEST(test_svg_axis_at_the_limit) {
+START_TEST(svg_axis_at_the_limit) {
   char *dag = temp_file(".dag", "fennel-dag 1\nranks 1\nt0 compute 0 time=4611686018427387904ps\n");
   char *svg = fs_test_temp_path(".svg");
   char *out = NULL, *err = NULL;
@@ -330,7 +330,7 @@ END_TEST
 /* The bandwidth view's byte totals: the put, the get and the send of
  * 2^62 B each are 3 * 2^62 B > 2^63 - 1, held at 2^63 - 1 (they used to
  * overflow); their durations' sum saturates like every time. */
-START_TEST(test_bandwidth_totals_saturate) {
+START_TEST(bandwidth_totals_saturate) {
   char *dag = temp_file(".dag", LARGEST);
   char *out = NULL, *err = NULL;
   ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "run %s --model hockney --bandwidth", dag), 0);
@@ -346,7 +346,7 @@ END_TEST
  * 2^62 as/B: the price's latency + size part (2^63 ps) saturates instead
  * of overflowing; the path is the put alone, the whole of it latency
  * (the latency fills the span first). */
-START_TEST(test_critical_path_at_the_limit) {
+START_TEST(critical_path_at_the_limit) {
   char *dag = temp_file(".dag", LARGEST);
   char *out = NULL, *err = NULL;
   ck_assert_int_eq(fs_test_fennelsimf(&out, &err,
@@ -363,7 +363,7 @@ END_TEST
 
 /* A fit's rounding saturates at the limit, so that what it writes reads
  * back: 1e300 ps -> 2^62 ps, -1e300 -> -2^62, NaN -> 0. */
-START_TEST(test_fit_rounding_saturates) {
+START_TEST(fit_rounding_saturates) {
   ck_assert_int_eq(fs_fit_round_time(1e300), FS_TIME_LIMIT);
   ck_assert_int_eq(fs_fit_round_time(-1e300), -FS_TIME_LIMIT);
   ck_assert_int_eq(fs_fit_round_time(4611686018427387904.0), FS_TIME_LIMIT);
@@ -376,7 +376,7 @@ END_TEST
  * probe reader's largest) taking 2^62 ps. The fitted models' estimates of
  * those rows (2 * (alpha + beta * m) and the like) saturate instead of
  * overflowing, what a fit writes reads back, and a run with it saturates. */
-START_TEST(test_fits_at_the_limit) {
+START_TEST(fits_at_the_limit) {
   char *csv = temp_file(
       ".csv",
       "# fennelprobe 1 ranks=2 nodes=1 cores=2 host=h date=2026-11-26T09:04:05Z\n"
@@ -405,7 +405,7 @@ START_TEST(test_fits_at_the_limit) {
 END_TEST
 
 /* A noise detour that ends past the limit is refused at its line. */
-START_TEST(test_detour_past_the_limit) {
+START_TEST(detour_past_the_limit) {
   char *dag = temp_file(".dag", "fennel-dag 1\nranks 1\nt0 compute 0 time=1us\n");
   char *detours = temp_file(".txt", "0ns 1ns\n1ps 4611686018427387904ps\n");
   char *out = NULL, *err = NULL;
@@ -422,18 +422,18 @@ END_TEST
 static Suite *suite(void) {
   Suite *s = suite_create("limits");
   TCase *limits = tcase_create("limits");
-  tcase_add_test(limits, test_every_model_saturates);
-  tcase_add_test(limits, test_put_of_the_largest_size);
-  tcase_add_test(limits, test_sizes_past_the_limit);
-  tcase_add_test(limits, test_compute_times);
-  tcase_add_test(limits, test_parameters_past_the_limit);
-  tcase_add_test(limits, test_taulop_segments_and_negative_costs);
-  tcase_add_test(limits, test_svg_axis_at_the_limit);
-  tcase_add_test(limits, test_bandwidth_totals_saturate);
-  tcase_add_test(limits, test_critical_path_at_the_limit);
-  tcase_add_test(limits, test_fit_rounding_saturates);
-  tcase_add_test(limits, test_detour_past_the_limit);
-  tcase_add_test(limits, test_fits_at_the_limit);
+  tcase_add_test(limits, every_model_saturates);
+  tcase_add_test(limits, put_of_the_largest_size);
+  tcase_add_test(limits, sizes_past_the_limit);
+  tcase_add_test(limits, compute_times);
+  tcase_add_test(limits, parameters_past_the_limit);
+  tcase_add_test(limits, taulop_segments_and_negative_costs);
+  tcase_add_test(limits, svg_axis_at_the_limit);
+  tcase_add_test(limits, bandwidth_totals_saturate);
+  tcase_add_test(limits, critical_path_at_the_limit);
+  tcase_add_test(limits, fit_rounding_saturates);
+  tcase_add_test(limits, detour_past_the_limit);
+  tcase_add_test(limits, fits_at_the_limit);
   suite_add_tcase(s, limits);
   return s;
 }

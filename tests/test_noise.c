@@ -64,7 +64,7 @@ static fs_time run_noisy(const fs_program *p, const char *network, const char *p
 /* Zero-variance noise (factor 1, offset 0, sigma 0) gives exactly the
  * deterministic run, under every model and for one- and two-sided
  * schedules. */
-START_TEST(test_zero_variance_is_deterministic) {
+START_TEST(zero_variance_is_deterministic) {
   const char *programs[3] = {"allreduce-rd", "allreduce-ring", "bcast-binomial"};
   const char *models[3][2] = {{"hockney", ""}, {"pipelined", ""}, {"loggops", ""}};
   const char *noises[3] = {"host=constant:value=1;net=constant:value=1",
@@ -91,7 +91,7 @@ END_TEST
  * 2 us, the sender busy until it lands): host noise x2 doubles the CPU part,
  * which is the whole message: 2 x 2 x 2 us = 8 us; net noise x3 on top of
  * it: 3 x 2 x 2 x 2 us = 24 us. Additive host noise of 500 ns: 2 x 2.5 us. */
-START_TEST(test_constant_noise_under_hockney) {
+START_TEST(constant_noise_under_hockney) {
   fs_program *p = generate("pingpong", 2, 1000);
   const char *params = "alpha=1us beta=1ns";
   ck_assert_int_eq(run_noisy(p, "hockney", params, NULL, 1, NULL), 4000 * NS);
@@ -112,7 +112,7 @@ END_TEST
  * part alpha_r, the latency alpha_p after it. net x2: each message
  * 100 + 2000 = 2100 ns, 4200 ns in all; host x3 and net +50 ns: each
  * 300 + 1050 = 1350 ns, 2700 ns. */
-START_TEST(test_constant_noise_under_pipelined) {
+START_TEST(constant_noise_under_pipelined) {
   fs_program *p = generate("pingpong", 2, 8);
   const char *params = "alpha_r=100ns alpha_p=1us beta=0";
   ck_assert_int_eq(run_noisy(p, "pipelined", params, NULL, 1, NULL), 2200 * NS);
@@ -136,7 +136,7 @@ END_TEST
  * flight: 22 and 4 + 22 = 26 us. Lognormal host noise on two 4 MiB
  * self-messages (O 0.01 ns/B: 41.9 us of CPU against L 3 us) used to post
  * an arrival in the past and fail the run. */
-START_TEST(test_arrival_before_the_sender_is_free) {
+START_TEST(arrival_before_the_sender_is_free) {
   const char *text = "fennel-dag 1\nranks 2\ns0 start 0\ns1 start 1\n"
                      "a send 0 to=1 size=1001B tag=1 after=s0\n"
                      "b recv 1 from=0 size=1001B tag=1 after=s1\n";
@@ -176,7 +176,7 @@ END_TEST
  * ranks (root 0) delays rank 1 (its sends take 10 x 2 us under hockney)
  * and every rank it feeds, directly or not, and no other rank; a leaf's
  * straggling changes nothing (its receive takes no CPU under hockney). */
-START_TEST(test_straggler_delays_its_dependants) {
+START_TEST(straggler_delays_its_dependants) {
   fs_program *p = generate("bcast-binomial", 8, 1000);
   const char *params = "alpha=1us beta=1ns";
   fs_time plain[8], noisy[8];
@@ -207,7 +207,7 @@ END_TEST
 /* The same seed gives the same run; another seed another; the thread or
  * the order of runs plays no part (a run on a fresh engine equals one on an
  * engine that ran other seeds first). */
-START_TEST(test_runs_depend_only_on_the_seed) {
+START_TEST(runs_depend_only_on_the_seed) {
   fs_program *p = generate("allreduce-rd", 16, 64);
   fs_noise *n = noise_of("net=lognormal:mu=0,sigma=0.5;host=gamma:shape=4,scale=0.25", 16);
   fs_time a = run_noisy(p, "pipelined", "", n, 7, NULL);
@@ -247,7 +247,7 @@ static fs_time walk_trace(fs_time offset, fs_time start, fs_time length) {
   return t;
 }
 
-START_TEST(test_detours_stretch_occupations) {
+START_TEST(detours_stretch_occupations) {
   char *trace = fs_test_temp_path(".trace");
   ck_assert_int_eq(fs_test_write_file(trace, "# start duration (ns)\n50\t30\n", 0), 0);
   fs_noise *n = fs_noise_new();
@@ -278,7 +278,7 @@ START_TEST(test_detours_stretch_occupations) {
 }
 END_TEST
 
-START_TEST(test_noise_errors) {
+START_TEST(noise_errors) {
   static const struct {
     int rank;
     const char *spec, *message;
@@ -342,7 +342,7 @@ START_TEST(test_noise_errors) {
 END_TEST
 
 /* The description of a noise, as reports print it. */
-START_TEST(test_noise_description) {
+START_TEST(noise_description) {
   fs_noise *n = noise_of("net=lognormal:mu=0,sigma=0.2;host=exponential:mean=50,mode=add;"
                          "3:compute=constant:value=2",
                          4);
@@ -366,7 +366,7 @@ END_TEST
 /* The command line: a study prints the same distribution on every rerun and
  * for any thread count; a noisy single run shows its noise and seed; bad
  * noise options exit 2 with their message. */
-START_TEST(test_cli_study) {
+START_TEST(cli_study) {
   char *dag = fs_test_temp_path(".dag");
   char *a = NULL, *b = NULL, *err = NULL;
   ck_assert_int_eq(fs_test_fennelsimf(NULL, NULL, "gen allreduce-rd --ranks 16 -o %s", dag), 0);
@@ -407,16 +407,16 @@ END_TEST
 int main(void) {
   Suite *s = suite_create("noise");
   TCase *tc = tcase_create("engine");
-  tcase_add_test(tc, test_zero_variance_is_deterministic);
-  tcase_add_test(tc, test_constant_noise_under_hockney);
-  tcase_add_test(tc, test_constant_noise_under_pipelined);
-  tcase_add_test(tc, test_arrival_before_the_sender_is_free);
-  tcase_add_test(tc, test_straggler_delays_its_dependants);
-  tcase_add_test(tc, test_runs_depend_only_on_the_seed);
-  tcase_add_test(tc, test_detours_stretch_occupations);
-  tcase_add_test(tc, test_noise_errors);
-  tcase_add_test(tc, test_noise_description);
-  tcase_add_test(tc, test_cli_study);
+  tcase_add_test(tc, zero_variance_is_deterministic);
+  tcase_add_test(tc, constant_noise_under_hockney);
+  tcase_add_test(tc, constant_noise_under_pipelined);
+  tcase_add_test(tc, arrival_before_the_sender_is_free);
+  tcase_add_test(tc, straggler_delays_its_dependants);
+  tcase_add_test(tc, runs_depend_only_on_the_seed);
+  tcase_add_test(tc, detours_stretch_occupations);
+  tcase_add_test(tc, noise_errors);
+  tcase_add_test(tc, noise_description);
+  tcase_add_test(tc, cli_study);
   tcase_set_timeout(tc, 120);
   suite_add_tcase(s, tc);
   return fs_test_run(s);

@@ -43,7 +43,7 @@ static double seconds_now(void) {
 
 /* ---- mapping arithmetic ---------------------------------------------- */
 
-START_TEST(test_sequential) {
+START_TEST(sequential) {
   fs_error err;
   fs_platform *p = fs_platform_new(4, 8, &err);
   ck_assert_int_eq(fs_platform_map_sequential(p, 32, &err), 0);
@@ -63,7 +63,7 @@ START_TEST(test_sequential) {
 }
 END_TEST
 
-START_TEST(test_round_robin) {
+START_TEST(round_robin) {
   fs_error err;
   fs_platform *p = fs_platform_new(4, 8, &err);
   ck_assert_int_eq(fs_platform_map_round_robin(p, 32, &err), 0);
@@ -77,7 +77,7 @@ START_TEST(test_round_robin) {
 }
 END_TEST
 
-START_TEST(test_explicit) {
+START_TEST(explicit) {
   fs_error err;
   fs_platform *p = fs_platform_new(3, 2, &err);
   const int32_t nodes[] = {2, 0, 2, 1, 0};
@@ -104,7 +104,7 @@ START_TEST(test_explicit) {
 END_TEST
 
 /* 8 nodes of 2 cores; boards of 2 nodes, racks of 2 boards, 2 racks. */
-START_TEST(test_two_level_tree) {
+START_TEST(two_level_tree) {
   fs_error err;
   fs_platform *p = fs_platform_new(8, 2, &err);
   ck_assert_int_eq(fs_platform_add_level(p, "board", 5, 2, &err), 0);
@@ -137,7 +137,7 @@ START_TEST(test_two_level_tree) {
 END_TEST
 
 /* A listed level that is the whole machine: no implicit level above. */
-START_TEST(test_tree_whole_machine) {
+START_TEST(tree_whole_machine) {
   fs_error err;
   fs_platform *p = fs_platform_new(4, 1, &err);
   ck_assert_int_eq(fs_platform_add_level(p, "a", 1, 2, &err), 0);
@@ -152,7 +152,7 @@ START_TEST(test_tree_whole_machine) {
 }
 END_TEST
 
-START_TEST(test_platform_errors) {
+START_TEST(platform_errors) {
   fs_error err;
   ck_assert_ptr_null(fs_platform_new(0, 8, &err));
   ck_assert_str_eq(err.message, "expected nodes in [1, 2147483647] (got 0)");
@@ -193,7 +193,7 @@ START_TEST(test_platform_errors) {
 }
 END_TEST
 
-START_TEST(test_from_options) {
+START_TEST(from_options) {
   fs_error err;
   fs_platform *p = fs_platform_from_options(4, 8, "rr", 32, &err);
   ck_assert_ptr_nonnull(p);
@@ -230,7 +230,7 @@ END_TEST
 
 /* ---- XML: well-formed inputs ------------------------------------------ */
 
-START_TEST(test_xml_full) {
+START_TEST(xml_full) {
   const char *text = "<?xml version=\"1.0\"?>\n"
                      "<!-- a comment before -->\n"
                      "<platform nodes=\"4\" cores=\"2\">\n"
@@ -270,7 +270,7 @@ START_TEST(test_xml_full) {
 }
 END_TEST
 
-START_TEST(test_xml_defaults) {
+START_TEST(xml_defaults) {
   fs_error err = {{0}};
   fs_platform *p = from_text("<platform nodes=\"2\" cores=\"3\"/>", NO_RANKS, &err);
   ck_assert_msg(p != NULL, "%s", err.message);
@@ -300,7 +300,7 @@ static char *model_path(const char *name) {
   return path;
 }
 
-START_TEST(test_shipped_models) {
+START_TEST(shipped_models) {
   fs_error err = {{0}};
   char *path = model_path("platform-4x8-seq.xml");
   fs_platform *p = fs_platform_read_xml(path, NO_RANKS, &err);
@@ -443,14 +443,14 @@ static const error_case error_cases[] = {
      4, "t.xml:1: expected no DOCTYPE (DTDs and entities are not read)"},
 };
 
-START_TEST(test_error) {
+START_TEST(errors_reported) {
   const error_case *c = &error_cases[_i];
   expect_error(c->text, c->ranks, c->message);
 }
 END_TEST
 
 /* libxml2's own messages: its line and column, its words, nothing on stderr. */
-START_TEST(test_malformed) {
+START_TEST(malformed) {
   char *log = fs_test_temp_path(".stderr");
   fflush(stderr);
   int saved = dup(2);
@@ -483,7 +483,7 @@ END_TEST
 
 /* Billion laughs: ten levels of ten references would expand to 10^9
  * copies. It must be refused at once, never expanded. */
-START_TEST(test_billion_laughs) {
+START_TEST(billion_laughs) {
   char text[4096];
   int n = snprintf(text, sizeof text,
                    "<?xml version=\"1.0\"?>\n<!DOCTYPE platform [\n"
@@ -503,7 +503,7 @@ START_TEST(test_billion_laughs) {
 }
 END_TEST
 
-START_TEST(test_element_limit) {
+START_TEST(element_limit) {
   size_t size = 64 + 8 * (FS_PLATFORM_XML_MAX_ELEMENTS + 10);
   char *text = malloc(size);
   size_t n = (size_t)snprintf(text, size, "<platform nodes=\"1\" cores=\"1\">\n");
@@ -515,7 +515,7 @@ START_TEST(test_element_limit) {
 }
 END_TEST
 
-START_TEST(test_file_errors) {
+START_TEST(file_errors) {
   fs_error err;
   ck_assert_ptr_null(fs_platform_read_xml("/nonexistent/p.xml", 4, &err));
   ck_assert_str_eq(err.message, "/nonexistent/p.xml: cannot open");
@@ -544,23 +544,23 @@ END_TEST
 static Suite *platform_suite(void) {
   Suite *suite = suite_create("platform");
   TCase *mapping = tcase_create("mapping");
-  tcase_add_test(mapping, test_sequential);
-  tcase_add_test(mapping, test_round_robin);
-  tcase_add_test(mapping, test_explicit);
-  tcase_add_test(mapping, test_two_level_tree);
-  tcase_add_test(mapping, test_tree_whole_machine);
-  tcase_add_test(mapping, test_platform_errors);
-  tcase_add_test(mapping, test_from_options);
+  tcase_add_test(mapping, sequential);
+  tcase_add_test(mapping, round_robin);
+  tcase_add_test(mapping, explicit);
+  tcase_add_test(mapping, two_level_tree);
+  tcase_add_test(mapping, tree_whole_machine);
+  tcase_add_test(mapping, platform_errors);
+  tcase_add_test(mapping, from_options);
   suite_add_tcase(suite, mapping);
   TCase *xml = tcase_create("xml");
-  tcase_add_test(xml, test_xml_full);
-  tcase_add_test(xml, test_xml_defaults);
-  tcase_add_test(xml, test_shipped_models);
-  tcase_add_loop_test(xml, test_error, 0, (int)(sizeof error_cases / sizeof error_cases[0]));
-  tcase_add_test(xml, test_malformed);
-  tcase_add_test(xml, test_billion_laughs);
-  tcase_add_test(xml, test_element_limit);
-  tcase_add_test(xml, test_file_errors);
+  tcase_add_test(xml, xml_full);
+  tcase_add_test(xml, xml_defaults);
+  tcase_add_test(xml, shipped_models);
+  tcase_add_loop_test(xml, errors_reported, 0, (int)(sizeof error_cases / sizeof error_cases[0]));
+  tcase_add_test(xml, malformed);
+  tcase_add_test(xml, billion_laughs);
+  tcase_add_test(xml, element_limit);
+  tcase_add_test(xml, file_errors);
   suite_add_tcase(suite, xml);
   return suite;
 }

@@ -110,7 +110,7 @@ static int roots_for(int32_t n, int32_t roots[4]) {
 
 /* Open MPI's loop: the root receives from N-1 down to 0, skipping itself,
  * each recv after the previous reduce, each reduce after its recv. */
-START_TEST(test_reduce_linear_structure) {
+START_TEST(reduce_linear_structure) {
   fs_generator_options o = fs_test_options(4, 100, 0, NULL);
   const char *root0[] = {"R3:100 C:100[0] R2:100[1] C:100[2] R1:100[3] C:100[4]", "S0:100",
                          "S0:100", "S0:100"};
@@ -134,7 +134,7 @@ START_TEST(test_reduce_linear_structure) {
 END_TEST
 
 /* 3(N-1) tasks, 2N-3 dependencies, all labelled "reduce", at many N. */
-START_TEST(test_reduce_linear_counts) {
+START_TEST(reduce_linear_counts) {
   for (int32_t n = 1; n <= 40; n++) {
     fs_generator_options o = fs_test_options(n, 8, n - 1, NULL);
     fs_program *p = fs_test_generate("reduce-linear", &o);
@@ -151,7 +151,7 @@ END_TEST
 /* The root sends block r to r in rank order, each blocking send after the
  * previous one; the gather's root receives in rank order, each recv after
  * the previous one. */
-START_TEST(test_scatter_gather_linear_structure) {
+START_TEST(scatter_gather_linear_structure) {
   fs_generator_options o = fs_test_options(4, 10, 0, NULL);
   const char *scatter0[] = {"S1:10 S2:10[0] S3:10[1]", "R0:10", "R0:10", "R0:10"};
   expect_ranks("scatter-linear", &o, scatter0);
@@ -195,7 +195,7 @@ END_TEST
  * Gather to newroot 0: mask 2, 2 sends block 1 to 0, 3 sends block 3 to 1;
  * mask 1, 1 sends blocks [2,4) to 0. A sendrecv is recv then send after the
  * rank's previous task; the reduce after both. */
-START_TEST(test_rabenseifner_power_of_two) {
+START_TEST(rabenseifner_power_of_two) {
   fs_generator_options o = fs_test_options(4, 8, 0, NULL);
   const char *root0[] = {
       "R1:4 S1:4 C:4[0,1] R2:2[2] S2:2[2] C:2[3,4] R2:2[5] R1:4[6]",
@@ -231,7 +231,7 @@ END_TEST
  * ("newroot") and leaves; the root, as newrank 0, receives block 1 from
  * rank 2, whose partner newrank 0 now means the root. Root 0 and root 2
  * (newroot 1) for comparison. */
-START_TEST(test_rabenseifner_three) {
+START_TEST(rabenseifner_three) {
   fs_generator_options o = fs_test_options(3, 8, 1, NULL);
   const char *root1[] = {"R1:8 C:8[0] R2:4[1] S2:4[1] C:4[2,3] S1:4[4]", "S0:8 R0:4[0] R2:4[1]",
                          "R0:4 S0:4 C:4[0,1] S1:4[2]"};
@@ -254,7 +254,7 @@ END_TEST
  * < 2rem: r0 sends it block 0, it becomes newrank 0 (newroot 0, last_idx
  * 2). Gather mask 2: r4 -> root block 1, r5 -> r2 block 3; mask 1: r2 ->
  * root blocks [2,4). Hand-derived from MPICH's loops. */
-START_TEST(test_rabenseifner_six_root_dropped) {
+START_TEST(rabenseifner_six_root_dropped) {
   fs_generator_options o = fs_test_options(6, 10, 3, NULL);
   const char *expected[] = {
       "R1:10 C:10[0] R2:6[1] S2:4[1] C:6[2,3] R4:3[4] S4:3[4] C:3[5,6] S3:3[7]",
@@ -282,7 +282,7 @@ END_TEST
  * r2 block 2, r4 block 3 (2 B each). Gather to newroot 3: mask 2 (subtree
  * {2,3}), r0 -> r3 block 0, r2 -> r4 block 2; mask 1, r3 -> r4 blocks
  * [0,2) (5 B; MPICH grows r3's last_idx from 2 to 4 here). */
-START_TEST(test_rabenseifner_five) {
+START_TEST(rabenseifner_five) {
   fs_generator_options o = fs_test_options(5, 9, 4, NULL);
   const char *expected[] = {
       "R1:9 C:9[0] R2:5[1] S2:4[1] C:5[2,3] R3:3[4] S3:2[4] C:3[5,6] S3:3[7]",
@@ -297,7 +297,7 @@ END_TEST
 
 /* tasks 3 rem + 3 pof2 L + 2 swap + 2 (pof2 - 1); dependencies rem +
  * 4 pof2 L - 2 (pof2 - rem) + 2 swap + 2 (pof2 - 1) (L > 0), every root. */
-START_TEST(test_rabenseifner_counts) {
+START_TEST(rabenseifner_counts) {
   for (int32_t n = 1; n <= 40; n++)
     for (int32_t root = 0; root < n; root++) {
       fs_generator_options o = fs_test_options(n, 100, root, NULL);
@@ -315,7 +315,7 @@ END_TEST
 
 /* ---- option errors ------------------------------------------------------ */
 
-START_TEST(test_errors) {
+START_TEST(errors) {
   const char *names[] = {"reduce-linear", "reduce-rabenseifner", "scatter-linear", "gather-linear"};
   fs_error err;
   for (int i = 0; i < 4; i++) {
@@ -362,7 +362,7 @@ static void expect_flow(const char *name, int32_t n, int64_t size, int32_t root,
 /* N = 1..64, roots 0, 1, N/2, N-1; sizes that leave remainders (the
  * Rabenseifner blocks of 100 bytes over pof2 differ by one byte) and sizes
  * below pof2 (0-byte blocks). */
-START_TEST(test_data_flow_small) {
+START_TEST(data_flow_small) {
   const char *names[] = {"reduce-linear", "reduce-rabenseifner", "scatter-linear", "gather-linear"};
   for (int i = 0; i < 4; i++)
     for (int32_t n = 1; n <= 64; n++) {
@@ -377,7 +377,7 @@ START_TEST(test_data_flow_small) {
 }
 END_TEST
 
-START_TEST(test_data_flow_large) {
+START_TEST(data_flow_large) {
   const int32_t sizes[] = {100, 128, 257, 1000};
   const char *names[] = {"reduce-linear", "reduce-rabenseifner", "scatter-linear", "gather-linear"};
   for (int i = 0; i < 4; i++)
@@ -407,7 +407,7 @@ END_TEST
  * and with --reduce-time R: alpha + beta*S + (N-1)*R. Senders finish at
  * alpha + beta*S. Under pipelined the messages arrive at alpha_r + alpha_p
  * + beta*S instead, and the reduces follow the same way. */
-START_TEST(test_reduce_linear_time) {
+START_TEST(reduce_linear_time) {
   const int64_t size = 1000;
   for (int32_t n = 2; n <= 17; n++) {
     int32_t roots[4];
@@ -441,7 +441,7 @@ END_TEST
  * beta*S later) the sends pipeline: T = (N-1) alpha_r + alpha_p + beta*S.
  * Linear gather: all non-roots send at 0 and the root's recvs take no CPU:
  *   T = alpha + beta*S, every rank. */
-START_TEST(test_scatter_gather_linear_time) {
+START_TEST(scatter_gather_linear_time) {
   const int64_t size = 512;
   const fs_time step = ALPHA + BETA * size;
   for (int32_t n = 1; n <= 17; n++) {
@@ -488,7 +488,7 @@ END_TEST
  * ending with the result. Every root gives the same T (the gather tree is
  * the same up to relabelling). With --reduce-time R: L*R replaces the
  * gamma term. */
-START_TEST(test_rabenseifner_time_power_of_two) {
+START_TEST(rabenseifner_time_power_of_two) {
   const int64_t size = 65536;
   const fs_time gamma = FS_NS / 2; /* per byte: 0.5 ns */
   for (int32_t n = 2, steps = 1; n <= 64; n *= 2, steps++) {
@@ -536,7 +536,7 @@ END_TEST
  * newroot message of block 0 travels while the first gather round's do,
  * and the root receives both by the same instant. So every N and root
  * obeys the formula; asserted for N = 2..64 with four roots each. */
-START_TEST(test_rabenseifner_time_any) {
+START_TEST(rabenseifner_time_any) {
   const int64_t size = 65536;
   const fs_time gamma = FS_NS / 2;
   fs_generator_options o = fs_test_options(6, size, 0, NULL);
@@ -570,26 +570,26 @@ END_TEST
 static Suite *reduce_scatter_gather_suite(void) {
   Suite *s = suite_create("reduce_scatter_gather");
   TCase *structure = tcase_create("structure");
-  tcase_add_test(structure, test_reduce_linear_structure);
-  tcase_add_test(structure, test_reduce_linear_counts);
-  tcase_add_test(structure, test_scatter_gather_linear_structure);
-  tcase_add_test(structure, test_rabenseifner_power_of_two);
-  tcase_add_test(structure, test_rabenseifner_three);
-  tcase_add_test(structure, test_rabenseifner_six_root_dropped);
-  tcase_add_test(structure, test_rabenseifner_five);
-  tcase_add_test(structure, test_rabenseifner_counts);
-  tcase_add_test(structure, test_errors);
+  tcase_add_test(structure, reduce_linear_structure);
+  tcase_add_test(structure, reduce_linear_counts);
+  tcase_add_test(structure, scatter_gather_linear_structure);
+  tcase_add_test(structure, rabenseifner_power_of_two);
+  tcase_add_test(structure, rabenseifner_three);
+  tcase_add_test(structure, rabenseifner_six_root_dropped);
+  tcase_add_test(structure, rabenseifner_five);
+  tcase_add_test(structure, rabenseifner_counts);
+  tcase_add_test(structure, errors);
   suite_add_tcase(s, structure);
   TCase *flow = tcase_create("data_flow");
-  tcase_add_test(flow, test_data_flow_small);
-  tcase_add_test(flow, test_data_flow_large);
+  tcase_add_test(flow, data_flow_small);
+  tcase_add_test(flow, data_flow_large);
   tcase_set_timeout(flow, 120); /* about 20 s under the sanitizers */
   suite_add_tcase(s, flow);
   TCase *time = tcase_create("time");
-  tcase_add_test(time, test_reduce_linear_time);
-  tcase_add_test(time, test_scatter_gather_linear_time);
-  tcase_add_test(time, test_rabenseifner_time_power_of_two);
-  tcase_add_test(time, test_rabenseifner_time_any);
+  tcase_add_test(time, reduce_linear_time);
+  tcase_add_test(time, scatter_gather_linear_time);
+  tcase_add_test(time, rabenseifner_time_power_of_two);
+  tcase_add_test(time, rabenseifner_time_any);
   suite_add_tcase(s, time);
   return s;
 }

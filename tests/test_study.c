@@ -98,7 +98,7 @@ static fs_study_options options(int64_t seeds, int threads, int32_t ranks) {
                             .step = 1};
 }
 
-START_TEST(test_count) {
+START_TEST(count_case) {
   ck_assert_int_eq(fs_study_count(10, 0, 1), 10);
   ck_assert_int_eq(fs_study_count(10, 3, 4), 2); /* 3, 7 */
   ck_assert_int_eq(fs_study_count(10, 9, 4), 1);
@@ -109,7 +109,7 @@ START_TEST(test_count) {
 END_TEST
 
 /* Any thread count, any shard: the same arrays, byte for byte. */
-START_TEST(test_thread_count_does_not_matter) {
+START_TEST(thread_count_does_not_matter) {
   static const int threads[] = {1, 2, 3, 8};
   static const int64_t shard[][2] = {{0, 1}, {1, 3}, {2, 3}, {5, 7}};
   for (size_t k = 0; k < sizeof shard / sizeof shard[0]; k++) {
@@ -149,7 +149,7 @@ START_TEST(test_thread_count_does_not_matter) {
 }
 END_TEST
 
-START_TEST(test_all_cores_and_no_seeds) {
+START_TEST(all_cores_and_no_seeds) {
   fake f = {.ranks = 2};
   fs_study_callbacks c = fake_callbacks(&f);
   fs_study_options o = options(40, 0, 2); /* sysconf */
@@ -175,7 +175,7 @@ START_TEST(test_all_cores_and_no_seeds) {
 }
 END_TEST
 
-START_TEST(test_bad_options) {
+START_TEST(bad_options) {
   fake f = {.ranks = 1};
   fs_study_callbacks c = fake_callbacks(&f);
   fs_study_results r;
@@ -201,7 +201,7 @@ START_TEST(test_bad_options) {
 }
 END_TEST
 
-START_TEST(test_samples_csv_exact) {
+START_TEST(samples_csv_exact) {
   char *path = fs_test_temp_path(".csv");
   fake f = {.ranks = 2};
   fs_study_callbacks c = fake_callbacks(&f);
@@ -235,7 +235,7 @@ START_TEST(test_samples_csv_exact) {
 END_TEST
 
 /* The row formatter is fs_format_ns, without printf. */
-START_TEST(test_row_format) {
+START_TEST(row_format) {
   static const fs_time values[] = {0,       1,  10,    999,       1000,      1001, 1234567,
                                    5500000, -1, -1500, INT64_MAX, INT64_MIN, 120,  100100};
   for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
@@ -257,7 +257,7 @@ START_TEST(test_row_format) {
 END_TEST
 
 /* Rows reach the file while the study runs: at seed 20, rows 1..19 are there. */
-START_TEST(test_samples_streamed) {
+START_TEST(samples_streamed) {
   char *path = fs_test_temp_path(".csv");
   fake f = {.ranks = 1, .watch = path, .watch_seed = 20};
   fs_study_callbacks c = fake_callbacks(&f);
@@ -275,7 +275,7 @@ END_TEST
 
 /* A failing seed stops the study; its message names the seed; the samples
  * keep exactly the rows before it. */
-START_TEST(test_worker_error) {
+START_TEST(worker_error) {
   static const int threads[] = {1, 2, 3, 8};
   for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
     char *path = fs_test_temp_path(".csv");
@@ -339,7 +339,7 @@ static void slow_study(void) {
   fs_study_results_free(&r);
 }
 
-START_TEST(test_progress_bar) {
+START_TEST(progress_bar) {
   char *text = capture_stderr(slow_study);
   ck_assert_ptr_nonnull(strstr(text, "/60 seeds ["));
   ck_assert_ptr_nonnull(strstr(text, " seeds/s  ETA "));
@@ -356,7 +356,7 @@ static void summarize(const fs_time *values, int64_t count, int64_t stride, fs_s
   ck_assert_int_eq(fs_summarize(values, count, stride, s), 0);
 }
 
-START_TEST(test_summary_one) {
+START_TEST(summary_one) {
   fs_time v[] = {5000};
   fs_summary s;
   summarize(v, 1, 1, &s);
@@ -365,7 +365,7 @@ START_TEST(test_summary_one) {
 }
 END_TEST
 
-START_TEST(test_summary_two) {
+START_TEST(summary_two) {
   fs_time v[] = {4000, 1000};
   fs_summary s;
   summarize(v, 2, 1, &s);
@@ -381,7 +381,7 @@ START_TEST(test_summary_two) {
 }
 END_TEST
 
-START_TEST(test_summary_four_with_stride) {
+START_TEST(summary_four_with_stride) {
   /* 4, 1, 3, 2 ns at even places; odd places are another rank's */
   fs_time v[] = {4000, -7, 1000, -7, 3000, -7, 2000, -7};
   fs_summary s;
@@ -400,7 +400,7 @@ START_TEST(test_summary_four_with_stride) {
 }
 END_TEST
 
-START_TEST(test_summary_picoseconds) {
+START_TEST(summary_picoseconds) {
   fs_time v[] = {1000001, 3, 1, 4, 2};
   fs_summary s;
   summarize(v, 5, 1, &s);
@@ -420,7 +420,7 @@ START_TEST(test_summary_picoseconds) {
 END_TEST
 
 /* Sums that do not fit 64 bits, in any order, give the same exact mean. */
-START_TEST(test_summary_large) {
+START_TEST(summary_large) {
   fs_time v[] = {3000000000000000000, 3000000000000000000, 3000000000000000000,
                  3000000000000000000};
   fs_summary s;
@@ -433,7 +433,7 @@ START_TEST(test_summary_large) {
 }
 END_TEST
 
-START_TEST(test_summary_empty) {
+START_TEST(summary_empty) {
   fs_summary s;
   summarize(NULL, 0, 1, &s);
   ck_assert(isnan(s.min) && isnan(s.median) && isnan(s.mean) && isnan(s.stdev));
@@ -441,7 +441,7 @@ START_TEST(test_summary_empty) {
 END_TEST
 
 /* Like numpy.percentile(x, p) (linear): checked over 1..n for several n. */
-START_TEST(test_quantile_type7) {
+START_TEST(quantile_type7) {
   fs_time x[11];
   for (int i = 0; i < 11; i++) x[i] = (i + 1) * 1000; /* 1..11 ns */
   ck_assert(fs_quantile_sorted(x, 11, 0) == 1);
@@ -481,7 +481,7 @@ static char *report_text(const fs_study_results *r, int32_t ranks, int json) {
   return buffer;
 }
 
-START_TEST(test_report_json) {
+START_TEST(report_json) {
   fs_study_results r = fixed_results(2, 2); /* makespans 1, 2 ns; finish 1, 2 and 0.999, 1.999 */
   char *text = report_text(&r, 2, 1);
   ck_assert_str_eq(text,
@@ -502,7 +502,7 @@ START_TEST(test_report_json) {
 }
 END_TEST
 
-START_TEST(test_report_text) {
+START_TEST(report_text_case) {
   fs_study_results r = fixed_results(4, 2); /* 1..4 ns; rank 1: 1 ps less */
   char *text = report_text(&r, 2, 0);
   ck_assert_str_eq(text,
@@ -535,7 +535,7 @@ END_TEST
 
 /* --- histogram --- */
 
-START_TEST(test_histogram_plan) {
+START_TEST(histogram_plan) {
   fs_histogram_bins b = fs_histogram_plan(1000, 100000, 100); /* aim 10, 9900 -> 10000 */
   ck_assert_int_eq(b.start, 0);
   ck_assert_int_eq(b.width, 10000);
@@ -582,7 +582,7 @@ static void assert_well_formed(const char *text) {
   xmlFreeDoc(doc);
 }
 
-START_TEST(test_histogram_svg) {
+START_TEST(histogram_svg) {
   fs_study_results r = fixed_results(100, 1); /* 1..100 ns: 11 bins of 10 ns, none empty */
   char *text = histogram(&r);
   assert_well_formed(text);
@@ -615,7 +615,7 @@ START_TEST(test_histogram_svg) {
 }
 END_TEST
 
-START_TEST(test_histogram_empty) {
+START_TEST(histogram_empty) {
   char *path = fs_test_temp_path(".svg");
   fs_error err = {{0}};
   fs_output *out = fs_output_open(path, &err);
@@ -695,7 +695,7 @@ static fs_program *tiny_program(void) {
   return p;
 }
 
-START_TEST(test_real_engine) {
+START_TEST(real_engine) {
   static const char parameters[] = "alpha=1us beta=1GB/s";
   fs_program *p = tiny_program();
   fs_simulation once;
@@ -733,32 +733,32 @@ END_TEST
 static Suite *study_suite(void) {
   Suite *s = suite_create("study");
   TCase *driver = tcase_create("driver");
-  tcase_add_test(driver, test_count);
-  tcase_add_test(driver, test_thread_count_does_not_matter);
-  tcase_add_test(driver, test_all_cores_and_no_seeds);
-  tcase_add_test(driver, test_bad_options);
-  tcase_add_test(driver, test_samples_csv_exact);
-  tcase_add_test(driver, test_row_format);
-  tcase_add_test(driver, test_samples_streamed);
-  tcase_add_test(driver, test_worker_error);
-  tcase_add_test(driver, test_progress_bar);
-  tcase_add_test(driver, test_real_engine);
+  tcase_add_test(driver, count_case);
+  tcase_add_test(driver, thread_count_does_not_matter);
+  tcase_add_test(driver, all_cores_and_no_seeds);
+  tcase_add_test(driver, bad_options);
+  tcase_add_test(driver, samples_csv_exact);
+  tcase_add_test(driver, row_format);
+  tcase_add_test(driver, samples_streamed);
+  tcase_add_test(driver, worker_error);
+  tcase_add_test(driver, progress_bar);
+  tcase_add_test(driver, real_engine);
   suite_add_tcase(s, driver);
   TCase *statistics = tcase_create("statistics");
-  tcase_add_test(statistics, test_summary_one);
-  tcase_add_test(statistics, test_summary_two);
-  tcase_add_test(statistics, test_summary_four_with_stride);
-  tcase_add_test(statistics, test_summary_picoseconds);
-  tcase_add_test(statistics, test_summary_large);
-  tcase_add_test(statistics, test_summary_empty);
-  tcase_add_test(statistics, test_quantile_type7);
-  tcase_add_test(statistics, test_report_json);
-  tcase_add_test(statistics, test_report_text);
+  tcase_add_test(statistics, summary_one);
+  tcase_add_test(statistics, summary_two);
+  tcase_add_test(statistics, summary_four_with_stride);
+  tcase_add_test(statistics, summary_picoseconds);
+  tcase_add_test(statistics, summary_large);
+  tcase_add_test(statistics, summary_empty);
+  tcase_add_test(statistics, quantile_type7);
+  tcase_add_test(statistics, report_json);
+  tcase_add_test(statistics, report_text_case);
   suite_add_tcase(s, statistics);
   TCase *svg = tcase_create("histogram");
-  tcase_add_test(svg, test_histogram_plan);
-  tcase_add_test(svg, test_histogram_svg);
-  tcase_add_test(svg, test_histogram_empty);
+  tcase_add_test(svg, histogram_plan);
+  tcase_add_test(svg, histogram_svg);
+  tcase_add_test(svg, histogram_empty);
   suite_add_tcase(s, svg);
   return s;
 }

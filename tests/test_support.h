@@ -4,8 +4,9 @@
  * Naming: a suite is named as its file without "test_" (test_smp.c: "smp");
  * test cases (tcase_create) and tests (START_TEST) are lowercase snake_case,
  * a test's name saying what holds ("cpu_is_shared_unless_concurrent"), with
- * no "test_" prefix. Helpers shared by suites are fs_test_* here, in
- * model_support.h or generator_support.h, by subject. */
+ * no "test_" prefix ("_case" where the bare name is taken). Helpers shared
+ * by suites are fs_test_* here, in model_support.h or generator_support.h,
+ * by subject. */
 #ifndef FS_TEST_SUPPORT_H
 #define FS_TEST_SUPPORT_H
 

@@ -95,7 +95,7 @@ static const fs_call *first(const fs_trace *t, int32_t r, fs_call_kind kind) {
 
 /* ---- liballprof: sweep3d ---- */
 
-START_TEST(test_sweep3d) {
+START_TEST(sweep3d) {
   const char *paths[4];
   char buffer[4][256];
   for (int r = 0; r < 4; r++) {
@@ -210,7 +210,7 @@ static const char *const calls_rank0 =
 static const char *const calls_rank1 = "MPI_Init:-:1:2:5\n"
                                        "MPI_Finalize:6:-\n";
 
-START_TEST(test_liballprof_calls) {
+START_TEST(liballprof_calls) {
   const char *texts[2] = {calls_rank0, calls_rank1};
   fs_trace *t = liballprof_ok(texts, 2);
   ck_assert_str_eq(t->rank[0].host, "a");
@@ -301,7 +301,7 @@ END_TEST
 
 /* Sub-communicators: rows {0,1} and {2,3} under different handles, a
  * column {0,2} under one handle, a dup of the world. */
-START_TEST(test_liballprof_comms) {
+START_TEST(liballprof_comms) {
   const char *texts[4] =
       {"MPI_Barrier:1:0,0,4:2\nMPI_Barrier:3:50,0,2:4\nMPI_Send:5:1:1:1,1,1:1:0:70,0,2:6\nMPI_"
        "Barrier:7:90,0,4:8\n"
@@ -333,7 +333,7 @@ START_TEST(test_liballprof_comms) {
 }
 END_TEST
 
-START_TEST(test_liballprof_comm_errors) {
+START_TEST(liballprof_comm_errors) {
   char *paths[2];
   fs_error err = {{0}};
   const char *one_handle_two_groups[2] = {"MPI_Barrier:1:5,0,2:2\nMPI_Finalize:3:-\n",
@@ -370,7 +370,7 @@ START_TEST(test_liballprof_comm_errors) {
 END_TEST
 
 /* The other v-collectives, Reduce_scatter with and without its count list. */
-START_TEST(test_liballprof_vectors) {
+START_TEST(liballprof_vectors) {
   const char *texts[1] = {"MPI_Allgatherv:1:1:3:1,4,4:2:3:5:4:0:1,2,2:0,0,1:2\n"
                           "MPI_Scatterv:3:1:9:6:9:0:1,8,8:2:7:1,1,1:0:0,0,1:4\n"
                           "MPI_Reduce_scatter:5:1:2:3:9:1,4,4:3:0,0,1:6\n"
@@ -409,7 +409,7 @@ END_TEST
 
 /* Request arrays larger than the open requests, tests that keep requests
  * open, a handle naming two groups of different sizes, too many communicators. */
-START_TEST(test_liballprof_requests_and_limits) {
+START_TEST(liballprof_requests_and_limits) {
   const char *texts[1] = {"MPI_Irecv:1:7:3:2,4,4:0:1:0,0,1:4008:2\n"
                           "MPI_Isend:3:7:3:2,4,4:0:1:0,0,1:4016:4\n"
                           "MPI_Testall:5:1000:4000:9:9:6\n"
@@ -465,7 +465,7 @@ START_TEST(test_liballprof_requests_and_limits) {
 }
 END_TEST
 
-START_TEST(test_liballprof_errors) {
+START_TEST(liballprof_errors) {
   liballprof_error("hello\n", "F:1:1: expected a '#' header line or an MPI call "
                               "'MPI_Name:start:...:end' (got 'hello')");
   liballprof_error("MPI_Send\n", "F:1:9: expected ':' and the start time after the call's name "
@@ -566,7 +566,7 @@ END_TEST
 /* Issue 15 items 10 and 3 (liballprof): empty files, no MPI_Finalize,
  * MPI_Init twice or late, calls after MPI_Finalize, times going back;
  * counts whose bytes add up past 2^62; a Waitall with no request open. */
-START_TEST(test_liballprof_order_and_limits) {
+START_TEST(liballprof_order_and_limits) {
   liballprof_error("", "F:1:1: expected MPI calls, the first MPI_Init, the last MPI_Finalize (got "
                        "end of file)");
   liballprof_error("# collprof 0.9 output file\n# host: a\n",
@@ -651,7 +651,7 @@ static void simgrid_error(const char *text, int ranks, const char *message) {
   free_paths(paths, ranks);
 }
 
-START_TEST(test_simgrid_point_to_point) {
+START_TEST(simgrid_point_to_point) {
   const char *texts[2] =
       {"0 init\n"
        "0 compute 1e6\n"
@@ -733,7 +733,7 @@ START_TEST(test_simgrid_point_to_point) {
 }
 END_TEST
 
-START_TEST(test_simgrid_collectives) {
+START_TEST(simgrid_collectives) {
   /* one file for both ranks */
   const char *texts[1] = {"0 barrier\n"
                           "1 barrier\n"
@@ -837,7 +837,7 @@ START_TEST(test_simgrid_collectives) {
 }
 END_TEST
 
-START_TEST(test_simgrid_errors) {
+START_TEST(simgrid_errors) {
   simgrid_error("1 init\n", 2, "F:1:1: expected rank 0, the rank of this file (got '1')");
   simgrid_error("0\n", 2, "F:1:2: expected an action after the rank (got end of line)");
   simgrid_error(
@@ -913,7 +913,7 @@ END_TEST
 
 /* ---- OTF2 ---- */
 
-START_TEST(test_otf2_missing) {
+START_TEST(otf2_missing) {
   fs_error err = {{0}};
   ck_assert_ptr_null(fs_otf2_read("/nonexistent/traces.otf2", &err));
 #ifdef FS_HAVE_OTF2
@@ -1185,7 +1185,7 @@ static void otf2_error(char *directory, const char *message) {
  * region, requests nobody made; item 11: each error names the location, the
  * event's position among its events (from 1: Init's Enter and Leave are 1
  * and 2), its record type and time stamp (ticks), not a line 0. */
-START_TEST(test_otf2_event_errors) {
+START_TEST(otf2_event_errors) {
   otf2_error(write_small_archive(undefined_region_events, 4, 0),
              "A: location 10, event 3 (Enter at time 1100): expected a region defined in the "
              "definitions (got region 42)");
@@ -1240,7 +1240,7 @@ END_TEST
  * them defined locations with events. The members are checked against the
  * definitions before the OTF2 library is asked for any location's events
  * (selecting N locations costs it N^2/2 steps: over a minute here). */
-START_TEST(test_otf2_undefined_members) {
+START_TEST(otf2_undefined_members) {
   otf2_error(write_small_archive(plain_events, 4, 1000000),
              "A: expected each member of the MPI locations group to be a defined location (member "
              "2 is "
@@ -1248,7 +1248,7 @@ START_TEST(test_otf2_undefined_members) {
 }
 END_TEST
 
-START_TEST(test_otf2_archive) {
+START_TEST(otf2_archive) {
   char *directory = fs_test_temp_path("-otf2");
   write_archive(directory);
   char anchor[1100];
@@ -1323,26 +1323,26 @@ END_TEST
 int main(void) {
   Suite *s = suite_create("trace_readers");
   TCase *liballprof = tcase_create("liballprof");
-  tcase_add_test(liballprof, test_sweep3d);
-  tcase_add_test(liballprof, test_liballprof_calls);
-  tcase_add_test(liballprof, test_liballprof_comms);
-  tcase_add_test(liballprof, test_liballprof_comm_errors);
-  tcase_add_test(liballprof, test_liballprof_vectors);
-  tcase_add_test(liballprof, test_liballprof_requests_and_limits);
-  tcase_add_test(liballprof, test_liballprof_errors);
-  tcase_add_test(liballprof, test_liballprof_order_and_limits);
+  tcase_add_test(liballprof, sweep3d);
+  tcase_add_test(liballprof, liballprof_calls);
+  tcase_add_test(liballprof, liballprof_comms);
+  tcase_add_test(liballprof, liballprof_comm_errors);
+  tcase_add_test(liballprof, liballprof_vectors);
+  tcase_add_test(liballprof, liballprof_requests_and_limits);
+  tcase_add_test(liballprof, liballprof_errors);
+  tcase_add_test(liballprof, liballprof_order_and_limits);
   suite_add_tcase(s, liballprof);
   TCase *simgrid = tcase_create("simgrid");
-  tcase_add_test(simgrid, test_simgrid_point_to_point);
-  tcase_add_test(simgrid, test_simgrid_collectives);
-  tcase_add_test(simgrid, test_simgrid_errors);
+  tcase_add_test(simgrid, simgrid_point_to_point);
+  tcase_add_test(simgrid, simgrid_collectives);
+  tcase_add_test(simgrid, simgrid_errors);
   suite_add_tcase(s, simgrid);
   TCase *otf2 = tcase_create("otf2");
-  tcase_add_test(otf2, test_otf2_missing);
+  tcase_add_test(otf2, otf2_missing);
 #ifdef FS_HAVE_OTF2
-  tcase_add_test(otf2, test_otf2_archive);
-  tcase_add_test(otf2, test_otf2_event_errors);
-  tcase_add_test(otf2, test_otf2_undefined_members);
+  tcase_add_test(otf2, otf2_archive);
+  tcase_add_test(otf2, otf2_event_errors);
+  tcase_add_test(otf2, otf2_undefined_members);
 #endif
   suite_add_tcase(s, otf2);
   return fs_test_run(s);

@@ -24,7 +24,7 @@ static int starts_with_file(const char *path, const char *prefix) {
   return ok;
 }
 
-START_TEST(test_every_view_written) {
+START_TEST(every_view_written) {
   make_schedule();
   char *svg = fs_test_temp_path(".svg"), *chrome = fs_test_temp_path(".json");
   char *csv = fs_test_temp_path(".csv"), command[1024], *out = NULL;
@@ -51,7 +51,7 @@ START_TEST(test_every_view_written) {
 }
 END_TEST
 
-START_TEST(test_channel_load_needs_contention) {
+START_TEST(channel_load_needs_contention) {
   make_schedule();
   char command[1024], *out = NULL, *err = NULL;
   ck_assert_int_eq(fs_test_fennelsimf(NULL, &err, "run %s --model hockney --channel-load", dag), 2);
@@ -68,7 +68,7 @@ START_TEST(test_channel_load_needs_contention) {
 }
 END_TEST
 
-START_TEST(test_bad_uses_refused) {
+START_TEST(bad_uses_refused) {
   make_schedule();
   static const struct {
     const char *options, *message;
@@ -93,7 +93,7 @@ END_TEST
  * bandwidth: the same for any thread count; without noise every statistic
  * is the single run's (aggregate = bytes / makespan: 24 puts of 1 KiB over
  * 4590 ns = 24576 / 4590 GB/s). */
-START_TEST(test_study_bandwidth) {
+START_TEST(study_bandwidth) {
   make_schedule();
   char command[1024], *a = NULL, *b = NULL;
   const char *study = "run %s --model pipelined --noise net=lognormal:sigma=0.3 --seeds 40 "
@@ -118,10 +118,10 @@ END_TEST
 int main(void) {
   Suite *s = suite_create("views_cli");
   TCase *tc = tcase_create("cli");
-  tcase_add_test(tc, test_every_view_written);
-  tcase_add_test(tc, test_channel_load_needs_contention);
-  tcase_add_test(tc, test_bad_uses_refused);
-  tcase_add_test(tc, test_study_bandwidth);
+  tcase_add_test(tc, every_view_written);
+  tcase_add_test(tc, channel_load_needs_contention);
+  tcase_add_test(tc, bad_uses_refused);
+  tcase_add_test(tc, study_bandwidth);
   suite_add_tcase(s, tc);
   return fs_test_run(s);
 }
