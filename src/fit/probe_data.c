@@ -247,13 +247,14 @@ static int read_rows(fs_text_input *in, fs_probe_data *d, int seen_columns, fs_e
 }
 
 /* The rank count from the sidecar PATH.meta of a file that starts with its
- * column line. 0, or -1 with err set. */
-static int read_sidecar(const char *csv, int32_t *ranks, fs_error *err) {
+ * column line; name is the input's name in messages (data read from memory
+ * or stdin has no sidecar). 0, or -1 with err set. */
+static int read_sidecar(const char *csv, const char *name, int32_t *ranks, fs_error *err) {
   if (!csv || strcmp(csv, "-") == 0)
     return fs_error_set(err,
                         "%s:1:1: expected \"# fennelprobe 1 ranks=P ...\" (a file without "
-                        "it has a sidecar FILE.meta, which stdin has not)",
-                        csv ? "stdin" : "data");
+                        "it has a sidecar FILE.meta, which %s has not)",
+                        name, csv ? "stdin" : "data read from memory");
   char *path = malloc(strlen(csv) + 6);
   if (!path) return fs_error_set(err, "out of memory");
   sprintf(path, "%s.meta", csv);
@@ -295,7 +296,7 @@ static fs_probe_data *read_input(fs_text_input *in, const char *path, fs_error *
   int columns_first = status == 1 && length == sizeof column_line - 1 &&
                       memcmp(line, column_line, length) == 0;
   if (status != 1) return NULL;
-  if (columns_first ? read_sidecar(path, &ranks, err)
+  if (columns_first ? read_sidecar(path, fs_text_input_name(in), &ranks, err)
                     : read_header(in, line, length, &ranks, 0, err))
     return NULL;
   fs_probe_data *d = fs_probe_data_new(ranks);
