@@ -14,7 +14,6 @@
 #include "instruments/critical_path.h"
 #include "instruments/report.h"
 #include "instruments/timeline.h"
-#include "models/model_catalog.h"
 #include "models/model_registry.h"
 #include "test_support.h"
 
@@ -293,34 +292,6 @@ START_TEST(channel_load_refuses) {
 }
 END_TEST
 
-/* Whether name is one of a ", "-separated list. */
-static int listed_in(const char *list, const char *name) {
-  size_t n = strlen(name);
-  for (const char *at = strstr(list, name); at; at = strstr(at + 1, name))
-    if ((at == list || (at - list >= 2 && at[-2] == ',')) && (at[n] == ',' || at[n] == 0)) return 1;
-  return 0;
-}
-
-/* The registry's name lists are its tables (model_registry.c), and every
- * model run --help shows (model_catalog.c) is one of them; the other way,
- * registered but not in the catalog, is test_cli_help's. */
-START_TEST(catalog_lists_registered_models) {
-  int count;
-  const fs_model_info *m = fs_model_catalog(&count);
-  for (int i = 0; i < count; i++) {
-    char names[64];
-    snprintf(names, sizeof names, "%s", m[i].names);
-    for (char *name = strtok(names, ", "); name; name = strtok(NULL, ", ")) {
-      const char *list = m[i].compute ? fs_compute_model_names() : fs_network_model_names();
-      ck_assert_msg(listed_in(list, name), "run --help shows %s, not in \"%s\"", name, list);
-      ck_assert_int_eq(fs_network_model_built_in(name), !m[i].compute);
-    }
-  }
-  ck_assert_int_eq(listed_in("hockney, lmo", "lm"), 0);
-  ck_assert_int_eq(listed_in("hockney, lmo", "lmo"), 1);
-}
-END_TEST
-
 static Suite *model_interface_suite(void) {
   Suite *s = suite_create("model interface");
   TCase *c = tcase_create("six callbacks, no reports");
@@ -330,7 +301,6 @@ static Suite *model_interface_suite(void) {
   tcase_add_test(c, channel_load_refuses);
   suite_add_tcase(s, c);
   c = tcase_create("registry");
-  tcase_add_test(c, catalog_lists_registered_models);
   suite_add_tcase(s, c);
   return s;
 }
