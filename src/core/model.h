@@ -43,6 +43,25 @@ typedef struct fs_load_observer {
   void (*changed)(void *state, int32_t instance, int32_t tau, fs_time t);
 } fs_load_observer;
 
+/* Watches a flow model's links and transfers (--link-load, the rates in
+ * --svg and --chrome): every change of a link's flows or carried rate, and
+ * of a transfer's rate. Rates are bytes/s, as doubles (the flow model's
+ * max-min solution, before rounding its dates to picoseconds). */
+typedef double (*fs_link_namer)(const void *model, int32_t link, char *buffer, size_t size);
+typedef struct fs_flow_observer {
+  void *state;
+  /* At each model reset: `links` links, all idle from time 0; name(model,
+   * l, ...) writes link l's name and returns its raw bandwidth (B/s),
+   * until the model's next reset. */
+  void (*reset)(void *state, int32_t links, const void *model, fs_link_namer name);
+  /* From t on, link carries `flows` flows in their data phase at `rate`
+   * bytes/s in all (each flow counted once per time it crosses the link). */
+  void (*link)(void *state, int32_t link, int32_t flows, double rate, fs_time t);
+  /* From t on, transfer `task` (put, get or send) moves `rate` bytes/s; 0
+   * in its latency phase and once its data is delivered. */
+  void (*transfer)(void *state, int32_t task, double rate, fs_time t);
+} fs_flow_observer;
+
 /* What reports and instruments may ask of a model besides running it;
  * never called by the engine. One static table per model, shared by its
  * instances (state is the instance's). Each member may be NULL, and so
@@ -62,6 +81,10 @@ typedef struct fs_model_reports {
    * the next reset on. NULL: the model has no channel instances
    * (--channel-load refuses it). */
   void (*set_load_observer)(void *state, const fs_load_observer *observer);
+  /* Flow models: reports links and transfers to observer (copied; NULL:
+   * stop) from the next reset on. NULL: the model has no links
+   * (--link-load refuses it). */
+  void (*set_flow_observer)(void *state, const fs_flow_observer *observer);
 } fs_model_reports;
 
 typedef struct fs_network_model {
@@ -170,6 +193,14 @@ static inline int fs_network_model_price(const fs_network_model *m, const fs_pro
 static inline int fs_network_model_observe(fs_network_model *m, const fs_load_observer *observer) {
   if (!m || !m->reports || !m->reports->set_load_observer) return 0;
   m->reports->set_load_observer(m->state, observer);
+  return 1;
+}
+/* set_flow_observer's: 1 when the model took observer, 0 when it has no
+ * links (m may be NULL). */
+static inline int fs_network_model_observe_flows(fs_network_model *m,
+                                                 const fs_flow_observer *observer) {
+  if (!m || !m->reports || !m->reports->set_flow_observer) return 0;
+  m->reports->set_flow_observer(m->state, observer);
   return 1;
 }
 static inline int fs_compute_model_observe(fs_compute_model *m, const fs_load_observer *observer) {
