@@ -68,6 +68,29 @@ START_TEST(channel_load_needs_contention) {
 }
 END_TEST
 
+/* --link-load and --link-csv need a model with links: refused before the
+ * run (exit 2, no file written); one run only. */
+START_TEST(link_load_needs_links) {
+  make_schedule();
+  char *csv = fs_test_temp_path(".csv"), *err = NULL;
+  const char *message = "fennelsim: --link-load needs a flow model (flow, flow-lv08): hockney "
+                        "has no links\n";
+  ck_assert_int_eq(fs_test_fennelsimf(NULL, &err, "run %s --model hockney --link-load", dag), 2);
+  ck_assert_str_eq(err, message);
+  free(err);
+  ck_assert_int_eq(fs_test_fennelsimf(NULL, &err, "run %s --model hockney --link-csv %s", dag, csv),
+                   2);
+  ck_assert_str_eq(err, message);
+  free(err);
+  ck_assert_ptr_null(fopen(csv, "r"));
+  ck_assert_int_eq(fs_test_fennelsimf(NULL, &err, "run %s --link-load --seeds 2", dag), 2);
+  ck_assert_str_eq(err, "fennelsim: --timeline, --svg, --chrome, --critical-path, --channel-load "
+                        "and --link-load show one run: not with --seeds (--bandwidth can)\n");
+  free(err);
+  free(csv);
+}
+END_TEST
+
 START_TEST(bad_uses_refused) {
   make_schedule();
   static const struct {
@@ -120,6 +143,7 @@ int main(void) {
   TCase *tc = tcase_create("cli");
   tcase_add_test(tc, every_view_written);
   tcase_add_test(tc, channel_load_needs_contention);
+  tcase_add_test(tc, link_load_needs_links);
   tcase_add_test(tc, bad_uses_refused);
   tcase_add_test(tc, study_bandwidth);
   suite_add_tcase(s, tc);
