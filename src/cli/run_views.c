@@ -152,12 +152,13 @@ int fs_views_write(fs_views *v, const fs_engine *engine, fs_error *err) {
     v->csv = NULL; /* committed or aborted */
   }
   if (!failed && v->svg) {
-    failed = fs_svg_timeline_write(v->timeline, &v->svg_options, v->svg, err);
+    failed = fs_svg_timeline_write_flows(v->timeline, &v->svg_options, v->link_load, v->svg, err);
     v->svg = NULL;
   }
   if (!failed && v->chrome) {
     int32_t *node = nodes_of(o, v->program->ranks, err, &failed);
-    if (!failed) failed = fs_chrome_trace_write(v->timeline, node, v->chrome, err);
+    if (!failed)
+      failed = fs_chrome_trace_write_flows(v->timeline, node, v->link_load, v->chrome, err);
     v->chrome = NULL;
     free(node);
   }
