@@ -1,7 +1,7 @@
 /* fake_flow.c: see fake_flow.h. Ranks 0 and 1; put A (task 0) 0 -> 1,
  * 1000 B over links L1 (1 GB/s) then L2 (2 GB/s); put B (task 1) 1 -> 0,
  * 500 B over L1; link 0 is the loopback (10 GB/s), unused. Both start at
- * 0 in their latency phase (rate 0). A's data phase starts at 100 ns at
+ * 0 in their latency phase (rate 0), their CPU free at once. A's data phase starts at 100 ns at
  * 1 B/ns; B's at 500 ns, when L1 is shared: 0.5 B/ns each. B's 500 B end
  * at 1500 ns; A has then moved 400 + 500 B and takes its last 100 B alone
  * at 1 B/ns: it ends at 1600 ns (the makespan). The script also reports
@@ -63,7 +63,8 @@ static void fake_start(void *state, fs_engine *engine, int32_t task, fs_time now
   if (!f->started++)
     for (uint32_t i = 0; i < sizeof script / sizeof script[0]; i++)
       fs_engine_post_model_event(engine, script[i].t > now ? script[i].t : now, i);
-  fs_engine_post_complete(engine, task, ends[task]);
+  fs_engine_post_local(engine, task, now); /* the CPU is free at once */
+  fs_engine_post_remote(engine, task, ends[task]);
 }
 
 static void fake_event(void *state, fs_engine *engine, uint32_t payload, fs_time now) {
@@ -81,7 +82,18 @@ static void fake_observe(void *state, const fs_flow_observer *observer) {
   f->observer = observer ? *observer : (fs_flow_observer){0};
 }
 
-static const fs_model_reports fake_reports = {.set_flow_observer = fake_observe};
+/* Alone on its route: A's latency phase is 100 ns, B's 500, then 1 B/ns
+ * (L1's bandwidth). */
+static int fake_price(void *state, const fs_program *p, int32_t task, fs_time *latency,
+                      fs_time *per_size) {
+  (void)state;
+  *latency = (task == 0 ? 100 : 500) * NS;
+  *per_size = p->value[task] * NS;
+  return 0;
+}
+
+static const fs_model_reports fake_reports = {.price = fake_price,
+                                              .set_flow_observer = fake_observe};
 
 void fs_fake_flow_run_new(fs_fake_flow_run *run) {
   memset(run, 0, sizeof *run);

@@ -649,8 +649,9 @@ static char *trace_of_flows(int flows) {
   return text;
 }
 
-/* The fake flow model's puts: A (t0, rank 0, 1000 B to 1) holds its CPU
- * [0, 1.6] us, B (t1, rank 1, 500 B to 0) [0, 1.5] us. A's rates: 1e9
+/* The fake flow model's puts free their CPU at once (instants at 0): A
+ * (t0, rank 0, 1000 B to 1) lands at 1.6 us, B (t1, rank 1, 500 B to 0)
+ * at 1.5. A's rates: 1e9
  * B/s from 0.1 us, 5e8 from 0.5, 1e9 from 1.5, 0 at delivery (1.6); B's:
  * 5e8 from 0.5, 0 at 1.5. Ranks 0 and 1 are processes 1 and 2, so
  * "links" is process 3 (sort index 2) on thread 3 (1 lane x 2 ranks +
@@ -660,8 +661,8 @@ static char *trace_of_flows(int flows) {
  * plain one, and the plain one has no rates. */
 START_TEST(flow_rates_and_link_counters) {
   char *text = trace_of_flows(1), *plain = trace_of_flows(0);
-  ASSERT_HAS(text, "{\"name\":\"put\",\"cat\":\"put\",\"ph\":\"X\",\"pid\":1,\"tid\":1,"
-                   "\"ts\":0,\"dur\":1.6,\"args\":{\"task\":0,\"size\":1000,\"peer\":1,"
+  ASSERT_HAS(text, "{\"name\":\"put\",\"cat\":\"put\",\"ph\":\"i\",\"s\":\"t\",\"pid\":1,"
+                   "\"tid\":1,\"ts\":0,\"args\":{\"task\":0,\"size\":1000,\"peer\":1,"
                    "\"rates\":[{\"from_us\":0.1,\"Bps\":1000000000},{\"from_us\":0.5,"
                    "\"Bps\":500000000},{\"from_us\":1.5,\"Bps\":1000000000},{\"from_us\":1.6,"
                    "\"Bps\":0}]}}");

@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "core/engine.h"
+#include "instruments/critical_path.h"
 #include "instruments/link_load.h"
+#include "instruments/timeline.h"
 #include "fake_flow.h"
 #include "model_support.h"
 #include "test_support.h"
@@ -222,6 +224,49 @@ START_TEST(second_run_afresh) {
 }
 END_TEST
 
+/* The critical path under the fake flow model: A (t0) ends last, at 1600
+ * ns, its CPU free at once: all of it is network time. Priced alone on its
+ * route (fake_flow.c): latency 100, bandwidth 1000 B at 1 B/ns = 1000; the
+ * rest, 500 ns, is sharing (over [500, 1500] A moved 500 B instead of
+ * 1000: 500 ns lost to B), shown as contention with the flow model's note. */
+START_TEST(critical_path_sharing) {
+  fs_fake_flow_run run;
+  fs_fake_flow_run_new(&run);
+  fs_timeline *timeline = fs_timeline_new(run.program);
+  fs_observer observer = fs_timeline_observer(timeline);
+  ck_assert_int_eq(fs_engine_add_observer(run.engine, &observer), 0);
+  fs_fake_flow_run_program(&run);
+  fs_error err = {{0}};
+  fs_critical_path *cp = fs_critical_path_compute(timeline, &run.network, &err);
+  ck_assert_ptr_nonnull(cp);
+  ck_assert_int_eq(cp->part[FS_PATH_LATENCY], 100 * NS);
+  ck_assert_int_eq(cp->part[FS_PATH_BANDWIDTH], 1000 * NS);
+  ck_assert_int_eq(cp->part[FS_PATH_CONTENTION], 500 * NS);
+  ck_assert_int_eq(cp->part[FS_PATH_CPU] + cp->part[FS_PATH_WAITING] + cp->part[FS_PATH_NETWORK],
+                   0);
+  char *buffer = NULL;
+  size_t size = 0;
+  FILE *out = open_memstream(&buffer, &size);
+  fs_critical_path_report_text(out, cp, 4);
+  fclose(out);
+  ck_assert_str_eq(buffer,
+                   "critical path  1600 ns in 1 steps\n"
+                   "  waiting     0 ns (0.00%)\n"
+                   "  cpu         0 ns (0.00%)\n"
+                   "  latency     100 ns (6.25%)\n"
+                   "  bandwidth   1000 ns (62.50%)\n"
+                   "  contention  500 ns (31.25%)\n"
+                   "  (a flow model: bandwidth is a transfer's size at the rate it would get "
+                   "alone on its route; contention is sharing, the time lost to other flows)\n"
+                   "  t0 put rank 0: ready 0 start 0 end 1600 ns; latency 100 bandwidth 1000 "
+                   "contention 500\n");
+  free(buffer);
+  fs_critical_path_free(cp);
+  fs_timeline_free(timeline);
+  fs_fake_flow_run_free(&run);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("link_load");
   TCase *c = tcase_create("load");
@@ -230,6 +275,7 @@ int main(void) {
   tcase_add_test(c, reports);
   tcase_add_test(c, errors);
   tcase_add_test(c, second_run_afresh);
+  tcase_add_test(c, critical_path_sharing);
   suite_add_tcase(s, c);
   return fs_test_run(s);
 }
