@@ -187,6 +187,7 @@ static int same(const fs_flow_change *a, double rate, int32_t flows) {
  * the changes of one time into the last and drops those that change
  * nothing (the state before the first is 0 flows at rate 0). */
 static int group(change_log *log) {
+  if (log->first) return 0; /* grouped by an earlier finish */
   int32_t whos = 0;
   for (int64_t i = 0; i < log->count; i++)
     if (log->items[i].who >= whos) whos = log->items[i].who + 1;
