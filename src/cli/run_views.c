@@ -1,10 +1,10 @@
 /* run_views.c: the instruments of one `fennelsim run`: the timeline CSV,
  * the drawn timeline (--svg), the Perfetto trace (--chrome), bandwidth,
  * the critical path, channel load and link load (whose flow observer also
- * gives --svg and --chrome the transfers' rates under a flow model). Output files are opened before the
- * run (a bad path fails before any work) and committed after it; the
- * recorder is attached only when some view needs it, so a run without
- * views pays nothing. */
+ * gives --svg and --chrome the transfers' rates under a flow model).
+ * Output files are opened before the run (a bad path fails before any
+ * work) and committed after it; the recorder is attached only when some
+ * view needs it, so a run without views pays nothing. */
 #include "cli/run_views.h"
 
 #include <stdlib.h>

@@ -414,9 +414,9 @@ static void write_link_counters(const trace *t) {
     fs_link_stats s;
     const fs_flow_change *c;
     fs_link_load_get(t->flows, k, &s);
-    int64_t count = fs_link_load_changes(t->flows, k, &c);
-    for (int64_t i = -1; i < count; i++) {
-      if (i < 0 && count && c[0].t == 0) continue; /* the start is a change */
+    int64_t count = fs_link_load_changes(t->flows, k, &c); /* 0: not kept */
+    for (int64_t i = count ? -1 : 0; i < count; i++) {
+      if (i < 0 && c[0].t == 0) continue; /* the start is a change */
       char ts[32], rate[40];
       fs_output_puts(t->out, ",\n{\"name\":");
       write_string(t->out, s.link);
