@@ -568,6 +568,54 @@ START_TEST(flow_rate_strips) {
 }
 END_TEST
 
+static void capture_observer(void *state, const fs_flow_observer *observer) {
+  *(fs_flow_observer *)state = *observer;
+}
+
+/* Segments narrower than a pixel are drawn together at their mean rate.
+ * On the fake run's timeline (x(t) = 90 + t / 1.6 ns, 1 px = 1.6 ns), t0's
+ * rates given by hand: 1e9 B/s over [100, 100.4] ns (0.25 px), 5e8 over
+ * [100.4, 100.8], 1e9 over [100.8, 500]: the piece reaches a pixel only
+ * with the third, so one rect over [100, 500] (x 152.5, width 250) at
+ * (1e9 x 400 + 5e8 x 400 + 1e9 x 399200 ps) / 400000 ps = 9.995e8 B/s,
+ * marked as a mean; opacity 0.15 + 0.85 x 0.9995 = 0.999575, printed 1.00. */
+START_TEST(flow_rate_strips_merge_thin_segments) {
+  fs_fake_flow_run run;
+  fs_fake_flow_run_new(&run);
+  fs_timeline *timeline = fs_timeline_new(run.program);
+  fs_observer observer = fs_timeline_observer(timeline);
+  ck_assert_int_eq(fs_engine_add_observer(run.engine, &observer), 0);
+  fs_fake_flow_run_program(&run);
+  fs_flow_observer flows = {0};
+  static const fs_model_reports reports = {.set_flow_observer = capture_observer};
+  fs_network_model capture = {.name = "capture", .state = &flows, .reports = &reports};
+  fs_link_load *load = fs_link_load_new(0, 1);
+  fs_error err = {{0}};
+  ck_assert_int_eq(fs_link_load_attach(load, &capture, &err), 0);
+  flows.reset(flows.state, 3, NULL, NULL);
+  static const fs_time at[] = {100000, 100400, 100800, 500000};
+  static const double rate[] = {1e9, 5e8, 1e9, 0};
+  for (int i = 0; i < 4; i++) flows.transfer(flows.state, 0, rate[i], at[i]);
+  ck_assert_int_eq(fs_link_load_finish(load, 1600000, &err), 0);
+  char *path = fs_test_temp_path(".svg");
+  fs_output *out = fs_output_open(path, &err);
+  ck_assert_ptr_nonnull(out);
+  ck_assert_int_eq(fs_svg_timeline_write_flows(timeline, NULL, load, out, &err), 0);
+  char *svg = fs_test_read_file(path, NULL);
+  well_formed(svg);
+  has(svg, "<rect class=\"rate\" fill=\"#1f4e79\" fill-opacity=\"1.00\" x=\"152.50\" "
+           "y=\"96.80\" width=\"250.00\" height=\"5.60\"><title>t0 put: 9.995e+08 B/s (mean), "
+           "100-500 ns</title></rect>\n");
+  ck_assert_int_eq(count(svg, "<rect class=\"rate\""), 2); /* the rect and the legend's */
+  free(svg);
+  remove(path);
+  free(path);
+  fs_link_load_free(load);
+  fs_timeline_free(timeline);
+  fs_fake_flow_run_free(&run);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("svg_timeline");
   TCase *c = tcase_create("svg_timeline");
@@ -582,6 +630,7 @@ static Suite *suite(void) {
   tcase_add_test(c, rm_a8_labels_once_per_run);
   tcase_add_test(c, sixty_four_ranks_stay_small);
   tcase_add_test(c, flow_rate_strips);
+  tcase_add_test(c, flow_rate_strips_merge_thin_segments);
   suite_add_tcase(s, c);
   return s;
 }

@@ -272,26 +272,49 @@ static int is_transfer(const fs_program *p, int32_t t) {
   return p->kind[t] == FS_PUT || p->kind[t] == FS_GET || p->kind[t] == FS_SEND;
 }
 
-/* One transfer's strip: a rect per segment of non-zero rate. */
+/* A piece of a strip: [from, to] of transfer t at `rate` B/s, the mean
+ * of several segments when `mean`. */
+static void rate_rect(canvas *c, int32_t t, fs_time from, fs_time to, double rate, int mean) {
+  char name[24], a[32], b[32];
+  double x = x_of(c, from);
+  fs_output_printf(c->out,
+                   "<rect class=\"rate\" fill=\"#1f4e79\" fill-opacity=\"%.2f\" x=\"%.2f\" "
+                   "y=\"%.2f\" width=\"%.2f\" height=\"%.2f\"><title>",
+                   0.15 + 0.85 * rate / c->peak_rate, x,
+                   TOP + c->lane * (c->p->rank[t] - c->first) + 0.82 * c->lane, x_of(c, to) - x,
+                   0.14 * c->lane);
+  escaped(c->out, fs_task_name(c->p, t, name));
+  fs_output_printf(c->out, " %s: %.6g B/s%s, %s-%s ns</title></rect>\n",
+                   fs_task_kind_name(c->p->kind[t]), rate, mean ? " (mean)" : "",
+                   fs_format_ns(a, from), fs_format_ns(b, to));
+  c->drawn |= 1u << RATE;
+}
+
+/* One transfer's strip: a rect per segment of non-zero rate; segments
+ * narrower than a pixel are drawn together, at their time-weighted mean
+ * rate, so that a transfer never has more rects than pixels. */
 static void rate_strip(canvas *c, int32_t t) {
   const fs_flow_change *ch;
   int64_t count = fs_link_load_rates(c->flows, t, &ch);
-  double y = TOP + c->lane * (c->p->rank[t] - c->first) + 0.82 * c->lane;
+  fs_time from = -1, to = -1;
+  double bytes = 0; /* rate x ps since from */
+  int pieces = 0;
   for (int64_t i = 0; i + 1 < count; i++) {
-    if (ch[i].rate <= 0 || ch[i + 1].t <= ch[i].t) continue;
-    char name[24], a[32], b[32];
-    double x = x_of(c, ch[i].t);
-    fs_output_printf(c->out,
-                     "<rect class=\"rate\" fill=\"#1f4e79\" fill-opacity=\"%.2f\" x=\"%.2f\" "
-                     "y=\"%.2f\" width=\"%.2f\" height=\"%.2f\"><title>",
-                     0.15 + 0.85 * ch[i].rate / c->peak_rate, x, y, x_of(c, ch[i + 1].t) - x,
-                     0.14 * c->lane);
-    escaped(c->out, fs_task_name(c->p, t, name));
-    fs_output_printf(c->out, " %s: %.6g B/s, %s-%s ns</title></rect>\n",
-                     fs_task_kind_name(c->p->kind[t]), ch[i].rate, fs_format_ns(a, ch[i].t),
-                     fs_format_ns(b, ch[i + 1].t));
-    c->drawn |= 1u << RATE;
+    fs_time a = ch[i].t, b = ch[i + 1].t;
+    if (b <= a) continue;
+    if (ch[i].rate <= 0) { /* a gap ends the piece */
+      if (from >= 0) rate_rect(c, t, from, to, bytes / (double)(to - from), pieces > 1);
+      from = -1;
+      continue;
+    }
+    if (from < 0) from = a, bytes = 0, pieces = 0;
+    bytes += ch[i].rate * (double)(b - a), pieces++, to = b;
+    if (x_of(c, to) - x_of(c, from) >= 1.0) {
+      rate_rect(c, t, from, to, pieces > 1 ? bytes / (double)(to - from) : ch[i].rate, pieces > 1);
+      from = -1;
+    }
   }
+  if (from >= 0) rate_rect(c, t, from, to, bytes / (double)(to - from), pieces > 1);
 }
 
 /* The strips of the transfers on the lanes drawn. */

@@ -72,8 +72,9 @@ int fs_svg_timeline_write(const fs_timeline *t, const fs_svg_options *o, fs_outp
  * with keep_rates, or NULL): under each put, get and send, on its
  * initiator's lane, a strip from y + 0.82 h to y + 0.96 h with a rect per
  * segment of constant non-zero rate, its opacity 0.15 + 0.85 rate / the
- * run's peak transfer rate, and a tooltip with the rate; the legend says
- * "data rate (darker: faster)". Without rates, byte for byte
+ * run's peak transfer rate (segments narrower than a pixel drawn as one,
+ * at their time-weighted mean rate), and a tooltip with the rate; the
+ * legend says "data rate (darker: faster)". Without rates, byte for byte
  * fs_svg_timeline_write. */
 int fs_svg_timeline_write_flows(const fs_timeline *t, const fs_svg_options *o,
                                 const fs_link_load *flows, fs_output *out, fs_error *err);
