@@ -12,6 +12,7 @@
 #include "instruments/chrome_trace.h"
 #include "io/progress.h"
 #include "instruments/timeline.h"
+#include "fake_flow.h"
 #include "model_support.h"
 #include "test_support.h"
 
@@ -620,6 +621,74 @@ START_TEST(progress_unknown_total_and_disabled) {
 }
 END_TEST
 
+/* The trace of the fake flow model's run (fake_flow.c) with its rates
+ * (flows) or without. */
+static char *trace_of_flows(int flows) {
+  fs_fake_flow_run run;
+  fs_fake_flow_run_new(&run);
+  fs_link_load *load = fs_link_load_new(1, 1);
+  fs_error err = {""};
+  ck_assert_int_eq(fs_link_load_attach(load, &run.network, &err), 0);
+  fs_timeline *timeline = fs_timeline_new(run.program);
+  fs_observer observer = fs_timeline_observer(timeline);
+  ck_assert_int_eq(fs_engine_add_observer(run.engine, &observer), 0);
+  fs_fake_flow_run_program(&run);
+  ck_assert_int_eq(fs_link_load_finish(load, fs_engine_makespan(run.engine), &err), 0);
+  char *path = fs_test_temp_path(".json");
+  fs_output *out = fs_output_open(path, &err);
+  ck_assert_ptr_nonnull(out);
+  ck_assert_int_eq(fs_chrome_trace_write_flows(timeline, NULL, flows ? load : NULL, out, &err), 0);
+  size_t length;
+  char *text = fs_test_read_file(path, &length);
+  ck_assert_msg(json_valid(text, length), "not JSON:\n%s", text);
+  remove(path);
+  free(path);
+  fs_timeline_free(timeline);
+  fs_link_load_free(load);
+  fs_fake_flow_run_free(&run);
+  return text;
+}
+
+/* The fake flow model's puts free their CPU at once (instants at 0): A
+ * (t0, rank 0, 1000 B to 1) lands at 1.6 us, B (t1, rank 1, 500 B to 0)
+ * at 1.5. A's rates: 1e9
+ * B/s from 0.1 us, 5e8 from 0.5, 1e9 from 1.5, 0 at delivery (1.6); B's:
+ * 5e8 from 0.5, 0 at 1.5. Ranks 0 and 1 are processes 1 and 2, so
+ * "links" is process 3 (sort index 2) on thread 3 (1 lane x 2 ranks +
+ * 1), with a counter per used link from 0 at time 0: L1 1e9 from 0.1 (one
+ * flow, then two from 0.5, one from 1.5: the same rate), 0 at 1.6; L2
+ * 1e9, 5e8 at 0.5, 1e9 at 1.5, 0 at 1.6. Without rates the trace is the
+ * plain one, and the plain one has no rates. */
+START_TEST(flow_rates_and_link_counters) {
+  char *text = trace_of_flows(1), *plain = trace_of_flows(0);
+  ASSERT_HAS(text, "{\"name\":\"put\",\"cat\":\"put\",\"ph\":\"i\",\"s\":\"t\",\"pid\":1,"
+                   "\"tid\":1,\"ts\":0,\"args\":{\"task\":0,\"size\":1000,\"peer\":1,"
+                   "\"rates\":[{\"from_us\":0.1,\"Bps\":1000000000},{\"from_us\":0.5,"
+                   "\"Bps\":500000000},{\"from_us\":1.5,\"Bps\":1000000000},{\"from_us\":1.6,"
+                   "\"Bps\":0}]}}");
+  ASSERT_HAS(text, "\"args\":{\"task\":1,\"size\":500,\"peer\":0,\"rates\":[{\"from_us\":0.5,"
+                   "\"Bps\":500000000},{\"from_us\":1.5,\"Bps\":0}]}}");
+  ASSERT_HAS(text, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":3,\"tid\":3,\"args\":{"
+                   "\"name\":\"links\"}},\n{\"name\":\"process_sort_index\",\"ph\":\"M\","
+                   "\"pid\":3,\"tid\":3,\"args\":{\"sort_index\":2}},\n");
+  const char *l1 = "{\"name\":\"L1\",\"ph\":\"C\",\"pid\":3,\"tid\":3,\"ts\":0,\"args\":{"
+                   "\"B/s\":0}},\n{\"name\":\"L1\",\"ph\":\"C\",\"pid\":3,\"tid\":3,\"ts\":0.1,"
+                   "\"args\":{\"B/s\":1000000000}},\n{\"name\":\"L1\",\"ph\":\"C\",\"pid\":3,"
+                   "\"tid\":3,\"ts\":0.5,\"args\":{\"B/s\":1000000000}},\n{\"name\":\"L1\","
+                   "\"ph\":\"C\",\"pid\":3,\"tid\":3,\"ts\":1.5,\"args\":{\"B/s\":1000000000}},"
+                   "\n{\"name\":\"L1\",\"ph\":\"C\",\"pid\":3,\"tid\":3,\"ts\":1.6,\"args\":{"
+                   "\"B/s\":0}},\n{\"name\":\"L2\"";
+  ASSERT_HAS(text, l1);
+  ASSERT_HAS(text, "\"ts\":0.5,\"args\":{\"B/s\":500000000}},\n");
+  ck_assert_int_eq(count(text, "\"ph\":\"C\""), 10);
+  ck_assert_int_eq(count(text, "\"rates\""), 2);
+  ck_assert_int_eq(count(plain, "\"ph\":\"C\""), 0);
+  ck_assert_ptr_null(strstr(plain, "rates"));
+  ck_assert_ptr_null(strstr(plain, "links"));
+  free(text), free(plain);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("chrome_trace");
   TCase *c = tcase_create("json");
@@ -635,6 +704,7 @@ static Suite *suite(void) {
   tcase_add_test(c, overlapping_tasks_get_lanes);
   tcase_add_test(c, receive_time_is_a_slice);
   tcase_add_test(c, early_message_is_a_slice);
+  tcase_add_test(c, flow_rates_and_link_counters);
   suite_add_tcase(s, c);
   c = tcase_create("progress");
   tcase_add_test(c, progress_draws_and_erases);

@@ -391,8 +391,9 @@ START_TEST(cli_study) {
       {"--seeds 0", "fennelsim: --seeds 0: "},
       {"--noise-rank 99:host=constant:value=2", "fennelsim: --noise-rank 99: the program has "
                                                 "ranks 0..15"},
-      {"--seeds 2 --timeline x.csv", "fennelsim: --timeline, --svg, --chrome, --critical-path "
-                                     "and --channel-load show one run: not with --seeds"},
+      {"--seeds 2 --timeline x.csv", "fennelsim: --timeline, --svg, --chrome, --critical-path, "
+                                     "--channel-load and --link-load show one run: not with "
+                                     "--seeds"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     ck_assert_int_eq(fs_test_fennelsimf(NULL, &err, "run %s %s", dag, bad[i].options), 2);

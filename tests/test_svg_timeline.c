@@ -14,6 +14,7 @@
 #include "generators/generators.h"
 #include "instruments/svg_timeline.h"
 #include "instruments/timeline.h"
+#include "fake_flow.h"
 #include "model_support.h"
 #include "test_support.h"
 
@@ -497,6 +498,124 @@ START_TEST(sixty_four_ranks_stay_small) {
 }
 END_TEST
 
+/* Draws the fake flow model's run (fake_flow.c) with its rates, and the
+ * same run without them. */
+static char *draw_flows(int flows) {
+  fs_fake_flow_run run;
+  fs_fake_flow_run_new(&run);
+  fs_link_load *load = fs_link_load_new(0, 1);
+  fs_error err = {{0}};
+  ck_assert_int_eq(fs_link_load_attach(load, &run.network, &err), 0);
+  fs_timeline *timeline = fs_timeline_new(run.program);
+  fs_observer observer = fs_timeline_observer(timeline);
+  ck_assert_int_eq(fs_engine_add_observer(run.engine, &observer), 0);
+  fs_fake_flow_run_program(&run);
+  ck_assert_int_eq(fs_link_load_finish(load, fs_engine_makespan(run.engine), &err), 0);
+  char *path = fs_test_temp_path(".svg");
+  fs_output *out = fs_output_open(path, &err);
+  ck_assert_ptr_nonnull(out);
+  ck_assert_int_eq(fs_svg_timeline_write_flows(timeline, NULL, flows ? load : NULL, out, &err), 0);
+  char *text = fs_test_read_file(path, NULL);
+  remove(path);
+  free(path);
+  fs_timeline_free(timeline);
+  fs_link_load_free(load);
+  fs_fake_flow_run_free(&run);
+  return text;
+}
+
+/* The fake flow model's two puts (fake_flow.c): E = 1600 ns, ceil(E / 8)
+ * = 200 ns is the step and the axis ends at 1600: x(t) = 90 + t / 1.6 ns.
+ * Two lanes of 40 px: the strips span y + 32.8 .. y + 38.4 (lane 0 at 64,
+ * lane 1 at 104). The peak transfer rate is 1e9 B/s: opacity 1 at 1e9,
+ * 0.15 + 0.85 / 2 = 0.575 (printed 0.57: 0.575 is just below in binary) at
+ * 5e8. A (t0, rank 0): 1e9 over [100, 500] (x 152.5, width 250), 5e8
+ * over [500, 1500] (x 402.5, width 625), 1e9 over [1500, 1600] (x 1027.5,
+ * width 62.5); its latency phase [0, 100] has no strip. B (t1, rank 1):
+ * 5e8 over [500, 1500]. Without rates the drawing is byte for byte the
+ * plain one. */
+START_TEST(flow_rate_strips) {
+  char *svg = draw_flows(1), *plain = draw_flows(0);
+  well_formed(svg);
+  has(svg, "<rect class=\"rate\" fill=\"#1f4e79\" fill-opacity=\"1.00\" x=\"152.50\" "
+           "y=\"96.80\" width=\"250.00\" height=\"5.60\"><title>t0 put: 1e+09 B/s, 100-500 "
+           "ns</title></rect>\n");
+  has(svg, "<rect class=\"rate\" fill=\"#1f4e79\" fill-opacity=\"0.57\" x=\"402.50\" "
+           "y=\"96.80\" width=\"625.00\" height=\"5.60\"><title>t0 put: 5e+08 B/s, 500-1500 "
+           "ns</title></rect>\n");
+  has(svg, "<rect class=\"rate\" fill=\"#1f4e79\" fill-opacity=\"1.00\" x=\"1027.50\" "
+           "y=\"96.80\" width=\"62.50\" height=\"5.60\"><title>t0 put: 1e+09 B/s, 1500-1600 "
+           "ns</title></rect>\n");
+  has(svg, "<rect class=\"rate\" fill=\"#1f4e79\" fill-opacity=\"0.57\" x=\"402.50\" "
+           "y=\"136.80\" width=\"625.00\" height=\"5.60\"><title>t1 put: 5e+08 B/s, 500-1500 "
+           "ns</title></rect>\n");
+  ck_assert_int_eq(count(svg, "<rect class=\"rate\""), 5); /* 4 segments + the legend */
+  has(svg, ">data rate (darker: faster)</text>");
+  ck_assert_ptr_null(strstr(plain, "rate"));
+  /* the strips and their legend entry are all that differ */
+  char *kept = svg, *line = svg;
+  while (*line) {
+    char *end = strchr(line, '\n');
+    size_t n = end ? (size_t)(end - line) + 1 : strlen(line);
+    int rate = strstr(line, "class=\"rate\"") && strstr(line, "class=\"rate\"") < line + n;
+    int legend = strstr(line, ">data rate") && strstr(line, ">data rate") < line + n;
+    if (!rate && !legend) memmove(kept, line, n), kept += n;
+    line += n;
+  }
+  *kept = 0;
+  ck_assert_str_eq(svg, plain);
+  free(svg), free(plain);
+}
+END_TEST
+
+static void capture_observer(void *state, const fs_flow_observer *observer) {
+  *(fs_flow_observer *)state = *observer;
+}
+
+/* Segments narrower than a pixel are drawn together at their mean rate.
+ * On the fake run's timeline (x(t) = 90 + t / 1.6 ns, 1 px = 1.6 ns), t0's
+ * rates given by hand: 1e9 B/s over [100, 100.4] ns (0.25 px), 5e8 over
+ * [100.4, 100.8], 1e9 over [100.8, 500]: the piece reaches a pixel only
+ * with the third, so one rect over [100, 500] (x 152.5, width 250) at
+ * (1e9 x 400 + 5e8 x 400 + 1e9 x 399200 ps) / 400000 ps = 9.995e8 B/s,
+ * marked as a mean; opacity 0.15 + 0.85 x 0.9995 = 0.999575, printed 1.00. */
+START_TEST(flow_rate_strips_merge_thin_segments) {
+  fs_fake_flow_run run;
+  fs_fake_flow_run_new(&run);
+  fs_timeline *timeline = fs_timeline_new(run.program);
+  fs_observer observer = fs_timeline_observer(timeline);
+  ck_assert_int_eq(fs_engine_add_observer(run.engine, &observer), 0);
+  fs_fake_flow_run_program(&run);
+  fs_flow_observer flows = {0};
+  static const fs_model_reports reports = {.set_flow_observer = capture_observer};
+  fs_network_model capture = {.name = "capture", .state = &flows, .reports = &reports};
+  fs_link_load *load = fs_link_load_new(0, 1);
+  fs_error err = {{0}};
+  ck_assert_int_eq(fs_link_load_attach(load, &capture, &err), 0);
+  flows.reset(flows.state, 3, NULL, NULL);
+  static const fs_time at[] = {100000, 100400, 100800, 500000};
+  static const double rate[] = {1e9, 5e8, 1e9, 0};
+  for (int i = 0; i < 4; i++) flows.transfer(flows.state, 0, rate[i], at[i]);
+  ck_assert_int_eq(fs_link_load_finish(load, 1600000, &err), 0);
+  char *path = fs_test_temp_path(".svg");
+  fs_output *out = fs_output_open(path, &err);
+  ck_assert_ptr_nonnull(out);
+  ck_assert_int_eq(fs_svg_timeline_write_flows(timeline, NULL, load, out, &err), 0);
+  char *svg = fs_test_read_file(path, NULL);
+  well_formed(svg);
+  has(svg, "<rect class=\"rate\" fill=\"#1f4e79\" fill-opacity=\"1.00\" x=\"152.50\" "
+           "y=\"96.80\" width=\"250.00\" height=\"5.60\"><title>t0 put: 9.995e+08 B/s (mean), "
+           "100-500 ns</title></rect>\n");
+  ck_assert_int_eq(count(svg, "<rect class=\"rate\""), 2); /* the rect and the legend's */
+  free(svg);
+  remove(path);
+  free(path);
+  fs_link_load_free(load);
+  fs_timeline_free(timeline);
+  fs_fake_flow_run_free(&run);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("svg_timeline");
   TCase *c = tcase_create("svg_timeline");
@@ -510,6 +629,8 @@ static Suite *suite(void) {
   tcase_add_test(c, arrows_to_ranks_not_drawn);
   tcase_add_test(c, rm_a8_labels_once_per_run);
   tcase_add_test(c, sixty_four_ranks_stay_small);
+  tcase_add_test(c, flow_rate_strips);
+  tcase_add_test(c, flow_rate_strips_merge_thin_segments);
   suite_add_tcase(s, c);
   return s;
 }

@@ -68,6 +68,90 @@ START_TEST(channel_load_needs_contention) {
 }
 END_TEST
 
+/* --link-load and --link-csv need a model with links: refused before the
+ * run (exit 2, no file written); one run only. */
+START_TEST(link_load_needs_links) {
+  make_schedule();
+  char *csv = fs_test_temp_path(".csv"), *err = NULL;
+  const char *message = "fennelsim: --link-load needs a flow model (flow, flow-lv08): hockney "
+                        "has no links\n";
+  ck_assert_int_eq(fs_test_fennelsimf(NULL, &err, "run %s --model hockney --link-load", dag), 2);
+  ck_assert_str_eq(err, message);
+  free(err);
+  ck_assert_int_eq(fs_test_fennelsimf(NULL, &err, "run %s --model hockney --link-csv %s", dag, csv),
+                   2);
+  ck_assert_str_eq(err, message);
+  free(err);
+  ck_assert_ptr_null(fopen(csv, "r"));
+  ck_assert_int_eq(fs_test_fennelsimf(NULL, &err, "run %s --link-load --seeds 2", dag), 2);
+  ck_assert_str_eq(err, "fennelsim: --timeline, --svg, --chrome, --critical-path, --channel-load "
+                        "and --link-load show one run: not with --seeds (--bandwidth can)\n");
+  free(err);
+  free(csv);
+}
+END_TEST
+
+/* Under the flow model on a SimGrid cluster (skipped, with a note, while
+ * fennelsim has no model "flow"): the link load in JSON and text, its CSV,
+ * the rates in --svg and --chrome, the critical path's sharing note, and
+ * a CSV that cannot be written (exit 1). */
+START_TEST(link_load_under_flow) {
+  char *err = NULL, *out = NULL, *ring = fs_test_temp_path(".ring");
+  char *platform = fs_test_temp_path(".xml"), *csv = fs_test_temp_path(".csv");
+  char *svg = fs_test_temp_path(".svg"), *chrome = fs_test_temp_path(".json");
+  ck_assert_int_eq(fs_test_fennelsimf(NULL, NULL, "gen allreduce-ring --ranks 4 --size 1MiB -o %s",
+                                      ring),
+                   0);
+  int status = fs_test_fennelsimf(NULL, &err, "run %s --model flow", ring);
+  int absent = status == 2 && strstr(err, "unknown network model 'flow'");
+  free(err);
+  if (absent) {
+    fprintf(stderr, "link_load_under_flow: skipped, no model \"flow\"\n");
+  } else {
+    fs_test_write_file(platform,
+                       "<?xml version=\"1.0\"?>\n<platform version=\"4.1\">\n"
+                       "  <cluster id=\"c\" prefix=\"h\" suffix=\"\" radical=\"0-3\" speed=\"1Gf\" "
+                       "bw=\"1.25GBps\" lat=\"1us\" bb_bw=\"2.5GBps\" bb_lat=\"1us\"/>\n"
+                       "</platform>\n",
+                       0);
+    ck_assert_int_eq(fs_test_fennelsimf(&out, NULL,
+                                        "run %s --model flow --platform %s --link-load --link-csv "
+                                        "%s --svg %s --chrome %s --format json",
+                                        ring, platform, csv, svg, chrome),
+                     0);
+    ck_assert_ptr_nonnull(strstr(out, ", \"link_load\": [{\"link\": \"c_"));
+    free(out);
+    char *text = fs_test_read_file(csv, NULL);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_ptr_nonnull(strstr(text, "link,start_ns,end_ns,flows,rate_Bps,utilization\nc_"));
+    free(text);
+    text = fs_test_read_file(svg, NULL);
+    ck_assert_ptr_nonnull(strstr(text, "<rect class=\"rate\""));
+    free(text);
+    text = fs_test_read_file(chrome, NULL);
+    ck_assert_ptr_nonnull(strstr(text, "\"ph\":\"C\""));
+    ck_assert_ptr_nonnull(strstr(text, "\"rates\":[{\"from_us\":"));
+    free(text);
+    ck_assert_int_eq(fs_test_fennelsimf(&out, NULL,
+                                        "run %s --model flow --platform %s --link-load "
+                                        "--critical-path",
+                                        ring, platform),
+                     0);
+    ck_assert_ptr_nonnull(strstr(out, "\nlinks      "));
+    ck_assert_ptr_nonnull(strstr(out, "(a flow model: bandwidth is a transfer's size"));
+    free(out);
+    ck_assert_int_eq(fs_test_fennelsimf(NULL, &err,
+                                        "run %s --model flow --platform %s --link-csv /dev/full",
+                                        ring, platform),
+                     1);
+    ck_assert_str_eq(err, "fennelsim: /dev/full: write failed: No space left on device\n");
+    free(err);
+  }
+  remove(ring), remove(platform), remove(csv), remove(svg), remove(chrome);
+  free(ring), free(platform), free(csv), free(svg), free(chrome);
+}
+END_TEST
+
 START_TEST(bad_uses_refused) {
   make_schedule();
   static const struct {
@@ -120,6 +204,8 @@ int main(void) {
   TCase *tc = tcase_create("cli");
   tcase_add_test(tc, every_view_written);
   tcase_add_test(tc, channel_load_needs_contention);
+  tcase_add_test(tc, link_load_needs_links);
+  tcase_add_test(tc, link_load_under_flow);
   tcase_add_test(tc, bad_uses_refused);
   tcase_add_test(tc, study_bandwidth);
   suite_add_tcase(s, tc);

@@ -69,6 +69,9 @@ static const char run_usage[] =
     "                         contention and waiting for a busy rank\n"
     "  --channel-load         contention models: tau per channel instance (max, mean, time\n"
     "                         at each tau); --channel-csv FILE.csv writes it\n"
+    "  --link-load            flow models: per link bytes, busy time, peak and mean flows,\n"
+    "                         utilization, peak rate; --link-csv FILE.csv writes its load\n"
+    "                         over time\n"
     "  --stuck-limit N        unmatched sends/recvs and waiting tasks listed in a deadlock\n"
     "                         report (default 20 of each)\n" FS_REPLAY_USAGE;
 
@@ -156,12 +159,17 @@ static int parse_run_options(int argc, char **argv, run_options *o, fs_error *er
     } else if ((m = fs_option(argc, argv, &i, "--channel-csv", &v, err))) {
       if (m < 0) return -1;
       o->views.channel_load = v;
+    } else if ((m = fs_option(argc, argv, &i, "--link-csv", &v, err))) {
+      if (m < 0) return -1;
+      o->views.link_csv = v;
     } else if (strcmp(argv[i], "--bandwidth") == 0)
       o->views.bandwidth = 1;
     else if (strcmp(argv[i], "--critical-path") == 0)
       o->views.critical_path = 1;
     else if (strcmp(argv[i], "--channel-load") == 0)
       o->views.channel_report = 1;
+    else if (strcmp(argv[i], "--link-load") == 0)
+      o->views.link_report = 1;
     else if ((m = fs_option(argc, argv, &i, "--param", &v, err))) {
       if (m < 0 || fs_option_param(&o->params, v, err)) return -1;
     } else if ((m = fs_platform_text_option(argc, argv, &i, &o->platform, err))) {
@@ -204,14 +212,15 @@ static int parse_run_options(int argc, char **argv, run_options *o, fs_error *er
                         (long long)o->seeds);
   const fs_views_options *w = &o->views;
   if (o->seeds && (o->timeline || w->svg || w->chrome || w->critical_path || w->channel_report ||
-                   w->channel_load))
-    return fs_error_set(err, "--timeline, --svg, --chrome, --critical-path and --channel-load "
-                             "show one run: not with --seeds (--bandwidth can)");
+                   w->channel_load || w->link_report || w->link_csv))
+    return fs_error_set(err, "--timeline, --svg, --chrome, --critical-path, --channel-load and "
+                             "--link-load show one run: not with --seeds (--bandwidth can)");
   if (w->svg_ranks && !w->svg) return fs_error_set(err, "--svg-ranks needs --svg FILE");
   const fs_named_path outputs[] = {{"--timeline", o->timeline}, {"--svg", w->svg},
                                    {"--chrome", w->chrome},     {"--channel-csv", w->channel_load},
-                                   {"--samples", o->samples},   {"--histogram", o->histogram}};
-  return fs_option_check_outputs(argc, argv, outputs, 6, err);
+                                   {"--samples", o->samples},   {"--histogram", o->histogram},
+                                   {"--link-csv", w->link_csv}};
+  return fs_option_check_outputs(argc, argv, outputs, 7, err);
 }
 
 /* The platform options, checked for the program whatever the model (a

@@ -1,9 +1,10 @@
 /* run_views.c: the instruments of one `fennelsim run`: the timeline CSV,
  * the drawn timeline (--svg), the Perfetto trace (--chrome), bandwidth,
- * the critical path and channel load. Output files are opened before the
- * run (a bad path fails before any work) and committed after it; the
- * recorder is attached only when some view needs it, so a run without
- * views pays nothing. */
+ * the critical path, channel load and link load (whose flow observer also
+ * gives --svg and --chrome the transfers' rates under a flow model).
+ * Output files are opened before the run (a bad path fails before any
+ * work) and committed after it; the recorder is attached only when some
+ * view needs it, so a run without views pays nothing. */
 #include "cli/run_views.h"
 
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "instruments/channel_load.h"
 #include "instruments/chrome_trace.h"
 #include "instruments/critical_path.h"
+#include "instruments/link_load.h"
 #include "instruments/svg_timeline.h"
 #include "instruments/timeline.h"
 #include "cli/options.h"
@@ -25,7 +27,8 @@ struct fs_views {
   const fs_network_model *network;
   fs_timeline *timeline;
   fs_channel_load *channel_load;
-  fs_output *csv, *svg, *chrome, *channel_csv;
+  fs_link_load *link_load;
+  fs_output *csv, *svg, *chrome, *channel_csv, *link_csv;
   fs_bandwidth *bandwidth;
   fs_critical_path *critical_path;
   fs_svg_options svg_options;
@@ -52,6 +55,22 @@ static int open_output(const char *path, fs_output **out, fs_error *err) {
   return *out ? 0 : -1;
 }
 
+/* --link-load and --link-csv need a flow model; --svg and --chrome take
+ * its rates when there is one, and stay as they were without. */
+static int attach_link_load(fs_views *v, fs_network_model *network, fs_error *err) {
+  const fs_views_options *o = v->o;
+  int asked = o->link_csv || o->link_report;
+  if (!asked && !o->svg && !o->chrome) return 0;
+  v->link_load = fs_link_load_new(o->link_csv || o->chrome, o->svg || o->chrome);
+  if (!v->link_load) return fs_error_set(err, "out of memory");
+  if (!fs_link_load_attach(v->link_load, network, err)) return 0;
+  if (asked) return -1;
+  fs_link_load_free(v->link_load);
+  v->link_load = NULL;
+  err->message[0] = 0;
+  return 0;
+}
+
 fs_views *fs_views_open(const fs_views_options *o, const fs_program *program,
                         fs_network_model *network, fs_compute_model *compute, fs_engine *engine,
                         fs_error *err) {
@@ -66,7 +85,8 @@ fs_views *fs_views_open(const fs_views_options *o, const fs_program *program,
       (o->svg && fs_svg_timeline_check(program, &v->svg_options, err)) ||
       open_output(o->timeline_csv, &v->csv, err) || open_output(o->svg, &v->svg, err) ||
       open_output(o->chrome, &v->chrome, err) ||
-      open_output(o->channel_load, &v->channel_csv, err)) {
+      open_output(o->channel_load, &v->channel_csv, err) ||
+      open_output(o->link_csv, &v->link_csv, err)) {
     v->o = NULL; /* a usage error: nothing ran */
     fs_views_free(v);
     return NULL;
@@ -87,6 +107,10 @@ fs_views *fs_views_open(const fs_views_options *o, const fs_program *program,
       fs_views_free(v);
       return NULL;
     }
+  }
+  if (attach_link_load(v, network, err)) {
+    fs_views_free(v);
+    return NULL;
   }
   return v;
 }
@@ -115,6 +139,8 @@ int fs_views_write(fs_views *v, const fs_engine *engine, fs_error *err) {
   int failed = 0;
   if (v->channel_load)
     failed = fs_channel_load_finish(v->channel_load, fs_engine_makespan(engine), err);
+  if (!failed && v->link_load)
+    failed = fs_link_load_finish(v->link_load, fs_engine_makespan(engine), err);
   /* the reports first: a failure leaves no file written */
   if (!failed && o->bandwidth && !(v->bandwidth = fs_bandwidth_compute(v->timeline, err)))
     failed = 1;
@@ -126,18 +152,23 @@ int fs_views_write(fs_views *v, const fs_engine *engine, fs_error *err) {
     v->csv = NULL; /* committed or aborted */
   }
   if (!failed && v->svg) {
-    failed = fs_svg_timeline_write(v->timeline, &v->svg_options, v->svg, err);
+    failed = fs_svg_timeline_write_flows(v->timeline, &v->svg_options, v->link_load, v->svg, err);
     v->svg = NULL;
   }
   if (!failed && v->chrome) {
     int32_t *node = nodes_of(o, v->program->ranks, err, &failed);
-    if (!failed) failed = fs_chrome_trace_write(v->timeline, node, v->chrome, err);
+    if (!failed)
+      failed = fs_chrome_trace_write_flows(v->timeline, node, v->link_load, v->chrome, err);
     v->chrome = NULL;
     free(node);
   }
   if (!failed && v->channel_csv) {
     failed = fs_channel_load_write_csv(v->channel_load, v->channel_csv, err);
     v->channel_csv = NULL;
+  }
+  if (!failed && v->link_csv) {
+    failed = fs_link_load_write_csv(v->link_load, v->link_csv, err);
+    v->link_csv = NULL;
   }
   return failed ? -1 : 0;
 }
@@ -148,6 +179,7 @@ void fs_views_text(FILE *out, void *views) {
   if (v->critical_path) fs_critical_path_report_text(out, v->critical_path, 40);
   if (v->channel_load && v->o->channel_report)
     fs_channel_load_report_text(out, v->channel_load, 16);
+  if (v->link_load && v->o->link_report) fs_link_load_report_text(out, v->link_load, 16);
 }
 
 void fs_views_json(FILE *out, void *views) {
@@ -156,19 +188,23 @@ void fs_views_json(FILE *out, void *views) {
   if (v->critical_path) fputs(", ", out), fs_critical_path_report_json(out, v->critical_path);
   if (v->channel_load && v->o->channel_report)
     fputs(", ", out), fs_channel_load_report_json(out, v->channel_load);
+  if (v->link_load && v->o->link_report)
+    fputs(", ", out), fs_link_load_report_json(out, v->link_load);
 }
 
 int fs_views_any(const fs_views *v) {
-  return v->bandwidth || v->critical_path || (v->channel_load && v->o->channel_report);
+  return v->bandwidth || v->critical_path || (v->channel_load && v->o->channel_report) ||
+         (v->link_load && v->o->link_report);
 }
 
 void fs_views_free(fs_views *v) {
   if (!v) return;
-  fs_output *outputs[4] = {v->csv, v->svg, v->chrome, v->channel_csv};
-  for (int i = 0; i < 4; i++)
+  fs_output *outputs[5] = {v->csv, v->svg, v->chrome, v->channel_csv, v->link_csv};
+  for (int i = 0; i < 5; i++)
     if (outputs[i]) fs_output_abort(outputs[i]);
   fs_timeline_free(v->timeline);
   fs_channel_load_free(v->channel_load);
+  fs_link_load_free(v->link_load);
   fs_bandwidth_free(v->bandwidth);
   fs_critical_path_free(v->critical_path);
   free(v);

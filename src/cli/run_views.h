@@ -14,6 +14,8 @@ typedef struct fs_views_options {
   const char *chrome;       /* --chrome FILE.json */
   const char *channel_load; /* --channel-csv FILE.csv */
   int channel_report;       /* --channel-load */
+  const char *link_csv;     /* --link-csv FILE.csv */
+  int link_report;          /* --link-load */
   int bandwidth;            /* --bandwidth */
   int critical_path;        /* --critical-path */
   /* the platform of --nodes/--cores/--mapping or --platform, for --chrome */

@@ -33,6 +33,7 @@ typedef struct trace {
   const fs_timeline *timeline;
   const fs_program *program;
   const int32_t *node_of_rank;
+  const fs_link_load *flows; /* NULL: no flow model's rates */
   fs_output *out;
   trace_event *events;
   int64_t count;
@@ -258,6 +259,29 @@ static const char *task_title(const fs_program *p, int32_t task) {
   return label ? label : fs_task_kind_name(p->kind[task]);
 }
 
+/* The shortest of %.15g, %.16g, %.17g that reads back exactly. */
+static const char *format_double(char buffer[40], double value) {
+  for (int digits = 15; digits <= 17; digits++) {
+    snprintf(buffer, 40, "%.*g", digits, value);
+    if (strtod(buffer, NULL) == value) break;
+  }
+  return buffer;
+}
+
+/* A transfer's rate changes under a flow model, as an args member. */
+static void write_rates(const trace *t, int32_t task) {
+  const fs_flow_change *c;
+  int64_t count = t->flows ? fs_link_load_rates(t->flows, task, &c) : 0;
+  if (!count) return;
+  fs_output_puts(t->out, ",\"rates\":[");
+  for (int64_t i = 0; i < count; i++) {
+    char ts[32], rate[40];
+    fs_output_printf(t->out, "%s{\"from_us\":%s,\"Bps\":%s}", i ? "," : "", format_us(ts, c[i].t),
+                     format_double(rate, c[i].rate));
+  }
+  fs_output_puts(t->out, "]");
+}
+
 /* args: the task id (and name, when the program keeps names), its size,
  * the rank at the other end (peer >= 0), and the core of its node it ran
  * on (runs on cores; not for an arrival). */
@@ -274,6 +298,7 @@ static void write_args(const trace *t, int32_t task, int32_t peer, int with_core
   if (peer >= 0) fs_output_printf(t->out, ",\"peer\":%d", peer);
   int32_t core = with_core ? fs_timeline_core(t->timeline, task) : -1;
   if (core >= 0) fs_output_printf(t->out, ",\"core\":%d", core);
+  if (with_core) write_rates(t, task);
   fs_output_puts(t->out, "}");
 }
 
@@ -368,6 +393,41 @@ static int write_metadata(const trace *t) {
   return 0;
 }
 
+/* A process "links" after the nodes, and per link that carried a flow a
+ * counter of its rate at each change (from 0 at time 0). Its thread id
+ * is one no rank lane uses. */
+static void write_link_counters(const trace *t) {
+  int32_t links = t->flows ? fs_link_load_count(t->flows) : 0;
+  if (!links) return;
+  int64_t last_node = 0;
+  for (int32_t r = 0; r < t->program->ranks; r++)
+    if (process_id(t, r) > last_node) last_node = process_id(t, r);
+  long long pid = (long long)last_node + 1;
+  long long tid = (long long)t->most_lanes * t->program->ranks + 1;
+  fs_output_printf(t->out,
+                   ",\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%lld,\"tid\":%lld,"
+                   "\"args\":{\"name\":\"links\"}},\n"
+                   "{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%lld,\"tid\":%lld,"
+                   "\"args\":{\"sort_index\":%lld}}",
+                   pid, tid, pid, tid, pid - 1);
+  for (int32_t k = 0; k < links; k++) {
+    fs_link_stats s;
+    const fs_flow_change *c;
+    fs_link_load_get(t->flows, k, &s);
+    int64_t count = fs_link_load_changes(t->flows, k, &c); /* 0: not kept */
+    for (int64_t i = count ? -1 : 0; i < count; i++) {
+      if (i < 0 && c[0].t == 0) continue; /* the start is a change */
+      char ts[32], rate[40];
+      fs_output_puts(t->out, ",\n{\"name\":");
+      write_string(t->out, s.link);
+      fs_output_printf(t->out,
+                       ",\"ph\":\"C\",\"pid\":%lld,\"tid\":%lld,\"ts\":%s,\"args\":{\"B/s\":%s}}",
+                       pid, tid, format_us(ts, i < 0 ? 0 : c[i].t),
+                       format_double(rate, i < 0 ? 0 : c[i].rate));
+    }
+  }
+}
+
 static int check_nodes(const fs_program *p, const int32_t *node_of_rank, fs_error *err) {
   for (int32_t r = 0; node_of_rank && r < p->ranks; r++)
     if (node_of_rank[r] < 0 || node_of_rank[r] == INT32_MAX)
@@ -394,9 +454,15 @@ static int build(trace *t) {
 
 int fs_chrome_trace_write(const fs_timeline *timeline, const int32_t *node_of_rank, fs_output *out,
                           fs_error *err) {
+  return fs_chrome_trace_write_flows(timeline, node_of_rank, NULL, out, err);
+}
+
+int fs_chrome_trace_write_flows(const fs_timeline *timeline, const int32_t *node_of_rank,
+                                const fs_link_load *flows, fs_output *out, fs_error *err) {
   trace t = {.timeline = timeline,
              .program = fs_timeline_program(timeline),
              .node_of_rank = node_of_rank,
+             .flows = flows,
              .out = out};
   int failed = check_nodes(t.program, node_of_rank, err);
   if (!failed && build(&t)) failed = fs_error_set(err, "chrome trace: out of memory");
@@ -405,6 +471,7 @@ int fs_chrome_trace_write(const fs_timeline *timeline, const int32_t *node_of_ra
     if (write_metadata(&t)) failed = fs_error_set(err, "chrome trace: out of memory");
   }
   for (int64_t i = 0; i < t.count && !failed; i++) write_event(&t, &t.events[i]);
+  if (!failed) write_link_counters(&t);
   free(t.events), free(t.lane), free(t.lanes);
   if (failed) {
     fs_output_abort(out);

@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 
+#include "instruments/link_load.h"
 #include "instruments/timeline.h"
 
 /* node_of_rank: the node of each rank (NULL: each rank its own node).
@@ -17,5 +18,13 @@
  * returns -1 with err set. */
 int fs_chrome_trace_write(const fs_timeline *t, const int32_t *node_of_rank, fs_output *out,
                           fs_error *err);
+/* The same with a flow model's rates (flows: the run's finished link load
+ * with keep_intervals and keep_rates, or NULL): each put, get and send
+ * gets its rate changes in its args ("rates": [{"from_us", "Bps"}, ...]),
+ * and a process "links" (sorted after the nodes) a counter track per link
+ * that carried a flow (its rate in B/s). Without rates, byte for byte
+ * fs_chrome_trace_write. */
+int fs_chrome_trace_write_flows(const fs_timeline *t, const int32_t *node_of_rank,
+                                const fs_link_load *flows, fs_output *out, fs_error *err);
 
 #endif

@@ -201,6 +201,7 @@ fs_critical_path *fs_critical_path_compute(const fs_timeline *t, const fs_networ
   if (!cp || build_predecessors(&w)) goto out_of_memory;
   cp->program = p;
   cp->priced = fs_network_model_can_price(network);
+  cp->flows = network && network->reports && network->reports->set_flow_observer;
   int32_t last = -1;
   for (int32_t task = 0; task < p->tasks; task++) {
     fs_time end = time_at(&w, task, FS_VIA_END);
@@ -252,6 +253,9 @@ void fs_critical_path_report_text(FILE *out, const fs_critical_path *cp, int max
     fprintf(out, "  %-11s %s ns (%.2f%%)\n", part_names[k], fs_format_ns(a, cp->part[k]),
             share(cp->part[k], cp->makespan));
   }
+  if (cp->priced && cp->flows)
+    fprintf(out, "  (a flow model: bandwidth is a transfer's size at the rate it would get alone "
+                 "on its route; contention is sharing, the time lost to other flows)\n");
   if (cp->overpriced_steps)
     fprintf(out, "  (%lld steps took %s ns less than the model's price: counted as 0 contention)\n",
             (long long)cp->overpriced_steps, fs_format_ns(a, cp->overpriced));

@@ -12,7 +12,9 @@
  *   latency, bandwidth
  *               a transfer's network time, as the model prices it alone
  *               (fs_model_reports.price);
- *   contention  the network time beyond that price;
+ *   contention  the network time beyond that price (under a flow model,
+ *               which prices a transfer alone on its route: sharing, the
+ *               time lost to other flows on its links);
  *   network     the network time of a transfer the model cannot price
  *               (or all of it when no model is given).
  * The parts add up to the makespan exactly. */
@@ -50,6 +52,7 @@ typedef struct fs_critical_path {
   fs_time makespan;
   fs_time part[FS_PATH_PARTS]; /* sums over the steps; they add up to the makespan */
   int priced;                  /* a network model was given */
+  int flows;                   /* it is a flow model: contention is sharing */
   /* Network time the model priced above what a transfer took (the model
    * overlaps costs the price adds up): shown as 0 contention, counted here. */
   fs_time overpriced;

@@ -26,12 +26,13 @@ enum {
   GET_REQUEST,
   GET_DATA,
   MESSAGE,
+  RATE, /* a flow model's transfer rates */
   ITEMS
 };
 
-static const char *const class_name[ITEMS] = {"compute",     "sleep",    "put",    "get",
-                                              "send",        "recv",     "finish", "put-arrow",
-                                              "get-request", "get-data", "message"};
+static const char *const class_name[ITEMS] = {"compute",     "sleep",    "put",     "get",
+                                              "send",        "recv",     "finish",  "put-arrow",
+                                              "get-request", "get-data", "message", "rate"};
 
 typedef struct unit {
   const char *name;
@@ -48,6 +49,8 @@ typedef struct canvas {
   unit u;
   unsigned drawn; /* 1 << item for each item drawn, for the legend */
   int arrows;     /* the pass: boxes first, then the arrows over them */
+  const fs_link_load *flows;
+  double peak_rate; /* of any transfer, for the rate strips' opacity */
   /* per lane, the label and end of the last box: a run of boxes back to
    * back with the same label is labelled once */
   int32_t last_label[FS_SVG_MAX_LANES];
@@ -263,6 +266,70 @@ static void tasks(canvas *c) {
   }
 }
 
+/* ---- rates (a flow model's) ------------------------------------------------ */
+
+static int is_transfer(const fs_program *p, int32_t t) {
+  return p->kind[t] == FS_PUT || p->kind[t] == FS_GET || p->kind[t] == FS_SEND;
+}
+
+/* A piece of a strip: [from, to] of transfer t at `rate` B/s, the mean
+ * of several segments when `mean`. */
+static void rate_rect(canvas *c, int32_t t, fs_time from, fs_time to, double rate, int mean) {
+  char name[24], a[32], b[32];
+  double x = x_of(c, from);
+  fs_output_printf(c->out,
+                   "<rect class=\"rate\" fill=\"#1f4e79\" fill-opacity=\"%.2f\" x=\"%.2f\" "
+                   "y=\"%.2f\" width=\"%.2f\" height=\"%.2f\"><title>",
+                   0.15 + 0.85 * rate / c->peak_rate, x,
+                   TOP + c->lane * (c->p->rank[t] - c->first) + 0.82 * c->lane, x_of(c, to) - x,
+                   0.14 * c->lane);
+  escaped(c->out, fs_task_name(c->p, t, name));
+  fs_output_printf(c->out, " %s: %.6g B/s%s, %s-%s ns</title></rect>\n",
+                   fs_task_kind_name(c->p->kind[t]), rate, mean ? " (mean)" : "",
+                   fs_format_ns(a, from), fs_format_ns(b, to));
+  c->drawn |= 1u << RATE;
+}
+
+/* One transfer's strip: a rect per segment of non-zero rate; segments
+ * narrower than a pixel are drawn together, at their time-weighted mean
+ * rate, so that a transfer never has more rects than pixels. */
+static void rate_strip(canvas *c, int32_t t) {
+  const fs_flow_change *ch;
+  int64_t count = fs_link_load_rates(c->flows, t, &ch);
+  fs_time from = -1, to = -1;
+  double bytes = 0; /* rate x ps since from */
+  int pieces = 0;
+  for (int64_t i = 0; i + 1 < count; i++) {
+    fs_time a = ch[i].t, b = ch[i + 1].t;
+    if (b <= a) continue;
+    if (ch[i].rate <= 0) { /* a gap ends the piece */
+      if (from >= 0) rate_rect(c, t, from, to, bytes / (double)(to - from), pieces > 1);
+      from = -1;
+      continue;
+    }
+    if (from < 0) from = a, bytes = 0, pieces = 0;
+    bytes += ch[i].rate * (double)(b - a), pieces++, to = b;
+    if (x_of(c, to) - x_of(c, from) >= 1.0) {
+      rate_rect(c, t, from, to, pieces > 1 ? bytes / (double)(to - from) : ch[i].rate, pieces > 1);
+      from = -1;
+    }
+  }
+  if (from >= 0) rate_rect(c, t, from, to, bytes / (double)(to - from), pieces > 1);
+}
+
+/* The strips of the transfers on the lanes drawn. */
+static void rates(canvas *c) {
+  const fs_program *p = c->p;
+  const fs_flow_change *ch;
+  for (int32_t t = 0; t < p->tasks; t++)
+    for (int64_t i = 0, n = is_transfer(p, t) ? fs_link_load_rates(c->flows, t, &ch) : 0; i < n;
+         i++)
+      if (ch[i].rate > c->peak_rate) c->peak_rate = ch[i].rate;
+  if (c->peak_rate <= 0) return;
+  for (int32_t t = 0; t < p->tasks; t++)
+    if (is_transfer(p, t) && visible(c, p->rank[t])) rate_strip(c, t);
+}
+
 /* Each rank's finish time as the engine counts it: the end of its own
  * occupations, and the arrival of what is delivered to it (a put's data at
  * its target; a get's, a recv's, a rendezvous send's completion at home). */
@@ -402,7 +469,8 @@ static void legend(const canvas *c) {
                                              "put: data lands at the target",
                                              "get: request",
                                              "get: data back",
-                                             "message: until received"};
+                                             "message: until received",
+                                             "data rate (darker: faster)"};
   fs_output *out = c->out;
   double y = plot_bottom(c) + 56, x = LEFT;
   fs_output_puts(out, "<g class=\"legend\">\n");
@@ -416,6 +484,11 @@ static void legend(const canvas *c) {
                        class_name[item], x, y - 10);
     else if (item == FINISH)
       line(out, "finish", "", x + 11, y - 12, x + 11, y + 3);
+    else if (item == RATE)
+      fs_output_printf(out,
+                       "<rect class=\"rate\" fill=\"#1f4e79\" x=\"%.2f\" y=\"%.2f\" "
+                       "width=\"26\" height=\"6\"/>\n",
+                       x, y - 7);
     else
       line(out, class_name[item], "", x, y - 4, x + 26, y - 4);
     fs_output_printf(out, "<text class=\"axis\" x=\"%.2f\" y=\"%.2f\">%s</text>\n", x + 32, y,
@@ -457,7 +530,12 @@ int fs_svg_timeline_check(const fs_program *p, const fs_svg_options *o, fs_error
 
 int fs_svg_timeline_write(const fs_timeline *t, const fs_svg_options *o, fs_output *out,
                           fs_error *err) {
-  canvas c = {.timeline = t, .p = fs_timeline_program(t), .out = out};
+  return fs_svg_timeline_write_flows(t, o, NULL, out, err);
+}
+
+int fs_svg_timeline_write_flows(const fs_timeline *t, const fs_svg_options *o,
+                                const fs_link_load *flows, fs_output *out, fs_error *err) {
+  canvas c = {.timeline = t, .p = fs_timeline_program(t), .out = out, .flows = flows};
   if (choose_ranks(c.p, o, &c, err)) {
     fs_output_abort(out);
     return -1;
@@ -467,6 +545,7 @@ int fs_svg_timeline_write(const fs_timeline *t, const fs_svg_options *o, fs_outp
   header(&c, o ? o->title : NULL);
   lanes(&c);
   tasks(&c);
+  if (c.flows) rates(&c);
   finish_marks(&c);
   c.arrows = 1;
   tasks(&c);

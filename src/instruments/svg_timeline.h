@@ -50,6 +50,7 @@
 
 #include "core/error.h"
 #include "io/atomic_file.h"
+#include "instruments/link_load.h"
 #include "instruments/timeline.h"
 
 #define FS_SVG_MAX_LANES 64
@@ -67,5 +68,15 @@ typedef struct fs_svg_options {
 int fs_svg_timeline_check(const fs_program *p, const fs_svg_options *o, fs_error *err);
 int fs_svg_timeline_write(const fs_timeline *t, const fs_svg_options *o, fs_output *out,
                           fs_error *err);
+/* The same with a flow model's rates (flows: the run's finished link load
+ * with keep_rates, or NULL): under each put, get and send, on its
+ * initiator's lane, a strip from y + 0.82 h to y + 0.96 h with a rect per
+ * segment of constant non-zero rate, its opacity 0.15 + 0.85 rate / the
+ * run's peak transfer rate (segments narrower than a pixel drawn as one,
+ * at their time-weighted mean rate), and a tooltip with the rate; the
+ * legend says "data rate (darker: faster)". Without rates, byte for byte
+ * fs_svg_timeline_write. */
+int fs_svg_timeline_write_flows(const fs_timeline *t, const fs_svg_options *o,
+                                const fs_link_load *flows, fs_output *out, fs_error *err);
 
 #endif
