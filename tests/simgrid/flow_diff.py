@@ -7,9 +7,12 @@ random flows, a pure function of its seed) runs twice per model:
   - SimGrid, through tests/simgrid/flow_reference, with
     --cfg=network/optim:Full --cfg=network/model:CM02|LV08
     --cfg=network/crosstraffic:0 --cfg=network/TCP-gamma:0;
-  - fennelsim run SCENARIO.dag --platform SCENARIO.xml --mapping seq
-    --model flow|flow-lv08 --timeline FILE: each flow is a put, its end the
-    put's remote_end_ns.
+  - fennelsim run SCENARIO.dag --platform SCENARIO.xml --mapping rr
+    --model flow|flow-lv08 --timeline FILE: one rank per host, each flow a
+    put made ready at its start, its end the put's remote_end_ns. Each host
+    has as many cores as the busiest host sends flows, so no put waits for a
+    core (SimGrid's network ignores cores); --one-core gives every host one
+    core and maps with --mapping seq instead.
 Every flow's end must agree within |a - b| <= 1e-5 |b| + 1e-9 s: SimGrid's
 solver treats a link as saturated within maxmin/precision = 1e-5 of its
 capacity, and merges events within surf/precision = 1e-9 s; fennelsim rounds
@@ -19,7 +22,7 @@ flows trip) skips that scenario with its seed; more than 5% skipped fails.
 
 Usage:
   flow_diff.py --fennelsim BIN --reference BIN [--count N] [--first SEED]
-               [--scenario SEED] [--models flow,flow-lv08] [--keep DIR] [--cores-per-flow]
+               [--scenario SEED] [--models flow,flow-lv08] [--keep DIR] [--one-core]
   flow_diff.py --skip     (SimGrid was not found: exit 77, meson's "skipped",
                            or 1 when CI=true, where SimGrid must be installed)
 Exit 0 all agree, 1 a mismatch or an error (seed and a replay command printed).
@@ -48,8 +51,8 @@ def reference_cmd(ref, xml, flows, model):
             "--cfg=network/crosstraffic:0", "--cfg=network/TCP-gamma:0"]
 
 
-def fennelsim_cmd(fennelsim, xml, dag, model, timeline):
-    return [fennelsim, "run", dag, "--platform", xml, "--mapping", "seq", "--model", model,
+def fennelsim_cmd(fennelsim, xml, dag, model, timeline, mapping):
+    return [fennelsim, "run", dag, "--platform", xml, "--mapping", mapping, "--model", model,
             "--timeline", timeline]
 
 
@@ -110,14 +113,14 @@ class Stats:
 
 def replay_command(args, seed):
     here = os.path.relpath(os.path.abspath(__file__))
-    extra = " --cores-per-flow" if args.cores_per_flow else ""
+    extra = " --one-core" if args.one_core else ""
     return ("python3 %s --fennelsim %s --reference %s --scenario %d --models %s --keep /tmp/flow-diff-%d%s"
             % (here, args.fennelsim, args.reference, seed, ",".join(args.models), seed, extra))
 
 
 def check_scenario(args, seed, work, stats):
     """Runs one scenario under every model; returns the mismatch lines."""
-    sc = flow_scenarios.scenario(seed, one_core_per_flow=args.cores_per_flow)
+    sc = flow_scenarios.scenario(seed, one_core_per_flow=not args.one_core)
     prefix = os.path.join(work, "s%d" % seed)
     xml, flows, dag = sc.write(prefix)
     bad = []
@@ -130,7 +133,7 @@ def check_scenario(args, seed, work, stats):
             stats.skipped += 1
             return bad
         timeline = prefix + "." + model + ".csv"
-        fcmd = fennelsim_cmd(args.fennelsim, xml, dag, model, timeline)
+        fcmd = fennelsim_cmd(args.fennelsim, xml, dag, model, timeline, sc.mapping())
         got = run_fennelsim(fcmd, timeline, len(sc.flows))
         for i, (a, b) in enumerate(zip(got, ref)):
             if not stats.add(a, b, (seed, model, i)):
@@ -170,7 +173,7 @@ def main():
     p.add_argument("--scenario", type=int)
     p.add_argument("--models", default="flow,flow-lv08")
     p.add_argument("--keep")
-    p.add_argument("--cores-per-flow", action="store_true")
+    p.add_argument("--one-core", action="store_true")
     args = p.parse_args()
     if args.skip:
         return skip()

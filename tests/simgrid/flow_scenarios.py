@@ -7,9 +7,12 @@ A scenario is a SimGrid platform (XML 4.1), its hosts in the order fennelsim's
 radical order) and flows (src, dst, bytes, start in integer picoseconds).
 It writes three files: the platform, the flows for tests/simgrid/flow_reference
 ("SRC DST BYTES START", START in seconds) and the same flows as a fennelsim
-.dag program (one rank per host core, each flow a start task with skew=START
-on the source host's first rank, then a concurrent put to the destination
-host's first rank).
+.dag program (one rank per host, rank i on host i; each flow a start task
+with skew=START on the source host's rank, then a concurrent put to the
+destination host's rank). With one core per host, `--mapping seq` puts rank
+i on host i; with more cores (one per flow the busiest host sends, so that a
+put never waits for a core whatever CPU time the model gives it),
+`--mapping rr` does.
 
 scenario(seed) is a pure function of the seed: the seed also picks the kind
 (KINDS[seed % len(KINDS)]), so one seed replays one scenario.
@@ -39,10 +42,13 @@ class Scenario:
     def flows_text(self):
         return "".join("%s %s %d %s\n" % (s, d, b, seconds(t)) for s, d, b, t in self.flows)
 
+    def mapping(self):
+        """fennelsim's --mapping that puts rank i on host i."""
+        return "seq" if self.cores == 1 else "rr"
+
     def dag_text(self):
-        rank = {h: i * self.cores for i, h in enumerate(self.hosts)}
-        lines = ["fennel-dag 1", "# scenario seed %d (%s)" % (self.seed, self.kind),
-                 "ranks %d" % (len(self.hosts) * self.cores)]
+        rank = {h: i for i, h in enumerate(self.hosts)}
+        lines = ["fennel-dag 1", "# scenario seed %d (%s)" % (self.seed, self.kind), "ranks %d" % len(self.hosts)]
         for i, (s, d, b, t) in enumerate(self.flows):
             lines.append("s%d start %d skew=%dps" % (i, rank[s], t))
             lines.append("f%d put %d to=%d size=%dB concurrent=1 after=s%d" % (i, rank[s], rank[d], b, i))
@@ -308,7 +314,7 @@ def random_flows(rng, hosts, self_ok, count):
     return flows
 
 
-def scenario(seed, flows=None, one_core_per_flow=False):
+def scenario(seed, flows=None, one_core_per_flow=True):
     """The scenario of SEED: kind KINDS[seed % len(KINDS)], 1 to 30 flows
     (or FLOWS). ONE_CORE_PER_FLOW gives every host as many cores as the most
     flows a host sends (fennelsim's concurrent tasks take a core each on a
