@@ -7,12 +7,14 @@ random flows, a pure function of its seed) runs twice per model:
   - SimGrid, through tests/simgrid/flow_reference, with
     --cfg=network/optim:Full --cfg=network/model:CM02|LV08
     --cfg=network/crosstraffic:0 --cfg=network/TCP-gamma:0;
-  - fennelsim run SCENARIO.dag --platform SCENARIO.xml --mapping rr
-    --model flow|flow-lv08 --timeline FILE: one rank per host, each flow a
-    put made ready at its start, its end the put's remote_end_ns. Each host
-    has as many cores as the busiest host sends flows, so no put waits for a
-    core (SimGrid's network ignores cores); --one-core gives every host one
-    core and maps with --mapping seq instead.
+  - fennelsim run SCENARIO.dag --platform SCENARIO.xml --model
+    flow|flow-lv08 --timeline FILE (the default sequential mapping: rank r on
+    host r div C): each flow a put from its source host's first rank to its
+    destination host's, made ready at its start by a start task with skew=;
+    the flow's end is the put's remote_end_ns. Each host has C cores, as many
+    as the busiest host sends flows, so no put waits for a core (SimGrid's
+    network ignores cores); --one-core gives every host one core and one
+    rank.
 Every flow's end must agree within |a - b| <= 1e-5 |b| + 1e-9 s: SimGrid's
 solver treats a link as saturated within maxmin/precision = 1e-5 of its
 capacity, and merges events within surf/precision = 1e-9 s; fennelsim rounds
@@ -51,9 +53,8 @@ def reference_cmd(ref, xml, flows, model):
             "--cfg=network/crosstraffic:0", "--cfg=network/TCP-gamma:0"]
 
 
-def fennelsim_cmd(fennelsim, xml, dag, model, timeline, mapping):
-    return [fennelsim, "run", dag, "--platform", xml, "--mapping", mapping, "--model", model,
-            "--timeline", timeline]
+def fennelsim_cmd(fennelsim, xml, dag, model, timeline):
+    return [fennelsim, "run", dag, "--platform", xml, "--model", model, "--timeline", timeline]
 
 
 def run_reference(cmd, count):
@@ -133,7 +134,7 @@ def check_scenario(args, seed, work, stats):
             stats.skipped += 1
             return bad
         timeline = prefix + "." + model + ".csv"
-        fcmd = fennelsim_cmd(args.fennelsim, xml, dag, model, timeline, sc.mapping())
+        fcmd = fennelsim_cmd(args.fennelsim, xml, dag, model, timeline)
         got = run_fennelsim(fcmd, timeline, len(sc.flows))
         for i, (a, b) in enumerate(zip(got, ref)):
             if not stats.add(a, b, (seed, model, i)):
@@ -159,8 +160,21 @@ def models_missing(fennelsim, models):
     """The models that `fennelsim run --help` does not list (until issue 18's
     flow models are merged, the test is skipped rather than failed)."""
     r = subprocess.run([fennelsim, "run", "--help"], capture_output=True, text=True)
-    listed = {line.split(":")[0].strip() for line in (r.stdout + r.stderr).splitlines() if line.startswith("  ")}
+    listed = set()
+    for line in (r.stdout + r.stderr).splitlines():
+        if line.startswith("  ") and ":" in line:  # "  NAME[, NAME]: what it is"
+            listed.update(name.strip() for name in line.split(":")[0].split(","))
     return [m for m in models if m not in listed]
+
+
+def platforms_unread(fennelsim, work):
+    """fennelsim's message when it cannot read SimGrid platforms yet (the
+    placeholder reader says "not read yet"), else None."""
+    sc = flow_scenarios.scenario(FIRST_SEED, flows=1)
+    xml, _, dag = sc.write(os.path.join(work, "probe"))
+    cmd = fennelsim_cmd(fennelsim, xml, dag, "flow", os.path.join(work, "probe.csv"))
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    return r.stderr.strip() if r.returncode != 0 and "not read yet" in r.stderr else None
 
 
 def main():
@@ -187,6 +201,12 @@ def main():
     seeds = [args.scenario] if args.scenario is not None else list(range(args.first, args.first + args.count))
     work = args.keep or tempfile.mkdtemp(prefix="flow-diff-")
     os.makedirs(work, exist_ok=True)
+    unread = platforms_unread(args.fennelsim, work)
+    if unread:
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+        print("fennelsim cannot read SimGrid platforms yet (%s): the differential test is skipped" % unread)
+        return 77
     print("seeds %d..%d (%d scenarios), models %s, tolerance |a-b| <= %g|b| + %g s"
           % (seeds[0], seeds[-1], len(seeds), ",".join(args.models), REL, ABS))
     stats, failures, started = Stats(), [], time.time()

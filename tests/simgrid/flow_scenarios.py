@@ -7,12 +7,13 @@ A scenario is a SimGrid platform (XML 4.1), its hosts in the order fennelsim's
 radical order) and flows (src, dst, bytes, start in integer picoseconds).
 It writes three files: the platform, the flows for tests/simgrid/flow_reference
 ("SRC DST BYTES START", START in seconds) and the same flows as a fennelsim
-.dag program (one rank per host, rank i on host i; each flow a start task
-with skew=START on the source host's rank, then a concurrent put to the
-destination host's rank). With one core per host, `--mapping seq` puts rank
-i on host i; with more cores (one per flow the busiest host sends, so that a
-put never waits for a core whatever CPU time the model gives it),
-`--mapping rr` does.
+.dag program for fennelsim's default sequential mapping (rank r on host
+r div C when every host has C cores): each flow is a start task with
+skew=START on the source host's first rank, then a concurrent put to the
+destination host's first rank. Every host gets C cores, one per flow the
+busiest host sends, so that a put never waits for a core whatever CPU time
+the model gives it (SimGrid's network ignores cores); the other ranks of a
+host stay idle. With one_core_per_flow=False, C = 1: one rank per host.
 
 scenario(seed) is a pure function of the seed: the seed also picks the kind
 (KINDS[seed % len(KINDS)]), so one seed replays one scenario.
@@ -42,13 +43,10 @@ class Scenario:
     def flows_text(self):
         return "".join("%s %s %d %s\n" % (s, d, b, seconds(t)) for s, d, b, t in self.flows)
 
-    def mapping(self):
-        """fennelsim's --mapping that puts rank i on host i."""
-        return "seq" if self.cores == 1 else "rr"
-
     def dag_text(self):
-        rank = {h: i for i, h in enumerate(self.hosts)}
-        lines = ["fennel-dag 1", "# scenario seed %d (%s)" % (self.seed, self.kind), "ranks %d" % len(self.hosts)]
+        rank = {h: i * self.cores for i, h in enumerate(self.hosts)}
+        lines = ["fennel-dag 1", "# scenario seed %d (%s)" % (self.seed, self.kind),
+                 "ranks %d" % (len(self.hosts) * self.cores)]
         for i, (s, d, b, t) in enumerate(self.flows):
             lines.append("s%d start %d skew=%dps" % (i, rank[s], t))
             lines.append("f%d put %d to=%d size=%dB concurrent=1 after=s%d" % (i, rank[s], rank[d], b, i))
