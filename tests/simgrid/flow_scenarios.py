@@ -9,11 +9,12 @@ It writes three files: the platform, the flows for tests/simgrid/flow_reference
 ("SRC DST BYTES START", START in seconds) and the same flows as a fennelsim
 .dag program for fennelsim's default sequential mapping (rank r on host
 r div C when every host has C cores): each flow is a start task with
-skew=START on the source host's first rank, then a concurrent put to the
-destination host's first rank. Every host gets C cores, one per flow the
-busiest host sends, so that a put never waits for a core whatever CPU time
-the model gives it (SimGrid's network ignores cores); the other ranks of a
-host stay idle. With one_core_per_flow=False, C = 1: one rank per host.
+skew=START, then a concurrent put to the destination host's first rank,
+both on a rank of the source host of its own (the host's k-th flow on its
+k-th rank). Every host gets C cores, as many as the busiest host sends
+flows, so that no put waits for a CPU or a core whatever CPU time the model
+gives it (SimGrid's network ignores cores). With one_core_per_flow=False,
+C = 1: one rank per host, every flow a concurrent put of that rank.
 
 scenario(seed) is a pure function of the seed: the seed also picks the kind
 (KINDS[seed % len(KINDS)]), so one seed replays one scenario.
@@ -44,12 +45,16 @@ class Scenario:
         return "".join("%s %s %d %s\n" % (s, d, b, seconds(t)) for s, d, b, t in self.flows)
 
     def dag_text(self):
-        rank = {h: i * self.cores for i, h in enumerate(self.hosts)}
+        first = {h: i * self.cores for i, h in enumerate(self.hosts)}
+        used = dict.fromkeys(self.hosts, 0)
         lines = ["fennel-dag 1", "# scenario seed %d (%s)" % (self.seed, self.kind),
                  "ranks %d" % (len(self.hosts) * self.cores)]
         for i, (s, d, b, t) in enumerate(self.flows):
-            lines.append("s%d start %d skew=%dps" % (i, rank[s], t))
-            lines.append("f%d put %d to=%d size=%dB concurrent=1 after=s%d" % (i, rank[s], rank[d], b, i))
+            # the k-th flow a host sends runs on its k-th rank (one per core)
+            rank = first[s] + (used[s] if self.cores > 1 else 0)
+            used[s] += 1
+            lines.append("s%d start %d skew=%dps" % (i, rank, t))
+            lines.append("f%d put %d to=%d size=%dB concurrent=1 after=s%d" % (i, rank, first[d], b, i))
         return "\n".join(lines) + "\n"
 
     def write(self, prefix):
