@@ -9,12 +9,14 @@ random flows, a pure function of its seed) runs twice per model:
     --cfg=network/crosstraffic:0 --cfg=network/TCP-gamma:0;
   - fennelsim run SCENARIO.dag --platform SCENARIO.xml --model
     flow|flow-lv08 --timeline FILE (the default sequential mapping: rank r on
-    host r div C): each flow a put from its source host's first rank to its
-    destination host's, made ready at its start by a start task with skew=;
-    the flow's end is the put's remote_end_ns. Each host has C cores, as many
-    as the busiest host sends flows, so no put waits for a core (SimGrid's
-    network ignores cores); --one-core gives every host one core and one
-    rank.
+    host r div C): each flow a concurrent=1 put from a rank of its own on
+    its source host (the host's k-th flow on its k-th rank) to the
+    destination host's first rank, made ready at its start by a start task
+    with skew=; the flow's end is the put's remote_end_ns. Each host has C
+    cores, as many as the busiest host sends flows, so no put waits for a CPU
+    or a core (SimGrid's network ignores cores). --one-core: one core and one
+    rank per host, every flow a concurrent put of that rank; --plain-puts:
+    puts without concurrent=1 (each still on its own rank).
 Every flow's end must agree within |a - b| <= 1e-5 |b| + 1e-9 s: SimGrid's
 solver treats a link as saturated within maxmin/precision = 1e-5 of its
 capacity, and merges events within surf/precision = 1e-9 s; fennelsim rounds
@@ -25,6 +27,7 @@ flows trip) skips that scenario with its seed; more than 5% skipped fails.
 Usage:
   flow_diff.py --fennelsim BIN --reference BIN [--count N] [--first SEED]
                [--scenario SEED] [--models flow,flow-lv08] [--keep DIR] [--one-core]
+               [--plain-puts]
   flow_diff.py --skip     (SimGrid was not found: exit 77, meson's "skipped",
                            or 1 when CI=true, where SimGrid must be installed)
 Exit 0 all agree, 1 a mismatch or an error (seed and a replay command printed).
@@ -114,7 +117,7 @@ class Stats:
 
 def replay_command(args, seed):
     here = os.path.relpath(os.path.abspath(__file__))
-    extra = " --one-core" if args.one_core else ""
+    extra = (" --one-core" if args.one_core else "") + (" --plain-puts" if args.plain_puts else "")
     return ("python3 %s --fennelsim %s --reference %s --scenario %d --models %s --keep /tmp/flow-diff-%d%s"
             % (here, args.fennelsim, args.reference, seed, ",".join(args.models), seed, extra))
 
@@ -123,7 +126,7 @@ def check_scenario(args, seed, work, stats):
     """Runs one scenario under every model; returns the mismatch lines."""
     sc = flow_scenarios.scenario(seed, one_core_per_flow=not args.one_core)
     prefix = os.path.join(work, "s%d" % seed)
-    xml, flows, dag = sc.write(prefix)
+    xml, flows, dag = sc.write(prefix, concurrent=not args.plain_puts)
     bad = []
     for model in args.models:
         rcmd = reference_cmd(args.reference, xml, flows, model)
@@ -188,6 +191,7 @@ def main():
     p.add_argument("--models", default="flow,flow-lv08")
     p.add_argument("--keep")
     p.add_argument("--one-core", action="store_true")
+    p.add_argument("--plain-puts", action="store_true")
     args = p.parse_args()
     if args.skip:
         return skip()

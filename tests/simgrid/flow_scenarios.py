@@ -44,7 +44,7 @@ class Scenario:
     def flows_text(self):
         return "".join("%s %s %d %s\n" % (s, d, b, seconds(t)) for s, d, b, t in self.flows)
 
-    def dag_text(self):
+    def dag_text(self, concurrent=True):
         first = {h: i * self.cores for i, h in enumerate(self.hosts)}
         used = dict.fromkeys(self.hosts, 0)
         lines = ["fennel-dag 1", "# scenario seed %d (%s)" % (self.seed, self.kind),
@@ -54,13 +54,14 @@ class Scenario:
             rank = first[s] + (used[s] if self.cores > 1 else 0)
             used[s] += 1
             lines.append("s%d start %d skew=%dps" % (i, rank, t))
-            lines.append("f%d put %d to=%d size=%dB concurrent=1 after=s%d" % (i, rank, first[d], b, i))
+            lines.append("f%d put %d to=%d size=%dB%s after=s%d"
+                         % (i, rank, first[d], b, " concurrent=1" if concurrent else "", i))
         return "\n".join(lines) + "\n"
 
-    def write(self, prefix):
+    def write(self, prefix, concurrent=True):
         """Writes PREFIX.xml, PREFIX.flows and PREFIX.dag; returns their paths."""
         paths = (prefix + ".xml", prefix + ".flows", prefix + ".dag")
-        for path, text in zip(paths, (self.xml, self.flows_text(), self.dag_text())):
+        for path, text in zip(paths, (self.xml, self.flows_text(), self.dag_text(concurrent))):
             with open(path, "w") as f:
                 f.write(text)
         return paths
