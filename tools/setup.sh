@@ -2,9 +2,11 @@
 # tools/setup.sh: installs what fennelsim needs to build and test on Debian 12
 # (only the packages that are missing; uses sudo when not root). Extra
 # package names given as arguments are installed too (CI: clang-format).
+# libsimgrid-dev and g++ are for the tests only (tests/simgrid: the differential
+# test against SimGrid); fennelsim never links SimGrid.
 set -euo pipefail
 packages=(gcc meson ninja-build pkg-config check zlib1g-dev libxml2-dev openmpi-bin libopenmpi-dev time
-  libopen-trace-format2-dev man-db "$@")
+  libopen-trace-format2-dev man-db g++ libsimgrid-dev "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
