@@ -26,6 +26,12 @@ char *fs_xml_read_file(const char *path, size_t max_bytes, size_t *length, fs_er
  * names the expected root element in the message for an empty input. */
 xmlDocPtr fs_xml_parse(const char *data, size_t length, const char *name, const char *root,
                        size_t max_bytes, int max_elements, fs_error *err);
+/* The same, accepting a DOCTYPE line naming doctype with no internal
+ * subset (SimGrid's `<!DOCTYPE platform SYSTEM "...">`): its DTD is never
+ * read; a DOCTYPE with an internal subset or another name is refused. */
+xmlDocPtr fs_xml_parse_doctype(const char *data, size_t length, const char *name, const char *root,
+                               const char *doctype, size_t max_bytes, int max_elements,
+                               fs_error *err);
 
 /* Walking a parsed tree. */
 /* "FILE:LINE: message" at node's line into err; returns -1. */

@@ -12,6 +12,7 @@
 
 #include "core/units.h"
 #include "io/xml_input.h"
+#include "platform/simgrid_platform.h"
 
 typedef struct reader {
   const char *name;
@@ -242,12 +243,41 @@ static fs_platform *read_platform(const reader *r, const xmlNode *root) {
   return p;
 }
 
+/* A SimGrid platform for the models without routes: one node per host, in
+ * host order, each with the hosts' core count (which must be the same on
+ * every host), no levels, ranks mapped sequentially. */
+static fs_platform *from_simgrid(const char *data, size_t length, const char *name, int64_t ranks,
+                                 fs_error *err) {
+  fs_network *n = fs_simgrid_platform_read_memory(data, length, name, err);
+  if (!n) return NULL;
+  int32_t hosts = fs_network_hosts(n), cores = fs_network_host_cores(n, 0);
+  for (int32_t h = 1; h < hosts; h++)
+    if (fs_network_host_cores(n, h) != cores) {
+      fs_error_set(err,
+                   "%s: hosts %s and %s have %d and %d cores: this model needs the same core "
+                   "count on every host (the flow models take any)",
+                   name, fs_network_host_name(n, 0), fs_network_host_name(n, h), cores,
+                   fs_network_host_cores(n, h));
+      fs_network_free(n);
+      return NULL;
+    }
+  fs_network_free(n);
+  fs_platform *p = fs_platform_new(hosts, cores, err);
+  if (p && (fs_platform_default_channels(p, err) ||
+            fs_platform_map_sequential(p, ranks ? ranks : (int64_t)hosts * cores, err))) {
+    fs_platform_free(p);
+    return NULL;
+  }
+  return p;
+}
+
 fs_platform *fs_platform_read_xml_memory(const char *data, size_t length, const char *name,
                                          int64_t ranks, fs_error *err) {
   if (ranks < 0 || ranks > INT32_MAX)
     return fs_error_set(err, "%s: expected ranks in [0, %d] (got %lld)", name, INT32_MAX,
                         (long long)ranks),
            NULL;
+  if (fs_simgrid_platform_sniff(data, length)) return from_simgrid(data, length, name, ranks, err);
   xmlDocPtr doc = parse(data, length, name, err);
   if (!doc) return NULL;
   reader r = {name, err, ranks};
