@@ -1,3 +1,7 @@
+/* routes_reference.cpp: prints every host pair's route as SimGrid 3.32 computes it
+ * (Host::route_to): "SRC DST LATENCY LINK..." with %.17g, hosts sorted by
+ * name, "SRC DST error" where SimGrid throws. The route differential test
+ * (route_diff.py) compares it with fennelsim's network_routes. */
 #include <simgrid/s4u.hpp>
 #include <cstdio>
 #include <vector>
