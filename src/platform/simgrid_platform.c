@@ -271,14 +271,12 @@ static int link_ctn(reader *r, const xmlNode *node, int reverse, int32_t *link) 
   else
     snprintf(name, sizeof name, "%s", id);
   *link = fs_network_link_by_name(r->net, name);
-  if (*link < 0)
-    return at(r, node, "expected a link declared before (got %s%s)", name,
-              !direction &&
-                      fs_network_link_by_name(r->net,
-                                              (snprintf(name, sizeof name, "%s_UP", id), name)) >= 0
-                  ? ": a SPLITDUPLEX link needs direction=\"UP\" or \"DOWN\""
-                  : "");
-  return 0;
+  if (*link >= 0) return 0;
+  char up[264];
+  snprintf(up, sizeof up, "%s_UP", id);
+  int split = !direction && fs_network_link_by_name(r->net, up) >= 0;
+  return at(r, node, "expected a link declared before (got %s%s)", name,
+            split ? ": a SPLITDUPLEX link needs direction=\"UP\" or \"DOWN\"" : "");
 }
 
 static int32_t point_attribute(reader *r, const xmlNode *node, const char *name) {
