@@ -6,6 +6,7 @@
 #include "core/units.h"
 #include "cli/options.h"
 #include "platform/platform_xml.h"
+#include "platform/simgrid_platform.h"
 
 static const char *const option_names[4] = {"--nodes", "--cores", "--mapping", "--platform"};
 static const char *const keys[4] = {"nodes", "cores", "mapping", "platform"};
@@ -43,9 +44,13 @@ int fs_platform_text_given(const fs_platform_text *t) {
 }
 
 int fs_platform_text_check(const fs_platform_text *t, fs_error *err) {
-  if (t->file && (t->nodes || t->cores || t->mapping))
-    return fs_error_set(err, "--platform replaces --nodes, --cores and --mapping: give one or the "
-                             "other");
+  /* a SimGrid platform lists hosts, not how ranks go on them */
+  int simgrid = t->file && fs_simgrid_platform_file(t->file);
+  if (t->file && (t->nodes || t->cores || (t->mapping && !simgrid)))
+    return fs_error_set(err,
+                        "--platform replaces --nodes, --cores and --mapping: give one or the "
+                        "other%s",
+                        t->mapping ? " (--mapping goes with a SimGrid platform only)" : "");
   return 0;
 }
 
@@ -71,6 +76,13 @@ int fs_platform_text_params(const fs_platform_text *t, fs_parameters *params, fs
 }
 
 fs_platform *fs_platform_text_build(const fs_platform_text *t, int64_t ranks, fs_error *err) {
+  if (t->file && t->mapping) { /* a SimGrid platform (fs_platform_text_check) */
+    fs_platform *p = fs_platform_read_xml(t->file, ranks, err);
+    fs_mapping kind = fs_mapping_from_name(t->mapping, strlen(t->mapping));
+    if (p && kind == FS_MAPPING_ROUND_ROBIN && fs_platform_map_round_robin(p, p->ranks, err))
+      fs_platform_free(p), p = NULL;
+    return p;
+  }
   if (t->file) return fs_platform_read_xml(t->file, ranks, err);
   if (!fs_platform_text_given(t)) return NULL;
   int64_t nodes = t->node_count ? t->node_count : 1;

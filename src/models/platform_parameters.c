@@ -1,12 +1,12 @@
 /* platform_parameters.c: see platform_parameters.h. */
 #include "models/platform_parameters.h"
 
-#include <stdlib.h>
-
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "platform/platform_xml.h"
+#include "platform/simgrid_platform.h"
 
 static int read_count(fs_parameters *params, const char *key, int64_t *out, fs_error *err) {
   fs_parameter *p = fs_parameter_take(params, key);
@@ -33,14 +33,21 @@ int fs_platform_parameters_read(fs_parameters *params, fs_platform_parameters *o
                           mapping->value);
     snprintf(out->mapping, sizeof out->mapping, "%s", mapping->value);
   }
-  if (platform && (out->nodes || out->cores || mapping))
-    return fs_error_set(err, "--param platform= and nodes/cores/mapping exclude each other");
+  if (platform && (out->nodes || out->cores || (mapping && !fs_simgrid_platform_file(out->file))))
+    return fs_error_set(err, "--param platform= and nodes/cores/mapping exclude each other "
+                             "(mapping= goes with a SimGrid platform only)");
   return 0;
 }
 
 fs_platform *fs_platform_parameters_build(const fs_platform_parameters *pp, int32_t ranks,
                                           fs_error *err) {
-  if (pp->file[0]) return fs_platform_read_xml(pp->file, ranks, err);
+  if (pp->file[0]) {
+    fs_platform *p = fs_platform_read_xml(pp->file, ranks, err);
+    fs_mapping kind = fs_mapping_from_name(pp->mapping, strlen(pp->mapping));
+    if (p && kind == FS_MAPPING_ROUND_ROBIN && fs_platform_map_round_robin(p, p->ranks, err))
+      fs_platform_free(p), p = NULL;
+    return p;
+  }
   int64_t nodes = pp->nodes ? pp->nodes : 1;
   int64_t cores = pp->cores ? pp->cores : (ranks + nodes - 1) / nodes;
   return fs_platform_from_options(nodes, cores, pp->mapping[0] ? pp->mapping : "seq", ranks, err);

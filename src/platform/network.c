@@ -15,6 +15,7 @@
  * cluster costs O(hosts + links) however many pairs it has. */
 #include "platform/network.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,7 @@ typedef struct graph_route {
   int32_t src, dst, gw_src, gw_dst; /* vertex indices; gateways are points */
   int64_t first;                    /* into the zone's links */
   int32_t count;
+  double latency; /* Dijkstra's own sum, or NAN: sum the links in order */
 } graph_route;
 
 typedef struct ft_node {
@@ -380,7 +382,8 @@ int fs_network_add_zone_route(fs_network *n, int32_t in_zone, int32_t src, int32
                                               .gw_src = gw_src >= 0 ? gw_src : src,
                                               .gw_dst = gw_dst >= 0 ? gw_dst : dst,
                                               .first = z->route_links_used,
-                                              .count = count};
+                                              .count = count,
+                                              .latency = NAN};
   z->route_links_used += count;
   free(z->table), z->table = NULL;
   n->sealed = 0;
@@ -404,8 +407,8 @@ int fs_network_add_route(fs_network *n, int32_t src, int32_t dst, const int32_t 
  * from the first and last edge. Paths through several zones stitch their
  * gateways at route time (SimGrid's recursive hierarchy) only when they
  * meet; else the path is refused then. */
-static int add_path_route(zone *z, int32_t src, int32_t dst, const int32_t *edge, int32_t edges,
-                          fs_error *err) {
+static int add_path_route(const fs_network *n, zone *z, int32_t src, int32_t dst,
+                          const int32_t *edge, int32_t edges, fs_error *err) {
   int64_t count = 0;
   for (int32_t e = 0; e < edges; e++) count += z->routes[edge[e]].count;
   if (count > FS_NETWORK_MAX_ROUTE)
@@ -414,26 +417,40 @@ static int add_path_route(zone *z, int32_t src, int32_t dst, const int32_t *edge
   if (grow32(&z->routes, &z->route_cap, (int64_t)z->route_count + 1, sizeof(graph_route)) ||
       grow(&z->route_links, &z->route_links_cap, z->route_links_used + count, sizeof(int32_t)))
     return fs_error_out_of_memory(err, "routes", (z->route_links_used + count) * 4);
+  /* Dijkstra (SimGrid) lists each edge's links backwards and sums the
+   * latency edge by edge from the last, each edge's links in order. */
+  int dijkstra = z->kind == FS_ZONE_DIJKSTRA;
   int64_t at = z->route_links_used;
   for (int32_t e = 0; e < edges; e++) {
     const graph_route *r = &z->routes[edge[e]];
-    memcpy(z->route_links + at, z->route_links + r->first, (size_t)r->count * sizeof(int32_t));
+    for (int32_t i = 0; i < r->count; i++)
+      z->route_links[at + i] = z->route_links[r->first + (dijkstra ? r->count - 1 - i : i)];
     at += r->count;
+  }
+  double latency = NAN;
+  if (dijkstra) {
+    latency = 0;
+    for (int32_t e = edges - 1; e >= 0; e--) {
+      const graph_route *r = &z->routes[edge[e]];
+      for (int32_t i = 0; i < r->count; i++)
+        latency += n->link_latency[z->route_links[r->first + i]];
+    }
   }
   z->routes[z->route_count] = (graph_route){.src = src,
                                             .dst = dst,
                                             .gw_src = z->routes[edge[0]].gw_src,
                                             .gw_dst = z->routes[edge[edges - 1]].gw_dst,
                                             .first = z->route_links_used,
-                                            .count = (int32_t)count};
+                                            .count = (int32_t)count,
+                                            .latency = latency};
   z->route_links_used = at;
   return z->route_count++;
 }
 
-static int shortest_paths(zone *z, int32_t *table, fs_error *err);
+static int shortest_paths(const fs_network *n, zone *z, int32_t *table, fs_error *err);
 
 /* The dense table of a graph zone's routes: declared, then shortest paths. */
-static int seal_graph(zone *z, fs_error *err) {
+static int seal_graph(const fs_network *n, zone *z, fs_error *err) {
   int32_t v = z->vertices;
   if (v > FS_NETWORK_MAX_GRAPH_VERTICES && z->kind != FS_ZONE_FULL)
     return fs_error_set(err, "a Floyd or Dijkstra zone of %d points (limit %d)", v,
@@ -446,7 +463,7 @@ static int seal_graph(zone *z, fs_error *err) {
   for (int32_t r = 0; r < z->route_count; r++)
     table[(int64_t)z->routes[r].src * v + z->routes[r].dst] = r;
   int status = 0;
-  if (z->kind != FS_ZONE_FULL) status = shortest_paths(z, table, err);
+  if (z->kind != FS_ZONE_FULL) status = shortest_paths(n, z, table, err);
   free(z->table);
   z->table = table;
   z->table_vertices = v;
@@ -458,7 +475,7 @@ static int seal_graph(zone *z, fs_error *err) {
  * improvement; Dijkstra takes vertices by (cost, first appearance in a
  * route). Each path of more than one edge becomes a route of its own in
  * table; direct edges keep their declared route. */
-static int shortest_paths(zone *z, int32_t *table, fs_error *err) {
+static int shortest_paths(const fs_network *n, zone *z, int32_t *table, fs_error *err) {
   int32_t v = z->vertices, declared = z->route_count;
   int64_t cells = (int64_t)v * v;
   int32_t *cost = malloc((size_t)(cells ? cells : 1) * sizeof *cost);
@@ -519,7 +536,8 @@ static int shortest_paths(zone *z, int32_t *table, fs_error *err) {
   for (int32_t s = 0; s < v && !status; s++)
     for (int32_t d = 0; d < v && !status; d++) {
       int64_t sd = (int64_t)s * v + d;
-      if (s == d || pred[sd] < 0 || pred[sd] == s) continue; /* none, or the direct edge */
+      /* none, or the direct edge (which Dijkstra still lists backwards) */
+      if (s == d || pred[sd] < 0 || (pred[sd] == s && z->kind != FS_ZONE_DIJKSTRA)) continue;
       int32_t edges = 0, at = d;
       while (at != s && edges <= v) {
         int32_t p = pred[(int64_t)s * v + at];
@@ -532,7 +550,7 @@ static int shortest_paths(zone *z, int32_t *table, fs_error *err) {
         int32_t t = edge[i];
         edge[i] = edge[edges - 1 - i], edge[edges - 1 - i] = t;
       }
-      int32_t r = add_path_route(z, s, d, edge, edges, err);
+      int32_t r = add_path_route(n, z, s, d, edge, edges, err);
       if (r < 0) status = -1;
       table[sd] = r;
     }
@@ -543,7 +561,7 @@ end:
 
 int fs_network_seal(fs_network *n, fs_error *err) {
   for (int32_t i = 0; i < n->zones; i++)
-    if (n->zone[i].kind <= FS_ZONE_DIJKSTRA && seal_graph(&n->zone[i], err)) return -1;
+    if (n->zone[i].kind <= FS_ZONE_DIJKSTRA && seal_graph(n, &n->zone[i], err)) return -1;
   n->sealed = 1;
   return 0;
 }
@@ -1026,7 +1044,11 @@ static int local_route(const fs_network *n, int32_t zone_id, int32_t src, int32_
   }
   const graph_route *route = &z->routes[r];
   for (int32_t i = 0; i < route->count; i++)
-    push_latency(n, b, z->route_links[route->first + i], latency);
+    if (isnan(route->latency))
+      push_latency(n, b, z->route_links[route->first + i], latency);
+    else
+      push(b, z->route_links[route->first + i]);
+  if (!isnan(route->latency)) *latency += route->latency;
   *gw_src = route->gw_src, *gw_dst = route->gw_dst;
   (void)depth;
   return 0;

@@ -353,7 +353,7 @@ static int read_radicals(reader *r, const xmlNode *node, int64_t **out, int32_t 
       b = strtoll(t, &end, 10);
       if (end == t || b < a) status = -1;
     }
-    if (!status && *end && *end != ',') status = -1;
+    if (!status && (b > INT32_MAX || (*end && *end != ','))) status = -1;
     if (!status && total + (b - a + 1) > (1 << 24)) status = -2;
     for (long long v = a; !status && v <= b; v++) {
       if (total == cap) {

@@ -8,6 +8,7 @@
 int main(int argc, char **argv) {
   simgrid::s4u::Engine e(&argc, argv);
   e.load_platform(argv[1]);
+  e.seal_platform(); /* before sealing, Floyd and Dijkstra zones route nothing */
   std::vector<simgrid::s4u::Host*> hosts = e.get_all_hosts();
   std::sort(hosts.begin(), hosts.end(), [](auto a, auto b){ return a->get_name() < b->get_name(); });
   for (auto *s : hosts) for (auto *d : hosts) {
