@@ -792,9 +792,13 @@ static int build_dragonfly(fs_network *n, zone *z, const fs_cluster_spec *s, fs_
                         "cluster %s: DRAGONFLY with more groups (%d) than routers per "
                         "chassis (%d) (SimGrid reads past an array there)",
                         s->id, G, B);
-  if (s->limiter > 0)
-    return fs_error_set(err, "cluster %s: limiter_link on a DRAGONFLY is not supported", s->id);
   int64_t routers = (int64_t)G * C * B;
+  if (!(z->df_limiter = new_ids(routers, err))) return -1;
+  for (int64_t r = 0; r < routers && s->limiter > 0; r++) { /* named after the hosts, backwards */
+    snprintf(name, sizeof name, "%s_link_%lld_limiter", s->id,
+             (long long)(s->count + routers - 1 - r));
+    if ((z->df_limiter[r] = make_link(n, name, s->limiter, 0, FS_LINK_SHARED, err)) < 0) return -1;
+  }
   if (!(z->local_up = new_ids(s->count, err)) || !(z->local_down = new_ids(s->count, err)) ||
       !(z->green = new_ids(routers * B * 2, err)) || !(z->black = new_ids(routers * C * 2, err)) ||
       !(z->blue = new_ids((int64_t)G * G * 2, err)))
@@ -968,6 +972,10 @@ static int32_t df_black(const zone *z, int32_t group, int32_t from, int32_t to, 
   return z->black[at + (from < to ? 0 : 1)];
 }
 
+/* Limiters (when the cluster has them): the host's before its local link,
+ * the router's before each green or black hop leaving it, the router left
+ * by a blue hop after it, the destination router's before the last link,
+ * the destination host's at the end. */
 static void dragonfly_route(const fs_network *n, const zone *z, int32_t s, int32_t d,
                             route_buffer *b, double *latency) {
   if (s == d && z->loopback[s] >= 0) {
@@ -977,23 +985,44 @@ static void dragonfly_route(const fs_network *n, const zone *z, int32_t s, int32
   int32_t Nn = z->per_router, B = z->routers, C = z->chassis;
   int32_t sb = (s / Nn) % B, sc = (s / (Nn * B)) % C, sg = s / (Nn * B * C);
   int32_t db = (d / Nn) % B, dc = (d / (Nn * B)) % C, dg = d / (Nn * B * C);
+#define ROUTER(g, c, bl) (((int64_t)(g)*C + (c)) * B + (bl))
+#define LIMIT(g, c, bl)                                                                 \
+  do {                                                                                  \
+    if (z->df_limiter[ROUTER(g, c, bl)] >= 0) push(b, z->df_limiter[ROUTER(g, c, bl)]); \
+  } while (0)
+  if (z->limiter[s] >= 0) push(b, z->limiter[s]);
   push_latency(n, b, z->local_up[s], latency);
+  int32_t g = sg, c = sc, bl = sb;
   if (s / Nn != d / Nn) {
-    int32_t g = sg, c = sc, bl = sb;
     if (sg != dg) {
-      if (bl != dg) push_latency(n, b, df_green(z, (int64_t)g * C + c, bl, dg), latency), bl = dg;
-      if (c != 0) push_latency(n, b, df_black(z, g, c, 0, bl), latency), c = 0;
+      if (bl != dg) {
+        LIMIT(g, c, bl);
+        push_latency(n, b, df_green(z, (int64_t)g * C + c, bl, dg), latency), bl = dg;
+      }
+      if (c != 0) {
+        LIMIT(g, c, bl);
+        push_latency(n, b, df_black(z, g, c, 0, bl), latency), c = 0;
+      }
       int32_t i = sg < dg ? sg : dg, j = sg < dg ? dg : sg;
       push_latency(n, b, z->blue[((int64_t)i * z->groups + j) * 2 + (sg < dg ? 0 : 1)], latency);
+      LIMIT(g, c, bl);
       g = dg, c = 0, bl = sg;
     }
     if (bl != db) {
+      LIMIT(g, c, bl);
       push_latency(n, b, df_green(z, (int64_t)g * C + c, bl, db), latency);
       g = dg, c = 0, bl = db; /* SimGrid's quirk: taken to be in chassis 0 */
     }
-    if (c != dc) push_latency(n, b, df_black(z, g, c, dc, bl), latency);
+    if (c != dc) {
+      LIMIT(g, c, bl);
+      push_latency(n, b, df_black(z, g, c, dc, bl), latency);
+    }
   }
+  LIMIT(dg, dc, db);
   push_latency(n, b, z->local_down[d], latency);
+  if (z->limiter[d] >= 0) push(b, z->limiter[d]);
+#undef LIMIT
+#undef ROUTER
 }
 
 /* A cluster's route between two of its points: hosts by position, or its
