@@ -123,11 +123,32 @@ static fs_network *pr(void) {
 
 /* ---- running a scenario ---- */
 
+/* Runs finalized p on n with settings; every task's remote completion
+ * (an eager send's completion) and rate reports into *all. */
+static void run_program(fs_network *n, const fs_flow_settings *settings, const fs_program *p,
+                        ends *all) {
+  fs_error err;
+  fs_network_model model;
+  fs_compute_model compute;
+  ck_assert_int_eq(fs_flow_create_on(n, settings, "flow", &model, &err), 0);
+  ck_assert_int_eq(fs_compute_model_create("fixed", NULL, &compute, &err), 0);
+  *all = (ends){0};
+  fs_flow_observer rates = {.state = all, .transfer = on_rate};
+  fs_network_model_observe_flows(&model, &rates);
+  fs_engine *e = fs_engine_new(p, &model, &compute, &err);
+  ck_assert_ptr_nonnull(e);
+  fs_observer obs = {.state = all, .remote_complete = on_remote};
+  fs_engine_add_observer(e, &obs);
+  ck_assert_msg(fs_engine_run(e, &err) == FS_RUN_OK, "%s", err.message);
+  fs_engine_free(e);
+  fs_network_model_destroy(&model);
+  fs_compute_model_destroy(&compute);
+}
+
 static void run(fs_network *n, int lv08, const spec *flows, int count, ends *out) {
   fs_flow_settings settings;
   fs_flow_settings_default(&settings, lv08);
-  int hosts = fs_network_hosts(n);
-  fs_program *p = fs_program_new(hosts);
+  fs_program *p = fs_program_new(fs_network_hosts(n));
   int32_t puts[MAX_FLOWS];
   for (int i = 0; i < count; i++) {
     int32_t s = fs_program_add(p, FS_START, flows[i].src);
@@ -139,26 +160,12 @@ static void run(fs_network *n, int lv08, const spec *flows, int count, ends *out
     ck_assert_int_eq(fs_program_depend(p, puts[i], s, 0), 0);
   }
   fs_test_finalize(p);
-  fs_error err;
-  fs_network_model model;
-  fs_compute_model compute;
-  ck_assert_int_eq(fs_flow_create_on(n, &settings, lv08 ? "flow-lv08" : "flow", &model, &err), 0);
-  ck_assert_int_eq(fs_compute_model_create("fixed", NULL, &compute, &err), 0);
-  ends all = {0};
-  fs_flow_observer rates = {.state = &all, .transfer = on_rate};
-  fs_network_model_observe_flows(&model, &rates);
-  fs_engine *e = fs_engine_new(p, &model, &compute, &err);
-  ck_assert_ptr_nonnull(e);
-  fs_observer obs = {.state = &all, .remote_complete = on_remote};
-  fs_engine_add_observer(e, &obs);
-  ck_assert_msg(fs_engine_run(e, &err) == FS_RUN_OK, "%s", err.message);
+  ends all;
+  run_program(n, &settings, p, &all);
   for (int i = 0; i < count; i++) {
     out->at[i] = all.at[puts[i]];
     out->rate_changes[i] = all.rate_changes[puts[i]];
   }
-  fs_engine_free(e);
-  fs_network_model_destroy(&model);
-  fs_compute_model_destroy(&compute);
   fs_program_free(p);
 }
 
@@ -417,6 +424,121 @@ START_TEST(t19_torus) {
 }
 END_TEST
 
+/* ---- two-sided messages, overheads, get ---- */
+
+/* Rank 0 sends `bytes` to rank 1 over P1 (1MBps/10ms); the send waits
+ * send_after s on a sleep, the recv recv_after s. Returns the ends of the
+ * send and the recv in *send_end, *recv_end. */
+static void message(const fs_flow_settings *settings, int64_t bytes, double send_after,
+                    double recv_after, fs_time *send_end, fs_time *recv_end) {
+  fs_program *p = fs_program_new(2);
+  int32_t s0 = fs_program_add(p, FS_SLEEP, 0), s1 = fs_program_add(p, FS_SLEEP, 1);
+  fs_task_set_time(p, s0, (fs_time)llround(send_after * 1e12));
+  fs_task_set_time(p, s1, (fs_time)llround(recv_after * 1e12));
+  int32_t send = fs_program_add(p, FS_SEND, 0), recv = fs_program_add(p, FS_RECV, 1);
+  fs_task_set_peer(p, send, 1), fs_task_set_size(p, send, bytes);
+  fs_task_set_peer(p, recv, 0), fs_task_set_size(p, recv, bytes);
+  ck_assert_int_eq(fs_program_depend(p, send, s0, 0), 0);
+  ck_assert_int_eq(fs_program_depend(p, recv, s1, 0), 0);
+  fs_test_finalize(p);
+  ends all;
+  run_program(p1(0), settings, p, &all);
+  *send_end = all.at[send], *recv_end = all.at[recv];
+  fs_program_free(p);
+}
+
+#define PS(seconds) ((fs_time)llround((seconds)*1e12))
+
+/* Eager (1000 B <= 65536): the send completes when its CPU is free (0),
+ * the data flows at once: recv at 0.01 + 1000/1e6 = 0.011 s. */
+START_TEST(eager_message_flows_at_once) {
+  fs_flow_settings s;
+  fs_flow_settings_default(&s, 0);
+  fs_time send, recv;
+  message(&s, 1000, 0, 0, &send, &recv);
+  ck_assert_int_eq(send, 0);
+  ck_assert_int_eq(recv, PS(0.011));
+}
+END_TEST
+
+/* o_send 1 us, o_recv 2 us: the send's CPU is free at 1 us (it completes
+ * then), the flow starts then: data at 0.011001; the receiver's CPU takes
+ * 2 us more: the recv completes at 0.011003 s. */
+START_TEST(overheads_on_both_cpus) {
+  fs_flow_settings s;
+  fs_flow_settings_default(&s, 0);
+  s.o_send = 1000000, s.o_recv = 2000000;
+  fs_time send, recv;
+  message(&s, 1000, 0, 0, &send, &recv);
+  ck_assert_int_eq(send, 1000000);
+  ck_assert_int_eq(recv, PS(0.011003));
+}
+END_TEST
+
+/* Rendezvous (100000 B > 65536), recv posted at 0.5 s: the data flows
+ * from the match: 0.5 + 0.01 + 0.1; the send and the recv complete then,
+ * at 0.61 s. */
+START_TEST(rendezvous_waits_for_the_recv) {
+  fs_flow_settings s;
+  fs_flow_settings_default(&s, 0);
+  fs_time send, recv;
+  message(&s, 100000, 0, 0.5, &send, &recv);
+  ck_assert_int_eq(send, PS(0.61));
+  ck_assert_int_eq(recv, PS(0.61));
+}
+END_TEST
+
+/* The same with the recv first (posted at 0) and the send at 0.5 s: the
+ * match is at 0.5 s, the ends at 0.61 s. */
+START_TEST(rendezvous_waits_for_the_send) {
+  fs_flow_settings s;
+  fs_flow_settings_default(&s, 0);
+  fs_time send, recv;
+  message(&s, 100000, 0.5, 0, &send, &recv);
+  ck_assert_int_eq(send, PS(0.61));
+  ck_assert_int_eq(recv, PS(0.61));
+}
+END_TEST
+
+/* The threshold raised to 1 MiB, the same message is eager: the data is
+ * there at 0.11 s, the recv posted at 0.5 s takes it at once; the send
+ * completed at 0. */
+START_TEST(eager_threshold_is_a_parameter) {
+  fs_flow_settings s;
+  fs_flow_settings_default(&s, 0);
+  s.eager_threshold = 1 << 20;
+  fs_time send, recv;
+  message(&s, 100000, 0, 0.5, &send, &recv);
+  ck_assert_int_eq(send, 0);
+  ck_assert_int_eq(recv, PS(0.5));
+}
+END_TEST
+
+/* A get moves data from its peer to the initiator: A gets 1e6 B from B,
+ * with A->B over L1 (1MBps/10ms) and B->A over L2 (2MBps/10ms): it takes
+ * B->A: 0.01 + 0.5 s; a put A->B takes L1: 1.01 s. */
+START_TEST(get_moves_data_from_the_peer) {
+  fs_network *n = network(2);
+  int32_t l1 = link_of(n, "L1", 1e6, 0.01, 0), l2 = link_of(n, "L2", 2e6, 0.01, 0);
+  fs_error err;
+  ck_assert_int_eq(fs_network_add_route(n, A, B, &l1, 1, 0, &err), 0);
+  ck_assert_int_eq(fs_network_add_route(n, B, A, &l2, 1, 0, &err), 0);
+  fs_program *p = fs_program_new(2);
+  int32_t get = fs_program_add(p, FS_GET, 0), put = fs_program_add(p, FS_PUT, 0);
+  fs_task_set_peer(p, get, 1), fs_task_set_size(p, get, 1000000);
+  fs_task_set_peer(p, put, 1), fs_task_set_size(p, put, 1000000);
+  fs_task_set_flag(p, get, FS_CONCURRENT), fs_task_set_flag(p, put, FS_CONCURRENT);
+  fs_test_finalize(p);
+  fs_flow_settings s;
+  fs_flow_settings_default(&s, 0);
+  ends all;
+  run_program(n, &s, p, &all);
+  ck_assert_int_eq(all.at[get], PS(0.51));
+  ck_assert_int_eq(all.at[put], PS(1.01));
+  fs_program_free(p);
+}
+END_TEST
+
 /* ---- incremental solving ---- */
 
 /* P1 pair A-B and a separate pair C-D (link M, 1MBps/10ms). A->B runs
@@ -462,6 +584,14 @@ Suite *flow_suite(void) {
   tcase_add_test(t, t18_dragonfly_same_link_twice);
   tcase_add_test(t, t19_torus);
   suite_add_tcase(s, t);
+  TCase *m = tcase_create("messages");
+  tcase_add_test(m, eager_message_flows_at_once);
+  tcase_add_test(m, overheads_on_both_cpus);
+  tcase_add_test(m, rendezvous_waits_for_the_recv);
+  tcase_add_test(m, rendezvous_waits_for_the_send);
+  tcase_add_test(m, eager_threshold_is_a_parameter);
+  tcase_add_test(m, get_moves_data_from_the_peer);
+  suite_add_tcase(s, m);
   TCase *i = tcase_create("incremental");
   tcase_add_test(i, untouched_component_keeps_its_rate);
   suite_add_tcase(s, i);
