@@ -8,10 +8,11 @@
  * A solve walks the components of the marked links (depth first, through
  * the enabled flows), then runs max-min over them with the unsaturated links
  * in a binary heap keyed by remaining/usage: each saturation pops the links
- * at the smallest ratio, fixes their flows, and updates the ratio of every
- * other link those flows cross, O(elements log links) in all. A FATPIPE
- * link's usage is a max, which can only fall as its flows are fixed: its key
- * is left low (stale) and recomputed when it reaches the top. */
+ * at the smallest ratio and fixes their flows. A link whose flows get fixed
+ * elsewhere only sees its ratio grow (it was not the smallest), so its key is
+ * left low (stale) and recomputed when it reaches the top: O(elements +
+ * pops log links) per solve. A FATPIPE link's usage is a max, recomputed
+ * over its unfixed flows then. */
 #include "models/maxmin.h"
 
 #include <stdlib.h>
@@ -253,11 +254,6 @@ static void sift_down(fs_maxmin *s, int32_t pos) {
   heap_set(s, pos, l);
 }
 
-static void heap_push(fs_maxmin *s, int32_t l) {
-  heap_set(s, s->heap_count++, l);
-  sift_up(s, s->heap_count - 1);
-}
-
 static void heap_remove(fs_maxmin *s, int32_t l) {
   int32_t pos = s->links[l].heap_pos;
   s->links[l].heap_pos = -1;
@@ -266,11 +262,6 @@ static void heap_remove(fs_maxmin *s, int32_t l) {
   heap_set(s, pos, last);
   sift_up(s, pos);
   sift_down(s, s->links[last].heap_pos);
-}
-
-static void heap_update(fs_maxmin *s, int32_t l) {
-  sift_up(s, s->links[l].heap_pos);
-  sift_down(s, s->links[l].heap_pos);
 }
 
 /* ---- components ---- */
@@ -315,7 +306,7 @@ static void setup_link(fs_maxmin *s, int32_t c) {
   }
   if (l->usage > 0 && l->rem > l->capacity * FS_MAXMIN_PRECISION) {
     l->ratio = l->rem / l->usage;
-    heap_push(s, c);
+    heap_set(s, s->heap_count++, c); /* heapified once all are in (max_min) */
   }
 }
 
@@ -330,26 +321,30 @@ static double fatpipe_usage(const fs_maxmin *s, const link *l) {
   return usage;
 }
 
-/* Makes the heap's top fresh (a stale FATPIPE key recomputed); 0 when the
- * heap is empty. */
+/* Makes the heap's top fresh: a link whose flows were fixed since its key
+ * was set (stale) gets its ratio recomputed, which can only have grown
+ * (the key was a lower bound), and sinks; a full or empty one leaves. 0
+ * when the heap is empty. */
 static int fresh_top(fs_maxmin *s) {
   while (s->heap_count > 0) {
     int32_t c = s->heap[0];
     link *l = &s->links[c];
     if (!l->stale) return 1;
     l->stale = 0;
-    l->usage = fatpipe_usage(s, l);
-    if (l->usage <= FS_MAXMIN_PRECISION) {
+    if (l->fatpipe) l->usage = fatpipe_usage(s, l);
+    if (l->unfixed == 0 || l->usage <= FS_MAXMIN_PRECISION ||
+        l->rem <= l->capacity * FS_MAXMIN_PRECISION) {
       heap_remove(s, c);
       continue;
     }
     l->ratio = l->rem / l->usage;
-    heap_update(s, c);
+    sift_down(s, 0);
   }
   return 0;
 }
 
-/* Flow v gets x: it leaves the other links it crosses. */
+/* Flow v gets x: it leaves the other links it crosses (their keys are
+ * updated lazily, fresh_top). */
 static void fix(fs_maxmin *s, int32_t f, double x) {
   flow *v = &s->flows[f];
   v->fixed = 1, v->x = x;
@@ -358,24 +353,12 @@ static void fix(fs_maxmin *s, int32_t f, double x) {
     link *l = &s->links[e->link];
     l->unfixed--;
     if (l->heap_pos < 0) continue;
-    if (l->unfixed == 0) {
-      heap_remove(s, e->link);
-      continue;
-    }
-    if (l->fatpipe) {
-      l->stale = 1; /* its usage can only fall: the key stays a lower bound */
-      continue;
-    }
+    l->stale = 1;
+    if (l->fatpipe) continue; /* rem unchanged; usage recomputed at the top */
     l->rem -= e->weight * x;
     if (l->rem <= l->capacity * FS_MAXMIN_PRECISION) l->rem = 0;
     l->usage -= e->weight / v->penalty;
     if (l->usage <= FS_MAXMIN_PRECISION) l->usage = 0;
-    if (l->rem == 0 || l->usage == 0) {
-      heap_remove(s, e->link);
-      continue;
-    }
-    l->ratio = l->rem / l->usage;
-    heap_update(s, e->link);
   }
 }
 
@@ -385,6 +368,7 @@ static void max_min(fs_maxmin *s) {
     v->fixed = 0, v->x = 0;
   }
   for (int32_t i = 0; i < s->comp_link_count; i++) setup_link(s, s->comp_links[i]);
+  for (int32_t pos = s->heap_count / 2 - 1; pos >= 0; pos--) sift_down(s, pos);
   while (fresh_top(s)) {
     double u = s->links[s->heap[0]].ratio;
     int32_t saturated = 0;
