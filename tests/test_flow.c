@@ -15,7 +15,10 @@
  * ends and within 1 ns of SimGrid's. */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "core/engine.h"
 #include "models/flow.h"
@@ -558,6 +561,102 @@ START_TEST(untouched_component_keeps_its_rate) {
 }
 END_TEST
 
+/* ---- no allocation per event ---- */
+
+/* CL's cluster without ck_assert (run outside a test): NULL when out of
+ * memory. */
+static fs_network *plain_cluster(void) {
+  fs_error err;
+  fs_network *n = fs_network_new(&err);
+  int32_t up[4], down[4], bb = -1, bad = !n;
+  char name[32];
+  for (int i = 0; !bad && i < 4; i++) {
+    snprintf(name, sizeof name, "h%d", i);
+    bad |= fs_network_add_host(n, name, 1e9, 1, &err) < 0;
+    snprintf(name, sizeof name, "c_link_%d_UP", i);
+    up[i] = fs_network_add_link(n, name, 125e6, 50 * 1e-6, FS_LINK_SHARED, &err);
+    snprintf(name, sizeof name, "c_link_%d_DOWN", i);
+    down[i] = fs_network_add_link(n, name, 125e6, 50 * 1e-6, FS_LINK_SHARED, &err);
+    bad |= up[i] < 0 || down[i] < 0;
+  }
+  if (!bad) bb = fs_network_add_link(n, "c_backbone", 2.25e9, 500 * 1e-6, FS_LINK_SHARED, &err);
+  for (int i = 0; !bad && bb >= 0 && i < 4; i++)
+    for (int j = 0; j < 4; j++)
+      if (i != j) bad |= fs_network_add_route(n, i, j, (int32_t[]){up[i], bb, down[j]}, 3, 0, &err);
+  if (bad || bb < 0) {
+    fs_network_free(n);
+    return NULL;
+  }
+  return n;
+}
+
+/* 40 flows between the 4 hosts of the cluster, starts spread over 1 s,
+ * sizes 1 kB .. 40 MB, run `runs` times on one engine. */
+static int run_repeatedly(int runs) {
+  fs_flow_settings settings;
+  fs_flow_settings_default(&settings, 0);
+  fs_program *p = fs_program_new(4);
+  for (int i = 0; i < 40; i++) {
+    int src = i % 4, dst = (i * 7 + 1) % 4 == src ? (src + 1) % 4 : (i * 7 + 1) % 4;
+    int32_t s = fs_program_add(p, FS_START, src);
+    fs_task_set_time(p, s, (fs_time)(i % 10) * 100000000000);
+    int32_t t = fs_program_add(p, FS_PUT, src);
+    fs_task_set_peer(p, t, dst);
+    fs_task_set_size(p, t, 1000 * (int64_t)(1 + (i * 37) % 40000));
+    fs_task_set_flag(p, t, FS_CONCURRENT);
+    fs_program_depend(p, t, s, 0);
+  }
+  fs_error err;
+  if (fs_program_finalize(p, &err)) return 1;
+  fs_network_model model;
+  fs_compute_model compute;
+  fs_network *n = plain_cluster();
+  if (!n || fs_flow_create_on(n, &settings, "flow", &model, &err) ||
+      fs_compute_model_create("fixed", NULL, &compute, &err))
+    return 1;
+  fs_engine *e = fs_engine_new(p, &model, &compute, &err);
+  int status = e ? 0 : 1;
+  for (int r = 0; e && r < runs && !status; r++) status = fs_engine_run(e, &err) != FS_RUN_OK;
+  fs_engine_free(e);
+  fs_network_model_destroy(&model);
+  fs_compute_model_destroy(&compute);
+  fs_program_free(p);
+  return status;
+}
+
+/* The allocation calls of `test_flow --runs N` (the alloc_faults build
+ * counts them with FENNELSIM_COUNT_ALLOC=1), or -1 when not counted. */
+static long allocation_calls(int runs) {
+  char self[4096];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  ck_assert_int_gt(n, 0);
+  self[n] = 0;
+  char *errors = fs_test_temp_path(".err"), command[8400];
+  snprintf(command, sizeof command, "FENNELSIM_COUNT_ALLOC=1 '%s' --runs %d >/dev/null 2>'%s'",
+           self, runs, errors);
+  ck_assert_int_eq(system(command), 0);
+  char *text = fs_test_read_file(errors, NULL);
+  const char *line = text ? strstr(text, "fennelsim: alloc_faults: ") : NULL;
+  long calls = -1;
+  if (line) sscanf(line, "fennelsim: alloc_faults: %ld", &calls);
+  free(text), free(errors);
+  return calls;
+}
+
+/* Once grown by a first run, the model and the engine allocate nothing:
+ * three runs of the same program (every event again) make exactly the
+ * allocation calls of one. */
+START_TEST(no_allocation_per_event) {
+  long one = allocation_calls(1), three = allocation_calls(3);
+  if (one < 0) {
+    fprintf(stderr, "no_allocation_per_event: skipped, allocations are counted only in a "
+                    "-Dalloc_faults=true build\n");
+    return;
+  }
+  ck_assert_int_eq(three, one);
+}
+END_TEST
+
 Suite *flow_suite(void) {
   Suite *s = suite_create("flow");
   TCase *t = tcase_create("simgrid");
@@ -594,8 +693,13 @@ Suite *flow_suite(void) {
   suite_add_tcase(s, m);
   TCase *i = tcase_create("incremental");
   tcase_add_test(i, untouched_component_keeps_its_rate);
+  tcase_add_test(i, no_allocation_per_event);
   suite_add_tcase(s, i);
   return s;
 }
 
-int main(void) { return fs_test_run(flow_suite()); }
+/* `test_flow --runs N`: the child of no_allocation_per_event. */
+int main(int argc, char **argv) {
+  if (argc == 3 && strcmp(argv[1], "--runs") == 0) return run_repeatedly(atoi(argv[2]));
+  return fs_test_run(flow_suite());
+}

@@ -146,6 +146,52 @@ START_TEST(removal_resolves_both_halves) {
 }
 END_TEST
 
+/* Incremental against whole: 300 random steps (a flow over 1-4 of 12
+ * links, SHARED or FATPIPE, enabled or removed); after each solve, every
+ * flow's value equals that of a fresh solver holding only the enabled flows
+ * and solving everything (to 1e-9 relative: the same values, possibly
+ * summed in another order). */
+START_TEST(incremental_equals_whole) {
+  enum { LINKS = 12, FLOWS = 64 };
+  double c[LINKS];
+  uint8_t fp[LINKS];
+  uint64_t x = 12345;
+  for (int l = 0; l < LINKS; l++) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    c[l] = 1 + (double)(x >> 40) / (1 << 20);
+    fp[l] = (x >> 33) % 5 == 0;
+  }
+  fs_maxmin *s = solver(LINKS, c, fp);
+  int32_t routes[FLOWS][4], lengths[FLOWS], ids[FLOWS];
+  double penalties[FLOWS];
+  for (int f = 0; f < FLOWS; f++) ids[f] = -1;
+  for (int step = 0; step < 300; step++) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    int f = (int)((x >> 33) % FLOWS);
+    if (ids[f] >= 0) {
+      fs_maxmin_remove(s, ids[f]);
+      ids[f] = -1;
+    } else {
+      lengths[f] = 1 + (int)((x >> 20) % 4);
+      for (int k = 0; k < lengths[f]; k++) routes[f][k] = (int32_t)((x >> (k * 5 + 1)) % LINKS);
+      penalties[f] = (x >> 50) % 3 == 0 ? 1.0 : 0.001 * (double)(1 + (x >> 44) % 50);
+      ids[f] = enabled(s, routes[f], lengths[f], penalties[f]);
+    }
+    if ((x >> 10) % 3 == 0) continue; /* several changes, one solve */
+    fs_maxmin_solve(s);
+    fs_maxmin *whole = solver(LINKS, c, fp);
+    int32_t fresh[FLOWS];
+    for (int g = 0; g < FLOWS; g++)
+      fresh[g] = ids[g] >= 0 ? enabled(whole, routes[g], lengths[g], penalties[g]) : -1;
+    fs_maxmin_solve(whole);
+    for (int g = 0; g < FLOWS; g++)
+      if (ids[g] >= 0) CLOSE(fs_maxmin_value(s, ids[g]), fs_maxmin_value(whole, fresh[g]));
+    fs_maxmin_free(whole);
+  }
+  fs_maxmin_free(s);
+}
+END_TEST
+
 Suite *maxmin_suite(void) {
   Suite *s = suite_create("maxmin");
   TCase *t = tcase_create("solve");
@@ -156,6 +202,7 @@ Suite *maxmin_suite(void) {
   tcase_add_test(t, disabled_flow_slows_nobody);
   tcase_add_test(t, untouched_component_is_not_resolved);
   tcase_add_test(t, removal_resolves_both_halves);
+  tcase_add_test(t, incremental_equals_whole);
   suite_add_tcase(s, t);
   return s;
 }
