@@ -33,9 +33,14 @@ typedef struct flow {
 
 typedef struct link {
   double capacity, rem, usage, ratio, sum; /* sum: weights while adding a flow */
-  int32_t head, heap_pos, stamp, unfixed, mark;
-  uint8_t fatpipe, dirty, stale;
+  int32_t head, stamp, unfixed, mark;
+  uint8_t fatpipe, dirty, stale, in_heap;
 } link;
+
+typedef struct heap_entry {
+  double ratio;
+  int32_t link;
+} heap_entry;
 
 struct fs_maxmin {
   link *links;
@@ -47,7 +52,8 @@ struct fs_maxmin {
   int32_t *dirty, dirty_count, dirty_capacity;
   int32_t *comp_links, comp_link_count, comp_link_capacity;
   int32_t *comp_flows, comp_flow_count, comp_flow_capacity;
-  int32_t *heap, heap_count; /* heap and stack hold link_count entries */
+  heap_entry *heap; /* heap and stack hold link_count entries */
+  int32_t heap_count;
   int32_t *stack, *sat;
   int32_t stamp, mark;
 };
@@ -85,7 +91,7 @@ int fs_maxmin_reset(fs_maxmin *s, int32_t links, const double *capacity, const u
   if (links > s->link_capacity) {
     link *l = realloc(s->links, (size_t)links * sizeof *l);
     if (l) s->links = l;
-    int32_t *h = l ? realloc(s->heap, (size_t)links * sizeof *h) : NULL;
+    heap_entry *h = l ? realloc(s->heap, (size_t)links * sizeof *h) : NULL;
     if (h) s->heap = h;
     int32_t *st = h ? realloc(s->stack, (size_t)links * sizeof *st) : NULL;
     if (st) s->stack = st;
@@ -102,7 +108,6 @@ int fs_maxmin_reset(fs_maxmin *s, int32_t links, const double *capacity, const u
   for (int32_t l = 0; l < links; l++)
     s->links[l] = (link){.capacity = capacity[l],
                          .head = -1,
-                         .heap_pos = -1,
                          .fatpipe = (uint8_t)(fatpipe && fatpipe[l] ? 1 : 0)};
   s->flow_count = 0, s->free_flow = -1, s->element_count = 0;
   for (int i = 0; i < CLASSES; i++) s->free_block[i] = -1;
@@ -218,50 +223,32 @@ void fs_maxmin_remove(fs_maxmin *s, int32_t f) {
 
 int fs_maxmin_dirty(const fs_maxmin *s) { return s->dirty_count > 0; }
 
-/* ---- the heap of unsaturated links, by (ratio, id) ---- */
+/* ---- the heap of unsaturated links, by (ratio, id) ----
+ * Keys sit in the heap entries (no trip to the link to compare), and only
+ * the top ever leaves, so a link only needs to know whether it is in. */
 
-static int before(const fs_maxmin *s, int32_t a, int32_t b) {
-  double ra = s->links[a].ratio, rb = s->links[b].ratio;
-  return ra < rb || (ra == rb && a < b);
-}
-
-static void heap_set(fs_maxmin *s, int32_t pos, int32_t l) {
-  s->heap[pos] = l;
-  s->links[l].heap_pos = pos;
-}
-
-static void sift_up(fs_maxmin *s, int32_t pos) {
-  int32_t l = s->heap[pos];
-  while (pos > 0) {
-    int32_t parent = (pos - 1) / 2;
-    if (!before(s, l, s->heap[parent])) break;
-    heap_set(s, pos, s->heap[parent]);
-    pos = parent;
-  }
-  heap_set(s, pos, l);
+static int before(heap_entry a, heap_entry b) {
+  return a.ratio < b.ratio || (a.ratio == b.ratio && a.link < b.link);
 }
 
 static void sift_down(fs_maxmin *s, int32_t pos) {
-  int32_t l = s->heap[pos];
+  heap_entry x = s->heap[pos];
+  heap_entry *h = s->heap;
   for (;;) {
     int32_t child = 2 * pos + 1;
     if (child >= s->heap_count) break;
-    if (child + 1 < s->heap_count && before(s, s->heap[child + 1], s->heap[child])) child++;
-    if (!before(s, s->heap[child], l)) break;
-    heap_set(s, pos, s->heap[child]);
+    if (child + 1 < s->heap_count && before(h[child + 1], h[child])) child++;
+    if (!before(h[child], x)) break;
+    h[pos] = h[child];
     pos = child;
   }
-  heap_set(s, pos, l);
+  h[pos] = x;
 }
 
-static void heap_remove(fs_maxmin *s, int32_t l) {
-  int32_t pos = s->links[l].heap_pos;
-  s->links[l].heap_pos = -1;
-  int32_t last = s->heap[--s->heap_count];
-  if (pos == s->heap_count) return;
-  heap_set(s, pos, last);
-  sift_up(s, pos);
-  sift_down(s, s->links[last].heap_pos);
+static void pop_top(fs_maxmin *s) {
+  s->links[s->heap[0].link].in_heap = 0;
+  s->heap[0] = s->heap[--s->heap_count];
+  if (s->heap_count > 0) sift_down(s, 0);
 }
 
 /* ---- components ---- */
@@ -294,7 +281,7 @@ static void collect(fs_maxmin *s, int32_t start) {
 
 static void setup_link(fs_maxmin *s, int32_t c) {
   link *l = &s->links[c];
-  l->rem = l->capacity, l->usage = 0, l->unfixed = 0, l->stale = 0;
+  l->rem = l->capacity, l->usage = 0, l->unfixed = 0, l->stale = 0, l->in_heap = 0;
   for (int32_t i = l->head; i >= 0; i = s->elements[i].next) {
     const element *e = &s->elements[i];
     double share = e->weight / s->flows[e->flow].penalty;
@@ -306,7 +293,8 @@ static void setup_link(fs_maxmin *s, int32_t c) {
   }
   if (l->usage > 0 && l->rem > l->capacity * FS_MAXMIN_PRECISION) {
     l->ratio = l->rem / l->usage;
-    heap_set(s, s->heap_count++, c); /* heapified once all are in (max_min) */
+    l->in_heap = 1; /* heapified once all are in (max_min) */
+    s->heap[s->heap_count++] = (heap_entry){l->ratio, c};
   }
 }
 
@@ -327,17 +315,17 @@ static double fatpipe_usage(const fs_maxmin *s, const link *l) {
  * when the heap is empty. */
 static int fresh_top(fs_maxmin *s) {
   while (s->heap_count > 0) {
-    int32_t c = s->heap[0];
-    link *l = &s->links[c];
+    link *l = &s->links[s->heap[0].link];
     if (!l->stale) return 1;
     l->stale = 0;
     if (l->fatpipe) l->usage = fatpipe_usage(s, l);
     if (l->unfixed == 0 || l->usage <= FS_MAXMIN_PRECISION ||
         l->rem <= l->capacity * FS_MAXMIN_PRECISION) {
-      heap_remove(s, c);
+      pop_top(s);
       continue;
     }
     l->ratio = l->rem / l->usage;
+    s->heap[0].ratio = l->ratio;
     sift_down(s, 0);
   }
   return 0;
@@ -352,7 +340,7 @@ static void fix(fs_maxmin *s, int32_t f, double x) {
     const element *e = &s->elements[i];
     link *l = &s->links[e->link];
     l->unfixed--;
-    if (l->heap_pos < 0) continue;
+    if (!l->in_heap) continue;
     l->stale = 1;
     if (l->fatpipe) continue; /* rem unchanged; usage recomputed at the top */
     l->rem -= e->weight * x;
@@ -370,12 +358,11 @@ static void max_min(fs_maxmin *s) {
   for (int32_t i = 0; i < s->comp_link_count; i++) setup_link(s, s->comp_links[i]);
   for (int32_t pos = s->heap_count / 2 - 1; pos >= 0; pos--) sift_down(s, pos);
   while (fresh_top(s)) {
-    double u = s->links[s->heap[0]].ratio;
+    double u = s->heap[0].ratio;
     int32_t saturated = 0;
-    while (fresh_top(s) && s->links[s->heap[0]].ratio == u) {
-      int32_t c = s->heap[0];
-      heap_remove(s, c);
-      s->sat[saturated++] = c;
+    while (fresh_top(s) && s->heap[0].ratio == u) {
+      s->sat[saturated++] = s->heap[0].link;
+      pop_top(s);
     }
     for (int32_t k = 0; k < saturated; k++)
       for (int32_t i = s->links[s->sat[k]].head; i >= 0; i = s->elements[i].next) {
