@@ -31,7 +31,7 @@ _Static_assert(EVENT_COMPUTE + 1 == 1 << EVENT_BITS, "handle() has a case for ev
 /* Per-task flags of two-sided tasks. RECEIVED_INTO: the message was
  * matched during its receipt; the recv it completes at the receipt's end
  * is in waiting_next[send]. RECEIVING: its receipt has not ended. */
-enum { MESSAGE = 1, RENDEZVOUS = 2, MATCHED = 4, RECEIVED_INTO = 8, RECEIVING = 16 };
+enum { MESSAGE = 1, RENDEZVOUS = 2, MATCHED = 4, RECEIVED_INTO = 8, RECEIVING = 16, DEFERRED = 32 };
 
 /* A CPU's waiting work, each list by place (waiting_key), linked through
  * waiting_next: tasks and messages that take the CPU; and recvs, which
@@ -864,14 +864,23 @@ static void append(fs_engine *e, int32_t *head, int32_t *tail, int32_t t) {
 static void handle_remote(fs_engine *e, int32_t task);
 
 /* A matched rendezvous send completes now, in this step: what it releases
- * is placed now, and a recv it releases is posted now if its CPU is free. */
-static void matched(fs_engine *e, int32_t send, int32_t recv) {
+ * is placed now, and a recv it releases is posted now if its CPU is free.
+ * Unless the model moves its data after the match (its `matched`): then
+ * the send and recv complete together when the model posts the send's
+ * remote completion (DEFERRED, the recv in waiting_next[send]); returns 1. */
+static int matched(fs_engine *e, int32_t send, int32_t recv) {
   if (e->observer_count) notify_match(e, send, recv);
   e->two_sided[send] |= MATCHED;
-  if (e->two_sided[send] & RENDEZVOUS) {
-    e->place[send] = e->next_place++;
-    handle_remote(e, send);
+  if (!(e->two_sided[send] & RENDEZVOUS)) return 0;
+  e->place[send] = e->next_place++;
+  if (e->network->matched) {
+    e->two_sided[send] |= DEFERRED;
+    e->waiting_next[send] = recv; /* the send is in no list now */
+    e->network->matched(e->network->state, e, send, e->now);
+    return 1;
   }
+  handle_remote(e, send);
+  return 0;
 }
 
 /* The message of `send` is received now: by the receiver's CPU, which the
@@ -885,14 +894,15 @@ static void receive_message(fs_engine *e, int32_t send) {
   const fs_program *p = e->program;
   match_queues *q = &e->queues[fs_program_slot(p, p->peer[send])];
   int32_t recv = take_first(e, &q->posted_head, &q->posted_tail, send, 1);
+  int deferred = 0;
   if (recv >= 0) {
-    matched(e, send, recv);
+    deferred = matched(e, send, recv);
     e->place[recv] = e->next_place++;
   } else {
     append(e, &q->unexpected_head, &q->unexpected_tail, send);
   }
   if (!e->network->receive) {
-    if (recv >= 0) post_remote_now(e, recv);
+    if (recv >= 0 && !deferred) post_remote_now(e, recv);
     return;
   }
   fs_time hold = e->network->receive(e->network->state, e, send, e->now);
@@ -900,7 +910,7 @@ static void receive_message(fs_engine *e, int32_t send) {
   if (e->perturbation) end = e->perturbation->receive(e->perturbation->state, send, end, e->now);
   if (e->observer_count) notify_received(e, send, end);
   e->two_sided[send] |= RECEIVING;
-  if (recv >= 0) {
+  if (recv >= 0 && !deferred) {
     e->two_sided[send] |= RECEIVED_INTO;
     e->waiting_next[send] = recv; /* the send is in no list now */
   }
@@ -921,7 +931,7 @@ static void post_recv(fs_engine *e, int32_t recv) {
     append(e, &q->posted_head, &q->posted_tail, recv);
     return;
   }
-  matched(e, send, recv);
+  if (matched(e, send, recv)) return; /* the model completes both later */
   if (e->two_sided[send] & RECEIVING) {
     e->two_sided[send] |= RECEIVED_INTO;
     e->waiting_next[send] = recv;
@@ -989,7 +999,11 @@ static void handle(fs_engine *e, uint64_t payload) {
   switch (payload & ((1 << EVENT_BITS) - 1)) {
     case EVENT_COMPLETE: handle_complete(e, task); break;
     case EVENT_LOCAL: handle_local(e, task); break;
-    case EVENT_REMOTE: handle_remote(e, task); break;
+    case EVENT_REMOTE:
+      handle_remote(e, task);
+      if (e->two_sided && p->kind[task] == FS_SEND && (e->two_sided[task] & DEFERRED))
+        handle_remote(e, e->waiting_next[task]); /* its recv, matched earlier */
+      break;
     case EVENT_ARRIVAL:
       if (e->network->receive)
         wait_for_cpu(e, receiving_cpu(e, task), task);

@@ -26,7 +26,10 @@
  * received (the end of the receiver's CPU time for it), but what it
  * releases is placed when it is matched (the receipt's start, or the
  * posting); an eager send completes when it releases its CPU, a rendezvous
- * send when its message is matched. A rank may have several CPUs (task field cpu); a message uses the
+ * send when its message is matched, unless the network model moves its data
+ * after the match (its `matched` callback, model.h: the flow model, as
+ * SMPI): then the send and its recv complete together when the model posts
+ * the send's remote completion. A rank may have several CPUs (task field cpu); a message uses the
  * CPU index of its send at the receiver, as LogGOPSim does. */
 #ifndef FS_ENGINE_H
 #define FS_ENGINE_H

@@ -7,8 +7,8 @@
  * contention model keeps its own state and events
  * (fs_engine_post_model_event) and posts completions when it knows them.
  *
- * A model is two tables. fs_network_model holds what the engine calls: six
- * callbacks (start, send, receive, available, event, reset), each
+ * A model is two tables. fs_network_model holds what the engine calls: seven
+ * callbacks (start, send, receive, available, event, reset, matched), each
  * documented below with when the engine calls it and what it must post,
  * and name, state, destroy. fs_model_reports, optional, holds what reports
  * and instruments may ask besides (describe, price, set_load_observer);
@@ -130,6 +130,13 @@ typedef struct fs_network_model {
    * program its parameters do not fit: the run is then rejected with
    * err's message). NULL: the model keeps no run state. */
   int (*reset)(void *state, const fs_program *program, fs_error *err);
+  /* 7. The message of rendezvous send `task` is matched with a recv at
+   * `now` (both sides are posted). NULL: the send completes now, the recv
+   * when the message is received. Set: the model moves the data from now
+   * on and posts fs_engine_post_remote(task, at) once, when it is
+   * delivered: the send and its recv complete then (the flow model's
+   * rendezvous, as SMPI's). */
+  void (*matched)(void *state, fs_engine *engine, int32_t task, fs_time now);
 
   /* Frees state (NULL: nothing to free); fs_network_model_destroy calls it. */
   void (*destroy)(void *state);

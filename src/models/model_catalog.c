@@ -46,6 +46,14 @@ static const fs_model_key lognp[] = {
     {"net_table", "FILE (required): rows SIZE O_NET"},
     {"strides", "d1,...,dk (none): increasing sizes, the strides of the L_MW columns"},
 };
+static const fs_model_key flow[] = {
+    {"latency_factor", "number (flow 1, flow-lv08 13.01): route latency multiplier"},
+    {"bandwidth_factor", "number (1, 0.97): the max-min share times this"},
+    {"weight_S", "number (0, 20537): penalty L + weight_S * sum 1/bw"},
+    {"o_send", "time (0): sender CPU overhead per message"},
+    {"o_recv", "time (0): receiver CPU overhead per message"},
+    {"eager_threshold", "size (65536B): eager up to it, rendezvous above"},
+};
 static const fs_model_key fixed[] = {
     {"compute_time", "time (0): a compute task without time= takes it"},
 };
@@ -66,6 +74,7 @@ static const fs_model_info catalog[] = {
     {"lmo", 0, "extended LMO: per-rank C, t and per-pair L, invbeta from a file", KEYS(lmo)},
     {"lognp, log3p", 0, "log_3 P: middleware, network, middleware stages by size and stride",
      KEYS(lognp)},
+    {"flow, flow-lv08", 0, "max-min bandwidth sharing on a routed SimGrid platform", KEYS(flow)},
     {"fixed", 1, "compute tasks take their time= (the default)", KEYS(fixed)},
     {"rate", 1, "compute tasks of size=m take m*gamma", KEYS(rate)},
     {"gamma", 1, "size-dependent gamma(m, tau), shared by the node's cores", KEYS(gamma)},

@@ -20,7 +20,9 @@
   X("lmo", fs_lmo_create)                             \
   X("taulop", fs_taulop_create)                       \
   X("lognp", fs_lognp_create)                         \
-  X("log3p", fs_lognp_create)
+  X("log3p", fs_lognp_create)                         \
+  X("flow", fs_flow_create)                           \
+  X("flow-lv08", fs_flow_lv08_create)
 #define COMPUTE_MODELS(X)                             \
   X("fixed", fs_fixed_compute_create)                 \
   X("rate", fs_rate_compute_create)                   \

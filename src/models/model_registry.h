@@ -28,6 +28,8 @@ int fs_hockney_create(fs_parameters *params, fs_network_model *out, fs_error *er
 int fs_pipelined_create(fs_parameters *params, fs_network_model *out, fs_error *err);
 int fs_loggops_create(fs_parameters *params, fs_network_model *out, fs_error *err);
 int fs_taulop_create(fs_parameters *params, fs_network_model *out, fs_error *err);
+int fs_flow_create(fs_parameters *params, fs_network_model *out, fs_error *err);
+int fs_flow_lv08_create(fs_parameters *params, fs_network_model *out, fs_error *err);
 int fs_hetero_hockney_create(fs_parameters *params, fs_network_model *out, fs_error *err);
 int fs_lmo_create(fs_parameters *params, fs_network_model *out, fs_error *err);
 int fs_lognp_create(fs_parameters *params, fs_network_model *out, fs_error *err);
