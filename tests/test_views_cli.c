@@ -91,8 +91,7 @@ START_TEST(link_load_needs_links) {
 }
 END_TEST
 
-/* Under the flow model on a SimGrid cluster (skipped, with a note, while
- * fennelsim has no model "flow" or cannot read SimGrid platforms): the link load in JSON and text, its CSV,
+/* Under the flow model on a SimGrid cluster: the link load in JSON and text, its CSV,
  * the rates in --svg and --chrome, the critical path's sharing note, and
  * a CSV that cannot be written (exit 1). */
 START_TEST(link_load_under_flow) {
@@ -108,13 +107,7 @@ START_TEST(link_load_under_flow) {
                      "bw=\"1.25GBps\" lat=\"1us\" bb_bw=\"2.5GBps\" bb_lat=\"1us\"/>\n"
                      "</platform>\n",
                      0);
-  int status = fs_test_fennelsimf(NULL, &err, "run %s --model flow --platform %s", ring, platform);
-  int absent = status == 2 && (strstr(err, "unknown network model 'flow'") ||
-                               strstr(err, "reading SimGrid platforms is not built"));
-  free(err);
-  if (absent) {
-    fprintf(stderr, "link_load_under_flow: skipped, no model \"flow\" on SimGrid platforms\n");
-  } else {
+  {
     ck_assert_int_eq(fs_test_fennelsimf(&out, NULL,
                                         "run %s --model flow --platform %s --link-load --link-csv "
                                         "%s --svg %s --chrome %s --format json",

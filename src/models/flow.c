@@ -34,6 +34,7 @@
 #include "models/maxmin.h"
 #include "models/model_registry.h"
 #include "models/platform_parameters.h"
+#include "platform/simgrid_platform.h"
 
 enum payload { WAKE = 0, SOLVE = 1 };
 enum phase { LATENCY, DATA };
@@ -516,11 +517,9 @@ int fs_flow_create_on(fs_network *network, const fs_flow_settings *settings, con
 
 /* ---- from --param ---- */
 
-/* The SimGrid platform file: read by platform/simgrid_platform.h once it is
- * merged; this is its only call. */
+/* The SimGrid platform file (platform/simgrid_platform.h). */
 static fs_network *read_network(const char *path, fs_error *err) {
-  fs_error_set(err, "%s: reading SimGrid platforms is not built into this fennelsim yet", path);
-  return NULL;
+  return fs_simgrid_platform_read(path, err);
 }
 
 static int read_double(fs_parameters *params, const char *key, double min, double *out,

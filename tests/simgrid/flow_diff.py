@@ -159,27 +159,6 @@ def skip():
     return 77
 
 
-def models_missing(fennelsim, models):
-    """The models that `fennelsim run --help` does not list (until issue 18's
-    flow models are merged, the test is skipped rather than failed)."""
-    r = subprocess.run([fennelsim, "run", "--help"], capture_output=True, text=True)
-    listed = set()
-    for line in (r.stdout + r.stderr).splitlines():
-        if line.startswith("  ") and ":" in line:  # "  NAME[, NAME]: what it is"
-            listed.update(name.strip() for name in line.split(":")[0].split(","))
-    return [m for m in models if m not in listed]
-
-
-def platforms_unread(fennelsim, work):
-    """fennelsim's message when it cannot read SimGrid platforms yet (the
-    placeholder reader says "not read yet"), else None."""
-    sc = flow_scenarios.scenario(FIRST_SEED, flows=1)
-    xml, _, dag = sc.write(os.path.join(work, "probe"))
-    cmd = fennelsim_cmd(fennelsim, xml, dag, "flow", os.path.join(work, "probe.csv"))
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    return r.stderr.strip() if r.returncode != 0 and "not read yet" in r.stderr else None
-
-
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--skip", action="store_true")
@@ -198,19 +177,9 @@ def main():
     if not args.fennelsim or not args.reference:
         p.error("--fennelsim and --reference are required")
     args.models = args.models.split(",")
-    missing = models_missing(args.fennelsim, args.models)
-    if missing:
-        print("fennelsim has no model %s yet: the differential test is skipped" % ",".join(missing))
-        return 77
     seeds = [args.scenario] if args.scenario is not None else list(range(args.first, args.first + args.count))
     work = args.keep or tempfile.mkdtemp(prefix="flow-diff-")
     os.makedirs(work, exist_ok=True)
-    unread = platforms_unread(args.fennelsim, work)
-    if unread:
-        if not args.keep:
-            shutil.rmtree(work, ignore_errors=True)
-        print("fennelsim cannot read SimGrid platforms yet (%s): the differential test is skipped" % unread)
-        return 77
     print("seeds %d..%d (%d scenarios), models %s, tolerance |a-b| <= %g|b| + %g s"
           % (seeds[0], seeds[-1], len(seeds), ",".join(args.models), REL, ABS))
     stats, failures, started = Stats(), [], time.time()
