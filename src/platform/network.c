@@ -723,8 +723,13 @@ static int build_fat_tree(fs_network *n, zone *z, const fs_cluster_spec *s, fs_e
   z->node = calloc((size_t)nodes, sizeof *z->node);
   z->label = malloc((size_t)nodes * (size_t)L * sizeof *z->label);
   int64_t slots = 0;
+  double wanted = 0; /* in double: the product can pass 2^63 before the check */
   for (int32_t l = 0; l < L; l++)
-    slots += level_size[l] * z->ft_up[l] * z->ft_count[l] * 2; /* as child and as parent */
+    wanted += (double)level_size[l] * z->ft_up[l] * z->ft_count[l] * 2; /* as child and parent */
+  if (wanted > 2.0 * FS_CLUSTER_MAX_LINKS)
+    return fs_error_set(err, "cluster %s: a fat tree of more than %d links", s->id,
+                        FS_CLUSTER_MAX_LINKS);
+  slots = (int64_t)wanted;
   z->slot_node = new_ids(slots, err), z->slot_up = new_ids(slots, err);
   z->slot_down = new_ids(slots, err);
   if (!z->node || !z->label || !z->slot_node || !z->slot_up || !z->slot_down)

@@ -13,7 +13,8 @@
 #include "platform/network.h"
 
 #define FS_CLUSTER_MAX_DIMS 16
-#define FS_NETWORK_MAX_GRAPH_VERTICES 1024 /* points of one Floyd or Dijkstra zone */
+#define FS_CLUSTER_MAX_LINKS ((int32_t)1 << 24) /* between switches of one fat tree */
+#define FS_NETWORK_MAX_GRAPH_VERTICES 1024      /* points of one Floyd or Dijkstra zone */
 
 /* Graph zones first: kinds up to FS_ZONE_DIJKSTRA keep declared routes. */
 typedef enum fs_zone_kind {
