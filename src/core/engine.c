@@ -1001,8 +1001,8 @@ static void handle(fs_engine *e, uint64_t payload) {
     case EVENT_LOCAL: handle_local(e, task); break;
     case EVENT_REMOTE:
       handle_remote(e, task);
-      if (e->two_sided && p->kind[task] == FS_SEND && (e->two_sided[task] & DEFERRED))
-        handle_remote(e, e->waiting_next[task]); /* its recv, matched earlier */
+      if (e->two_sided && (e->two_sided[task] & DEFERRED)) /* set on sends only */
+        handle_remote(e, e->waiting_next[task]);           /* its recv, matched earlier */
       break;
     case EVENT_ARRIVAL:
       if (e->network->receive)

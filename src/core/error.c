@@ -65,3 +65,15 @@ void *fs_allocate(int64_t count, int64_t size, const char *what, fs_error *err) 
   if (!block) fs_error_out_of_memory(err, what, bytes);
   return block;
 }
+
+int fs_grow(void *array, int32_t *capacity, int64_t need, size_t size, int32_t first) {
+  if (need <= *capacity) return 0;
+  int64_t want = *capacity ? (int64_t)*capacity * 2 : first;
+  while (want < need) want *= 2;
+  if (want > INT32_MAX) return -1;
+  void *bigger = realloc(*(void **)array, (size_t)want * size);
+  if (!bigger) return -1;
+  *(void **)array = bigger;
+  *capacity = (int32_t)want;
+  return 0;
+}

@@ -5,6 +5,7 @@
 #ifndef FS_ERROR_H
 #define FS_ERROR_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct fs_error {
@@ -43,5 +44,9 @@ int64_t fs_memory_limit(void);
  * fs_memory_limit(), out of memory when malloc fails. count 0 allocates
  * one byte (never NULL on success). */
 void *fs_allocate(int64_t count, int64_t size, const char *what, fs_error *err);
+/* Grows *array (of `size`-byte items, *capacity of them) to hold at least
+ * `need`, doubling from `first`; the capacity stays within int32. 0, or -1
+ * (the array and capacity as they were) when out of memory or past int32. */
+int fs_grow(void *array, int32_t *capacity, int64_t need, size_t size, int32_t first);
 
 #endif

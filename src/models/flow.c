@@ -79,18 +79,6 @@ void fs_flow_settings_default(fs_flow_settings *s, int lv08) {
                           .mapping = FS_MAPPING_SEQUENTIAL};
 }
 
-static int grow(void *array, int32_t *capacity, int64_t need, size_t size) {
-  if (need <= *capacity) return 0;
-  int64_t want = *capacity ? (int64_t)*capacity * 2 : 256;
-  while (want < need) want *= 2;
-  if (want > INT32_MAX) return -1;
-  void *bigger = realloc(*(void **)array, (size_t)want * size);
-  if (!bigger) return -1;
-  *(void **)array = bigger;
-  *capacity = (int32_t)want;
-  return 0;
-}
-
 /* ---- dates ---- */
 
 /* A double date (s) as the next picosecond at or after it, and not before
@@ -191,9 +179,9 @@ static int32_t new_transfer(flow_model *m) {
     m->free_transfer = m->transfers[t].next_free;
     return t;
   }
-  if (grow(&m->transfers, &m->transfer_capacity, (int64_t)m->transfer_count + 1,
-           sizeof(transfer)) ||
-      grow(&m->heap, &m->heap_capacity, (int64_t)m->transfer_count + 1, sizeof(int32_t)))
+  if (fs_grow(&m->transfers, &m->transfer_capacity, (int64_t)m->transfer_count + 1,
+              sizeof(transfer), 256) ||
+      fs_grow(&m->heap, &m->heap_capacity, (int64_t)m->transfer_count + 1, sizeof(int32_t), 256))
     return -1;
   return m->transfer_count++;
 }
@@ -249,7 +237,8 @@ static void begin(flow_model *m, fs_engine *e, int32_t task, int32_t from, int32
   if (latency <= 0) penalty = 1.0; /* SimGrid: a flow without latency has penalty 1 */
   int32_t t = new_transfer(m);
   int32_t var = t < 0 ? -1 : fs_maxmin_add(m->solver, m->route, count, penalty, 0);
-  if (var >= 0 && grow(&m->var_transfer, &m->var_capacity, (int64_t)var + 1, sizeof(int32_t)))
+  if (var >= 0 &&
+      fs_grow(&m->var_transfer, &m->var_capacity, (int64_t)var + 1, sizeof(int32_t), 256))
     fs_maxmin_remove(m->solver, var), var = -1;
   if (var < 0) {
     if (t >= 0) m->transfers[t].next_free = m->free_transfer, m->free_transfer = t;
@@ -400,7 +389,7 @@ static double link_name(const void *state, int32_t link, char *buffer, size_t si
 
 static int flow_reset(void *state, const fs_program *p, fs_error *err) {
   flow_model *m = state;
-  if (grow(&m->host_of_rank, &m->host_capacity, p->ranks, sizeof(int32_t)))
+  if (fs_grow(&m->host_of_rank, &m->host_capacity, p->ranks, sizeof(int32_t), 256))
     return fs_error_set(err, "out of memory");
   m->ranks_mapped = p->ranks;
   if (fs_network_map(m->network, m->set.mapping, p->ranks, m->host_of_rank, err)) return -1;

@@ -58,19 +58,6 @@ struct fs_maxmin {
   int32_t stamp, mark;
 };
 
-/* Grows *array (of `size`-byte items) to hold at least `need`, doubling. */
-static int grow(void *array, int32_t *capacity, int64_t need, size_t size) {
-  if (need <= *capacity) return 0;
-  int64_t want = *capacity ? (int64_t)*capacity * 2 : 64;
-  while (want < need) want *= 2;
-  if (want > INT32_MAX) return -1;
-  void *bigger = realloc(*(void **)array, (size_t)want * size);
-  if (!bigger) return -1;
-  *(void **)array = bigger;
-  *capacity = (int32_t)want;
-  return 0;
-}
-
 fs_maxmin *fs_maxmin_new(void) {
   fs_maxmin *s = calloc(1, sizeof *s);
   if (!s) return NULL;
@@ -101,8 +88,8 @@ int fs_maxmin_reset(fs_maxmin *s, int32_t links, const double *capacity, const u
     s->link_capacity = links;
   }
   /* the per-solve lists of links never outgrow the links: no growth in a solve */
-  if (grow(&s->dirty, &s->dirty_capacity, links, sizeof(int32_t)) ||
-      grow(&s->comp_links, &s->comp_link_capacity, links, sizeof(int32_t)))
+  if (fs_grow(&s->dirty, &s->dirty_capacity, links, sizeof(int32_t), 64) ||
+      fs_grow(&s->comp_links, &s->comp_link_capacity, links, sizeof(int32_t), 64))
     return fs_error_set(err, "out of memory");
   s->link_count = links;
   for (int32_t l = 0; l < links; l++)
@@ -130,7 +117,8 @@ static int32_t take_block(fs_maxmin *s, int cls) {
     return at;
   }
   int32_t size = (int32_t)1 << cls;
-  if (grow(&s->elements, &s->element_capacity, (int64_t)s->element_count + size, sizeof(element)))
+  if (fs_grow(&s->elements, &s->element_capacity, (int64_t)s->element_count + size, sizeof(element),
+              64))
     return -1;
   at = s->element_count;
   s->element_count += size;
@@ -143,8 +131,9 @@ static int32_t take_flow(fs_maxmin *s) {
     s->free_flow = s->flows[f].next_free;
     return f;
   }
-  if (grow(&s->flows, &s->flow_capacity, (int64_t)s->flow_count + 1, sizeof(flow)) ||
-      grow(&s->comp_flows, &s->comp_flow_capacity, (int64_t)s->flow_count + 1, sizeof(int32_t)))
+  if (fs_grow(&s->flows, &s->flow_capacity, (int64_t)s->flow_count + 1, sizeof(flow), 64) ||
+      fs_grow(&s->comp_flows, &s->comp_flow_capacity, (int64_t)s->flow_count + 1, sizeof(int32_t),
+              64))
     return -1;
   s->flows[s->flow_count].stamp = 0;
   return s->flow_count++;

@@ -162,13 +162,6 @@ static int grow(void *array, int64_t *cap, int64_t need, size_t size) {
   return 0;
 }
 
-static int grow32(void *array, int32_t *cap, int64_t need, size_t size) {
-  int64_t c = *cap;
-  int status = grow(array, &c, need, size);
-  *cap = (int32_t)c;
-  return status;
-}
-
 static int64_t add_name(fs_network *n, const char *name, fs_error *err) {
   int64_t length = (int64_t)strlen(name) + 1;
   if (grow(&n->names, &n->names_cap, n->names_used + length, 1))
@@ -231,7 +224,7 @@ int32_t fs_network_point_by_name(const fs_network *n, const char *name) {
 
 /* The vertex of point p in zone z's graph (graph zones only). */
 static int32_t add_vertex(fs_network *n, zone *z, int32_t p, fs_error *err) {
-  if (grow32(&z->vertex_point, &z->vertex_cap, (int64_t)z->vertices + 1, sizeof(int32_t)))
+  if (fs_grow(&z->vertex_point, &z->vertex_cap, (int64_t)z->vertices + 1, sizeof(int32_t), 16))
     return fs_error_out_of_memory(err, "zone vertices", (int64_t)z->vertices * 4);
   z->vertex_point[z->vertices] = p;
   n->point_vertex[p] = z->vertices;
@@ -245,11 +238,11 @@ static int32_t add_point(fs_network *n, const char *name, int kind, int32_t in_z
                         name);
   int64_t need = (int64_t)n->points + 1;
   int32_t cap = n->point_cap;
-  if (grow32(&n->point_name, &cap, need, sizeof(int64_t)) ||
-      (cap = n->point_cap, grow32(&n->point_kind, &cap, need, 1)) ||
-      (cap = n->point_cap, grow32(&n->point_zone, &cap, need, sizeof(int32_t))) ||
-      (cap = n->point_cap, grow32(&n->point_vertex, &cap, need, sizeof(int32_t))) ||
-      (cap = n->point_cap, grow32(&n->point_index, &cap, need, sizeof(int32_t))))
+  if (fs_grow(&n->point_name, &cap, need, sizeof(int64_t), 16) ||
+      (cap = n->point_cap, fs_grow(&n->point_kind, &cap, need, 1, 16)) ||
+      (cap = n->point_cap, fs_grow(&n->point_zone, &cap, need, sizeof(int32_t), 16)) ||
+      (cap = n->point_cap, fs_grow(&n->point_vertex, &cap, need, sizeof(int32_t), 16)) ||
+      (cap = n->point_cap, fs_grow(&n->point_index, &cap, need, sizeof(int32_t), 16)))
     return fs_error_out_of_memory(err, "network points", need * 21);
   n->point_cap = cap;
   int64_t at = add_name(n, name, err);
@@ -270,7 +263,7 @@ int32_t fs_network_add_zone(fs_network *n, int32_t parent, const char *name, fs_
                             fs_error *err) {
   if (parent >= 0 && n->zone[parent].kind > FS_ZONE_DIJKSTRA)
     return fs_error_set(err, "zone %s inside a cluster", name);
-  if (grow32(&n->zone, &n->zone_cap, (int64_t)n->zones + 1, sizeof(zone)))
+  if (fs_grow(&n->zone, &n->zone_cap, (int64_t)n->zones + 1, sizeof(zone), 16))
     return fs_error_out_of_memory(err, "zones", ((int64_t)n->zones + 1) * (int64_t)sizeof(zone));
   int32_t id = n->zones++;
   zone *z = &n->zone[id];
@@ -296,10 +289,10 @@ int32_t fs_network_add_host_in(fs_network *n, int32_t in_zone, const char *name,
     return fs_error_set(err, "host %s: expected a speed > 0 and cores >= 1", name);
   int64_t need = (int64_t)n->hosts + 1;
   int32_t cap = n->host_cap;
-  if (grow32(&n->host_name, &cap, need, sizeof(int64_t)) ||
-      (cap = n->host_cap, grow32(&n->host_speed, &cap, need, sizeof(double))) ||
-      (cap = n->host_cap, grow32(&n->host_cores, &cap, need, sizeof(int32_t))) ||
-      (cap = n->host_cap, grow32(&n->host_point, &cap, need, sizeof(int32_t))))
+  if (fs_grow(&n->host_name, &cap, need, sizeof(int64_t), 16) ||
+      (cap = n->host_cap, fs_grow(&n->host_speed, &cap, need, sizeof(double), 16)) ||
+      (cap = n->host_cap, fs_grow(&n->host_cores, &cap, need, sizeof(int32_t), 16)) ||
+      (cap = n->host_cap, fs_grow(&n->host_point, &cap, need, sizeof(int32_t), 16)))
     return fs_error_out_of_memory(err, "hosts", need * 24);
   n->host_cap = cap;
   int32_t p = add_point(n, name, POINT_HOST, in_zone, n->hosts, err);
@@ -328,10 +321,10 @@ int32_t fs_network_add_link(fs_network *n, const char *name, double bandwidth, d
     return fs_error_set(err, "link %s declared twice", name);
   int64_t need = (int64_t)n->links + 1;
   int32_t cap = n->link_cap;
-  if (grow32(&n->link_name, &cap, need, sizeof(int64_t)) ||
-      (cap = n->link_cap, grow32(&n->link_bandwidth, &cap, need, sizeof(double))) ||
-      (cap = n->link_cap, grow32(&n->link_latency, &cap, need, sizeof(double))) ||
-      (cap = n->link_cap, grow32(&n->link_policy, &cap, need, 1)))
+  if (fs_grow(&n->link_name, &cap, need, sizeof(int64_t), 16) ||
+      (cap = n->link_cap, fs_grow(&n->link_bandwidth, &cap, need, sizeof(double), 16)) ||
+      (cap = n->link_cap, fs_grow(&n->link_latency, &cap, need, sizeof(double), 16)) ||
+      (cap = n->link_cap, fs_grow(&n->link_policy, &cap, need, 1, 16)))
     return fs_error_out_of_memory(err, "links", need * 25);
   n->link_cap = cap;
   int64_t at = add_name(n, name, err);
@@ -373,7 +366,7 @@ int fs_network_add_zone_route(fs_network *n, int32_t in_zone, int32_t src, int32
   if (find_graph_route(z, vs, vd) >= 0)
     return fs_error_set(err, "route from %s to %s declared twice", n->names + n->point_name[src],
                         n->names + n->point_name[dst]);
-  if (grow32(&z->routes, &z->route_cap, (int64_t)z->route_count + 1, sizeof(graph_route)) ||
+  if (fs_grow(&z->routes, &z->route_cap, (int64_t)z->route_count + 1, sizeof(graph_route), 16) ||
       grow(&z->route_links, &z->route_links_cap, z->route_links_used + count, sizeof(int32_t)))
     return fs_error_out_of_memory(err, "routes", (z->route_links_used + count) * 4);
   if (count) memcpy(z->route_links + z->route_links_used, links, (size_t)count * sizeof(int32_t));
@@ -414,7 +407,7 @@ static int add_path_route(const fs_network *n, zone *z, int32_t src, int32_t dst
   if (count > FS_NETWORK_MAX_ROUTE)
     return fs_error_set(err, "a computed route of %lld links (limit %d)", (long long)count,
                         FS_NETWORK_MAX_ROUTE);
-  if (grow32(&z->routes, &z->route_cap, (int64_t)z->route_count + 1, sizeof(graph_route)) ||
+  if (fs_grow(&z->routes, &z->route_cap, (int64_t)z->route_count + 1, sizeof(graph_route), 16) ||
       grow(&z->route_links, &z->route_links_cap, z->route_links_used + count, sizeof(int32_t)))
     return fs_error_out_of_memory(err, "routes", (z->route_links_used + count) * 4);
   /* Dijkstra (SimGrid) lists each edge's links backwards and sums the
