@@ -36,6 +36,7 @@ typedef struct fs_generator_options {
                                   --platform) for SMP-aware and kappa-level
                                   algorithms; NULL: one rank per node */
   fs_data_flow *flow;          /* when not NULL, the generator records its data flow */
+  int32_t element; /* bytes per element for the selectors' count rules (mpi_selection.h); 0: 8 */
 } fs_generator_options;
 
 /* The options beyond --ranks and --size a generator reads; the CLI refuses
@@ -59,6 +60,8 @@ enum {
   FS_GEN_NOT_CORRECT = 1 << 1, /* a reference pattern reproduced op for op (schedgen's)
                                   that does not compute its collective: validate and
                                   replays take it only when named */
+  FS_GEN_SELECTOR = 1 << 2,    /* an MPI library's selection (mpi_selection.h): it
+                                  generates the algorithm the library picks */
 };
 
 typedef struct fs_generator {
