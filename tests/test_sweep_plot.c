@@ -184,6 +184,24 @@ START_TEST(seeds_draw_the_statistic_and_a_bar) {
 }
 END_TEST
 
+/* Times over more than three decades get decade ticks only: 1000 ns and
+ * 5 ms make the axis 1us..5ms, ticks 1us, 10us, 100us, 1ms; 1 ms lies at
+ * y = 70 + 190 (1 - 3 / log10 5000) = 70 + 190 (1 - 0.81104) = 105.90. */
+START_TEST(decade_ticks_over_a_wide_range) {
+  fixture f;
+  fs_error err;
+  setup(&f, 1, 1, 2, 1);
+  cell(&f, 0, 0, 0)->makespan = NS(1000);
+  cell(&f, 0, 0, 1)->makespan = NS(5000000);
+  char *svg = plot(&f, FS_STAT_MEDIAN, &err);
+  ck_assert_msg(svg != NULL, "%s", err.message);
+  ck_assert_int_eq(fs_test_occurrences(svg, "class=\"time-tick\""), 4);
+  fs_test_contains(svg, "y=\"109.40\" font-size=\"10\" text-anchor=\"end\">1ms</text>");
+  ck_assert_int_eq(fs_test_occurrences(svg, ">5ms</text>"), 0);
+  free(svg);
+}
+END_TEST
+
 /* Two models: a panel per rank count and model, the model in its title;
  * every label escaped. */
 START_TEST(labels_are_escaped) {
@@ -258,6 +276,7 @@ int main(void) {
   tcase_add_test(tc, panels_points_legend_and_winners);
   tcase_add_test(tc, log_scale_positions);
   tcase_add_test(tc, seeds_draw_the_statistic_and_a_bar);
+  tcase_add_test(tc, decade_ticks_over_a_wide_range);
   tcase_add_test(tc, labels_are_escaped);
   tcase_add_test(tc, same_results_same_bytes);
   tcase_add_test(tc, every_cell_skipped_is_an_error);
