@@ -223,6 +223,31 @@ START_TEST(labels_are_escaped) {
 }
 END_TEST
 
+/* Two platforms: a row of panels each (the platform in the titles and
+ * tooltips); the cell of platform p is at index p (one of everything else). */
+START_TEST(a_panel_per_platform) {
+  fixture f;
+  fs_error err;
+  fs_sweep_platform platforms[2] = {{.label = "seq"}, {.label = "16x4 rr"}};
+  setup(&f, 1, 1, 1, 1);
+  f.grid.platforms = platforms;
+  f.grid.platform_count = 2;
+  f.results.count = 2;
+  f.cells[1] = f.cells[0];
+  f.cells[1].platform = 1;
+  f.cells[1].makespan = NS(3000);
+  char *svg = plot(&f, FS_STAT_MEDIAN, &err);
+  ck_assert_msg(svg != NULL, "%s", err.message);
+  ck_assert_int_eq(fs_test_occurrences(svg, "class=\"panel\""), 2);
+  fs_test_contains(svg, ">4 ranks, seq</text>");
+  fs_test_contains(svg, ">4 ranks, 16x4 rr</text>");
+  fs_test_contains(svg, "allreduce-ring, 4 ranks, 8B, m0, 16x4 rr: 3000 ns</title>");
+  /* the second row: the panel's plot area 370 px lower (top 440) */
+  fs_test_contains(svg, "<rect x=\"86.00\" y=\"440.00\" width=\"260.00\" height=\"190.00\"");
+  free(svg);
+}
+END_TEST
+
 START_TEST(same_results_same_bytes) {
   fixture f;
   fs_error err;
@@ -278,6 +303,7 @@ int main(void) {
   tcase_add_test(tc, seeds_draw_the_statistic_and_a_bar);
   tcase_add_test(tc, decade_ticks_over_a_wide_range);
   tcase_add_test(tc, labels_are_escaped);
+  tcase_add_test(tc, a_panel_per_platform);
   tcase_add_test(tc, same_results_same_bytes);
   tcase_add_test(tc, every_cell_skipped_is_an_error);
   tcase_add_test(tc, a_failed_write_is_an_error);
