@@ -257,6 +257,14 @@ static void marker(FILE *out, int32_t a, double x, double y) {
   }
 }
 
+/* Algorithm a's line: solid for the first 8, then dashed, then dotted, so
+ * two algorithms of one colour differ in their lines too. */
+static const char *dashes(int32_t a) {
+  static const char *const styles[] = {"", " stroke-dasharray=\"6,3\"",
+                                       " stroke-dasharray=\"2,2\""};
+  return styles[(a / COLOURS) % 3];
+}
+
 /* "allreduce-ring, 64 ranks, 1KiB, hockney: 1234.5 ns" (+ the pick, the bar). */
 static void tooltip(const plot *p, const panel *q, int32_t a, int32_t s, const fs_sweep_cell *c) {
   FILE *out = p->out;
@@ -289,8 +297,8 @@ static void series(const plot *p, const panel *q, int32_t a) {
       continue;
     }
     if (!drawn++)
-      svg(out, "<path class=\"line\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" d=\"",
-          colours[a % COLOURS]);
+      svg(out, "<path class=\"line\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"%s d=\"",
+          colours[a % COLOURS], dashes(a));
     svg(out, "%s%N %N", previous ? "L" : "M", x_of(p, q, p->grid->sizes[s]),
         y_of(q, value_of(p, c)));
     previous = 1;
@@ -445,8 +453,8 @@ static void legend(const plot *p, double top) {
     double x = MARGIN + (a % columns) * LEGEND_W, y = top + (a / columns) * LEGEND_ROW;
     svg(out,
         "<g class=\"legend-entry\"><line x1=\"%N\" y1=\"%N\" x2=\"%N\" y2=\"%N\" stroke=\"%s\" "
-        "stroke-width=\"1.5\"/>",
-        x, y, x + 22, y, colours[a % COLOURS]);
+        "stroke-width=\"1.5\"%s/>",
+        x, y, x + 22, y, colours[a % COLOURS], dashes(a));
     marker(out, a, x + 11, y);
     svg(out, "<text x=\"%N\" y=\"%N\" font-size=\"11\">", x + 30, y + 4);
     escaped(out, p->grid->algorithms[a].text, SIZE_MAX);
