@@ -12,7 +12,7 @@
 
 #include "core/engine.h"
 #include "core/program.h"
-#include "data_flow_check.h"
+#include "generators/data_flow_check.h"
 #include "generators/generators.h"
 #include "model_support.h"
 #include "generator_support.h"

@@ -1,5 +1,5 @@
 /* test_collectives.c: the data-flow proof over the whole library. First the
- * checker itself (tests/data_flow_check.c) on small hand-built programs,
+ * checker itself (src/generators/data_flow_check.c) on small hand-built programs,
  * each broken in one way it must catch; then every generator of
  * `gen --list` at every rank count from 1 to 64, with several roots, and
  * at a few large counts. */
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data_flow_check.h"
+#include "generators/data_flow_check.h"
 #include "generator_support.h"
 #include "model_support.h"
 #include "test_support.h"

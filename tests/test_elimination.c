@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/program.h"
-#include "data_flow_check.h"
+#include "generators/data_flow_check.h"
 #include "generator_support.h"
 #include "generators/generators.h"
 #include "model_support.h"

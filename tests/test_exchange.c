@@ -6,7 +6,7 @@
  *   (MPICH's / Open MPI's), run on real buffers of block ids, for N = 1..33;
  *   hand-checked strings at small N; counts and labels.
  * - Option errors.
- * - Data flow (tests/data_flow_check.h) for N = 1..64 and a few large N.
+ * - Data flow (src/generators/data_flow_check.h) for N = 1..64 and a few large N.
  * - Exact makespans under hockney (and pipelined, taulop) against the
  *   closed forms derived in the comments. */
 #include <check.h>
@@ -18,7 +18,7 @@
 
 #include "core/engine.h"
 #include "core/program.h"
-#include "data_flow_check.h"
+#include "generators/data_flow_check.h"
 #include "generators/generators.h"
 #include "model_support.h"
 #include "generator_support.h"

@@ -1,7 +1,7 @@
 /* test_generators.c: the schedules of `fennelsim gen` that predate the
  * collective library (pingpong ... alltoall-pairwise, allreduce-rm's
  * structure): exact structure (counts, peers, edges, labels, issue order),
- * option errors and --root, the data-flow proof of tests/data_flow_check.c
+ * option errors and --root, the data-flow proof of src/generators/data_flow_check.c
  * at N = 1..64 and large N, and makespans under hockney against closed
  * forms (thesis eq. 5.3 and derivations written beside each test). The
  * two-sided schedgen patterns are compared op for op with a literal
@@ -15,7 +15,7 @@
 
 #include "core/engine.h"
 #include "core/program.h"
-#include "data_flow_check.h"
+#include "generators/data_flow_check.h"
 #include "generators/generators.h"
 #include "model_support.h"
 #include "generator_support.h"
@@ -81,7 +81,7 @@ static int depends_on(const fs_program *p, int32_t t, int32_t on, int local) {
   return 0;
 }
 
-/* The data-flow proof (tests/data_flow_check.c) of name with options o. */
+/* The data-flow proof (src/generators/data_flow_check.c) of name with options o. */
 static void assert_flow_options(const char *name, const fs_generator_options *o) {
   char why[512];
   const char *failure = fs_check_generator_flow(name, o, why, sizeof why);
@@ -1556,7 +1556,7 @@ START_TEST(root_errors) {
 }
 END_TEST
 
-/* ---- data flow (tests/data_flow_check.c) ---------------------------------- */
+/* ---- data flow (src/generators/data_flow_check.c) ---------------------------------- */
 
 static void assert_flow(const char *name, int32_t n, int64_t size, int32_t root) {
   fs_generator_options o = fs_test_options(n, size, 0, NULL);

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "core/program.h"
-#include "data_flow_check.h"
+#include "generators/data_flow_check.h"
 #include "generators/generators.h"
 #include "generator_support.h"
 #include "model_support.h"

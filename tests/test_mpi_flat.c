@@ -7,7 +7,7 @@
  *   a transcription of the library's per-rank loop, N = 1..33 and powers of
  *   2 to 128, several roots and windows; task and dependency counts.
  * - Option errors.
- * - Data flow (tests/data_flow_check.h) at the same counts.
+ * - Data flow (src/generators/data_flow_check.h) at the same counts.
  * - Exact makespans under hockney, and under pipelined or loggops where the
  *   windows, the go messages or the blocking of the sends show, each
  *   derived in its comment; the GOAL that `gen` writes runs to the same. */
@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "core/program.h"
-#include "data_flow_check.h"
+#include "generators/data_flow_check.h"
 #include "generator_support.h"
 #include "generators/generators.h"
 #include "model_support.h"

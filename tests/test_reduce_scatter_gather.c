@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "core/program.h"
-#include "data_flow_check.h"
+#include "generators/data_flow_check.h"
 #include "generators/generators.h"
 #include "model_support.h"
 #include "generator_support.h"

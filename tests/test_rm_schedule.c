@@ -21,7 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "data_flow_check.h"
+#include "generators/data_flow_check.h"
 #include "generators/generators.h"
 #include "generators/rm_schedule.h"
 #include "model_support.h"

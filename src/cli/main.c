@@ -14,6 +14,7 @@ static const char usage[] =
     "  gen --list                              list the generators\n"
     "  run FILE --model NAME [--param k=v]...  simulate a schedule\n"
     "  best allreduce --ranks N [options]      rank allreduce schedules by simulating them\n"
+    "  sweep ALGO... --ranks LIST [options]    algorithms x ranks x sizes x models, in memory\n"
     "  convert IN OUT                          rewrite a schedule (e.g. .dag -> .dag.gz)\n"
     "  merge A.csv B.csv... [--format json]    the statistics of a study's shards, combined\n"
     "  probe --model M [-o DATA.csv]           fennelprobe's experiments, simulated under a model\n"
@@ -44,7 +45,7 @@ static const struct {
 } commands[] = {
     {"gen", fs_command_gen},         {"run", fs_command_run},           {"best", fs_command_best},
     {"convert", fs_command_convert}, {"merge", fs_command_merge},       {"probe", fs_command_probe},
-    {"fit", fs_command_fit},         {"validate", fs_command_validate},
+    {"fit", fs_command_fit},         {"validate", fs_command_validate}, {"sweep", fs_command_sweep},
 };
 #define COMMAND_COUNT ((int)(sizeof commands / sizeof commands[0]))
 
@@ -65,7 +66,7 @@ static int unknown_command(const char *name) {
     fprintf(stderr, "fennelsim: unknown command '%s'; %s (see fennelsim --help)\n", name, mean);
   else
     fprintf(stderr,
-            "fennelsim: unknown command '%s'; the commands: gen, run, best, convert, "
+            "fennelsim: unknown command '%s'; the commands: gen, run, best, sweep, convert, "
             "merge, probe, fit, validate, help, version (see fennelsim --help)\n",
             name);
   return FS_EXIT_USAGE;

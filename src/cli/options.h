@@ -65,5 +65,6 @@ int fs_command_merge(int argc, char **argv);
 int fs_command_probe(int argc, char **argv);    /* fit_command.c */
 int fs_command_fit(int argc, char **argv);      /* fit_command.c */
 int fs_command_validate(int argc, char **argv); /* validate_command.c */
+int fs_command_sweep(int argc, char **argv);    /* sweep_command.c */
 
 #endif

@@ -5,7 +5,7 @@
  * wrote it last and the reads since. Every access is checked against the
  * earlier conflicting ones by a backward walk over the dependencies, so the
  * values found hold for every order the engine could run the tasks in. */
-#include "data_flow_check.h"
+#include "generators/data_flow_check.h"
 
 #include <stdarg.h>
 #include <stdio.h>

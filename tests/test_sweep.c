@@ -1,0 +1,386 @@
+/* test_sweep.c: `fennelsim sweep` and the grid under it (study/sweep.h):
+ * exact hockney makespans of small cells derived by hand, skipped cells
+ * with the generator's reason, results independent of the thread count,
+ * seeds' statistics equal to `run --seeds`'s, the lowest failing cell, and
+ * the command line: the rows, the winner, the error cases (exit 2). */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/engine.h"
+#include "generators/algorithm_spec.h"
+#include "models/model_registry.h"
+#include "noise/noise.h"
+#include "study/statistics.h"
+#include "study/sweep.h"
+#include "test_support.h"
+
+static char *out, *err;
+
+/* hockney with alpha 1 us and beta 1 ns/B: a message of S bytes takes
+ * 1000 + S ns, sender and receiver busy all of it. */
+static fs_parameter hockney_items[2] = {{.key = "alpha", .value = "1us"},
+                                        {.key = "beta", .value = "1ns"}};
+
+static fs_sweep_model hockney_model(void) {
+  fs_sweep_model m = {.network = "hockney", .compute = "fixed"};
+  m.params = (fs_parameters){.items = hockney_items, .count = 2};
+  snprintf(m.label, sizeof m.label, "hockney");
+  return m;
+}
+
+static void spec(fs_algorithm_spec *s, const char *text) {
+  fs_error e = {{0}};
+  ck_assert_msg(fs_algorithm_spec_parse(s, text, &e) == 0, "%s", e.message);
+}
+
+/* ---- exact cells ----------------------------------------------------------- */
+
+/* allreduce-rd: log2 P rounds, in each every rank exchanges the whole
+ * vector with its partner (send and recv of S bytes at once under hockney:
+ * 1000 + S ns; the reduce is a compute of time 0 under fixed). P = 4:
+ * 2 (1000 + S); P = 8: 3 (1000 + S). S = 100 B: 2200 and 3300 ns; S = 1000 B:
+ * 4000 and 6000 ns. bcast-linear: the root sends P - 1 messages one after
+ * the other: (P - 1)(1000 + S): P = 4, S = 100: 3300 ns; P = 8: 7700 ns;
+ * S = 1000: 6000 and 14000 ns. */
+START_TEST(exact_hockney_cells) {
+  fs_algorithm_spec algorithms[2];
+  spec(&algorithms[0], "allreduce-rd");
+  spec(&algorithms[1], "bcast-linear");
+  const int32_t ranks[2] = {4, 8};
+  const int64_t sizes[2] = {100, 1000};
+  fs_sweep_model model = hockney_model();
+  fs_sweep_grid g = {.algorithms = algorithms,
+                     .algorithm_count = 2,
+                     .ranks = ranks,
+                     .rank_count = 2,
+                     .sizes = sizes,
+                     .size_count = 2,
+                     .models = &model,
+                     .model_count = 1,
+                     .seeds = 1,
+                     .threads = 2,
+                     .check = 1};
+  fs_sweep_results r;
+  fs_error e = {{0}};
+  ck_assert_msg(fs_sweep_run(&g, &r, &e) == 0, "%s", e.message);
+  ck_assert_int_eq(r.count, 8);
+  const fs_time expect[2][2][2] = {{{2200000, 4000000}, {3300000, 6000000}},
+                                   {{3300000, 6000000}, {7700000, 14000000}}};
+  for (int a = 0; a < 2; a++)
+    for (int k = 0; k < 2; k++)
+      for (int z = 0; z < 2; z++) {
+        const fs_sweep_cell *c = &r.cells[fs_sweep_index(&g, a, k, z, 0, 0)];
+        ck_assert_int_eq(c->status, FS_SWEEP_RUN);
+        ck_assert_int_eq(c->algorithm, a);
+        ck_assert_int_eq(c->ranks, k);
+        ck_assert_int_eq(c->size, z);
+        ck_assert_int_eq(c->makespan, expect[a][k][z]);
+        ck_assert(c->stats[FS_STAT_MEDIAN] == (double)expect[a][k][z] / 1000.0);
+        ck_assert(c->stats[FS_STAT_STDEV] == 0);
+        ck_assert_int_gt(c->tasks, 0);
+      }
+  fs_sweep_results_free(&r);
+}
+END_TEST
+
+/* A generator's refusal skips the cell with its words; the others run. */
+START_TEST(skipped_cells) {
+  fs_algorithm_spec algorithms[2];
+  spec(&algorithms[0], "alltoall-pairwise-xor");
+  spec(&algorithms[1], "allreduce-rm:factors=2,2");
+  const int32_t ranks[2] = {4, 6};
+  const int64_t sizes[1] = {8};
+  fs_sweep_model model = hockney_model();
+  fs_sweep_grid g = {.algorithms = algorithms,
+                     .algorithm_count = 2,
+                     .ranks = ranks,
+                     .rank_count = 2,
+                     .sizes = sizes,
+                     .size_count = 1,
+                     .models = &model,
+                     .model_count = 1,
+                     .seeds = 1,
+                     .threads = 1};
+  fs_sweep_results r;
+  fs_error e = {{0}};
+  ck_assert_msg(fs_sweep_run(&g, &r, &e) == 0, "%s", e.message);
+  const fs_sweep_cell *run = &r.cells[fs_sweep_index(&g, 0, 0, 0, 0, 0)];
+  const fs_sweep_cell *xor6 = &r.cells[fs_sweep_index(&g, 0, 1, 0, 0, 0)];
+  const fs_sweep_cell *rm6 = &r.cells[fs_sweep_index(&g, 1, 1, 0, 0, 0)];
+  ck_assert_int_eq(run->status, FS_SWEEP_RUN);
+  ck_assert_int_eq(xor6->status, FS_SWEEP_SKIPPED);
+  fs_test_contains(xor6->reason, "needs a power of 2");
+  ck_assert_int_eq(rm6->status, FS_SWEEP_SKIPPED);
+  fs_test_contains(rm6->reason, "multiply to 4, not --ranks 6");
+  fs_sweep_results_free(&r);
+}
+END_TEST
+
+/* Every field but wall is the same on 1 and 3 threads (jobs of unequal
+ * sizes finish in other orders), with two models and two platforms. */
+START_TEST(thread_count_independent) {
+  int count = fs_algorithm_variants(FS_COLLECTIVE_ALLREDUCE, NULL, 0);
+  fs_algorithm_spec *algorithms = malloc((size_t)count * sizeof *algorithms);
+  fs_algorithm_variants(FS_COLLECTIVE_ALLREDUCE, algorithms, count);
+  const int32_t ranks[3] = {5, 8, 16};
+  const int64_t sizes[2] = {8, 65536};
+  fs_sweep_model models[2] = {hockney_model(), {.network = "pipelined", .compute = "fixed"}};
+  snprintf(models[1].label, sizeof models[1].label, "pipelined");
+  fs_sweep_platform platforms[2] = {{.cores = "4", .mapping = "seq", .label = "4 cores seq"},
+                                    {.cores = "4", .mapping = "rr", .label = "4 cores rr"}};
+  fs_sweep_results r[2];
+  for (int t = 0; t < 2; t++) {
+    fs_sweep_grid g = {.algorithms = algorithms,
+                       .algorithm_count = count,
+                       .ranks = ranks,
+                       .rank_count = 3,
+                       .sizes = sizes,
+                       .size_count = 2,
+                       .models = models,
+                       .model_count = 2,
+                       .platforms = platforms,
+                       .platform_count = 2,
+                       .seeds = 1,
+                       .threads = t ? 3 : 1};
+    fs_error e = {{0}};
+    ck_assert_msg(fs_sweep_run(&g, &r[t], &e) == 0, "%s", e.message);
+    for (int64_t i = 0; i < r[t].count; i++) r[t].cells[i].wall = 0;
+  }
+  ck_assert_int_eq(r[0].count, (int64_t)count * 3 * 2 * 2 * 2);
+  ck_assert(memcmp(r[0].cells, r[1].cells, (size_t)r[0].count * sizeof *r[0].cells) == 0);
+  fs_sweep_results_free(&r[0]);
+  fs_sweep_results_free(&r[1]);
+  free(algorithms);
+}
+END_TEST
+
+static int compare_times(const void *a, const void *b) {
+  fs_time x = *(const fs_time *)a, y = *(const fs_time *)b;
+  return (x > y) - (x < y);
+}
+
+/* Seeds: the statistics of the makespans of seeds 7..7+N-1, run here on
+ * an engine of our own, summarized as a study summarizes them. */
+START_TEST(seeds_statistics) {
+  fs_algorithm_spec algorithm;
+  spec(&algorithm, "allreduce-ring");
+  const int32_t ranks[1] = {4};
+  const int64_t sizes[1] = {1024};
+  fs_sweep_model model = hockney_model();
+  fs_noise *noise = fs_noise_new();
+  fs_error e = {{0}};
+  ck_assert(fs_noise_add(noise, "net=lognormal:mu=0,sigma=0.2", &e) == 0);
+  ck_assert(fs_noise_prepare(noise, 4, &e) == 0);
+  fs_sweep_grid g = {.algorithms = &algorithm,
+                     .algorithm_count = 1,
+                     .ranks = ranks,
+                     .rank_count = 1,
+                     .sizes = sizes,
+                     .size_count = 1,
+                     .models = &model,
+                     .model_count = 1,
+                     .noise = noise,
+                     .seeds = 9,
+                     .base_seed = 7,
+                     .threads = 2};
+  fs_sweep_results r;
+  ck_assert_msg(fs_sweep_run(&g, &r, &e) == 0, "%s", e.message);
+  fs_generator_options o = {.ranks = 4, .size = 1024, .rounds = 1};
+  fs_program *p = algorithm.generator->generate(&o, &e);
+  fs_parameter items[2] = {hockney_items[0], hockney_items[1]};
+  fs_parameters params = {.items = items, .count = 2};
+  fs_network_model network;
+  fs_compute_model compute;
+  ck_assert(fs_network_model_create("hockney", &params, &network, &e) == 0);
+  ck_assert(fs_compute_model_create("fixed", &params, &compute, &e) == 0);
+  fs_engine *engine = fs_engine_new(p, &network, &compute, &e);
+  fs_time makespans[9];
+  for (int i = 0; i < 9; i++) {
+    ck_assert(fs_engine_set_noise(engine, noise, 7 + (uint64_t)i, &e) == 0);
+    ck_assert_int_eq(fs_engine_run(engine, &e), FS_RUN_OK);
+    makespans[i] = fs_engine_makespan(engine);
+  }
+  fs_summary s;
+  ck_assert(fs_summarize(makespans, 9, 1, &s) == 0);
+  const double v[FS_STAT_COUNT] = {s.min, s.p25, s.median, s.mean, s.p75,
+                                   s.p95, s.p99, s.max,    s.stdev};
+  for (int k = 0; k < FS_STAT_COUNT; k++) ck_assert(r.cells[0].stats[k] == v[k]);
+  ck_assert(r.cells[0].stats[FS_STAT_STDEV] > 0); /* the noise did something */
+  qsort(makespans, 9, sizeof *makespans, compare_times);
+  ck_assert_int_eq(r.cells[0].makespan, makespans[4]); /* 9 seeds: the median is a value */
+  fs_engine_free(engine);
+  fs_network_model_destroy(&network);
+  fs_compute_model_destroy(&compute);
+  fs_program_free(p);
+  fs_noise_free(noise);
+  fs_sweep_results_free(&r);
+}
+END_TEST
+
+/* Two schedules the check cannot prove (schedgen's patterns record no flow):
+ * the failure named is the lowest cell's, on any thread count. */
+START_TEST(lowest_failure) {
+  fs_algorithm_spec algorithms[3];
+  spec(&algorithms[0], "allreduce-rd");
+  spec(&algorithms[1], "allreduce-recdoub");
+  spec(&algorithms[2], "barrier-dissemination-schedgen");
+  const int32_t ranks[2] = {4, 64};
+  const int64_t sizes[1] = {8};
+  fs_sweep_model model = hockney_model();
+  for (int threads = 1; threads <= 3; threads += 2) {
+    fs_sweep_grid g = {.algorithms = algorithms,
+                       .algorithm_count = 3,
+                       .ranks = ranks,
+                       .rank_count = 2,
+                       .sizes = sizes,
+                       .size_count = 1,
+                       .models = &model,
+                       .model_count = 1,
+                       .seeds = 1,
+                       .check = 1,
+                       .threads = threads};
+    fs_sweep_results r;
+    fs_error e = {{0}};
+    ck_assert_int_eq(fs_sweep_run(&g, &r, &e), -1);
+    ck_assert_ptr_null(r.cells);
+    fs_test_contains(e.message,
+                     "allreduce-recdoub, 4 ranks, 8B: the generator records no data flow");
+  }
+}
+END_TEST
+
+/* ---- the command ----------------------------------------------------------- */
+
+#define HOCKNEY "--model hockney:alpha=1us,beta=1ns"
+
+/* The rows of exact_hockney_cells' P = 4, S = 100 B, in report order
+ * (ranks, size, then algorithm); the model's label holds commas: quoted.
+ * Each collective has its own winner. allreduce-ring at P = 4: a
+ * reduce-scatter of P - 1 steps, then an allgather of P - 1 steps, each a
+ * block of S / P = 25 B: 6 (1000 + 25) = 6150 ns. */
+START_TEST(cli_csv_rows) {
+  ck_assert_int_eq(fennelsim("sweep allreduce-rd allreduce-ring bcast-linear --ranks 4 --size "
+                             "100B " HOCKNEY " --format csv --no-wall --check"),
+                   0);
+  ck_assert_str_eq(out,
+                   "collective,algorithm,picked,ranks,size,model,platform,status,makespan_ns,"
+                   "tasks,winner,reason\n"
+                   "allreduce,allreduce-rd,,4,100B,\"hockney:alpha=1us,beta=1ns\",,run,2200,20,1,\n"
+                   "allreduce,allreduce-ring,,4,100B,\"hockney:alpha=1us,beta=1ns\",,run,6150,60,0,"
+                   "\n"
+                   "bcast,bcast-linear,,4,100B,\"hockney:alpha=1us,beta=1ns\",,run,3300,6,1,\n");
+}
+END_TEST
+
+/* The text table marks the winner (allreduce-rd at 4 ranks, 8 B: 2 (1000 + 8)
+ * ns); a skipped cell says why. */
+START_TEST(cli_text_winner_and_skipped) {
+  ck_assert_int_eq(fennelsim("sweep allreduce-rd allreduce-rm:factors=2,2 --ranks 4,6 " HOCKNEY
+                             " --no-wall"),
+                   0);
+  fs_test_contains(out, "= 4 cells (1 skipped)");
+  fs_test_contains(out, "allreduce-rd              * 2.016 us");
+  fs_test_contains(out, "allreduce-rm:factors=2,2  skipped: allreduce-rm: the factors multiply to "
+                        "4, not --ranks 6");
+}
+END_TEST
+
+/* --threads 1 and 2 write the same bytes (without the wall seconds). */
+START_TEST(cli_threads_equal) {
+  const char *grid = "sweep allreduce bcast --ranks 2..17+5 --size 8B..64KiB*32 --model hockney "
+                     "--model pipelined --cores 4 --mapping seq,rr --format json --no-wall";
+  ck_assert_int_eq(fennelsim("%s --threads 1", grid), 0);
+  char *one = strdup(out);
+  ck_assert_int_eq(fennelsim("%s --threads 2", grid), 0);
+  ck_assert_str_eq(one, out);
+  ck_assert_int_eq(fs_test_occurrences(out, "\"platform\": \"4 cores rr\""),
+                   fs_test_occurrences(out, "\"platform\": \"4 cores seq\""));
+  free(one);
+}
+END_TEST
+
+/* The seeds' statistics are those `run --seeds` reports for the cell. */
+START_TEST(cli_seeds_as_run) {
+  char *dag = fs_test_temp_path(".dag");
+  const char *noise = "--seeds 7 --seed 3 --noise net=lognormal:mu=0,sigma=0.3";
+  ck_assert_int_eq(fennelsim("gen allreduce-ring --ranks 4 --size 1KiB -o %s", dag), 0);
+  ck_assert_int_eq(fennelsim("run %s --model hockney %s --format json", dag, noise), 0);
+  const char *at = strstr(out, "\"makespan_ns\": {");
+  ck_assert_ptr_nonnull(at);
+  char run[512];
+  snprintf(run, sizeof run, "%.*s", (int)(strchr(at, '}') - at - 15), at + 15);
+  ck_assert_int_eq(fennelsim("sweep allreduce-ring --ranks 4 --size 1KiB --model hockney %s "
+                             "--format json --no-wall",
+                             noise),
+                   0);
+  fs_test_contains(out, run);
+  remove(dag);
+  free(dag);
+}
+END_TEST
+
+/* Bad input: exit 2, the option named. */
+START_TEST(cli_errors) {
+  ck_assert_int_eq(fennelsim("sweep allreduce --ranks 8..4*2"), 2);
+  fs_test_contains(err, "--ranks 8..4*2: '8..4*2': expected LOW..HIGH*FACTOR");
+  ck_assert_int_eq(fennelsim("sweep allreduce --ranks 4..64*1"), 2);
+  fs_test_contains(err, "--ranks 4..64*1");
+  ck_assert_int_eq(fennelsim("sweep allreduce --ranks 0"), 2);
+  fs_test_contains(err, "expected a rank count from 1 to 16777216");
+  ck_assert_int_eq(fennelsim("sweep allreduce --ranks 1..5000+1"), 2);
+  fs_test_contains(err, "more than 4096 rank counts");
+  ck_assert_int_eq(fennelsim("sweep allreduce-rnig --ranks 4"), 2);
+  fs_test_contains(err, "allreduce-rnig");
+  ck_assert_int_eq(fennelsim("sweep allreduce --ranks 4 --size 8B --size 16B"), 2);
+  fs_test_contains(err, "--size given twice (8B, then 16B)");
+  ck_assert_int_eq(fennelsim("sweep allreduce --ranks 4 --size 8X"), 2);
+  fs_test_contains(err, "--size 8X");
+  ck_assert_int_eq(fennelsim("sweep allreduce"), 2);
+  fs_test_contains(err, "--ranks is required");
+  ck_assert_int_eq(fennelsim("sweep --ranks 4"), 2);
+  fs_test_contains(err, "no algorithm named");
+  ck_assert_int_eq(fennelsim("sweep allreduce --ranks 4 --format xml"), 2);
+  fs_test_contains(err, "--format xml: expected text, csv or json");
+  ck_assert_int_eq(fennelsim("sweep allreduce --ranks 4 --rank-by p50"), 2);
+  fs_test_contains(err, "--rank-by p50: expected median, mean or p99");
+  ck_assert_int_eq(fennelsim("sweep allreduce --ranks 4 --model hockney:alpah=1us"), 2);
+  fs_test_contains(err, "alpah");
+  ck_assert_int_eq(fennelsim("sweep allreduce --ranks 4 --mapping seq,diagonal"), 2);
+  fs_test_contains(err, "--mapping seq,diagonal: 'diagonal': expected seq or rr");
+  ck_assert_int_eq(fennelsim("sweep allreduce --ranks 1..4096+1 --size 1B..1GiB*2 --model hockney "
+                             "--model pipelined"),
+                   2);
+  fs_test_contains(err, "cells (");
+  fs_test_contains(err, "at most 1000000");
+  ck_assert_int_eq(fennelsim("sweep allreduce --ranks 4 --frobnicate"), 2);
+  fs_test_contains(err, "unknown option --frobnicate");
+}
+END_TEST
+
+static Suite *sweep_suite(void) {
+  Suite *s = suite_create("sweep");
+  TCase *grid = tcase_create("grid");
+  tcase_add_test(grid, exact_hockney_cells);
+  tcase_add_test(grid, skipped_cells);
+  tcase_add_test(grid, thread_count_independent);
+  tcase_add_test(grid, seeds_statistics);
+  tcase_add_test(grid, lowest_failure);
+  suite_add_tcase(s, grid);
+  TCase *cli = tcase_create("cli");
+  tcase_add_test(cli, cli_csv_rows);
+  tcase_add_test(cli, cli_text_winner_and_skipped);
+  tcase_add_test(cli, cli_threads_equal);
+  tcase_add_test(cli, cli_seeds_as_run);
+  tcase_add_test(cli, cli_errors);
+  suite_add_tcase(s, cli);
+  return s;
+}
+
+int main(void) {
+  int status = fs_test_run(sweep_suite());
+  free(out);
+  free(err);
+  return status;
+}
