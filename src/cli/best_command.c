@@ -1,117 +1,207 @@
-/* best_command.c: `fennelsim best allreduce --ranks N --model M ...`: the
- * schedule search of the Fennel thesis §5.4.4, by simulation rather than
- * by the cost model. Candidates (rm_schedule.h, fs_rm_enumerate): recursive
- * multiplying's plain factorizations in every order, prime merges and
- * collapse/expand around the nearest factorable counts, the cheapest
- * --candidates of them under the cost model (a pre-filter only), plus the
- * heuristic's schedule (Alg. 7) and MPICH recursive doubling ("rd").
- * Each is generated and simulated under the chosen models; the ranking is
- * by makespan, then messages, then that candidate order. */
+/* best_command.c: `fennelsim best COLLECTIVE --ranks N ...`: which
+ * algorithm of a collective is fastest at N ranks, by simulation. The
+ * candidates are every algorithm of the collective with the option values
+ * worth trying (study/best.h), and for allreduce recursive multiplying's
+ * schedules (the Fennel thesis §5.4.4: the heuristic's and the cheapest
+ * --candidates under the cost model, a pre-filter only); MPICH's and Open
+ * MPI's selectors run as extra cells. Each size is one sweep (study/sweep.h)
+ * over the candidates, in memory and in parallel; --sizes prints the
+ * decision table. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "core/engine.h"
-#include "generators/generators.h"
 #include "generators/rm_schedule.h"
-#include "instruments/report.h"
+#include "io/atomic_file.h"
 #include "models/model_registry.h"
+#include "noise/noise.h"
+#include "study/best.h"
+#include "study/sweep.h"
 #include "cli/data_roots.h"
 #include "cli/options.h"
+#include "cli/platform_options.h"
 
 static const char best_usage[] =
-    "usage: fennelsim best allreduce --ranks N [options]\n"
+    "usage: fennelsim best COLLECTIVE --ranks N [options]\n"
+    "  COLLECTIVE             bcast, reduce, allreduce, allgather, alltoall, scatter, gather\n"
+    "                         or barrier: every algorithm of it (fennelsim gen --list) with\n"
+    "                         the option values worth trying (segments, ways)\n"
     "  --ranks N              rank count, 1 to 4096\n"
+    "  --size S               --size of the collective, as gen takes it (default 8B)\n"
+    "  --sizes LIST           sizes or ranges (8B,1KiB,1MiB or 8B..1MiB*4): the decision\n"
+    "                         table, one row per size\n"
     "  --model NAME           network model, as for run (default pipelined)\n"
     "  --param KEY=VALUE      model parameter, repeatable, as for run\n"
     "  --compute NAME         compute model, as for run (default fixed)\n"
-    "  --size S               bytes of the vector (default 8B)\n"
-    "  --candidates C         recursive-multiplying schedules simulated at most (default 300):\n"
-    "                         the C cheapest under the cost model with c = alpha_p/alpha_r\n"
-    "                         (pipelined's --param alpha_p/alpha_r, else Table 4.1 at --size;\n"
-    "                         0 under hockney), plus the heuristic's schedule and rd\n"
-    "  --top K                entries printed (default 20 for text, all for json and csv;\n"
-    "                         0: all)\n"
-    "  --format text|json|csv output (default text); csv: a header and a row per candidate\n";
+    "  --nodes M --cores Q --mapping seq|rr, or --platform FILE.xml\n"
+    "                         the platform (models and SMP-aware algorithms read it)\n"
+    "  --noise KIND=DIST      noise, as for run (also --noise-rank, --noise-trace)\n"
+    "  --seed S               the noise's seed (default 1); with --seeds, the first seed\n"
+    "  --seeds N              N runs per candidate, seeds S .. S+N-1\n"
+    "  --rank-by median|mean|p99   the statistic of the seeds' makespans that ranks\n"
+    "                         (default median; needs --seeds)\n"
+    "  --threads T            threads (default: all cores); the output does not depend on T\n"
+    "  --check                prove every schedule with the data-flow checker first\n"
+    "  --candidates C         allreduce: recursive-multiplying schedules simulated at most\n"
+    "                         (default 300): the C cheapest under the cost model with\n"
+    "                         c = alpha_p/alpha_r (pipelined's --param alpha_p/alpha_r, else\n"
+    "                         Table 4.1 at the size; 0 under hockney), plus the heuristic's\n"
+    "  --top K                entries printed per size (default 20 for text, all for json\n"
+    "                         and csv; 0: all)\n"
+    "  --format text|json|csv output (default text); csv: a row per candidate and size\n"
+    "  -o FILE                write the output to FILE (default: standard output)\n";
 
 typedef struct best_options {
-  const char *collective, *model, *compute, *format;
+  const char *collective, *model, *compute, *format, *output, *rank_by;
+  fs_collective kind;
   int32_t ranks;
-  int64_t size, candidates, top;
-  int top_given, model_default; /* model_default: no --model given */
+  int64_t *sizes;
+  int size_count, size_given, top_given, model_default, check;
+  int64_t candidates, top, seeds, threads, seed;
+  fs_platform_text platform;
+  fs_noise *noise;
   fs_parameters params;
 } best_options;
 
-typedef struct entry {
-  char schedule[160]; /* "rd" or the stage text */
-  fs_time makespan;
-  int64_t messages;
-  int order;
-} entry;
+static int parse_size(best_options *o, const char *v, fs_error *err) {
+  int64_t size;
+  int status = fs_parse_size(v, strlen(v), &size);
+  if (status == FS_PAST_LIMIT)
+    return fs_error_set(err, "--size %s: expected a size up to %s", v, FS_SIZE_LIMIT_TEXT);
+  if (status) return fs_error_set(err, "--size %s: expected a size such as 8B, 4KiB or 1MB", v);
+  o->sizes[0] = size, o->size_count = 1, o->size_given = 1;
+  return 0;
+}
+
+/* The options of noise and of the runs per candidate: 1 taken, 0 not, -1. */
+static int parse_run_option(int argc, char **argv, int *i, best_options *o, fs_error *err) {
+  static const char *const names[] = {"--noise", "--noise-rank", "--noise-trace", "--seed",
+                                      "--seeds", "--threads",    "--rank-by"};
+  for (int k = 0; k < 7; k++) {
+    const char *v;
+    int m = fs_option(argc, argv, i, names[k], &v, err);
+    if (m <= 0) {
+      if (m < 0) return -1;
+      continue;
+    }
+    switch (k) {
+      case 0: return fs_noise_add(o->noise, v, err) ? -1 : 1;
+      case 1: return fs_noise_add_rank(o->noise, v, err) ? -1 : 1;
+      case 2: return fs_noise_read_trace(o->noise, v, err) ? -1 : 1;
+      case 3: return fs_option_count("--seed", v, 0, INT64_MAX, &o->seed, err) ? -1 : 1;
+      case 4: return fs_option_count("--seeds", v, 1, (int64_t)1 << 30, &o->seeds, err) ? -1 : 1;
+      case 5: return fs_option_count("--threads", v, 1, 4096, &o->threads, err) ? -1 : 1;
+      default:
+        if (fs_best_rank_by_find(v) < 0)
+          return fs_error_set(err, "--rank-by %s: expected median, mean or p99", v);
+        o->rank_by = v;
+        return 1;
+    }
+  }
+  return 0;
+}
+
+static int parse_option(int argc, char **argv, int *i, best_options *o, fs_error *err) {
+  const char *v = NULL;
+  int64_t number;
+  int m;
+  if (strcmp(argv[*i], "--check") == 0) {
+    o->check = m = 1;
+  } else if ((m = fs_option(argc, argv, i, "--ranks", &v, err))) {
+    if (m < 0 || fs_option_count("--ranks", v, 1, 4096, &number, err)) return -1;
+    o->ranks = (int32_t)number;
+  } else if ((m = fs_option(argc, argv, i, "--model", &v, err))) {
+    o->model = v, o->model_default = 0;
+  } else if ((m = fs_option(argc, argv, i, "--compute", &v, err))) {
+    o->compute = v;
+  } else if ((m = fs_option(argc, argv, i, "--format", &v, err))) {
+    o->format = v;
+  } else if ((m = fs_option(argc, argv, i, "-o", &v, err))) {
+    o->output = v;
+  } else if ((m = fs_option(argc, argv, i, "--param", &v, err))) {
+    if (m < 0 || fs_option_param(&o->params, v, err)) return -1;
+  } else if ((m = fs_option(argc, argv, i, "--size", &v, err))) {
+    if (m < 0 || parse_size(o, v, err)) return -1;
+  } else if ((m = fs_option(argc, argv, i, "--sizes", &v, err))) {
+    free(o->sizes);
+    o->sizes = NULL;
+    if (m < 0 || fs_option_sizes("--sizes", v, &o->sizes, &o->size_count, err)) return -1;
+  } else if ((m = fs_option(argc, argv, i, "--candidates", &v, err))) {
+    if (m < 0 || fs_option_count("--candidates", v, 1, 100000, &o->candidates, err)) return -1;
+  } else if ((m = fs_option(argc, argv, i, "--top", &v, err))) {
+    if (m < 0 || fs_option_count("--top", v, 0, 1 << 30, &o->top, err)) return -1;
+    o->top_given = 1;
+  } else if (!(m = fs_platform_text_option(argc, argv, i, &o->platform, err))) {
+    m = parse_run_option(argc, argv, i, o, err);
+  }
+  return m;
+}
+
+static const char example[] = "(e.g. fennelsim best allreduce --ranks 16 --size 1KiB --model "
+                              "hockney)";
+
+/* What the options say together. */
+static int check_options(best_options *o, fs_error *err) {
+  if (!o->collective)
+    return fs_error_set(err,
+                        "no collective named: best searches bcast, reduce, allreduce, allgather, "
+                        "alltoall, scatter, gather or barrier %s",
+                        example);
+  o->kind = fs_collective_from_name(o->collective);
+  if (o->kind == FS_COLLECTIVE_NONE)
+    return fs_error_set(err,
+                        "best %s: expected a collective: bcast, reduce, allreduce, allgather, "
+                        "alltoall, scatter, gather or barrier",
+                        o->collective);
+  if (o->ranks == 0)
+    return fs_error_set(err, "--ranks is required: the rank count to search at %s", example);
+  if (o->size_given && o->size_count > 1)
+    return fs_error_set(err, "--size and --sizes: give one or the other");
+  if (strcmp(o->format, "text") != 0 && strcmp(o->format, "json") != 0 &&
+      strcmp(o->format, "csv") != 0)
+    return fs_error_set(err, "--format %s: expected text, json or csv", o->format);
+  if (o->rank_by && o->seeds < 2)
+    return fs_error_set(err, "--rank-by %s needs --seeds N (N >= 2): one run has one makespan",
+                        o->rank_by);
+  if (!o->top_given) o->top = strcmp(o->format, "text") != 0 ? 0 : 20;
+  if (fs_platform_text_check(&o->platform, err)) return -1;
+  fs_platform *platform = fs_platform_text_build(&o->platform, o->ranks, err);
+  if (!platform && fs_platform_text_given(&o->platform)) return -1;
+  fs_platform_free(platform);
+  return 0;
+}
 
 static int parse_best_options(int argc, char **argv, best_options *o, fs_error *err) {
   *o = (best_options){.model = "pipelined",
                       .compute = "fixed",
                       .format = "text",
-                      .size = 8,
                       .candidates = 300,
-                      .model_default = 1};
-  int64_t number;
+                      .seed = 1,
+                      .model_default = 1,
+                      .noise = fs_noise_new(),
+                      .sizes = malloc(sizeof(int64_t))};
+  if (!o->noise || !o->sizes) return fs_error_set(err, "out of memory");
+  o->sizes[0] = 8, o->size_count = 1;
   for (int i = 2; i < argc; i++) {
-    const char *v;
-    int m;
-    if ((m = fs_option(argc, argv, &i, "--ranks", &v, err))) {
-      if (m < 0 || fs_option_count("--ranks", v, 1, 4096, &number, err)) return -1;
-      o->ranks = (int32_t)number;
-    } else if ((m = fs_option(argc, argv, &i, "--model", &v, err))) {
-      if (m < 0) return -1;
-      o->model = v, o->model_default = 0;
-    } else if ((m = fs_option(argc, argv, &i, "--compute", &v, err))) {
-      if (m < 0) return -1;
-      o->compute = v;
-    } else if ((m = fs_option(argc, argv, &i, "--format", &v, err))) {
-      if (m < 0) return -1;
-      o->format = v;
-    } else if ((m = fs_option(argc, argv, &i, "--param", &v, err))) {
-      if (m < 0 || fs_option_param(&o->params, v, err)) return -1;
-    } else if ((m = fs_option(argc, argv, &i, "--size", &v, err))) {
-      if (m < 0) return -1;
-      int status = fs_parse_size(v, strlen(v), &o->size);
-      if (status == FS_PAST_LIMIT)
-        return fs_error_set(err, "--size %s: expected a size up to %s", v, FS_SIZE_LIMIT_TEXT);
-      if (status) return fs_error_set(err, "--size %s: expected a size such as 8B, 4KiB or 1MB", v);
-    } else if ((m = fs_option(argc, argv, &i, "--candidates", &v, err))) {
-      if (m < 0 || fs_option_count("--candidates", v, 1, 100000, &o->candidates, err)) return -1;
-    } else if ((m = fs_option(argc, argv, &i, "--top", &v, err))) {
-      if (m < 0 || fs_option_count("--top", v, 0, 1 << 30, &o->top, err)) return -1;
-      o->top_given = 1;
-    } else if (argv[i][0] == '-' && argv[i][1] != 0) {
+    int m = parse_option(argc, argv, &i, o, err);
+    if (m < 0) return -1;
+    if (m) continue;
+    if (argv[i][0] == '-' && argv[i][1] != 0)
       return fs_option_unknown(err, "best", argv[i], best_usage);
-    } else if (!o->collective) {
-      o->collective = argv[i];
-    } else {
+    if (o->collective)
       return fs_error_set(err, "one collective at a time (got %s and %s)", o->collective, argv[i]);
-    }
+    o->collective = argv[i];
   }
-  if (!o->collective)
-    return fs_error_set(err, "no collective named: best searches allreduce (e.g. fennelsim best "
-                             "allreduce --ranks 16 --size 1KiB --model hockney)");
-  if (strcmp(o->collective, "allreduce") != 0)
-    return fs_error_set(err, "best %s: only allreduce is searched", o->collective);
-  if (o->ranks == 0)
-    return fs_error_set(err, "--ranks is required: the rank count to search at (e.g. fennelsim "
-                             "best allreduce --ranks 16 --size 1KiB --model hockney)");
-  if (strcmp(o->format, "text") != 0 && strcmp(o->format, "json") != 0 &&
-      strcmp(o->format, "csv") != 0)
-    return fs_error_set(err, "--format %s: expected text, json or csv", o->format);
-  if (!o->top_given) o->top = strcmp(o->format, "text") != 0 ? 0 : 20;
-  return 0;
+  if (check_options(o, err)) return -1;
+  const fs_named_path outputs[] = {{"-o", o->output}};
+  return fs_option_check_outputs(argc, argv, outputs, 1, err);
 }
 
 /* The pre-filter's c: the user's pipelined alpha_p/alpha_r, 0 under
  * hockney (a put blocks until it lands: no pipelining), else Table 4.1 at
  * the message size. Reads the parameters without marking them used. */
-static double filter_ratio(const best_options *o) {
+static double filter_ratio(const best_options *o, int64_t size) {
   if (strcmp(o->model, "hockney") == 0) return 0;
   fs_time alpha_p = -1, alpha_r = -1;
   for (int i = 0; i < o->params.count && strcmp(o->model, "pipelined") == 0; i++) {
@@ -122,200 +212,144 @@ static double filter_ratio(const best_options *o) {
     if (slot && fs_parse_time(p->value, strlen(p->value), 0, slot)) *slot = -1;
   }
   if (alpha_p >= 0 && alpha_r > 0) return (double)alpha_p / (double)alpha_r;
-  return fs_rm_archer_ratio(o->size);
+  return fs_rm_archer_ratio(size);
 }
 
-static int64_t messages_of(const fs_program *p) {
-  int64_t n = 0;
-  for (int32_t t = 0; t < p->tasks; t++) n += p->kind[t] == FS_PUT || p->kind[t] == FS_SEND;
-  return n;
-}
-
-/* Generates and simulates one candidate into e. 0, or the exit status. */
-static int simulate(const best_options *o, fs_network_model *network, fs_compute_model *compute,
-                    entry *e, fs_error *err) {
-  fs_generator_options g = {.ranks = o->ranks, .size = o->size, .rounds = 1};
-  fs_program *p;
-  if (strcmp(e->schedule, "rd") == 0) {
-    p = fs_generate_allreduce_rd(&g, err);
-  } else {
-    g.schedule = e->schedule;
-    p = fs_generate_allreduce_rm(&g, err);
-  }
-  if (!p) return FS_EXIT_USAGE;
-  int status = FS_EXIT_SIMULATION;
-  fs_engine *engine = fs_engine_new(p, network, compute, err);
-  if (engine) {
-    int run = fs_engine_run(engine, err);
-    if (run == FS_RUN_OK) {
-      e->makespan = fs_engine_makespan(engine), e->messages = messages_of(p);
-      status = FS_EXIT_OK;
-    } else if (run == FS_RUN_REJECTED) {
-      status = FS_EXIT_USAGE;
-    } else if (run == FS_RUN_DEADLOCK) {
-      fs_error_set(err, "%s deadlocked (a generator bug)", e->schedule);
-    }
-  }
-  fs_engine_free(engine);
-  fs_program_free(p);
+/* The models built once from the user's parameters and the platform's, so
+ * a bad model or parameter fails before any cell runs; the network
+ * model's description for the report. */
+static int check_models(best_options *o, char *describe, size_t size, fs_error *err) {
+  fs_parameters checked = {0};
+  fs_network_model network = {0};
+  fs_compute_model compute = {0};
+  int status = -1;
+  for (int i = 0; i < o->params.count; i++)
+    if (fs_option_param_pair(&checked, o->params.items[i].key, o->params.items[i].value, err))
+      goto done;
+  if (fs_platform_text_params(&o->platform, &checked, err) ||
+      fs_network_model_create(o->model, &checked, &network, err) ||
+      fs_compute_model_create(o->compute, &checked, &compute, err))
+    goto done;
+  fs_platform_params_taken(&checked);
+  if (fs_parameters_check_used(&checked, err)) goto done;
+  fs_network_model_describe(&network, describe, size);
+  status = 0;
+done:
+  fs_network_model_destroy(&network);
+  fs_compute_model_destroy(&compute);
+  fs_option_params_free(&checked);
   return status;
 }
 
-static int by_makespan(const void *a, const void *b) {
-  const entry *x = a, *y = b;
-  if (x->makespan != y->makespan) return x->makespan < y->makespan ? -1 : 1;
-  if (x->messages != y->messages) return x->messages < y->messages ? -1 : 1;
-  return (x->order > y->order) - (x->order < y->order);
-}
-
-/* What was simulated, for the report: the enumerated schedules listed,
- * and where the heuristic's came from. */
-typedef struct searched {
-  int cheapest; /* enumerated schedules simulated */
-  int heuristic; /* HEURISTIC_ADDED, HEURISTIC_AMONG (one of the cheapest), HEURISTIC_RD (no stages) */
-} searched;
-
-enum { HEURISTIC_ADDED, HEURISTIC_AMONG, HEURISTIC_RD };
-
-/* rd, the heuristic's schedule, then the enumerated ones not already in. */
-static entry *candidates_of(const best_options *o, double c, int *count, fs_rm_candidates *ranked,
-                            searched *what, fs_error *err) {
-  fs_rm_schedule heuristic;
-  if (fs_rm_enumerate(o->ranks, c, (int)o->candidates, ranked, err) ||
-      fs_rm_auto(o->ranks, c, &heuristic, err))
-    return NULL;
-  entry *list = calloc((size_t)ranked->count + 2, sizeof *list);
-  if (!list) {
-    fs_error_set(err, "out of memory for %d candidates", ranked->count + 2);
-    return NULL;
+/* One size: its candidates, one sweep over them, the ranking. */
+static int search_size(const best_options *o, const fs_sweep_model *model,
+                       const fs_sweep_platform *platform, int64_t size, fs_best_size *s,
+                       fs_error *err) {
+  *s = (fs_best_size){.size = size};
+  if (fs_best_candidates_build(o->kind, o->ranks, filter_ratio(o, size), (int)o->candidates,
+                               &s->candidates, err))
+    return -1;
+  fs_sweep_grid grid = {.algorithms = s->candidates.specs,
+                        .algorithm_count = s->candidates.count,
+                        .ranks = &o->ranks,
+                        .rank_count = 1,
+                        .sizes = &size,
+                        .size_count = 1,
+                        .models = model,
+                        .model_count = 1,
+                        .platforms = platform,
+                        .platform_count = platform ? 1 : 0,
+                        .noise = fs_noise_active(o->noise) ? o->noise : NULL,
+                        .seeds = o->seeds ? o->seeds : 1,
+                        .base_seed = (uint64_t)o->seed,
+                        .check = o->check,
+                        .threads = (int)o->threads,
+                        .progress = isatty(STDERR_FILENO)};
+  fs_sweep_results results = {0};
+  if (fs_sweep_run(&grid, &results, err)) return -1;
+  s->cells = malloc((size_t)s->candidates.count * sizeof *s->cells);
+  if (!s->cells) {
+    fs_sweep_results_free(&results);
+    return fs_error_set(err, "out of memory");
   }
-  int n = 0;
-  *what = (searched){0, heuristic.count > 0 ? HEURISTIC_ADDED : HEURISTIC_RD};
-  snprintf(list[n++].schedule, sizeof list[0].schedule, "rd");
-  if (heuristic.count > 0) /* N = 1: no stages, rd alone */
-    fs_rm_schedule_format(&heuristic, list[n++].schedule, sizeof list[0].schedule);
-  for (int i = 0; i < ranked->count; i++) {
-    if (ranked->items[i].count == 0) continue;
-    fs_rm_schedule_format(&ranked->items[i], list[n].schedule, sizeof list[0].schedule);
-    what->cheapest++;
-    if (heuristic.count == 0 || strcmp(list[n].schedule, list[1].schedule) != 0)
-      n++;
-    else
-      what->heuristic = HEURISTIC_AMONG;
+  for (int32_t a = 0; a < s->candidates.count; a++)
+    s->cells[a] = results.cells[fs_sweep_index(&grid, a, 0, 0, 0, 0)];
+  fs_sweep_results_free(&results);
+  return fs_best_rank(s, (fs_best_rank_by)fs_best_rank_by_find(o->rank_by ? o->rank_by : "median"),
+                      grid.seeds, err);
+}
+
+static void platform_label(const fs_platform_text *t, char *out, size_t size) {
+  out[0] = 0;
+  if (t->file)
+    snprintf(out, size, "%s%s%s", t->file, t->mapping ? ", " : "", t->mapping ? t->mapping : "");
+  else if (fs_platform_text_given(t))
+    snprintf(out, size, "%s nodes x %s cores, %s", t->nodes ? t->nodes : "1",
+             t->cores ? t->cores : "ceil(ranks / nodes)", t->mapping ? t->mapping : "seq");
+}
+
+/* Every size searched, then the report written. */
+static int search_and_report(best_options *o, const char *describe, fs_error *err) {
+  fs_sweep_model model = {.network = o->model, .compute = o->compute, .params = o->params};
+  snprintf(model.label, sizeof model.label, "%s", o->model);
+  fs_sweep_platform platform = {o->platform.nodes, o->platform.cores, o->platform.mapping,
+                                o->platform.file, ""};
+  char where[300], noise[1024];
+  platform_label(&o->platform, where, sizeof where);
+  snprintf(platform.label, sizeof platform.label, "%s", where);
+  fs_noise_spec(o->noise, noise, sizeof noise);
+  fs_best_size *sizes = calloc((size_t)o->size_count, sizeof *sizes);
+  if (!sizes) return fs_error_set(err, "out of memory");
+  int status = FS_EXIT_OK;
+  for (int i = 0; i < o->size_count && status == FS_EXIT_OK; i++)
+    if (search_size(o, &model, fs_platform_text_given(&o->platform) ? &platform : NULL, o->sizes[i],
+                    &sizes[i], err))
+      status = fs_exit_status_for(err, FS_EXIT_SIMULATION);
+  fs_best_report r = {.collective = o->collective,
+                      .model = o->model,
+                      .compute = o->compute,
+                      .model_parameters = describe,
+                      .platform = where,
+                      .noise = noise,
+                      .model_default = o->model_default,
+                      .ranks = o->ranks,
+                      .seeds = o->seeds ? o->seeds : 1,
+                      .seed = (uint64_t)o->seed,
+                      .rank_by = fs_best_rank_by_find(o->rank_by ? o->rank_by : "median"),
+                      .top = o->top,
+                      .table = o->size_count > 1,
+                      .check = o->check,
+                      .format = o->format,
+                      .sizes = sizes,
+                      .size_count = o->size_count};
+  fs_output *out = status == FS_EXIT_OK ? fs_output_open(o->output ? o->output : "-", err) : NULL;
+  if (status == FS_EXIT_OK && !out) status = FS_EXIT_SIMULATION;
+  if (out) {
+    fs_best_write(out, &r);
+    if (fs_output_commit(out, err)) status = fs_exit_status_for(err, FS_EXIT_SIMULATION);
   }
-  for (int i = 0; i < n; i++) list[i].order = i;
-  *count = n;
-  return list;
-}
-
-/* "simulated 124 schedules: rd, the heuristic's and the 122 cheapest ...":
- * the parts add up to the count (the heuristic's pick is named apart only
- * when it was not one of the others). */
-static void print_searched(const searched *what, int count, double c,
-                           const fs_rm_candidates *ranked) {
-  printf("simulated %d schedule%s: rd", count, count == 1 ? "" : "s");
-  if (what->heuristic == HEURISTIC_RD) printf(" (also the heuristic's: one rank, no stages)");
-  if (what->heuristic == HEURISTIC_ADDED)
-    printf(what->cheapest ? ", the heuristic's" : " and the heuristic's");
-  if (what->cheapest)
-    printf(" and the %d cheapest under the cost model (c = %.4g)%s%s", what->cheapest, c,
-           ranked->capped ? " (capped: raise --candidates to search more)" : " (all of them)",
-           what->heuristic == HEURISTIC_AMONG ? "; the heuristic's is one of them" : "");
-  printf("\n");
-}
-
-static void print_text(const best_options *o, const char *describe, double c,
-                       const fs_rm_candidates *ranked, const searched *what, const entry *list,
-                       int count) {
-  char exact[32], size[32];
-  fs_format_size(size, o->size);
-  printf("best allreduce: %d ranks, %s, model %s%s {%s}, compute %s\n", o->ranks, size, o->model,
-         o->model_default ? " (the default; choose with --model)" : "", describe, o->compute);
-  print_searched(what, count, c, ranked);
-  printf("%-5s %-28s %16s %10s %7s\n", "rank", "schedule", "makespan_ns", "messages", "ratio");
-  int shown = o->top == 0 || o->top > count ? count : (int)o->top;
-  for (int i = 0; i < shown; i++)
-    printf("%-5d %-28s %16s %10lld %7.3f\n", i + 1, list[i].schedule,
-           fs_format_ns(exact, list[i].makespan), (long long)list[i].messages,
-           list[0].makespan > 0 ? (double)list[i].makespan / (double)list[0].makespan : 1.0);
-}
-
-static void print_json(const best_options *o, const char *describe, double c,
-                       const fs_rm_candidates *ranked, const entry *list, int count) {
-  char exact[32];
-  printf("{\"collective\": \"allreduce\", \"ranks\": %d, \"size_bytes\": %lld, \"model\": \"%s\", "
-         "\"model_parameters\": {%s}, \"compute_model\": \"%s\", \"cost_ratio\": %.6g, "
-         "\"simulated\": %d, \"capped\": %s, \"entries\": [",
-         o->ranks, (long long)o->size, o->model, describe, o->compute, c, count,
-         ranked->capped ? "true" : "false");
-  int shown = o->top == 0 || o->top > count ? count : (int)o->top;
-  for (int i = 0; i < shown; i++)
-    printf("%s{\"schedule\": \"%s\", \"makespan_ns\": %s, \"messages\": %lld, \"ratio\": %.6f}",
-           i ? ", " : "", list[i].schedule, fs_format_ns(exact, list[i].makespan),
-           (long long)list[i].messages,
-           list[0].makespan > 0 ? (double)list[i].makespan / (double)list[0].makespan : 1.0);
-  printf("]}\n");
-}
-
-/* A header and a row per candidate shown, each row carrying the search's
- * settings, so the tables of several searches concatenate. */
-static void print_csv(const best_options *o, const char *describe, double c, const entry *list,
-                      int count) {
-  char exact[32], parameters[520];
-  snprintf(parameters, sizeof parameters, "{%s}", describe);
-  printf("rank,schedule,makespan_ns,messages,ratio,collective,ranks,size_bytes,model,"
-         "model_parameters,compute_model,cost_ratio\n");
-  int shown = o->top == 0 || o->top > count ? count : (int)o->top;
-  for (int i = 0; i < shown; i++) {
-    printf("%d,", i + 1);
-    fs_csv_field(stdout, list[i].schedule);
-    printf(",%s,%lld,%.6f,allreduce,%d,%lld,%s,", fs_format_ns(exact, list[i].makespan),
-           (long long)list[i].messages,
-           list[0].makespan > 0 ? (double)list[i].makespan / (double)list[0].makespan : 1.0,
-           o->ranks, (long long)o->size, o->model);
-    fs_csv_field(stdout, parameters);
-    printf(",%s,%.6g\n", o->compute, c);
-  }
+  for (int i = 0; i < o->size_count; i++) fs_best_size_free(&sizes[i]);
+  free(sizes);
+  return status;
 }
 
 int fs_command_best(int argc, char **argv) {
   if (fs_wants_help(argc, argv, best_usage)) return FS_EXIT_OK;
   fs_error err = {{0}};
   best_options o;
-  fs_network_model network = {0};
-  fs_compute_model compute = {0};
-  fs_rm_candidates ranked = {0};
-  entry *list = NULL;
-  int count = 0, status = FS_EXIT_USAGE;
+  int status = FS_EXIT_USAGE;
   fs_cli_data data = {0};
+  char describe[512];
   if (parse_best_options(argc, argv, &o, &err) || fs_cli_data_open(&data, &err) ||
       fs_cli_data_find_model(&data, &o.model, &err) ||
       fs_cli_data_find_params(&data, &o.params, &err) ||
-      fs_network_model_create(o.model, &o.params, &network, &err) ||
-      fs_compute_model_create(o.compute, &o.params, &compute, &err) ||
-      fs_parameters_check_used(&o.params, &err))
+      check_models(&o, describe, sizeof describe, &err) || fs_noise_prepare(o.noise, o.ranks, &err))
     goto done;
-  double c = filter_ratio(&o);
-  searched what;
-  list = candidates_of(&o, c, &count, &ranked, &what, &err);
-  if (!list) goto done;
-  for (int i = 0; i < count; i++)
-    if ((status = simulate(&o, &network, &compute, &list[i], &err)) != FS_EXIT_OK) goto done;
-  qsort(list, (size_t)count, sizeof *list, by_makespan);
-  char describe[512];
-  fs_network_model_describe(&network, describe, sizeof describe);
-  if (strcmp(o.format, "json") == 0)
-    print_json(&o, describe, c, &ranked, list, count);
-  else if (strcmp(o.format, "csv") == 0)
-    print_csv(&o, describe, c, list, count);
-  else
-    print_text(&o, describe, c, &ranked, &what, list, count);
+  status = search_and_report(&o, describe, &err);
 done:
   if (status != FS_EXIT_OK) fprintf(stderr, "fennelsim best: %s\n", err.message);
-  free(list);
-  fs_rm_candidates_free(&ranked);
-  fs_network_model_destroy(&network);
-  fs_compute_model_destroy(&compute);
+  fs_noise_free(o.noise);
+  free(o.sizes);
   fs_option_params_free(&o.params);
   fs_cli_data_close(&data);
   return status;
