@@ -350,6 +350,24 @@ START_TEST(checker_start_of_recv) {
 }
 END_TEST
 
+/* A recv posted after another recv's start whose own start releases a
+ * third (bcast-chain's pipeline: segment k+1's recv after segment k's
+ * start): the checker follows the chain of starts (it once stopped at the
+ * second and called the pipeline a deadlock). */
+START_TEST(checker_chain_of_recv_starts) {
+  for (int64_t size = 8192; size <= 65536; size *= 2) {
+    fs_generator_options o = {.ranks = 2, .size = size, .segment = 8192};
+    char why[512];
+    const char *result = fs_check_generator_flow("bcast-chain", &o, why, sizeof why);
+    ck_assert_msg(result == NULL, "%s", result);
+  }
+  fs_generator_options o = {.ranks = 5, .size = 32768, .segment = 4096, .root = 2};
+  char why[512];
+  const char *result = fs_check_generator_flow("bcast-chain", &o, why, sizeof why);
+  ck_assert_msg(result == NULL, "%s", result);
+}
+END_TEST
+
 START_TEST(bad_options) {
   fs_generator_options o = options(6, 8, 0, 0);
   fs_test_generate_refused("alltoall-pairwise-xor", &o, "needs a power of 2 --ranks");
@@ -569,6 +587,7 @@ int main(void) {
   tcase_add_test(structure, task_and_dependency_counts);
   tcase_add_test(structure, scattered_window_dependencies);
   tcase_add_test(structure, checker_start_of_recv);
+  tcase_add_test(structure, checker_chain_of_recv_starts);
   tcase_add_test(structure, bad_options);
   tcase_add_test(structure, goal_round_trip);
   tcase_set_timeout(structure, 300);

@@ -254,11 +254,20 @@ static const char *match_messages(checker *c) {
 
 /* Recv t is posted (its dependencies placed): the tasks that wait for its
  * start no longer wait for it. */
-static void release_starts(checker *c, int32_t t, int32_t *waiting, int32_t *tail) {
+static void release_starts(checker *c, int32_t t, int32_t *waiting, int32_t *deps, int32_t *stack,
+                           int32_t *tail) {
   const fs_program *p = c->p;
-  for (uint32_t e = p->successor_at[t]; e < p->successor_at[t + 1]; e++)
-    if (p->successor[e] & FS_EDGE_START && !--waiting[FS_EDGE_TASK(p->successor[e])])
-      c->order[(*tail)++] = FS_EDGE_TASK(p->successor[e]);
+  int32_t top = 0;
+  stack[top++] = t;
+  while (top) { /* a start may post a recv whose start releases more: no recursion */
+    int32_t r = stack[--top];
+    for (uint32_t e = p->successor_at[r]; e < p->successor_at[r + 1]; e++) {
+      if (!(p->successor[e] & FS_EDGE_START)) continue;
+      int32_t u = FS_EDGE_TASK(p->successor[e]);
+      if (!--waiting[u]) c->order[(*tail)++] = u;
+      if (p->kind[u] == FS_RECV && !--deps[u]) stack[top++] = u;
+    }
+  }
 }
 
 /* Kahn's order over dependencies and send -> recv; a cycle is a deadlock. */
@@ -268,8 +277,10 @@ static const char *order_tasks(checker *c) {
    * recv's dependencies alone, whose end is its start (its posting), which
    * releases the tasks that depend on that start (FS_AFTER_START) before
    * the message arrives */
-  int32_t *waiting = malloc((size_t)c->tasks * 4 + 4), *deps = malloc((size_t)c->tasks * 4 + 4);
-  if (!waiting || !deps) return free(waiting), free(deps), fail(c, "out of memory");
+  size_t bytes = (size_t)c->tasks * 4 + 4;
+  int32_t *waiting = malloc(bytes), *deps = malloc(bytes), *stack = malloc(bytes);
+  if (!waiting || !deps || !stack)
+    return free(waiting), free(deps), free(stack), fail(c, "out of memory");
   int32_t head = 0, tail = 0;
   for (int32_t t = 0; t < c->tasks; t++) {
     deps[t] = (int32_t)(c->pred_at[t + 1] - c->pred_at[t]);
@@ -277,7 +288,8 @@ static const char *order_tasks(checker *c) {
     if (!waiting[t]) c->order[tail++] = t;
   }
   for (int32_t t = 0; t < c->tasks; t++)
-    if (p->kind[t] == FS_RECV && !deps[t]) release_starts(c, t, waiting, &tail);
+    if (p->kind[t] == FS_RECV && c->pred_at[t + 1] == c->pred_at[t]) /* posted at once */
+      release_starts(c, t, waiting, deps, stack, &tail);
   while (head < tail) {
     int32_t t = c->order[head];
     c->position[t] = head++;
@@ -285,11 +297,11 @@ static const char *order_tasks(checker *c) {
       int32_t u = FS_EDGE_TASK(p->successor[e]);
       if (p->kind[t] == FS_RECV && p->successor[e] & FS_EDGE_START) continue; /* released */
       if (!--waiting[u]) c->order[tail++] = u;
-      if (p->kind[u] == FS_RECV && !--deps[u]) release_starts(c, u, waiting, &tail);
+      if (p->kind[u] == FS_RECV && !--deps[u]) release_starts(c, u, waiting, deps, stack, &tail);
     }
     if (p->kind[t] == FS_SEND && !--waiting[c->matched[t]]) c->order[tail++] = c->matched[t];
   }
-  free(waiting), free(deps);
+  free(waiting), free(deps), free(stack);
   if (tail < c->tasks) {
     for (int32_t t = 0; t < c->tasks; t++)
       if (c->position[t] < 0) {
