@@ -17,7 +17,7 @@
 #define MAX_RANKS (1 << 20)
 #define MAX_BYTES ((int64_t)1 << 40)
 
-int fs_collective_from_name(const char *name, size_t length) {
+int fs_validate_collective_from_name(const char *name, size_t length) {
   for (int c = FS_COLLECTIVE_BARRIER; c <= FS_COLLECTIVE_ALLTOALL; c++) {
     const char *known = fs_collective_name((fs_collective)c);
     if (strlen(known) == length && memcmp(known, name, length) == 0) return c;
@@ -133,7 +133,7 @@ int fs_validate_algorithms_add(fs_validate_algorithms *a, const char *text, fs_e
     if (length == 0 || (comma && !*text))
       return fs_error_set(err, "--algo: empty item (two commas, or one at an end)");
     if (equals) {
-      c = fs_collective_from_name(item, (size_t)(equals - item));
+      c = fs_validate_collective_from_name(item, (size_t)(equals - item));
       if (c < 0)
         return fs_error_set(err,
                             "--algo: unknown collective '%.*s' (expected one of barrier, "
@@ -246,7 +246,7 @@ static int read_field(reader *r, int column, const char *p, size_t length, fs_co
   int64_t number;
   switch (column) {
     case 0: {
-      int c = fs_collective_from_name(p, length);
+      int c = fs_validate_collective_from_name(p, length);
       if (c < 0)
         return fail(r, p,
                     "expected a collective (barrier, bcast, reduce, allreduce, gather, "

@@ -34,7 +34,7 @@
 #define FS_VALIDATE_COLLECTIVES (FS_COLLECTIVE_ALLTOALL + 1)
 
 /* The collective called name[0..length) ("allreduce"), or -1. */
-int fs_collective_from_name(const char *name, size_t length);
+int fs_validate_collective_from_name(const char *name, size_t length);
 
 /* An algorithm: a generator with the option --algo gave it. */
 typedef struct fs_validate_algorithm {
