@@ -184,6 +184,7 @@ START_TEST(generator_metadata_matches_code) {
   const fs_generator *g = fs_generator_list(&count);
   int not_correct = 0;
   for (int i = 0; i < count; i++) {
+    if (g[i].traits & FS_GEN_SELECTOR) continue; /* test_mpi_selection: they run the others */
     fs_generator_options o = {.ranks = 8, .size = 64, .rounds = 1};
     if (g[i].options & FS_GEN_SCHEDULE) o.schedule = "auto";
     if (strcmp(g[i].name, "pingpong") == 0) o.ranks = 2;
@@ -245,7 +246,9 @@ START_TEST(gen_alone_lists_generators) {
                       "--ranks N --size S -o FILE):\n";
   ck_assert_int_eq(strncmp(err, first, strlen(first)), 0);
   ck_assert_str_eq(err + strlen(first), list);
-  ck_assert_int_eq(fs_test_occurrences(err, "\n"), 39); /* the line above and 38 generators */
+  int count;
+  fs_generator_list(&count); /* the line above and one per generator */
+  ck_assert_int_eq(fs_test_occurrences(err, "\n"), 1 + count);
   free(list);
 }
 END_TEST

@@ -11,6 +11,7 @@
 #include "formats/dag_writer.h"
 #include "formats/goal_writer.h"
 #include "generators/generators.h"
+#include "generators/mpi_selection.h"
 #include "cli/data_roots.h"
 #include "io/progress.h"
 #include "instruments/report.h"
@@ -179,7 +180,8 @@ static void print_gen_help(void) {
        "(LogGOPSim's schedgen, op for op) whose data flow does not compute the collective.\n"
        "The two-sided generators can be written as GOAL; these use puts (.dag only):");
   for (int i = 0, shown = 0; i < count; i++)
-    if (!(g[i].traits & FS_GEN_TWO_SIDED)) printf("%s%s", shown++ ? " " : "  ", g[i].name);
+    if (!(g[i].traits & (FS_GEN_TWO_SIDED | FS_GEN_SELECTOR)))
+      printf("%s%s", shown++ ? " " : "  ", g[i].name);
   putchar('\n');
 }
 
@@ -377,9 +379,19 @@ int fs_command_gen(int argc, char **argv) {
     goto done;
   }
   if (check_options_apply(generator, options_given(&options, &platform_options, rounds_given),
-                          &err) ||
-      check_goal_writable(generator, format, output, &err))
+                          &err))
     goto done;
+  const fs_generator *runs = generator; /* a selector runs its library's pick */
+  if (generator->traits & FS_GEN_SELECTOR) {
+    fs_mpi_choice choice;
+    if (fs_mpi_select_options(generator, &options, &choice, &err)) goto done;
+    int library = fs_mpi_library_find(strrchr(generator->name, '-') + 1);
+    fprintf(stderr, "fennelsim gen: %s: %s picks %s [%s]: %s\n", generator->name,
+            fs_mpi_library_version((fs_mpi_library)library), choice.algorithm, choice.rule,
+            choice.spec.text);
+    runs = choice.spec.generator;
+  }
+  if (check_goal_writable(runs, format, output, &err)) goto done;
   fs_output *out = fs_output_open(output, &err); /* a bad path fails before any work */
   if (!out) goto done;
   program = generator->generate(&options, &err);
