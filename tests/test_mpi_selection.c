@@ -566,7 +566,7 @@ START_TEST(replay_algo_all_ompi) {
   fs_time t[4];
   char described[512];
   replay_barrier("all=ompi", t, described, sizeof described);
-  ck_assert_str_eq(described, "barrier=barrier-ompi");
+  ck_assert_str_eq(described, "barrier=barrier-ompi(barrier-linear)");
   ck_assert_int_eq(t[0], 4 * FS_US);
   ck_assert_int_eq(t[1], 2 * FS_US);
   ck_assert_int_eq(t[2], 3 * FS_US);
@@ -575,7 +575,7 @@ START_TEST(replay_algo_all_ompi) {
   ck_assert_str_eq(described, "barrier=barrier-dissemination");
   for (int r = 0; r < 4; r++) ck_assert_int_eq(t[r], 2 * FS_US);
   replay_barrier("barrier=mpich", t, described, sizeof described);
-  ck_assert_str_eq(described, "barrier=barrier-mpich");
+  ck_assert_str_eq(described, "barrier=barrier-mpich(barrier-dissemination)");
   for (int r = 0; r < 4; r++) ck_assert_int_eq(t[r], 2 * FS_US);
   /* all= needs COLLECTIVE-NAME for every collective */
   fs_trace *trace = fs_trace_new(1);

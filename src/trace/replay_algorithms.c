@@ -111,9 +111,18 @@ void fs_lower_describe_algorithms(const fs_lower_algorithm *table, char *text, s
   at[0] = 0;
   for (int i = 0; i < FS_ALGO_COUNT; i++) {
     if (!table[i].used) continue;
-    int n = snprintf(at, left, "%s%s=%s", at == text ? "" : " ", collective_names[i],
-                     table[i].generator->name);
+    const char *picked = table[i].picked;
+    int n = snprintf(at, left, "%s%s=%s%s%s%s", at == text ? "" : " ", collective_names[i],
+                     table[i].generator->name, picked[0] ? "(" : "", picked, picked[0] ? ")" : "");
     if (n < 0 || (size_t)n >= left) return;
     at += n, left -= (size_t)n;
   }
+}
+
+void fs_lower_note_pick(fs_lower_algorithm *a, const char *picked) {
+  size_t used = strlen(a->picked), n = strlen(picked);
+  for (const char *at = a->picked; (at = strstr(at, picked)) != NULL; at += n)
+    if ((at == a->picked || at[-1] == ',') && (at[n] == ',' || at[n] == 0)) return;
+  if (used + n + 2 > sizeof a->picked) return; /* the first ones are kept */
+  snprintf(a->picked + used, sizeof a->picked - used, "%s%s", used ? "," : "", picked);
 }
