@@ -362,7 +362,8 @@ int fs_command_gen(int argc, char **argv) {
   fs_platform *platform = NULL;
   fs_platform_text platform_options = {0};
   const fs_generator *generator = NULL;
-  int status = FS_EXIT_USAGE, failed, rounds_given = 0;
+  int status = FS_EXIT_USAGE, failed, rounds_given = 0, selected = 0;
+  fs_mpi_choice choice;
   fs_cli_data found = {0};
   if (parse_gen_options(argc, argv, &name, &output, &format, &options, &platform_options,
                         &rounds_given, &err) ||
@@ -381,17 +382,12 @@ int fs_command_gen(int argc, char **argv) {
   if (check_options_apply(generator, options_given(&options, &platform_options, rounds_given),
                           &err))
     goto done;
-  const fs_generator *runs = generator; /* a selector runs its library's pick */
-  if (generator->traits & FS_GEN_SELECTOR) {
-    fs_mpi_choice choice;
+  if (generator->traits & FS_GEN_SELECTOR) { /* it runs its library's pick */
     if (fs_mpi_select_options(generator, &options, &choice, &err)) goto done;
-    int library = fs_mpi_library_find(strrchr(generator->name, '-') + 1);
-    fprintf(stderr, "fennelsim gen: %s: %s picks %s [%s]: %s\n", generator->name,
-            fs_mpi_library_version((fs_mpi_library)library), choice.algorithm, choice.rule,
-            choice.spec.text);
-    runs = choice.spec.generator;
+    selected = 1;
   }
-  if (check_goal_writable(runs, format, output, &err)) goto done;
+  if (check_goal_writable(selected ? choice.spec.generator : generator, format, output, &err))
+    goto done;
   fs_output *out = fs_output_open(output, &err); /* a bad path fails before any work */
   if (!out) goto done;
   program = generator->generate(&options, &err);
@@ -410,6 +406,11 @@ int fs_command_gen(int argc, char **argv) {
     status = fs_output_commit(out, &err) ? FS_EXIT_SIMULATION : FS_EXIT_OK;
   }
 done:
+  if (status == FS_EXIT_OK && selected) /* what the library picked, once it is written */
+    fprintf(stderr, "fennelsim gen: %s: %s picks %s [%s]: %s\n", generator->name,
+            fs_mpi_library_version(
+                (fs_mpi_library)fs_mpi_library_find(strrchr(generator->name, '-') + 1)),
+            choice.algorithm, choice.rule, choice.spec.text);
   if (status != FS_EXIT_OK) status = fs_exit_status_for(&err, status);
   if (status != FS_EXIT_OK) fprintf(stderr, "fennelsim gen: %s\n", err.message);
   fs_program_free(program);
