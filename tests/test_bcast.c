@@ -503,6 +503,113 @@ START_TEST(flow_large) {
 }
 END_TEST
 
+/* ---- Open MPI's and MPICH's other broadcasts (issue 19) ------------------ */
+
+/* bcast-knomial, radix 4, N = 16, S = 1000 B under hockney (T = alpha +
+ * beta*S = 2 us; a sender is busy until arrival, receipts are free): the
+ * root sends 3 messages per power of 4 below 16, 2 rounds of 3: to 4, 8, 12
+ * (arriving at T, 2T, 3T), then 1, 2, 3 (4T, 5T, 6T); 4, 8, 12 each send 3
+ * to their own +1, +2, +3 right after receiving (last arrival 3T + 3T = 6T).
+ * Makespan 6T = 12 us. Radix 2 at N = 8 is the binomial tree with the root
+ * sending to 4, 2, 1: 4 gets it at T and sends to 6 (2T) and 5 (3T); 2 at
+ * 2T sends to 3 (3T); 6 at 2T sends to 7 (3T): 3T = 6 us. Tasks 2(N-1),
+ * dependencies N-1 minus the root's children. */
+START_TEST(knomial_hockney) {
+  fs_generator_options o = fs_test_options(16, 1000, 5, NULL);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-knomial", &o, "hockney", "fixed", HOCKNEY),
+                   12000 * NS);
+  fs_program *p = fs_test_generate("bcast-knomial", &o);
+  ck_assert_int_eq(p->tasks, 30);
+  ck_assert_int_eq(p->dependencies, 15 - 6);
+  fs_program_free(p);
+  o = fs_test_options(8, 1000, 0, NULL);
+  o.ways = 2;
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-knomial", &o, "hockney", "fixed", HOCKNEY),
+                   6000 * NS);
+  o.ways = 1;
+  fs_test_generate_refused("bcast-knomial", &o, "--ways must be a radix of at least 2");
+}
+END_TEST
+
+/* bcast-split-binary, S = 1000 B: halves of 500 B, T = 1.5 us. N = 3: the
+ * root sends half 0 to 1 (arrives 1.5 us) then half 1 to 2 (3 us); 1 sends
+ * its half to 2 at 1.5 us (arrives 3 us), 2 sends its half to 1 at 3 us
+ * (4.5 us): 4.5 us. N = 4: 1 forwards half 0 to 3 at 1.5 us (3 us); then
+ * the root sends half 1 to 3 (3 us .. 4.5 us) while 1 and 2 swap (1 after
+ * its send at 3 us: 4.5 us; 2 at 3 us: 4.5 us): 4.5 us. S = 1: Open MPI's
+ * chain, N = 5: 4 hops of 1001 ns. Tasks 4(N-1), dependencies 3N-4. */
+START_TEST(split_binary_hockney) {
+  fs_generator_options o = fs_test_options(3, 1000, 0, NULL);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-split-binary", &o, "hockney", "fixed",
+                                              HOCKNEY),
+                   4500 * NS);
+  o = fs_test_options(4, 1000, 3, NULL);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-split-binary", &o, "hockney", "fixed",
+                                              HOCKNEY),
+                   4500 * NS);
+  for (int32_t n = 2; n <= 40; n++) {
+    o = fs_test_options(n, 1000, n / 3, NULL);
+    fs_program *p = fs_test_generate("bcast-split-binary", &o);
+    ck_assert_int_eq(p->tasks, 4 * (n - 1));
+    ck_assert_int_eq(p->dependencies, 3 * n - 4);
+    fs_program_free(p);
+  }
+  o = fs_test_options(5, 1, 0, NULL);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-split-binary", &o, "hockney", "fixed",
+                                              HOCKNEY),
+                   4 * 1001 * NS);
+}
+END_TEST
+
+/* bcast-scatter-rd-allgather, N = 2^h, S = N*c: the scatter ends at
+ * h*alpha + (N-1)*beta*c (as bcast-scatter-allgather), then h exchange
+ * steps of 2^i chunks: h*alpha + (N-1)*beta*c. c = 1000 B: N = 4: 2 + 3 +
+ * 2 + 3 = 10 us; N = 8: 3 + 7 + 3 + 7 = 20 us; N = 16: 4+15+4+15 = 38 us.
+ * N = 3, S = 3000 B (ss = 1000): scatter: the root sends chunk 2 to 2 (2
+ * us) then chunk 1 to 1 (4 us); step 1: 0 and 1 swap 1000 B (6 us); 2 has
+ * no partner; step 2: 0 and 2 swap (0 sends chunks 0-1, 2000 B: 6 .. 9
+ * us; 2 sends chunk 2: 6 .. 8 us); 2's subtree partner (1) is missing, so
+ * the fix-up: none needed in 2's subtree of one, but 1 has no partner
+ * either (1^2 = 3): 0 is the subtree's rank with data (c = 3 - 0 - 2 = 1)
+ * and sends chunk 2 to 1 at 9 us: 11 us. */
+START_TEST(scatter_rd_allgather_hockney) {
+  int32_t counts[] = {4, 8, 16};
+  fs_time expected[] = {10000, 20000, 38000};
+  for (int i = 0; i < 3; i++) {
+    fs_generator_options o = fs_test_options(counts[i], 1000 * (int64_t)counts[i], 1, NULL);
+    ck_assert_int_eq(fs_test_generated_makespan("bcast-scatter-rd-allgather", &o, "hockney",
+                                                "fixed", HOCKNEY),
+                     expected[i] * NS);
+  }
+  fs_generator_options o = fs_test_options(3, 3000, 0, NULL);
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-scatter-rd-allgather", &o, "hockney", "fixed",
+                                              HOCKNEY),
+                   11000 * NS);
+}
+END_TEST
+
+/* The data flow beyond test_collectives: N = 1..33 and powers of two up to
+ * 512, roots 0, N-1, N/2, sizes with empty chunks and halves, radixes 2..5. */
+START_TEST(flow_issue19) {
+  int32_t counts[40];
+  int k = 0;
+  for (int32_t n = 1; n <= 33; n++) counts[k++] = n;
+  for (int32_t n = 64; n <= 512; n *= 2) counts[k++] = n;
+  for (int i = 0; i < k; i++) {
+    int32_t n = counts[i], roots[3] = {0, n - 1, n / 2};
+    for (int r = 0; r < 3; r++) {
+      int64_t sizes[] = {1, 2, 24, 3 * (int64_t)n + 1, 1000};
+      for (size_t j = 0; j < sizeof sizes / sizeof sizes[0]; j++) {
+        fs_generator_options o = fs_test_options(n, sizes[j], roots[r], NULL);
+        expect_flow("bcast-split-binary", &o);
+        expect_flow("bcast-scatter-rd-allgather", &o);
+        for (o.ways = 2; o.ways <= 5; o.ways++) expect_flow("bcast-knomial", &o);
+      }
+    }
+  }
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("bcast");
   TCase *binary = tcase_create("binary");
@@ -530,5 +637,12 @@ int main(void) {
   tcase_add_test(flow, flow_large);
   tcase_set_timeout(flow, 600);
   suite_add_tcase(s, flow);
+  TCase *more = tcase_create("issue19");
+  tcase_add_test(more, knomial_hockney);
+  tcase_add_test(more, split_binary_hockney);
+  tcase_add_test(more, scatter_rd_allgather_hockney);
+  tcase_add_test(more, flow_issue19);
+  tcase_set_timeout(more, 300);
+  suite_add_tcase(s, more);
   return fs_test_run(s);
 }

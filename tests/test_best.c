@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "generators/rm_schedule.h"
+#include "io/atomic_file.h"
+#include "study/best.h"
 #include "test_support.h"
 
 static char *out, *err;
@@ -118,6 +120,273 @@ START_TEST(enumerate_capped_keeps_the_cheapest) {
   ck_assert_str_eq(e.message, "rm candidates: ranks must be in [1, 65536], not 0");
   ck_assert_int_eq(fs_rm_enumerate(8, 2.911, 0, &c, &e), -1);
   ck_assert_str_eq(e.message, "rm candidates: limit must be in [1, 1000000], not 0");
+}
+END_TEST
+
+/* ---- candidates, ranking and reports, from hand-filled cells ------------ */
+
+/* Every collective: the variants first, in fs_algorithm_variants' order;
+ * allreduce then adds recursive multiplying's schedules: at 16 ranks with
+ * c = 5 the heuristic's is one of the 29 enumerated (as the command's
+ * search below), so 29 of them follow the variants. */
+START_TEST(candidates_follow_the_variants) {
+  fs_error e = {{0}};
+  fs_algorithm_spec variants[256];
+  for (int c = FS_COLLECTIVE_BARRIER; c <= FS_COLLECTIVE_ALLTOALL; c++) {
+    fs_best_candidates b;
+    ck_assert_int_eq(fs_best_candidates_build((fs_collective)c, 16, 5, 1000, &b, &e), 0);
+    int n = fs_algorithm_variants((fs_collective)c, variants, 256);
+    ck_assert_int_ge(n, 1);
+    ck_assert_int_eq(b.variants, n);
+    for (int i = 0; i < n; i++) ck_assert_str_eq(b.specs[i].text, variants[i].text);
+    if (c == FS_COLLECTIVE_ALLREDUCE) {
+      ck_assert_int_eq(b.searched, n + 29);
+      ck_assert_int_eq(b.rm_cheapest, 29);
+      ck_assert_int_eq(b.rm_heuristic, FS_BEST_RM_AMONG);
+      ck_assert_str_eq(b.specs[n].text, "allreduce-rm:schedule=a4,a4"); /* the heuristic's */
+    } else {
+      ck_assert_int_eq(b.searched, n);
+      ck_assert_int_eq(b.rm_heuristic, FS_BEST_RM_NONE);
+    }
+    for (int l = 0; l < FS_MPI_LIBRARIES; l++)
+      if (b.library[l] >= 0) ck_assert_int_ge(b.library[l], b.searched);
+    fs_best_candidates_free(&b);
+  }
+  /* one rank: no stages, the variants alone */
+  fs_best_candidates b;
+  ck_assert_int_eq(fs_best_candidates_build(FS_COLLECTIVE_ALLREDUCE, 1, 0, 300, &b, &e), 0);
+  ck_assert_int_eq(b.rm_heuristic, FS_BEST_RM_NO_STAGES);
+  ck_assert_int_eq(b.searched, b.variants);
+  fs_best_candidates_free(&b);
+}
+END_TEST
+
+/* A size filled by hand: candidates named, cells by makespan in ns (< 0:
+ * skipped); with seeds, stats[] from p50 and p99 (the mean between). The
+ * last `libraries` names are the libraries' cells, `picked` their picks
+ * (NULL: not generated). */
+static void fill(fs_best_size *s, int64_t size, const char *const *names, const double *ns, int n,
+                 int libraries, const char *const *picked) {
+  fs_error e = {{0}};
+  *s = (fs_best_size){.size = size};
+  s->candidates = (fs_best_candidates){.library = {-1, -1}};
+  s->candidates.specs = calloc((size_t)n, sizeof *s->candidates.specs);
+  s->cells = calloc((size_t)n, sizeof *s->cells);
+  ck_assert(s->candidates.specs && s->cells);
+  for (int i = 0; i < n; i++) {
+    const char *colon = strchr(names[i], ':');
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", colon ? (int)(colon - names[i]) : (int)strlen(names[i]),
+             names[i]);
+    if (fs_generator_find(name))
+      ck_assert_int_eq(fs_algorithm_spec_parse(&s->candidates.specs[i], names[i], &e), 0);
+    snprintf(s->candidates.specs[i].text, sizeof s->candidates.specs[i].text, "%s", names[i]);
+    fs_sweep_cell *c = &s->cells[i];
+    c->algorithm = i;
+    if (ns[i] < 0) {
+      c->status = FS_SWEEP_SKIPPED;
+      snprintf(c->reason, sizeof c->reason, "%s needs a power of two", names[i]);
+    } else {
+      c->makespan = (fs_time)(ns[i] * 1000);
+      c->tasks = 10 + i;
+      for (int k = 0; k < FS_STAT_COUNT; k++) c->stats[k] = ns[i];
+    }
+  }
+  s->candidates.count = n;
+  s->candidates.searched = s->candidates.variants = n - libraries;
+  for (int l = 0; l < libraries; l++) {
+    int at = n - libraries + l;
+    s->candidates.library[l] = at;
+    if (picked[l])
+      snprintf(s->cells[at].picked, sizeof s->cells[at].picked, "%s", picked[l]);
+    else {
+      s->cells[at].status = FS_SWEEP_SKIPPED;
+      snprintf(s->cells[at].reason, sizeof s->cells[at].reason,
+               "Open MPI picks bcast split_binary_tree, which fennelsim does not generate");
+    }
+  }
+  ck_assert_int_eq(fs_best_rank(s, FS_BEST_MEDIAN, 1, &e), 0);
+}
+
+/* The report into a string (written to a temporary file). */
+static char *report(const fs_best_report *r) {
+  char *path = fs_test_temp_path(".out");
+  fs_error e = {{0}};
+  fs_output *o = fs_output_open(path, &e);
+  ck_assert_ptr_nonnull(o);
+  ck_assert_int_eq(fs_best_write(o, r), 0);
+  ck_assert_int_eq(fs_output_commit(o, &e), 0);
+  char *text = fs_test_read_file(path, NULL);
+  ck_assert_ptr_nonnull(text);
+  free(path);
+  return text;
+}
+
+static fs_best_report report_of(const fs_best_size *sizes, int count, const char *format) {
+  return (fs_best_report){.collective = "bcast",
+                          .model = "hockney",
+                          .compute = "fixed",
+                          .model_parameters = "\"alpha_ns\": 1000, \"beta_ns_per_byte\": 0",
+                          .platform = "",
+                          .noise = "",
+                          .ranks = 8,
+                          .seeds = 1,
+                          .seed = 1,
+                          .format = format,
+                          .table = count > 1,
+                          .sizes = sizes,
+                          .size_count = count};
+}
+
+/* Ties keep the candidate order; skipped candidates are not ranked but
+ * counted (text) and listed with their reason (JSON, CSV); a library's
+ * pick is timed against the winner, and one fennelsim does not generate
+ * says so. */
+START_TEST(ranking_ties_skips_and_libraries) {
+  const char *names[] = {"bcast-linear", "bcast-binomial", "bcast-binary",
+                         "bcast-chain",  "bcast-mpich",    "bcast-ompi"};
+  const double ns[] = {7000, 3000, 3000, -1, 3000, 0};
+  const char *picked[] = {"bcast-binomial", NULL};
+  fs_best_size s;
+  fill(&s, 8, names, ns, 6, 2, picked);
+  ck_assert_int_eq(s.ranked, 3);
+  ck_assert_int_eq(s.skipped, 1);
+  ck_assert_int_eq(s.order[0], 1); /* binomial before binary: the tie keeps the order */
+  ck_assert_int_eq(s.order[1], 2);
+  ck_assert_int_eq(s.order[2], 0);
+  fs_best_report r = report_of(&s, 1, "text");
+  char *text = report(&r);
+  ck_assert_str_eq(text,
+                   "best bcast: 8 ranks, 8B, model hockney {\"alpha_ns\": 1000, "
+                   "\"beta_ns_per_byte\": 0}, compute fixed\n"
+                   "simulated 4 candidates: 4 algorithms and options of bcast; 1 not applicable "
+                   "at 8 ranks (--format json lists them)\n"
+                   "rank  algorithm                                     makespan_ns      tasks   "
+                   "ratio\n"
+                   "1     bcast-binomial                                       3000         11   "
+                   "1.000\n"
+                   "2     bcast-binary                                         3000         12   "
+                   "1.000\n"
+                   "3     bcast-linear                                         7000         10   "
+                   "2.333\n"
+                   "MPICH runs bcast-binomial: 3000 ns, 1.000 x the best\n"
+                   "Open MPI: Open MPI picks bcast split_binary_tree, which fennelsim does not "
+                   "generate\n");
+  free(text);
+  r.format = "json";
+  text = report(&r);
+  fs_test_contains(text, "\"sizes\": [{\"size_bytes\": 8, \"simulated\": 4, \"ran\": 3, "
+                         "\"skipped_count\": 1, \"winner\": {\"algorithm\": \"bcast-binomial\", "
+                         "\"time_ns\": 3000, \"ratio\": 1.000000}, \"runner_up\": {\"algorithm\": "
+                         "\"bcast-binary\", \"time_ns\": 3000, \"ratio\": 1.000000}, \"margin\": "
+                         "0.000000, \"libraries\": [{\"library\": \"mpich\", \"selector\": "
+                         "\"bcast-mpich\", \"pick\": \"bcast-binomial\", \"time_ns\": 3000, "
+                         "\"ratio\": 1.000000}, {\"library\": \"ompi\", \"selector\": "
+                         "\"bcast-ompi\", \"pick\": null, \"reason\": \"Open MPI picks bcast "
+                         "split_binary_tree, which fennelsim does not generate\"}], \"entries\": "
+                         "[{\"rank\": 1, \"algorithm\": \"bcast-binomial\", \"makespan_ns\": "
+                         "3000, \"tasks\": 11, \"ratio\": 1.000000}, ");
+  fs_test_contains(text, "\"skipped\": [{\"algorithm\": \"bcast-chain\", \"reason\": "
+                         "\"bcast-chain needs a power of two\"}]}]}\n");
+  free(text);
+  r.format = "csv";
+  text = report(&r);
+  fs_test_contains(text, "size_bytes,rank,algorithm,picked,status,time_ns,ratio,tasks,median_ns,"
+                         "mean_ns,p99_ns,reason,collective,ranks,model,model_parameters,"
+                         "compute_model,platform,noise,seeds,rank_by\n"
+                         "8,1,bcast-binomial,,run,3000,1.000000,11,3000,3000,3000,,bcast,8,"
+                         "hockney,\"{\"\"alpha_ns\"\": 1000, \"\"beta_ns_per_byte\"\": 0}\","
+                         "fixed,,,1,median\n");
+  fs_test_contains(text, "\n8,,bcast-chain,,skipped,,,,,,,bcast-chain needs a power of two,bcast,");
+  fs_test_contains(text, "\n8,,bcast-mpich,bcast-binomial,run,3000,1.000000,14,3000,");
+  fs_test_contains(text, "\n8,,bcast-ompi,,skipped,,,,,,,\"Open MPI picks bcast split_binary_tree, "
+                         "which fennelsim does not generate\",bcast,");
+  ck_assert_int_eq(fs_test_occurrences(text, "\n"), 1 + 3 + 1 + 2);
+  free(text);
+  fs_best_size_free(&s);
+}
+END_TEST
+
+/* With seeds the chosen statistic ranks: A has the better median (100 ns
+ * against 200) and mean, B the better p99 (250 against 500). */
+START_TEST(noise_ranks_by_the_statistic) {
+  const char *names[] = {"barrier-linear", "barrier-dissemination"};
+  const double ns[] = {100, 200};
+  fs_best_size s;
+  fs_error e = {{0}};
+  fill(&s, 0, names, ns, 2, 0, NULL);
+  s.cells[0].stats[FS_STAT_P99] = 500, s.cells[0].stats[FS_STAT_MEAN] = 200;
+  s.cells[1].stats[FS_STAT_P99] = 250, s.cells[1].stats[FS_STAT_MEAN] = 210;
+  ck_assert_int_eq(fs_best_rank(&s, FS_BEST_MEDIAN, 10, &e), 0);
+  ck_assert_int_eq(s.order[0], 0);
+  ck_assert_int_eq(fs_best_rank(&s, FS_BEST_MEAN, 10, &e), 0);
+  ck_assert_int_eq(s.order[0], 0);
+  ck_assert_int_eq(fs_best_rank(&s, FS_BEST_P99, 10, &e), 0);
+  ck_assert_int_eq(s.order[0], 1);
+  ck_assert_int_eq(s.order[1], 0);
+  fs_best_report r = report_of(&s, 1, "text");
+  r.collective = "barrier", r.seeds = 10, r.seed = 3, r.rank_by = FS_BEST_P99;
+  r.noise = "net=lognormal:sigma=0.2";
+  char *text = report(&r);
+  fs_test_contains(text, "\nnoise net=lognormal:sigma=0.2: 10 seeds from 3, ranked by the p99\n");
+  fs_test_contains(text, "\nrank  algorithm                                     median_ns        "
+                         "mean_ns         p99_ns   ratio\n"
+                         "1     barrier-dissemination                           200.000        "
+                         "210.000        250.000   1.000\n"
+                         "2     barrier-linear                                  100.000        "
+                         "200.000        500.000   2.000\n");
+  free(text);
+  r.format = "json";
+  text = report(&r);
+  fs_test_contains(text, "\"seeds\": 10, \"seed\": 3, \"rank_by\": \"p99\"");
+  fs_test_contains(text, "\"winner\": {\"algorithm\": \"barrier-dissemination\", \"time_ns\": "
+                         "250.000, \"ratio\": 1.000000}");
+  fs_test_contains(text, "\"margin\": 1.000000");
+  free(text);
+  fs_best_size_free(&s);
+}
+END_TEST
+
+/* --sizes: a row per size with the winner, the runner-up and the margin,
+ * and each library's pick, its time and how much slower it is. At 8 B
+ * binomial (3 us) beats linear (7 us, +133.33%); at 1 MiB linear (10 us)
+ * beats binomial (12 us, +20%); MPICH runs binomial at both (+0.00%, then
+ * +20.00%); Open MPI's pick at 1 MiB is not generated: said below. */
+START_TEST(decision_table) {
+  const char *names[] = {"bcast-linear", "bcast-binomial", "bcast-mpich", "bcast-ompi"};
+  const double small[] = {7000, 3000, 3000, 7000}, large[] = {10000, 12000, 12000, 0};
+  const char *picks_small[] = {"bcast-binomial", "bcast-linear"};
+  const char *picks_large[] = {"bcast-binomial", NULL};
+  fs_best_size s[2];
+  fill(&s[0], 8, names, small, 4, 2, picks_small);
+  fill(&s[1], 1 << 20, names, large, 4, 2, picks_large);
+  fs_best_report r = report_of(s, 2, "text");
+  char *text = report(&r);
+  char row[512];
+  snprintf(row, sizeof row, "\n%-9s %-32s %14s  %-32s %14s %9s  %-32s %14s %9s  %-32s %14s %9s\n",
+           "8B", "bcast-binomial", "3000", "bcast-linear", "7000", "+133.33%", "bcast-binomial",
+           "3000", "+0.00%", "bcast-linear", "7000", "+133.33%");
+  fs_test_contains(text, row);
+  snprintf(row, sizeof row, "\n%-9s %-32s %14s  %-32s %14s %9s  %-32s %14s %9s  %-32s %14s %9s\n",
+           "1MiB", "bcast-linear", "10000", "bcast-binomial", "12000", "+20.00%", "bcast-binomial",
+           "12000", "+20.00%", "(not generated)", "-", "-");
+  fs_test_contains(text, row);
+  fs_test_contains(text, "best bcast: 8 ranks, model hockney {");
+  fs_test_contains(text, "\n1MiB: Open MPI: Open MPI picks bcast split_binary_tree, which "
+                         "fennelsim does not generate\n");
+  free(text);
+  r.format = "json";
+  text = report(&r);
+  fs_test_contains(text, "{\"size_bytes\": 1048576, \"simulated\": 2, \"ran\": 2, "
+                         "\"skipped_count\": 0, \"winner\": {\"algorithm\": \"bcast-linear\", "
+                         "\"time_ns\": 10000, \"ratio\": 1.000000}, \"runner_up\": "
+                         "{\"algorithm\": \"bcast-binomial\", \"time_ns\": 12000, \"ratio\": "
+                         "1.200000}, \"margin\": 0.200000, \"libraries\": [{\"library\": "
+                         "\"mpich\", \"selector\": \"bcast-mpich\", \"pick\": \"bcast-binomial\", "
+                         "\"time_ns\": 12000, \"ratio\": 1.200000}, {\"library\": \"ompi\", ");
+  free(text);
+  fs_best_size_free(&s[0]);
+  fs_best_size_free(&s[1]);
 }
 END_TEST
 
@@ -292,6 +561,12 @@ static Suite *best_suite(void) {
   tcase_add_test(space, enumerate_sixteen_exhaustive);
   tcase_add_test(space, enumerate_capped_keeps_the_cheapest);
   suite_add_tcase(s, space);
+  TCase *table = tcase_create("report");
+  tcase_add_test(table, candidates_follow_the_variants);
+  tcase_add_test(table, ranking_ties_skips_and_libraries);
+  tcase_add_test(table, noise_ranks_by_the_statistic);
+  tcase_add_test(table, decision_table);
+  suite_add_tcase(s, table);
   TCase *command = tcase_create("command");
   tcase_set_timeout(command, 120);
   tcase_add_test(command, best_sixteen_json);

@@ -186,7 +186,10 @@ START_TEST(generator_metadata_matches_code) {
   for (int i = 0; i < count; i++) {
     if (g[i].traits & FS_GEN_SELECTOR) continue; /* test_mpi_selection: they run the others */
     fs_generator_options o = {.ranks = 8, .size = 64, .rounds = 1};
-    if (g[i].options & FS_GEN_SCHEDULE) o.schedule = "auto";
+    /* allreduce-rm's heuristic; the composition's reduce-linear prices --reduce-time */
+    int rm = strcmp(g[i].name, "allreduce-rm") == 0;
+    const char *schedule = rm ? "auto" : "reduce-linear+bcast-binomial";
+    if (g[i].options & FS_GEN_SCHEDULE) o.schedule = schedule;
     if (strcmp(g[i].name, "pingpong") == 0) o.ranks = 2;
     fs_data_flow flow;
     fs_data_flow_init(&flow);
@@ -202,8 +205,9 @@ START_TEST(generator_metadata_matches_code) {
     fs_data_flow_free(&flow);
     not_correct += (g[i].traits & FS_GEN_NOT_CORRECT) != 0;
     /* GOAL: written exactly when two-sided (reduces priced by --reduce-time) */
-    ck_assert_int_eq(fennelsim("gen %s --ranks %d %s %s --format goal -o /dev/null", g[i].name,
-                               o.ranks, g[i].options & FS_GEN_SCHEDULE ? "--schedule auto" : "",
+    ck_assert_int_eq(fennelsim("gen %s --ranks %d %s%s %s --format goal -o /dev/null", g[i].name,
+                               o.ranks, g[i].options & FS_GEN_SCHEDULE ? "--schedule " : "",
+                               g[i].options & FS_GEN_SCHEDULE ? schedule : "",
                                g[i].options & FS_GEN_REDUCE_TIME ? "--reduce-time 10ns" : ""),
                      g[i].traits & FS_GEN_TWO_SIDED ? 0 : 2);
   }
@@ -476,15 +480,17 @@ START_TEST(gen_goal_of_one_sided) {
            "fennelsim gen: allreduce-rd uses puts, which GOAL (%s) "
            "cannot express: write a .dag (fennelsim gen allreduce-rd --ranks N -o "
            "allreduce-rd.dag), or take a two-sided one: allreduce-ring, allreduce-rabenseifner, "
-           "allreduce-fan, allreduce-dissemination, allreduce-elimination, allreduce-smp\n",
+           "allreduce-fan, allreduce-dissemination, allreduce-elimination, allreduce-smp, "
+           "allreduce-linear, allreduce-reduce-bcast\n",
            goal);
   ck_assert_str_eq(err, expected);
   ck_assert_int_eq(fennelsim("gen multicast --ranks 4 --format goal"), 2);
-  ck_assert_str_eq(err, "fennelsim gen: multicast uses puts, which GOAL (--format goal) cannot "
-                        "express: write a .dag (fennelsim gen multicast --ranks N -o "
-                        "multicast.dag), or take a two-sided one: bcast-binomial, bcast-linear, "
-                        "bcast-binary, bcast-chain, bcast-scatter-allgather, bcast-klevel, "
-                        "bcast-smp\n");
+  ck_assert_str_eq(err,
+                   "fennelsim gen: multicast uses puts, which GOAL (--format goal) cannot "
+                   "express: write a .dag (fennelsim gen multicast --ranks N -o "
+                   "multicast.dag), or take a two-sided one: bcast-binomial, bcast-linear, "
+                   "bcast-binary, bcast-chain, bcast-scatter-allgather, bcast-klevel, "
+                   "bcast-smp, bcast-knomial, bcast-split-binary, bcast-scatter-rd-allgather\n");
   ck_assert_int_eq(fennelsim("gen pingpong --format goal"), 2);
   ck_assert_str_eq(err, "fennelsim gen: pingpong uses puts, which GOAL (--format goal) cannot "
                         "express: write a .dag (fennelsim gen pingpong --ranks N -o "

@@ -567,6 +567,121 @@ END_TEST
 
 /* ---- suite -------------------------------------------------------------- */
 
+/* ---- Open MPI's tree reduces and the reduce+bcast allreduces (issue 19) -- */
+
+static void check_flow(const char *name, const fs_generator_options *o) {
+  char why[600];
+  const char *result = fs_check_generator_flow(name, o, why, sizeof why);
+  ck_assert_msg(result == NULL, "%s", result);
+}
+
+static fs_time tree_time(const char *name, int32_t n, int32_t root, int64_t segment,
+                         fs_time reduce_time) {
+  fs_generator_options o = fs_test_options(n, 1000, root, NULL);
+  o.segment = segment;
+  o.has_reduce_time = reduce_time > 0, o.reduce_time = reduce_time;
+  return fs_test_generated_makespan(name, &o, "hockney", "fixed", HOCKNEY);
+}
+
+/* Hockney, S = 1000 B, T = alpha + beta*S = 2 us, reduces of R = 500 ns.
+ * - reduce-chain, N = 4, unsegmented: 3 hops, each after a reduce: 3T
+ *   (R = 0) = 6 us, 3T + 3R = 7.5 us. N = 3, segments of 500 B (k = 2,
+ *   T' = 1.5 us, R = 0): the leaf sends both back to back (1.5, 3 us);
+ *   rank 1 forwards segment 0 at 1.5 (3 us) and segment 1 at 3 (4.5 us):
+ *   4.5 us, against 4 us unsegmented.
+ * - reduce-binary, N = 7 (0: 1, 2; 1: 3, 5; 2: 4, 6): the leaves arrive at
+ *   T; 1 and 2 reduce twice (T + 2R) and send (2T + 2R); the root reduces
+ *   twice: 2T + 4R = 6 us (4 us with R = 0).
+ * - reduce-in-order-binary, N = 4, root 0: rank 3's children are 2 and 1,
+ *   1's is 0. 0 and 2 send at once (T); 1 reduces (T + R) and sends (2T +
+ *   R); 3 reduces 2's at T + R, 1's at 2T + 2R, forwards to 0: 3T + 2R = 7
+ *   us (6 us with R = 0). Root 3: no forward, 2T + 2R = 5 us.
+ * - allreduce-linear, N = 4: all reach 0 at T, three reduces, then 0
+ *   isends to 1, 2, 3 one after another: 4T + 3R = 9.5 us (8 us, R = 0).
+ * - allreduce-reduce-bcast (reduce-binomial+bcast-binomial), N = 8, R =
+ *   0: the reduce takes 3T (rounds of 1, 2, 4), then 0 sends to 1, 2, 4
+ *   (4T, 5T, 6T); 1 sends to 3 (5T) and 5 (6T), 2 to 6 (6T), 3 to 7 (6T):
+ *   6T = 12 us. */
+START_TEST(tree_reduce_time) {
+  ck_assert_int_eq(tree_time("reduce-chain", 4, 1, 0, 0), 6000 * FS_NS);
+  ck_assert_int_eq(tree_time("reduce-chain", 4, 1, 0, 500 * FS_NS), 7500 * FS_NS);
+  ck_assert_int_eq(tree_time("reduce-chain", 3, 0, 500, 0), 4500 * FS_NS);
+  ck_assert_int_eq(tree_time("reduce-chain", 3, 0, 0, 0), 4000 * FS_NS);
+  ck_assert_int_eq(tree_time("reduce-binary", 7, 0, 0, 0), 4000 * FS_NS);
+  ck_assert_int_eq(tree_time("reduce-binary", 7, 3, 0, 500 * FS_NS), 6000 * FS_NS);
+  ck_assert_int_eq(tree_time("reduce-in-order-binary", 4, 0, 0, 0), 6000 * FS_NS);
+  ck_assert_int_eq(tree_time("reduce-in-order-binary", 4, 0, 0, 500 * FS_NS), 7000 * FS_NS);
+  ck_assert_int_eq(tree_time("reduce-in-order-binary", 4, 3, 0, 500 * FS_NS), 5000 * FS_NS);
+  ck_assert_int_eq(tree_time("allreduce-linear", 4, 0, 0, 0), 8000 * FS_NS);
+  ck_assert_int_eq(tree_time("allreduce-linear", 4, 0, 0, 500 * FS_NS), 9500 * FS_NS);
+  ck_assert_int_eq(tree_time("allreduce-reduce-bcast", 8, 0, 0, 0), 12000 * FS_NS);
+}
+END_TEST
+
+/* Counts: the tree reduces have 3(N-1) tasks (a send, a recv and a reduce
+ * per child) plus 2 for the in-order forward; reduce-chain 3k(N-1) with k
+ * segments; the compositions the sum of their parts. */
+START_TEST(tree_reduce_counts) {
+  for (int32_t n = 1; n <= 40; n++) {
+    fs_generator_options o = fs_test_options(n, 1000, n / 2, NULL);
+    fs_program *p = fs_test_generate("reduce-binary", &o);
+    ck_assert_int_eq(p->tasks, 3 * (n - 1));
+    fs_program_free(p);
+    p = fs_test_generate("reduce-in-order-binary", &o);
+    ck_assert_int_eq(p->tasks, 3 * (n - 1) + (n / 2 != n - 1 ? 2 : 0));
+    fs_program_free(p);
+    o.segment = 300; /* k = 4 */
+    p = fs_test_generate("reduce-chain", &o);
+    ck_assert_int_eq(p->tasks, 12 * (n - 1));
+    fs_program_free(p);
+    o.segment = 0, o.root = 0;
+    p = fs_test_generate("allreduce-linear", &o);
+    ck_assert_int_eq(p->tasks, 5 * (n - 1));
+    fs_program_free(p);
+  }
+  fs_generator_options o = fs_test_options(8, 1000, 0, NULL);
+  o.schedule = "reduce-binomial";
+  fs_test_generate_refused("allreduce-reduce-bcast", &o, "expected REDUCE+BCAST");
+  o.schedule = "bcast-binomial+reduce-binomial";
+  fs_test_generate_refused("allreduce-reduce-bcast", &o, "is not a two-sided reduce generator");
+  o.schedule = NULL, o.has_reduce_time = 1, o.reduce_time = FS_NS;
+  fs_test_generate_refused("allreduce-reduce-bcast", &o, "--reduce-time does not apply");
+  o.has_reduce_time = 0, o.segment = 64;
+  fs_test_generate_refused("allreduce-reduce-bcast", &o, "--segment does not apply");
+}
+END_TEST
+
+/* The data flow at N = 1..33 and powers of two to 256, several roots and
+ * segments, and compositions whose parts cut the vector differently. */
+START_TEST(tree_reduce_flow) {
+  static const char *const schedules[] = {"reduce-binary+bcast-knomial",
+                                          "reduce-in-order-binary+bcast-split-binary",
+                                          "reduce-chain+bcast-chain",
+                                          "reduce-rabenseifner+bcast-scatter-rd-allgather",
+                                          "reduce-linear+bcast-scatter-allgather"};
+  for (int32_t n = 1; n <= 256; n = n < 33 ? n + 1 : 2 * n) {
+    int32_t roots[3] = {0, n - 1, n / 2};
+    for (int r = 0; r < 3; r++) {
+      fs_generator_options o = fs_test_options(n, 1000, roots[r], NULL);
+      check_flow("reduce-binary", &o);
+      check_flow("reduce-in-order-binary", &o);
+      check_flow("reduce-chain", &o);
+      o.segment = 7;
+      check_flow("reduce-chain", &o);
+      o.segment = 0;
+    }
+    for (size_t i = 0; i < sizeof schedules / sizeof schedules[0]; i++) {
+      fs_generator_options o = fs_test_options(n, 1000, 0, NULL);
+      o.schedule = schedules[i];
+      o.segment = strstr(schedules[i], "chain") ? 64 : 0;
+      check_flow("allreduce-reduce-bcast", &o);
+    }
+    fs_generator_options o = fs_test_options(n, 24, 0, NULL);
+    check_flow("allreduce-linear", &o);
+  }
+}
+END_TEST
+
 static Suite *reduce_scatter_gather_suite(void) {
   Suite *s = suite_create("reduce_scatter_gather");
   TCase *structure = tcase_create("structure");
@@ -591,6 +706,12 @@ static Suite *reduce_scatter_gather_suite(void) {
   tcase_add_test(time, rabenseifner_time_power_of_two);
   tcase_add_test(time, rabenseifner_time_any);
   suite_add_tcase(s, time);
+  TCase *trees = tcase_create("ompi trees");
+  tcase_add_test(trees, tree_reduce_time);
+  tcase_add_test(trees, tree_reduce_counts);
+  tcase_add_test(trees, tree_reduce_flow);
+  tcase_set_timeout(trees, 300);
+  suite_add_tcase(s, trees);
   return s;
 }
 

@@ -183,3 +183,62 @@ int fs_option_check_outputs(int argc, char **argv, const fs_named_path *outputs,
   }
   return 0;
 }
+
+/* ---- --sizes: a list of sizes and ranges ------------------------------------ */
+
+/* One item of a size list: "1KiB", or "A..B*F" (A, A*F, ... up to B).
+ * Appends to list[*n]. */
+static int sizes_item(const char *name, const char *value, const char *item, size_t length,
+                      int64_t *list, int *n, fs_error *err) {
+  const char *dots = NULL;
+  for (size_t i = 0; i + 1 < length && !dots; i++)
+    if (item[i] == '.' && item[i + 1] == '.') dots = item + i;
+  int64_t low, high, factor = 1;
+  if (!dots) {
+    if (fs_parse_size(item, length, &low))
+      return fs_error_set(err, "%s %s: '%.*s': expected a size such as 8B, 4KiB or 1MB", name,
+                          value, (int)length, item);
+    high = low;
+  } else {
+    const char *star = memchr(dots, '*', length - (size_t)(dots - item));
+    if (!star || fs_parse_size(item, (size_t)(dots - item), &low) ||
+        fs_parse_size(dots + 2, (size_t)(star - dots - 2), &high) ||
+        fs_parse_count(star + 1, length - (size_t)(star + 1 - item), 2, 1 << 20, &factor) ||
+        low < 1 || high < low)
+      return fs_error_set(err,
+                          "%s %s: '%.*s': expected a range LOW..HIGH*FACTOR such as "
+                          "8B..1MiB*4 (1 <= LOW <= HIGH, FACTOR a whole number >= 2)",
+                          name, value, (int)length, item);
+  }
+  for (int64_t s = low; s <= high; s = factor > 1 && s <= high / factor ? s * factor : high + 1) {
+    if (*n == FS_OPTION_SIZES_MAX)
+      return fs_error_set(err, "%s %s: more than %d sizes", name, value, FS_OPTION_SIZES_MAX);
+    list[(*n)++] = s;
+    if (factor == 1) break;
+  }
+  return 0;
+}
+
+int fs_option_sizes(const char *name, const char *value, int64_t **out, int *count, fs_error *err) {
+  int64_t *list = malloc(FS_OPTION_SIZES_MAX * sizeof *list);
+  if (!list) return fs_error_set(err, "out of memory");
+  int n = 0;
+  for (const char *at = value;; at++) {
+    size_t length = strcspn(at, ",");
+    if (length == 0) {
+      free(list);
+      return fs_error_set(err,
+                          "%s %s: an empty item: expected sizes such as 8B,1KiB,1MiB or a "
+                          "range 8B..1MiB*4",
+                          name, value);
+    }
+    if (sizes_item(name, value, at, length, list, &n, err)) {
+      free(list);
+      return -1;
+    }
+    at += length;
+    if (!*at) break;
+  }
+  *out = list, *count = n;
+  return 0;
+}

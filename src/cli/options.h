@@ -51,6 +51,12 @@ typedef struct fs_named_path {
 int fs_option_check_outputs(int argc, char **argv, const fs_named_path *outputs, int count,
                             fs_error *err);
 
+/* --sizes LIST: sizes and geometric ranges, comma separated, in the order
+ * given: "8B,1KiB,1MiB", "8B..1MiB*4" (8 B, 32 B, ... up to 1 MiB). *out
+ * is malloc'd (the caller frees it). 0, or -1 with err naming the item. */
+#define FS_OPTION_SIZES_MAX 4096
+int fs_option_sizes(const char *name, const char *value, int64_t **out, int *count, fs_error *err);
+
 int fs_command_run(int argc, char **argv);
 int fs_command_gen(int argc, char **argv);
 int fs_command_convert(int argc, char **argv);

@@ -126,5 +126,15 @@ fs_program *fs_generate_barrier_nway(const fs_generator_options *options, fs_err
 fs_program *fs_generate_allreduce_smp(const fs_generator_options *options, fs_error *err);
 fs_program *fs_generate_bcast_smp(const fs_generator_options *options, fs_error *err);
 fs_program *fs_generate_reduce_smp(const fs_generator_options *options, fs_error *err);
+/* Open MPI's and MPICH's trees and compositions (issue 19) */
+fs_program *fs_generate_bcast_knomial(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_bcast_split_binary(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_bcast_scatter_rd_allgather(const fs_generator_options *options,
+                                                   fs_error *err);
+fs_program *fs_generate_reduce_chain(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_reduce_binary(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_reduce_in_order_binary(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_allreduce_linear(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_allreduce_reduce_bcast(const fs_generator_options *options, fs_error *err);
 
 #endif
