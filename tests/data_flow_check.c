@@ -29,7 +29,9 @@ typedef struct checker {
   const fs_data_flow *flow;
   char *why;
   size_t why_size;
-  int exact; /* ranks <= 64: bitsets */
+  int exact;      /* ranks <= 64: bitsets */
+  int has_starts; /* some dependency is on a start: a recv may be placed after a task
+                     that waits for its start, so walks cannot stop at a position */
   int32_t tasks, ranks, blocks;
   /* predecessors (dependencies only): from | FS_EDGE_* bits */
   int64_t *pred_at;
@@ -153,6 +155,7 @@ static const char *build_predecessors(checker *c) {
     for (uint32_t e = p->successor_at[t]; e < p->successor_at[t + 1]; e++) {
       uint32_t edge = p->successor[e];
       c->pred[fill[FS_EDGE_TASK(edge)]++] = (uint32_t)t | (edge & (FS_EDGE_LOCAL | FS_EDGE_START));
+      if (edge & FS_EDGE_START) c->has_starts = 1;
     }
   free(fill);
   return NULL;
@@ -249,25 +252,44 @@ static const char *match_messages(checker *c) {
   return why;
 }
 
+/* Recv t is posted (its dependencies placed): the tasks that wait for its
+ * start no longer wait for it. */
+static void release_starts(checker *c, int32_t t, int32_t *waiting, int32_t *tail) {
+  const fs_program *p = c->p;
+  for (uint32_t e = p->successor_at[t]; e < p->successor_at[t + 1]; e++)
+    if (p->successor[e] & FS_EDGE_START && !--waiting[FS_EDGE_TASK(p->successor[e])])
+      c->order[(*tail)++] = FS_EDGE_TASK(p->successor[e]);
+}
+
 /* Kahn's order over dependencies and send -> recv; a cycle is a deadlock. */
 static const char *order_tasks(checker *c) {
   const fs_program *p = c->p;
-  int32_t *waiting = malloc((size_t)c->tasks * 4 + 4);
-  if (!waiting) return fail(c, "out of memory");
+  /* waiting: dependencies (and a recv's message) not yet placed; deps: a
+   * recv's dependencies alone, whose end is its start (its posting), which
+   * releases the tasks that depend on that start (FS_AFTER_START) before
+   * the message arrives */
+  int32_t *waiting = malloc((size_t)c->tasks * 4 + 4), *deps = malloc((size_t)c->tasks * 4 + 4);
+  if (!waiting || !deps) return free(waiting), free(deps), fail(c, "out of memory");
   int32_t head = 0, tail = 0;
   for (int32_t t = 0; t < c->tasks; t++) {
-    waiting[t] = (int32_t)(c->pred_at[t + 1] - c->pred_at[t]) + (p->kind[t] == FS_RECV);
+    deps[t] = (int32_t)(c->pred_at[t + 1] - c->pred_at[t]);
+    waiting[t] = deps[t] + (p->kind[t] == FS_RECV);
     if (!waiting[t]) c->order[tail++] = t;
   }
+  for (int32_t t = 0; t < c->tasks; t++)
+    if (p->kind[t] == FS_RECV && !deps[t]) release_starts(c, t, waiting, &tail);
   while (head < tail) {
     int32_t t = c->order[head];
     c->position[t] = head++;
-    for (uint32_t e = p->successor_at[t]; e < p->successor_at[t + 1]; e++)
-      if (!--waiting[FS_EDGE_TASK(p->successor[e])])
-        c->order[tail++] = FS_EDGE_TASK(p->successor[e]);
+    for (uint32_t e = p->successor_at[t]; e < p->successor_at[t + 1]; e++) {
+      int32_t u = FS_EDGE_TASK(p->successor[e]);
+      if (p->kind[t] == FS_RECV && p->successor[e] & FS_EDGE_START) continue; /* released */
+      if (!--waiting[u]) c->order[tail++] = u;
+      if (p->kind[u] == FS_RECV && !--deps[u]) release_starts(c, u, waiting, &tail);
+    }
     if (p->kind[t] == FS_SEND && !--waiting[c->matched[t]]) c->order[tail++] = c->matched[t];
   }
-  free(waiting);
+  free(waiting), free(deps);
   if (tail < c->tasks) {
     for (int32_t t = 0; t < c->tasks; t++)
       if (c->position[t] < 0) {
@@ -304,6 +326,7 @@ static void reached_level(checker *c, int32_t y, int before, int after) {
  * message's send as read: its write happens when it completes. */
 static void walk_back(checker *c, int32_t to, int32_t floor, int with_message) {
   const fs_program *p = c->p;
+  if (c->has_starts) floor = 0;
   if (++c->walk == 0) {
     memset(c->stamp, 0, (size_t)c->tasks * 4);
     c->walk = 1;
@@ -797,12 +820,11 @@ static const char *run(checker *c) {
   for (int32_t t = 0; t < c->tasks; t++) {
     int32_t u = c->next_in_channel[t];
     if (u < 0) continue;
-    if (c->position[u] > c->position[t]) {
-      want(c, t, STARTED);
-      walk_back(c, u, c->position[t], 0);
-      clear_wanted(c);
-    }
-    if (c->position[u] < c->position[t] || level_found(c, t) < STARTED) {
+    /* (u may be placed before t only when it waits for t's start) */
+    want(c, t, STARTED);
+    walk_back(c, u, c->position[t], 0);
+    clear_wanted(c);
+    if (level_found(c, t) < STARTED) {
       char a[96], b[96];
       return fail(c,
                   "%s and %s share a channel but are not ordered by dependencies: the "

@@ -60,10 +60,17 @@ static const fs_generator generators[] = {
      fs_generate_scatter_klevel, FS_GEN_ROOT | FS_GEN_PLATFORM, SCATTER, TWO},
     {"scatter-linear", "two-sided linear scatter: --root sends block r to each rank r",
      fs_generate_scatter_linear, FS_GEN_ROOT, SCATTER, TWO},
+    {"scatter-linear-nb",
+     "two-sided linear scatter, Open MPI's linear_nb: --root isends every block, then waits",
+     fs_generate_scatter_linear_nb, FS_GEN_ROOT, SCATTER, TWO},
     {"gather-binomial", "two-sided binomial-tree gather to --root as in MPICH, S-byte blocks",
      fs_generate_gather_binomial, FS_GEN_ROOT, GATHER, TWO},
     {"gather-linear", "two-sided linear gather: each rank sends its block to --root",
      fs_generate_gather_linear, FS_GEN_ROOT, GATHER, TWO},
+    {"gather-linear-sync",
+     "two-sided linear gather, Open MPI's linear_sync: --root sends each rank a 0-byte go, then "
+     "receives its block",
+     fs_generate_gather_linear_sync, FS_GEN_ROOT, GATHER, TWO},
     {"reduce-binomial",
      "two-sided binomial-tree reduce to --root (schedgen binomialtreereduce, relative ranks)",
      fs_generate_reduce_binomial, FS_GEN_ROOT, REDUCE, TWO},
@@ -133,6 +140,13 @@ static const fs_generator generators[] = {
     {"alltoall-bruck",
      "two-sided Bruck alltoall: ceil(log2 N) steps of the blocks whose index has bit k",
      fs_generate_alltoall_bruck, 0, ALLTOALL, TWO},
+    {"alltoall-scattered",
+     "two-sided scattered alltoall as in MPICH: linear in windows of --ways peers (default 32), "
+     "a waitall per window",
+     fs_generate_alltoall_scattered, FS_GEN_WAYS, ALLTOALL, TWO},
+    {"alltoall-pairwise-xor",
+     "two-sided pairwise alltoall as in MPICH for N a power of 2: step i exchanges with r XOR i",
+     fs_generate_alltoall_pairwise_xor, 0, ALLTOALL, TWO},
     {"barrier-dissemination",
      "two-sided dissemination barrier as MPICH: round k sendrecv with r+2^k, r-2^k",
      fs_generate_barrier_dissemination, 0, BARRIER, TWO},
@@ -145,6 +159,15 @@ static const fs_generator generators[] = {
      "two-sided n-way dissemination barrier (--ways n messages per round, default 2; 1 = "
      "barrier-dissemination)",
      fs_generate_barrier_nway, FS_GEN_WAYS, BARRIER, TWO},
+    {"barrier-rd",
+     "two-sided recursive-doubling barrier as in Open MPI: XOR exchanges among the first 2^k "
+     "ranks, the others fold in and out",
+     fs_generate_barrier_rd, 0, BARRIER, TWO},
+    {"barrier-double-ring", "two-sided double-ring barrier as in Open MPI: a token twice around",
+     fs_generate_barrier_double_ring, 0, BARRIER, TWO},
+    {"barrier-tree",
+     "two-sided tree barrier as in Open MPI: hypercube binomial fan-in to 0, then fan-out",
+     fs_generate_barrier_tree, 0, BARRIER, TWO},
 /* MPI libraries' selections (mpi_selection.h): each generates the algorithm
  * its library picks for --ranks and --size */
 #define MPICH_SAYS "what MPICH 4.1-5.0.1 runs (flat MPIR rules, one rank per node)"

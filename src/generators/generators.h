@@ -136,5 +136,13 @@ fs_program *fs_generate_reduce_binary(const fs_generator_options *options, fs_er
 fs_program *fs_generate_reduce_in_order_binary(const fs_generator_options *options, fs_error *err);
 fs_program *fs_generate_allreduce_linear(const fs_generator_options *options, fs_error *err);
 fs_program *fs_generate_allreduce_reduce_bcast(const fs_generator_options *options, fs_error *err);
+/* MPI libraries' flat algorithms (issue 19): barriers, alltoalls, linear gather/scatter */
+fs_program *fs_generate_barrier_rd(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_barrier_double_ring(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_barrier_tree(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_alltoall_scattered(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_alltoall_pairwise_xor(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_gather_linear_sync(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_scatter_linear_nb(const fs_generator_options *options, fs_error *err);
 
 #endif
