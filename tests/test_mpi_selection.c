@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/engine.h"
+#include "data_flow_check.h"
 #include "generators/mpi_selection.h"
 #include "model_support.h"
 #include "test_support.h"
@@ -495,6 +496,38 @@ START_TEST(selectors_generate_the_pick) {
 }
 END_TEST
 
+/* Every pick of both libraries, over rank counts and sizes that cross the
+ * tables' rows and thresholds (and the fallbacks' counts), is a generator
+ * this build has, and its schedule computes the collective (the data-flow
+ * checker), with a root other than 0 for the rooted ones. */
+START_TEST(every_pick_generates_and_computes_its_collective) {
+  static const char *const collectives[] = {"barrier", "bcast",   "reduce",    "allreduce",
+                                            "gather",  "scatter", "allgather", "alltoall"};
+  static const int32_t ranks[] = {1, 2, 3, 4, 5, 7, 8, 9, 16, 24, 33, 64, 130, 300};
+  static const int64_t sizes[] = {0,     1,      8,      64,      600,     2 * K, 4 * K,
+                                  12289, 20 * K, 40 * K, 200 * K, 600 * K, 2 * M};
+  char why[512];
+  for (int c = 0; c < 8; c++)
+    for (int l = 0; l < 2; l++) {
+      char name[64];
+      snprintf(name, sizeof name, "%s-%s", collectives[c], l ? "ompi" : "mpich");
+      int rooted = c == 1 || c == 2 || c == 4 || c == 5;
+      for (size_t p = 0; p < sizeof ranks / sizeof ranks[0]; p++)
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+          /* the large rank counts at the small sizes only (their rows'
+           * thresholds are there); alltoall's N*N blocks up to 130 ranks */
+          if (ranks[p] > 64 && sizes[k] > (c == 7 ? 64 : 20 * K)) continue;
+          if (c == 7 && ranks[p] > 130) continue;
+          fs_generator_options o = {.ranks = ranks[p], .size = sizes[k], .rounds = 1};
+          if (rooted && ranks[p] > 2) o.root = ranks[p] / 2;
+          const char *wrong = fs_check_generator_flow(name, &o, why, sizeof why);
+          ck_assert_msg(wrong == NULL, "%s P=%d S=%lld: %s", name, ranks[p], (long long)sizes[k],
+                        wrong);
+        }
+    }
+}
+END_TEST
+
 /* `gen allreduce-ompi` writes the picked schedule and says what it picked. */
 START_TEST(gen_says_what_was_picked) {
   char *out = NULL, *err = NULL;
@@ -605,6 +638,7 @@ static Suite *suite(void) {
   tcase_add_test(t, errors_name_the_call);
   tcase_add_test(t, select_gives_the_spec_with_the_root);
   tcase_add_test(t, selectors_generate_the_pick);
+  tcase_add_test(t, every_pick_generates_and_computes_its_collective);
   tcase_add_test(t, gen_says_what_was_picked);
   tcase_add_test(t, replay_algo_all_ompi);
   suite_add_tcase(s, t);
