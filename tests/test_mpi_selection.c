@@ -515,9 +515,10 @@ START_TEST(every_pick_generates_and_computes_its_collective) {
       for (size_t p = 0; p < sizeof ranks / sizeof ranks[0]; p++)
         for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
           /* the large rank counts at the small sizes only (their rows'
-           * thresholds are there); alltoall's N*N blocks up to 130 ranks */
+           * thresholds are there); 300 ranks up to 64 B, alltoall's N*N
+           * blocks up to 130 ranks */
           if (ranks[p] > 64 && sizes[k] > (c == 7 ? 64 : 20 * K)) continue;
-          if (c == 7 && ranks[p] > 130) continue;
+          if ((c == 7 || sizes[k] > 64) && ranks[p] > 130) continue;
           fs_generator_options o = {.ranks = ranks[p], .size = sizes[k], .rounds = 1};
           if (rooted && ranks[p] > 2) o.root = ranks[p] / 2;
           const char *wrong = fs_check_generator_flow(name, &o, why, sizeof why);
