@@ -68,9 +68,9 @@ static void expect_picks(const pick *cases, size_t count) {
  * scatter + recursive-doubling allgather; else scatter + ring. */
 START_TEST(mpich_bcast_boundaries) {
   static const pick cases[] = {
-      {MPICH, BCAST, 7, 64 * M, 0, "bcast-binomial", "binomial"},
-      {MPICH, BCAST, 8, 12287, 0, "bcast-binomial", "binomial"},
-      {MPICH, BCAST, 8, 12288, 0, "bcast-binomial", "binomial"},
+      {MPICH, BCAST, 7, 64 * M, 0, "bcast-smp", "binomial"},
+      {MPICH, BCAST, 8, 12287, 0, "bcast-smp", "binomial"},
+      {MPICH, BCAST, 8, 12288, 0, "bcast-smp", "binomial"},
       {MPICH, BCAST, 8, 12289, 0, "bcast-scatter-rd-allgather",
        "scatter_recursive_doubling_allgather"},
       {MPICH, BCAST, 8, 524287, 0, "bcast-scatter-rd-allgather",
@@ -78,7 +78,7 @@ START_TEST(mpich_bcast_boundaries) {
       {MPICH, BCAST, 8, 524288, 0, "bcast-scatter-rd-allgather",
        "scatter_recursive_doubling_allgather"},
       {MPICH, BCAST, 8, 524289, 0, "bcast-scatter-allgather", "scatter_ring_allgather"},
-      {MPICH, BCAST, 9, 12288, 0, "bcast-binomial", "binomial"},
+      {MPICH, BCAST, 9, 12288, 0, "bcast-smp", "binomial"},
       {MPICH, BCAST, 9, 12289, 0, "bcast-scatter-allgather", "scatter_ring_allgather"},
       {MPICH, BCAST, 1024, 12289, 0, "bcast-scatter-rd-allgather",
        "scatter_recursive_doubling_allgather"},
@@ -93,15 +93,15 @@ END_TEST
  * element (8 by default). */
 START_TEST(mpich_reduce_and_allreduce_boundaries) {
   static const pick cases[] = {
-      {MPICH, REDUCE, 4, 2047, 0, "reduce-binomial", "binomial"},
-      {MPICH, REDUCE, 4, 2048, 0, "reduce-binomial", "binomial"},
+      {MPICH, REDUCE, 4, 2047, 0, "reduce-smp", "binomial"},
+      {MPICH, REDUCE, 4, 2048, 0, "reduce-smp", "binomial"},
       {MPICH, REDUCE, 4, 2049, 0, "reduce-rabenseifner", "reduce_scatter_gather"},
       /* pof2(1500) = 1024: 1023 elements, then 1024 */
-      {MPICH, REDUCE, 1500, 8 * 1023, 0, "reduce-binomial", "binomial"},
+      {MPICH, REDUCE, 1500, 8 * 1023, 0, "reduce-smp", "binomial"},
       {MPICH, REDUCE, 1500, 8 * 1024, 0, "reduce-rabenseifner", "reduce_scatter_gather"},
-      {MPICH, REDUCE, 2048, 8 * 1024, 0, "reduce-binomial", "binomial"},
+      {MPICH, REDUCE, 2048, 8 * 1024, 0, "reduce-smp", "binomial"},
       /* 4096 B: 512 doubles < 1024, 1024 floats */
-      {MPICH, REDUCE, 1024, 4096, 0, "reduce-binomial", "binomial"},
+      {MPICH, REDUCE, 1024, 4096, 0, "reduce-smp", "binomial"},
       {MPICH, REDUCE, 1024, 4096, 4, "reduce-rabenseifner", "reduce_scatter_gather"},
       {MPICH, ALLREDUCE, 1, 8, 0, "allreduce-rd", "recursive_doubling"},
       {MPICH, ALLREDUCE, 1, 9, 0, "allreduce-rabenseifner", "reduce_scatter_allgather"},
@@ -340,10 +340,10 @@ START_TEST(ompi_algorithms_and_fallbacks) {
        "tuned 6 (rabenseifner) as basic_linear"},
       /* nonoverlapping: the reduce and bcast tables at the same P and n */
       {OMPI, ALLREDUCE, 128, 1 * K, 0,
-       "allreduce-reduce-bcast:schedule=reduce-binomial+bcast-binary",
+       "allreduce-reduce-bcast:schedule=reduce-smp+bcast-binary",
        "tuned 2 (nonoverlapping: reduce 5 (binomial), bcast 5 (binary_tree))"},
       {OMPI, ALLREDUCE, 512, 1 * K, 0,
-       "allreduce-reduce-bcast:schedule=reduce-binomial+bcast-knomial",
+       "allreduce-reduce-bcast:schedule=reduce-smp+bcast-knomial",
        "tuned 2 (nonoverlapping: reduce 5 (binomial), bcast 7 (knomial))"},
       {OMPI, ALLREDUCE, 4096, 1 * K, 0,
        "allreduce-reduce-bcast:schedule=reduce-in-order-binary+bcast-knomial",
@@ -366,7 +366,7 @@ START_TEST(ompi_algorithms_and_fallbacks) {
       {OMPI, REDUCE, 5, 4 * K, 0, "reduce-chain", "tuned 2 (chain)"},
       {OMPI, REDUCE, 2, 16, 0, "reduce-chain", "tuned 3 (pipeline)"},
       {OMPI, REDUCE, 2, 8, 0, "reduce-binary", "tuned 4 (binary)"},
-      {OMPI, REDUCE, 64, 8, 0, "reduce-binomial", "tuned 5 (binomial)"},
+      {OMPI, REDUCE, 64, 8, 0, "reduce-smp", "tuned 5 (binomial)"},
       {OMPI, REDUCE, 256, 8 * K, 0, "reduce-in-order-binary", "tuned 6 (in-order_binary)"},
       {OMPI, REDUCE, 5, 1 * M, 0, "reduce-linear", "tuned 1 (linear)"},
       {OMPI, REDUCE, 2, 4, 0, "reduce-linear", "tuned 7 (rabenseifner) as linear"},

@@ -53,15 +53,18 @@ static void set(fs_mpi_decision *d, const char *algorithm, const char *spec) {
   snprintf(d->spec, sizeof d->spec, "%s", spec);
 }
 
-/* ---- MPICH: the flat MPIR table (generic.json, intracomm) ---- */
+/* ---- MPICH: the flat MPIR table (generic.json, intracomm) ----
+ * Its binomial bcast and reduce are bcast-smp and reduce-smp without a
+ * platform: MPIR_Bcast_intra_binomial's and MPIR_Reduce_intra_binomial's
+ * trees (v under v - lowbit(v)), not schedgen's bcast-binomial. */
 
 static void mpich_bcast(const call_facts *f, fs_mpi_decision *d) {
   int64_t n = f->s;
   if (f->p < 8) {
-    set(d, "binomial", "bcast-binomial");
+    set(d, "binomial", "bcast-smp");
     snprintf(d->rule, sizeof d->rule, "P %lld < 8", (long long)f->p);
   } else if (n <= 12288) {
-    set(d, "binomial", "bcast-binomial");
+    set(d, "binomial", "bcast-smp");
     snprintf(d->rule, sizeof d->rule, "P %lld >= 8, n %lld <= 12288", (long long)f->p,
              (long long)n);
   } else if (is_pow2(f->p) && n <= 524288) {
@@ -78,10 +81,10 @@ static void mpich_bcast(const call_facts *f, fs_mpi_decision *d) {
 
 static void mpich_reduce(const call_facts *f, fs_mpi_decision *d) {
   if (f->s <= 2048) {
-    set(d, "binomial", "reduce-binomial");
+    set(d, "binomial", "reduce-smp");
     snprintf(d->rule, sizeof d->rule, "n %lld <= 2048", (long long)f->s);
   } else if (f->count < f->pof2) {
-    set(d, "binomial", "reduce-binomial");
+    set(d, "binomial", "reduce-smp");
     snprintf(d->rule, sizeof d->rule, "n %lld > 2048, count %lld < pof2 %lld", (long long)f->s,
              (long long)f->count, (long long)f->pof2);
   } else {
@@ -487,7 +490,7 @@ static void ompi_reduce(int id, const call_facts *f, fs_mpi_decision *d) {
                                       "reduce-chain",
                                       "reduce-chain",
                                       "reduce-binary",
-                                      "reduce-binomial",
+                                      "reduce-smp",
                                       "reduce-in-order-binary",
                                       "reduce-rabenseifner"};
   snprintf(d->spec, sizeof d->spec, "%s", specs[id]);
@@ -653,6 +656,8 @@ fs_program *fs_generate_mpi_selected(fs_mpi_library library, fs_collective colle
   if (fs_mpi_select(library, &call, &choice, err)) return NULL;
   fs_generator_options picked = *o;
   fs_algorithm_spec_apply(&choice.spec, &picked);
+  picked.platform = NULL; /* the flat rules: one rank per node (bcast-smp and
+                             reduce-smp are then MPICH's binomial trees) */
   return choice.spec.generator->generate(&picked, err);
 }
 
