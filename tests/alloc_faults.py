@@ -65,6 +65,8 @@ def commands():
                                  "-o", "{out}/rm.dag.gz"]),
         ("gen-allreduce-smp", ["gen", "allreduce-smp", "--ranks", "4", "--nodes", "2", "--cores", "2",
                                "--size", "1KiB", "-o", "{out}/smp.dag"]),
+        ("gen-allreduce-ompi", ["gen", "allreduce-ompi", "--ranks", "5", "--size", "1KiB",
+                                "-o", "{out}/o.dag"]),
         ("convert-dag-gz", ["convert", "{in}/rd.dag", "{out}/rd.dag.gz"]),
         ("run-dag-hockney", ["run", "{in}/rd.dag", "--model", "hockney"]),
         ("run-goal-loggops", ["run", "{in}/b.goal", "--model", "loggops", "--format", "json"]),

@@ -99,12 +99,18 @@ START_TEST(registry) {
   /* then grouped by collective, in this order */
   const char *const collectives[] = {"bcast-",     "scatter-",   "gather-",   "reduce-",
                                      "allreduce-", "allgather-", "alltoall-", "barrier-"};
-  int group = 0;
+  int group = 0, selectors = 0;
   for (int i = 0; i < count; i++) {
     ck_assert_ptr_eq(fs_generator_find(all[i].name), &all[i]);
     ck_assert(all[i].summary && strlen(all[i].summary) > 10 && !strchr(all[i].summary, '\n'));
     ck_assert(all[i].generate != NULL);
     if (i < 2) continue;
+    /* the MPI libraries' selectors come last (test_mpi_selection) */
+    selectors += (all[i].traits & FS_GEN_SELECTOR) != 0;
+    if (selectors) {
+      ck_assert_msg(all[i].traits & FS_GEN_SELECTOR, "%s after the selectors", all[i].name);
+      continue;
+    }
     while (group < 8 && strncmp(all[i].name, collectives[group], strlen(collectives[group])))
       group++;
     ck_assert_msg(group < 8, "%s is out of its collective's group", all[i].name);

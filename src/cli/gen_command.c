@@ -11,6 +11,7 @@
 #include "formats/dag_writer.h"
 #include "formats/goal_writer.h"
 #include "generators/generators.h"
+#include "generators/mpi_selection.h"
 #include "cli/data_roots.h"
 #include "io/progress.h"
 #include "instruments/report.h"
@@ -179,7 +180,8 @@ static void print_gen_help(void) {
        "(LogGOPSim's schedgen, op for op) whose data flow does not compute the collective.\n"
        "The two-sided generators can be written as GOAL; these use puts (.dag only):");
   for (int i = 0, shown = 0; i < count; i++)
-    if (!(g[i].traits & FS_GEN_TWO_SIDED)) printf("%s%s", shown++ ? " " : "  ", g[i].name);
+    if (!(g[i].traits & (FS_GEN_TWO_SIDED | FS_GEN_SELECTOR)))
+      printf("%s%s", shown++ ? " " : "  ", g[i].name);
   putchar('\n');
 }
 
@@ -360,7 +362,8 @@ int fs_command_gen(int argc, char **argv) {
   fs_platform *platform = NULL;
   fs_platform_text platform_options = {0};
   const fs_generator *generator = NULL;
-  int status = FS_EXIT_USAGE, failed, rounds_given = 0;
+  int status = FS_EXIT_USAGE, failed, rounds_given = 0, selected = 0;
+  fs_mpi_choice choice;
   fs_cli_data found = {0};
   if (parse_gen_options(argc, argv, &name, &output, &format, &options, &platform_options,
                         &rounds_given, &err) ||
@@ -377,8 +380,13 @@ int fs_command_gen(int argc, char **argv) {
     goto done;
   }
   if (check_options_apply(generator, options_given(&options, &platform_options, rounds_given),
-                          &err) ||
-      check_goal_writable(generator, format, output, &err))
+                          &err))
+    goto done;
+  if (generator->traits & FS_GEN_SELECTOR) { /* it runs its library's pick */
+    if (fs_mpi_select_options(generator, &options, &choice, &err)) goto done;
+    selected = 1;
+  }
+  if (check_goal_writable(selected ? choice.spec.generator : generator, format, output, &err))
     goto done;
   fs_output *out = fs_output_open(output, &err); /* a bad path fails before any work */
   if (!out) goto done;
@@ -398,6 +406,11 @@ int fs_command_gen(int argc, char **argv) {
     status = fs_output_commit(out, &err) ? FS_EXIT_SIMULATION : FS_EXIT_OK;
   }
 done:
+  if (status == FS_EXIT_OK && selected) /* what the library picked, once it is written */
+    fprintf(stderr, "fennelsim gen: %s: %s picks %s [%s]: %s\n", generator->name,
+            fs_mpi_library_version(
+                (fs_mpi_library)fs_mpi_library_find(strrchr(generator->name, '-') + 1)),
+            choice.algorithm, choice.rule, choice.spec.text);
   if (status != FS_EXIT_OK) status = fs_exit_status_for(&err, status);
   if (status != FS_EXIT_OK) fprintf(stderr, "fennelsim gen: %s\n", err.message);
   fs_program_free(program);

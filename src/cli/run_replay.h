@@ -38,7 +38,8 @@ void fs_replay_report_json(FILE *out, const fs_replay *replay, const fs_engine *
   "                         `gen --list` (allreduce=rm:auto, bcast=binomial, barrier=nway:3);\n" \
   "                         defaults: barrier=dissemination bcast=binomial reduce=binomial\n"    \
   "                         allreduce=rd gather=binomial scatter=binomial allgather=rd\n"        \
-  "                         alltoall=pairwise\n"                                                 \
+  "                         alltoall=pairwise. C=mpich, C=ompi: what MPICH or Open MPI picks;\n" \
+  "                         all=mpich, all=ompi: for every collective (later items override)\n"  \
   "  --compute-scale X      the recorded computation times X (0.5: a CPU twice as fast)\n"       \
   "  --flop-rate R          flop/s for computations given in flops (SimGrid; default 1e9)\n"
 

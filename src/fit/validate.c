@@ -548,7 +548,8 @@ static int predict(const predictor *p, int64_t index, const fs_validate_algorith
 
 /* Every generator of collective c but the reference patterns that do not
  * compute it (FS_GEN_NOT_CORRECT: schedgen's allreduce_recdoub and
- * dissemination barrier; --algo names them), as candidates. */
+ * dissemination barrier; --algo names them) and the MPI libraries'
+ * selectors (FS_GEN_SELECTOR: they run one of the others), as candidates. */
 static int every_generator(fs_collective c, fs_validate_algorithm *list, int *count) {
   int n;
   const fs_generator *all = fs_generator_list(&n);
@@ -556,7 +557,7 @@ static int every_generator(fs_collective c, fs_validate_algorithm *list, int *co
   *count = 0;
   for (int i = 0; i < n && *count < FS_VALIDATE_MAX_CHOICES; i++) {
     if (strncmp(all[i].name, fs_collective_name(c), k) != 0 || all[i].name[k] != '-') continue;
-    if (all[i].traits & FS_GEN_NOT_CORRECT) continue;
+    if (all[i].traits & (FS_GEN_NOT_CORRECT | FS_GEN_SELECTOR)) continue;
     fs_error unused;
     if (fs_validate_algorithm_parse(c, all[i].name, strlen(all[i].name), &list[*count], &unused))
       return -1;

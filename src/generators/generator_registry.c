@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "generators/generators.h"
+#include "generators/mpi_selection.h"
 
 #define NONE FS_COLLECTIVE_NONE
 #define BARRIER FS_COLLECTIVE_BARRIER
@@ -167,6 +168,22 @@ static const fs_generator generators[] = {
     {"barrier-tree",
      "two-sided tree barrier as in Open MPI: hypercube binomial fan-in to 0, then fan-out",
      fs_generate_barrier_tree, 0, BARRIER, TWO},
+/* MPI libraries' selections (mpi_selection.h): each generates the algorithm
+ * its library picks for --ranks and --size */
+#define MPICH_SAYS "what MPICH 4.1-5.0.1 runs (flat MPIR rules, one rank per node)"
+#define OMPI_SAYS "what Open MPI 4.1/5.0 coll/tuned runs (fixed rules, commutative op)"
+#define SELECTOR_PAIR(name, coll, COLL, options)                                             \
+  {name "-mpich", MPICH_SAYS, fs_generate_##coll##_mpich, options, COLL, FS_GEN_SELECTOR}, { \
+    name "-ompi", OMPI_SAYS, fs_generate_##coll##_ompi, options, COLL, FS_GEN_SELECTOR       \
+  }
+    SELECTOR_PAIR("barrier", barrier, BARRIER, 0),
+    SELECTOR_PAIR("bcast", bcast, BCAST, FS_GEN_ROOT),
+    SELECTOR_PAIR("reduce", reduce, REDUCE, FS_GEN_ROOT | FS_GEN_REDUCE_TIME),
+    SELECTOR_PAIR("allreduce", allreduce, ALLREDUCE, FS_GEN_REDUCE_TIME),
+    SELECTOR_PAIR("gather", gather, GATHER, FS_GEN_ROOT),
+    SELECTOR_PAIR("scatter", scatter, SCATTER, FS_GEN_ROOT),
+    SELECTOR_PAIR("allgather", allgather, ALLGATHER, 0),
+    SELECTOR_PAIR("alltoall", alltoall, ALLTOALL, 0),
 };
 
 const fs_generator *fs_generator_list(int *count) {

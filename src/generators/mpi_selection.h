@@ -60,4 +60,41 @@ const char *fs_mpi_library_version(fs_mpi_library library);
 int fs_mpi_select(fs_mpi_library library, const fs_mpi_call *call, fs_mpi_choice *choice,
                   fs_error *err);
 
+/* The decision alone, as text (what fs_mpi_select parses): the library's
+ * algorithm, the rule that fired and the generator spec that reproduces it
+ * ("allreduce-rabenseifner", "bcast-knomial:ways=4"; "" when fennelsim does
+ * not generate it). Needs no generator to exist: tests check it by name.
+ * 0, or -1 with err when the call is outside the rules (no ranks, a
+ * negative size, a collective neither library's table covers). */
+typedef struct fs_mpi_decision {
+  char algorithm[96];
+  char rule[160];
+  char spec[FS_ALGORITHM_TEXT_MAX];
+} fs_mpi_decision;
+int fs_mpi_decide(fs_mpi_library library, const fs_mpi_call *call, fs_mpi_decision *decision,
+                  fs_error *err);
+
+/* For a selector generator (FS_GEN_SELECTOR, "<collective>-<library>"):
+ * its library's pick for the generator options o (ranks, size, element,
+ * root). gen uses it to say what was picked. */
+int fs_mpi_select_options(const fs_generator *selector, const fs_generator_options *o,
+                          fs_mpi_choice *choice, fs_error *err);
+/* A selector's schedule: the picked generator's, with the same options
+ * (the pick's own, such as ways=4, added). */
+fs_program *fs_generate_mpi_selected(fs_mpi_library library, fs_collective collective,
+                                     const fs_generator_options *o, fs_error *err);
+
+/* The generate() of the 16 selectors in the registry. */
+#define FS_MPI_SELECTOR_DECLARE(coll)                                                   \
+  fs_program *fs_generate_##coll##_mpich(const fs_generator_options *o, fs_error *err); \
+  fs_program *fs_generate_##coll##_ompi(const fs_generator_options *o, fs_error *err);
+FS_MPI_SELECTOR_DECLARE(barrier)
+FS_MPI_SELECTOR_DECLARE(bcast)
+FS_MPI_SELECTOR_DECLARE(reduce)
+FS_MPI_SELECTOR_DECLARE(allreduce)
+FS_MPI_SELECTOR_DECLARE(gather)
+FS_MPI_SELECTOR_DECLARE(scatter)
+FS_MPI_SELECTOR_DECLARE(allgather)
+FS_MPI_SELECTOR_DECLARE(alltoall)
+
 #endif

@@ -18,6 +18,23 @@ const char *fs_replay_algorithm_help(void) {
          "scatter=binomial allgather=rd alltoall=pairwise";
 }
 
+/* "all=NAME": every collective's generator COLLECTIVE-NAME (all=mpich,
+ * all=ompi: the libraries' selectors); each must exist. */
+static int parse_all(fs_lower_algorithm *table, const char *name, fs_error *err) {
+  if (strchr(name, ':'))
+    return fs_error_set(err, "--algo all=%s: all= takes no option (all=mpich, all=ompi)", name);
+  for (int which = 0; which < FS_ALGO_COUNT; which++) {
+    char full[300];
+    snprintf(full, sizeof full, "%s-%s", collective_names[which], name);
+    const fs_generator *g = fs_generator_find(full);
+    if (!g)
+      return fs_error_set(err, "--algo all=%s: no generator %s (all= takes mpich or ompi)", name,
+                          full);
+    table[which] = (fs_lower_algorithm){.generator = g};
+  }
+  return 0;
+}
+
 /* One "collective=name[:option]" of --algo. */
 static int parse_algorithm(fs_lower_algorithm *table, const char *text, size_t length,
                            fs_error *err) {
@@ -28,6 +45,7 @@ static int parse_algorithm(fs_lower_algorithm *table, const char *text, size_t l
   char *name = strchr(item, '=');
   if (!name) return fs_error_set(err, "--algo %s: expected COLLECTIVE=ALGORITHM[:OPTION]", item);
   *name++ = 0;
+  if (strcmp(item, "all") == 0) return parse_all(table, name, err);
   int which = 0;
   while (which < FS_ALGO_COUNT && strcmp(collective_names[which], item) != 0) which++;
   if (which == FS_ALGO_COUNT)
@@ -93,9 +111,18 @@ void fs_lower_describe_algorithms(const fs_lower_algorithm *table, char *text, s
   at[0] = 0;
   for (int i = 0; i < FS_ALGO_COUNT; i++) {
     if (!table[i].used) continue;
-    int n = snprintf(at, left, "%s%s=%s", at == text ? "" : " ", collective_names[i],
-                     table[i].generator->name);
+    const char *picked = table[i].picked;
+    int n = snprintf(at, left, "%s%s=%s%s%s%s", at == text ? "" : " ", collective_names[i],
+                     table[i].generator->name, picked[0] ? "(" : "", picked, picked[0] ? ")" : "");
     if (n < 0 || (size_t)n >= left) return;
     at += n, left -= (size_t)n;
   }
+}
+
+void fs_lower_note_pick(fs_lower_algorithm *a, const char *picked) {
+  size_t used = strlen(a->picked), n = strlen(picked);
+  for (const char *at = a->picked; (at = strstr(at, picked)) != NULL; at += n)
+    if ((at == a->picked || at[-1] == ',') && (at[n] == ',' || at[n] == 0)) return;
+  if (used + n + 2 > sizeof a->picked) return; /* the first ones are kept */
+  snprintf(a->picked + used, sizeof a->picked - used, "%s%s", used ? "," : "", picked);
 }

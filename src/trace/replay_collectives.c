@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "generators/mpi_selection.h"
 #include "trace/collective_patterns.h"
 
 /* ---- pass 1: each communicator's sequence of collectives ---- */
@@ -204,6 +205,10 @@ static const fs_program *generated(fs_lowering *s, int algo, int32_t ranks, int3
   fs_error why;
   fs_program *program = a->generator->generate(&o, &why);
   if (!program) return fs_lower_call_error(s, r, c, "%s", why.message), NULL;
+  fs_mpi_choice pick; /* a library's selector: say what it ran */
+  if ((a->generator->traits & FS_GEN_SELECTOR) &&
+      fs_mpi_select_options(a->generator, &o, &pick, &why) == 0)
+    fs_lower_note_pick(a, pick.spec.text);
   if (s->cache_count == s->cache_capacity) {
     int32_t capacity = s->cache_capacity ? s->cache_capacity * 2 : 16;
     fs_cached_schedule *cache = realloc(s->cache, (size_t)capacity * sizeof *cache);

@@ -39,12 +39,17 @@ typedef struct fs_lower_algorithm {
   int32_t ways;
   int64_t segment;
   int used;
+  char picked[160]; /* a selector's picks ("allreduce-rd,allreduce-rabenseifner") */
 } fs_lower_algorithm;
 
-/* The table from --algo text (NULL: the defaults); -1 with err. */
+/* The table from --algo text (NULL: the defaults; all=NAME: every
+ * collective's COLLECTIVE-NAME); -1 with err. */
 int fs_lower_parse_algorithms(fs_lower_algorithm *table, const char *text, fs_error *err);
-/* "allreduce=allreduce-rd ..." of the algorithms used, into text[size]. */
+/* "allreduce=allreduce-rd ..." of the algorithms used, into text[size]; a
+ * selector with what it picked: "allreduce=allreduce-ompi(allreduce-rd)". */
 void fs_lower_describe_algorithms(const fs_lower_algorithm *table, char *text, size_t size);
+/* Notes what a selector picked (once per name). */
+void fs_lower_note_pick(fs_lower_algorithm *a, const char *picked);
 
 /* ---- the state ---- */
 
