@@ -120,6 +120,43 @@ END_TEST
 
 /* Every field but wall is the same on 1 and 3 threads (jobs of unequal
  * sizes finish in other orders), with two models and two platforms. */
+/* A selector's cell names the library's pick and costs what the pick
+ * does. MPICH allreduce at 4 ranks: recursive doubling up to 8 B (2 rounds
+ * of 1000 + 8 ns: 2016 ns), Rabenseifner above when the count (S / 8)
+ * reaches pof2 = 4: at 64 B its cell equals allreduce-rabenseifner's. */
+START_TEST(selectors_record_their_pick) {
+  fs_algorithm_spec algorithms[2];
+  spec(&algorithms[0], "allreduce-mpich");
+  spec(&algorithms[1], "allreduce-rabenseifner");
+  const int32_t ranks[1] = {4};
+  const int64_t sizes[2] = {8, 64};
+  fs_sweep_model model = hockney_model();
+  fs_sweep_grid g = {.algorithms = algorithms,
+                     .algorithm_count = 2,
+                     .ranks = ranks,
+                     .rank_count = 1,
+                     .sizes = sizes,
+                     .size_count = 2,
+                     .models = &model,
+                     .model_count = 1,
+                     .seeds = 1,
+                     .threads = 2};
+  fs_sweep_results r;
+  fs_error e = {{0}};
+  ck_assert_msg(fs_sweep_run(&g, &r, &e) == 0, "%s", e.message);
+  const fs_sweep_cell *small = &r.cells[fs_sweep_index(&g, 0, 0, 0, 0, 0)];
+  const fs_sweep_cell *large = &r.cells[fs_sweep_index(&g, 0, 0, 1, 0, 0)];
+  const fs_sweep_cell *direct = &r.cells[fs_sweep_index(&g, 1, 0, 1, 0, 0)];
+  ck_assert_str_eq(small->picked, "allreduce-rd");
+  ck_assert_int_eq(small->makespan, 2016 * FS_NS);
+  ck_assert_str_eq(large->picked, "allreduce-rabenseifner");
+  ck_assert_int_eq(large->makespan, direct->makespan);
+  ck_assert_int_eq(large->tasks, direct->tasks);
+  ck_assert_str_eq(direct->picked, ""); /* not a selector */
+  fs_sweep_results_free(&r);
+}
+END_TEST
+
 START_TEST(thread_count_independent) {
   int count = fs_algorithm_variants(FS_COLLECTIVE_ALLREDUCE, NULL, 0);
   fs_algorithm_spec *algorithms = malloc((size_t)count * sizeof *algorithms);
@@ -364,6 +401,7 @@ static Suite *sweep_suite(void) {
   TCase *grid = tcase_create("grid");
   tcase_add_test(grid, exact_hockney_cells);
   tcase_add_test(grid, skipped_cells);
+  tcase_add_test(grid, selectors_record_their_pick);
   tcase_add_test(grid, thread_count_independent);
   tcase_add_test(grid, seeds_statistics);
   tcase_add_test(grid, lowest_failure);

@@ -21,6 +21,7 @@
 
 #include "core/engine.h"
 #include "generators/data_flow_check.h"
+#include "generators/mpi_selection.h"
 #include "io/progress.h"
 #include "models/model_registry.h"
 #include "models/platform_parameters.h"
@@ -219,9 +220,10 @@ static int check_flow(const fs_program *p, const fs_data_flow *flow, fs_error *e
   return 0;
 }
 
-/* Generates the job's program (NULL: skipped or failed, as *failed says). */
+/* Generates the job's program (NULL: skipped or failed, as *failed says);
+ * a selector's pick (its canonical spec) into picked, else "". */
 static fs_program *generate(sweep_worker *w, const sweep_job *j, fs_data_flow *flow, int *failed,
-                            fs_error *err) {
+                            char picked[FS_ALGORITHM_TEXT_MAX], fs_error *err) {
   const fs_sweep_grid *g = w->s->grid;
   const fs_algorithm_spec *spec = &g->algorithms[j->algorithm];
   fs_platform *platform = job_platform(w, j, failed, err);
@@ -234,6 +236,17 @@ static fs_program *generate(sweep_worker *w, const sweep_job *j, fs_data_flow *f
   fs_algorithm_spec_apply(spec, &o);
   fs_program *p = spec->generator->generate(&o, err);
   fs_platform_free(platform);
+  picked[0] = 0;
+  fs_mpi_choice choice;
+  if (p && (spec->generator->traits & FS_GEN_SELECTOR)) {
+    o.platform = NULL; /* freed; the pick reads ranks, size, element and root */
+    if (fs_mpi_select_options(spec->generator, &o, &choice, err)) {
+      fs_program_free(p);
+      *failed = 1;
+      return NULL;
+    }
+    memcpy(picked, choice.spec.text, FS_ALGORITHM_TEXT_MAX);
+  }
   *failed = p == NULL;
   return p;
 }
@@ -249,7 +262,8 @@ static int run_job(sweep_worker *w, const sweep_job *j) {
   fs_data_flow_init(&flow);
   double start = seconds_now();
   int failed;
-  fs_program *p = generate(w, j, &flow, &failed, &err);
+  char picked[FS_ALGORITHM_TEXT_MAX];
+  fs_program *p = generate(w, j, &flow, &failed, picked, &err);
   int status = 0;
   if (!p) {
     if (fatal(&err))
@@ -272,6 +286,7 @@ static int run_job(sweep_worker *w, const sweep_job *j) {
       snprintf(c->reason, sizeof c->reason, "%s", err.message);
     }
     c->tasks = p->tasks;
+    memcpy(c->picked, picked, sizeof c->picked);
     c->wall = shared + (seconds_now() - begin);
   }
   fs_program_free(p);
