@@ -161,7 +161,7 @@ START_TEST(unknown_commands) {
          "fennelsim: unknown command 'valdate'; did you mean validate? (see "
          "fennelsim --help)\n");
   expect("frobnicate", 2,
-         "fennelsim: unknown command 'frobnicate'; the commands: gen, run, best, "
+         "fennelsim: unknown command 'frobnicate'; the commands: gen, run, best, sweep, "
          "convert, merge, probe, fit, validate, help, version (see fennelsim "
          "--help)\n");
 }
@@ -270,7 +270,7 @@ START_TEST(help_command_equals_command_help) {
          "fennelsim: unknown command 'rnu'; did you mean run? (see fennelsim "
          "--help)\n");
   expect("help nosuch", 2,
-         "fennelsim: unknown command 'nosuch'; the commands: gen, run, best, "
+         "fennelsim: unknown command 'nosuch'; the commands: gen, run, best, sweep, "
          "convert, merge, probe, fit, validate, help, version (see fennelsim "
          "--help)\n");
   expect("help run gen", 2, "fennelsim: help takes one command (got run and gen)\n");

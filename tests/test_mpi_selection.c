@@ -339,11 +339,9 @@ START_TEST(ompi_algorithms_and_fallbacks) {
       {OMPI, ALLREDUCE, 16, 64 * K, 8 * K, "allreduce-linear",
        "tuned 6 (rabenseifner) as basic_linear"},
       /* nonoverlapping: the reduce and bcast tables at the same P and n */
-      {OMPI, ALLREDUCE, 128, 1 * K, 0,
-       "allreduce-reduce-bcast:schedule=reduce-smp+bcast-binary",
+      {OMPI, ALLREDUCE, 128, 1 * K, 0, "allreduce-reduce-bcast:schedule=reduce-smp+bcast-binary",
        "tuned 2 (nonoverlapping: reduce 5 (binomial), bcast 5 (binary_tree))"},
-      {OMPI, ALLREDUCE, 512, 1 * K, 0,
-       "allreduce-reduce-bcast:schedule=reduce-smp+bcast-knomial",
+      {OMPI, ALLREDUCE, 512, 1 * K, 0, "allreduce-reduce-bcast:schedule=reduce-smp+bcast-knomial",
        "tuned 2 (nonoverlapping: reduce 5 (binomial), bcast 7 (knomial))"},
       {OMPI, ALLREDUCE, 4096, 1 * K, 0,
        "allreduce-reduce-bcast:schedule=reduce-in-order-binary+bcast-knomial",

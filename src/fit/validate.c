@@ -81,8 +81,8 @@ int fs_validate_algorithm_parse(fs_collective c, const char *text, size_t length
                         shown, fs_collective_name(c), fs_collective_name(c), fs_collective_name(c));
   if (option && !*option) return fs_error_set(err, "%s: expected an option after ':'", shown);
   if (option && algorithm_option(out, shown, option, err)) return -1;
-  if ((out->generator->options & FS_GEN_SCHEDULE) && !out->schedule[0])
-    strcpy(out->schedule, "auto"); /* Alg. 7's schedule: rm needs one */
+  if (strcmp(out->generator->name, "allreduce-rm") == 0 && !out->schedule[0])
+    strcpy(out->schedule, "auto"); /* Alg. 7's schedule: rm needs one (the others default) */
   if (out->schedule[0])
     snprintf(out->name, sizeof out->name, "%s:%s", out->generator->name, out->schedule);
   else if (option)

@@ -193,9 +193,12 @@ typedef struct variant_list {
 } variant_list;
 
 static const variant_list variant_lists[] = {
-    {"allreduce-dissemination", {"ways=2", "ways=3"}},    {"barrier-nway", {"ways=3", "ways=4"}},
-    {"bcast-chain", {"segment=32KiB", "segment=128KiB"}}, {"bcast-knomial", {"ways=2", "ways=8"}},
+    {"allreduce-dissemination", {"ways=2", "ways=3"}},
+    {"barrier-nway", {"ways=3", "ways=4"}},
+    {"bcast-chain", {"segment=32KiB", "segment=128KiB"}},
+    {"bcast-knomial", {"ways=2", "ways=8"}},
     {"alltoall-scattered", {"ways=8", "ways=128"}},
+    {"allreduce-reduce-bcast", {NULL}}, /* its options go to the parts: its default's take none */
 };
 
 static const char *const segment_items[] = {"segment=8KiB", "segment=32KiB", "segment=128KiB"};
