@@ -184,55 +184,84 @@ int fs_option_check_outputs(int argc, char **argv, const fs_named_path *outputs,
   return 0;
 }
 
-/* ---- --sizes: a list of sizes and ranges ------------------------------------ */
+/* ---- lists of sizes or counts and their ranges (--sizes, --ranks) ------------ */
 
-/* One item of a size list: "1KiB", or "A..B*F" (A, A*F, ... up to B).
- * Appends to list[*n]. */
-static int sizes_item(const char *name, const char *value, const char *item, size_t length,
-                      int64_t *list, int *n, fs_error *err) {
-  const char *dots = NULL;
-  for (size_t i = 0; i + 1 < length && !dots; i++)
-    if (item[i] == '.' && item[i + 1] == '.') dots = item + i;
-  int64_t low, high, factor = 1;
+typedef struct number_kind {
+  int sizes;        /* sizes with units (0 allowed alone); else counts 1..max */
+  int64_t max;      /* counts: the largest */
+  int capacity;     /* items at most */
+  const char *what; /* "sizes", "rank counts" */
+} number_kind;
+
+static int parse_number(const number_kind *k, const char *text, size_t length, int64_t *out) {
+  return k->sizes ? fs_parse_size(text, length, out) : fs_parse_count(text, length, 1, k->max, out);
+}
+
+static int item_error(const number_kind *k, const char *name, const char *value, const char *item,
+                      size_t length, int range, fs_error *err) {
+  if (k->sizes)
+    return fs_error_set(err,
+                        range ? "%s %s: '%.*s': expected a range LOW..HIGH*FACTOR such as "
+                                "8B..1MiB*4 (1 <= LOW <= HIGH, FACTOR a whole number >= 2)"
+                              : "%s %s: '%.*s': expected a size such as 8B, 4KiB or 1MB",
+                        name, value, (int)length, item);
+  if (range)
+    return fs_error_set(err,
+                        "%s %s: '%.*s': expected LOW..HIGH*FACTOR (64..4096*2) or LOW..HIGH+STEP "
+                        "(2..64+2), 1 <= LOW <= HIGH <= %lld",
+                        name, value, (int)length, item, (long long)k->max);
+  return fs_error_set(err, "%s %s: '%.*s': expected a rank count from 1 to %lld", name, value,
+                      (int)length, item, (long long)k->max);
+}
+
+/* One item: a number, "A..B*F" (A, A*F, ... up to B) or, for counts,
+ * "A..B+D" (A, A+D, ... up to B). Appends to list[*n]. */
+static int list_item(const number_kind *k, const char *name, const char *value, const char *item,
+                     size_t length, int64_t *list, int *n, fs_error *err) {
+  const char *dots = NULL, *end = item + length, *op = NULL;
+  for (const char *c = item; c + 1 < end && !dots; c++)
+    if (c[0] == '.' && c[1] == '.') dots = c;
+  int64_t low, high, step = 1;
+  int multiply = 0;
   if (!dots) {
-    if (fs_parse_size(item, length, &low))
-      return fs_error_set(err, "%s %s: '%.*s': expected a size such as 8B, 4KiB or 1MB", name,
-                          value, (int)length, item);
+    if (parse_number(k, item, length, &low))
+      return item_error(k, name, value, item, length, 0, err);
     high = low;
   } else {
-    const char *star = memchr(dots, '*', length - (size_t)(dots - item));
-    if (!star || fs_parse_size(item, (size_t)(dots - item), &low) ||
-        fs_parse_size(dots + 2, (size_t)(star - dots - 2), &high) ||
-        fs_parse_count(star + 1, length - (size_t)(star + 1 - item), 2, 1 << 20, &factor) ||
+    for (op = dots + 2; op < end && *op != '*' && (k->sizes || *op != '+');) op++;
+    multiply = op < end && *op == '*';
+    if (op == end || parse_number(k, item, (size_t)(dots - item), &low) ||
+        parse_number(k, dots + 2, (size_t)(op - dots - 2), &high) ||
+        fs_parse_count(op + 1, (size_t)(end - op - 1), multiply ? 2 : 1,
+                       k->sizes ? 1 << 20 : k->max, &step) ||
         low < 1 || high < low)
-      return fs_error_set(err,
-                          "%s %s: '%.*s': expected a range LOW..HIGH*FACTOR such as "
-                          "8B..1MiB*4 (1 <= LOW <= HIGH, FACTOR a whole number >= 2)",
-                          name, value, (int)length, item);
+      return item_error(k, name, value, item, length, 1, err);
   }
-  for (int64_t s = low; s <= high; s = factor > 1 && s <= high / factor ? s * factor : high + 1) {
-    if (*n == FS_OPTION_SIZES_MAX)
-      return fs_error_set(err, "%s %s: more than %d sizes", name, value, FS_OPTION_SIZES_MAX);
-    list[(*n)++] = s;
-    if (factor == 1) break;
+  for (int64_t v = low; v <= high;) {
+    if (*n == k->capacity)
+      return fs_error_set(err, "%s %s: more than %d %s", name, value, k->capacity, k->what);
+    list[(*n)++] = v;
+    if (!dots) break;
+    v = !multiply ? v + step : v <= high / step ? v * step : high + 1; /* no overflow */
   }
   return 0;
 }
 
-int fs_option_sizes(const char *name, const char *value, int64_t **out, int *count, fs_error *err) {
-  int64_t *list = malloc(FS_OPTION_SIZES_MAX * sizeof *list);
+/* The comma-separated items of value into a malloc'd *out. */
+static int number_list(const number_kind *k, const char *name, const char *value, int64_t **out,
+                       int *count, fs_error *err) {
+  int64_t *list = malloc((size_t)k->capacity * sizeof *list);
   if (!list) return fs_error_set(err, "out of memory");
   int n = 0;
   for (const char *at = value;; at++) {
     size_t length = strcspn(at, ",");
     if (length == 0) {
       free(list);
-      return fs_error_set(err,
-                          "%s %s: an empty item: expected sizes such as 8B,1KiB,1MiB or a "
-                          "range 8B..1MiB*4",
-                          name, value);
+      return fs_error_set(err, "%s %s: an empty item: expected %s", name, value,
+                          k->sizes ? "sizes such as 8B,1KiB,1MiB or a range 8B..1MiB*4"
+                                   : "counts such as 64,128 or a range 64..4096*2");
     }
-    if (sizes_item(name, value, at, length, list, &n, err)) {
+    if (list_item(k, name, value, at, length, list, &n, err)) {
       free(list);
       return -1;
     }
@@ -240,5 +269,23 @@ int fs_option_sizes(const char *name, const char *value, int64_t **out, int *cou
     if (!*at) break;
   }
   *out = list, *count = n;
+  return 0;
+}
+
+int fs_option_sizes(const char *name, const char *value, int64_t **out, int *count, fs_error *err) {
+  const number_kind sizes = {1, 0, FS_OPTION_SIZES_MAX, "sizes"};
+  return number_list(&sizes, name, value, out, count, err);
+}
+
+int fs_option_counts(const char *name, const char *value, int64_t max, int capacity, int32_t **out,
+                     int *count, fs_error *err) {
+  const number_kind counts = {0, max, capacity, "rank counts"};
+  int64_t *list;
+  if (number_list(&counts, name, value, &list, count, err)) return -1;
+  int32_t *narrow = malloc((size_t)*count * sizeof *narrow + 1);
+  if (!narrow) return free(list), fs_error_set(err, "out of memory");
+  for (int i = 0; i < *count; i++) narrow[i] = (int32_t)list[i]; /* max fits int32 */
+  free(list);
+  *out = narrow;
   return 0;
 }

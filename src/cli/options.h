@@ -56,6 +56,10 @@ int fs_option_check_outputs(int argc, char **argv, const fs_named_path *outputs,
  * is malloc'd (the caller frees it). 0, or -1 with err naming the item. */
 #define FS_OPTION_SIZES_MAX 4096
 int fs_option_sizes(const char *name, const char *value, int64_t **out, int *count, fs_error *err);
+/* --ranks LIST: counts from 1 to max (at most INT32_MAX) and ranges, "64,128",
+ * "64..4096*2", "2..64+2"; at most capacity of them. As fs_option_sizes. */
+int fs_option_counts(const char *name, const char *value, int64_t max, int capacity, int32_t **out,
+                     int *count, fs_error *err);
 
 int fs_command_run(int argc, char **argv);
 int fs_command_gen(int argc, char **argv);

@@ -198,66 +198,6 @@ static int parse_options(int argc, char **argv, sweep_options *o, fs_error *err)
   return fs_option_check_outputs(argc, argv, outputs, 2, err);
 }
 
-/* ---- --ranks: counts and ranges ---------------------------------------- */
-
-/* One item: "64", "64..4096*2" or "2..64+2", appended to list[*n]. */
-static int ranks_item(const char *value, const char *item, size_t length, int32_t *list, int *n,
-                      fs_error *err) {
-  int64_t low, high, step = 0;
-  const char *dots = strstr(item, "..");
-  int multiply = 0;
-  if (!dots || dots >= item + length) {
-    if (fs_parse_count(item, length, 1, SWEEP_RANK_LIMIT, &low))
-      return fs_error_set(err, "--ranks %s: '%.*s': expected a rank count from 1 to %lld", value,
-                          (int)length, item, (long long)SWEEP_RANK_LIMIT);
-    high = low, step = 1;
-  } else {
-    const char *op = dots + 2;
-    while (op < item + length && *op != '*' && *op != '+') op++;
-    multiply = op < item + length && *op == '*';
-    if (op == item + length ||
-        fs_parse_count(item, (size_t)(dots - item), 1, SWEEP_RANK_LIMIT, &low) ||
-        fs_parse_count(dots + 2, (size_t)(op - dots - 2), 1, SWEEP_RANK_LIMIT, &high) ||
-        fs_parse_count(op + 1, length - (size_t)(op + 1 - item), multiply ? 2 : 1, SWEEP_RANK_LIMIT,
-                       &step) ||
-        high < low)
-      return fs_error_set(err,
-                          "--ranks %s: '%.*s': expected LOW..HIGH*FACTOR (64..4096*2) or "
-                          "LOW..HIGH+STEP (2..64+2), 1 <= LOW <= HIGH <= %lld",
-                          value, (int)length, item, (long long)SWEEP_RANK_LIMIT);
-  }
-  for (int64_t r = low; r <= high; r = multiply ? r * step : r + step) {
-    if (*n == SWEEP_RANKS_MAX)
-      return fs_error_set(err, "--ranks %s: more than %d rank counts", value, SWEEP_RANKS_MAX);
-    list[(*n)++] = (int32_t)r;
-  }
-  return 0;
-}
-
-static int parse_ranks(const char *value, int32_t **out, int *count, fs_error *err) {
-  int32_t *list = malloc(SWEEP_RANKS_MAX * sizeof *list);
-  if (!list) return fs_error_set(err, "out of memory");
-  int n = 0;
-  for (const char *at = value;; at++) {
-    size_t length = strcspn(at, ",");
-    if (length == 0) {
-      free(list);
-      return fs_error_set(err,
-                          "--ranks %s: an empty item: expected counts such as 64,128 or "
-                          "a range 64..4096*2",
-                          value);
-    }
-    if (ranks_item(value, at, length, list, &n, err)) {
-      free(list);
-      return -1;
-    }
-    at += length;
-    if (!*at) break;
-  }
-  *out = list, *count = n;
-  return 0;
-}
-
 /* ---- the algorithms ------------------------------------------------------ */
 
 /* Appends a collective's algorithms (defaults only unless --variants). */
@@ -496,7 +436,8 @@ static int write_outputs(const sweep_options *o, const fs_sweep_grid *g, const f
 static int build_grid(sweep_options *o, sweep_setup *s, fs_sweep_grid *g, fs_error *err) {
   if (fs_cli_data_open(&s->data, err) ||
       build_algorithms(o, &s->algorithms, &s->algorithm_count, err) ||
-      parse_ranks(o->ranks_text, &s->ranks, &s->rank_count, err) ||
+      fs_option_counts("--ranks", o->ranks_text, SWEEP_RANK_LIMIT, SWEEP_RANKS_MAX, &s->ranks,
+                       &s->rank_count, err) ||
       fs_option_sizes("--size", o->sizes_text ? o->sizes_text : "8B", &s->sizes, &s->size_count,
                       err) ||
       build_platforms(o, s, err) || build_models(o, s, err))

@@ -32,24 +32,14 @@ static int check_options(const fs_generator_options *o, fs_error *err) {
   return fs_gen_refuse_reduce_time(NAME, o, "a barrier has no reduction", err);
 }
 
-/* A recv or send of `rank` after its previous task last[rank] (-1: none),
- * which it then replaces. */
-static int add_next(fs_program *p, fs_task_kind kind, int32_t rank, int32_t peer, int64_t size,
-                    int32_t label, int32_t *last) {
-  int32_t t = fs_gen_message(p, kind, rank, peer, size, label);
-  if (t < 0 || (last[rank] >= 0 && fs_program_depend(p, t, last[rank], FS_AFTER_END))) return -1;
-  last[rank] = t;
-  return 0;
-}
-
 /* One trip of the token around the ring. */
 static int add_ring(fs_program *p, int32_t n, int64_t size, int32_t label, int32_t *last) {
-  if (label < 0 || add_next(p, FS_SEND, 0, 1, size, label, last)) return -1;
+  if (label < 0 || fs_gen_message_after(p, FS_SEND, 0, 1, size, label, last)) return -1;
   for (int32_t r = 1; r < n; r++)
-    if (add_next(p, FS_RECV, r, r - 1, size, label, last) ||
-        add_next(p, FS_SEND, r, (r + 1) % n, size, label, last))
+    if (fs_gen_message_after(p, FS_RECV, r, r - 1, size, label, last) ||
+        fs_gen_message_after(p, FS_SEND, r, (r + 1) % n, size, label, last))
       return -1;
-  return add_next(p, FS_RECV, 0, n - 1, size, label, last);
+  return fs_gen_message_after(p, FS_RECV, 0, n - 1, size, label, last);
 }
 
 fs_program *fs_generate_barrier_double_ring(const fs_generator_options *o, fs_error *err) {

@@ -29,16 +29,6 @@ static int check_options(const fs_generator_options *o, fs_error *err) {
   return fs_gen_refuse_reduce_time(NAME, o, "a barrier has no reduction", err);
 }
 
-/* A recv or send of `rank` after its previous task last[rank] (-1: none),
- * which it then replaces. */
-static int add_next(fs_program *p, fs_task_kind kind, int32_t rank, int32_t peer, int64_t size,
-                    int32_t label, int32_t *last) {
-  int32_t t = fs_gen_message(p, kind, rank, peer, size, label);
-  if (t < 0 || (last[rank] >= 0 && fs_program_depend(p, t, last[rank], FS_AFTER_END))) return -1;
-  last[rank] = t;
-  return 0;
-}
-
 /* Rank r's exchange with partner r ^ jump, when Open MPI's loop makes one:
  * in the fan-in it receives from a higher partner and sends to a lower
  * one, in the fan-out the reverse. */
@@ -47,7 +37,8 @@ static int add_step(fs_program *p, const fs_generator_options *o, int32_t r, int
   int64_t partner = r ^ jump;
   if ((partner & (jump - 1)) != 0 || partner >= o->ranks) return 0;
   int receives = (partner > r) == fan_in;
-  return add_next(p, receives ? FS_RECV : FS_SEND, r, (int32_t)partner, o->size, label, last);
+  return fs_gen_message_after(p, receives ? FS_RECV : FS_SEND, r, (int32_t)partner, o->size, label,
+                              last);
 }
 
 static int add_phases(fs_program *p, const fs_generator_options *o, int32_t *last) {

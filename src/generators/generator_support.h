@@ -120,6 +120,17 @@ static inline int32_t fs_gen_recv(fs_program *p, int32_t rank, int32_t from, int
   return fs_gen_message(p, FS_RECV, rank, from, size, label);
 }
 
+/* A blocking send or recv of `rank` after its previous task last[rank]
+ * (-1: none), which it then replaces: one rank's calls in program order.
+ * 0, or -1 when out of memory. */
+static inline int fs_gen_message_after(fs_program *p, fs_task_kind kind, int32_t rank, int32_t peer,
+                                       int64_t size, int32_t label, int32_t *last) {
+  int32_t t = fs_gen_message(p, kind, rank, peer, size, label);
+  if (t < 0 || (last[rank] >= 0 && fs_program_depend(p, t, last[rank], FS_AFTER_END))) return -1;
+  last[rank] = t;
+  return 0;
+}
+
 /* A blocking sendrecv (MPI_Sendrecv): the recv from `from`, then the send
  * to `to`, each after the rank's previous recv and send (last[0], last[1];
  * -1 before the first step), which it then replaces. 0, or -1 when out of
