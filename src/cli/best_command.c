@@ -295,8 +295,8 @@ static int search_and_report(best_options *o, const char *describe, fs_error *er
   fs_sweep_platform platform = {o->platform.nodes, o->platform.cores, o->platform.mapping,
                                 o->platform.file, ""};
   char where[300], noise[1024];
-  platform_label(&o->platform, where, sizeof where);
-  snprintf(platform.label, sizeof platform.label, "%s", where);
+  platform_label(&o->platform, where, sizeof where); /* the report's; the sweep's is cut */
+  platform_label(&o->platform, platform.label, sizeof platform.label);
   fs_noise_spec(o->noise, noise, sizeof noise);
   fs_best_size *sizes = calloc((size_t)o->size_count, sizeof *sizes);
   if (!sizes) return fs_error_set(err, "out of memory");

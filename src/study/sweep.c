@@ -141,13 +141,21 @@ static int fatal(const fs_error *err) {
   return fs_error_is_out_of_memory(err) || fs_error_is_too_large(err);
 }
 
+/* A skipped cell's reason, cut to its buffer when longer. */
+static void set_reason(fs_sweep_cell *c, const char *reason) {
+  size_t n = strlen(reason);
+  if (n >= sizeof c->reason) n = sizeof c->reason - 1;
+  memcpy(c->reason, reason, n);
+  c->reason[n] = 0;
+}
+
 static void skip_job(sweep *s, const sweep_job *j, const char *reason) {
   const fs_sweep_grid *g = s->grid;
   int64_t stride = g->platform_count > 0 ? g->platform_count : 1;
   for (int m = 0; m < g->model_count; m++) {
     fs_sweep_cell *c = &s->results->cells[j->first + m * stride];
     c->status = FS_SWEEP_SKIPPED;
-    snprintf(c->reason, sizeof c->reason, "%s", reason);
+    set_reason(c, reason);
   }
 }
 
@@ -283,7 +291,7 @@ static int run_job(sweep_worker *w, const sweep_job *j) {
     if (simulated < 0) status = -1, fail(s, j, m, &err);
     if (simulated > 0) {
       c->status = FS_SWEEP_SKIPPED;
-      snprintf(c->reason, sizeof c->reason, "%s", err.message);
+      set_reason(c, err.message);
     }
     c->tasks = p->tasks;
     memcpy(c->picked, picked, sizeof c->picked);
