@@ -306,7 +306,7 @@ static int check_model(sweep_setup *s, int m, const char *compute, fs_error *err
   fs_parameter items[80];
   if (count + 4 > (int)(sizeof items / sizeof items[0]))
     return fs_error_set(err, "--model %s: too many parameters", s->models[m].label);
-  memcpy(items, own->items, (size_t)count * sizeof *items);
+  if (count) memcpy(items, own->items, (size_t)count * sizeof *items);
   const fs_sweep_platform *p = s->platform_count ? &s->platforms[0] : NULL;
   const char *keys[4] = {"nodes", "cores", "mapping", "platform"};
   const char *values[4] = {p ? p->nodes : NULL, p ? p->cores : NULL, p ? p->mapping : NULL,

@@ -253,7 +253,7 @@ static fs_program *generate(sweep_worker *w, const sweep_job *j, fs_data_flow *f
       *failed = 1;
       return NULL;
     }
-    memcpy(picked, choice.spec.text, FS_ALGORITHM_TEXT_MAX);
+    memcpy(picked, choice.spec.text, strlen(choice.spec.text) + 1); /* the same size */
   }
   *failed = p == NULL;
   return p;
@@ -294,7 +294,7 @@ static int run_job(sweep_worker *w, const sweep_job *j) {
       set_reason(c, err.message);
     }
     c->tasks = p->tasks;
-    memcpy(c->picked, picked, sizeof c->picked);
+    memcpy(c->picked, picked, strlen(picked) + 1); /* the rest stays zero: cells compare */
     c->wall = shared + (seconds_now() - begin);
   }
   fs_program_free(p);
