@@ -89,12 +89,11 @@ def commands():
         ("sweep-plot", ["sweep", "allreduce-mpich", "allreduce-ring", "--ranks", "4",
                         "--size", "8B,1KiB", "--model", "hockney", "--threads", "1",
                         "--plot", "{out}/sweep.svg"]),
-        ("best", ["best", "barrier", "--ranks", "5", "--model", "hockney", "--threads", "1",
-                  "--format", "json", "-o", "{out}/best.json"]),
-        ("best-sizes", ["best", "allreduce", "--ranks", "6", "--sizes", "8B,4KiB",
-                        "--model", "hockney", "--candidates", "3", "--threads", "1",
-                        "--seeds", "2", "--noise", "net=lognormal:sigma=0.1",
-                        "--rank-by", "p99"]),
+        ("best", ["best", "allreduce", "--ranks", "4", "--model", "hockney", "--threads", "1",
+                  "--candidates", "2", "--format", "json", "-o", "{out}/best.json"]),
+        ("best-sizes", ["best", "barrier", "--ranks", "3", "--sizes", "0,8B",
+                        "--model", "hockney", "--threads", "1", "--seeds", "2",
+                        "--noise", "net=lognormal:sigma=0.1", "--rank-by", "p99"]),
     ]
 
 

@@ -299,7 +299,7 @@ static int search_and_report(best_options *o, const char *describe, fs_error *er
   platform_label(&o->platform, platform.label, sizeof platform.label);
   fs_noise_spec(o->noise, noise, sizeof noise);
   fs_best_size *sizes = calloc((size_t)o->size_count, sizeof *sizes);
-  if (!sizes) return fs_error_set(err, "out of memory");
+  if (!sizes) return fs_error_set(err, "out of memory"), FS_EXIT_USAGE;
   int status = FS_EXIT_OK;
   for (int i = 0; i < o->size_count && status == FS_EXIT_OK; i++)
     if (search_size(o, &model, fs_platform_text_given(&o->platform) ? &platform : NULL, o->sizes[i],
@@ -323,7 +323,7 @@ static int search_and_report(best_options *o, const char *describe, fs_error *er
                       .sizes = sizes,
                       .size_count = o->size_count};
   fs_output *out = status == FS_EXIT_OK ? fs_output_open(o->output ? o->output : "-", err) : NULL;
-  if (status == FS_EXIT_OK && !out) status = FS_EXIT_SIMULATION;
+  if (status == FS_EXIT_OK && !out) status = fs_exit_status_for(err, FS_EXIT_SIMULATION);
   if (out) {
     fs_best_write(out, &r);
     if (fs_output_commit(out, err)) status = fs_exit_status_for(err, FS_EXIT_SIMULATION);
