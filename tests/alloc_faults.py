@@ -81,7 +81,7 @@ def commands():
                        "net=empirical:file={in}/noise.txt", "--noise", "host=lognormal:sigma=0.1",
                        "--seeds", "3", "--threads", "1", "--samples", "{out}/s.csv",
                        "--histogram", "{out}/h.svg", "--bandwidth"]),
-        ("sweep", ["sweep", "allreduce-rd", "bcast", "--ranks", "3,4", "--size", "8B,1KiB",
+        ("sweep", ["sweep", "allreduce-rd", "bcast-binomial", "--ranks", "3", "--size", "8B",
                    "--model", "hockney", "--model", "pipelined:beta=0.4ns", "--cores", "2",
                    "--mapping", "seq,rr", "--check", "--seeds", "2", "--noise",
                    "net=lognormal:sigma=0.1", "--threads", "2", "--format", "json",
