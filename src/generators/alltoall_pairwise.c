@@ -41,12 +41,6 @@ static int add_message(fs_program *p, const fs_generator_options *o, fs_task_kin
          fs_gen_flow_range(o, t, kind == FS_SEND ? FS_FLOW_READ : FS_FLOW_WRITE, block, 1);
 }
 
-/* N*N blocks of S bytes, or -1 (the flow then fails) when that overflows. */
-static int64_t all_blocks(const fs_generator_options *o) {
-  int64_t blocks = (int64_t)o->ranks * o->ranks;
-  return o->size > 0 && blocks > INT64_MAX / o->size ? -1 : blocks * o->size;
-}
-
 fs_program *fs_generate_alltoall_pairwise(const fs_generator_options *o, fs_error *err) {
   if (check_options(o, err)) return NULL;
   int32_t n = o->ranks;
@@ -57,8 +51,8 @@ fs_program *fs_generate_alltoall_pairwise(const fs_generator_options *o, fs_erro
   fs_program *p = fs_gen_begin(NAME, n, tasks, dependencies, err);
   if (!p) return NULL;
   /* fs_gen_begin accepted 2N(N-1) tasks, so N*N blocks fit an int32 */
-  int failed =
-      fs_gen_flow_begin(o, FS_COLLECTIVE_ALLTOALL, 0, (int32_t)((int64_t)n * n), all_blocks(o));
+  int failed = fs_gen_flow_begin(o, FS_COLLECTIVE_ALLTOALL, 0, (int32_t)((int64_t)n * n),
+                                 fs_gen_alltoall_bytes(o));
   for (int32_t s = 1; s < n && !failed; s++) {
     char text[24];
     int length = snprintf(text, sizeof text, "step%d", s);

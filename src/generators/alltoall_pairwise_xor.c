@@ -42,12 +42,6 @@ static int add_exchange(fs_program *p, const fs_generator_options *o, int32_t r,
          fs_gen_flow_range(o, last[1], FS_FLOW_READ, r * n + partner, 1);
 }
 
-/* N*N blocks of S bytes, or -1 (the flow then fails) when that overflows. */
-static int64_t all_blocks(const fs_generator_options *o) {
-  int64_t blocks = (int64_t)o->ranks * o->ranks;
-  return o->size > 0 && blocks > INT64_MAX / o->size ? -1 : blocks * o->size;
-}
-
 fs_program *fs_generate_alltoall_pairwise_xor(const fs_generator_options *o, fs_error *err) {
   if (check_options(o, err)) return NULL;
   int32_t n = o->ranks;
@@ -56,8 +50,8 @@ fs_program *fs_generate_alltoall_pairwise_xor(const fs_generator_options *o, fs_
   fs_program *p = fs_gen_begin(NAME, n, tasks, dependencies, err);
   if (!p) return NULL;
   /* fs_gen_begin accepted 2N(N-1) tasks, so N*N blocks fit an int32 */
-  int failed =
-      fs_gen_flow_begin(o, FS_COLLECTIVE_ALLTOALL, 0, (int32_t)((int64_t)n * n), all_blocks(o));
+  int failed = fs_gen_flow_begin(o, FS_COLLECTIVE_ALLTOALL, 0, (int32_t)((int64_t)n * n),
+                                 fs_gen_alltoall_bytes(o));
   for (int32_t i = 1; i < n && !failed; i++) {
     int32_t label = fs_gen_label(p, "step%d", i);
     failed = label < 0;

@@ -78,12 +78,6 @@ static int add_window(fs_program *p, const fs_generator_options *o, int32_t r, i
   return 0;
 }
 
-/* N*N blocks of S bytes, or -1 (the flow then fails) when that overflows. */
-static int64_t all_blocks(const fs_generator_options *o) {
-  int64_t blocks = (int64_t)o->ranks * o->ranks;
-  return o->size > 0 && blocks > INT64_MAX / o->size ? -1 : blocks * o->size;
-}
-
 fs_program *fs_generate_alltoall_scattered(const fs_generator_options *o, fs_error *err) {
   if (check_options(o, err)) return NULL;
   int32_t n = o->ranks, w = window_of(o);
@@ -92,8 +86,8 @@ fs_program *fs_generate_alltoall_scattered(const fs_generator_options *o, fs_err
   fs_program *p = fs_gen_begin(NAME, n, tasks, dependencies, err);
   if (!p) return NULL;
   /* fs_gen_begin accepted 2N(N-1) tasks, so N*N blocks fit an int32 */
-  int failed =
-      fs_gen_flow_begin(o, FS_COLLECTIVE_ALLTOALL, 0, (int32_t)((int64_t)n * n), all_blocks(o));
+  int failed = fs_gen_flow_begin(o, FS_COLLECTIVE_ALLTOALL, 0, (int32_t)((int64_t)n * n),
+                                 fs_gen_alltoall_bytes(o));
   int32_t base = 0, previous = 0; /* the previous non-empty window's tasks and peers */
   for (int64_t k = 0; k * w < n && !failed; k++) {
     int32_t c = peers_of(k, w, n), first = p->tasks;

@@ -120,6 +120,13 @@ static inline int32_t fs_gen_recv(fs_program *p, int32_t rank, int32_t from, int
   return fs_gen_message(p, FS_RECV, rank, from, size, label);
 }
 
+/* The bytes of N*N blocks of S bytes (an alltoall's flow), or -1 (the flow
+ * then fails) when that overflows. */
+static inline int64_t fs_gen_alltoall_bytes(const fs_generator_options *o) {
+  int64_t blocks = (int64_t)o->ranks * o->ranks;
+  return o->size > 0 && blocks > INT64_MAX / o->size ? -1 : blocks * o->size;
+}
+
 /* A blocking send or recv of `rank` after its previous task last[rank]
  * (-1: none), which it then replaces: one rank's calls in program order.
  * 0, or -1 when out of memory. */
