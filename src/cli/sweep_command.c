@@ -426,7 +426,7 @@ static int write_outputs(const sweep_options *o, const fs_sweep_grid *g, const f
   if (!out) return -1;
   if (fs_sweep_report_write(out, g, r, &report)) {
     fs_output_abort(out);
-    return fs_error_set(err, "%s: write failed", o->output ? o->output : "stdout");
+    return fs_error_set(err, "%s: out of memory", o->output ? o->output : "stdout");
   }
   if (fs_output_commit(out, err)) return -1;
   return o->plot ? write_plot(o->plot, g, r, statistic_of[by], err) : 0;
@@ -495,8 +495,10 @@ int fs_command_sweep(int argc, char **argv) {
     status = fs_exit_status_for(&err, FS_EXIT_SIMULATION);
     goto done;
   }
-  status = write_outputs(&o, &grid, &results, (fs_best_rank_by)by, &err) ? FS_EXIT_SIMULATION
-                                                                         : FS_EXIT_OK;
+  if (write_outputs(&o, &grid, &results, (fs_best_rank_by)by, &err))
+    status = fs_exit_status_for(&err, FS_EXIT_SIMULATION); /* out of memory: 2 */
+  else
+    status = FS_EXIT_OK;
 done:
   if (status != FS_EXIT_OK) fprintf(stderr, "fennelsim sweep: %s\n", err.message);
   fs_sweep_results_free(&results);

@@ -296,9 +296,12 @@ int fs_sweep_report_write(fs_output *out, const fs_sweep_grid *g, const fs_sweep
   if (!s.winner) return -1;
   for (int64_t i = 0; i < r->count; i++) s.picked |= r->cells[i].picked[0] != 0;
   mark_winners(&s);
-  int status = strcmp(report->format, "json") == 0  ? write_json(&s, out)
-               : strcmp(report->format, "csv") == 0 ? write_csv(&s, out)
-                                                    : write_text(&s, out);
-  free(s.winner);
-  return status ? -1 : 0;
+  if (strcmp(report->format, "json") == 0)
+    write_json(&s, out);
+  else if (strcmp(report->format, "csv") == 0)
+    write_csv(&s, out);
+  else
+    write_text(&s, out);
+  free(s.winner); /* a failed write is the output's to report, at commit */
+  return 0;
 }

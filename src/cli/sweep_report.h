@@ -17,8 +17,8 @@ typedef struct fs_sweep_report {
   int wall; /* write the wall-clock seconds */
 } fs_sweep_report;
 
-/* Writes the report to out (not committed): 0, or -1 once a write failed
- * or when out of memory. */
+/* Writes the report to out (not committed): 0, or -1 when out of memory.
+ * A failed write is kept by out and reported by fs_output_commit. */
 int fs_sweep_report_write(fs_output *out, const fs_sweep_grid *g, const fs_sweep_results *r,
                           const fs_sweep_report *report);
 

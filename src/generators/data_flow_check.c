@@ -178,13 +178,14 @@ static int compare_ints(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* The send's and the recv's block lists are the same set. */
+/* 1 when the send's and the recv's block lists are the same set, 0 when
+ * not, -1 when out of memory. */
 static int same_blocks(const checker *c, int32_t send, int32_t recv) {
   int32_t n = block_count(c, send);
   if (n != block_count(c, recv)) return 0;
   if (n == 0) return 1;
   int32_t *a = malloc((size_t)n * 8);
-  if (!a) return 0;
+  if (!a) return -1;
   memcpy(a, blocks_of(c, send), (size_t)n * 4);
   memcpy(a + n, blocks_of(c, recv), (size_t)n * 4);
   qsort(a, (size_t)n, 4, compare_ints);
@@ -239,12 +240,14 @@ static const char *match_messages(checker *c) {
       why = fail(c, "recv %d on rank %d from rank %d (tag %d) has no matching send", r[j].task,
                  r[j].to, r[j].from, r[j].tag);
     } else {
-      int32_t send = s[i++].task, recv = r[j++].task;
+      int32_t send = s[i++].task, recv = r[j++].task, same;
       c->matched[send] = recv, c->matched[recv] = send;
       if (p->value[send] != p->value[recv])
         why = fail(c, "send %d carries %lld bytes, its recv %d expects %lld", send,
                    (long long)p->value[send], recv, (long long)p->value[recv]);
-      else if (!same_blocks(c, send, recv))
+      else if ((same = same_blocks(c, send, recv)) < 0)
+        why = fail(c, "out of memory");
+      else if (!same)
         why = fail(c, "send %d and its recv %d name different blocks", send, recv);
     }
   }

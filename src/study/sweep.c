@@ -224,7 +224,9 @@ static int check_flow(const fs_program *p, const fs_data_flow *flow, fs_error *e
   if (flow->collective == FS_COLLECTIVE_NONE)
     return fs_error_set(err, "the generator records no data flow: --check cannot prove it");
   if (fs_check_data_flow(p, flow, why, sizeof why))
-    return fs_error_set(err, "the data-flow check rejects the schedule: %s", why);
+    return strcmp(why, "out of memory") == 0
+               ? fs_error_set(err, "the data-flow check: out of memory")
+               : fs_error_set(err, "the data-flow check rejects the schedule: %s", why);
   return 0;
 }
 
