@@ -95,6 +95,7 @@ struct fs_engine {
   int32_t dispatch_count;
   int32_t dispatch_head;     /* in a round without a heap: the next to serve */
   int32_t dispatch_capacity; /* CPUs */
+  int32_t side_count;        /* the side heap's entries, at the array's end (list_dispatch) */
   int in_round, as_heap;
   fs_time now;
   int64_t events;
@@ -455,8 +456,12 @@ static int32_t cpu_next(const fs_engine *e, int32_t c) {
  * in place order, so the places they hand out keep that order too (as
  * LogGOPSim's queue does). A CPU's key cannot change while the round runs
  * (what it releases is placed after everything waiting). Requests mostly
- * come in key order: the round serves them as a queue while they do, and
- * turns what is left into a binary heap when one does not. */
+ * come in key order: the round serves them as a queue while they do; a
+ * request made during the round that comes before the queue's last entry
+ * goes to a side heap (a CPU that posts its recvs after its send), and the
+ * round serves the smaller of the queue's head and the heap's top. When
+ * the requests listed before the round are out of order, all of them go
+ * into one binary heap. */
 static int entry_before(const dispatch_entry *a, const dispatch_entry *b) {
   return a->key < b->key || (a->key == b->key && a->cpu < b->cpu);
 }
@@ -479,6 +484,31 @@ static void sift_down(fs_engine *e, int32_t i) {
   heap[i] = item;
 }
 
+/* The side heap: entry i at dispatch[capacity - 1 - i], growing down
+ * towards the queue (the CPUs pending at once are at most capacity). */
+static dispatch_entry *side_at(fs_engine *e, int32_t i) {
+  return &e->dispatch[e->dispatch_capacity - 1 - i];
+}
+
+static void side_push(fs_engine *e, dispatch_entry item) {
+  int32_t i = e->side_count++;
+  for (; i > 0 && entry_before(&item, side_at(e, (i - 1) / 2)); i = (i - 1) / 2)
+    *side_at(e, i) = *side_at(e, (i - 1) / 2);
+  *side_at(e, i) = item;
+}
+
+static int32_t side_pop(fs_engine *e) {
+  int32_t first = side_at(e, 0)->cpu, n = --e->side_count, i = 0;
+  dispatch_entry item = *side_at(e, n);
+  for (int32_t child; (child = 2 * i + 1) < n; i = child) {
+    if (child + 1 < n && entry_before(side_at(e, child + 1), side_at(e, child))) child++;
+    if (!entry_before(side_at(e, child), &item)) break;
+    *side_at(e, i) = *side_at(e, child);
+  }
+  if (n) *side_at(e, i) = item;
+  return first;
+}
+
 /* The entries not yet served, moved to the front of the array. */
 static void compact_dispatch(fs_engine *e) {
   int32_t n = e->dispatch_count - e->dispatch_head;
@@ -497,15 +527,22 @@ static void make_heap(fs_engine *e) {
  * arrives): requests are only listed, and the round keys them. */
 static void list_dispatch(fs_engine *e, int32_t c, int32_t next) {
   e->cpus[c].dispatch_pending = 1;
-  if (e->in_round && !e->as_heap && e->dispatch_count == e->dispatch_capacity) compact_dispatch(e);
-  dispatch_entry *entry = &e->dispatch[e->dispatch_count++];
-  entry->cpu = c;
-  if (!e->in_round) return;
-  entry->key = waiting_key(e, next);
-  if (e->as_heap)
-    sift_up(e, e->dispatch_count - 1);
-  else if (e->dispatch_count - 1 > e->dispatch_head && entry_before(entry, entry - 1))
-    make_heap(e);
+  if (!e->in_round) {
+    e->dispatch[e->dispatch_count++].cpu = c;
+    return;
+  }
+  dispatch_entry item = {waiting_key(e, next), c};
+  if (e->as_heap) {
+    e->dispatch[e->dispatch_count] = item;
+    sift_up(e, e->dispatch_count++);
+    return;
+  }
+  if (e->dispatch_count + e->side_count == e->dispatch_capacity) compact_dispatch(e);
+  if (e->dispatch_count > e->dispatch_head &&
+      entry_before(&item, &e->dispatch[e->dispatch_count - 1]))
+    side_push(e, item);
+  else
+    e->dispatch[e->dispatch_count++] = item;
 }
 
 static inline void request_dispatch(fs_engine *e, int32_t c) {
@@ -521,6 +558,9 @@ static int32_t next_dispatch(fs_engine *e) {
     first = e->dispatch[0].cpu;
     e->dispatch[0] = e->dispatch[--e->dispatch_count];
     if (e->dispatch_count) sift_down(e, 0);
+  } else if (e->side_count && (e->dispatch_head == e->dispatch_count ||
+                               entry_before(side_at(e, 0), &e->dispatch[e->dispatch_head]))) {
+    first = side_pop(e);
   } else {
     first = e->dispatch[e->dispatch_head++].cpu;
   }
@@ -533,7 +573,7 @@ static void begin_round(fs_engine *e) {
   int sorted = 1;
   e->in_round = 1;
   e->as_heap = 0;
-  e->dispatch_head = 0;
+  e->dispatch_head = e->side_count = 0;
   if (e->dispatch_count == 1) return; /* served at once: no key needed */
   for (int32_t i = 0; i < e->dispatch_count; i++) {
     dispatch_entry *entry = &e->dispatch[i];
@@ -1062,7 +1102,7 @@ static void serve_pool(fs_engine *e, int32_t pool) {
 static void dispatch_round(fs_engine *e) {
   const fs_program *p = e->program;
   begin_round(e);
-  while (e->dispatch_count > e->dispatch_head) {
+  while (e->dispatch_count > e->dispatch_head || e->side_count) {
     int32_t c = next_dispatch(e);
     cpu_state *cpu = &e->cpus[c];
     int32_t task = cpu_next(e, c);
