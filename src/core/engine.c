@@ -30,11 +30,11 @@ _Static_assert(EVENT_COMPUTE + 1 == 1 << EVENT_BITS, "handle() has a case for ev
 
 /* Per-task flags of two-sided tasks. RECEIVED_INTO: the message was
  * matched during its receipt; the recv it completes at the receipt's end
- * is in waiting_next[send]. RECEIVING: its receipt has not ended. */
+ * is in task[send].next. RECEIVING: its receipt has not ended. */
 enum { MESSAGE = 1, RENDEZVOUS = 2, MATCHED = 4, RECEIVED_INTO = 8, RECEIVING = 16, DEFERRED = 32 };
 
 /* A CPU's waiting work, each list by place (waiting_key), linked through
- * waiting_next: tasks and messages that take the CPU; and recvs, which
+ * task_state.next: tasks and messages that take the CPU; and recvs, which
  * are posted in no time when the CPU is free, or when it is taken: those
  * waiting then (up to `due`) are posted at that instant too. */
 typedef struct cpu_state {
@@ -67,8 +67,17 @@ typedef struct dispatch_entry {
   int32_t cpu;
 } dispatch_entry;
 
+/* The engine's state of one task, together: a step that reads one field
+ * mostly reads the others (12 bytes, as three arrays took). */
+typedef struct task_state {
+  int32_t remaining; /* completions still needed; <= 0 once ready */
+  int32_t next;      /* next in a CPU's waiting list or a match queue */
+  uint32_t place;    /* its place while it waits for a CPU; once started, the place
+                      * of its message and the tasks it releases */
+} task_state;
+
 /* FIFO queues of one rank: posted receives and unexpected messages (send
- * ids), linked through waiting_next. */
+ * ids), linked through task_state.next. */
 typedef struct match_queues {
   int32_t posted_head, posted_tail;
   int32_t unexpected_head, unexpected_tail;
@@ -81,10 +90,7 @@ struct fs_engine {
   fs_observer observers[FS_MAX_OBSERVERS];
   int observer_count;
   fs_event_queue queue;
-  int32_t *remaining;       /* per task: completions still needed; <= 0 once ready */
-  int32_t *waiting_next;    /* per task: next in a CPU's waiting list or a match queue */
-  uint32_t *place;          /* per task: its place while it waits for a CPU; once started,
-                          * the place of its message and the tasks it releases */
+  task_state *task;         /* per task (one cache line for what one step reads) */
   uint32_t next_place;      /* handed out in order: the ranks' first tasks, then one per start
                           * and per match; at most ranks + 2 x FS_MAX_TASKS < 2^32 */
   uint8_t *two_sided;       /* per task: MESSAGE, RENDEZVOUS... (above); NULL without sends */
@@ -132,12 +138,12 @@ static int has_two_sided(const fs_program *p) {
 }
 
 /* The bytes of the arrays fs_engine_new allocates for program: per task
- * (one more, unused: the arrays are never empty) remaining, waiting_next
- * and place, and the two-sided flags; per used rank (slot) its CPUs'
+ * (one more, unused: the arrays are never empty) its task_state and the
+ * two-sided flags; per used rank (slot) its CPUs'
  * cpu_state and dispatch entries, finish, and the match queues. */
 static int64_t run_state_bytes(const fs_program *p, int two_sided) {
   int64_t tasks = (int64_t)p->tasks + 1, slots = p->slots, cpus = slots * p->cpus;
-  int64_t bytes = tasks * (int64_t)(sizeof(int32_t) + sizeof(int32_t) + sizeof(uint32_t)) +
+  int64_t bytes = tasks * (int64_t)sizeof(task_state) +
                   cpus * (int64_t)(sizeof(cpu_state) + sizeof(dispatch_entry)) +
                   slots * (int64_t)sizeof(fs_time);
   if (two_sided) bytes += tasks * (int64_t)sizeof(uint8_t) + slots * (int64_t)sizeof(match_queues);
@@ -171,9 +177,7 @@ fs_engine *fs_engine_new(const fs_program *program, fs_network_model *network,
   fs_event_queue_init(&e->queue);
   size_t tasks = (size_t)program->tasks + 1, ranks = (size_t)program->slots; /* used ranks */
   size_t cpus = ranks * (size_t)program->cpus;
-  e->remaining = malloc(tasks * sizeof *e->remaining);
-  e->waiting_next = malloc(tasks * sizeof *e->waiting_next);
-  e->place = malloc(tasks * sizeof *e->place);
+  e->task = malloc(tasks * sizeof *e->task);
   e->cpus = malloc(cpus * sizeof *e->cpus);
   e->finish = malloc(ranks * sizeof *e->finish);
   e->dispatch = malloc(cpus * sizeof *e->dispatch);
@@ -183,7 +187,7 @@ fs_engine *fs_engine_new(const fs_program *program, fs_network_model *network,
     e->two_sided = malloc(tasks);
     e->queues = malloc(ranks * sizeof *e->queues);
   }
-  if (!e->remaining || !e->waiting_next || !e->place || !e->cpus || !e->finish || !e->dispatch ||
+  if (!e->task || !e->cpus || !e->finish || !e->dispatch ||
       (two_sided && (!e->two_sided || !e->queues))) {
     fs_engine_free(e);
     fs_error_out_of_memory(err, "the run state", need);
@@ -203,9 +207,7 @@ static void free_cores(fs_engine *e) {
 void fs_engine_free(fs_engine *e) {
   if (!e) return;
   fs_event_queue_free(&e->queue);
-  free(e->remaining);
-  free(e->waiting_next);
-  free(e->place);
+  free(e->task);
   free(e->two_sided);
   free(e->cpus);
   free(e->queues);
@@ -330,12 +332,12 @@ fs_time fs_engine_finish(const fs_engine *e, int32_t rank) {
 int64_t fs_engine_events(const fs_engine *e) { return e->events; }
 int64_t fs_engine_stuck_tasks(const fs_engine *e) { return e->stuck; }
 int64_t fs_engine_unmatched(const fs_engine *e) { return e->unmatched; }
-int32_t fs_engine_remaining(const fs_engine *e, int32_t task) { return e->remaining[task]; }
+int32_t fs_engine_remaining(const fs_engine *e, int32_t task) { return e->task[task].remaining; }
 
 void fs_engine_visit_unmatched(const fs_engine *e, fs_unmatched_visitor visit, void *state) {
   for (int32_t r = 0; e->queues && r < e->program->slots; r++) {
-    for (int32_t t = e->queues[r].posted_head; t >= 0; t = e->waiting_next[t]) visit(state, t, 0);
-    for (int32_t t = e->queues[r].unexpected_head; t >= 0; t = e->waiting_next[t])
+    for (int32_t t = e->queues[r].posted_head; t >= 0; t = e->task[t].next) visit(state, t, 0);
+    for (int32_t t = e->queues[r].unexpected_head; t >= 0; t = e->task[t].next)
       visit(state, t, !(e->two_sided[t] & RENDEZVOUS));
   }
 }
@@ -432,7 +434,7 @@ static int32_t cpu_of(const fs_engine *e, int32_t rank, int32_t task) {
  * first (LogGOPSim sorts each batch of newly ready operations by type). */
 static uint64_t waiting_key(const fs_engine *e, int32_t task) {
   fs_task_kind kind = e->program->kind[task];
-  return (uint64_t)e->place[task] << 2 | (kind == FS_SEND ? 0u : kind == FS_RECV ? 1u : 2u);
+  return (uint64_t)e->task[task].place << 2 | (kind == FS_SEND ? 0u : kind == FS_RECV ? 1u : 2u);
 }
 
 /* A recv that is posted without taking its CPU. */
@@ -588,25 +590,25 @@ static void begin_round(fs_engine *e) {
  * placed before entries already waiting is walked in from the head. */
 static void insert_waiting(fs_engine *e, int32_t *head, int32_t *tail, uint64_t *tail_key,
                            int32_t task) {
-  int32_t *next = e->waiting_next;
+  task_state *state = e->task;
   uint64_t key = waiting_key(e, task);
-  next[task] = -1;
+  state[task].next = -1;
   if (*head < 0 || key >= *tail_key) {
     if (*head < 0)
       *head = task;
     else
-      next[*tail] = task;
+      state[*tail].next = task;
     *tail = task;
     *tail_key = key;
     return;
   }
   int32_t previous = -1, current = *head;
-  while (waiting_key(e, current) <= key) previous = current, current = next[current];
-  next[task] = current;
+  while (waiting_key(e, current) <= key) previous = current, current = state[current].next;
+  state[task].next = current;
   if (previous < 0)
     *head = task;
   else
-    next[previous] = task;
+    state[previous].next = task;
 }
 
 static void wait_for_cpu(fs_engine *e, int32_t c, int32_t task) {
@@ -622,7 +624,7 @@ static void wait_for_cpu(fs_engine *e, int32_t c, int32_t task) {
 /* Takes `task`, the first of one of the CPU's lists. */
 static void dequeue_waiting(fs_engine *e, int32_t c, int32_t task) {
   cpu_state *cpu = &e->cpus[c];
-  int32_t next = e->waiting_next[task];
+  int32_t next = e->task[task].next;
   if (task == cpu->head) {
     cpu->head = next;
     if (next < 0) cpu->tail = -1;
@@ -766,11 +768,11 @@ static void make_ready(fs_engine *e, int32_t task, uint32_t place);
  * successor[from..to); those it makes ready take the task's place. */
 static void release(fs_engine *e, int32_t task, int64_t from, int64_t to) {
   const uint32_t *successor = e->program->successor;
-  int32_t *remaining = e->remaining;
-  uint32_t place = e->place[task];
+  task_state *state = e->task;
+  uint32_t place = state[task].place;
   for (int64_t i = from; i < to; i++) {
     int32_t s = FS_EDGE_TASK(successor[i]);
-    if (--remaining[s] == 0) make_ready(e, s, place);
+    if (--state[s].remaining == 0) make_ready(e, s, place);
   }
 }
 
@@ -802,7 +804,7 @@ static void start_task(fs_engine *e, int32_t task) {
   const fs_program *p = e->program;
   if (e->observer_count) notify(e, TASK_STARTED, task);
   if (e->perturbation) e->perturbation->start(e->perturbation->state, task, e->now);
-  e->place[task] = e->next_place++; /* what it releases comes after all placed before */
+  e->task[task].place = e->next_place++; /* what it releases comes after all placed before */
   if (p->start_dependencies) {
     int64_t first = p->successor_at[task];
     release(e, task, first, start_edges_end(p, task));
@@ -828,7 +830,7 @@ static void start_task(fs_engine *e, int32_t task) {
 
 static void make_ready(fs_engine *e, int32_t task, uint32_t place) {
   if (e->observer_count) notify(e, TASK_READY, task);
-  e->place[task] = place;
+  e->task[task].place = place;
   if (fs_task_takes_cpu(e->program, task))
     wait_for_cpu(e, cpu_of(e, e->program->rank[task], task), task);
   else if (e->pools && holds_core(e->program, task))
@@ -879,13 +881,14 @@ static int accepts(const fs_program *p, int32_t r, int32_t s) {
 static int32_t take_first(fs_engine *e, int32_t *head, int32_t *tail, int32_t other,
                           int other_is_send) {
   const fs_program *p = e->program;
-  int32_t *next = e->waiting_next, previous = -1;
-  for (int32_t t = *head; t >= 0; previous = t, t = next[t]) {
+  task_state *state = e->task;
+  int32_t previous = -1;
+  for (int32_t t = *head; t >= 0; previous = t, t = state[t].next) {
     if (!(other_is_send ? accepts(p, t, other) : accepts(p, other, t))) continue;
     if (previous < 0)
-      *head = next[t];
+      *head = state[t].next;
     else
-      next[previous] = next[t];
+      state[previous].next = state[t].next;
     if (*tail == t) *tail = previous;
     return t;
   }
@@ -893,9 +896,9 @@ static int32_t take_first(fs_engine *e, int32_t *head, int32_t *tail, int32_t ot
 }
 
 static void append(fs_engine *e, int32_t *head, int32_t *tail, int32_t t) {
-  e->waiting_next[t] = -1;
+  e->task[t].next = -1;
   if (*tail >= 0)
-    e->waiting_next[*tail] = t;
+    e->task[*tail].next = t;
   else
     *head = t;
   *tail = t;
@@ -907,15 +910,15 @@ static void handle_remote(fs_engine *e, int32_t task);
  * is placed now, and a recv it releases is posted now if its CPU is free.
  * Unless the model moves its data after the match (its `matched`): then
  * the send and recv complete together when the model posts the send's
- * remote completion (DEFERRED, the recv in waiting_next[send]); returns 1. */
+ * remote completion (DEFERRED, the recv in task[send].next); returns 1. */
 static int matched(fs_engine *e, int32_t send, int32_t recv) {
   if (e->observer_count) notify_match(e, send, recv);
   e->two_sided[send] |= MATCHED;
   if (!(e->two_sided[send] & RENDEZVOUS)) return 0;
-  e->place[send] = e->next_place++;
+  e->task[send].place = e->next_place++;
   if (e->network->matched) {
     e->two_sided[send] |= DEFERRED;
-    e->waiting_next[send] = recv; /* the send is in no list now */
+    e->task[send].next = recv; /* the send is in no list now */
     e->network->matched(e->network->state, e, send, e->now);
     return 1;
   }
@@ -937,7 +940,7 @@ static void receive_message(fs_engine *e, int32_t send) {
   int deferred = 0;
   if (recv >= 0) {
     deferred = matched(e, send, recv);
-    e->place[recv] = e->next_place++;
+    e->task[recv].place = e->next_place++;
   } else {
     append(e, &q->unexpected_head, &q->unexpected_tail, send);
   }
@@ -952,7 +955,7 @@ static void receive_message(fs_engine *e, int32_t send) {
   e->two_sided[send] |= RECEIVING;
   if (recv >= 0 && !deferred) {
     e->two_sided[send] |= RECEIVED_INTO;
-    e->waiting_next[send] = recv; /* the send is in no list now */
+    e->task[send].next = recv; /* the send is in no list now */
   }
   post(e, end, (uint64_t)send << EVENT_BITS | EVENT_RECEIVED);
 }
@@ -974,7 +977,7 @@ static void post_recv(fs_engine *e, int32_t recv) {
   if (matched(e, send, recv)) return; /* the model completes both later */
   if (e->two_sided[send] & RECEIVING) {
     e->two_sided[send] |= RECEIVED_INTO;
-    e->waiting_next[send] = recv;
+    e->task[send].next = recv;
   } else {
     handle_remote(e, recv);
   }
@@ -1042,7 +1045,7 @@ static void handle(fs_engine *e, uint64_t payload) {
     case EVENT_REMOTE:
       handle_remote(e, task);
       if (e->two_sided && (e->two_sided[task] & DEFERRED)) /* set on sends only */
-        handle_remote(e, e->waiting_next[task]);           /* its recv, matched earlier */
+        handle_remote(e, e->task[task].next);              /* its recv, matched earlier */
       break;
     case EVENT_ARRIVAL:
       if (e->network->receive)
@@ -1054,7 +1057,7 @@ static void handle(fs_engine *e, uint64_t payload) {
       extend_finish(e, p->peer[task]);
       e->two_sided[task] &= (uint8_t)~RECEIVING;
       free_cpu(e, receiving_cpu(e, task));
-      if (e->two_sided[task] & RECEIVED_INTO) handle_remote(e, e->waiting_next[task]);
+      if (e->two_sided[task] & RECEIVED_INTO) handle_remote(e, e->task[task].next);
       break;
     case EVENT_RETRY: {
       int message = p->kind[task] == FS_SEND && (e->two_sided[task] & MESSAGE);
@@ -1161,7 +1164,7 @@ static void reset_cores(fs_engine *e) {
 static void reset(fs_engine *e) {
   const fs_program *p = e->program;
   fs_event_queue_clear(&e->queue);
-  if (p->tasks) memcpy(e->remaining, p->need, (size_t)p->tasks * sizeof *e->remaining);
+  for (int32_t t = 0; t < p->tasks; t++) e->task[t].remaining = p->need[t];
   for (int64_t c = 0; c < (int64_t)p->slots * p->cpus; c++)
     e->cpus[c] = (cpu_state){.head = -1, .tail = -1, .recv_head = -1, .recv_tail = -1, .due = -1};
   for (int32_t r = 0; r < p->slots; r++) {
@@ -1228,7 +1231,7 @@ int fs_engine_run(fs_engine *e, fs_error *err) {
                                    : "out of memory, or the network model posted a completion in "
                                      "the past");
   for (int32_t t = 0; t < p->tasks; t++)
-    if (e->remaining[t] > 0) e->stuck++;
+    if (e->task[t].remaining > 0) e->stuck++;
   unmatched_count left = {0, 0};
   fs_engine_visit_unmatched(e, count_unmatched, &left);
   int64_t unfinished = left.unfinished; /* recvs and rendezvous sends left waiting */
