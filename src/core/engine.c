@@ -768,6 +768,7 @@ static void make_ready(fs_engine *e, int32_t task, uint32_t place);
  * successor[from..to); those it makes ready take the task's place. */
 static void release(fs_engine *e, int32_t task, int64_t from, int64_t to) {
   const uint32_t *successor = e->program->successor;
+  if (from >= to) return; /* (an eager send mostly: its place's line is not read) */
   task_state *state = e->task;
   uint32_t place = state[task].place;
   for (int64_t i = from; i < to; i++) {
