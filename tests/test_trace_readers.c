@@ -1326,7 +1326,8 @@ END_TEST
  * since a directory of 2^20 files made the insertion sort quadratic): 67
  * ranks given as the permutation r -> (r * 29) % 67 and as a directory;
  * every rank's file says its own rank, which the reader checks. Two files
- * for one rank are named in the order given, whichever sort. */
+ * for one rank are named in the order given, whichever sort. The calls
+ * arrays are trimmed to their counts (fs_trace_trim). */
 START_TEST(trace_files_in_rank_order) {
   enum { RANKS = 67 };
   char *dir = fs_test_temp_path(".d"), command[600], *paths[RANKS];
@@ -1353,6 +1354,7 @@ START_TEST(trace_files_in_rank_order) {
       const char *file = t->rank[r].file;
       ck_assert_str_eq(file + strlen(file) - strlen(name), name);
       ck_assert_int_eq(t->rank[r].calls[1].start, (fs_time)(11 + r) * 1000);
+      ck_assert_int_eq(t->rank[r].capacity, 2); /* trimmed to its count */
     }
     fs_trace_free(t);
   }

@@ -260,5 +260,6 @@ fs_trace *fs_trace_read(const char *const *paths, int count, fs_error *err) {
     trace = fs_simgrid_trace_read(list, files.count, err);
 done:
   free_files(&files);
+  if (trace) fs_trace_trim(trace);
   return trace;
 }
