@@ -1320,6 +1320,56 @@ END_TEST
 
 #endif
 
+/* ---- finding the per-rank files (trace_read.c) ---- */
+
+/* Per-rank files given in any order are read in rank order (a merge sort
+ * since a directory of 2^20 files made the insertion sort quadratic): 67
+ * ranks given as the permutation r -> (r * 29) % 67 and as a directory;
+ * every rank's file says its own rank, which the reader checks. Two files
+ * for one rank are named in the order given, whichever sort. The calls
+ * arrays are trimmed to their counts (fs_trace_trim). */
+START_TEST(trace_files_in_rank_order) {
+  enum { RANKS = 67 };
+  char *dir = fs_test_temp_path(".d"), command[600], *paths[RANKS];
+  snprintf(command, sizeof command, "mkdir -p %s", dir);
+  ck_assert_int_eq(system(command), 0);
+  for (int r = 0; r < RANKS; r++) {
+    char text[128];
+    snprintf(text, sizeof text, "# fennelsim-trace 1\nrank %d %d\ninit 0 10\nfinalize %d 100\n", r,
+             RANKS, 11 + r);
+    size_t n = strlen(dir) + 32;
+    paths[(r * 29) % RANKS] = malloc(n);
+    snprintf(paths[(r * 29) % RANKS], n, "%s/rank-%d.fstrace", dir, r);
+    ck_assert_int_eq(fs_test_write_file(paths[(r * 29) % RANKS], text, 0), 0);
+  }
+  fs_error err = {{0}};
+  for (int given = 0; given < 2; given++) {
+    fs_trace *t = given ? fs_trace_read((const char *const *)&dir, 1, &err)
+                        : fs_trace_read((const char *const *)paths, RANKS, &err);
+    ck_assert_msg(t != NULL, "%s", err.message);
+    ck_assert_int_eq(t->ranks, RANKS);
+    for (int r = 0; r < RANKS; r++) {
+      char name[32];
+      snprintf(name, sizeof name, "/rank-%d.fstrace", r);
+      const char *file = t->rank[r].file;
+      ck_assert_str_eq(file + strlen(file) - strlen(name), name);
+      ck_assert_int_eq(t->rank[r].calls[1].start, (fs_time)(11 + r) * 1000);
+      ck_assert_int_eq(t->rank[r].capacity, 2); /* trimmed to its count */
+    }
+    fs_trace_free(t);
+  }
+  char *twice = malloc(strlen(dir) + 32), expected[700];
+  snprintf(twice, strlen(dir) + 32, "%s/./rank-0.fstrace", dir);
+  const char *dup[3] = {paths[29], twice, paths[0]}; /* ranks 1, 0, 0 */
+  ck_assert_ptr_null(fs_trace_read(dup, 3, &err));
+  snprintf(expected, sizeof expected, "trace: two files for rank 0 (%s and %s)", twice, paths[0]);
+  ck_assert_str_eq(err.message, expected);
+  free(twice);
+  for (int r = 0; r < RANKS; r++) free(paths[r]);
+  free(dir);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("trace_readers");
   TCase *liballprof = tcase_create("liballprof");
@@ -1345,5 +1395,8 @@ int main(void) {
   tcase_add_test(otf2, otf2_undefined_members);
 #endif
   suite_add_tcase(s, otf2);
+  TCase *files = tcase_create("files");
+  tcase_add_test(files, trace_files_in_rank_order);
+  suite_add_tcase(s, files);
   return fs_test_run(s);
 }

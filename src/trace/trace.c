@@ -46,7 +46,7 @@ void fs_trace_free(fs_trace *t) {
 fs_call *fs_trace_add_call(fs_trace *t, int32_t r, fs_call_kind kind) {
   fs_trace_rank *tr = &t->rank[r];
   if (tr->count == tr->capacity) {
-    int64_t capacity = tr->capacity ? tr->capacity * 2 : 256;
+    int64_t capacity = tr->capacity ? tr->capacity * 2 : 16;
     fs_call *calls = realloc(tr->calls, (size_t)capacity * sizeof *calls);
     if (!calls) return NULL;
     tr->calls = calls;
@@ -67,7 +67,7 @@ int32_t fs_trace_add_list(fs_trace *t, int32_t r, const int64_t *values, int32_t
   fs_trace_rank *tr = &t->rank[r];
   if (count < 0 || tr->list_used + count > INT32_MAX) return -1;
   if (tr->list_used + count > tr->list_capacity) {
-    int64_t capacity = tr->list_capacity ? tr->list_capacity : 256;
+    int64_t capacity = tr->list_capacity ? tr->list_capacity : 16;
     while (capacity < tr->list_used + count) capacity *= 2;
     int64_t *list = realloc(tr->list, (size_t)capacity * sizeof *list);
     if (!list) return -1;
@@ -78,6 +78,16 @@ int32_t fs_trace_add_list(fs_trace *t, int32_t r, const int64_t *values, int32_t
   if (count) memcpy(tr->list + at, values, (size_t)count * sizeof *values);
   tr->list_used += count;
   return at;
+}
+
+void fs_trace_trim(fs_trace *t) {
+  for (int32_t r = 0; r < t->ranks; r++) {
+    fs_trace_rank *tr = &t->rank[r];
+    fs_call *calls = tr->count ? realloc(tr->calls, (size_t)tr->count * sizeof *calls) : NULL;
+    if (calls) tr->calls = calls, tr->capacity = tr->count; /* a failed shrink keeps the larger */
+    int64_t *list = tr->list_used ? realloc(tr->list, (size_t)tr->list_used * sizeof *list) : NULL;
+    if (list) tr->list = list, tr->list_capacity = tr->list_used;
+  }
 }
 
 int32_t fs_trace_find_comm(const fs_trace *t, int64_t id) {

@@ -163,6 +163,11 @@ void fs_trace_free(fs_trace *t);
  * source, source_tag, root, flag, index (FS_TRACE_UNKNOWN), request (-1),
  * new_comm (FS_TRACE_UNKNOWN) and comm (FS_COMM_WORLD). NULL when out of memory. */
 fs_call *fs_trace_add_call(fs_trace *t, int32_t r, fs_call_kind kind);
+/* Gives back the room each rank's calls and list pool grew beyond their
+ * counts (readers call it once the trace is complete: at 2^20 ranks the
+ * slack of growing arrays was gigabytes). Never fails: a shrink that cannot
+ * be done keeps the larger array. */
+void fs_trace_trim(fs_trace *t);
 /* Appends values to rank r's list pool; returns where they start or -1. */
 int32_t fs_trace_add_list(fs_trace *t, int32_t r, const int64_t *values, int32_t count);
 /* Finds the communicator with this id, or defines it with these members

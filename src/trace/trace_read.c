@@ -119,17 +119,42 @@ static int add_file(file_list *f, const char *directory, const char *name, int64
   return 0;
 }
 
-/* Sorts by rank (insertion sort on an index: recordings list few files,
- * and it is stable). */
-static void sort_by_rank(file_list *f) {
-  for (int i = 1; i < f->count; i++) {
-    char *path = f->path[i];
-    int64_t rank = f->rank[i];
-    int j = i - 1;
-    for (; j >= 0 && f->rank[j] > rank; j--)
-      f->path[j + 1] = f->path[j], f->rank[j + 1] = f->rank[j];
-    f->path[j + 1] = path, f->rank[j + 1] = rank;
+/* Sorts by rank, equal ranks in listing order (check_ranks names both
+ * files of a duplicate): a merge sort, since readdir lists a directory of
+ * 2^20 per-rank files in hash order and an insertion sort took minutes. */
+static int sort_by_rank(file_list *f) {
+  int n = f->count;
+  if (n < 2) return 0;
+  char **path = malloc((size_t)n * sizeof *path);
+  int64_t *rank = malloc((size_t)n * sizeof *rank);
+  if (!path || !rank) {
+    free(path), free(rank);
+    return -1;
   }
+  char **from_path = f->path, **to_path = path;
+  int64_t *from_rank = f->rank, *to_rank = rank;
+  for (int width = 1; width < n; width *= 2) {
+    for (int low = 0; low < n; low += 2 * width) {
+      int middle = low + width < n ? low + width : n;
+      int high = middle + width < n ? middle + width : n;
+      int a = low, b = middle, k = low;
+      while (a < middle || b < high) {
+        int take_a = b >= high || (a < middle && from_rank[a] <= from_rank[b]);
+        int i = take_a ? a++ : b++;
+        to_path[k] = from_path[i], to_rank[k++] = from_rank[i];
+      }
+    }
+    char **swap_path = from_path;
+    from_path = to_path, to_path = swap_path;
+    int64_t *swap_rank = from_rank;
+    from_rank = to_rank, to_rank = swap_rank;
+  }
+  if (from_path != f->path) {
+    memcpy(f->path, from_path, (size_t)n * sizeof *path);
+    memcpy(f->rank, from_rank, (size_t)n * sizeof *rank);
+  }
+  free(path), free(rank);
+  return 0;
 }
 
 /* The per-rank files must be ranks 0..n-1, once each. */
@@ -221,7 +246,10 @@ fs_trace *fs_trace_read(const char *const *paths, int count, fs_error *err) {
     trace = fs_otf2_read(files.path[0], err);
     goto done;
   }
-  sort_by_rank(&files);
+  if (sort_by_rank(&files)) {
+    fs_error_set(err, "out of memory");
+    goto done;
+  }
   if (check_ranks(&files, count == 1 ? paths[0] : "trace", err)) goto done;
   const char *const *list = (const char *const *)files.path;
   if (format == FORMAT_FENNEL)
@@ -232,5 +260,6 @@ fs_trace *fs_trace_read(const char *const *paths, int count, fs_error *err) {
     trace = fs_simgrid_trace_read(list, files.count, err);
 done:
   free_files(&files);
+  if (trace) fs_trace_trim(trace);
   return trace;
 }
