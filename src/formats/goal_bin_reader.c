@@ -39,11 +39,11 @@ typedef struct bin_reader {
   int fd;              /* -1: memory */
   const uint8_t *data; /* the window data[0..length), cursor at */
   size_t length, at;
-  int64_t base;     /* file offset of data[0] */
-  uint8_t *buffer;  /* the window's storage (files) */
-  int eof;          /* the file has no more bytes */
-  fs_program *p;    /* created after the rank count */
-  uint32_t ranks;   /* as the header says */
+  int64_t base;    /* file offset of data[0] */
+  uint8_t *buffer; /* the window's storage (files) */
+  int eof;         /* the file has no more bytes */
+  fs_program *p;   /* created after the rank count */
+  uint32_t ranks;  /* as the header says */
   uint8_t max_cpu, max_nic;
   uint64_t *ends; /* per rank: where its block ends (file offset) */
   size_t ends_capacity;
@@ -81,7 +81,9 @@ static int fail(bin_reader *r, int64_t at, const char *format, ...) {
   return fs_error_set(r->err, "%s:byte %lld: %s", r->name, (long long)at, what);
 }
 
-static int out_of_memory(bin_reader *r) { return fs_error_set(r->err, "%s: out of memory", r->name); }
+static int out_of_memory(bin_reader *r) {
+  return fs_error_set(r->err, "%s: out of memory", r->name);
+}
 
 /* Room for count elements of size bytes in *array (doubling). */
 static int grow(bin_reader *r, void *array, size_t *capacity, size_t count, size_t size) {
@@ -146,22 +148,28 @@ static int more_bytes(bin_reader *r) {
 /* ---- header ---- */
 
 static int read_magic(bin_reader *r) {
-  const uint8_t *b = take(r, 8, "a LogGOPSim binary schedule (txt2bin's output): the number %u "
-                                "in its first 8 bytes", FS_GOAL_BIN_MAGIC);
+  const uint8_t *b = take(r, 8,
+                          "a LogGOPSim binary schedule (txt2bin's output): the number %u "
+                          "in its first 8 bytes",
+                          FS_GOAL_BIN_MAGIC);
   if (!b) return -1;
   uint64_t magic = u64_at(b);
   if (magic == FS_GOAL_BIN_MAGIC) return 0;
   if (magic == FS_GOAL_BIN_INVALIDATED)
-    return fail(r, 0, "expected the magic number %u (got %u: a LogGOPSim run with --save-mem "
-                      "overwrote this schedule; run txt2bin again)",
+    return fail(r, 0,
+                "expected the magic number %u (got %u: a LogGOPSim run with --save-mem "
+                "overwrote this schedule; run txt2bin again)",
                 FS_GOAL_BIN_MAGIC, FS_GOAL_BIN_INVALIDATED);
   if (magic == __builtin_bswap64(FS_GOAL_BIN_MAGIC) ||
       magic == __builtin_bswap64(FS_GOAL_BIN_INVALIDATED))
-    return fail(r, 0, "expected a schedule in this host's byte order (got one written on a host "
-                      "of the other byte order; run txt2bin on this host)");
+    return fail(r, 0,
+                "expected a schedule in this host's byte order (got one written on a host "
+                "of the other byte order; run txt2bin on this host)");
   if (memcmp(b, "num_rank", 8) == 0 || memcmp(b, "//", 2) == 0 || memcmp(b, "/*", 2) == 0)
-    return fail(r, 0, "expected the magic number %u of a LogGOPSim binary schedule (got GOAL "
-                      "text: name it .goal)", FS_GOAL_BIN_MAGIC);
+    return fail(r, 0,
+                "expected the magic number %u of a LogGOPSim binary schedule (got GOAL "
+                "text: name it .goal)",
+                FS_GOAL_BIN_MAGIC);
   return fail(r, 0, "expected the magic number %u of a LogGOPSim binary schedule (got %llu)",
               FS_GOAL_BIN_MAGIC, (unsigned long long)magic);
 }
@@ -171,20 +179,22 @@ static int read_magic(bin_reader *r) {
  * counts. Offsets in the file count from byte 8. */
 static int read_table_entry(bin_reader *r, uint32_t rank) {
   int64_t at = offset(r);
-  const uint8_t *b = take(r, 16, "the block table entry of rank %u (two 8-byte offsets; the "
-                                 "header says %u ranks)", rank, r->ranks);
+  const uint8_t *b = take(r, 16,
+                          "the block table entry of rank %u (two 8-byte offsets; the "
+                          "header says %u ranks)",
+                          rank, r->ranks);
   if (!b) return -1;
   uint64_t start = u64_at(b) + TABLE_BASE, end = u64_at(b + 8) + TABLE_BASE;
   uint64_t want = rank ? r->ends[rank - 1] : HEADER + (uint64_t)16 * r->ranks;
   if (u64_at(b) != want - TABLE_BASE)
-    return fail(r, at,
-                "expected %llu, the start of rank %u's block (%s) less 8 (got %llu)",
+    return fail(r, at, "expected %llu, the start of rank %u's block (%s) less 8 (got %llu)",
                 (unsigned long long)(want - TABLE_BASE), rank,
                 rank ? "where the block before ends" : "right after the block table",
                 (unsigned long long)u64_at(b));
   if (u64_at(b + 8) > (uint64_t)INT64_MAX || end < start + 8)
-    return fail(r, at + 8, "expected the end of rank %u's block, at least 8 bytes after its start "
-                           "%llu (got %llu)",
+    return fail(r, at + 8,
+                "expected the end of rank %u's block, at least 8 bytes after its start "
+                "%llu (got %llu)",
                 rank, (unsigned long long)u64_at(b), (unsigned long long)u64_at(b + 8));
   if (grow(r, &r->ends, &r->ends_capacity, (size_t)rank + 1, sizeof *r->ends)) return -1;
   r->ends[rank] = end;
@@ -210,13 +220,13 @@ static int read_header(bin_reader *r) {
 
 /* The fields of one operation record (txt2bin's order, no padding). */
 typedef struct record {
-  uint32_t count; /* +0 operations it waits for */
-  uint8_t type;   /* +4 */
-  uint32_t peer;  /* +5 */
-  uint64_t size;  /* +9 bytes, or ns for calc */
-  uint32_t tag;   /* +17 */
-  uint8_t cpu;    /* +21 */
-  uint8_t nic;    /* +22 */
+  uint32_t count;                            /* +0 operations it waits for */
+  uint8_t type;                              /* +4 */
+  uint32_t peer;                             /* +5 */
+  uint64_t size;                             /* +9 bytes, or ns for calc */
+  uint32_t tag;                              /* +17 */
+  uint8_t cpu;                               /* +21 */
+  uint8_t nic;                               /* +22 */
   uint32_t ends, ends_at, starts, starts_at; /* +23 +27 +31 +35 */
 } record;
 
@@ -357,7 +367,8 @@ static int check_roots(bin_reader *r, uint32_t nodes) {
 /* One entry of operation i's lists: `first` + target waits for first + i. */
 static int read_dependent(bin_reader *r, int32_t rank, uint32_t nodes, uint32_t i, int point) {
   int64_t at = offset(r);
-  const uint8_t *b = take(r, 4, "an operation of rank %d depending on its operation %u", (int)rank, i);
+  const uint8_t *b =
+      take(r, 4, "an operation of rank %d depending on its operation %u", (int)rank, i);
   if (!b) return -1;
   uint32_t target = u32_at(b);
   if (target >= nodes)
@@ -365,8 +376,9 @@ static int read_dependent(bin_reader *r, int32_t rank, uint32_t nodes, uint32_t 
                 target);
   uint32_t *n = r->node + (size_t)N_WORDS * target;
   if (n[N_LEFT] == 0)
-    return fail(r, at, "expected at most %u operations listing operation %u, its dependency "
-                       "count (got one more)",
+    return fail(r, at,
+                "expected at most %u operations listing operation %u, its dependency "
+                "count (got one more)",
                 n[N_COUNT], target);
   n[N_LEFT]--;
   int32_t first = r->p->tasks - (int32_t)nodes;
@@ -418,8 +430,10 @@ static int check_size(bin_reader *r, int32_t rank, uint32_t nodes, uint64_t list
 
 static int read_block(bin_reader *r, int32_t rank) {
   r->block_at = offset(r);
-  const uint8_t *b = take(r, 8, "rank %d's operation count and count of operations without "
-                                "dependencies", (int)rank);
+  const uint8_t *b = take(r, 8,
+                          "rank %d's operation count and count of operations without "
+                          "dependencies",
+                          (int)rank);
   if (!b) return -1;
   uint32_t nodes = u32_at(b);
   r->block_roots = u32_at(b + 4);
@@ -451,8 +465,10 @@ static fs_program *read_all(bin_reader *r) {
   int more = more_bytes(r);
   if (more < 0) return NULL;
   if (more) {
-    fail(r, offset(r), "expected the end of the file after the block of rank %u, the last (got "
-                       "more bytes)", r->ranks - 1);
+    fail(r, offset(r),
+         "expected the end of the file after the block of rank %u, the last (got "
+         "more bytes)",
+         r->ranks - 1);
     return NULL;
   }
   free(r->ends), r->ends = NULL;

@@ -84,9 +84,8 @@ static int is_goal_bin(const char *path) {
   uint8_t start[8];
   struct stat info;
   int fd = strcmp(path, "-") == 0 ? -1 : open(path, O_RDONLY | O_CLOEXEC);
-  ssize_t got = fd >= 0 && fstat(fd, &info) == 0 && S_ISREG(info.st_mode)
-                    ? read(fd, start, sizeof start)
-                    : 0;
+  ssize_t got =
+      fd >= 0 && fstat(fd, &info) == 0 && S_ISREG(info.st_mode) ? read(fd, start, sizeof start) : 0;
   if (fd >= 0) close(fd);
   return got > 0 && fs_goal_bin_recognize(start, (size_t)got);
 }
