@@ -7,12 +7,13 @@ It reads the subset of GOAL that fennelsim's own generators and the test
 schedules use: `num_ranks N`, `rank R {` ... `}` blocks in rank order,
 `[LABEL:] send|recv SIZEb to|from PEER [tag T] [cpu C] [nic N]`,
 `[LABEL:] calc TIME [cpu C]`, `LABEL requires|irequires LABEL`, `//` and
-one-line block comments. PEER and T may be -1 (any), written as
+block comments. PEER and T may be -1 (any), written as
 4294967295. Dependencies are stored as txt2bin stores them: on the
 operation waited for, in the order of the text.
 
 usage: goal_bin_writer.py IN.goal OUT.bin [--byte-order little|big|native]
 """
+import io
 import re
 import struct
 import sys
@@ -40,30 +41,45 @@ def number(text):
     return ANY if text == "-1" else int(text)
 
 
-def statements(text):
-    """The statements of the text, comments and blank lines left out."""
-    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
-    for line in text.splitlines():
-        line = line.split("//", 1)[0].strip()
-        if line:
-            yield line
+def statements(lines):
+    """The statements of the lines, comments and blank lines left out."""
+    in_comment = False
+    for line in lines:
+        kept = ""
+        while line:
+            if in_comment:
+                end = line.find("*/")
+                in_comment, line = end < 0, "" if end < 0 else line[end + 2:]
+                continue
+            starts = [k for k in (line.find("//"), line.find("/*")) if k >= 0]
+            if not starts:
+                kept, line = kept + line, ""
+                continue
+            k = min(starts)
+            kept += line[:k] + " "
+            in_comment, line = line.startswith("/*", k), "" if line.startswith("//", k) else line[k + 2:]
+        kept = kept.strip()
+        if kept:
+            yield kept
 
 
-def parse(text):
-    """(ranks, [[Node] per rank])."""
-    ranks, blocks, nodes, labels = None, [], None, None
-    for line in statements(text):
+def blocks(lines):
+    """The rank count, then each rank's [Node], in order."""
+    ranks, nodes, labels, done = None, None, None, 0
+    for line in statements(lines):
         m = re.match(r"num_ranks\s+(\d+)$", line)
         if m:
             ranks = int(m.group(1))
+            yield ranks
             continue
         m = re.match(r"rank\s+(\d+)\s*\{$", line)
         if m:
-            assert int(m.group(1)) == len(blocks), "ranks in order"
+            assert int(m.group(1)) == done, "ranks in order"
             nodes, labels = [], {}
             continue
         if line == "}":
-            blocks.append(nodes)
+            yield nodes
+            done += 1
             continue
         node, label = None, None
         m = OPERATION.match(line)
@@ -85,8 +101,7 @@ def parse(text):
         waiting, on = nodes[labels[m.group(1)]], nodes[labels[m.group(3)]]
         (on.ends if m.group(2) == "requires" else on.starts).append(labels[m.group(1)])
         waiting.count += 1
-    assert ranks == len(blocks), "one block per rank"
-    return ranks, blocks
+    assert ranks == done, "one block per rank"
 
 
 def block_bytes(nodes, order):
@@ -105,30 +120,39 @@ def block_bytes(nodes, order):
     return b"".join(out)
 
 
-def to_bin(text, order="="):
-    """The .bin bytes of a GOAL text, in the byte order given ('=' native,
-    '<' little, '>' big endian)."""
-    ranks, blocks = parse(text)
-    everything = [n for nodes in blocks for n in nodes]
-    max_cpu = max((n.cpu for n in everything), default=0)
-    max_nic = max((n.nic for n in everything), default=0)
-    bodies = [block_bytes(nodes, order) for nodes in blocks]
-    table, at = [], 4 + 2 + 16 * ranks  # offsets count from byte 8
-    for body in bodies:
+def write(lines, out, order="="):
+    """Writes the .bin of GOAL text lines to the seekable binary file out,
+    one block at a time, in the byte order given ('=' native, '<' little,
+    '>' big endian)."""
+    ranks, table, at, max_cpu, max_nic = None, [], 0, 0, 0
+    for item in blocks(lines):
+        if ranks is None:
+            ranks, at = item, 4 + 2 + 16 * item  # offsets count from byte 8
+            out.write(bytes(8 + at))  # the header and table, filled in below
+            continue
+        body = block_bytes(item, order)
+        out.write(body)
         table.append(struct.pack(order + "QQ", at, at + len(body)))
         at += len(body)
-    head = struct.pack(order + "QIBB", MAGIC, ranks, max_cpu, max_nic)
-    return head + b"".join(table) + b"".join(bodies)
+        max_cpu = max([max_cpu] + [n.cpu for n in item])
+        max_nic = max([max_nic] + [n.nic for n in item])
+    out.seek(0)
+    out.write(struct.pack(order + "QIBB", MAGIC, ranks, max_cpu, max_nic) + b"".join(table))
+
+
+def to_bin(text, order="="):
+    """The .bin bytes of a GOAL text."""
+    out = io.BytesIO()
+    write(text.splitlines(), out, order)
+    return out.getvalue()
 
 
 def main(argv):
     orders = {"native": "=", "little": "<", "big": ">"}
     if len(argv) not in (3, 5) or (len(argv) == 5 and (argv[3] != "--byte-order" or argv[4] not in orders)):
         sys.exit(__doc__.strip().splitlines()[-1])
-    with open(argv[1]) as f:
-        data = to_bin(f.read(), orders[argv[4]] if len(argv) == 5 else "=")
-    with open(argv[2], "wb") as f:
-        f.write(data)
+    with open(argv[1]) as f, open(argv[2], "wb") as out:
+        write(f, out, orders[argv[4]] if len(argv) == 5 else "=")
 
 
 if __name__ == "__main__":
