@@ -70,6 +70,7 @@ def commands():
         ("convert-dag-gz", ["convert", "{in}/rd.dag", "{out}/rd.dag.gz"]),
         ("run-dag-hockney", ["run", "{in}/rd.dag", "--model", "hockney"]),
         ("run-goal-loggops", ["run", "{in}/b.goal", "--model", "loggops", "--format", "json"]),
+        ("run-goal-bin-loggops", ["run", "{in}/b.bin", "--model", "loggops", "--format", "json"]),
         ("run-trace-replay", ["run", "{in}/trace", "--model", "hockney"]),
         ("run-simgrid-replay", ["run", "{in}/simgrid.txt", "--model", "loggops"]),
         ("run-model-xml-platform", ["run", "{in}/rd.dag", "--model", "{in}/metropolis-taulop.xml",
@@ -113,6 +114,13 @@ def make_inputs(fennelsim, root, directory):
     for args in [["gen", "allreduce-rd", "--ranks", "4", "--size", "8B", "-o", "rd.dag"],
                  ["gen", "bcast-binomial", "--ranks", "4", "--size", "1KiB", "-o", "b.goal"]]:
         subprocess.run([fennelsim] + args, cwd=directory, check=True, env=clean_env())
+    # LogGOPSim's binary GOAL of the same schedule (tests/goal_bin_writer.py)
+    sys.path.insert(0, os.path.join(root, "tests"))
+    from goal_bin_writer import to_bin
+    with open(os.path.join(directory, "b.goal")) as f:
+        binary = to_bin(f.read())
+    with open(os.path.join(directory, "b.bin"), "wb") as f:
+        f.write(binary)
 
 
 def clean_env(**extra):

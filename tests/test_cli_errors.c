@@ -4,6 +4,7 @@
  * noise kinds; the default model said; `help COMMAND` = `COMMAND --help`. */
 #include <check.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -277,6 +278,207 @@ START_TEST(help_command_equals_command_help) {
 }
 END_TEST
 
+/* ---- LogGOPSim's binary GOAL: bad input (issue 20 goal 4) ------------------ */
+
+/* Host byte order, as txt2bin writes. */
+static void put32(uint8_t *at, uint32_t v) { memcpy(at, &v, 4); }
+static void put64(uint8_t *at, uint64_t v) { memcpy(at, &v, 8); }
+
+/* One record (39 bytes, docs/FORMATS.md): count, type, peer, size, tag,
+ * cpu, nic, then dependents (count, first) and start-dependents. */
+static void record(uint8_t *at, uint32_t count, uint8_t type, uint32_t peer, uint64_t size,
+                   uint32_t ends, uint32_t ends_at, uint32_t starts_at) {
+  memset(at, 0, 39);
+  put32(at, count), at[4] = type, put32(at + 5, peer), put64(at + 9, size);
+  put32(at + 23, ends), put32(at + 27, ends_at), put32(at + 35, starts_at);
+}
+
+/* tests/goal/one-send.goal as txt2bin writes it (148 bytes): rank 0's
+ * send at byte 58, rank 1's recv at 109, blocks from byte 46 and 97. */
+static size_t one_send(uint8_t *b) {
+  memset(b, 0, 148);
+  put64(b, 4223), put32(b + 8, 2);
+  put64(b + 14, 38), put64(b + 22, 89), put64(b + 30, 89), put64(b + 38, 140);
+  put32(b + 46, 1), put32(b + 50, 1), record(b + 58, 0, 1, 1, 1, 0, 0, 0);
+  put32(b + 97, 1), put32(b + 101, 1), record(b + 109, 0, 2, 0, 1, 0, 0, 0);
+  return 148;
+}
+
+/* One rank: calc 10, then calc 20 requiring it (124 bytes): records at
+ * bytes 42 and 81, the one dependent listed at 120. */
+static size_t chain(uint8_t *b) {
+  memset(b, 0, 124);
+  put64(b, 4223), put32(b + 8, 1), put64(b + 14, 22), put64(b + 22, 116);
+  put32(b + 30, 2), put32(b + 34, 1);
+  record(b + 42, 0, 3, 0, 10, 1, 0, 1);
+  record(b + 81, 1, 3, 0, 20, 0, 1, 1);
+  put32(b + 120, 1);
+  return 124;
+}
+
+/* `run FILE` exits 2 with "fennelsim: FILE:byte ..." + message. */
+static void expect_bin(const char *path, const uint8_t *bytes, size_t length, const char *message) {
+  char command[512], full[1024];
+  fs_test_write_file(path, (const char *)bytes, length);
+  snprintf(command, sizeof command, "run %s --model loggops", path);
+  snprintf(full, sizeof full, "fennelsim: %s:%s\n", path, message);
+  expect(command, 2, full);
+}
+
+START_TEST(goal_bin_valid_and_by_content) {
+  char *path = fs_test_temp_path(".bin"), *other = fs_test_temp_path(".data");
+  uint8_t b[160];
+  fs_test_write_file(path, (const char *)b, one_send(b));
+  fs_test_write_file(other, (const char *)b, one_send(b));
+  for (int i = 0; i < 2; i++) {
+    ck_assert_int_eq(fennelsim("run %s --model loggops", i ? other : path), 0);
+    ck_assert_msg(strstr(out, "finish ns  0:1500 1:5500"), "%s", out); /* one-send.goal's */
+  }
+  fs_test_write_file(path, (const char *)b, chain(b));
+  ck_assert_int_eq(fennelsim("run %s --model loggops", path), 0);
+  ck_assert_msg(strstr(out, "makespan   30 ns"), "%s", out); /* 10 then 20 on one CPU */
+  /* GOAL text (or gzip) named .bin is read by content, as before */
+  const char *text = "num_ranks 1\nrank 0 {\nc: calc 10\n}\n";
+  fs_test_write_file(path, text, 0);
+  ck_assert_int_eq(fennelsim("run %s --model loggops", path), 0);
+  ck_assert_msg(strstr(out, "makespan   10 ns"), "%s", out);
+  free(path), free(other);
+}
+END_TEST
+
+START_TEST(goal_bin_truncated_and_foreign) {
+  char *path = fs_test_temp_path(".bin");
+  uint8_t b[160];
+  size_t n = one_send(b);
+  expect_bin(path, b, 0,
+             "byte 0: expected a LogGOPSim binary schedule (txt2bin's output): the number 4223 "
+             "in its first 8 bytes (got the end of the file)");
+  expect_bin(path, b, 20,
+             "byte 14: expected the block table entry of rank 0 (two 8-byte offsets; the header "
+             "says 2 ranks) (got the end of the file)");
+  expect_bin(path, b, 100,
+             "byte 97: expected rank 1's operation count and count of operations without "
+             "dependencies (got the end of the file)");
+  expect_bin(path, b, n - 1,
+             "byte 109: expected operation 0 of rank 1 (a 39-byte record) (got the end of the "
+             "file)");
+  b[n] = 0;
+  expect_bin(path, b, n + 1,
+             "byte 148: expected the end of the file after the block of rank 1, the last (got "
+             "more bytes)");
+  put64(b, 2342);
+  expect_bin(path, b, n,
+             "byte 0: expected the magic number 4223 (got 2342: a LogGOPSim run with --save-mem "
+             "overwrote this schedule; run txt2bin again)");
+  put64(b, __builtin_bswap64(4223));
+  expect_bin(path, b, n,
+             "byte 0: expected a schedule in this host's byte order (got one written on a host of "
+             "the other byte order; run txt2bin on this host)");
+  put64(b, 258); /* not text either: a .bin that is not txt2bin's */
+  expect_bin(path, b, n,
+             "byte 0: expected the magic number 4223 of a LogGOPSim binary schedule (got 258)");
+  free(path);
+}
+END_TEST
+
+START_TEST(goal_bin_sizes_and_counts) {
+  char *path = fs_test_temp_path(".bin");
+  uint8_t b[160];
+  size_t n = one_send(b);
+  put32(b + 8, 0);
+  expect_bin(path, b, n, "byte 8: expected a rank count from 1 to 2147483647 (got 0)");
+  /* 2^31-1 ranks in 148 bytes: the table cannot start the blocks where it
+   * says, and nothing was allocated for the ranks */
+  put32(b + 8, 0x7fffffff);
+  expect_bin(path, b, n,
+             "byte 14: expected 34359738358, the start of rank 0's block (right after the block "
+             "table) less 8 (got 38)");
+  n = one_send(b);
+  put64(b + 14, 40);
+  expect_bin(path, b, n,
+             "byte 14: expected 38, the start of rank 0's block (right after the block table) "
+             "less 8 (got 40)");
+  n = one_send(b);
+  put64(b + 22, 0xffffffffffffffffull);
+  expect_bin(path, b, n,
+             "byte 22: expected the end of rank 0's block, at least 8 bytes after its start 38 "
+             "(got 18446744073709551615)");
+  n = one_send(b);
+  put32(b + 46, 0xffffffffu);
+  expect_bin(path, b, n,
+             "byte 46: expected at most 1073741823 operations in a program (got 4294967295 "
+             "more)");
+  n = one_send(b);
+  put32(b + 46, 1000), put32(b + 50, 0);
+  expect_bin(path, b, n,
+             "byte 46: expected counts that fit in rank 0's block of 51 bytes (got 1000 "
+             "operations, 0 without dependencies: 39008 bytes)");
+  n = one_send(b);
+  put64(b + 22, 93), put64(b + 30, 93);
+  expect_bin(path, b, n,
+             "byte 22: expected 89, the end of rank 0's block after its 0 listed dependents, less "
+             "8 (got 93)");
+  free(path);
+}
+END_TEST
+
+START_TEST(goal_bin_fields) {
+  char *path = fs_test_temp_path(".bin");
+  uint8_t b[160];
+  size_t n = one_send(b);
+  b[62] = 4;
+  expect_bin(path, b, n,
+             "byte 62: expected an operation type, 1 (send), 2 (recv) or 3 (calc) (got 4)");
+  n = one_send(b), put32(b + 63, 2);
+  expect_bin(path, b, n, "byte 63: expected a destination rank below 2 (got 2)");
+  n = one_send(b), put32(b + 63, 0xffffffffu);
+  expect_bin(path, b, n, "byte 63: expected a destination rank below 2 (got 4294967295)");
+  n = one_send(b), put64(b + 67, (1ull << 62) + 1);
+  expect_bin(path, b, n,
+             "byte 67: expected a message size of at most 4611686018427387904 B (2^62) (got "
+             "4611686018427387905)");
+  n = one_send(b), put32(b + 75, 0x80000000u);
+  expect_bin(path, b, n,
+             "byte 75: expected a tag of at most 2147483647, or 4294967295 (any tag) (got "
+             "2147483648)");
+  n = one_send(b), b[79] = 1;
+  expect_bin(path, b, n,
+             "byte 79: expected a CPU index of at most 0, the header's largest (got 1)");
+  n = one_send(b), put32(b + 58, 1);
+  expect_bin(path, b, n,
+             "byte 54: expected an operation without dependencies (got 0, which waits for 1)");
+  n = chain(b), put32(b + 38, 1); /* operation 0 waits for nothing, yet is not listed */
+  expect_bin(path, b, n,
+             "byte 42: expected a dependency count above 0, or operation 0 listed among those "
+             "without dependencies (got 0)");
+  free(path);
+}
+END_TEST
+
+START_TEST(goal_bin_dependencies) {
+  char *path = fs_test_temp_path(".bin");
+  uint8_t b[160];
+  size_t n = chain(b);
+  put32(b + 120, 2);
+  expect_bin(path, b, n, "byte 120: expected an operation of rank 0, below 2 (got 2)");
+  n = chain(b), put32(b + 120, 0);
+  expect_bin(path, b, n,
+             "byte 120: expected at most 0 operations listing operation 0, its dependency count "
+             "(got one more)");
+  n = chain(b), put32(b + 81, 2);
+  expect_bin(path, b, n,
+             "byte 81: expected a dependency count of 1, the operations listing operation 1 (got "
+             "2)");
+  n = chain(b), put32(b + 69, 5);
+  expect_bin(path, b, n, "byte 69: expected 0, where the list of its dependents starts (got 5)");
+  n = chain(b), put32(b + 42 + 23, 2);
+  expect_bin(path, b, n,
+             "byte 22: expected 120, the end of rank 0's block after its 2 listed dependents, "
+             "less 8 (got 116)");
+  free(path);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("cli_errors");
   TCase *platform = tcase_create("platform");
@@ -292,6 +494,13 @@ static Suite *suite(void) {
   tcase_add_test(mean, default_model_said);
   tcase_add_test(mean, help_command_equals_command_help);
   suite_add_tcase(s, mean);
+  TCase *bin = tcase_create("goal_bin");
+  tcase_add_test(bin, goal_bin_valid_and_by_content);
+  tcase_add_test(bin, goal_bin_truncated_and_foreign);
+  tcase_add_test(bin, goal_bin_sizes_and_counts);
+  tcase_add_test(bin, goal_bin_fields);
+  tcase_add_test(bin, goal_bin_dependencies);
+  suite_add_tcase(s, bin);
   return s;
 }
 

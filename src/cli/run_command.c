@@ -28,7 +28,9 @@
 static const char run_usage[] =
     "usage: fennelsim run FILE... [options]\n"
     "  FILE                   a schedule: .dag[.gz] or LogGOPSim GOAL .goal[.gz] (\"-\", stdin,\n"
-    "                         and other names: by the first line, 'fennel-dag 1' or num_ranks);\n"
+    "                         and other names: by the first line, 'fennel-dag 1' or num_ranks),\n"
+    "                         or LogGOPSim's binary GOAL .bin (txt2bin's output; also by its\n"
+    "                         magic number);\n"
     "                         or a recorded MPI execution: a directory of per-rank traces\n"
     "                         (fennelsim's tracer, liballprof) or an OTF2 archive, or the\n"
     "                         per-rank files (also SimGrid's time-independent traces)\n"

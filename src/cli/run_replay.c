@@ -50,7 +50,7 @@ static int ends_with(const char *text, const char *suffix) {
 int fs_inputs_are_trace(const char *const *inputs, int count) {
   const char *in = inputs[0];
   if (strcmp(in, "-") == 0 || ends_with(in, ".dag") || ends_with(in, ".dag.gz") ||
-      ends_with(in, ".goal") || ends_with(in, ".goal.gz"))
+      ends_with(in, ".goal") || ends_with(in, ".goal.gz") || ends_with(in, ".bin"))
     return 0;
   return count > 1 || fs_trace_is_trace(in);
 }

@@ -1,11 +1,16 @@
 /* schedule_reader.c: picks the reader by file name, or by the first line
- * when the name does not say; opens its input. Only dispatches: what the
+ * (the first bytes for LogGOPSim's binary GOAL) when the name does not
+ * say; opens its input. Only dispatches: what the
  * readers share is read_program.c. */
 #include "formats/schedule_reader.h"
 
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "formats/dag_reader.h"
+#include "formats/goal_bin_reader.h"
 #include "formats/goal_reader.h"
 #include "formats/read_program.h"
 
@@ -71,7 +76,35 @@ fs_program *fs_schedule_read(const char *path, fs_error *err) {
   return fs_schedule_read_showing(path, NULL, err);
 }
 
+/* The first bytes of a regular file into start: how many, or -1 when it
+ * is not one (a pipe is not peeked at: what is read from it would be lost
+ * to the reader) or cannot be opened. */
+static ssize_t peek(const char *path, uint8_t *start, size_t length) {
+  struct stat info;
+  int fd = strcmp(path, "-") == 0 ? -1 : open(path, O_RDONLY | O_CLOEXEC);
+  ssize_t got = fd >= 0 && fstat(fd, &info) == 0 && S_ISREG(info.st_mode) ? read(fd, start, length)
+                                                                          : -1;
+  if (fd >= 0) close(fd);
+  return got;
+}
+
+/* LogGOPSim's binary GOAL (txt2bin's output): a file that starts with its
+ * magic number, or one named *.bin that does not start like text or gzip
+ * (those are read by content, as a name without a known extension). */
+static int is_goal_bin(const char *path) {
+  uint8_t start[8];
+  ssize_t got = peek(path, start, sizeof start);
+  if (got > 0 && fs_goal_bin_recognize(start, (size_t)got)) return 1;
+  if (!ends_with(path, ".bin")) return 0;
+  if (got <= 0) return 1; /* a pipe, an empty file, one not found: its error */
+  int gzip = got >= 2 && start[0] == 0x1f && start[1] == 0x8b;
+  int text = start[0] == '\t' || start[0] == '\n' || start[0] == '\r' ||
+             (start[0] >= ' ' && start[0] <= '~');
+  return !gzip && !text;
+}
+
 fs_program *fs_schedule_read_showing(const char *path, FILE *progress, fs_error *err) {
+  if (is_goal_bin(path)) return fs_goal_bin_read_file(path, err);
   fs_text_input *in = fs_text_input_open_file(path, err);
   if (!in) return NULL;
   if (progress) fs_text_input_show_progress(in, progress);

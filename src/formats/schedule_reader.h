@@ -2,7 +2,10 @@
  * *.goal and *.goal.gz, fennelsim's .dag for *.dag and *.dag.gz; stdin
  * ("-") and other names by content: the first line that is not blank is
  * the .dag header 'fennel-dag 1' or a '#' comment (.dag), or 'num_ranks N'
- * or a '//' or block comment (GOAL); gzip by its magic bytes, always. */
+ * or a '//' or block comment (GOAL); gzip by its magic bytes, always.
+ * LogGOPSim's binary GOAL (goal_bin_reader.h) for a regular file that
+ * starts with its magic number, and for *.bin unless it starts like text
+ * or gzip (then by content, as above). */
 #ifndef FS_SCHEDULE_READER_H
 #define FS_SCHEDULE_READER_H
 
