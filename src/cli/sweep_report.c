@@ -179,7 +179,7 @@ static int csv_field(fs_output *out, const char *text) {
   int failed = fs_output_puts(out, "\"") < 0;
   for (const char *c = text; *c; c++)
     failed |= fs_output_write(out, c, 1) < 0 || (*c == '"' && fs_output_write(out, c, 1) < 0);
-  return failed | (fs_output_puts(out, "\"") < 0) ? -1 : 0;
+  return (failed | (fs_output_puts(out, "\"") < 0)) ? -1 : 0;
 }
 
 static int csv_row(report_state *s, fs_output *out, int64_t i) {
@@ -231,7 +231,7 @@ static int json_string(fs_output *out, const char *text) {
     else
       failed |= fs_output_write(out, c, 1) < 0;
   }
-  return failed | (fs_output_puts(out, "\"") < 0) ? -1 : 0;
+  return (failed | (fs_output_puts(out, "\"") < 0)) ? -1 : 0;
 }
 
 static int json_row(report_state *s, fs_output *out, int64_t i) {
