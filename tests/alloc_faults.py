@@ -49,6 +49,9 @@ TRACE = {
 SIMGRID = ("0 init\n1 init\n0 send 1 0 8\n1 recv 0 0 8\n0 compute 1000\n"
            "0 bcast 16\n1 bcast 16\n0 finalize\n1 finalize\n")
 EMPIRICAL = "# samples\n0.9\n1.0\n1.2\n"
+# Generated task names ("t<id>", not stored) beside kept ones (stored, indexed).
+NAMED_DAG = ("fennel-dag 1\nranks 2\nt0 start 0\nx put 0 to=1 size=8B after=t0\n"
+             "t2 compute 1 time=1ns after=x\nt5 proxy 1 after=x:local,t2\nt4 proxy 0 after=t5\n")
 # A platform of its own, with an explicit mapping (models/ has computed ones).
 PLATFORM = ('<platform nodes="2" cores="2">\n  <channel name="shm" level="0"/>\n'
             '  <channel name="net" level="1"/>\n  <mapping kind="explicit">0 1 0 1</mapping>\n</platform>\n')
@@ -69,6 +72,7 @@ def commands():
                                 "-o", "{out}/o.dag"]),
         ("convert-dag-gz", ["convert", "{in}/rd.dag", "{out}/rd.dag.gz"]),
         ("run-dag-hockney", ["run", "{in}/rd.dag", "--model", "hockney"]),
+        ("run-dag-named", ["run", "{in}/named.dag", "--model", "hockney", "--timeline", "{out}/t.csv"]),
         ("run-goal-loggops", ["run", "{in}/b.goal", "--model", "loggops", "--format", "json"]),
         ("run-goal-bin-loggops", ["run", "{in}/b.bin", "--model", "loggops", "--format", "json"]),
         ("run-trace-replay", ["run", "{in}/trace", "--model", "hockney"]),
@@ -109,6 +113,7 @@ def make_inputs(fennelsim, root, directory):
     write("simgrid.txt", SIMGRID)
     write("noise.txt", EMPIRICAL)
     write("platform.xml", PLATFORM)
+    write("named.dag", NAMED_DAG)
     for name in ["metropolis-taulop.xml", "metropolis-shm.table", "metropolis-net.table"]:
         shutil.copy(os.path.join(root, "models", name), directory)
     for args in [["gen", "allreduce-rd", "--ranks", "4", "--size", "8B", "-o", "rd.dag"],

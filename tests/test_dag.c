@@ -1168,6 +1168,23 @@ static const error_case error_cases[] = {
     {H "a start 0\nb proxy 0 after=a:start:local\n", 0, "e.dag:4:18: ", "(got ':start:local')"},
     {H "a start 0\nb proxy 0 after=:start\n", 0,
      "e.dag:4:17: ", "expected a task name in after= (got ':start')"},
+    /* generated names ("t<id>", found without the index) against kept ones */
+    {H "t0 start 0\nt0 start 1\n", 0,
+     "e.dag:4:1: ", "expected a new task name (this one is defined above) (got 't0')"},
+    {H "t1 start 0\nt1 start 1\n", 0, /* kept on task 0, generated on task 1 */
+     "e.dag:4:1: ", "expected a new task name (this one is defined above) (got 't1')"},
+    {H "a start 0\nt1 start 1\nt1 proxy 0\n", 0, /* generated on task 1, kept on task 2 */
+     "e.dag:5:1: ", "expected a new task name (this one is defined above) (got 't1')"},
+    {H "t0 start 0\nt0 start 1 bogus=1\n", 0, /* the duplicate is reported, not bogus= */
+     "e.dag:4:1: ", "expected a new task name (this one is defined above) (got 't0')"},
+    {H "t0 proxy 0 after=t0\n", 0,
+     "e.dag:3:18: ", "expected a task defined above, not the task itself (got 't0')"},
+    {H "t0 start 0\nt1 proxy 0 after=t2\n", 0,
+     "e.dag:4:18: ", "expected the name of a task defined above (got 't2')"},
+    {H "t0 start 0\nq start 1\nt2 proxy 0 after=t1\n", 0, /* task 1 is q */
+     "e.dag:5:18: ", "expected the name of a task defined above (got 't1')"},
+    {H "t00 start 0\nt1 proxy 0 after=t0\n", 0, /* t00 is kept: not generated */
+     "e.dag:4:18: ", "expected the name of a task defined above (got 't0')"},
 };
 
 START_TEST(read_error) {
@@ -1319,6 +1336,65 @@ START_TEST(write_two_sided) {
   fs_program *p = read_ok(TWO_SIDED);
   char *text = write_to_text(p, ".dag");
   ck_assert_str_eq(text, TWO_SIDED_CANONICAL);
+  free(text);
+  fs_program_free(p);
+}
+END_TEST
+
+/* Generated names ("t<id>", what the writer gives unnamed tasks) are not
+ * stored; the others are, and both resolve: x is task 1, t5 is task 3 (task
+ * 5 does not exist: a kept name), t00 is kept (not canonical), t1 on task 6
+ * is free since task 1 is x. Written back byte for byte, plain and gzip. */
+#define MIXED_NAMES                 \
+  "fennel-dag 1\n"                  \
+  "ranks 2\n"                       \
+  "t0 start 0\n"                    \
+  "x put 0 to=1 size=8B after=t0\n" \
+  "t2 compute 1 time=1ns after=x\n" \
+  "t5 proxy 1 after=x:local,t2\n"   \
+  "t4 proxy 0 after=t5\n"           \
+  "t00 proxy 0 after=t0,t4\n"       \
+  "t1 proxy 1 after=t5,t00\n"
+
+START_TEST(read_generated_names) {
+  fs_program *p = read_ok(MIXED_NAMES);
+  const char *name[] = {"t0", "x", "t2", "t5", "t4", "t00", "t1"};
+  const int stored[] = {0, 1, 0, 1, 0, 1, 1};
+  char buffer[24], successors[256];
+  ck_assert_int_eq(p->tasks, 7);
+  ck_assert_int_eq(p->named, 1);
+  for (int32_t t = 0; t < 7; t++) {
+    ck_assert_str_eq(fs_task_name(p, t, buffer), name[t]);
+    ck_assert_int_eq(fs_task_name_stored(p, t), stored[t]);
+    ck_assert(fs_task_name_equals(p, t, name[t], (int64_t)strlen(name[t])));
+  }
+  ck_assert_str_eq(successors_text(p, 0, successors, sizeof successors), "x t00");
+  ck_assert_str_eq(successors_text(p, 1, successors, sizeof successors), "t5:local t2");
+  ck_assert_str_eq(successors_text(p, 3, successors, sizeof successors), "t4 t1");
+  ck_assert_str_eq(successors_text(p, 5, successors, sizeof successors), "t1");
+  /* the three kept names and their NULs: "x" "t5" "t00" "t1" */
+  ck_assert_int_eq(p->names_used, 2 + 3 + 4 + 3);
+  char *text = write_to_text(p, ".dag");
+  ck_assert_str_eq(text, MIXED_NAMES);
+  free(text);
+  text = write_to_text(p, ".dag.gz");
+  ck_assert_str_eq(text, MIXED_NAMES);
+  free(text);
+  fs_program_free(p);
+}
+END_TEST
+
+/* A generated program's file names every task "t<id>": nothing is stored,
+ * and the file is written back byte for byte. */
+START_TEST(read_generated_names_only) {
+  const char *source = "fennel-dag 1\nranks 2\nt0 start 0\nt1 start 1\n"
+                       "t2 put 0 to=1 size=8B after=t0\nt3 put 1 to=0 size=8B after=t1,t2:local\n";
+  fs_program *p = read_ok(source);
+  ck_assert_ptr_null(p->name_at);
+  ck_assert_ptr_null(p->names);
+  ck_assert_int_eq(p->named, 1);
+  char *text = write_to_text(p, ".dag");
+  ck_assert_str_eq(text, source);
   free(text);
   fs_program_free(p);
 }
@@ -1664,6 +1740,8 @@ static Suite *dag_suite(void) {
   tcase_add_test(reader, read_empty_program);
   tcase_add_test(reader, read_duplicate_dependencies);
   tcase_add_test(reader, read_many_tasks);
+  tcase_add_test(reader, read_generated_names);
+  tcase_add_test(reader, read_generated_names_only);
   tcase_add_test(reader, read_gzip_file);
   tcase_add_test(reader, read_file_errors);
   tcase_add_test(reader, read_stdin);

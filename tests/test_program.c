@@ -685,6 +685,63 @@ START_TEST(task_names) {
 }
 END_TEST
 
+/* "t<i>" in canonical decimal is task i's generated name: only that form. */
+START_TEST(generated_name_ids) {
+  const struct {
+    const char *text;
+    int32_t id;
+  } cases[] = {{"t0", 0},           {"t7", 7},
+               {"t10", 10},         {"t2147483647", INT32_MAX},
+               {"t2147483648", -1}, {"t99999999999", -1},
+               {"t00", -1},         {"t01", -1},
+               {"t", -1},           {"", -1},
+               {"T1", -1},          {"x1", -1},
+               {"t1a", -1},         {"t-1", -1},
+               {"t+1", -1},         {"t 1", -1},
+               {"tt1", -1}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    ck_assert_msg(fs_task_generated_id(cases[i].text, (int64_t)strlen(cases[i].text)) ==
+                      cases[i].id,
+                  "%s", cases[i].text);
+  ck_assert_int_eq(fs_task_generated_id("t12", 2), 1); /* the length is what counts */
+}
+END_TEST
+
+/* A task's own generated name is not stored; any other name is, "t<j>" on
+ * task i != j included; renaming back to the generated name drops it. */
+START_TEST(generated_names_not_stored) {
+  char buffer[24];
+  fs_program *p = fs_program_new(1);
+  for (int i = 0; i < 4; i++) add(p, FS_SLEEP, 0);
+  ck_assert_int_eq(p->named, 0);
+  ck_assert_int_eq(fs_task_set_name(p, 2, "t2", 2), 0);
+  ck_assert_int_eq(p->named, 1);
+  ck_assert_ptr_null(p->name_at);
+  ck_assert_int_eq(fs_program_bytes(p), 1024 * 26);
+  ck_assert_int_eq(fs_task_set_name(p, 1, "t3", 2), 0); /* another task's: kept */
+  ck_assert_ptr_nonnull(p->name_at);
+  ck_assert_int_eq(fs_task_name_stored(p, 1), 1);
+  ck_assert_int_eq(fs_task_name_stored(p, 2), 0);
+  ck_assert_int_eq(fs_task_name_stored(p, 3), 0);
+  ck_assert_str_eq(fs_task_name(p, 1, buffer), "t3");
+  ck_assert_str_eq(fs_task_name(p, 3, buffer), "t3"); /* a builder may make twins */
+  ck_assert_int_eq(fs_task_set_name(p, 1, "t1", 2), 0);
+  ck_assert_int_eq(fs_task_name_stored(p, 1), 0);
+  ck_assert_str_eq(fs_task_name(p, 1, buffer), "t1");
+  /* fs_task_name_equals: whole names only, either storage */
+  ck_assert_int_eq(fs_task_set_name(p, 0, "alpha", 5), 0);
+  ck_assert(fs_task_name_equals(p, 0, "alpha", 5));
+  ck_assert(!fs_task_name_equals(p, 0, "alph", 4));
+  ck_assert(!fs_task_name_equals(p, 0, "alphab", 6));
+  ck_assert(!fs_task_name_equals(p, 0, "t0", 2));
+  ck_assert(fs_task_name_equals(p, 2, "t2", 2));
+  ck_assert(!fs_task_name_equals(p, 2, "t20", 3));
+  ck_assert(!fs_task_name_equals(p, 2, "t", 1));
+  ck_assert(!fs_task_name_equals(p, 2, "t02", 3));
+  fs_program_free(p);
+}
+END_TEST
+
 /* ---- kinds -------------------------------------------------------------- */
 
 START_TEST(kind_names) {
@@ -820,6 +877,8 @@ static Suite *program_suite(void) {
   tcase_add_test(text, labels_interned);
   tcase_add_test(text, labels_on_tasks);
   tcase_add_test(text, task_names);
+  tcase_add_test(text, generated_name_ids);
+  tcase_add_test(text, generated_names_not_stored);
   tcase_add_test(text, kind_names);
   tcase_add_test(text, takes_cpu);
   suite_add_tcase(s, text);

@@ -188,7 +188,22 @@ int fs_task_set_label(fs_program *p, int32_t t, int32_t label) {
   return 0;
 }
 
+int32_t fs_task_generated_id(const char *text, int64_t length) {
+  if (length < 2 || length > 11 || text[0] != 't' || (text[1] == '0' && length > 2)) return -1;
+  int64_t id = 0;
+  for (int64_t i = 1; i < length; i++) {
+    if (text[i] < '0' || text[i] > '9') return -1;
+    id = id * 10 + (text[i] - '0');
+  }
+  return id <= INT32_MAX ? (int32_t)id : -1;
+}
+
 int fs_task_set_name(fs_program *p, int32_t t, const char *name, int64_t length) {
+  p->named = 1;
+  if (fs_task_generated_id(name, length) == t) { /* generated: nothing to keep */
+    if (p->name_at) p->name_at[t] = -1;
+    return 0;
+  }
   if (optional_array(p, &p->name_at, 8, 0xff)) return -1;
   if (p->names_used + length + 1 > p->names_capacity) {
     int64_t want = p->names_capacity ? p->names_capacity * 2 : 4096;
@@ -204,7 +219,7 @@ int fs_task_set_name(fs_program *p, int32_t t, const char *name, int64_t length)
 }
 
 const char *fs_task_name(const fs_program *p, int32_t t, char buffer[24]) {
-  if (p->name_at && p->name_at[t] >= 0) return p->names + p->name_at[t];
+  if (fs_task_name_stored(p, t)) return p->names + p->name_at[t];
   char digits[16];
   int n = 0;
   uint32_t v = (uint32_t)t;
@@ -214,6 +229,14 @@ const char *fs_task_name(const fs_program *p, int32_t t, char buffer[24]) {
   for (int i = 0; i < n; i++) buffer[1 + i] = digits[n - 1 - i];
   buffer[1 + n] = 0;
   return buffer;
+}
+
+int fs_task_name_equals(const fs_program *p, int32_t t, const char *text, int64_t length) {
+  if (!fs_task_name_stored(p, t)) return fs_task_generated_id(text, length) == t;
+  const char *name = p->names + p->name_at[t];
+  int64_t i = 0;
+  while (i < length && name[i] == text[i] && name[i]) i++; /* stops at the stored name's end */
+  return i == length && name[i] == 0;
 }
 
 const char *fs_task_label(const fs_program *p, int32_t t) {

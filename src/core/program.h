@@ -6,7 +6,8 @@
  * fs_program_finalize. Memory, per task: kind 1 + flags 1 + rank 4 + peer 4
  * + value 8 + need 4 + successor offset 4 = 26 bytes, plus 4 per dependency
  * (the successor entry), plus 4 when labels are used, 4 with tags, 8 with strides, 1 each
- * with cpu and nic indices, and 8 plus the name bytes when names are kept.
+ * with cpu and nic indices, and 8 plus the name bytes when names other than
+ * the generated "t<id>" are kept (see fs_task_set_name).
  * While building, 8 more bytes per dependency. Limits: 2^30-1 tasks and
  * 2^32-1 dependencies.
  *
@@ -82,7 +83,9 @@ typedef struct fs_program {
   int32_t slots;        /* per-rank state of a run has this many slots (after finalize) */
   int32_t *slot_rank;   /* slot -> rank, ascending; NULL when slot r is rank r */
   fs_index_map slot_of; /* rank -> slot when slot_rank is set */
-  int64_t *name_at;     /* offset into names; NULL when tasks are unnamed ("t<id>") */
+  int64_t *name_at;     /* offset into names, -1 for the generated name "t<id>"; NULL when every
+                     * task has its generated name */
+  int named;            /* a name was set (a file's tasks): outputs that show given names do */
   /* successors (valid after finalize): successor[successor_at[i] ..
    * successor_at[i+1]): start edges, then local-completion edges, then
    * completion edges, each group in the order added */
@@ -148,8 +151,22 @@ int32_t fs_program_intern_label(fs_program *p, const char *text, int64_t length)
  * of label texts); returns its index or -1. */
 int32_t fs_program_add_label(fs_program *p, const char *text, int64_t length);
 int fs_task_set_label(fs_program *p, int32_t t, int32_t label);
-/* Keeps a name for the task (file readers); without names, task i is "t<i>". */
+/* Keeps a name for the task (file readers); without names, task i is "t<i>".
+ * A name equal to the task's generated one ("t<i>", as the writer writes
+ * unnamed programs) is not stored: it costs no memory, and fs_task_name
+ * gives it back byte for byte. Other names cost 8 bytes plus their text. */
 int fs_task_set_name(fs_program *p, int32_t t, const char *name, int64_t length);
+/* The id i when text is a generated name "t<i>" (i in canonical decimal,
+ * 0 to INT32_MAX), else -1. Readers resolve such names without an index:
+ * name "t<i>" is task i when fs_task_name_stored(p, i) is 0. */
+int32_t fs_task_generated_id(const char *text, int64_t length);
+/* 1 when the task's name is kept as text (it is not its generated name). */
+static inline int fs_task_name_stored(const fs_program *p, int32_t t) {
+  return p->name_at && p->name_at[t] >= 0;
+}
+/* 1 when the task's name is text[0..length): through the accessors, so
+ * that callers (the readers' name indexes) need not know the storage. */
+int fs_task_name_equals(const fs_program *p, int32_t t, const char *text, int64_t length);
 
 /* Builds the successor array; checks ranks, peers and any=. */
 int fs_program_finalize(fs_program *p, fs_error *err);

@@ -1,6 +1,8 @@
 /* dag_reader.c: see dag_reader.h. A hand-written tokenizer over the lines
  * that text_input hands out; task names map to ids through a name_index
- * that lives only while the file is read. Nothing is allocated per line. */
+ * that lives only while the file is read. A generated name "t<i>" (what the
+ * writer gives unnamed tasks) is neither stored nor indexed: it is task i.
+ * Nothing is allocated per line. */
 #include "formats/dag_reader.h"
 
 #include <stdarg.h>
@@ -71,7 +73,8 @@ typedef struct dag_reader {
   fs_program *p; /* created by the ranks line */
   int header_seen;
   int64_t ranks_line;
-  fs_name_index names;  /* task name -> id */
+  fs_name_index names;  /* task name -> id, for the names the program stores */
+  int32_t above;        /* tasks defined on the lines above the current one */
   fs_name_index labels; /* label text -> label index */
   const char *line;     /* the current line without comment and trailing blanks */
   size_t length;
@@ -179,7 +182,12 @@ static int valid_name(const token *t) {
   return t->length > 0;
 }
 
+/* A generated name "t<i>" is task i, unless task i keeps another name;
+ * only the kept names are in the index (hashed only when it holds any). */
 static int32_t find_task(const dag_reader *r, const token *name) {
+  int32_t id = fs_task_generated_id(name->text, (int64_t)name->length);
+  if (id >= 0 && id < r->above && !fs_task_name_stored(r->p, id)) return id;
+  if (r->names.count == 0) return -1;
   return fs_name_index_find(&r->names, fs_name_hash(name->text, name->length), name->text,
                             name->length, task_name_of, r->p);
 }
@@ -462,13 +470,15 @@ static int read_task(dag_reader *r, const token *name) {
   if (!r->p) return expected(r, name, "'ranks N' before the first task");
   if (!valid_name(name))
     return expected(r, name, "a task name of letters, digits, '_', '.' and '-'");
-  uint32_t hash = fs_name_hash(name->text, name->length);
-  fs_name_index_prefetch(&r->names, hash);
+  r->above = r->p->tasks;
+  if (r->names.count) fs_name_index_prefetch(&r->names, fs_name_hash(name->text, name->length));
   task_line task = {.name = *name};
   int status = read_task_body(r, &task);
-  if (fs_name_index_find(&r->names, hash, name->text, name->length, task_name_of, r->p) >= 0)
+  if (find_task(r, name) >= 0)
     return expected(r, name, "a new task name (this one is defined above)");
   if (status) return -1;
+  if (!fs_task_name_stored(r->p, task.task)) return 0; /* its generated name: not indexed */
+  uint32_t hash = fs_name_hash(name->text, name->length);
   return fs_name_index_add(&r->names, hash, task.task) ? out_of_memory(r) : 0;
 }
 
@@ -497,6 +507,9 @@ static fs_program *finish(dag_reader *r) {
     fs_text_error_at(r->err, name, line, 1, "expected 'ranks N' (got end of file)");
     return NULL;
   }
+  /* the indexes are done with: their memory goes to the successor array */
+  fs_name_index_free(&r->names);
+  fs_name_index_free(&r->labels);
   return fs_read_program_finalize(&r->p, name, r->err);
 }
 

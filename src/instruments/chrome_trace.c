@@ -288,7 +288,7 @@ static void write_rates(const trace *t, int32_t task) {
 static void write_args(const trace *t, int32_t task, int32_t peer, int with_core) {
   const fs_program *p = t->program;
   fs_output_printf(t->out, ",\"args\":{\"task\":%d", task);
-  if (p->name_at) { /* read from a file: its own name too */
+  if (p->named) { /* read from a file: its own name too */
     char buffer[24];
     fs_output_puts(t->out, ",\"task_name\":");
     write_string(t->out, fs_task_name(p, task, buffer));
