@@ -151,6 +151,13 @@ int fs_task_set_label(fs_program *p, int32_t t, int32_t label);
 /* Keeps a name for the task (file readers); without names, task i is "t<i>". */
 int fs_task_set_name(fs_program *p, int32_t t, const char *name, int64_t length);
 
+/* Hands over a successor array built by a reader whose dependencies arrive
+ * grouped by task (GOAL's rank blocks), in place of fs_program_depend:
+ * successor_at[0..tasks+1] and successor[0..dependencies) as finalize would
+ * build them (malloc'd; the program owns them, also on failure). Only on a
+ * program without fs_program_depend calls; -1 otherwise. */
+int fs_program_set_successors(fs_program *p, uint32_t *successor_at, uint32_t *successor,
+                              int64_t dependencies, int64_t start_dependencies);
 /* Builds the successor array; checks ranks, peers and any=. */
 int fs_program_finalize(fs_program *p, fs_error *err);
 
