@@ -28,8 +28,8 @@ int main(int argc, char **argv) {
     return 2;
   }
   if (argc > 2 && strcmp(argv[2], "--header") == 0)
-    printf("%14s %11s %12s %8s %8s %7s %9s\n", "bytes", "tasks", "dependencies", "wall_s", "cpu_s",
-           "GB/s", "peak_MiB");
+    printf("%14s %11s %12s %8s %8s %7s %9s %9s\n", "bytes", "tasks", "dependencies", "wall_s",
+           "cpu_s", "GB/s", "GB/cpu_s", "peak_MiB");
   fs_error err;
   double wall = seconds(CLOCK_MONOTONIC), cpu = seconds(CLOCK_PROCESS_CPUTIME_ID);
   fs_program *p = fs_schedule_read(argv[1], &err);
