@@ -22,6 +22,7 @@
 #include "formats/dag_writer.h"
 #include "formats/goal_reader.h"
 #include "formats/goal_writer.h"
+#include "formats/schedule_reader.h"
 #include "test_support.h"
 
 /* Schedgen's binomialtreebcast for 4 ranks, written as Schedgen does. */
@@ -517,6 +518,49 @@ START_TEST(stdin_case) {
 }
 END_TEST
 
+/* A plain file is read as one mapped block, not line by line: the same
+ * program as the gzip file (read by lines), the same rules for CRLF, a last
+ * line without its end, NUL bytes and lines given back by the content
+ * sniffing of a file without extension. */
+START_TEST(mapped_file) {
+  size_t length;
+  char *text = dissemination(64, 6, &length);
+  char *plain = fs_test_temp_path(".goal"), *zipped = fs_test_temp_path(".goal.gz");
+  ck_assert_int_eq(fs_test_write_file(plain, text, length), 0);
+  write_gzip(zipped, text, length);
+  fs_error err = {{0}};
+  fs_program *a = fs_goal_read_file(plain, &err), *b = fs_goal_read_file(zipped, &err);
+  ck_assert_msg(a && b, "%s", err.message);
+  assert_same_program(a, b);
+  fs_program_free(a);
+  fs_program_free(b);
+  /* CRLF line ends, blank lines first, no extension, no final line end */
+  const char *crlf = "\r\n  \r\nnum_ranks 2\r\nrank 0 {\r\nl1: send 8b to 1\r\n}\r\n"
+                     "rank 1 {\r\nl1: recv 8b from 0\r\n}";
+  char *bare = fs_test_temp_path("");
+  ck_assert_int_eq(fs_test_write_file(bare, crlf, 0), 0);
+  a = fs_schedule_read(bare, &err);
+  ck_assert_msg(a != NULL, "%s", err.message);
+  b = fs_goal_read_memory(crlf, strlen(crlf), "m", &err);
+  ck_assert_msg(b != NULL, "%s", err.message);
+  assert_same_program(a, b);
+  ck_assert_int_eq(a->tasks, 2);
+  fs_program_free(a);
+  fs_program_free(b);
+  /* a NUL byte is reported where it is, also inside a comment */
+  const char nul[] = "num_ranks 1\nrank 0 {\n// a\0b\n}\n";
+  ck_assert_int_eq(fs_test_write_file(plain, nul, sizeof nul - 1), 0);
+  ck_assert_ptr_null(fs_goal_read_file(plain, &err));
+  char want[512];
+  snprintf(want, sizeof want, "%s:3:5: NUL byte in text (is this a binary file?)", plain);
+  ck_assert_str_eq(err.message, want);
+  free(bare);
+  free(plain);
+  free(zipped);
+  free(text);
+}
+END_TEST
+
 START_TEST(file_errors) {
   fs_error err = {{0}};
   ck_assert_ptr_null(fs_goal_read_file("/nonexistent.goal", &err));
@@ -857,6 +901,7 @@ static Suite *goal_suite(void) {
   tcase_add_test(inputs, dissemination_structure);
   tcase_add_test(inputs, gzip_file);
   tcase_add_test(inputs, stdin_case);
+  tcase_add_test(inputs, mapped_file);
   tcase_add_test(inputs, file_errors);
   tcase_add_test(inputs, convert_to_dag);
   tcase_add_test(inputs, goal_round_trip);

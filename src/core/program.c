@@ -318,12 +318,29 @@ static int assign_slots(fs_program *p, fs_error *err) {
   return 0;
 }
 
+int fs_program_set_successors(fs_program *p, uint32_t *successor_at, uint32_t *successor,
+                              int64_t dependencies, int64_t start_dependencies) {
+  if (p->finalized || p->dependencies || p->successor_at) {
+    free(successor_at);
+    free(successor);
+    return -1;
+  }
+  p->successor_at = successor_at;
+  p->successor = successor;
+  p->dependencies = dependencies;
+  p->start_dependencies = start_dependencies;
+  return 0;
+}
+
 int fs_program_finalize(fs_program *p, fs_error *err) {
   if (p->finalized) return 0;
   /* in-degrees, into a scratch array */
   int32_t *degree = calloc((size_t)p->tasks + 1, sizeof *degree);
   if (!degree) return fs_error_set(err, "out of memory finalizing %d tasks", p->tasks);
-  for (int64_t e = 0; e < p->dependencies; e++) degree[FS_EDGE_TASK(p->pending[2 * e + 1])]++;
+  for (int64_t e = 0; p->pending && e < p->dependencies; e++)
+    degree[FS_EDGE_TASK(p->pending[2 * e + 1])]++;
+  for (int64_t e = 0; p->successor_at && e < p->dependencies; e++)
+    degree[FS_EDGE_TASK(p->successor[e])]++;
   char name[24];
   for (int32_t t = 0; t < p->tasks; t++) {
     int kind = p->kind[t];
@@ -356,7 +373,8 @@ int fs_program_finalize(fs_program *p, fs_error *err) {
     if (p->cpu[t] + 1 > p->cpus) p->cpus = p->cpu[t] + 1;
   for (int32_t t = 0; p->nic && t < p->tasks; t++)
     if (p->nic[t] + 1 > p->nics) p->nics = p->nic[t] + 1;
-  if (build_successors(p)) return fs_error_set(err, "out of memory finalizing dependencies");
+  if (!p->successor_at && build_successors(p))
+    return fs_error_set(err, "out of memory finalizing dependencies");
   if (assign_slots(p, err)) return -1;
   p->finalized = 1;
   return 0;

@@ -168,6 +168,13 @@ static inline int fs_task_name_stored(const fs_program *p, int32_t t) {
  * that callers (the readers' name indexes) need not know the storage. */
 int fs_task_name_equals(const fs_program *p, int32_t t, const char *text, int64_t length);
 
+/* Hands over a successor array built by a reader whose dependencies arrive
+ * grouped by task (GOAL's rank blocks), in place of fs_program_depend:
+ * successor_at[0..tasks+1] and successor[0..dependencies) as finalize would
+ * build them (malloc'd; the program owns them, also on failure). Only on a
+ * program without fs_program_depend calls; -1 otherwise. */
+int fs_program_set_successors(fs_program *p, uint32_t *successor_at, uint32_t *successor,
+                              int64_t dependencies, int64_t start_dependencies);
 /* Builds the successor array; checks ranks, peers and any=. */
 int fs_program_finalize(fs_program *p, fs_error *err);
 

@@ -19,7 +19,8 @@
 #define MAX_CALC_NS (FS_TIME_LIMIT / FS_NS) /* whole ns within the time limit */
 
 typedef struct goal_reader {
-  fs_text_input *in;
+  const char *input_name; /* for messages */
+  int64_t line_number;    /* of the line being read (1-based) */
   fs_error *err;
   fs_program *p;        /* created by num_ranks */
   int32_t rank;         /* the rank whose block is open, or -1 */
@@ -32,6 +33,15 @@ typedef struct goal_reader {
   size_t name_capacity, prefix_length;
   const char *line; /* the current line, its length and the cursor */
   size_t length, at;
+  /* successors, built block by block: a block's dependencies link its own
+   * tasks, so sorting each block's edges gives the program's order */
+  uint32_t *edges; /* pairs of the open block: on - block_first, task|FS_EDGE_START */
+  size_t edge_count, edge_capacity;
+  uint32_t *scratch; /* per task of the block: where its successors go */
+  size_t scratch_capacity;
+  int32_t block_first; /* the first task of the open block */
+  uint32_t *successor_at, *successor;
+  int64_t at_capacity, dependencies, successor_capacity, start_dependencies;
 } goal_reader;
 
 /* One operation, as parsed before it is added. */
@@ -102,7 +112,7 @@ static enum keyword keyword_of(const char *word, size_t length) {
 
 /* "FILE:LINE:COLUMN: message" for the byte at `column` (0-based). */
 #define fail(r, column, ...) \
-  fs_text_input_error((r)->in, (int64_t)(column) + 1, (r)->err, __VA_ARGS__)
+  fs_text_error_at((r)->err, (r)->input_name, (r)->line_number, (int64_t)(column) + 1, __VA_ARGS__)
 
 /* The token at `column` quoted for a message: a word, a number (with its
  * sign) or one character; shortened, control bytes shown as '?'. */
@@ -323,6 +333,79 @@ static int read_operation(goal_reader *r, enum keyword keyword, size_t label, si
   return status ? -1 : add_operation(r, &op, label, label_length);
 }
 
+/* ---- successors ---- */
+
+static int grow_edges(goal_reader *r) {
+  size_t capacity = r->edge_capacity ? 2 * r->edge_capacity : 256;
+  uint32_t *bigger = realloc(r->edges, capacity * 2 * sizeof *bigger);
+  if (!bigger) return -1;
+  r->edges = bigger, r->edge_capacity = capacity;
+  return 0;
+}
+
+/* Room for `more` successors and the offsets of every task so far. */
+static int reserve_successors(goal_reader *r, int64_t more) {
+  int64_t tasks = r->p ? r->p->tasks : 0;
+  if (tasks + 2 > r->at_capacity) {
+    int64_t capacity = r->at_capacity ? 2 * r->at_capacity : 4096;
+    while (capacity < tasks + 2) capacity *= 2;
+    uint32_t *bigger = realloc(r->successor_at, (size_t)capacity * sizeof *bigger);
+    if (!bigger) return -1;
+    r->successor_at = bigger, r->at_capacity = capacity;
+  }
+  if (r->dependencies + more > r->successor_capacity) {
+    int64_t capacity = r->successor_capacity ? 2 * r->successor_capacity : 4096;
+    while (capacity < r->dependencies + more) capacity *= 2;
+    uint32_t *bigger = realloc(r->successor, (size_t)capacity * sizeof *bigger);
+    if (!bigger) return -1;
+    r->successor = bigger, r->successor_capacity = capacity;
+  }
+  return 0;
+}
+
+/* Appends the successors of the block's tasks: a counting sort of its
+ * edges by the task depended on, start edges first, each group in file
+ * order (as fs_program_finalize orders them). */
+static int flush_block(goal_reader *r) {
+  size_t n = (size_t)(r->p->tasks - r->block_first), m = r->edge_count;
+  if (reserve_successors(r, (int64_t)m)) return -1;
+  if (n + 1 > r->scratch_capacity) {
+    size_t capacity = n + 1 > 2 * r->scratch_capacity ? n + 1 : 2 * r->scratch_capacity;
+    uint32_t *bigger = realloc(r->scratch, capacity * sizeof *bigger);
+    if (!bigger) return -1;
+    r->scratch = bigger, r->scratch_capacity = capacity;
+  }
+  uint32_t *place = r->scratch, *at = r->successor_at + r->block_first;
+  memset(place, 0, (n + 1) * sizeof *place);
+  for (size_t e = 0; e < m; e++) place[r->edges[2 * e]]++;
+  uint32_t next = (uint32_t)r->dependencies;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t count = place[i];
+    at[i] = place[i] = next;
+    next += count;
+  }
+  int64_t starts = 0;
+  for (size_t e = 0; e < m; e++) starts += (r->edges[2 * e + 1] & FS_EDGE_START) != 0;
+  for (int pass = starts ? 0 : 1; pass < 2; pass++)
+    for (size_t e = 0; e < m; e++)
+      if (((r->edges[2 * e + 1] & FS_EDGE_START) != 0) == (pass == 0))
+        r->successor[place[r->edges[2 * e]]++] = r->edges[2 * e + 1];
+  r->dependencies += (int64_t)m, r->start_dependencies += starts;
+  r->edge_count = 0;
+  return 0;
+}
+
+/* Hands the successors to the program at the end of the input. */
+static int hand_over_successors(goal_reader *r) {
+  if (reserve_successors(r, 1)) return -1;
+  int32_t n = r->p->tasks;
+  r->successor_at[n] = r->successor_at[n + 1] = (uint32_t)r->dependencies;
+  int status = fs_program_set_successors(r->p, r->successor_at, r->successor, r->dependencies,
+                                         r->start_dependencies);
+  r->successor_at = r->successor = NULL;
+  return status;
+}
+
 /* LABEL requires LABEL / LABEL irequires LABEL: after the keyword. */
 static int read_dependency(goal_reader *r, size_t label, size_t label_length, int point) {
   skip_blanks(r);
@@ -336,10 +419,14 @@ static int read_dependency(goal_reader *r, size_t label, size_t label_length, in
   int32_t task, on;
   if (resolve_label(r, label, label_length, &task) || resolve_label(r, other, other_length, &on))
     return -1;
-  if (r->p->dependencies == FS_MAX_DEPENDENCIES)
+  if (r->dependencies + (int64_t)r->edge_count == FS_MAX_DEPENDENCIES)
     return fail(r, 0, "expected at most %lld dependencies in a program (got one more)",
                 (long long)FS_MAX_DEPENDENCIES);
-  return fs_program_depend(r->p, task, on, point) ? out_of_memory(r) : 0;
+  if (r->edge_count == r->edge_capacity && grow_edges(r)) return out_of_memory(r);
+  r->edges[2 * r->edge_count] = (uint32_t)(on - r->block_first);
+  r->edges[2 * r->edge_count++ + 1] = (uint32_t)task |
+                                      (point == FS_AFTER_START ? FS_EDGE_START : 0);
+  return 0;
 }
 
 /* After a label: ": operation", "requires LABEL" or "irequires LABEL". */
@@ -385,14 +472,16 @@ static int open_block(goal_reader *r) {
   }
   memcpy(r->name, prefix, r->prefix_length);
   r->rank = (int32_t)rank;
-  r->block_line = fs_text_input_line_number(r->in);
+  r->block_line = r->line_number;
+  r->block_first = r->p->tasks;
   return 0;
 }
 
-static void close_block(goal_reader *r) {
+static int close_block(goal_reader *r) {
   fs_name_index_clear(&r->labels, LABELS_KEEP);
   r->rank = -1;
   r->next_rank++;
+  return flush_block(r) ? out_of_memory(r) : 0;
 }
 
 /* A word where a statement may start: a keyword or a label. */
@@ -430,12 +519,12 @@ static int read_line(goal_reader *r, const char *line, size_t length) {
     int two = r->at + 1 < r->length;
     if (two && c[0] == '/' && c[1] == '/') return 0;
     if (two && c[0] == '/' && c[1] == '*') {
-      r->comment_line = fs_text_input_line_number(r->in);
+      r->comment_line = r->line_number;
       r->comment_column = r->at + 1;
       r->at += 2;
     } else if (c[0] == '}' && r->rank >= 0) {
       r->at++;
-      close_block(r);
+      if (close_block(r)) return -1;
     } else if (is_alpha(c[0])) {
       if (read_word(r)) return -1;
     } else {
@@ -447,8 +536,8 @@ static int read_line(goal_reader *r, const char *line, size_t length) {
 /* ---- the end of the input ---- */
 
 static fs_program *finish(goal_reader *r) {
-  const char *name = fs_text_input_name(r->in);
-  long long line = (long long)fs_text_input_line_number(r->in) + 1;
+  const char *name = r->input_name;
+  long long line = (long long)r->line_number + 1;
   char what[160];
   if (r->comment_line)
     snprintf(what, sizeof what, "'*/' closing the comment opened at %lld:%zu",
@@ -467,20 +556,100 @@ static fs_program *finish(goal_reader *r) {
     fs_text_error_at(r->err, name, line, 1, "expected %s (got end of file)", what);
     return NULL;
   }
+  if (hand_over_successors(r)) {
+    fs_error_set(r->err, "%s: out of memory", name);
+    return NULL;
+  }
   return fs_read_program_finalize(&r->p, name, r->err);
 }
 
+/* A line of the block the way text_input would hand it out: not longer
+ * than FS_TEXT_LINE_MAX, no NUL (bytes before *clean have none), one '\r'
+ * before its end dropped. */
+static int block_line(goal_reader *r, const char *line, size_t length, const char **clean,
+                      const char *end) {
+  r->line_number++;
+  if (length > FS_TEXT_LINE_MAX)
+    return fs_text_error_at(r->err, r->input_name, r->line_number, -1, "line longer than %zu bytes",
+                            FS_TEXT_LINE_MAX);
+  if (line + length > *clean) { /* look ahead a stretch for a NUL, not line by line */
+    size_t stretch = (size_t)(end - line) < ((size_t)1 << 20) ? (size_t)(end - line) : 1 << 20;
+    if (stretch < length) stretch = length;
+    const char *found = memchr(line, 0, stretch);
+    *clean = found ? found : line + stretch;
+  }
+  const char *nul = *clean < line + length ? *clean : NULL;
+  if (nul)
+    return fs_text_error_at(r->err, r->input_name, r->line_number, (int64_t)(nul - line) + 1,
+                            "NUL byte in text (is this a binary file?)");
+  if (length > 0 && line[length - 1] == '\r') length--;
+  return read_line(r, line, length);
+}
+
+#define RELEASE_EVERY ((size_t)32 << 20) /* bytes of a mapped file between page releases */
+
+/* Room for the whole program, estimated once the first block is read:
+ * its tasks and dependencies per byte, times the bytes (generated files
+ * repeat one block shape), at most one task per 7 bytes ("calc 0" and a
+ * line end). Growth by doubling covers a low estimate. */
+static void reserve_estimate(goal_reader *r, size_t read, size_t length) {
+  double scale = (double)length / (double)(read ? read : 1);
+  int64_t most = (int64_t)(length / 7) + 1024;
+  int64_t tasks = (int64_t)((double)r->p->tasks * scale * 1.02) + 1024;
+  int64_t edges = (int64_t)((double)r->dependencies * scale * 1.02) + 1024;
+  if (tasks > most) tasks = most;
+  if (edges > most) edges = most;
+  if (tasks > FS_MAX_TASKS) tasks = FS_MAX_TASKS;
+  /* failure is not an error here: the arrays grow as they go */
+  if (fs_program_reserve(r->p, tasks, 0) == 0 && tasks + 2 > r->at_capacity) {
+    uint32_t *at = realloc(r->successor_at, (size_t)(tasks + 2) * sizeof *at);
+    if (at) r->successor_at = at, r->at_capacity = tasks + 2;
+  }
+  if (edges > r->successor_capacity) {
+    uint32_t *successor = realloc(r->successor, (size_t)edges * sizeof *successor);
+    if (successor) r->successor = successor, r->successor_capacity = edges;
+  }
+}
+
+/* The input as one block in memory: lines split here, no copy. */
+static int read_block(goal_reader *r, fs_text_input *in, const char *data, size_t length) {
+  const char *at = data, *end = data + length, *clean = data;
+  size_t released = 0;
+  while (at < end) {
+    const char *newline = memchr(at, '\n', (size_t)(end - at));
+    const char *line_end = newline ? newline : end;
+    int32_t closed = r->next_rank;
+    if (block_line(r, at, (size_t)(line_end - at), &clean, end)) return -1;
+    if (closed == 0 && r->next_rank == 1) reserve_estimate(r, (size_t)(line_end - data), length);
+    at = newline ? newline + 1 : end;
+    if ((size_t)(at - data) - released >= RELEASE_EVERY)
+      fs_text_input_block_done(in, released = (size_t)(at - data));
+  }
+  fs_text_input_block_done(in, length);
+  return 0;
+}
+
 fs_program *fs_goal_read_input(fs_text_input *in, fs_error *err) {
-  goal_reader r = {.in = in, .err = err, .rank = -1};
-  const char *line;
+  goal_reader r = {.input_name = fs_text_input_name(in), .err = err, .rank = -1};
+  const char *line, *data;
   size_t length;
   int status;
-  while ((status = fs_text_input_next_line(in, &line, &length, err)) == 1)
-    if (read_line(&r, line, length)) break;
+  if (fs_text_input_block(in, &data, &length)) {
+    status = read_block(&r, in, data, length) ? -1 : 0;
+  } else {
+    while ((status = fs_text_input_next_line(in, &line, &length, err)) == 1) {
+      r.line_number = fs_text_input_line_number(in);
+      if (read_line(&r, line, length)) break;
+    }
+  }
   fs_program *p = status == 0 ? finish(&r) : NULL;
   fs_program_free(r.p);
   fs_name_index_free(&r.labels);
   free(r.name);
+  free(r.edges);
+  free(r.scratch);
+  free(r.successor_at);
+  free(r.successor);
   return p;
 }
 

@@ -1,0 +1,49 @@
+/* goal_read.c (bench): reads one schedule file (GOAL or .dag) as
+ * `fennelsim run` does and prints one row: bytes of the file, tasks,
+ * dependencies, parse seconds (wall and CPU), GB/s (bytes / wall seconds),
+ * GB per CPU second (the figure to compare on a busy machine) and peak RSS. Used by tools/bench/goal.
+ * usage: bench_goal_read FILE [--header] */
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "formats/schedule_reader.h"
+
+static double seconds(clockid_t clock) {
+  struct timespec t;
+  clock_gettime(clock, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: bench_goal_read FILE [--header]\n");
+    return 2;
+  }
+  struct stat info;
+  if (stat(argv[1], &info) != 0) {
+    fprintf(stderr, "bench: cannot stat %s\n", argv[1]);
+    return 2;
+  }
+  if (argc > 2 && strcmp(argv[2], "--header") == 0)
+    printf("%14s %11s %12s %8s %8s %7s %9s %9s\n", "bytes", "tasks", "dependencies", "wall_s",
+           "cpu_s", "GB/s", "GB/cpu_s", "peak_MiB");
+  fs_error err;
+  double wall = seconds(CLOCK_MONOTONIC), cpu = seconds(CLOCK_PROCESS_CPUTIME_ID);
+  fs_program *p = fs_schedule_read(argv[1], &err);
+  wall = seconds(CLOCK_MONOTONIC) - wall;
+  cpu = seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu;
+  if (!p) {
+    fprintf(stderr, "%s\n", err.message);
+    return 2;
+  }
+  struct rusage usage;
+  getrusage(RUSAGE_SELF, &usage);
+  printf("%14lld %11d %12lld %8.3f %8.3f %7.3f %9.3f %9.1f\n", (long long)info.st_size, p->tasks,
+         (long long)p->dependencies, wall, cpu, (double)info.st_size / wall * 1e-9,
+         (double)info.st_size / cpu * 1e-9, (double)usage.ru_maxrss / 1024);
+  fs_program_free(p);
+  return 0;
+}
