@@ -640,6 +640,16 @@ START_TEST(tree_reduce_counts) {
     fs_program_free(p);
   }
   fs_generator_options o = fs_test_options(8, 1000, 0, NULL);
+  fs_program *fixed = fs_test_generate("allreduce-reduce-bcast", &o);
+  o.schedule = "auto"; /* the default pair, as `auto` is allreduce-rm's own choice */
+  fs_program *chosen = fs_test_generate("allreduce-reduce-bcast", &o);
+  ck_assert_int_eq(chosen->tasks, fixed->tasks);
+  ck_assert_int_eq(chosen->dependencies, fixed->dependencies);
+  ck_assert_mem_eq(chosen->kind, fixed->kind, (size_t)fixed->tasks);
+  ck_assert_mem_eq(chosen->peer, fixed->peer, (size_t)fixed->tasks * sizeof *fixed->peer);
+  ck_assert_mem_eq(chosen->successor, fixed->successor,
+                   (size_t)fixed->dependencies * sizeof *fixed->successor);
+  fs_program_free(fixed), fs_program_free(chosen);
   o.schedule = "reduce-binomial";
   fs_test_generate_refused("allreduce-reduce-bcast", &o, "expected REDUCE+BCAST");
   o.schedule = "bcast-binomial+reduce-binomial";

@@ -307,6 +307,7 @@ fs_program *fs_generate_allreduce_linear(const fs_generator_options *o, fs_error
 
 fs_program *fs_generate_allreduce_reduce_bcast(const fs_generator_options *o, fs_error *err) {
   const char *schedule = o->schedule && o->schedule[0] ? o->schedule : NULL;
+  if (schedule && strcmp(schedule, "auto") == 0) schedule = NULL; /* as for allreduce-rm */
   return generate("allreduce-reduce-bcast", schedule ? schedule : "reduce-binomial+bcast-binomial",
                   o, err);
 }
