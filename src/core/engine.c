@@ -430,8 +430,8 @@ void fs_engine_post_arrival(fs_engine *e, int32_t task, fs_time at) {
  * fields of the event PREFETCH_FAR steps ahead, and what those fields point
  * to (CPU, successors, the recv a receipt completes) PREFETCH_NEAR steps
  * ahead, once they have arrived. Hints only: no result depends on them.
- * The event loop prefetches in two-sided runs only: a one-sided step reads
- * few fields, and the hints cost it more than they save. */
+ * The event loop prefetches in two-sided runs only: one-sided runs keep
+ * their instructions (their steps read few fields). */
 enum { PREFETCH_FAR = 16, PREFETCH_NEAR = 8 };
 
 /* What waiting_key reads. */
