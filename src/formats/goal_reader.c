@@ -4,6 +4,7 @@
  * prefixes (txt2bin's re2c rules there have no identifier to compete with).
  * The labels of the open rank block map to task ids through a name_index
  * whose strings are the task names themselves ("rR." + label). */
+#define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) */
 #include "formats/goal_reader.h"
 
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <pthread.h>
+#include <sys/mman.h>
 
 #include "formats/name_index.h"
 #include "formats/read_program.h"
@@ -608,20 +610,47 @@ static int block_line(goal_reader *r, const char *line, size_t length, const cha
 
 #define RELEASE_EVERY ((size_t)32 << 20) /* bytes of a mapped file between page releases */
 
-/* Room for `length` more bytes of input at the density of what was read
- * so far: generated files repeat one block shape, so the first block
- * predicts the rest. At most one task per 7 bytes ("calc 0" and a line
- * end). Growth by doubling covers a low estimate. */
-static void reserve_estimate(goal_reader *r, double tasks_per_byte, double edges_per_byte,
-                             size_t length) {
-  int64_t most = (int64_t)(length / 7) + 1024 + r->p->tasks;
-  int64_t tasks = r->p->tasks + (int64_t)(tasks_per_byte * (double)length * 1.02) + 1024;
-  int64_t edges = r->dependencies + (int64_t)(edges_per_byte * (double)length * 1.02) + 1024;
+/* Asks for huge pages under a large array (fewer page faults while it
+ * fills: the kernel's fault path is a fifth of the reading); only the
+ * 2 MiB-aligned middle of it can have them. */
+static void huge_pages(void *array, size_t bytes) {
+  uintptr_t huge = (uintptr_t)2 << 20, start = ((uintptr_t)array + huge - 1) & ~(huge - 1);
+  uintptr_t end = ((uintptr_t)array + bytes) & ~(huge - 1);
+  if (array && end > start) madvise((void *)start, end - start, MADV_HUGEPAGE);
+}
+
+static void huge_program(goal_reader *r) {
+  fs_program *p = r->p;
+  size_t n = (size_t)p->capacity;
+  huge_pages(p->kind, n), huge_pages(p->flags, n), huge_pages(p->rank, 4 * n);
+  huge_pages(p->peer, 4 * n), huge_pages(p->value, 8 * n), huge_pages(p->need, 4 * n);
+  huge_pages(p->tag, 4 * n), huge_pages(p->name_at, 8 * n);
+  huge_pages(p->names, (size_t)p->names_capacity);
+  huge_pages(r->successor_at, 4 * (size_t)r->at_capacity);
+  huge_pages(r->successor, 4 * (size_t)r->successor_capacity);
+}
+
+/* What a byte of input makes, measured on the first block. */
+typedef struct density {
+  double tasks, edges, names;
+} density;
+
+/* Room for `length` more bytes of input at density d: generated files
+ * repeat one block shape, so the first block predicts the rest. At most
+ * one task per 7 bytes ("calc 0" and a line end). Growth by doubling
+ * covers a low estimate. */
+static void reserve_estimate(goal_reader *r, const density *d, size_t length) {
+  fs_program *p = r->p;
+  int64_t most = (int64_t)(length / 7) + 1024 + p->tasks;
+  int64_t tasks = p->tasks + (int64_t)(d->tasks * (double)length * 1.02) + 1024;
+  int64_t edges = r->dependencies + (int64_t)(d->edges * (double)length * 1.02) + 1024;
+  int64_t names = p->names_used + (int64_t)(d->names * (double)length * 1.02) + 4096;
   if (tasks > most) tasks = most;
   if (edges > most) edges = most;
+  if (names > p->names_used + 2 * (int64_t)length) names = p->names_used + 2 * (int64_t)length;
   if (tasks > FS_MAX_TASKS) tasks = FS_MAX_TASKS;
   /* failure is not an error here: the arrays grow as they go */
-  if (fs_program_reserve(r->p, tasks, 0) == 0 && tasks + 2 > r->at_capacity) {
+  if (fs_program_reserve(p, tasks, 0) == 0 && tasks + 2 > r->at_capacity) {
     uint32_t *at = realloc(r->successor_at, (size_t)(tasks + 2) * sizeof *at);
     if (at) r->successor_at = at, r->at_capacity = tasks + 2;
   }
@@ -629,6 +658,11 @@ static void reserve_estimate(goal_reader *r, double tasks_per_byte, double edges
     uint32_t *successor = realloc(r->successor, (size_t)edges * sizeof *successor);
     if (successor) r->successor = successor, r->successor_capacity = edges;
   }
+  if (p->names_used && names > p->names_capacity) { /* only for a file with labels */
+    char *pool = realloc(p->names, (size_t)names);
+    if (pool) p->names = pool, p->names_capacity = names;
+  }
+  huge_program(r);
 }
 
 /* Lines of data[from, to), `to` at a line start or the end. The reader on
@@ -712,8 +746,7 @@ static void *read_part(void *arg) {
 
 /* Starts part k's thread on data[from, to) of a program of `ranks` ranks;
  * a part that cannot start is read by the reader before it. */
-static void start_part(part *k, const goal_reader *first, int32_t ranks, double tasks_per_byte,
-                       double edges_per_byte) {
+static void start_part(part *k, const goal_reader *first, int32_t ranks, const density *d) {
   goal_reader *r = &k->r;
   *r = (goal_reader){.input_name = first->input_name,
                      .err = &k->err,
@@ -721,7 +754,7 @@ static void start_part(part *k, const goal_reader *first, int32_t ranks, double 
                      .next_rank = k->first_rank,
                      .deferred = 1};
   if (!(r->p = fs_program_new(ranks))) return;
-  reserve_estimate(r, tasks_per_byte, edges_per_byte, k->to - k->from);
+  reserve_estimate(r, d, k->to - k->from);
   k->started = pthread_create(&k->thread, NULL, read_part, k) == 0;
 }
 
@@ -768,11 +801,15 @@ static int append_tasks(goal_reader *r, goal_reader *q) {
     if (!names) return -1;
     p->names = names, p->names_capacity = p->names_used + s->names_used;
   }
-#define APPEND(field, fill) append_field(p->field, s->field, sizeof *s->field, n0, n1, fill)
+  /* each array of s leaves as soon as it is copied: the peak stays near the program's size */
+#define APPEND(field, fill)                                                          \
+  (append_field(p->field, s->field, sizeof *s->field, n0, n1, fill), free(s->field), \
+   s->field = NULL)
   APPEND(kind, 0), APPEND(flags, 0), APPEND(rank, 0), APPEND(peer, 0), APPEND(value, 0);
   APPEND(need, 0), APPEND(tag, 0), APPEND(cpu, 0), APPEND(nic, 0);
 #undef APPEND
   if (s->names_used) memcpy(p->names + p->names_used, s->names, (size_t)s->names_used);
+  free(s->names), s->names = NULL;
   for (int32_t i = 0; p->name_at && i < n1; i++)
     p->name_at[n0 + i] = !s->name_at || s->name_at[i] < 0 ? -1 : s->name_at[i] + p->names_used;
   p->names_used += s->names_used, p->named |= s->named, p->tasks = n0 + n1;
@@ -789,6 +826,7 @@ static int append_part(goal_reader *r, goal_reader *q) {
     r->successor_at[n0 + i] = q->successor_at[i] + (uint32_t)d0;
   for (int64_t e = 0; e < q->dependencies; e++)
     r->successor[d0 + e] = q->successor[e] + (uint32_t)n0; /* ids stay below the flag bits */
+  free_reader(q);
   r->dependencies += q->dependencies, r->start_dependencies += q->start_dependencies;
   /* only the last part may end inside a block or comment: finish's message */
   r->next_rank = q->next_rank, r->line_number = base + q->line_number;
@@ -836,8 +874,8 @@ static int read_block(goal_reader *r, fs_text_input *in, const char *data, size_
   size_t at = 0;
   if (read_range(r, in, data, &at, length, 1)) return -1;
   if (at == length) return 0;
-  double tasks_per_byte = (double)r->p->tasks / (double)at;
-  double edges_per_byte = (double)r->dependencies / (double)at;
+  density d = {(double)r->p->tasks / (double)at, (double)r->dependencies / (double)at,
+               (double)r->p->names_used / (double)at};
   size_t rest = length - at, size = min_part ? min_part : 1;
   int count = threads < 1 ? 0 : rest / size < (size_t)threads ? (int)(rest / size) : threads;
   part *parts = count > 1 ? calloc((size_t)count - 1, sizeof *parts) : NULL;
@@ -854,9 +892,8 @@ static int read_block(goal_reader *r, fs_text_input *in, const char *data, size_
     k->in = in, k->data = data, k->from = cut, k->to = length;
     made++;
   }
-  reserve_estimate(r, tasks_per_byte, edges_per_byte, length - at); /* the parts join into it */
-  for (int i = 0; i < made; i++)
-    start_part(&parts[i], r, r->p->ranks, tasks_per_byte, edges_per_byte);
+  reserve_estimate(r, &d, length - at); /* the parts join into it */
+  for (int i = 0; i < made; i++) start_part(&parts[i], r, r->p->ranks, &d);
   status = read_range(r, in, data, &at, first_end, 0);
   status = join_parts(r, in, parts, made, status);
   free(parts);
