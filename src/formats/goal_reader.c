@@ -18,6 +18,18 @@
 #include "formats/name_index.h"
 #include "formats/read_program.h"
 
+#if !defined(MADV_DONTNEED) || !defined(MADV_HUGEPAGE)
+/* hidden when <features.h> came before _DEFAULT_SOURCE (the alloc_faults
+ * build forces a header in first): Linux's declaration and values */
+int madvise(void *address, size_t length, int advice);
+#ifndef MADV_DONTNEED
+#define MADV_DONTNEED 4
+#endif
+#ifndef MADV_HUGEPAGE
+#define MADV_HUGEPAGE 14
+#endif
+#endif
+
 #define LABELS_FIRST 64                     /* label table slots at the start of a block */
 #define LABELS_KEEP 256                     /* a larger table is freed at '}', not cleared */
 #define MAX_CALC_NS (FS_TIME_LIMIT / FS_NS) /* whole ns within the time limit */

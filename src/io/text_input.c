@@ -22,6 +22,18 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#if !defined(MADV_DONTNEED) || !defined(MADV_HUGEPAGE)
+/* hidden when <features.h> came before _DEFAULT_SOURCE (the alloc_faults
+ * build forces a header in first): Linux's declaration and values */
+int madvise(void *address, size_t length, int advice);
+#ifndef MADV_DONTNEED
+#define MADV_DONTNEED 4
+#endif
+#ifndef MADV_HUGEPAGE
+#define MADV_HUGEPAGE 14
+#endif
+#endif
+
 #define CHUNK ((size_t)1 << 20)        /* bytes per read */
 #define RAW_BUFFER ((size_t)256 << 10) /* file bytes read at a time */
 
