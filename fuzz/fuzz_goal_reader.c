@@ -5,8 +5,10 @@
  * or its dependencies form a cycle, which .dag cannot hold; or an error
  * that names the input and a line ("fuzz:LINE..."). Sizes and times stay
  * within the limits (units.h), and a small program is simulated
- * (simulate.h). Anything else (a crash, a leak, a sanitizer report, an
- * error without position, a broken promise) is a bug. */
+ * (simulate.h). The input read on 3 threads, cut before every `rank R {`
+ * line, must give the same program or the same error. Anything else (a
+ * crash, a leak, a sanitizer report, an error without position, a broken
+ * promise, a difference between the thread counts) is a bug. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -41,10 +43,42 @@ static int has_send_with_any_tag(const fs_program *p) {
   return 0;
 }
 
+#define SAME(field, n) (memcmp(a->field, b->field, (size_t)(n) * sizeof *a->field) == 0)
+
+static int same_program(const fs_program *a, const fs_program *b) {
+  if (a->tasks != b->tasks || a->dependencies != b->dependencies ||
+      a->start_dependencies != b->start_dependencies || a->named != b->named ||
+      !SAME(kind, a->tasks) || !SAME(flags, a->tasks) || !SAME(rank, a->tasks) ||
+      !SAME(peer, a->tasks) || !SAME(value, a->tasks) || !SAME(need, a->tasks) ||
+      !SAME(successor_at, a->tasks + 1) || !SAME(successor, a->dependencies))
+    return 0;
+  char x[24], y[24];
+  for (int32_t t = 0; t < a->tasks; t++)
+    if (fs_task_tag(a, t) != fs_task_tag(b, t) || fs_task_cpu(a, t) != fs_task_cpu(b, t) ||
+        fs_task_nic(a, t) != fs_task_nic(b, t) ||
+        strcmp(fs_task_name(a, t, x), fs_task_name(b, t, y)) != 0)
+      return 0;
+  return 1;
+}
+
+/* The input on 3 threads gives p (or NULL and err's message). */
+static void check_threads(const uint8_t *data, size_t size, const fs_program *p,
+                          const fs_error *err) {
+  fs_error parts_err;
+  parts_err.message[0] = 0;
+  fs_text_input *in = fs_text_input_open_memory((const char *)data, size, "fuzz");
+  if (!in) return; /* out of memory */
+  fs_program *q = fs_goal_read_input_threads(in, 3, 1, &parts_err);
+  fs_text_input_close(in);
+  if (p ? !q || !same_program(p, q) : q || strcmp(err->message, parts_err.message) != 0) abort();
+  fs_program_free(q);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fs_error err;
   err.message[0] = 0;
   fs_program *p = fs_goal_read_memory((const char *)data, size, "fuzz", &err);
+  check_threads(data, size, p, &err);
   if (!p) {
     if (strncmp(err.message, "fuzz:", 5) != 0 || err.message[5] < '0' || err.message[5] > '9')
       abort();

@@ -842,6 +842,21 @@ START_TEST(errors_reported) {
 }
 END_TEST
 
+/* The same messages when the text is cut into parts read by threads
+ * (before every `rank R {` after the first block). */
+START_TEST(errors_reported_in_parts) {
+  const error_case *c = &error_cases[_i];
+  fs_error err = {{0}};
+  size_t length = c->length ? c->length : strlen(c->text);
+  fs_text_input *in = fs_text_input_open_memory(c->text, length, "e.goal");
+  ck_assert_ptr_nonnull(in);
+  fs_program *p = fs_goal_read_input_threads(in, 4, 1, &err);
+  fs_text_input_close(in);
+  ck_assert_msg(p == NULL, "accepted: %s", c->text);
+  ck_assert_str_eq(err.message, c->message);
+}
+END_TEST
+
 START_TEST(overlong_line) {
   size_t n = FS_TEXT_LINE_MAX + 40;
   char *text = malloc(n + 64);
@@ -908,6 +923,8 @@ static Suite *goal_suite(void) {
   suite_add_tcase(suite, inputs);
   TCase *errors = tcase_create("errors");
   tcase_add_loop_test(errors, errors_reported, 0,
+                      (int)(sizeof error_cases / sizeof error_cases[0]));
+  tcase_add_loop_test(errors, errors_reported_in_parts, 0,
                       (int)(sizeof error_cases / sizeof error_cases[0]));
   tcase_add_test(errors, overlong_line);
   suite_add_tcase(suite, errors);

@@ -4,15 +4,31 @@
  * prefixes (txt2bin's re2c rules there have no identifier to compete with).
  * The labels of the open rank block map to task ids through a name_index
  * whose strings are the task names themselves ("rR." + label). */
+#define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) */
 #include "formats/goal_reader.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <pthread.h>
+#include <sys/mman.h>
 
 #include "formats/name_index.h"
 #include "formats/read_program.h"
+
+#if !defined(MADV_DONTNEED) || !defined(MADV_HUGEPAGE)
+/* hidden when <features.h> came before _DEFAULT_SOURCE (the alloc_faults
+ * build forces a header in first): Linux's declaration and values */
+int madvise(void *address, size_t length, int advice);
+#ifndef MADV_DONTNEED
+#define MADV_DONTNEED 4
+#endif
+#ifndef MADV_HUGEPAGE
+#define MADV_HUGEPAGE 14
+#endif
+#endif
 
 #define LABELS_FIRST 64                     /* label table slots at the start of a block */
 #define LABELS_KEEP 256                     /* a larger table is freed at '}', not cleared */
@@ -42,6 +58,11 @@ typedef struct goal_reader {
   int32_t block_first; /* the first task of the open block */
   uint32_t *successor_at, *successor;
   int64_t at_capacity, dependencies, successor_capacity, start_dependencies;
+  /* a part read by a thread of its own (section "parts") knows its line
+   * numbers only from its own start: its error is kept without the
+   * "FILE:LINE:COLUMN: " prefix (in err) and placed when the parts join */
+  int deferred;
+  int64_t error_line, error_column;
 } goal_reader;
 
 /* One operation, as parsed before it is added. */
@@ -110,9 +131,23 @@ static enum keyword keyword_of(const char *word, size_t length) {
 
 /* ---- errors ---- */
 
-/* "FILE:LINE:COLUMN: message" for the byte at `column` (0-based). */
-#define fail(r, column, ...) \
-  fs_text_error_at((r)->err, (r)->input_name, (r)->line_number, (int64_t)(column) + 1, __VA_ARGS__)
+/* "FILE:LINE:COLUMN: message" into r->err, or only the message (a part's). */
+FS_PRINTF(4, 5)
+static int report(goal_reader *r, int64_t line, int64_t column, const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  if (r->deferred) {
+    r->error_line = line, r->error_column = column;
+    vsnprintf(r->err->message, sizeof r->err->message, format, args);
+  } else {
+    fs_text_verror_at(r->err, r->input_name, line, column, format, args);
+  }
+  va_end(args);
+  return -1;
+}
+
+/* The error for the byte at `column` (0-based) of the current line. */
+#define fail(r, column, ...) report(r, (r)->line_number, (int64_t)(column) + 1, __VA_ARGS__)
 
 /* The token at `column` quoted for a message: a word, a number (with its
  * sign) or one character; shortened, control bytes shown as '?'. */
@@ -570,8 +605,7 @@ static int block_line(goal_reader *r, const char *line, size_t length, const cha
                       const char *end) {
   r->line_number++;
   if (length > FS_TEXT_LINE_MAX)
-    return fs_text_error_at(r->err, r->input_name, r->line_number, -1, "line longer than %zu bytes",
-                            FS_TEXT_LINE_MAX);
+    return report(r, r->line_number, -1, "line longer than %zu bytes", FS_TEXT_LINE_MAX);
   if (line + length > *clean) { /* look ahead a stretch for a NUL, not line by line */
     size_t stretch = (size_t)(end - line) < ((size_t)1 << 20) ? (size_t)(end - line) : 1 << 20;
     if (stretch < length) stretch = length;
@@ -580,28 +614,55 @@ static int block_line(goal_reader *r, const char *line, size_t length, const cha
   }
   const char *nul = *clean < line + length ? *clean : NULL;
   if (nul)
-    return fs_text_error_at(r->err, r->input_name, r->line_number, (int64_t)(nul - line) + 1,
-                            "NUL byte in text (is this a binary file?)");
+    return report(r, r->line_number, (int64_t)(nul - line) + 1,
+                  "NUL byte in text (is this a binary file?)");
   if (length > 0 && line[length - 1] == '\r') length--;
   return read_line(r, line, length);
 }
 
 #define RELEASE_EVERY ((size_t)32 << 20) /* bytes of a mapped file between page releases */
 
-/* Room for the whole program, estimated once the first block is read:
- * its tasks and dependencies per byte, times the bytes (generated files
- * repeat one block shape), at most one task per 7 bytes ("calc 0" and a
- * line end). Growth by doubling covers a low estimate. */
-static void reserve_estimate(goal_reader *r, size_t read, size_t length) {
-  double scale = (double)length / (double)(read ? read : 1);
-  int64_t most = (int64_t)(length / 7) + 1024;
-  int64_t tasks = (int64_t)((double)r->p->tasks * scale * 1.02) + 1024;
-  int64_t edges = (int64_t)((double)r->dependencies * scale * 1.02) + 1024;
+/* Asks for huge pages under a large array (fewer page faults while it
+ * fills: the kernel's fault path is a fifth of the reading); only the
+ * 2 MiB-aligned middle of it can have them. */
+static void huge_pages(void *array, size_t bytes) {
+  uintptr_t huge = (uintptr_t)2 << 20, start = ((uintptr_t)array + huge - 1) & ~(huge - 1);
+  uintptr_t end = ((uintptr_t)array + bytes) & ~(huge - 1);
+  if (array && end > start) madvise((void *)start, end - start, MADV_HUGEPAGE);
+}
+
+static void huge_program(goal_reader *r) {
+  fs_program *p = r->p;
+  size_t n = (size_t)p->capacity;
+  huge_pages(p->kind, n), huge_pages(p->flags, n), huge_pages(p->rank, 4 * n);
+  huge_pages(p->peer, 4 * n), huge_pages(p->value, 8 * n), huge_pages(p->need, 4 * n);
+  huge_pages(p->tag, 4 * n), huge_pages(p->name_at, 8 * n);
+  huge_pages(p->names, (size_t)p->names_capacity);
+  huge_pages(r->successor_at, 4 * (size_t)r->at_capacity);
+  huge_pages(r->successor, 4 * (size_t)r->successor_capacity);
+}
+
+/* What a byte of input makes, measured on the first block. */
+typedef struct density {
+  double tasks, edges, names;
+} density;
+
+/* Room for `length` more bytes of input at density d: generated files
+ * repeat one block shape, so the first block predicts the rest. At most
+ * one task per 7 bytes ("calc 0" and a line end). Growth by doubling
+ * covers a low estimate. */
+static void reserve_estimate(goal_reader *r, const density *d, size_t length) {
+  fs_program *p = r->p;
+  int64_t most = (int64_t)(length / 7) + 1024 + p->tasks;
+  int64_t tasks = p->tasks + (int64_t)(d->tasks * (double)length * 1.02) + 1024;
+  int64_t edges = r->dependencies + (int64_t)(d->edges * (double)length * 1.02) + 1024;
+  int64_t names = p->names_used + (int64_t)(d->names * (double)length * 1.02) + 4096;
   if (tasks > most) tasks = most;
   if (edges > most) edges = most;
+  if (names > p->names_used + 2 * (int64_t)length) names = p->names_used + 2 * (int64_t)length;
   if (tasks > FS_MAX_TASKS) tasks = FS_MAX_TASKS;
   /* failure is not an error here: the arrays grow as they go */
-  if (fs_program_reserve(r->p, tasks, 0) == 0 && tasks + 2 > r->at_capacity) {
+  if (fs_program_reserve(p, tasks, 0) == 0 && tasks + 2 > r->at_capacity) {
     uint32_t *at = realloc(r->successor_at, (size_t)(tasks + 2) * sizeof *at);
     if (at) r->successor_at = at, r->at_capacity = tasks + 2;
   }
@@ -609,33 +670,257 @@ static void reserve_estimate(goal_reader *r, size_t read, size_t length) {
     uint32_t *successor = realloc(r->successor, (size_t)edges * sizeof *successor);
     if (successor) r->successor = successor, r->successor_capacity = edges;
   }
+  if (p->names_used && names > p->names_capacity) { /* only for a file with labels */
+    char *pool = realloc(p->names, (size_t)names);
+    if (pool) p->names = pool, p->names_capacity = names;
+  }
+  huge_program(r);
 }
 
-/* The input as one block in memory: lines split here, no copy. */
-static int read_block(goal_reader *r, fs_text_input *in, const char *data, size_t length) {
-  const char *at = data, *end = data + length, *clean = data;
-  size_t released = 0;
+/* Lines of data[from, to), `to` at a line start or the end. The reader on
+ * the calling thread (in set) reports progress, unmaps what it has read
+ * and reserves the program once the first block is closed; a part's
+ * thread (in NULL) does neither. Stops at the first block's end when
+ * `first` is set: *from is then where it stopped. */
+static int read_range(goal_reader *r, fs_text_input *in, const char *data, size_t *from, size_t to,
+                      int first) {
+  const char *at = data + *from, *end = data + to, *clean = at;
+  size_t released = *from;
   while (at < end) {
     const char *newline = memchr(at, '\n', (size_t)(end - at));
     const char *line_end = newline ? newline : end;
     int32_t closed = r->next_rank;
     if (block_line(r, at, (size_t)(line_end - at), &clean, end)) return -1;
-    if (closed == 0 && r->next_rank == 1) reserve_estimate(r, (size_t)(line_end - data), length);
     at = newline ? newline + 1 : end;
-    if ((size_t)(at - data) - released >= RELEASE_EVERY)
+    if (in && (size_t)(at - data) - released >= RELEASE_EVERY)
       fs_text_input_block_done(in, released = (size_t)(at - data));
+    if (first && closed == 0 && r->next_rank == 1) break;
   }
-  fs_text_input_block_done(in, length);
+  *from = (size_t)(at - data);
   return 0;
 }
 
-fs_program *fs_goal_read_input(fs_text_input *in, fs_error *err) {
+/* ---- parts: one file read by several threads ----
+ * The rest of the file after the first block is cut before lines that
+ * look like `rank R {`. A part's reader starts from the state a block
+ * boundary has (no block or comment open, block R next) and keeps its own
+ * program, ids from 0. The parts join in file order: a part whose reader
+ * before it ended in exactly that state is appended (ids, successor
+ * offsets, names and line numbers shifted), else the reader before it
+ * reads the part's lines itself. So the program, and the first error in
+ * file order, are the ones a single reader gives, on any thread count. */
+
+typedef struct part {
+  goal_reader r;
+  fs_error err;
+  fs_text_input *in; /* for page releases only */
+  const char *data;
+  size_t from, to;
+  int32_t first_rank; /* the `rank R {` at from */
+  int status;         /* 0 read, -1 failed (r.err, deferred) */
+  int started;        /* its thread runs */
+  pthread_t thread;
+} part;
+
+/* The start of the first line in data[from, to) that reads `rank R {`
+ * (R a number, in *rank), or `to`. */
+static size_t next_block(const char *data, size_t from, size_t to, int32_t *rank) {
+  const char *at = data + from, *end = data + to;
+  while (at < end && (at = memchr(at, '\n', (size_t)(end - at))) != NULL) {
+    at++;
+    if (end - at < 7 || memcmp(at, "rank ", 5) != 0) continue;
+    uint64_t value;
+    size_t digits = fs_text_digits(at + 5, (size_t)(end - at - 5), &value);
+    const char *after = at + 5 + digits;
+    while (after < end && *after == ' ') after++;
+    if (digits && value <= INT32_MAX && after < end && *after == '{') {
+      *rank = (int32_t)value;
+      return (size_t)(at - data);
+    }
+  }
+  return to;
+}
+
+static void *read_part(void *arg) {
+  part *k = arg;
+  goal_reader *r = &k->r;
+  size_t from = k->from, done = from;
+  while (k->status == 0 && from < k->to) { /* in stretches: pages leave as they are read */
+    size_t to = k->to - from > RELEASE_EVERY
+                    ? next_block(k->data, from + RELEASE_EVERY, k->to, &(int32_t){0})
+                    : k->to;
+    if (read_range(r, NULL, k->data, &from, to, 0)) k->status = -1;
+    fs_text_input_block_release(k->in, done, from);
+    done = from;
+  }
+  return NULL;
+}
+
+/* Starts part k's thread on data[from, to) of a program of `ranks` ranks;
+ * a part that cannot start is read by the reader before it. */
+static void start_part(part *k, const goal_reader *first, int32_t ranks, const density *d) {
+  goal_reader *r = &k->r;
+  *r = (goal_reader){.input_name = first->input_name,
+                     .err = &k->err,
+                     .rank = -1,
+                     .next_rank = k->first_rank,
+                     .deferred = 1};
+  if (!(r->p = fs_program_new(ranks))) return;
+  reserve_estimate(r, d, k->to - k->from);
+  k->started = pthread_create(&k->thread, NULL, read_part, k) == 0;
+}
+
+static void free_reader(goal_reader *r) {
+  fs_program_free(r->p);
+  fs_name_index_free(&r->labels);
+  free(r->name);
+  free(r->edges);
+  free(r->scratch);
+  free(r->successor_at);
+  free(r->successor);
+  r->p = NULL, r->name = NULL, r->edges = r->scratch = r->successor_at = r->successor = NULL;
+}
+
+/* Makes an optional array of p (allocated as program.c does: `capacity`
+ * elements) present, `fill` for the first `tasks`. */
+static int optional(void *array, size_t size, const fs_program *p, int fill) {
+  void **a = array;
+  if (*a) return 0;
+  if (!(*a = malloc((size_t)p->capacity * size))) return -1;
+  memset(*a, fill, (size_t)p->tasks * size);
+  return 0;
+}
+
+/* Appends the n tasks of s (optional arrays may be NULL) to p. */
+static void append_field(void *to, const void *from, size_t size, int32_t at, int32_t n, int fill) {
+  if (!to) return;
+  if (from)
+    memcpy((char *)to + (size_t)at * size, from, (size_t)n * size);
+  else
+    memset((char *)to + (size_t)at * size, fill, (size_t)n * size);
+}
+
+/* Appends part q's tasks and names to r's program. */
+static int append_tasks(goal_reader *r, goal_reader *q) {
+  fs_program *p = r->p, *s = q->p;
+  int32_t n0 = p->tasks, n1 = s->tasks;
+  if (fs_program_reserve(p, (int64_t)n0 + n1, 0) || (s->tag && optional(&p->tag, 4, p, 0)) ||
+      (s->cpu && optional(&p->cpu, 1, p, 0)) || (s->nic && optional(&p->nic, 1, p, 0)) ||
+      (s->name_at && optional(&p->name_at, 8, p, 0xff)))
+    return -1;
+  if (p->names_used + s->names_used > p->names_capacity) {
+    char *names = realloc(p->names, (size_t)(p->names_used + s->names_used));
+    if (!names) return -1;
+    p->names = names, p->names_capacity = p->names_used + s->names_used;
+  }
+  /* each array of s leaves as soon as it is copied: the peak stays near the program's size */
+#define APPEND(field, fill)                                                          \
+  (append_field(p->field, s->field, sizeof *s->field, n0, n1, fill), free(s->field), \
+   s->field = NULL)
+  APPEND(kind, 0), APPEND(flags, 0), APPEND(rank, 0), APPEND(peer, 0), APPEND(value, 0);
+  APPEND(need, 0), APPEND(tag, 0), APPEND(cpu, 0), APPEND(nic, 0);
+#undef APPEND
+  if (s->names_used) memcpy(p->names + p->names_used, s->names, (size_t)s->names_used);
+  free(s->names), s->names = NULL;
+  for (int32_t i = 0; p->name_at && i < n1; i++)
+    p->name_at[n0 + i] = !s->name_at || s->name_at[i] < 0 ? -1 : s->name_at[i] + p->names_used;
+  p->names_used += s->names_used, p->named |= s->named, p->tasks = n0 + n1;
+  return 0;
+}
+
+/* Appends part q (read from r's end state) to r: tasks, successors, and
+ * q's end state with its line numbers made absolute. */
+static int append_part(goal_reader *r, goal_reader *q) {
+  int32_t n0 = r->p->tasks;
+  int64_t base = r->line_number, d0 = r->dependencies;
+  if (append_tasks(r, q) || reserve_successors(r, q->dependencies)) return -1;
+  for (int32_t i = 0; i < q->p->tasks; i++)
+    r->successor_at[n0 + i] = q->successor_at[i] + (uint32_t)d0;
+  for (int64_t e = 0; e < q->dependencies; e++)
+    r->successor[d0 + e] = q->successor[e] + (uint32_t)n0; /* ids stay below the flag bits */
+  free_reader(q);
+  r->dependencies += q->dependencies, r->start_dependencies += q->start_dependencies;
+  /* only the last part may end inside a block or comment: finish's message */
+  r->next_rank = q->next_rank, r->line_number = base + q->line_number;
+  r->rank = q->rank, r->block_line = base + q->block_line;
+  if (q->comment_line) r->comment_line = base + q->comment_line;
+  r->comment_column = q->comment_column;
+  return 0;
+}
+
+static int at_boundary(const goal_reader *r) { return r->rank < 0 && !r->comment_line; }
+
+/* Whether r ended where part k started, and the sums fit the limits. */
+static int joins(const goal_reader *r, const part *k) {
+  return k->started && at_boundary(r) && r->next_rank == k->first_rank &&
+         (int64_t)r->p->tasks + k->r.p->tasks <= FS_MAX_TASKS &&
+         r->dependencies + k->r.dependencies <= FS_MAX_DEPENDENCIES;
+}
+
+/* Joins the parts in file order after r has read the first; 0 or -1 with
+ * r->err set. Every thread is joined. */
+static int join_parts(goal_reader *r, fs_text_input *in, part *parts, int count, int status) {
+  for (int i = 0; i < count; i++)
+    if (parts[i].started) pthread_join(parts[i].thread, NULL);
+  for (int i = 0; i < count && status == 0; i++) {
+    part *k = &parts[i];
+    int last = i == count - 1;
+    if (!joins(r, k) || (k->status == 0 && !last && !at_boundary(&k->r))) {
+      status = read_range(r, in, k->data, &k->from, k->to, 0);
+    } else if (k->status) {
+      status = fs_text_error_at(r->err, r->input_name, r->line_number + k->r.error_line,
+                                k->r.error_column, "%s", k->err.message);
+    } else if (append_part(r, &k->r)) {
+      status = out_of_memory(r);
+    }
+    free_reader(&k->r);
+  }
+  for (int i = 0; i < count; i++) free_reader(&parts[i].r);
+  return status;
+}
+
+/* Reads data[0, length) on up to `threads` threads, in parts of at least
+ * min_part bytes. */
+static int read_block(goal_reader *r, fs_text_input *in, const char *data, size_t length,
+                      int threads, size_t min_part) {
+  size_t at = 0;
+  if (read_range(r, in, data, &at, length, 1)) return -1;
+  if (at == length) return 0;
+  density d = {(double)r->p->tasks / (double)at, (double)r->dependencies / (double)at,
+               (double)r->p->names_used / (double)at};
+  size_t rest = length - at, size = min_part ? min_part : 1;
+  int count = threads < 1 ? 0 : rest / size < (size_t)threads ? (int)(rest / size) : threads;
+  part *parts = count > 1 ? calloc((size_t)count - 1, sizeof *parts) : NULL;
+  int made = 0, status = 0;
+  size_t first_end = length;
+  for (int i = 1; parts && i < count; i++) {
+    part *k = &parts[made];
+    size_t cut = next_block(data, at + rest / (size_t)count * (size_t)i, length, &k->first_rank);
+    if (cut == length || (made && cut <= parts[made - 1].from)) continue;
+    if (made)
+      parts[made - 1].to = cut;
+    else
+      first_end = cut;
+    k->in = in, k->data = data, k->from = cut, k->to = length;
+    made++;
+  }
+  reserve_estimate(r, &d, length - at); /* the parts join into it */
+  for (int i = 0; i < made; i++) start_part(&parts[i], r, r->p->ranks, &d);
+  status = read_range(r, in, data, &at, first_end, 0);
+  status = join_parts(r, in, parts, made, status);
+  free(parts);
+  if (status == 0) fs_text_input_block_done(in, length);
+  return status;
+}
+
+fs_program *fs_goal_read_input_threads(fs_text_input *in, int threads, size_t min_part,
+                                       fs_error *err) {
   goal_reader r = {.input_name = fs_text_input_name(in), .err = err, .rank = -1};
   const char *line, *data;
   size_t length;
   int status;
   if (fs_text_input_block(in, &data, &length)) {
-    status = read_block(&r, in, data, length) ? -1 : 0;
+    status = read_block(&r, in, data, length, threads, min_part) ? -1 : 0;
   } else {
     while ((status = fs_text_input_next_line(in, &line, &length, err)) == 1) {
       r.line_number = fs_text_input_line_number(in);
@@ -643,14 +928,14 @@ fs_program *fs_goal_read_input(fs_text_input *in, fs_error *err) {
     }
   }
   fs_program *p = status == 0 ? finish(&r) : NULL;
-  fs_program_free(r.p);
-  fs_name_index_free(&r.labels);
-  free(r.name);
-  free(r.edges);
-  free(r.scratch);
-  free(r.successor_at);
-  free(r.successor);
+  free_reader(&r);
   return p;
+}
+
+fs_program *fs_goal_read_input(fs_text_input *in, fs_error *err) {
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  int threads = cores < 1 ? 1 : cores > FS_GOAL_THREADS_MAX ? FS_GOAL_THREADS_MAX : (int)cores;
+  return fs_goal_read_input_threads(in, threads, FS_GOAL_PART_MIN, err);
 }
 
 fs_program *fs_goal_read_file(const char *path, fs_error *err) {

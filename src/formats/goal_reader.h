@@ -61,7 +61,17 @@ fs_program *fs_goal_read_file(const char *path, fs_error *err);
 /* The same from data[0..length) (plain text); display_name names it in errors. */
 fs_program *fs_goal_read_memory(const char *data, size_t length, const char *display_name,
                                 fs_error *err);
-/* The same from an open input, which the caller still closes. */
+/* The same from an open input, which the caller still closes. A mapped
+ * file or memory block is read by up to FS_GOAL_THREADS_MAX threads (one
+ * per core), in parts of at least FS_GOAL_PART_MIN bytes cut before lines
+ * `rank R {`: the program and the first error (in file order) are the
+ * ones one thread gives. */
 fs_program *fs_goal_read_input(fs_text_input *in, fs_error *err);
+#define FS_GOAL_THREADS_MAX 8
+#define FS_GOAL_PART_MIN ((size_t)16 << 20)
+/* The same on up to `threads` threads in parts of at least min_part bytes
+ * (tests cut small inputs into many parts). */
+fs_program *fs_goal_read_input_threads(fs_text_input *in, int threads, size_t min_part,
+                                       fs_error *err);
 
 #endif

@@ -4,6 +4,7 @@
  * and bytes after the last member that do not start another member are an
  * error, not silently dropped. Memory input hands out lines straight from
  * the caller's block, without copying. */
+#define _DEFAULT_SOURCE /* madvise(MADV_DONTNEED): posix_madvise's is a no-op on Linux */
 #include "io/text_input.h"
 
 #include <sys/mman.h>
@@ -20,6 +21,18 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
+
+#if !defined(MADV_DONTNEED) || !defined(MADV_HUGEPAGE)
+/* hidden when <features.h> came before _DEFAULT_SOURCE (the alloc_faults
+ * build forces a header in first): Linux's declaration and values */
+int madvise(void *address, size_t length, int advice);
+#ifndef MADV_DONTNEED
+#define MADV_DONTNEED 4
+#endif
+#ifndef MADV_HUGEPAGE
+#define MADV_HUGEPAGE 14
+#endif
+#endif
 
 #define CHUNK ((size_t)1 << 20)        /* bytes per read */
 #define RAW_BUFFER ((size_t)256 << 10) /* file bytes read at a time */
@@ -373,6 +386,12 @@ void fs_text_input_block_done(fs_text_input *in, size_t done) {
     in->map_released = release;
   }
   if (in->progress) fs_progress_update(in->progress, (int64_t)done);
+}
+
+void fs_text_input_block_release(fs_text_input *in, size_t from, size_t to) {
+  size_t page = (size_t)sysconf(_SC_PAGESIZE), first = (from + page - 1) / page * page;
+  size_t last = to / page * page;
+  if (in->map && last > first) madvise((char *)in->map + first, last - first, MADV_DONTNEED);
 }
 
 int64_t fs_text_input_line_number(const fs_text_input *in) { return in->line_number; }

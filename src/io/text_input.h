@@ -95,6 +95,11 @@ int fs_text_input_block(fs_text_input *in, const char **data, size_t *length);
  * no longer needed (their pages leave the process, so a mapped file does
  * not stay resident). */
 void fs_text_input_block_done(fs_text_input *in, size_t done);
+/* For threads reading parts of the block: the pages of bytes [from, to)
+ * are no longer needed (dropped from the process, not unmapped; they come
+ * back from the file if read again). Safe beside other threads reading
+ * other bytes; no progress. */
+void fs_text_input_block_release(fs_text_input *in, size_t from, size_t to);
 /* Draws a progress bar on out while a file is read (bytes of the file,
  * compressed or not, against its size); nothing for memory input or stdin. */
 void fs_text_input_show_progress(fs_text_input *in, FILE *out);

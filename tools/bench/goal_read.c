@@ -2,13 +2,16 @@
  * `fennelsim run` does and prints one row: bytes of the file, tasks,
  * dependencies, parse seconds (wall and CPU), GB/s (bytes / wall seconds),
  * GB per CPU second (the figure to compare on a busy machine) and peak RSS. Used by tools/bench/goal.
- * usage: bench_goal_read FILE [--header] */
+ * --threads N reads a GOAL file on at most N threads (default: one per core).
+ * usage: bench_goal_read FILE [--header] [--threads N] */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 
+#include "formats/goal_reader.h"
 #include "formats/schedule_reader.h"
 
 static double seconds(clockid_t clock) {
@@ -19,7 +22,7 @@ static double seconds(clockid_t clock) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: bench_goal_read FILE [--header]\n");
+    fprintf(stderr, "usage: bench_goal_read FILE [--header] [--threads N]\n");
     return 2;
   }
   struct stat info;
@@ -27,12 +30,24 @@ int main(int argc, char **argv) {
     fprintf(stderr, "bench: cannot stat %s\n", argv[1]);
     return 2;
   }
-  if (argc > 2 && strcmp(argv[2], "--header") == 0)
+  int header = 0, threads = 0;
+  for (int i = 2; i < argc; i++) {
+    if (strcmp(argv[i], "--header") == 0) header = 1;
+    if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) threads = atoi(argv[++i]);
+  }
+  if (header)
     printf("%14s %11s %12s %8s %8s %7s %9s %9s\n", "bytes", "tasks", "dependencies", "wall_s",
            "cpu_s", "GB/s", "GB/cpu_s", "peak_MiB");
   fs_error err;
   double wall = seconds(CLOCK_MONOTONIC), cpu = seconds(CLOCK_PROCESS_CPUTIME_ID);
-  fs_program *p = fs_schedule_read(argv[1], &err);
+  fs_program *p = NULL;
+  if (threads > 0) { /* the GOAL reader alone, on at most `threads` threads */
+    fs_text_input *in = fs_text_input_open_file(argv[1], &err);
+    p = in ? fs_goal_read_input_threads(in, threads, FS_GOAL_PART_MIN, &err) : NULL;
+    if (in) fs_text_input_close(in);
+  } else {
+    p = fs_schedule_read(argv[1], &err);
+  }
   wall = seconds(CLOCK_MONOTONIC) - wall;
   cpu = seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu;
   if (!p) {

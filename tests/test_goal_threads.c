@@ -1,0 +1,270 @@
+/* test_goal_threads.c: the GOAL reader on several threads
+ * (fs_goal_read_input_threads) against the same reader on one.
+ *
+ * Every field of the program (kinds, flags, ranks, peers, values, needs,
+ * tags, cpus, nics, names, successor lists, counts and slots) must be the
+ * one-thread program's, on 2 to 7 threads with parts of any size (the
+ * minimum part is 1 byte, so small inputs are cut at every block): the
+ * schedules of tests/goal and tests/goal/matrix, and generated inputs that
+ * put comments, `rank R {` inside a comment, CRLF, blank lines and every
+ * clause around the cuts. Errors anywhere (also in a later part, also two
+ * in different parts) must be the one-thread reader's message, byte for
+ * byte, with its absolute line and column. */
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "core/program.h"
+#include "formats/goal_reader.h"
+#include "test_support.h"
+
+/* The program of text[0..length) on `threads` threads, parts of at least
+ * min_part bytes; NULL with err set on an error. */
+static fs_program *read_text(const char *text, size_t length, int threads, size_t min_part,
+                             fs_error *err) {
+  fs_text_input *in = fs_text_input_open_memory(text, length, "t.goal");
+  ck_assert_ptr_nonnull(in);
+  fs_program *p = fs_goal_read_input_threads(in, threads, min_part, err);
+  fs_text_input_close(in);
+  return p;
+}
+
+#define SAME_ARRAY(a, b, n) ck_assert_int_eq(memcmp((a), (b), (size_t)(n) * sizeof *(a)), 0)
+
+static void assert_same(const fs_program *a, const fs_program *b) {
+  ck_assert_int_eq(a->ranks, b->ranks);
+  ck_assert_int_eq(a->tasks, b->tasks);
+  ck_assert_int_eq(a->dependencies, b->dependencies);
+  ck_assert_int_eq(a->start_dependencies, b->start_dependencies);
+  ck_assert_int_eq(a->named, b->named);
+  ck_assert_int_eq(a->slots, b->slots);
+  ck_assert_int_eq(a->cpus, b->cpus);
+  ck_assert_int_eq(a->nics, b->nics);
+  SAME_ARRAY(a->kind, b->kind, a->tasks);
+  SAME_ARRAY(a->flags, b->flags, a->tasks);
+  SAME_ARRAY(a->rank, b->rank, a->tasks);
+  SAME_ARRAY(a->peer, b->peer, a->tasks);
+  SAME_ARRAY(a->value, b->value, a->tasks);
+  SAME_ARRAY(a->need, b->need, a->tasks);
+  SAME_ARRAY(a->successor_at, b->successor_at, a->tasks + 1);
+  SAME_ARRAY(a->successor, b->successor, a->dependencies);
+  char x[24], y[24];
+  for (int32_t t = 0; t < a->tasks; t++) {
+    ck_assert_int_eq(fs_task_tag(a, t), fs_task_tag(b, t));
+    ck_assert_int_eq(fs_task_cpu(a, t), fs_task_cpu(b, t));
+    ck_assert_int_eq(fs_task_nic(a, t), fs_task_nic(b, t));
+    ck_assert_int_eq(fs_task_name_stored(a, t), fs_task_name_stored(b, t));
+    ck_assert_str_eq(fs_task_name(a, t, x), fs_task_name(b, t, y));
+  }
+}
+
+/* text read on 2..7 threads (parts of 1 byte, and of a quarter of the
+ * text) equals the one-thread reading: the program or the error. */
+static void check_text(const char *text, size_t length) {
+  fs_error one_err = {{0}}, err = {{0}};
+  fs_program *one = read_text(text, length, 1, 1, &one_err);
+  for (int threads = 2; threads <= 7; threads += threads == 3 ? 4 : 1) /* 2, 3, 7 */
+    for (int sizes = 0; sizes < 2; sizes++) {
+      size_t min_part = sizes ? length / 4 + 1 : 1;
+      memset(err.message, 0, sizeof err.message);
+      fs_program *p = read_text(text, length, threads, min_part, &err);
+      if (!one) {
+        ck_assert_msg(p == NULL, "accepted on %d threads: %s", threads, one_err.message);
+        ck_assert_str_eq(err.message, one_err.message);
+      } else {
+        ck_assert_msg(p != NULL, "%d threads: %s", threads, err.message);
+        assert_same(one, p);
+      }
+      fs_program_free(p);
+    }
+  fs_program_free(one);
+}
+
+static char *gunzip(const char *path, size_t *length) {
+  gzFile f = gzopen(path, "rb");
+  ck_assert_ptr_nonnull(f);
+  size_t used = 0, capacity = 1 << 16;
+  char *text = malloc(capacity);
+  int n;
+  while ((n = gzread(f, text + used, (unsigned)(capacity - used))) > 0) {
+    used += (size_t)n;
+    if (used == capacity) text = realloc(text, capacity *= 2);
+    ck_assert_ptr_nonnull(text);
+  }
+  gzclose(f);
+  *length = used;
+  return text;
+}
+
+/* Every .goal and .goal.gz file of a directory; how many. */
+static int check_directory(const char *directory) {
+  DIR *d = opendir(directory);
+  ck_assert_ptr_nonnull(d);
+  int count = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    size_t n = strlen(e->d_name);
+    if (!(n > 5 && strcmp(e->d_name + n - 5, ".goal") == 0) &&
+        !(n > 8 && strcmp(e->d_name + n - 8, ".goal.gz") == 0))
+      continue;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", directory, e->d_name);
+    size_t length;
+    char *text = gunzip(path, &length); /* gzread reads plain files too */
+    check_text(text, length);
+    free(text);
+    count++;
+  }
+  closedir(d);
+  return count;
+}
+
+START_TEST(repository_schedules) {
+  ck_assert_int_ge(check_directory(FENNELSIM_SOURCE_ROOT "/tests/goal"), 9);
+  ck_assert_int_ge(check_directory(FENNELSIM_SOURCE_ROOT "/tests/goal/matrix"), 100);
+}
+END_TEST
+
+typedef struct text {
+  char *data;
+  size_t length, capacity;
+} text;
+
+static void add(text *t, const char *format, ...) FS_PRINTF(2, 3);
+static void add(text *t, const char *format, ...) {
+  va_list args;
+  for (;;) {
+    va_start(args, format);
+    int n = vsnprintf(t->data + t->length, t->capacity - t->length, format, args);
+    va_end(args);
+    if ((size_t)n < t->capacity - t->length) {
+      t->length += (size_t)n;
+      return;
+    }
+    t->capacity = t->capacity * 2 + (size_t)n + 1;
+    t->data = realloc(t->data, t->capacity);
+    ck_assert_ptr_nonnull(t->data);
+  }
+}
+
+/* A dissemination-like schedule of `ranks` ranks in which rank r's block
+ * varies with `variant`: clauses, unlabelled operations, calc, irequires,
+ * comments (one holding a `rank R {` line), blank and CRLF lines. */
+static text generated(int32_t ranks, int variant) {
+  text t = {malloc(256), 0, 256};
+  add(&t, "// generated\nnum_ranks %d\n", (int)ranks);
+  for (int32_t r = 0; r < ranks; r++) {
+    int shape = (int)((r * 7 + variant) % 5);
+    add(&t, shape == 1 ? "\nrank %d {\r\n" : "rank %d {\n", (int)r);
+    for (int round = 0; round < 3; round++) {
+      int32_t to = (r + (1 << round)) % ranks, from = (r - (1 << round) + ranks) % ranks;
+      add(&t, "s%d: send %db to %d tag %d%s\n", round, 8 << round, (int)to, round,
+          shape == 2 ? " cpu 1 nic 1" : "");
+      add(&t, "r%d: recv %db from %d tag %d\n", round, 8 << round, (int)(shape == 3 ? -1 : from),
+          shape == 3 ? -1 : round);
+      if (round) add(&t, "s%d requires r%d\n", round, round - 1);
+    }
+    if (shape == 4) add(&t, "calc 5\nc: calc 17 cpu 2\nc irequires s0\n/* a comment\n");
+    if (shape == 4 && r + 1 < ranks) add(&t, "rank %d {\n", (int)r + 1);
+    if (shape == 4) add(&t, "is not a block */ s2 requires c\n");
+    add(&t, "}\n");
+  }
+  return t;
+}
+
+START_TEST(generated_schedules) {
+  static const int32_t sizes[] = {1, 2, 3, 5, 17, 100, 1000};
+  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+    for (int variant = 0; variant < 5; variant++) {
+      text t = generated(sizes[i], variant);
+      fs_error err = {{0}};
+      fs_program *p = read_text(t.data, t.length, 1, 1, &err);
+      ck_assert_msg(p != NULL, "%s", err.message);
+      int32_t calcs = 0; /* 2 per block of shape 4, beside the 6 messages of each */
+      for (int32_t r = 0; r < sizes[i]; r++) calcs += (r * 7 + variant) % 5 == 4 ? 2 : 0;
+      ck_assert_int_eq(p->tasks, sizes[i] * 6 + calcs);
+      fs_program_free(p);
+      check_text(t.data, t.length);
+      free(t.data);
+    }
+}
+END_TEST
+
+/* Replaces the first occurrence of `from` at or after `at` by `to`. */
+static text replaced(const text *t, size_t at, const char *from, const char *to) {
+  char *found = strstr(t->data + at, from);
+  ck_assert_ptr_nonnull(found);
+  size_t head = (size_t)(found - t->data), tail = t->length - head - strlen(from);
+  text u = {malloc(t->length + strlen(to) + 1), 0, t->length + strlen(to) + 1};
+  memcpy(u.data, t->data, head);
+  strcpy(u.data + head, to);
+  memcpy(u.data + head + strlen(to), found + strlen(from), tail);
+  u.length = head + strlen(to) + tail;
+  u.data[u.length] = 0;
+  return u;
+}
+
+START_TEST(errors_in_parts) {
+  text t = generated(200, 0);
+  size_t late = (size_t)(strstr(t.data, "rank 150 {") - t.data);
+  size_t early = (size_t)(strstr(t.data, "rank 40 {") - t.data);
+  static const char *const cases[][2] = {
+      {"s1 requires r0", "s1 requires r9"}, /* a label not defined */
+      {"tag 1\n", "tag 1 x\n"},             /* a clause */
+      {"send 8b", "send 8"},                /* a message size */
+      {"}\n", "}\n}\n"},                    /* '}' outside a block */
+      {"}\n", "\n"},                        /* a block not closed */
+      {"rank 151 {", "rank 152 {"},         /* a block out of order */
+      {"}\n", "}\n/* never closed\n"},      /* a comment left open */
+      {"to 3 ", "to 200 "},                 /* a peer out of range */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    text u = replaced(&t, late, cases[i][0], cases[i][1]);
+    fs_error err = {{0}};
+    ck_assert_ptr_null(read_text(u.data, u.length, 1, 1, &err));
+    ck_assert_msg(strncmp(err.message, "t.goal:", 7) == 0, "%s", err.message);
+    check_text(u.data, u.length);
+    /* with a second error earlier, that one is reported */
+    text v = replaced(&u, early, "s2 requires r1", "s2 requires r7");
+    fs_error first = {{0}};
+    ck_assert_ptr_null(read_text(v.data, v.length, 1, 1, &first));
+    ck_assert_msg(strstr(first.message, "'r7'") != NULL, "%zu: %s", i, first.message);
+    check_text(v.data, v.length);
+    free(u.data);
+    free(v.data);
+  }
+  /* the line of an error in a late part: 2 header lines, then blocks of
+   * 10 lines (rank, 8 statements, '}'), the 30 blocks r < 150 of shape 1
+   * (7r % 5 == 1: r % 5 == 3) one blank line longer, the 30 of shape 4
+   * (r % 5 == 2) 6 lines longer; rank 150 (shape 0) opens on the next
+   * line and its "s1 requires r0" is its 5th line after that, 'r9' at
+   * column 13 */
+  text u = replaced(&t, late, "s1 requires r0", "s1 requires r9");
+  fs_error err = {{0}};
+  ck_assert_ptr_null(read_text(u.data, u.length, 4, 1, &err));
+  int64_t block = 2 + 150 * 10 + 30 * 1 + 30 * 6 + 1;
+  char expected[160];
+  snprintf(expected, sizeof expected,
+           "t.goal:%lld:13: expected a label defined above in the block of rank 150 (got 'r9')",
+           (long long)(block + 5));
+  ck_assert_str_eq(err.message, expected);
+  free(u.data);
+  free(t.data);
+}
+END_TEST
+
+static Suite *goal_threads_suite(void) {
+  Suite *suite = suite_create("goal_threads");
+  TCase *same = tcase_create("same");
+  tcase_set_timeout(same, 300);
+  tcase_add_test(same, repository_schedules);
+  tcase_add_test(same, generated_schedules);
+  tcase_add_test(same, errors_in_parts);
+  suite_add_tcase(suite, same);
+  return suite;
+}
+
+int main(void) { return fs_test_run(goal_threads_suite()); }
