@@ -9,9 +9,6 @@
 
 #include <stdarg.h>
 #include <stdio.h>
-#ifdef __GLIBC__
-#include <malloc.h> /* malloc_trim */
-#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,16 +130,12 @@ static void release_rank(fs_lowering *s, fs_trace *owned, int32_t r) {
   if (s->exit) free(s->exit[r]), s->exit[r] = NULL;
 }
 
-/* Gives the freed calls back to the system: they are small blocks amid the
- * heap, which free() keeps, while the program grows in blocks of its own. */
-static void return_freed_memory(void) {
-#ifdef __GLIBC__
-  malloc_trim(0);
-#endif
-}
-
 /* Pass 2, rank by rank; with an owned trace, each rank's calls are
- * released once walked (and returned every 2^14 ranks). */
+ * released once walked. The peak is when the first walk builds a
+ * collective on all ranks (the whole trace, the generated schedule and its
+ * copy); what is freed after it serves the rest of the lowering and the
+ * engine (giving it back with malloc_trim made the engine's first touch of
+ * its arrays fault: twice the simulation's time at 2^16 ranks). */
 static int walk_ranks(fs_lowering *s, fs_trace *owned) {
   const fs_trace *trace = s->trace;
   for (int32_t r = 0; r < trace->ranks; r++) {
@@ -150,7 +143,6 @@ static int walk_ranks(fs_lowering *s, fs_trace *owned) {
     if (s->replay->recorded[r] == 0) s->replay->recorded[r] = -1; /* no times (SimGrid) */
     if (fs_lower_walk_rank(s, r)) return -1;
     if (owned && walked_all(&trace->rank[r])) release_rank(s, owned, r);
-    if (owned && (r & 16383) == 16383) return_freed_memory();
   }
   return 0;
 }
@@ -162,7 +154,6 @@ static int finish(fs_lowering *s, fs_trace *owned) {
   if (fs_lower_keep_origins(s)) return fs_lower_out_of_memory(s);
   free_state(s);
   for (int32_t r = 0; owned && r < owned->ranks; r++) release_rank(s, owned, r);
-  if (owned) return_freed_memory();
   if (!s->options->names_on_demand && fs_replay_name_tasks(s->replay, s->p))
     return fs_lower_out_of_memory(s);
   return fs_program_finalize(s->p, s->err);

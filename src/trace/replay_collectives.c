@@ -20,7 +20,7 @@
 
 static int list_push(fs_index_list *l, int64_t value) {
   if (l->count == l->capacity) {
-    int64_t capacity = l->capacity ? l->capacity * 2 : 16;
+    int64_t capacity = l->capacity ? l->capacity * 2 : 4; /* 2^20 members: 4 x 8 bytes each */
     int64_t *at = realloc(l->at, (size_t)capacity * sizeof *at);
     if (!at) return -1;
     l->at = at;

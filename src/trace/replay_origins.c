@@ -2,9 +2,10 @@
  * after their calls: "r3.L120.MPI_Recv" (rank 3, line 120 of its file;
  * "r3.c8.MPI_Recv" for its 8th call when the reader has no lines); a
  * sendrecv's two tasks end in ".send" and ".recv". The names are unique and
- * valid in .dag files; deadlock reports show them, and
- * fs_replay_describe_task reads them back, with the MPI tag and
- * communicator kept for each send and recv. */
+ * valid in .dag files. The lowering keeps a 16-byte origin per named task
+ * (fs_task_origin) and makes the names from them only when asked
+ * (fs_replay_name_tasks: outputs that show names); fs_replay_describe_task
+ * gives a send's or recv's MPI tag, communicator and call from them. */
 #include "trace/replay_lowering.h"
 
 #include <stdio.h>
@@ -110,7 +111,8 @@ int fs_replay_name_tasks(const fs_replay *replay, fs_program *p) {
 }
 
 void fs_lower_free_origins(fs_replay *replay) {
-  for (int32_t r = 0; replay->file && r < replay->ranks; r++) free(replay->file[r]);
+  for (int32_t r = 0; replay->file && r < replay->ranks; r++) /* once per run of equal names */
+    if (r == 0 || replay->file[r] != replay->file[r - 1]) free(replay->file[r]);
   free(replay->file), free(replay->comm_id), free(replay->tag_value), free(replay->tag_comm);
   free(replay->origin);
 }
@@ -140,8 +142,13 @@ int fs_lower_keep_origins(fs_lowering *s) {
   replay->tag_count = s->tag_count;
   for (int32_t c = 0; c < t->comms; c++) replay->comm_id[c] = t->comm[c].id;
   replay->comms = t->comms;
-  for (int32_t r = 0; r < t->ranks; r++)
-    if (!(replay->file[r] = strdup(t->rank[r].file ? t->rank[r].file : "the trace"))) return -1;
+  for (int32_t r = 0; r < t->ranks; r++) {
+    const char *file = t->rank[r].file ? t->rank[r].file : "the trace";
+    if (r > 0 && strcmp(file, replay->file[r - 1]) == 0) /* one file of all ranks: one copy */
+      replay->file[r] = replay->file[r - 1];
+    else if (!(replay->file[r] = strdup(file)))
+      return -1;
+  }
   return 0;
 }
 
