@@ -1041,6 +1041,124 @@ START_TEST(command_line_errors) {
 }
 END_TEST
 
+/* A trace with a task of every named sort on 6 ranks: sendrecv (.send and
+ * .recv), isend, irecv, waitall, waitany, a comm_split, an allreduce on the
+ * two halves and a bcast on world; rank 5's calls have no lines (named
+ * "r5.cN..."), and its Finalize is followed by nothing. */
+static fs_trace *every_named_sort(void) {
+  fs_trace *t = fs_trace_new(6);
+  int32_t halves[2][3] = {{0, 1, 2}, {3, 4, 5}};
+  int32_t half[2] = {fs_trace_define_comm(t, 40, halves[0], 3),
+                     fs_trace_define_comm(t, 41, halves[1], 3)};
+  for (int32_t r = 0; r < 6; r++) {
+    ck_assert_int_eq(fs_trace_set_file(t, r, r % 2 ? "odd.fstrace" : "even.fstrace"), 0);
+    call(t, r, FS_CALL_INIT, 0, 0);
+    fs_call *c = p2p(t, r, FS_CALL_SENDRECV, 0, 1, (r + 1) % 6, 1, 100);
+    c->recv_peer = (r + 5) % 6, c->recv_tag = 1, c->recv_bytes = 100;
+    p2p(t, r, FS_CALL_IRECV, 1, 2, (r + 5) % 6, 2, 10)->request = 1;
+    p2p(t, r, FS_CALL_ISEND, 2, 3, (r + 1) % 6, 2, 10)->request = 2;
+    int32_t list = fs_trace_add_list(t, r, (const int64_t[]){1, 2}, 2);
+    fs_call *w = call(t, r, r % 2 ? FS_CALL_WAITANY : FS_CALL_WAITALL, 3, 4);
+    w->list_at = list, w->list_count = 2, w->index = r % 2 ? 0 : FS_TRACE_UNKNOWN;
+    if (r % 2) call(t, r, FS_CALL_WAIT, 4, 4)->request = 2;
+    call(t, r, FS_CALL_COMM_SPLIT, 4, 5)->new_comm = half[r / 3];
+    collective(t, r, FS_CALL_ALLREDUCE, 5, 6, half[r / 3], FS_TRACE_UNKNOWN, 8);
+    collective(t, r, FS_CALL_BCAST, 6, 7, FS_COMM_WORLD, 2, 64);
+    call(t, r, FS_CALL_FINALIZE, 8, 8);
+  }
+  for (int64_t i = 0; i < t->rank[5].count; i++) t->rank[5].calls[i].line = 0;
+  return t;
+}
+
+/* Names on demand (the CLI's run) and the releasing build give the program
+ * and names of the eager build, task by task, and the same descriptions. */
+START_TEST(names_on_demand_equal_eager_names) {
+  fs_trace *t = every_named_sort(), *owned = every_named_sort();
+  fs_replay_options later = as_recorded;
+  later.names_on_demand = 1;
+  fs_error err = {{0}};
+  fs_replay *eager = build(t, &as_recorded), *lazy = fs_replay_build_releasing(owned, &later, &err);
+  ck_assert_msg(lazy != NULL, "%s", err.message);
+  for (int32_t r = 0; r < 6; r++) ck_assert_ptr_null(owned->rank[r].calls); /* released */
+  const fs_program *a = eager->program;
+  fs_program *b = lazy->program;
+  ck_assert_int_eq(a->tasks, b->tasks);
+  ck_assert_int_eq(a->dependencies, b->dependencies);
+  ck_assert(a->named && !b->named && b->name_at == NULL);
+  char x[24], y[24], text[2][3][160];
+  for (int32_t i = 0; i < a->tasks; i++) { /* unnamed until asked */
+    ck_assert_int_eq(a->kind[i], b->kind[i]);
+    ck_assert_int_eq(a->rank[i], b->rank[i]);
+    ck_assert_int_eq(a->peer[i], b->peer[i]);
+    ck_assert_int_eq(a->value[i], b->value[i]);
+    ck_assert_int_eq(a->need[i], b->need[i]);
+    ck_assert_int_eq(fs_task_tag(a, i), fs_task_tag(b, i));
+    ck_assert_str_eq(fs_task_name(b, i, y), (snprintf(x, sizeof x, "t%d", i), x));
+  }
+  for (int32_t i = 0; i <= a->tasks; i++) ck_assert_uint_eq(a->successor_at[i], b->successor_at[i]);
+  for (int64_t e = 0; e < a->dependencies; e++) ck_assert_uint_eq(a->successor[e], b->successor[e]);
+  ck_assert_int_eq(fs_replay_name_tasks(lazy, b), 0);
+  ck_assert(b->named);
+  int64_t described = 0;
+  for (int32_t i = 0; i < a->tasks; i++) {
+    ck_assert_str_eq(fs_task_name(a, i, x), fs_task_name(b, i, y));
+    int32_t tag[2];
+    int found[2];
+    for (int k = 0; k < 2; k++)
+      found[k] = fs_replay_describe_task(k ? lazy : eager, k ? b : a, i, &tag[k], text[k][0],
+                                         sizeof text[k][0], text[k][1], sizeof text[k][1]);
+    ck_assert_int_eq(found[0], found[1]);
+    if (found[0] < 0) continue;
+    described++;
+    ck_assert_int_eq(tag[0], tag[1]);
+    ck_assert_str_eq(text[0][0], text[1][0]);
+    ck_assert_str_eq(text[0][1], text[1][1]);
+  }
+  ck_assert_int_eq(described, 6 * 4); /* 2 per sendrecv, the isend and the irecv */
+  char name[24];
+  int32_t seen = 0; /* a few names spelled out */
+  for (int32_t i = 0; i < a->tasks; i++) {
+    const char *n = fs_task_name(b, i, name);
+    seen += strcmp(n, "r0.L2.MPI_Sendrecv.recv") == 0 ||
+            strcmp(n, "r5.c2.MPI_Sendrecv.send") == 0 || strcmp(n, "r3.L5.MPI_Waitany") == 0 ||
+            strcmp(n, "r5.c7.MPI_Comm_split") == 0 || strcmp(n, "r4.L8.MPI_Bcast") == 0 ||
+            strcmp(n, "r5.c10.MPI_Finalize") == 0;
+  }
+  ck_assert_int_eq(seen, 6);
+  fs_replay_free(eager), fs_replay_free(lazy);
+  fs_trace_free(t), fs_trace_free(owned);
+}
+END_TEST
+
+/* Schedules of more than 2^16 tasks are generated again for each
+ * collective instead of cached: two RD allreduces of 8 B on 8192 ranks,
+ * back to back, each 13 rounds of 1.008 us (allreduce_rd_by_hand): every
+ * rank finishes at 26.208 us. Tasks: per rank a start, two entry and exit
+ * proxies and the finalize, 6 x 8192, plus twice RD's 8192 x (1 + 2 x 13)
+ * = 221,184 (rounds of a put and its wait, and a start), 491,520. */
+START_TEST(large_schedules_are_generated_per_collective) {
+  enum { RANKS = 8192 };
+  fs_trace *t = fs_trace_new(RANKS);
+  for (int32_t r = 0; r < RANKS; r++) {
+    call(t, r, FS_CALL_INIT, 0, 0);
+    collective(t, r, FS_CALL_ALLREDUCE, 0, 1, FS_COMM_WORLD, FS_TRACE_UNKNOWN, 8);
+    collective(t, r, FS_CALL_ALLREDUCE, 1, 2, FS_COMM_WORLD, FS_TRACE_UNKNOWN, 8);
+    call(t, r, FS_CALL_FINALIZE, 2, 2);
+  }
+  fs_error err = {{0}};
+  fs_replay *replay = fs_replay_build_releasing(t, &as_recorded, &err);
+  ck_assert_msg(replay != NULL, "%s", err.message);
+  ck_assert_int_eq(replay->program->tasks, 491520);
+  ck_assert_int_eq(replay->collectives, 2);
+  fs_time *done = malloc(RANKS * sizeof *done);
+  for (int32_t r = 0; r < RANKS; r++) done[r] = 26208 * FS_NS;
+  expect_finish(replay, "hockney", HOCKNEY, done);
+  free(done);
+  fs_replay_free(replay);
+  fs_trace_free(t);
+}
+END_TEST
+
 static Suite *replay_suite(void) {
   Suite *s = suite_create("replay");
   TCase *c = tcase_create("replay");
@@ -1061,6 +1179,8 @@ static Suite *replay_suite(void) {
   tcase_add_test(c, sendrecv_ring);
   tcase_add_test(c, proc_null_does_nothing);
   tcase_add_test(c, deadlock_names_the_calls);
+  tcase_add_test(c, names_on_demand_equal_eager_names);
+  tcase_add_test(c, large_schedules_are_generated_per_collective);
   tcase_add_test(c, errors_name_the_call);
   tcase_add_test(c, algo_option_errors);
   tcase_add_test(c, persistent_starts_match_ordinary_calls);

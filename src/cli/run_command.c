@@ -133,6 +133,7 @@ static int parse_run_options(int argc, char **argv, run_options *o, fs_error *er
                      .noise = fs_noise_new(),
                      .inputs = calloc((size_t)argc, sizeof *o->inputs)};
   fs_replay_options_default(&o->replay);
+  o->replay.names_on_demand = 1; /* a replay's task names: made when an output shows them */
   if (!o->noise || !o->inputs) return fs_error_set(err, "out of memory");
   for (int i = 2; i < argc; i++) {
     const char *v;
@@ -315,6 +316,14 @@ static int simulate(run_options *o, fs_program *program, const fs_replay *replay
   o->views.input = o->input;
   o->views.timeline_csv = o->timeline;
   views_platform(o);
+  const fs_views_options *v = &o->views; /* the outputs that may show task names */
+  if (replay &&
+      (v->timeline_csv || v->svg || v->chrome || v->channel_load || v->channel_report ||
+       v->link_csv || v->link_report || v->bandwidth || v->critical_path) &&
+      fs_replay_name_tasks(replay, program)) {
+    fs_error_set(&err, "out of memory naming the tasks");
+    goto done;
+  }
   views = fs_views_open(&o->views, program, network, compute, engine, &err);
   if (!views) {
     exit_status = FS_EXIT_USAGE;
@@ -334,6 +343,10 @@ static int simulate(run_options *o, fs_program *program, const fs_replay *replay
   if (status == FS_RUN_FAILED || status == FS_RUN_REJECTED) goto done;
   if (status == FS_RUN_DEADLOCK) {
     fprintf(stderr, "fennelsim: %s: %s\n", o->input, err.message);
+    if (replay && fs_replay_name_tasks(replay, program)) { /* the report shows them */
+      fs_error_set(&err, "out of memory naming the tasks");
+      goto done;
+    }
     fs_task_describer trace = {fs_replay_describe_task, replay}; /* MPI tags, calls */
     fs_engine_report_deadlock(engine, stderr, (int)o->stuck_limit, replay ? &trace : NULL);
     err.message[0] = 0;

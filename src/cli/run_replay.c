@@ -59,7 +59,7 @@ fs_replay *fs_replay_read(const char *const *inputs, int count, const fs_replay_
                           fs_error *err) {
   fs_trace *trace = fs_trace_read(inputs, count, err);
   if (!trace) return NULL;
-  fs_replay *replay = fs_replay_build(trace, o, err);
+  fs_replay *replay = fs_replay_build_releasing(trace, o, err); /* frees the calls as it goes */
   fs_trace_free(trace);
   return replay;
 }

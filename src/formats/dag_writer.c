@@ -282,7 +282,8 @@ static int32_t *write_order(const fs_program *p, int *failed, fs_error *err) {
           *heap = malloc((size_t)p->tasks * sizeof *heap);
   int32_t *waiting = calloc((size_t)p->tasks, sizeof *waiting);
   int32_t written = 0, ready = 0;
-  if (order && heap && waiting) {
+  int allocated = order && heap && waiting; /* else out of memory, not a cycle */
+  if (allocated) {
     for (int64_t e = 0; e < p->successor_at[p->tasks]; e++)
       waiting[FS_EDGE_TASK(p->successor[e])]++;
     for (int32_t t = 0; t < p->tasks; t++)
@@ -300,7 +301,7 @@ static int32_t *write_order(const fs_program *p, int *failed, fs_error *err) {
   if (order && written == p->tasks) return order;
   free(order);
   *failed = 1;
-  if (written < p->tasks && order)
+  if (allocated)
     fs_error_set(err, "its dependencies form a cycle (a .dag lists every task after "
                       "the tasks it depends on)");
   else

@@ -70,6 +70,7 @@ const int64_t *fs_lower_call_list(const fs_lowering *s, int32_t r, int32_t at, i
 
 /* ---- the whole ---- */
 
+/* Frees the lowering's state (twice is harmless). */
 static void free_state(fs_lowering *s) {
   const fs_trace *t = s->trace;
   for (int32_t c = 0; s->sequence && c < t->comms; c++) {
@@ -85,6 +86,8 @@ static void free_state(fs_lowering *s) {
   for (int32_t i = 0; i < s->cache_count; i++) fs_program_free(s->cache[i].program);
   free(s->sequence), free(s->position), free(s->instance), free(s->entry), free(s->exit);
   free(s->cache), free(s->tags);
+  s->sequence = NULL, s->instance = NULL, s->entry = s->exit = NULL, s->position = NULL;
+  s->cache = NULL, s->cache_count = 0, s->tags = NULL;
 }
 
 static int allocate_state(fs_lowering *s) {
@@ -107,7 +110,57 @@ static int allocate_state(fs_lowering *s) {
   return 0;
 }
 
-fs_replay *fs_replay_build(const fs_trace *trace, const fs_replay_options *options, fs_error *err) {
+/* 1 when rank r's walk went through all its calls: nothing reads them
+ * after it (every collective it is a member of is built), unless calls
+ * follow its MPI_Finalize. */
+static int walked_all(const fs_trace_rank *tr) {
+  for (int64_t i = 0; i < tr->count; i++)
+    if (tr->calls[i].kind == FS_CALL_FINALIZE) return i == tr->count - 1;
+  return 1;
+}
+
+/* Rank r's calls, list pool and per-call state, once no walk reads them. */
+static void release_rank(fs_lowering *s, fs_trace *owned, int32_t r) {
+  fs_trace_rank *tr = &owned->rank[r];
+  free(tr->calls), free(tr->list);
+  tr->calls = NULL, tr->list = NULL;
+  tr->count = tr->capacity = tr->list_used = tr->list_capacity = 0;
+  if (s->instance) free(s->instance[r]), s->instance[r] = NULL;
+  if (s->entry) free(s->entry[r]), s->entry[r] = NULL;
+  if (s->exit) free(s->exit[r]), s->exit[r] = NULL;
+}
+
+/* Pass 2, rank by rank; with an owned trace, each rank's calls are
+ * released once walked. The peak is when the first walk builds a
+ * collective on all ranks (the whole trace, the generated schedule and its
+ * copy); what is freed after it serves the rest of the lowering and the
+ * engine (giving it back with malloc_trim made the engine's first touch of
+ * its arrays fault: twice the simulation's time at 2^16 ranks). */
+static int walk_ranks(fs_lowering *s, fs_trace *owned) {
+  const fs_trace *trace = s->trace;
+  for (int32_t r = 0; r < trace->ranks; r++) {
+    s->replay->recorded[r] = fs_trace_wall_time(trace, r);
+    if (s->replay->recorded[r] == 0) s->replay->recorded[r] = -1; /* no times (SimGrid) */
+    if (fs_lower_walk_rank(s, r)) return -1;
+    if (owned && walked_all(&trace->rank[r])) release_rank(s, owned, r);
+  }
+  return 0;
+}
+
+/* The lowering once walked: what reports need kept, the state and the
+ * trace's calls freed, then the names (unless on demand) and the program
+ * finalized (the peak: the pending pairs beside the successor array). */
+static int finish(fs_lowering *s, fs_trace *owned) {
+  if (fs_lower_keep_origins(s)) return fs_lower_out_of_memory(s);
+  free_state(s);
+  for (int32_t r = 0; owned && r < owned->ranks; r++) release_rank(s, owned, r);
+  if (!s->options->names_on_demand && fs_replay_name_tasks(s->replay, s->p))
+    return fs_lower_out_of_memory(s);
+  return fs_program_finalize(s->p, s->err);
+}
+
+static fs_replay *build(const fs_trace *trace, fs_trace *owned, const fs_replay_options *options,
+                        fs_error *err) {
   fs_lowering s = {.trace = trace,
                    .options = options,
                    .err = err,
@@ -128,17 +181,7 @@ fs_replay *fs_replay_build(const fs_trace *trace, const fs_replay_options *optio
     goto fail;
   }
   replay->ranks = trace->ranks;
-  if (fs_lower_list_collectives(&s)) goto fail;
-  for (int32_t r = 0; r < trace->ranks; r++) {
-    replay->recorded[r] = fs_trace_wall_time(trace, r);
-    if (replay->recorded[r] == 0) replay->recorded[r] = -1; /* a trace without times (SimGrid) */
-    if (fs_lower_walk_rank(&s, r)) goto fail;
-  }
-  if (fs_program_finalize(s.p, err)) goto fail;
-  if (fs_lower_keep_origins(&s)) {
-    fs_lower_out_of_memory(&s);
-    goto fail;
-  }
+  if (fs_lower_list_collectives(&s) || walk_ranks(&s, owned) || finish(&s, owned)) goto fail;
   fs_lower_describe_algorithms(s.algorithms, replay->algorithms, sizeof replay->algorithms);
   replay->program = s.p;
   free_state(&s);
@@ -149,6 +192,15 @@ fail:
   if (replay) free(replay->recorded), fs_lower_free_origins(replay);
   free(replay);
   return NULL;
+}
+
+fs_replay *fs_replay_build(const fs_trace *trace, const fs_replay_options *options, fs_error *err) {
+  return build(trace, NULL, options, err);
+}
+
+fs_replay *fs_replay_build_releasing(fs_trace *trace, const fs_replay_options *options,
+                                     fs_error *err) {
+  return build(trace, trace, options, err);
 }
 
 void fs_replay_free(fs_replay *replay) {

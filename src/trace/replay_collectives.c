@@ -20,7 +20,7 @@
 
 static int list_push(fs_index_list *l, int64_t value) {
   if (l->count == l->capacity) {
-    int64_t capacity = l->capacity ? l->capacity * 2 : 16;
+    int64_t capacity = l->capacity ? l->capacity * 2 : 4; /* 2^20 members: 4 x 8 bytes each */
     int64_t *at = realloc(l->at, (size_t)capacity * sizeof *at);
     if (!at) return -1;
     l->at = at;
@@ -136,7 +136,7 @@ typedef struct instance {
   int32_t root;
   int32_t shift;       /* sub rank i runs on comm rank (i + shift) % n */
   const char *name;    /* the schedule's name: its labels' prefix */
-  fs_program *pattern; /* the schedule when it is not a cached generated one */
+  fs_program *pattern; /* the schedule when it is not a cached one (freed with the instance) */
   const fs_call **member;
   int32_t *world, *entry, *exit; /* per sub rank: world rank, proxies */
   int64_t *bytes;
@@ -186,9 +186,16 @@ static int gather_members(fs_lowering *s, instance *in) {
   return 0;
 }
 
-/* The generator's schedule for (algo, ranks, bytes), generated once. */
+/* Schedules up to this many tasks are kept for the next collective of the
+ * same shape; larger ones are generated again each time (as fast as the
+ * copy they are made for), so that a large collective's schedule (2^14
+ * ranks and more) is not held beside the whole program. */
+#define FS_CACHED_TASKS_MAX (1 << 16)
+
+/* The generator's schedule for (algo, ranks, bytes): cached when small, else
+ * handed over in *owned (the caller frees it). */
 static const fs_program *generated(fs_lowering *s, int algo, int32_t ranks, int32_t root,
-                                   int64_t bytes, int32_t r, const fs_call *c) {
+                                   int64_t bytes, int32_t r, const fs_call *c, fs_program **owned) {
   for (int32_t i = 0; i < s->cache_count; i++) {
     const fs_cached_schedule *e = &s->cache[i];
     if (e->algo == algo && e->ranks == ranks && e->root == root && e->bytes == bytes)
@@ -209,6 +216,8 @@ static const fs_program *generated(fs_lowering *s, int algo, int32_t ranks, int3
   if ((a->generator->traits & FS_GEN_SELECTOR) &&
       fs_mpi_select_options(a->generator, &o, &pick, &why) == 0)
     fs_lower_note_pick(a, pick.spec.text);
+  a->used = 1;
+  if (program->tasks > FS_CACHED_TASKS_MAX) return *owned = program;
   if (s->cache_count == s->cache_capacity) {
     int32_t capacity = s->cache_capacity ? s->cache_capacity * 2 : 16;
     fs_cached_schedule *cache = realloc(s->cache, (size_t)capacity * sizeof *cache);
@@ -217,7 +226,6 @@ static const fs_program *generated(fs_lowering *s, int algo, int32_t ranks, int3
     s->cache_capacity = capacity;
   }
   s->cache[s->cache_count++] = (fs_cached_schedule){algo, ranks, root, bytes, program};
-  a->used = 1;
   return program;
 }
 
@@ -237,7 +245,7 @@ static const fs_program *algorithm_schedule(fs_lowering *s, instance *in, int al
   }
   /* a generator without --root runs on ranks relative to the root */
   in->shift = s->algorithms[algo].generator->options & FS_GEN_ROOT ? 0 : root;
-  const fs_program *sub = generated(s, algo, n, root - in->shift, size, in->r, in->c);
+  const fs_program *sub = generated(s, algo, n, root - in->shift, size, in->r, in->c, &in->pattern);
   in->name = s->algorithms[algo].generator->name;
   for (int32_t i = 0; i < n; i++) in->world[i] = in->comm->members[(i + in->shift) % n];
   return sub;
@@ -430,7 +438,7 @@ static int place_proxies(fs_lowering *s, const instance *in) {
     int64_t at = s->sequence[in->c->comm][m].at[in->k];
     s->entry[w][at] = in->entry[i];
     s->exit[w][at] = in->exit[i];
-    if (fs_lower_name_task(s, in->entry[i], w, in->member[m], "")) return fs_lower_out_of_memory(s);
+    if (fs_lower_name_task(s, in->entry[i], w, in->member[m], 0, -1)) return -1;
   }
   return 0;
 }

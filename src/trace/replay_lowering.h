@@ -126,11 +126,12 @@ int fs_lower_build_collective(fs_lowering *s, int32_t r, int64_t call);
 
 /* ---- origins (replay_origins.c) ---- */
 
-/* Names task after rank r's call c ("r3.L120.MPI_Recv"); side ".send",
- * ".recv" (a sendrecv's tasks) or "". */
-int fs_lower_name_task(fs_lowering *s, int32_t task, int32_t r, const fs_call *c, const char *side);
-/* Remembers the communicator of a send or recv task (for reports). */
-int fs_lower_note_communicator(fs_lowering *s, int32_t task, int32_t comm);
+/* Names task after rank r's call c ("r3.L120.MPI_Recv"): keeps its origin
+ * (replay.h), with side FS_ORIGIN_SEND or FS_ORIGIN_RECV for a sendrecv's
+ * tasks (else 0) and the communicator of a send or recv (else -1). -1 with
+ * err. */
+int fs_lower_name_task(fs_lowering *s, int32_t task, int32_t r, const fs_call *c, int side,
+                       int32_t comm);
 /* Copies into the replay what fs_replay_describe_task needs once the trace
  * is gone; free_origins releases it. */
 int fs_lower_keep_origins(fs_lowering *s);

@@ -122,13 +122,14 @@ static int32_t message(fs_lowering *s, rank_walk *w, int32_t r, const fs_call *c
   int32_t label = fs_lower_kind_label(s, (fs_call_kind)c->kind);
   int32_t t = fs_lower_add_task(s, receive ? FS_RECV : FS_SEND, r, label);
   int both = c->kind == FS_CALL_SENDRECV || c->kind == FS_CALL_SENDRECV_REPLACE;
-  if (t < 0 || follow(s, w, t) || fs_task_set_tag(s->p, t, engine_tag) ||
-      fs_lower_name_task(s, t, r, c,
-                         !both     ? ""
-                         : receive ? ".recv"
-                                   : ".send") ||
-      fs_lower_note_communicator(s, t, c->comm))
+  if (t < 0 || follow(s, w, t) || fs_task_set_tag(s->p, t, engine_tag))
     return fs_lower_out_of_memory(s), -1;
+  if (fs_lower_name_task(s, t, r, c,
+                         !both     ? 0
+                         : receive ? FS_ORIGIN_RECV
+                                   : FS_ORIGIN_SEND,
+                         c->comm))
+    return -1;
   fs_task_set_peer(s->p, t, world);
   fs_task_set_size(s->p, t, bytes);
   if (!receive) s->replay->messages++;
@@ -178,8 +179,8 @@ static int32_t request_task(fs_lowering *s, rank_walk *w, int32_t r, const fs_ca
 static int wait_for(fs_lowering *s, rank_walk *w, int32_t r, const fs_call *c, const int64_t *ids,
                     int64_t count, int any) {
   int32_t join = fs_lower_add_task(s, FS_PROXY, r, fs_lower_kind_label(s, (fs_call_kind)c->kind));
-  if (join < 0 || follow(s, w, join) || fs_lower_name_task(s, join, r, c, ""))
-    return fs_lower_out_of_memory(s);
+  if (join < 0 || follow(s, w, join)) return fs_lower_out_of_memory(s);
+  if (fs_lower_name_task(s, join, r, c, 0, -1)) return -1;
   w->prev = join;
   w->prev_point = FS_AFTER_END;
   int32_t one = join, waiting = 0;
@@ -270,8 +271,8 @@ static int sendrecv(fs_lowering *s, rank_walk *w, int32_t r, const fs_call *c) {
 static int finish_rank(fs_lowering *s, rank_walk *w, int32_t r, const fs_call *finalize) {
   if (flush_compute(s, w, r)) return fs_lower_out_of_memory(s);
   int32_t end = fs_lower_add_task(s, FS_PROXY, r, fs_lower_kind_label(s, FS_CALL_FINALIZE));
-  if (end < 0 || follow(s, w, end) || (finalize && fs_lower_name_task(s, end, r, finalize, "")))
-    return fs_lower_out_of_memory(s);
+  if (end < 0 || follow(s, w, end)) return fs_lower_out_of_memory(s);
+  if (finalize && fs_lower_name_task(s, end, r, finalize, 0, -1)) return -1;
   for (int64_t id = 0; id < w->request_capacity; id++)
     if (w->request_task[id] >= 0 && !w->request_waited[id] &&
         fs_program_depend(s->p, end, w->request_task[id], FS_AFTER_END))
