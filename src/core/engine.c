@@ -133,7 +133,7 @@ struct fs_engine {
 
 static int has_two_sided(const fs_program *p) {
   for (int32_t t = 0; t < p->tasks; t++)
-    if (p->kind[t] == FS_SEND || p->kind[t] == FS_RECV) return 1;
+    if (fs_task_kind_of(p, t) == FS_SEND || fs_task_kind_of(p, t) == FS_RECV) return 1;
   return 0;
 }
 
@@ -230,7 +230,7 @@ const fs_perturbation *fs_engine_perturbation(const fs_engine *e) { return e->pe
 
 /* Does task hold a core of its node while it runs (when cores are in use)? */
 static int holds_core(const fs_program *p, int32_t t) {
-  return p->kind[t] >= FS_SLEEP && (p->flags[t] & FS_CONCURRENT);
+  return fs_task_kind_of(p, t) >= FS_SLEEP && (fs_task_flags(p, t) & FS_CONCURRENT);
 }
 
 static int compare_int32(const void *a, const void *b) {
@@ -259,7 +259,7 @@ static int size_heaps(fs_engine *e) {
   if (!room) return -1;
   for (int32_t r = 0; r < p->slots; r++) room[e->pool_of[r]] += p->cpus;
   for (int32_t t = 0; t < p->tasks; t++)
-    if (holds_core(p, t)) room[e->pool_of[fs_program_slot(p, p->rank[t])]]++;
+    if (holds_core(p, t)) room[e->pool_of[fs_program_slot(p, fs_task_rank(p, t))]]++;
   for (int32_t i = 0; i < e->pool_count; i++) {
     e->pools[i].waiters_at = total, e->pools[i].released_at = held;
     total += room[i];
@@ -433,13 +433,13 @@ static int32_t cpu_of(const fs_engine *e, int32_t rank, int32_t task) {
  * start releases), sends, then recvs, then the rest, each first released
  * first (LogGOPSim sorts each batch of newly ready operations by type). */
 static uint64_t waiting_key(const fs_engine *e, int32_t task) {
-  fs_task_kind kind = e->program->kind[task];
+  fs_task_kind kind = fs_task_kind_of(e->program, task);
   return (uint64_t)e->task[task].place << 2 | (kind == FS_SEND ? 0u : kind == FS_RECV ? 1u : 2u);
 }
 
 /* A recv that is posted without taking its CPU. */
 static int posted_free(const fs_program *p, int32_t task) {
-  return p->kind[task] == FS_RECV && !(p->flags[task] & FS_BLOCKING);
+  return fs_task_kind_of(p, task) == FS_RECV && !(fs_task_flags(p, task) & FS_BLOCKING);
 }
 
 /* What a CPU can do now: its first task if it is free, its first recv if
@@ -704,7 +704,7 @@ static void want_core(fs_engine *e, int32_t c, int32_t next) {
 
 /* A concurrent task waits for a core of its rank's node. */
 static void wait_for_core(fs_engine *e, int32_t task) {
-  int32_t pool = e->pool_of[fs_program_slot(e->program, e->program->rank[task])];
+  int32_t pool = e->pool_of[fs_program_slot(e->program, fs_task_rank(e->program, task))];
   core_pool *n = &e->pools[pool];
   push_waiter(e, n, (core_waiter){e->now, task, -1});
   request_pool(e, pool);
@@ -721,7 +721,7 @@ static void release_cpu_core(fs_engine *e, int32_t c) {
 static void release_task_core(fs_engine *e, int32_t task) {
   const fs_program *p = e->program;
   if (!holds_core(p, task) || e->task_core[task] < 0) return;
-  give_core(e, e->pool_of[fs_program_slot(p, p->rank[task])], e->task_core[task]);
+  give_core(e, e->pool_of[fs_program_slot(p, fs_task_rank(p, task))], e->task_core[task]);
   e->task_core[task] = -1;
 }
 
@@ -764,31 +764,31 @@ static void notify_placed(fs_engine *e, int32_t task, int32_t core) {
 
 static void make_ready(fs_engine *e, int32_t task, uint32_t place);
 
-/* Counts one completion of `task` for each successor in
- * successor[from..to); those it makes ready take the task's place. */
-static void release(fs_engine *e, int32_t task, int64_t from, int64_t to) {
-  const uint32_t *successor = e->program->successor;
+/* Which of a task's successor edges a completion releases (program.h:
+ * start edges, then local-completion edges, then completion edges). */
+enum { EDGES_START = 1, EDGES_LOCAL = 2, EDGES_END = 4 };
+
+/* Counts one completion of `task` for each of its successors in `which`;
+ * those it makes ready take the task's place. */
+static void release(fs_engine *e, int32_t task, int which) {
+  const fs_program *p = e->program;
+  uint32_t buffer[FS_TEMPLATE_MAX_EDGES], n, starts = 0;
+  const uint32_t *successor = fs_task_successors(p, task, buffer, &n);
+  if (p->start_dependencies)
+    while (starts < n && (successor[starts] & FS_EDGE_START)) starts++;
+  uint32_t from = which & EDGES_START ? 0 : starts, to = which == EDGES_START ? starts : n;
+  if (which == EDGES_LOCAL || which == EDGES_END) { /* the local edges' end */
+    uint32_t locals = starts;
+    while (locals < n && (successor[locals] & FS_EDGE_LOCAL)) locals++;
+    *(which == EDGES_LOCAL ? &to : &from) = locals;
+  }
   if (from >= to) return; /* (an eager send mostly: its place's line is not read) */
   task_state *state = e->task;
   uint32_t place = state[task].place;
-  for (int64_t i = from; i < to; i++) {
+  for (uint32_t i = from; i < to; i++) {
     int32_t s = FS_EDGE_TASK(successor[i]);
     if (--state[s].remaining == 0) make_ready(e, s, place);
   }
-}
-
-/* Ends of the start edges and of the local-completion edges of a task. */
-static int64_t edges_end(const fs_program *p, int32_t task, uint32_t flag, int64_t from) {
-  int64_t i = from, end = p->successor_at[task + 1];
-  while (i < end && (p->successor[i] & flag)) i++;
-  return i;
-}
-static int64_t start_edges_end(const fs_program *p, int32_t task) {
-  int64_t first = p->successor_at[task];
-  return p->start_dependencies ? edges_end(p, task, FS_EDGE_START, first) : first;
-}
-static int64_t local_edges_end(const fs_program *p, int32_t task) {
-  return edges_end(p, task, FS_EDGE_LOCAL, start_edges_end(p, task));
 }
 
 static void fail_run(fs_engine *e, const char *why) {
@@ -806,13 +806,12 @@ static void start_task(fs_engine *e, int32_t task) {
   if (e->observer_count) notify(e, TASK_STARTED, task);
   if (e->perturbation) e->perturbation->start(e->perturbation->state, task, e->now);
   e->task[task].place = e->next_place++; /* what it releases comes after all placed before */
-  if (p->start_dependencies) {
-    int64_t first = p->successor_at[task];
-    release(e, task, first, start_edges_end(p, task));
-  }
-  switch (p->kind[task]) {
+  if (p->start_dependencies) release(e, task, EDGES_START);
+  switch (fs_task_kind_of(p, task)) {
     case FS_START: /* value: the skew */
-    case FS_SLEEP: fs_engine_post_complete(e, task, fs_time_add(e->now, p->value[task])); break;
+    case FS_SLEEP:
+      fs_engine_post_complete(e, task, fs_time_add(e->now, fs_task_value(p, task)));
+      break;
     case FS_PROXY: fs_engine_post_complete(e, task, e->now); break;
     case FS_COMPUTE:
       if (e->compute->start)
@@ -833,7 +832,7 @@ static void make_ready(fs_engine *e, int32_t task, uint32_t place) {
   if (e->observer_count) notify(e, TASK_READY, task);
   e->task[task].place = place;
   if (fs_task_takes_cpu(e->program, task))
-    wait_for_cpu(e, cpu_of(e, e->program->rank[task], task), task);
+    wait_for_cpu(e, cpu_of(e, fs_task_rank(e->program, task), task), task);
   else if (e->pools && holds_core(e->program, task))
     wait_for_core(e, task);
   else
@@ -855,7 +854,7 @@ static void extend_finish(fs_engine *e, int32_t rank) {
 /* Where a transfer's data lands: a put at its peer; a get, a send (its
  * completion) and a recv at home. */
 static int32_t delivered_at(const fs_program *p, int32_t task) {
-  return p->kind[task] == FS_PUT ? p->peer[task] : p->rank[task];
+  return fs_task_kind_of(p, task) == FS_PUT ? fs_task_peer(p, task) : fs_task_rank(p, task);
 }
 
 /* ---- two-sided: sends, messages, receives, matching ---- */
@@ -871,8 +870,8 @@ static void start_send(fs_engine *e, int32_t task) {
 
 /* Does recv `r` accept the message of send `s`? */
 static int accepts(const fs_program *p, int32_t r, int32_t s) {
-  int32_t source = p->peer[r], tag = fs_task_tag(p, r), sent_tag = fs_task_tag(p, s);
-  return (source == FS_ANY_SOURCE || source == p->rank[s]) &&
+  int32_t source = fs_task_peer(p, r), tag = fs_task_tag(p, r), sent_tag = fs_task_tag(p, s);
+  return (source == FS_ANY_SOURCE || source == fs_task_rank(p, s)) &&
          (tag == FS_ANY_TAG || sent_tag == FS_ANY_TAG || tag == sent_tag);
 }
 
@@ -936,7 +935,7 @@ static int matched(fs_engine *e, int32_t send, int32_t recv) {
  * progressed). */
 static void receive_message(fs_engine *e, int32_t send) {
   const fs_program *p = e->program;
-  match_queues *q = &e->queues[fs_program_slot(p, p->peer[send])];
+  match_queues *q = &e->queues[fs_program_slot(p, fs_task_peer(p, send))];
   int32_t recv = take_first(e, &q->posted_head, &q->posted_tail, send, 1);
   int deferred = 0;
   if (recv >= 0) {
@@ -968,7 +967,7 @@ static void handle_local(fs_engine *e, int32_t task);
  * waits in the posted queue. */
 static void post_recv(fs_engine *e, int32_t recv) {
   const fs_program *p = e->program;
-  match_queues *q = &e->queues[fs_program_slot(p, p->rank[recv])];
+  match_queues *q = &e->queues[fs_program_slot(p, fs_task_rank(p, recv))];
   handle_local(e, recv); /* posted: its CPU is free again, now */
   int32_t send = take_first(e, &q->unexpected_head, &q->unexpected_tail, recv, 0);
   if (send < 0) {
@@ -989,52 +988,52 @@ static void post_recv(fs_engine *e, int32_t recv) {
 static void handle_local(fs_engine *e, int32_t task) {
   const fs_program *p = e->program;
   if (e->observer_count) notify(e, TASK_LOCAL_COMPLETE, task);
-  extend_finish(e, p->rank[task]);
-  if (fs_task_takes_cpu(p, task) && !(p->flags[task] & FS_BLOCKING) && !posted_free(p, task))
-    free_cpu(e, cpu_of(e, p->rank[task], task));
-  else if (e->pools && !(p->flags[task] & FS_BLOCKING))
+  extend_finish(e, fs_task_rank(p, task));
+  if (fs_task_takes_cpu(p, task) && !(fs_task_flags(p, task) & FS_BLOCKING) &&
+      !posted_free(p, task))
+    free_cpu(e, cpu_of(e, fs_task_rank(p, task), task));
+  else if (e->pools && !(fs_task_flags(p, task) & FS_BLOCKING))
     release_task_core(e, task);
-  int64_t from = start_edges_end(p, task);
-  if (p->kind[task] == FS_SEND && !(e->two_sided[task] & RENDEZVOUS)) {
+  if (fs_task_kind_of(p, task) == FS_SEND && !(e->two_sided[task] & RENDEZVOUS)) {
     if (e->observer_count) notify(e, TASK_REMOTE_COMPLETE, task); /* an eager send is done */
     e->completed++;
-    release(e, task, from, p->successor_at[task + 1]);
+    release(e, task, EDGES_LOCAL | EDGES_END);
     return;
   }
-  release(e, task, from, edges_end(p, task, FS_EDGE_LOCAL, from));
+  release(e, task, EDGES_LOCAL);
 }
 
 static void handle_remote(fs_engine *e, int32_t task) {
   const fs_program *p = e->program;
   if (e->observer_count) notify(e, TASK_REMOTE_COMPLETE, task);
   extend_finish(e, delivered_at(p, task));
-  if (fs_task_takes_cpu(p, task) && (p->flags[task] & FS_BLOCKING))
-    free_cpu(e, cpu_of(e, p->rank[task], task));
-  else if (e->pools && (p->flags[task] & FS_BLOCKING))
+  if (fs_task_takes_cpu(p, task) && (fs_task_flags(p, task) & FS_BLOCKING))
+    free_cpu(e, cpu_of(e, fs_task_rank(p, task), task));
+  else if (e->pools && (fs_task_flags(p, task) & FS_BLOCKING))
     release_task_core(e, task);
   e->completed++;
-  release(e, task, local_edges_end(p, task), p->successor_at[task + 1]);
+  release(e, task, EDGES_END);
 }
 
 static void handle_complete(fs_engine *e, int32_t task) {
   const fs_program *p = e->program;
   if (e->observer_count)
     notify(e, TASK_LOCAL_COMPLETE, task), notify(e, TASK_REMOTE_COMPLETE, task);
-  if (p->kind[task] >= FS_SLEEP) { /* start and proxy do not count */
-    extend_finish(e, p->rank[task]);
+  if (fs_task_kind_of(p, task) >= FS_SLEEP) { /* start and proxy do not count */
+    extend_finish(e, fs_task_rank(p, task));
     extend_finish(e, delivered_at(p, task));
     if (fs_task_takes_cpu(p, task))
-      free_cpu(e, cpu_of(e, p->rank[task], task));
+      free_cpu(e, cpu_of(e, fs_task_rank(p, task), task));
     else if (e->pools)
       release_task_core(e, task);
   }
   e->completed++;
-  release(e, task, start_edges_end(p, task), p->successor_at[task + 1]);
+  release(e, task, EDGES_LOCAL | EDGES_END);
 }
 
 /* The CPU a message of `send` uses at its receiver. */
 static int32_t receiving_cpu(const fs_engine *e, int32_t send) {
-  return cpu_of(e, e->program->peer[send], send);
+  return cpu_of(e, fs_task_peer(e->program, send), send);
 }
 
 static void handle(fs_engine *e, uint64_t payload) {
@@ -1055,14 +1054,15 @@ static void handle(fs_engine *e, uint64_t payload) {
         receive_message(e, task);
       break;
     case EVENT_RECEIVED:
-      extend_finish(e, p->peer[task]);
+      extend_finish(e, fs_task_peer(p, task));
       e->two_sided[task] &= (uint8_t)~RECEIVING;
       free_cpu(e, receiving_cpu(e, task));
       if (e->two_sided[task] & RECEIVED_INTO) handle_remote(e, e->task[task].next);
       break;
     case EVENT_RETRY: {
-      int message = p->kind[task] == FS_SEND && (e->two_sided[task] & MESSAGE);
-      wait_for_cpu(e, message ? receiving_cpu(e, task) : cpu_of(e, p->rank[task], task), task);
+      int message = fs_task_kind_of(p, task) == FS_SEND && (e->two_sided[task] & MESSAGE);
+      wait_for_cpu(e, message ? receiving_cpu(e, task) : cpu_of(e, fs_task_rank(p, task), task),
+                   task);
       break;
     }
     case EVENT_COMPUTE:
@@ -1120,8 +1120,9 @@ static void dispatch_round(fs_engine *e) {
       request_dispatch(e, c);
       continue;
     }
-    int message = p->kind[task] == FS_SEND && (e->two_sided[task] & MESSAGE);
-    if (e->network->available && p->kind[task] >= FS_PUT && p->kind[task] <= FS_SEND) {
+    int message = fs_task_kind_of(p, task) == FS_SEND && (e->two_sided[task] & MESSAGE);
+    if (e->network->available && fs_task_kind_of(p, task) >= FS_PUT &&
+        fs_task_kind_of(p, task) <= FS_SEND) {
       fs_time at = e->network->available(e->network->state, e, task, message, e->now);
       if (at > e->now) {
         post(e, at, (uint64_t)task << EVENT_BITS | EVENT_RETRY);
@@ -1165,7 +1166,7 @@ static void reset_cores(fs_engine *e) {
 static void reset(fs_engine *e) {
   const fs_program *p = e->program;
   fs_event_queue_clear(&e->queue);
-  for (int32_t t = 0; t < p->tasks; t++) e->task[t].remaining = p->need[t];
+  for (int32_t t = 0; t < p->tasks; t++) e->task[t].remaining = fs_task_need(p, t);
   for (int64_t c = 0; c < (int64_t)p->slots * p->cpus; c++)
     e->cpus[c] = (cpu_state){.head = -1, .tail = -1, .recv_head = -1, .recv_tail = -1, .due = -1};
   for (int32_t r = 0; r < p->slots; r++) {
@@ -1209,7 +1210,7 @@ int fs_engine_run(fs_engine *e, fs_error *err) {
     return FS_RUN_REJECTED;
   }
   for (int32_t t = 0; t < p->tasks && !e->failed; t++)
-    if (p->need[t] == 0) make_ready(e, t, (uint32_t)p->rank[t]);
+    if (fs_task_need(p, t) == 0) make_ready(e, t, (uint32_t)fs_task_rank(p, t));
   for (;;) {
     /* the instant ends when no event of this time is left */
     if ((e->dispatch_count || e->ring_count) && !fs_event_queue_has_current(&e->queue)) {
