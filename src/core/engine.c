@@ -770,7 +770,7 @@ enum { EDGES_START = 1, EDGES_LOCAL = 2, EDGES_END = 4 };
 
 /* Counts one completion of `task` for each of its successors in `which`;
  * those it makes ready take the task's place. */
-static void release(fs_engine *e, int32_t task, int which) {
+static FS_INLINE void release(fs_engine *e, int32_t task, int which) {
   const fs_program *p = e->program;
   uint32_t buffer[FS_TEMPLATE_MAX_EDGES], n, starts = 0;
   const uint32_t *successor = fs_task_successors(p, task, buffer, &n);

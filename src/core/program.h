@@ -193,40 +193,52 @@ fs_program *fs_program_materialize(const fs_program *p, fs_error *err);
 
 /* Builds the successor array; checks ranks, peers and any=. */
 int fs_program_finalize(fs_program *p, fs_error *err);
-/* Its part for a rank-symmetric program (symmetric.c). */
+/* Its part for a rank-symmetric program (program_symmetric.c). */
 int fs_symmetric_finalize(fs_program *p, fs_error *err);
 
 /* ---- reading a task: explicit and rank-symmetric programs alike ---- */
+
+/* Writes the successor entries of task t of a rank-symmetric program into
+ * buffer; returns their count (fs_task_successors reads any program). */
+int32_t fs_symmetric_successors(const fs_symmetric *s, int32_t t,
+                                uint32_t buffer[FS_TEMPLATE_MAX_EDGES]);
 
 /* The template task of task t of a rank-symmetric program. */
 static inline const fs_template_task *fs_template_of(const fs_program *p, int32_t t) {
   int32_t rank;
   return fs_symmetric_split(p->symmetric, t, &rank);
 }
+/* Task t's fields in a rank-symmetric program, out of line: an explicit
+ * program's reads stay one load and one predicted branch (the array's
+ * pointer, NULL in a rank-symmetric program, is loaded anyway). */
+int fs_symmetric_kind(const fs_program *p, int32_t t);
+int fs_symmetric_flags(const fs_program *p, int32_t t);
+int32_t fs_symmetric_rank(const fs_program *p, int32_t t);
+int32_t fs_symmetric_peer_of(const fs_program *p, int32_t t);
+int64_t fs_symmetric_value(const fs_program *p, int32_t t);
+int32_t fs_symmetric_need(const fs_program *p, int32_t t);
+
 static inline int fs_task_kind_of(const fs_program *p, int32_t t) {
-  return p->symmetric ? fs_template_of(p, t)->kind : p->kind[t];
+  return FS_UNLIKELY(!p->kind) ? fs_symmetric_kind(p, t) : p->kind[t];
 }
 static inline int fs_task_flags(const fs_program *p, int32_t t) {
-  return p->symmetric ? fs_template_of(p, t)->flags : p->flags[t];
+  return FS_UNLIKELY(!p->flags) ? fs_symmetric_flags(p, t) : p->flags[t];
 }
 static inline int32_t fs_task_rank(const fs_program *p, int32_t t) {
-  int32_t rank;
-  if (!p->symmetric) return p->rank[t];
-  fs_symmetric_split(p->symmetric, t, &rank);
-  return rank;
+  return FS_UNLIKELY(!p->rank) ? fs_symmetric_rank(p, t) : p->rank[t];
 }
 static inline int32_t fs_task_peer(const fs_program *p, int32_t t) {
-  return p->symmetric ? fs_symmetric_peer(p->symmetric, t) : p->peer[t];
+  return FS_UNLIKELY(!p->peer) ? fs_symmetric_peer_of(p, t) : p->peer[t];
 }
 static inline int64_t fs_task_value(const fs_program *p, int32_t t) {
-  return p->symmetric ? fs_template_of(p, t)->value : p->value[t];
+  return FS_UNLIKELY(!p->value) ? fs_symmetric_value(p, t) : p->value[t];
 }
 static inline int32_t fs_task_need(const fs_program *p, int32_t t) {
-  return p->symmetric ? fs_template_of(p, t)->need : p->need[t];
+  return FS_UNLIKELY(!p->need) ? fs_symmetric_need(p, t) : p->need[t];
 }
 static inline int32_t fs_task_tag(const fs_program *p, int32_t t) {
-  if (p->symmetric) return fs_template_of(p, t)->tag;
-  return p->tag ? p->tag[t] : 0;
+  if (p->tag) return p->tag[t];
+  return FS_UNLIKELY(p->symmetric) ? fs_template_of(p, t)->tag : 0;
 }
 static inline int32_t fs_task_label_index(const fs_program *p, int32_t t) { /* -1: none */
   if (p->symmetric) return fs_template_of(p, t)->label;
@@ -236,24 +248,25 @@ static inline int64_t fs_task_stride(const fs_program *p, int32_t t) {
   return p->stride ? p->stride[t] : 0; /* (none in a template) */
 }
 static inline int fs_task_cpu(const fs_program *p, int32_t t) {
-  if (p->symmetric) return fs_template_of(p, t)->cpu;
-  return p->cpu ? p->cpu[t] : 0;
+  if (p->cpu) return p->cpu[t];
+  return FS_UNLIKELY(p->symmetric) ? fs_template_of(p, t)->cpu : 0;
 }
 static inline int fs_task_nic(const fs_program *p, int32_t t) {
-  if (p->symmetric) return fs_template_of(p, t)->nic;
-  return p->nic ? p->nic[t] : 0;
+  if (p->nic) return p->nic[t];
+  return FS_UNLIKELY(p->symmetric) ? fs_template_of(p, t)->nic : 0;
 }
 /* Task t's successor entries (FS_EDGE_* above), *count of them, in order:
  * in the program's array, or written into buffer (rank-symmetric). */
 static inline const uint32_t *fs_task_successors(const fs_program *p, int32_t t,
                                                  uint32_t buffer[FS_TEMPLATE_MAX_EDGES],
                                                  uint32_t *count) {
-  if (p->symmetric) {
+  const uint32_t *at = p->successor_at;
+  if (FS_UNLIKELY(!at)) {
     *count = (uint32_t)fs_symmetric_successors(p->symmetric, t, buffer);
     return buffer;
   }
-  *count = p->successor_at[t + 1] - p->successor_at[t];
-  return p->successor + p->successor_at[t];
+  *count = at[t + 1] - at[t];
+  return p->successor + at[t];
 }
 
 /* Readers of a finalized program. */

@@ -20,7 +20,10 @@
  *
  * Limits: P * width and the task count at most FS_MAX_TASKS; at most
  * FS_TEMPLATE_MAX_EDGES successors per template task; xor needs a power of
- * two rank count and c < P; add needs 0 <= c < P. */
+ * two rank count and c < P; add needs 0 <= c < P.
+ *
+ * This header is the layout and the arithmetic; program.h builds such
+ * programs and reads their tasks (program_symmetric.c). */
 #ifndef FS_SYMMETRIC_H
 #define FS_SYMMETRIC_H
 
@@ -99,10 +102,5 @@ static inline int32_t fs_symmetric_peer(const fs_symmetric *s, int32_t t) {
   const fs_template_task *k = fs_symmetric_split(s, t, &r);
   return k->peer_rule == FS_RULE_NONE ? -1 : fs_rank_rule_apply(s, k->peer_rule, k->peer, r);
 }
-
-/* Writes the successor entries of task t (program.h's encoding) into
- * buffer; returns their count. */
-int32_t fs_symmetric_successors(const fs_symmetric *s, int32_t t,
-                                uint32_t buffer[FS_TEMPLATE_MAX_EDGES]);
 
 #endif

@@ -1,8 +1,8 @@
-/* symmetric.c: rank-symmetric programs (symmetric.h): building a template,
+/* program_symmetric.c: rank-symmetric programs (symmetric.h): building a template,
  * finalizing it (successor edges, needs, checks), the successors of one
  * task, and the explicit copy of the whole program.
  *
- * Sections: building; finalizing; successors; materializing. */
+ * Sections: building; finalizing; reading a task; successors; materializing. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -165,6 +165,21 @@ int fs_symmetric_finalize(fs_program *p, fs_error *err) {
   p->slots = p->ranks;
   return 0;
 }
+
+/* ---- reading a task (program.h's accessors) ---- */
+
+int fs_symmetric_kind(const fs_program *p, int32_t t) { return fs_template_of(p, t)->kind; }
+int fs_symmetric_flags(const fs_program *p, int32_t t) { return fs_template_of(p, t)->flags; }
+int32_t fs_symmetric_rank(const fs_program *p, int32_t t) {
+  int32_t rank;
+  fs_symmetric_split(p->symmetric, t, &rank);
+  return rank;
+}
+int32_t fs_symmetric_peer_of(const fs_program *p, int32_t t) {
+  return fs_symmetric_peer(p->symmetric, t);
+}
+int64_t fs_symmetric_value(const fs_program *p, int32_t t) { return fs_template_of(p, t)->value; }
+int32_t fs_symmetric_need(const fs_program *p, int32_t t) { return fs_template_of(p, t)->need; }
 
 /* ---- successors ---- */
 
