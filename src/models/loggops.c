@@ -27,11 +27,26 @@ typedef struct loggops {
   fs_time *send_gap, *receive_gap; /* per rank and NIC: when the NIC is free */
   int64_t nic_slots;
   int32_t nics;
+  /* (s-1)G and (s-1)O of the last size priced: a collective sends one size
+   * again and again, and fs_time_for_bytes divides */
+  int64_t cached_size;
+  fs_time cached_G, cached_O;
 } loggops;
 
 /* (s-1)*per_byte, with no negative cost for empty messages */
 static fs_time per_extra_byte(int64_t size, fs_per_byte per_byte) {
   return size > 1 ? fs_time_for_bytes(size - 1, per_byte) : 0;
+}
+
+/* (s-1)G and (s-1)O of a message of `size` bytes, as per_extra_byte. */
+static void message_costs(loggops *m, int64_t size, fs_time *bytes_g, fs_time *bytes_o) {
+  if (size != m->cached_size) {
+    m->cached_G = per_extra_byte(size, m->G);
+    m->cached_O = per_extra_byte(size, m->O);
+    m->cached_size = size;
+  }
+  *bytes_g = m->cached_G;
+  *bytes_o = m->cached_O;
 }
 
 /* now + a + b, saturated (units.h). */
@@ -74,9 +89,10 @@ static int loggops_send(void *state, fs_engine *engine, int32_t task, fs_time no
   loggops *m = state;
   const fs_program *p = fs_engine_program(engine);
   int64_t size = fs_task_value(p, task);
-  m->send_gap[nic_slot(m, p, fs_task_rank(p, task), task)] =
-      after(now, m->g, per_extra_byte(size, m->G));
-  fs_engine_post_local(engine, task, after(now, m->o, per_extra_byte(size, m->O)));
+  fs_time bytes_g, bytes_o;
+  message_costs(m, size, &bytes_g, &bytes_o);
+  m->send_gap[nic_slot(m, p, fs_task_rank(p, task), task)] = after(now, m->g, bytes_g);
+  fs_engine_post_local(engine, task, after(now, m->o, bytes_o));
   fs_engine_post_arrival(engine, task, after(now, m->o, m->L));
   return size > m->S;
 }
@@ -84,8 +100,8 @@ static int loggops_send(void *state, fs_engine *engine, int32_t task, fs_time no
 static fs_time loggops_receive(void *state, fs_engine *engine, int32_t task, fs_time now) {
   loggops *m = state;
   const fs_program *p = fs_engine_program(engine);
-  int64_t size = fs_task_value(p, task);
-  fs_time bytes_g = per_extra_byte(size, m->G), bytes_o = per_extra_byte(size, m->O);
+  fs_time bytes_g, bytes_o;
+  message_costs(m, fs_task_value(p, task), &bytes_g, &bytes_o);
   m->receive_gap[nic_slot(m, p, fs_task_peer(p, task), task)] = after(now, m->g, bytes_g);
   return fs_time_add(m->o, bytes_o > bytes_g ? bytes_o : bytes_g);
 }
@@ -142,7 +158,8 @@ static const fs_model_reports loggops_reports = {.describe = loggops_describe,
 
 int fs_loggops_create(fs_parameters *params, fs_network_model *out, fs_error *err) {
   /* LogGOPSim's defaults */
-  loggops d = {.L = 2500 * FS_NS,
+  loggops d = {.cached_size = -1, /* no size: the first message prices */
+               .L = 2500 * FS_NS,
                .o = 1500 * FS_NS,
                .g = 1000 * FS_NS,
                .G = 6 * FS_NS * 1000000,
