@@ -330,6 +330,8 @@ START_TEST(refusals) {
   ck_assert_ptr_null(fs_template_at(s, -1));
   ck_assert_int_eq(fs_program_add(s, FS_START, 0), -1); /* no explicit tasks */
   ck_assert_int_eq(fs_program_depend(s, 0, 1, 0), -1);
+  ck_assert_int_eq(fs_task_set_tag(s, 0, 1), -1); /* no per-task arrays */
+  ck_assert_int_eq(fs_program_reserve(s, 100, 100), -1);
   ck_assert_int_eq(fs_template_depend(s, 1, 0, FS_RULE_XOR, 1, 0), -1); /* 6: not 2^k */
   ck_assert_int_eq(fs_template_depend(s, 1, 0, FS_RULE_ADD, 6, 0), -1);
   ck_assert_int_eq(fs_template_depend(s, 1, 0, FS_RULE_ADD, -1, 0), -1);

@@ -87,13 +87,14 @@ static int set_pending_capacity(fs_program *p, int64_t dependencies) {
 }
 
 int fs_program_reserve(fs_program *p, int64_t tasks, int64_t dependencies) {
-  if (tasks > FS_MAX_TASKS) return -1;
+  if (tasks > FS_MAX_TASKS || p->symmetric) return -1;
   return set_task_capacity(p, tasks) || set_pending_capacity(p, dependencies) ? -1 : 0;
 }
 
 int32_t fs_program_add(fs_program *p, fs_task_kind kind, int32_t rank) {
-  if (p->finalized || p->symmetric || p->tasks == FS_MAX_TASKS) return -1;
+  if (p->finalized || p->tasks == FS_MAX_TASKS) return -1;
   if (p->tasks == p->capacity) {
+    if (p->symmetric) return -1; /* (its capacity is its task count: no explicit tasks) */
     int64_t want = p->capacity < 1024 ? 1024 : (int64_t)p->capacity * 2;
     if (set_task_capacity(p, want)) return -1;
   }
@@ -114,11 +115,11 @@ int32_t fs_program_add(fs_program *p, fs_task_kind kind, int32_t rank) {
 }
 
 int fs_program_depend(fs_program *p, int32_t task, int32_t on, int point) {
-  if (p->finalized || p->symmetric || task < 0 || task >= p->tasks || on < 0 || on >= p->tasks)
-    return -1;
+  if (p->finalized || task < 0 || task >= p->tasks || on < 0 || on >= p->tasks) return -1;
   if (point < FS_AFTER_END || point > FS_AFTER_START) return -1;
   if (p->dependencies == FS_MAX_DEPENDENCIES) return -1;
   if (p->dependencies == p->pending_capacity) {
+    if (p->symmetric) return -1; /* (none pending: template dependencies only) */
     int64_t want = p->pending_capacity < 1024 ? 1024 : p->pending_capacity * 2;
     if (set_pending_capacity(p, want)) return -1;
   }
@@ -156,6 +157,7 @@ int32_t fs_program_add_label(fs_program *p, const char *text, int64_t length) {
 static int optional_array(fs_program *p, void *array, size_t size, int fill) {
   void **a = array;
   if (*a) return 0;
+  if (p->symmetric) return -1; /* (a template's fields are set in the template) */
   if (p->capacity && grow(a, size, p->capacity)) return -1;
   if (p->tasks) memset(*a, fill, (size_t)p->tasks * size);
   return 0;

@@ -208,9 +208,7 @@ static inline const fs_template_task *fs_template_of(const fs_program *p, int32_
   int32_t rank;
   return fs_symmetric_split(p->symmetric, t, &rank);
 }
-/* Task t's fields in a rank-symmetric program, out of line: an explicit
- * program's reads stay one load and one predicted branch (the array's
- * pointer, NULL in a rank-symmetric program, is loaded anyway). */
+/* Task t's fields in a rank-symmetric program, out of line. */
 int fs_symmetric_kind(const fs_program *p, int32_t t);
 int fs_symmetric_flags(const fs_program *p, int32_t t);
 int32_t fs_symmetric_rank(const fs_program *p, int32_t t);
@@ -218,28 +216,63 @@ int32_t fs_symmetric_peer_of(const fs_program *p, int32_t t);
 int64_t fs_symmetric_value(const fs_program *p, int32_t t);
 int32_t fs_symmetric_need(const fs_program *p, int32_t t);
 
+/* Which programs the accessors below read, fixed per translation unit:
+ * the engine's steps are compiled twice (engine_explicit.c, defining
+ * FS_PROGRAM_EXPLICIT: plain array reads; engine_symmetric.c, defining
+ * FS_PROGRAM_SYMMETRIC: the template, inline); everywhere else either,
+ * told apart by the array's pointer (NULL in a rank-symmetric program),
+ * which the read loads anyway. */
+#if defined(FS_PROGRAM_EXPLICIT)
+#define FS_TEMPLATE_READ(p, array, field, out_of_line) ((p)->array[t])
+#elif defined(FS_PROGRAM_SYMMETRIC)
+#define FS_TEMPLATE_READ(p, array, field, out_of_line) (fs_template_of(p, t)->field)
+#else
+#define FS_TEMPLATE_READ(p, array, field, out_of_line) \
+  (FS_UNLIKELY(!(p)->array) ? out_of_line(p, t) : (p)->array[t])
+#endif
+
 static inline int fs_task_kind_of(const fs_program *p, int32_t t) {
-  return FS_UNLIKELY(!p->kind) ? fs_symmetric_kind(p, t) : p->kind[t];
+  return FS_TEMPLATE_READ(p, kind, kind, fs_symmetric_kind);
 }
 static inline int fs_task_flags(const fs_program *p, int32_t t) {
-  return FS_UNLIKELY(!p->flags) ? fs_symmetric_flags(p, t) : p->flags[t];
+  return FS_TEMPLATE_READ(p, flags, flags, fs_symmetric_flags);
 }
 static inline int32_t fs_task_rank(const fs_program *p, int32_t t) {
-  return FS_UNLIKELY(!p->rank) ? fs_symmetric_rank(p, t) : p->rank[t];
+#if defined(FS_PROGRAM_SYMMETRIC)
+  int32_t rank;
+  fs_symmetric_split(p->symmetric, t, &rank);
+  return rank;
+#else
+  return FS_TEMPLATE_READ(p, rank, kind, fs_symmetric_rank);
+#endif
 }
 static inline int32_t fs_task_peer(const fs_program *p, int32_t t) {
-  return FS_UNLIKELY(!p->peer) ? fs_symmetric_peer_of(p, t) : p->peer[t];
+#if defined(FS_PROGRAM_SYMMETRIC)
+  return fs_symmetric_peer(p->symmetric, t);
+#else
+  return FS_TEMPLATE_READ(p, peer, kind, fs_symmetric_peer_of);
+#endif
 }
 static inline int64_t fs_task_value(const fs_program *p, int32_t t) {
-  return FS_UNLIKELY(!p->value) ? fs_symmetric_value(p, t) : p->value[t];
+  return FS_TEMPLATE_READ(p, value, value, fs_symmetric_value);
 }
 static inline int32_t fs_task_need(const fs_program *p, int32_t t) {
-  return FS_UNLIKELY(!p->need) ? fs_symmetric_need(p, t) : p->need[t];
+  return FS_TEMPLATE_READ(p, need, need, fs_symmetric_need);
 }
+/* The optional arrays: NULL means 0 in an explicit program. */
+#if defined(FS_PROGRAM_EXPLICIT)
+#define FS_OPTIONAL_READ(p, field) ((p)->field ? (p)->field[t] : 0)
+#elif defined(FS_PROGRAM_SYMMETRIC)
+#define FS_OPTIONAL_READ(p, field) (fs_template_of(p, t)->field)
+#else
+#define FS_OPTIONAL_READ(p, field) \
+  ((p)->field ? (p)->field[t] : FS_UNLIKELY((p)->symmetric) ? fs_template_of(p, t)->field : 0)
+#endif
 static inline int32_t fs_task_tag(const fs_program *p, int32_t t) {
-  if (p->tag) return p->tag[t];
-  return FS_UNLIKELY(p->symmetric) ? fs_template_of(p, t)->tag : 0;
+  return FS_OPTIONAL_READ(p, tag);
 }
+static inline int fs_task_cpu(const fs_program *p, int32_t t) { return FS_OPTIONAL_READ(p, cpu); }
+static inline int fs_task_nic(const fs_program *p, int32_t t) { return FS_OPTIONAL_READ(p, nic); }
 static inline int32_t fs_task_label_index(const fs_program *p, int32_t t) { /* -1: none */
   if (p->symmetric) return fs_template_of(p, t)->label;
   return p->label ? p->label[t] : -1;
@@ -247,26 +280,26 @@ static inline int32_t fs_task_label_index(const fs_program *p, int32_t t) { /* -
 static inline int64_t fs_task_stride(const fs_program *p, int32_t t) {
   return p->stride ? p->stride[t] : 0; /* (none in a template) */
 }
-static inline int fs_task_cpu(const fs_program *p, int32_t t) {
-  if (p->cpu) return p->cpu[t];
-  return FS_UNLIKELY(p->symmetric) ? fs_template_of(p, t)->cpu : 0;
-}
-static inline int fs_task_nic(const fs_program *p, int32_t t) {
-  if (p->nic) return p->nic[t];
-  return FS_UNLIKELY(p->symmetric) ? fs_template_of(p, t)->nic : 0;
-}
 /* Task t's successor entries (FS_EDGE_* above), *count of them, in order:
  * in the program's array, or written into buffer (rank-symmetric). */
 static inline const uint32_t *fs_task_successors(const fs_program *p, int32_t t,
                                                  uint32_t buffer[FS_TEMPLATE_MAX_EDGES],
                                                  uint32_t *count) {
+#if defined(FS_PROGRAM_SYMMETRIC)
+  *count = (uint32_t)fs_symmetric_successors(p->symmetric, t, buffer);
+  return buffer;
+#else
   const uint32_t *at = p->successor_at;
+#if !defined(FS_PROGRAM_EXPLICIT)
   if (FS_UNLIKELY(!at)) {
     *count = (uint32_t)fs_symmetric_successors(p->symmetric, t, buffer);
     return buffer;
   }
+#endif
+  (void)buffer; /* (an explicit program's successors are not copied) */
   *count = at[t + 1] - at[t];
   return p->successor + at[t];
+#endif
 }
 
 /* Readers of a finalized program. */

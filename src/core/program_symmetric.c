@@ -39,7 +39,7 @@ fs_program *fs_program_new_symmetric(int32_t ranks, int32_t width, int32_t block
                       .per_rank = divider_of((uint32_t)width)};
   for (int32_t k = 0; k <= count; k++) task[k] = (fs_template_task){.kind = FS_START, .label = -1};
   p->symmetric = s;
-  p->tasks = ranks * width * blocks;
+  p->tasks = p->capacity = ranks * width * blocks; /* fs_program_add refuses: full */
   return p;
 }
 
