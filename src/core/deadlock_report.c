@@ -29,8 +29,9 @@ static uint8_t *pending_states(const fs_engine *e) {
 
 static void describe_pending(const fs_program *p, int32_t u, uint8_t state, FILE *out) {
   char name[24];
-  fprintf(out, " %s (%s, rank %d, %s)", fs_task_name(p, u, name), fs_task_kind_name(p->kind[u]),
-          p->rank[u], state == NEVER_READY ? "never ready" : "never matched");
+  fprintf(out, " %s (%s, rank %d, %s)", fs_task_name(p, u, name),
+          fs_task_kind_name(fs_task_kind_of(p, u)), fs_task_rank(p, u),
+          state == NEVER_READY ? "never ready" : "never matched");
 }
 
 static void report_waiting_tasks(const fs_engine *e, const uint8_t *state, FILE *out, int limit) {
@@ -50,9 +51,11 @@ static void report_waiting_tasks(const fs_engine *e, const uint8_t *state, FILE 
   }
   /* pending: a task never ready, or the completion of an unmatched one */
   for (int32_t u = 0; u < p->tasks; u++) {
-    int open = state[u] == NEVER_READY || state[u] == UNMATCHED;
-    for (int64_t i = p->successor_at[u]; open && i < p->successor_at[u + 1]; i++) {
-      uint32_t edge = p->successor[i];
+    if (state[u] != NEVER_READY && state[u] != UNMATCHED) continue;
+    uint32_t buffer[FS_TEMPLATE_MAX_EDGES], n;
+    const uint32_t *successor = fs_task_successors(p, u, buffer, &n);
+    for (uint32_t i = 0; i < n; i++) {
+      uint32_t edge = successor[i];
       int32_t v = FS_EDGE_TASK(edge);
       int pending = state[u] == NEVER_READY || !(edge & (FS_EDGE_START | FS_EDGE_LOCAL));
       if (pending && slot[v] >= 0 && wait_count[slot[v]] < WAITS_SHOWN)
@@ -64,7 +67,8 @@ static void report_waiting_tasks(const fs_engine *e, const uint8_t *state, FILE 
     int32_t t = shown[k];
     int32_t remaining = fs_engine_remaining(e, t);
     fprintf(out, "  %s (%s, rank %d) waits for %d more completion%s:", fs_task_name(p, t, name),
-            fs_task_kind_name(p->kind[t]), p->rank[t], remaining, remaining == 1 ? "" : "s");
+            fs_task_kind_name(fs_task_kind_of(p, t)), fs_task_rank(p, t), remaining,
+            remaining == 1 ? "" : "s");
     for (int w = 0; w < wait_count[k]; w++) {
       int32_t u = waits[k * WAITS_SHOWN + w];
       describe_pending(p, u, state[u], out);
@@ -91,12 +95,12 @@ static void report_unmatched_task(const fs_program *p, int32_t t, const fs_task_
   if (d && d->describe &&
       d->describe(d->state, p, t, &value, communicator, sizeof communicator, call, sizeof call))
     communicator[0] = call[0] = 0, value = fs_task_tag(p, t);
-  if (p->peer[t] >= 0) snprintf(peer, sizeof peer, "rank %d", p->peer[t]);
+  if (fs_task_peer(p, t) >= 0) snprintf(peer, sizeof peer, "rank %d", fs_task_peer(p, t));
   if (value >= 0) snprintf(tag, sizeof tag, "%d", value);
-  int receive = p->kind[t] == FS_RECV;
+  int receive = fs_task_kind_of(p, t) == FS_RECV;
   fprintf(out, "  %s %s on rank %d %s %s, tag %s%s%s, %s%s%s%s: %s\n", receive ? "recv" : "send",
-          fs_task_name(p, t, name), p->rank[t], receive ? "from" : "to", peer, tag,
-          communicator[0] ? ", " : "", communicator, fs_format_size(size, p->value[t]),
+          fs_task_name(p, t, name), fs_task_rank(p, t), receive ? "from" : "to", peer, tag,
+          communicator[0] ? ", " : "", communicator, fs_format_size(size, fs_task_value(p, t)),
           call[0] ? " (" : "", call, call[0] ? ")" : "",
           receive ? "posted, no message matched it" : "arrived, no recv matched it");
 }

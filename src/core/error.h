@@ -14,10 +14,14 @@ typedef struct fs_error {
 
 #if defined(__GNUC__)
 #define FS_PRINTF(a, b) __attribute__((format(printf, a, b)))
-#define FS_COLD __attribute__((cold, noinline)) /* off the hot path */
+#define FS_COLD __attribute__((cold, noinline))         /* off the hot path */
+#define FS_INLINE inline __attribute__((always_inline)) /* folded into each caller */
+#define FS_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define FS_PRINTF(a, b)
 #define FS_COLD
+#define FS_INLINE inline
+#define FS_UNLIKELY(x) (x)
 #endif
 
 /* Formats into err (when err is not NULL); always returns -1 so callers can

@@ -49,6 +49,8 @@ void fs_program_free(fs_program *p) {
   for (int32_t i = 0; i < p->label_count; i++) free(p->labels[i]);
   free(p->labels);
   free(p->names);
+  if (p->symmetric) free(p->symmetric->task), free(p->symmetric->edge);
+  free(p->symmetric);
   free(p);
 }
 
@@ -85,13 +87,14 @@ static int set_pending_capacity(fs_program *p, int64_t dependencies) {
 }
 
 int fs_program_reserve(fs_program *p, int64_t tasks, int64_t dependencies) {
-  if (tasks > FS_MAX_TASKS) return -1;
+  if (tasks > FS_MAX_TASKS || p->symmetric) return -1;
   return set_task_capacity(p, tasks) || set_pending_capacity(p, dependencies) ? -1 : 0;
 }
 
 int32_t fs_program_add(fs_program *p, fs_task_kind kind, int32_t rank) {
   if (p->finalized || p->tasks == FS_MAX_TASKS) return -1;
   if (p->tasks == p->capacity) {
+    if (p->symmetric) return -1; /* (its capacity is its task count: no explicit tasks) */
     int64_t want = p->capacity < 1024 ? 1024 : (int64_t)p->capacity * 2;
     if (set_task_capacity(p, want)) return -1;
   }
@@ -116,6 +119,7 @@ int fs_program_depend(fs_program *p, int32_t task, int32_t on, int point) {
   if (point < FS_AFTER_END || point > FS_AFTER_START) return -1;
   if (p->dependencies == FS_MAX_DEPENDENCIES) return -1;
   if (p->dependencies == p->pending_capacity) {
+    if (p->symmetric) return -1; /* (none pending: template dependencies only) */
     int64_t want = p->pending_capacity < 1024 ? 1024 : p->pending_capacity * 2;
     if (set_pending_capacity(p, want)) return -1;
   }
@@ -153,6 +157,7 @@ int32_t fs_program_add_label(fs_program *p, const char *text, int64_t length) {
 static int optional_array(fs_program *p, void *array, size_t size, int fill) {
   void **a = array;
   if (*a) return 0;
+  if (p->symmetric) return -1; /* (a template's fields are set in the template) */
   if (p->capacity && grow(a, size, p->capacity)) return -1;
   if (p->tasks) memset(*a, fill, (size_t)p->tasks * size);
   return 0;
@@ -240,6 +245,10 @@ int fs_task_name_equals(const fs_program *p, int32_t t, const char *text, int64_
 }
 
 const char *fs_task_label(const fs_program *p, int32_t t) {
+  if (p->symmetric) {
+    int32_t label = fs_template_of(p, t)->label;
+    return label >= 0 ? p->labels[label] : NULL;
+  }
   return p->label && p->label[t] >= 0 ? p->labels[p->label[t]] : NULL;
 }
 
@@ -334,6 +343,11 @@ int fs_program_set_successors(fs_program *p, uint32_t *successor_at, uint32_t *s
 
 int fs_program_finalize(fs_program *p, fs_error *err) {
   if (p->finalized) return 0;
+  if (p->symmetric) {
+    if (fs_symmetric_finalize(p, err)) return -1;
+    p->finalized = 1;
+    return 0;
+  }
   /* in-degrees, into a scratch array */
   int32_t *degree = calloc((size_t)p->tasks + 1, sizeof *degree);
   if (!degree) return fs_error_set(err, "out of memory finalizing %d tasks", p->tasks);
@@ -381,6 +395,9 @@ int fs_program_finalize(fs_program *p, fs_error *err) {
 }
 
 int64_t fs_program_bytes(const fs_program *p) {
+  if (p->symmetric) /* the template, whatever the rank count */
+    return ((int64_t)p->symmetric->count + 1) * (int64_t)sizeof(fs_template_task) +
+           (int64_t)p->symmetric->edge_capacity * (int64_t)sizeof(fs_template_edge);
   int64_t per_task = 1 + 1 + 4 + 4 + 8 + 4 + 4 + (p->label ? 4 : 0) + (p->name_at ? 8 : 0) +
                      (p->tag ? 4 : 0) + (p->stride ? 8 : 0) + (p->cpu ? 1 : 0) + (p->nic ? 1 : 0);
   return (int64_t)p->capacity * per_task + p->dependencies * 4 + p->names_capacity +

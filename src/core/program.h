@@ -17,7 +17,14 @@
  * peer get a slot, in ascending rank order (16 to 24 bytes per used rank
  * for the map), so `ranks 2147483647` with one task costs what the task
  * does. A program is read-only once finalized: several simulations
- * may share it. */
+ * may share it.
+ *
+ * A rank-symmetric program (core/symmetric.h) holds one template per rank
+ * instead of the per-task arrays, which stay NULL: code that runs programs
+ * (the engine, the models, the noise) reads every task field through the
+ * accessors below (fs_task_kind_of, fs_task_rank, ..., fs_task_successors);
+ * code that lists or writes tasks takes explicit programs only, and
+ * fs_program_materialize makes one. */
 #ifndef FS_PROGRAM_H
 #define FS_PROGRAM_H
 
@@ -25,6 +32,7 @@
 
 #include "core/error.h"
 #include "core/index_map.h"
+#include "core/symmetric.h"
 #include "core/units.h"
 
 typedef enum fs_task_kind {
@@ -101,6 +109,7 @@ typedef struct fs_program {
   int32_t label_count, label_capacity;
   char *names;
   int64_t names_used, names_capacity;
+  fs_symmetric *symmetric; /* a rank-symmetric program's template; NULL: explicit */
 } fs_program;
 
 fs_program *fs_program_new(int32_t ranks);
@@ -138,12 +147,6 @@ int fs_task_set_tag(fs_program *p, int32_t t, int32_t tag);
 int fs_task_set_stride(fs_program *p, int32_t t, int64_t stride);
 int fs_task_set_cpu(fs_program *p, int32_t t, int cpu); /* 0..255 */
 int fs_task_set_nic(fs_program *p, int32_t t, int nic); /* 0..255 */
-static inline int32_t fs_task_tag(const fs_program *p, int32_t t) { return p->tag ? p->tag[t] : 0; }
-static inline int64_t fs_task_stride(const fs_program *p, int32_t t) {
-  return p->stride ? p->stride[t] : 0;
-}
-static inline int fs_task_cpu(const fs_program *p, int32_t t) { return p->cpu ? p->cpu[t] : 0; }
-static inline int fs_task_nic(const fs_program *p, int32_t t) { return p->nic ? p->nic[t] : 0; }
 /* Interns text and returns its label index (or -1 when out of memory).
  * Searches the labels so far: for the few labels of a generator. */
 int32_t fs_program_intern_label(fs_program *p, const char *text, int64_t length);
@@ -175,8 +178,129 @@ int fs_task_name_equals(const fs_program *p, int32_t t, const char *text, int64_
  * program without fs_program_depend calls; -1 otherwise. */
 int fs_program_set_successors(fs_program *p, uint32_t *successor_at, uint32_t *successor,
                               int64_t dependencies, int64_t start_dependencies);
+/* A rank-symmetric program (core/symmetric.h) of `blocks` blocks of
+ * `width` tasks per rank; NULL when out of memory or past the limits. */
+fs_program *fs_program_new_symmetric(int32_t ranks, int32_t width, int32_t blocks);
+/* Template task k, to fill in (kind, flags, value, peer_rule and peer, tag,
+ * label, cpu, nic); it starts as a start task with no peer. */
+fs_template_task *fs_template_at(fs_program *p, int32_t k);
+/* Template task k of rank r depends on template task `on` of rank
+ * rule(r) (an fs_rank_rule with its c) reaching `point`. */
+int fs_template_depend(fs_program *p, int32_t k, int32_t on, int rule, int32_t c, int point);
+/* An explicit, finalized copy of a rank-symmetric program: the same ids,
+ * fields, labels and successor order (NULL with err set). */
+fs_program *fs_program_materialize(const fs_program *p, fs_error *err);
+
 /* Builds the successor array; checks ranks, peers and any=. */
 int fs_program_finalize(fs_program *p, fs_error *err);
+/* Its part for a rank-symmetric program (program_symmetric.c). */
+int fs_symmetric_finalize(fs_program *p, fs_error *err);
+
+/* ---- reading a task: explicit and rank-symmetric programs alike ---- */
+
+/* Writes the successor entries of task t of a rank-symmetric program into
+ * buffer; returns their count (fs_task_successors reads any program). */
+int32_t fs_symmetric_successors(const fs_symmetric *s, int32_t t,
+                                uint32_t buffer[FS_TEMPLATE_MAX_EDGES]);
+
+/* The template task of task t of a rank-symmetric program. */
+static inline const fs_template_task *fs_template_of(const fs_program *p, int32_t t) {
+  int32_t rank;
+  return fs_symmetric_split(p->symmetric, t, &rank);
+}
+/* Task t's fields in a rank-symmetric program, out of line. */
+int fs_symmetric_kind(const fs_program *p, int32_t t);
+int fs_symmetric_flags(const fs_program *p, int32_t t);
+int32_t fs_symmetric_rank(const fs_program *p, int32_t t);
+int32_t fs_symmetric_peer_of(const fs_program *p, int32_t t);
+int64_t fs_symmetric_value(const fs_program *p, int32_t t);
+int32_t fs_symmetric_need(const fs_program *p, int32_t t);
+
+/* Which programs the accessors below read, fixed per translation unit:
+ * the engine's steps are compiled twice (engine_explicit.c, defining
+ * FS_PROGRAM_EXPLICIT: plain array reads; engine_symmetric.c, defining
+ * FS_PROGRAM_SYMMETRIC: the template, inline); everywhere else either,
+ * told apart by the array's pointer (NULL in a rank-symmetric program),
+ * which the read loads anyway. */
+#if defined(FS_PROGRAM_EXPLICIT)
+#define FS_TEMPLATE_READ(p, array, field, out_of_line) ((p)->array[t])
+#elif defined(FS_PROGRAM_SYMMETRIC)
+#define FS_TEMPLATE_READ(p, array, field, out_of_line) (fs_template_of(p, t)->field)
+#else
+#define FS_TEMPLATE_READ(p, array, field, out_of_line) \
+  (FS_UNLIKELY(!(p)->array) ? out_of_line(p, t) : (p)->array[t])
+#endif
+
+static inline int fs_task_kind_of(const fs_program *p, int32_t t) {
+  return FS_TEMPLATE_READ(p, kind, kind, fs_symmetric_kind);
+}
+static inline int fs_task_flags(const fs_program *p, int32_t t) {
+  return FS_TEMPLATE_READ(p, flags, flags, fs_symmetric_flags);
+}
+static inline int32_t fs_task_rank(const fs_program *p, int32_t t) {
+#if defined(FS_PROGRAM_SYMMETRIC)
+  int32_t rank;
+  fs_symmetric_split(p->symmetric, t, &rank);
+  return rank;
+#else
+  return FS_TEMPLATE_READ(p, rank, kind, fs_symmetric_rank);
+#endif
+}
+static inline int32_t fs_task_peer(const fs_program *p, int32_t t) {
+#if defined(FS_PROGRAM_SYMMETRIC)
+  return fs_symmetric_peer(p->symmetric, t);
+#else
+  return FS_TEMPLATE_READ(p, peer, kind, fs_symmetric_peer_of);
+#endif
+}
+static inline int64_t fs_task_value(const fs_program *p, int32_t t) {
+  return FS_TEMPLATE_READ(p, value, value, fs_symmetric_value);
+}
+static inline int32_t fs_task_need(const fs_program *p, int32_t t) {
+  return FS_TEMPLATE_READ(p, need, need, fs_symmetric_need);
+}
+/* The optional arrays: NULL means 0 in an explicit program. */
+#if defined(FS_PROGRAM_EXPLICIT)
+#define FS_OPTIONAL_READ(p, field) ((p)->field ? (p)->field[t] : 0)
+#elif defined(FS_PROGRAM_SYMMETRIC)
+#define FS_OPTIONAL_READ(p, field) (fs_template_of(p, t)->field)
+#else
+#define FS_OPTIONAL_READ(p, field) \
+  ((p)->field ? (p)->field[t] : FS_UNLIKELY((p)->symmetric) ? fs_template_of(p, t)->field : 0)
+#endif
+static inline int32_t fs_task_tag(const fs_program *p, int32_t t) {
+  return FS_OPTIONAL_READ(p, tag);
+}
+static inline int fs_task_cpu(const fs_program *p, int32_t t) { return FS_OPTIONAL_READ(p, cpu); }
+static inline int fs_task_nic(const fs_program *p, int32_t t) { return FS_OPTIONAL_READ(p, nic); }
+static inline int32_t fs_task_label_index(const fs_program *p, int32_t t) { /* -1: none */
+  if (p->symmetric) return fs_template_of(p, t)->label;
+  return p->label ? p->label[t] : -1;
+}
+static inline int64_t fs_task_stride(const fs_program *p, int32_t t) {
+  return p->stride ? p->stride[t] : 0; /* (none in a template) */
+}
+/* Task t's successor entries (FS_EDGE_* above), *count of them, in order:
+ * in the program's array, or written into buffer (rank-symmetric). */
+static inline const uint32_t *fs_task_successors(const fs_program *p, int32_t t,
+                                                 uint32_t buffer[FS_TEMPLATE_MAX_EDGES],
+                                                 uint32_t *count) {
+#if defined(FS_PROGRAM_SYMMETRIC)
+  *count = (uint32_t)fs_symmetric_successors(p->symmetric, t, buffer);
+  return buffer;
+#else
+  const uint32_t *at = p->successor_at;
+#if !defined(FS_PROGRAM_EXPLICIT)
+  if (FS_UNLIKELY(!at)) {
+    *count = (uint32_t)fs_symmetric_successors(p->symmetric, t, buffer);
+    return buffer;
+  }
+#endif
+  (void)buffer; /* (an explicit program's successors are not copied) */
+  *count = at[t + 1] - at[t];
+  return p->successor + at[t];
+#endif
+}
 
 /* Readers of a finalized program. */
 const char *fs_task_name(const fs_program *p, int32_t t, char buffer[24]);
@@ -186,7 +310,7 @@ int fs_task_kind_from_name(const char *name, int64_t length); /* -1 if unknown *
 /* Sleep, compute, put, get, send and recv take a CPU (a recv for no time:
  * it is posted when its CPU is free), unless concurrent. */
 static inline int fs_task_takes_cpu(const fs_program *p, int32_t t) {
-  return p->kind[t] >= FS_SLEEP && !(p->flags[t] & FS_CONCURRENT);
+  return fs_task_kind_of(p, t) >= FS_SLEEP && !(fs_task_flags(p, t) & FS_CONCURRENT);
 }
 int64_t fs_program_bytes(const fs_program *p); /* memory held, for reports */
 

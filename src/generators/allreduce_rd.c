@@ -104,9 +104,41 @@ static int add_expand(fs_program *p, const rd_shape *s, const fs_generator_optio
   return failed;
 }
 
+/* At a power of two ranks, one template per rank (core/symmetric.h): its
+ * start, then per round its put to rank ^ mask and its reduce, the same
+ * tasks, ids, labels and dependencies as the blocks above. */
+static fs_program *generate_symmetric(const rd_shape *s, const fs_generator_options *o,
+                                      fs_error *err) {
+  fs_program *p = fs_program_new_symmetric(s->ranks, 1, 1 + 2 * s->rounds);
+  if (!p) return fs_error_set(err, "%s: out of memory", NAME), NULL;
+  fs_template_task *start = fs_template_at(p, 0);
+  int failed = (start->label = fs_gen_label(p, "start")) < 0;
+  for (int32_t round = 1; round <= s->rounds && !failed; round++) {
+    int32_t label = fs_gen_label(p, "round%d", round), mask = (int32_t)1 << (round - 1);
+    int32_t put = 2 * round - 1, reduce = 2 * round;
+    *fs_template_at(p, put) = (fs_template_task){.kind = FS_PUT,
+                                                 .flags = FS_HAS_SIZE,
+                                                 .value = o->size,
+                                                 .peer_rule = FS_RULE_XOR,
+                                                 .peer = mask,
+                                                 .label = label};
+    *fs_template_at(p, reduce) =
+        (fs_template_task){.kind = FS_COMPUTE,
+                           .flags = o->has_reduce_time ? FS_HAS_TIME : FS_HAS_SIZE,
+                           .value = o->has_reduce_time ? o->reduce_time : o->size,
+                           .label = label};
+    failed = label < 0 || fs_template_depend(p, put, put - 1, FS_RULE_NONE, 0, FS_AFTER_END) ||
+             fs_template_depend(p, reduce, put, FS_RULE_NONE, 0, FS_AFTER_LOCAL) ||
+             fs_template_depend(p, reduce, put, FS_RULE_XOR, mask, FS_AFTER_END);
+  }
+  int64_t dependencies = 3 * (int64_t)s->rounds * s->pof2;
+  return fs_gen_finish_symmetric(NAME, p, dependencies, failed, err);
+}
+
 fs_program *fs_generate_allreduce_rd(const fs_generator_options *o, fs_error *err) {
   if (fs_gen_check_common(NAME, o, err)) return NULL;
   rd_shape s = shape_of(o->ranks);
+  if (o->symmetric && !o->flow && s.rem == 0) return generate_symmetric(&s, o, err);
   int64_t tasks = round_first_task(&s, s.rounds + 1) + s.rem;
   int64_t dependencies = 4 * (int64_t)s.rem + 3 * (int64_t)s.rounds * s.pof2;
   fs_program *p = fs_gen_begin(NAME, s.ranks, tasks, dependencies, err);

@@ -29,10 +29,36 @@ static int add_message(fs_program *p, fs_task_kind kind, int32_t rank, int32_t p
                                      fs_program_depend(p, t, (int32_t)previous + 1, FS_AFTER_END)));
 }
 
+/* One template per rank (core/symmetric.h): per round its recv from
+ * rank - 2^k and its send to rank + 2^k (mod N), the same tasks, ids,
+ * labels and dependencies as below. */
+static fs_program *generate_symmetric(const fs_generator_options *o, int rounds, fs_error *err) {
+  int32_t n = o->ranks, labels[32];
+  fs_program *p = fs_program_new_symmetric(n, 2, rounds);
+  if (!p) return fs_error_set(err, "%s: out of memory", NAME), NULL;
+  int failed = fs_gen_numbered_labels(p, "round", rounds, labels);
+  for (int k = 0; k < rounds && !failed; k++) {
+    int32_t distance = (int32_t)1 << k; /* < n */
+    for (int j = 0; j < 2 && !failed; j++) {
+      *fs_template_at(p, 2 * k + j) = (fs_template_task){.kind = j ? FS_SEND : FS_RECV,
+                                                         .flags = FS_HAS_SIZE,
+                                                         .value = o->size,
+                                                         .peer_rule = FS_RULE_ADD,
+                                                         .peer = j ? distance : n - distance,
+                                                         .label = labels[k]};
+      for (int previous = 0; k > 0 && previous < 2 && !failed; previous++)
+        failed =
+            fs_template_depend(p, 2 * k + j, 2 * (k - 1) + previous, FS_RULE_NONE, 0, FS_AFTER_END);
+    }
+  }
+  return fs_gen_finish_symmetric(NAME, p, 4 * (int64_t)(rounds - 1) * n, failed, err);
+}
+
 fs_program *fs_generate_barrier_dissemination(const fs_generator_options *o, fs_error *err) {
   if (fs_gen_check_common(NAME, o, err)) return NULL;
   int32_t n = o->ranks;
   int rounds = fs_gen_ceil_log2(n);
+  if (o->symmetric && !o->flow && rounds > 0) return generate_symmetric(o, rounds, err);
   int64_t tasks = 2 * (int64_t)rounds * n;
   int64_t dependencies = rounds > 0 ? 4 * (int64_t)(rounds - 1) * n : 0;
   fs_program *p = fs_gen_begin(NAME, n, tasks, dependencies, err);

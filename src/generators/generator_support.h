@@ -262,6 +262,22 @@ static inline fs_program *fs_gen_finish_flow(const char *name, fs_program *p, in
   return NULL;
 }
 
+/* Finalizes a rank-symmetric program (core/symmetric.h), or frees it and
+ * returns NULL with err set (a builder call failed, or the finalized
+ * program has other than `dependencies` dependencies: a generator bug). */
+static inline fs_program *fs_gen_finish_symmetric(const char *name, fs_program *p,
+                                                  int64_t dependencies, int failed, fs_error *err) {
+  if (failed) {
+    fs_error_set(err, "%s: out of memory building a template", name);
+  } else if (fs_program_finalize(p, err) == 0) {
+    if (p->dependencies == dependencies) return p;
+    fs_error_set(err, "%s: internal error: %lld dependencies, expected %lld", name,
+                 (long long)p->dependencies, (long long)dependencies);
+  }
+  fs_program_free(p);
+  return NULL;
+}
+
 /* fs_gen_finish_flow without a data flow. */
 static inline fs_program *fs_gen_finish(const char *name, fs_program *p, int64_t tasks,
                                         int64_t dependencies, int failed, fs_error *err) {

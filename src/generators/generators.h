@@ -37,6 +37,9 @@ typedef struct fs_generator_options {
                                   algorithms; NULL: one rank per node */
   fs_data_flow *flow;          /* when not NULL, the generator records its data flow */
   int32_t element; /* bytes per element for the selectors' count rules (mpi_selection.h); 0: 8 */
+  int symmetric;   /* the caller only runs the program: a generator that can may build it
+                      rank-symmetric (core/symmetric.h; allreduce-rd at a power of two ranks,
+                      barrier-dissemination), never with a data flow to record */
 } fs_generator_options;
 
 /* The options beyond --ranks and --size a generator reads; the CLI refuses

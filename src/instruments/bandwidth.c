@@ -30,20 +30,20 @@ static int as_transfer(const fs_timeline *t, int32_t task, fs_bandwidth_transfer
   fs_time times[4];
   fs_timeline_task(t, task, times);
   *x = (fs_bandwidth_transfer){.task = task,
-                               .source = p->rank[task],
-                               .target = p->peer[task],
-                               .bytes = p->value[task],
+                               .source = fs_task_rank(p, task),
+                               .target = fs_task_peer(p, task),
+                               .bytes = fs_task_value(p, task),
                                .start = times[START],
                                .delivered = times[REMOTE_END]};
-  switch (p->kind[task]) {
+  switch (fs_task_kind_of(p, task)) {
     case FS_PUT: break;
-    case FS_GET: x->source = p->peer[task], x->target = p->rank[task]; break;
+    case FS_GET: x->source = fs_task_peer(p, task), x->target = fs_task_rank(p, task); break;
     case FS_SEND: {
       int32_t recv = fs_timeline_partner(t, task, NULL);
       if (recv < 0) return 0;
       fs_time recv_times[4];
       fs_timeline_task(t, recv, recv_times);
-      x->target = p->rank[recv], x->delivered = recv_times[REMOTE_END];
+      x->target = fs_task_rank(p, recv), x->delivered = recv_times[REMOTE_END];
       break;
     }
     default: return 0;
@@ -59,11 +59,13 @@ static int cpu_interval(const fs_timeline *t, int32_t task, interval *out) {
   if (!fs_task_takes_cpu(p, task)) return 0;
   fs_time times[4];
   fs_timeline_task(t, task, times);
-  fs_time from = times[START], to = p->kind[task] == FS_COMPUTE || p->kind[task] == FS_SLEEP
-                                        ? times[REMOTE_END]
-                                        : times[LOCAL_END];
-  if (p->kind[task] == FS_RECV && fs_timeline_recv_occupation(t, task, &from, &to)) return 0;
-  *out = (interval){.key = p->rank[task], .from = from, .to = to};
+  fs_time from = times[START],
+          to = fs_task_kind_of(p, task) == FS_COMPUTE || fs_task_kind_of(p, task) == FS_SLEEP
+                   ? times[REMOTE_END]
+                   : times[LOCAL_END];
+  if (fs_task_kind_of(p, task) == FS_RECV && fs_timeline_recv_occupation(t, task, &from, &to))
+    return 0;
+  *out = (interval){.key = fs_task_rank(p, task), .from = from, .to = to};
   return from >= 0 && to > from;
 }
 
@@ -249,8 +251,8 @@ void fs_bandwidth_report_json(FILE *out, const fs_bandwidth *b) {
     fprintf(out,
             ", \"kind\": \"%s\", \"source\": %d, \"target\": %d, \"bytes\": %lld, "
             "\"start_ns\": %s, \"delivered_ns\": %s, \"gbps\": ",
-            fs_task_kind_name(p->kind[x->task]), x->source, x->target, (long long)x->bytes,
-            fs_format_ns(a, x->start), fs_format_ns(c, x->delivered));
+            fs_task_kind_name(fs_task_kind_of(p, x->task)), x->source, x->target,
+            (long long)x->bytes, fs_format_ns(a, x->start), fs_format_ns(c, x->delivered));
     if (x->delivered > x->start)
       fprintf(out, "%.6g}", fs_bandwidth_gbps(x->bytes, x->delivered - x->start));
     else

@@ -51,13 +51,13 @@ static int occupation(const trace *t, int32_t task, fs_time *from, fs_time *to) 
   const fs_program *p = t->program;
   fs_time times[4];
   fs_timeline_task(t->timeline, task, times);
-  int kind = p->kind[task];
+  int kind = fs_task_kind_of(p, task);
   *from = times[START];
   if (kind == FS_START || kind == FS_PROXY) return 0;
   if (kind == FS_RECV) {
     if (fs_timeline_recv_occupation(t->timeline, task, from, to)) return 0;
   } else {
-    int held = (kind == FS_PUT || kind == FS_GET) && (p->flags[task] & FS_BLOCKING);
+    int held = (kind == FS_PUT || kind == FS_GET) && (fs_task_flags(p, task) & FS_BLOCKING);
     *to = times[held ? REMOTE_END : LOCAL_END];
   }
   return *from >= 0 && *to >= *from;
@@ -73,7 +73,7 @@ static trace_event *add(trace *t, int type, int group, fs_time ts, int32_t task,
 
 /* The task's own slice or instant; returns whether it is a slice. */
 static int add_task(trace *t, int32_t task, fs_time from, fs_time to) {
-  int32_t rank = t->program->rank[task];
+  int32_t rank = fs_task_rank(t->program, task);
   if (to > from) {
     add(t, SLICE, GROUP_SLICES, from, task, rank)->duration = to - from;
     return 1;
@@ -86,7 +86,7 @@ static int add_task(trace *t, int32_t task, fs_time from, fs_time to) {
  * instant. */
 static void add_flow_start(trace *t, int32_t task, fs_time from, int is_slice) {
   trace_event *e = add(t, FLOW_START, is_slice ? GROUP_BOUND_FLOWS : GROUP_POINTS, from, task,
-                       t->program->rank[task]);
+                       fs_task_rank(t->program, task));
   if (is_slice)
     e->anchor = task;
   else
@@ -106,11 +106,12 @@ static void collect(trace *t) {
     fs_time from, to, times[4];
     if (!occupation(t, task, &from, &to)) continue;
     int is_slice = add_task(t, task, from, to);
-    int kind = p->kind[task];
+    int kind = fs_task_kind_of(p, task);
     fs_timeline_task(t->timeline, task, times);
     if ((kind == FS_PUT || kind == FS_GET) && times[REMOTE_END] >= 0) {
       add_flow_start(t, task, from, is_slice);
-      add_arrival(t, task, kind == FS_PUT ? p->peer[task] : p->rank[task], times[REMOTE_END]);
+      add_arrival(t, task, kind == FS_PUT ? fs_task_peer(p, task) : fs_task_rank(p, task),
+                  times[REMOTE_END]);
     } else if (kind == FS_SEND) {
       int32_t recv = fs_timeline_partner(t->timeline, task, NULL);
       fs_time recv_from, recv_to;
@@ -119,7 +120,7 @@ static void collect(trace *t) {
       /* on the recv's slice at its start, or after the recv's instant */
       int on_slice = recv_to > recv_from;
       trace_event *e = add(t, FLOW_END, on_slice ? GROUP_BOUND_FLOWS : GROUP_POINTS, recv_from,
-                           task, p->rank[recv]);
+                           task, fs_task_rank(p, recv));
       e->key = recv;
       if (on_slice)
         e->anchor = recv;
@@ -256,7 +257,7 @@ static void write_string(fs_output *out, const char *text) {
 
 static const char *task_title(const fs_program *p, int32_t task) {
   const char *label = fs_task_label(p, task);
-  return label ? label : fs_task_kind_name(p->kind[task]);
+  return label ? label : fs_task_kind_name(fs_task_kind_of(p, task));
 }
 
 /* The shortest of %.15g, %.16g, %.17g that reads back exactly. */
@@ -293,8 +294,8 @@ static void write_args(const trace *t, int32_t task, int32_t peer, int with_core
     fs_output_puts(t->out, ",\"task_name\":");
     write_string(t->out, fs_task_name(p, task, buffer));
   }
-  if (p->flags[task] & FS_HAS_SIZE)
-    fs_output_printf(t->out, ",\"size\":%lld", (long long)p->value[task]);
+  if (fs_task_flags(p, task) & FS_HAS_SIZE)
+    fs_output_printf(t->out, ",\"size\":%lld", (long long)fs_task_value(p, task));
   if (peer >= 0) fs_output_printf(t->out, ",\"peer\":%d", peer);
   int32_t core = with_core ? fs_timeline_core(t->timeline, task) : -1;
   if (core >= 0) fs_output_printf(t->out, ",\"core\":%d", core);
@@ -305,9 +306,9 @@ static void write_args(const trace *t, int32_t task, int32_t peer, int with_core
 /* The rank at the other end of a task: a recv's actual source. */
 static int32_t peer_of(const trace *t, int32_t task) {
   const fs_program *p = t->program;
-  if (p->kind[task] != FS_RECV) return p->peer[task];
+  if (fs_task_kind_of(p, task) != FS_RECV) return fs_task_peer(p, task);
   int32_t send = fs_timeline_partner(t->timeline, task, NULL);
-  return send >= 0 ? p->rank[send] : p->peer[task];
+  return send >= 0 ? fs_task_rank(p, send) : fs_task_peer(p, task);
 }
 
 static void write_head(const trace *t, const trace_event *e, const char *name, const char *category,
@@ -325,7 +326,7 @@ static void write_head(const trace *t, const trace_event *e, const char *name, c
 
 static void write_event(const trace *t, const trace_event *e) {
   const fs_program *p = t->program;
-  const char *kind = fs_task_kind_name(p->kind[e->task]);
+  const char *kind = fs_task_kind_name(fs_task_kind_of(p, e->task));
   char duration[32];
   switch (e->type) {
     case SLICE:
@@ -339,7 +340,10 @@ static void write_event(const trace *t, const trace_event *e) {
       break;
     case ARRIVAL: /* args: where the data comes from */
       write_head(t, e, task_title(p, e->task), "arrival", "i");
-      write_args(t, e->task, p->kind[e->task] == FS_PUT ? p->rank[e->task] : p->peer[e->task], 0);
+      write_args(t, e->task,
+                 fs_task_kind_of(p, e->task) == FS_PUT ? fs_task_rank(p, e->task)
+                                                       : fs_task_peer(p, e->task),
+                 0);
       break;
     default: write_head(t, e, kind, "message", e->type == FLOW_START ? "s" : "f"); break;
   }

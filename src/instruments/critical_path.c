@@ -30,15 +30,19 @@ static int build_predecessors(walk *w) {
   w->before_at = calloc((size_t)p->tasks + 2, sizeof *w->before_at);
   w->before = malloc(((size_t)p->dependencies + 1) * sizeof *w->before);
   if (!w->before_at || !w->before) return -1;
-  for (int32_t a = 0; a < p->tasks; a++)
-    for (uint32_t i = p->successor_at[a]; i < p->successor_at[a + 1]; i++)
-      w->before_at[FS_EDGE_TASK(p->successor[i]) + 2]++;
+  uint32_t buffer[FS_TEMPLATE_MAX_EDGES], n;
+  for (int32_t a = 0; a < p->tasks; a++) {
+    const uint32_t *successor = fs_task_successors(p, a, buffer, &n);
+    for (uint32_t i = 0; i < n; i++) w->before_at[FS_EDGE_TASK(successor[i]) + 2]++;
+  }
   for (int32_t t = 0; t < p->tasks; t++) w->before_at[t + 2] += w->before_at[t + 1];
-  for (int32_t a = 0; a < p->tasks; a++)
-    for (uint32_t i = p->successor_at[a]; i < p->successor_at[a + 1]; i++) {
-      uint32_t e = p->successor[i];
+  for (int32_t a = 0; a < p->tasks; a++) {
+    const uint32_t *successor = fs_task_successors(p, a, buffer, &n);
+    for (uint32_t i = 0; i < n; i++) {
+      uint32_t e = successor[i];
       w->before[w->before_at[FS_EDGE_TASK(e) + 1]++] = (uint32_t)a | (e & ~0x3fffffffu);
     }
+  }
   return 0; /* before[before_at[t] .. before_at[t+1]) */
 }
 
@@ -133,7 +137,7 @@ static int32_t account(walk *w, fs_path_step *s, fs_time *next_end) {
   fs_time times[4];
   fs_timeline_task(w->timeline, s->task, times);
   s->ready = times[READY], s->start = times[START];
-  int kind = p->kind[s->task];
+  int kind = fs_task_kind_of(p, s->task);
   if (kind == FS_RECV) {
     fs_time matched;
     int32_t send = fs_timeline_partner(w->timeline, s->task, &matched);
@@ -161,7 +165,7 @@ static int walk_back(walk *w, int32_t task) {
   for (int64_t guard = 0; guard <= 2 * (int64_t)w->program->tasks + 2; guard++) {
     fs_time next_end = 0;
     int32_t send = account(w, &s, &next_end);
-    int kind = w->program->kind[s.task];
+    int kind = fs_task_kind_of(w->program, s.task);
     int shown = !(kind == FS_PROXY || kind == FS_START) || s.end > s.ready;
     if (shown && append(w, &s)) return -1;
     if (send >= 0) {
@@ -234,7 +238,7 @@ static void step_text(FILE *out, const fs_critical_path *cp, const fs_path_step 
   const fs_program *p = cp->program;
   char name[24], a[32], b[32], c[32];
   fprintf(out, "  %s %s rank %d", fs_task_name(p, s->task, name),
-          fs_task_kind_name(p->kind[s->task]), p->rank[s->task]);
+          fs_task_kind_name(fs_task_kind_of(p, s->task)), fs_task_rank(p, s->task));
   if (s->via != FS_VIA_END) fprintf(out, " (%s)", via_names[s->via]);
   fprintf(out, ": ready %s start %s end %s ns;", fs_format_ns(a, s->ready),
           fs_format_ns(b, s->start), fs_format_ns(c, s->end));
@@ -282,8 +286,9 @@ void fs_critical_path_report_json(FILE *out, const fs_critical_path *cp) {
     fprintf(out,
             ", \"kind\": \"%s\", \"rank\": %d, \"via\": \"%s\", \"ready_ns\": %s, "
             "\"start_ns\": %s, \"end_ns\": %s",
-            fs_task_kind_name(p->kind[s->task]), p->rank[s->task], via_names[s->via],
-            fs_format_ns(a, s->ready), fs_format_ns(b, s->start), fs_format_ns(c, s->end));
+            fs_task_kind_name(fs_task_kind_of(p, s->task)), fs_task_rank(p, s->task),
+            via_names[s->via], fs_format_ns(a, s->ready), fs_format_ns(b, s->start),
+            fs_format_ns(c, s->end));
     for (int k = 0; k < FS_PATH_PARTS; k++)
       fprintf(out, ", \"%s_ns\": %s", part_names[order[k]], fs_format_ns(a, s->part[order[k]]));
     fprintf(out, "}");

@@ -83,7 +83,7 @@ static fs_time latest_end(const fs_timeline *timeline) {
   const fs_program *p = fs_timeline_program(timeline);
   fs_time end = 0, times[4];
   for (int32_t t = 0; t < p->tasks; t++) {
-    if (p->kind[t] < FS_SLEEP) continue;
+    if (fs_task_kind_of(p, t) < FS_SLEEP) continue;
     fs_timeline_task(timeline, t, times);
     if (times[2] > end) end = times[2];
     if (times[3] > end) end = times[3];
@@ -147,12 +147,12 @@ static void tooltip(const canvas *c, int32_t t, fs_time from, fs_time to, fs_tim
   const char *label = fs_task_label(p, t);
   fs_output_puts(c->out, "<title>");
   escaped(c->out, fs_task_name(p, t, name));
-  fs_output_printf(c->out, " %s", fs_task_kind_name(p->kind[t]));
+  fs_output_printf(c->out, " %s", fs_task_kind_name(fs_task_kind_of(p, t)));
   if (label) fs_output_puts(c->out, " "), escaped(c->out, label);
-  fs_output_printf(c->out, ", rank %d", p->rank[t]);
-  int incoming = p->kind[t] == FS_GET || p->kind[t] == FS_RECV;
-  if (p->kind[t] >= FS_PUT && p->peer[t] >= 0)
-    fs_output_printf(c->out, " %s %d", incoming ? "from" : "to", p->peer[t]);
+  fs_output_printf(c->out, ", rank %d", fs_task_rank(p, t));
+  int incoming = fs_task_kind_of(p, t) == FS_GET || fs_task_kind_of(p, t) == FS_RECV;
+  if (fs_task_kind_of(p, t) >= FS_PUT && fs_task_peer(p, t) >= 0)
+    fs_output_printf(c->out, " %s %d", incoming ? "from" : "to", fs_task_peer(p, t));
   fs_output_printf(c->out, ": %s-%s ns", fs_format_ns(a, from), fs_format_ns(b, to));
   if (lands >= 0) fs_output_printf(c->out, ", lands %s ns", fs_format_ns(a, lands));
   fs_output_puts(c->out, "</title>");
@@ -166,14 +166,14 @@ static void box(canvas *c, int item, int32_t t, int32_t rank, fs_time from, fs_t
   const fs_program *p = c->p;
   double x = x_of(c, from), width = x_of(c, to) - x;
   double y = TOP + c->lane * (rank - c->first) + 0.2 * c->lane, height = 0.6 * c->lane;
-  int concurrent = (p->flags[t] & FS_CONCURRENT) != 0;
+  int concurrent = (fs_task_flags(p, t) & FS_CONCURRENT) != 0;
   fs_output_printf(c->out,
                    "<rect class=\"%s%s\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\">",
                    class_name[item], concurrent ? " concurrent" : "", x, y, width, height);
   tooltip(c, t, from, to, lands);
   fs_output_puts(c->out, "</rect>\n");
   c->drawn |= 1u << item;
-  int32_t lane = rank - c->first, index = p->label && item != RECV ? p->label[t] : -1;
+  int32_t lane = rank - c->first, index = item != RECV ? fs_task_label_index(p, t) : -1;
   int repeated = index == c->last_label[lane] && from == c->last_end[lane];
   c->last_label[lane] = index, c->last_end[lane] = to;
   const char *label = index >= 0 && !repeated ? fs_task_label(p, t) : NULL;
@@ -213,18 +213,18 @@ static fs_time departure(const fs_time times[4], fs_time arrival) {
 
 static void one_sided(canvas *c, int32_t t, const fs_time times[4]) {
   const fs_program *p = c->p;
-  int get = p->kind[t] == FS_GET;
-  fs_time release = (p->flags[t] & FS_BLOCKING) ? times[3] : times[2];
-  box(c, get ? GET : PUT, t, p->rank[t], times[1], release, times[3]);
+  int get = fs_task_kind_of(p, t) == FS_GET;
+  fs_time release = (fs_task_flags(p, t) & FS_BLOCKING) ? times[3] : times[2];
+  box(c, get ? GET : PUT, t, fs_task_rank(p, t), times[1], release, times[3]);
   if (times[3] < 0) return;
   fs_time leaves = departure(times, times[3]);
   if (!get) {
-    arrow(c, PUT_ARROW, p->rank[t], x_of(c, leaves), p->peer[t], x_of(c, times[3]));
+    arrow(c, PUT_ARROW, fs_task_rank(p, t), x_of(c, leaves), fs_task_peer(p, t), x_of(c, times[3]));
     return;
   }
   double turn = x_of_half(c, leaves, times[3]);
-  arrow(c, GET_REQUEST, p->rank[t], x_of(c, leaves), p->peer[t], turn);
-  arrow(c, GET_DATA, p->peer[t], turn, p->rank[t], x_of(c, times[3]));
+  arrow(c, GET_REQUEST, fs_task_rank(p, t), x_of(c, leaves), fs_task_peer(p, t), turn);
+  arrow(c, GET_DATA, fs_task_peer(p, t), turn, fs_task_rank(p, t), x_of(c, times[3]));
 }
 
 static void two_sided(canvas *c, int32_t t, const fs_time times[4]) {
@@ -233,9 +233,9 @@ static void two_sided(canvas *c, int32_t t, const fs_time times[4]) {
   int32_t partner = fs_timeline_partner(c->timeline, t, NULL);
   if (partner >= 0) fs_timeline_task(c->timeline, partner, other);
   fs_time from, to;
-  if (p->kind[t] == FS_RECV) {
+  if (fs_task_kind_of(p, t) == FS_RECV) {
     if (fs_timeline_recv_occupation(c->timeline, t, &from, &to) == 0)
-      box(c, RECV, t, p->rank[t], from, to, -1);
+      box(c, RECV, t, fs_task_rank(p, t), from, to, -1);
     return;
   }
   /* it lands at the end of its receipt: the recv's completion, or before
@@ -243,9 +243,10 @@ static void two_sided(canvas *c, int32_t t, const fs_time times[4]) {
   fs_time lands = other[3];
   if (other[3] >= 0 && fs_timeline_recv_occupation(c->timeline, partner, &from, &to) == 0)
     lands = to;
-  box(c, SEND, t, p->rank[t], times[1], times[2], lands);
+  box(c, SEND, t, fs_task_rank(p, t), times[1], times[2], lands);
   if (lands < 0) return;
-  arrow(c, MESSAGE, p->rank[t], x_of(c, departure(times, lands)), p->rank[partner], x_of(c, lands));
+  arrow(c, MESSAGE, fs_task_rank(p, t), x_of(c, departure(times, lands)), fs_task_rank(p, partner),
+        x_of(c, lands));
 }
 
 static void tasks(canvas *c) {
@@ -254,9 +255,9 @@ static void tasks(canvas *c) {
   for (int32_t t = 0; t < p->tasks; t++) {
     fs_timeline_task(c->timeline, t, times);
     if (times[1] < 0) continue; /* never started */
-    switch (p->kind[t]) {
-      case FS_COMPUTE: box(c, COMPUTE, t, p->rank[t], times[1], times[3], -1); break;
-      case FS_SLEEP: box(c, SLEEP, t, p->rank[t], times[1], times[3], -1); break;
+    switch (fs_task_kind_of(p, t)) {
+      case FS_COMPUTE: box(c, COMPUTE, t, fs_task_rank(p, t), times[1], times[3], -1); break;
+      case FS_SLEEP: box(c, SLEEP, t, fs_task_rank(p, t), times[1], times[3], -1); break;
       case FS_PUT:
       case FS_GET: one_sided(c, t, times); break;
       case FS_SEND:
@@ -269,7 +270,8 @@ static void tasks(canvas *c) {
 /* ---- rates (a flow model's) ------------------------------------------------ */
 
 static int is_transfer(const fs_program *p, int32_t t) {
-  return p->kind[t] == FS_PUT || p->kind[t] == FS_GET || p->kind[t] == FS_SEND;
+  return fs_task_kind_of(p, t) == FS_PUT || fs_task_kind_of(p, t) == FS_GET ||
+         fs_task_kind_of(p, t) == FS_SEND;
 }
 
 /* A piece of a strip: [from, to] of transfer t at `rate` B/s, the mean
@@ -281,11 +283,11 @@ static void rate_rect(canvas *c, int32_t t, fs_time from, fs_time to, double rat
                    "<rect class=\"rate\" fill=\"#1f4e79\" fill-opacity=\"%.2f\" x=\"%.2f\" "
                    "y=\"%.2f\" width=\"%.2f\" height=\"%.2f\"><title>",
                    0.15 + 0.85 * rate / c->peak_rate, x,
-                   TOP + c->lane * (c->p->rank[t] - c->first) + 0.82 * c->lane, x_of(c, to) - x,
-                   0.14 * c->lane);
+                   TOP + c->lane * (fs_task_rank(c->p, t) - c->first) + 0.82 * c->lane,
+                   x_of(c, to) - x, 0.14 * c->lane);
   escaped(c->out, fs_task_name(c->p, t, name));
   fs_output_printf(c->out, " %s: %.6g B/s%s, %s-%s ns</title></rect>\n",
-                   fs_task_kind_name(c->p->kind[t]), rate, mean ? " (mean)" : "",
+                   fs_task_kind_name(fs_task_kind_of(c->p, t)), rate, mean ? " (mean)" : "",
                    fs_format_ns(a, from), fs_format_ns(b, to));
   c->drawn |= 1u << RATE;
 }
@@ -327,7 +329,7 @@ static void rates(canvas *c) {
       if (ch[i].rate > c->peak_rate) c->peak_rate = ch[i].rate;
   if (c->peak_rate <= 0) return;
   for (int32_t t = 0; t < p->tasks; t++)
-    if (is_transfer(p, t) && visible(c, p->rank[t])) rate_strip(c, t);
+    if (is_transfer(p, t) && visible(c, fs_task_rank(p, t))) rate_strip(c, t);
 }
 
 /* Each rank's finish time as the engine counts it: the end of its own
@@ -338,9 +340,10 @@ static void finish_marks(canvas *c) {
   fs_time finish[FS_SVG_MAX_LANES], times[4];
   for (int i = 0; i < FS_SVG_MAX_LANES; i++) finish[i] = -1;
   for (int32_t t = 0; t < p->tasks; t++) {
-    if (p->kind[t] < FS_SLEEP) continue;
+    if (fs_task_kind_of(p, t) < FS_SLEEP) continue;
     fs_timeline_task(c->timeline, t, times);
-    int32_t home = p->rank[t], delivered = p->kind[t] == FS_PUT ? p->peer[t] : home;
+    int32_t home = fs_task_rank(p, t),
+            delivered = fs_task_kind_of(p, t) == FS_PUT ? fs_task_peer(p, t) : home;
     if (visible(c, home) && times[2] > finish[home - c->first]) finish[home - c->first] = times[2];
     if (visible(c, delivered) && times[3] > finish[delivered - c->first])
       finish[delivered - c->first] = times[3];

@@ -17,7 +17,7 @@ struct fs_timeline {
 
 static int has_messages(const fs_program *p) {
   for (int32_t t = 0; t < p->tasks; t++)
-    if (p->kind[t] == FS_SEND || p->kind[t] == FS_RECV) return 1;
+    if (fs_task_kind_of(p, t) == FS_SEND || fs_task_kind_of(p, t) == FS_RECV) return 1;
   return 0;
 }
 
@@ -154,7 +154,8 @@ int fs_timeline_write_csv(const fs_timeline *timeline, fs_output *out, fs_error 
   for (int32_t t = 0; t < p->tasks && !failed; t++) {
     const char *label = fs_task_label(p, t);
     failed |= put_field(out, fs_task_name(p, t, name));
-    failed |= fs_output_printf(out, ",%s,%d,", fs_task_kind_name(p->kind[t]), p->rank[t]);
+    failed |= fs_output_printf(out, ",%s,%d,", fs_task_kind_name(fs_task_kind_of(p, t)),
+                               fs_task_rank(p, t));
     if (timeline->core[t] >= 0) failed |= fs_output_printf(out, "%d", timeline->core[t]);
     for (int k = 0; k < 4; k++) {
       fs_time v = timeline->times[(int64_t)t * 4 + k];

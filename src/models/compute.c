@@ -13,13 +13,15 @@ typedef struct compute_parameters {
 
 static fs_time fixed_duration(void *state, const fs_program *p, int32_t task) {
   const compute_parameters *m = state;
-  return (p->flags[task] & FS_HAS_TIME) ? p->value[task] : m->compute_time;
+  return (fs_task_flags(p, task) & FS_HAS_TIME) ? fs_task_value(p, task) : m->compute_time;
 }
 
 static fs_time rate_duration(void *state, const fs_program *p, int32_t task) {
   const compute_parameters *m = state;
-  if (p->flags[task] & FS_HAS_TIME) return p->value[task];
-  return (p->flags[task] & FS_HAS_SIZE) ? fs_time_for_bytes(p->value[task], m->gamma) : 0;
+  if (fs_task_flags(p, task) & FS_HAS_TIME) return fs_task_value(p, task);
+  return (fs_task_flags(p, task) & FS_HAS_SIZE)
+             ? fs_time_for_bytes(fs_task_value(p, task), m->gamma)
+             : 0;
 }
 
 static void fixed_describe(const void *state, char *buffer, size_t size) {

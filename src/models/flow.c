@@ -351,10 +351,10 @@ static void begin_after_overhead(flow_model *m, fs_engine *e, int32_t task, int3
 static void flow_start(void *state, fs_engine *e, int32_t task, fs_time now) {
   flow_model *m = state;
   const fs_program *p = fs_engine_program(e);
-  int get = p->kind[task] == FS_GET;
+  int get = fs_task_kind_of(p, task) == FS_GET;
   fs_engine_post_local(e, task, fs_time_add(now, m->set.o_send));
-  begin_after_overhead(m, e, task, get ? p->peer[task] : p->rank[task],
-                       get ? p->rank[task] : p->peer[task], 0, now);
+  begin_after_overhead(m, e, task, get ? fs_task_peer(p, task) : fs_task_rank(p, task),
+                       get ? fs_task_rank(p, task) : fs_task_peer(p, task), 0, now);
 }
 
 static int flow_send(void *state, fs_engine *e, int32_t task, fs_time now) {
@@ -362,18 +362,19 @@ static int flow_send(void *state, fs_engine *e, int32_t task, fs_time now) {
   const fs_program *p = fs_engine_program(e);
   fs_time t0 = fs_time_add(now, m->set.o_send);
   fs_engine_post_local(e, task, t0);
-  if (p->value[task] > m->set.eager_threshold) {
+  if (fs_task_value(p, task) > m->set.eager_threshold) {
     fs_engine_post_arrival(e, task, t0); /* the envelope; the data waits for the match */
     return 1;
   }
-  begin_after_overhead(m, e, task, p->rank[task], p->peer[task], 1, now);
+  begin_after_overhead(m, e, task, fs_task_rank(p, task), fs_task_peer(p, task), 1, now);
   return 0;
 }
 
 static void flow_matched(void *state, fs_engine *e, int32_t task, fs_time now) {
   flow_model *m = state;
   const fs_program *p = fs_engine_program(e);
-  begin(m, e, task, p->rank[task], p->peer[task], p->value[task], 0, now, now, clock_at(m, now));
+  begin(m, e, task, fs_task_rank(p, task), fs_task_peer(p, task), fs_task_value(p, task), 0, now,
+        now, clock_at(m, now));
 }
 
 static fs_time flow_receive(void *state, fs_engine *e, int32_t task, fs_time now) {
@@ -412,8 +413,9 @@ static int flow_price(void *state, const fs_program *p, int32_t task, fs_time *l
                       fs_time *per_size) {
   flow_model *m = state;
   if (!m->reset_done) return -1;
-  int get = p->kind[task] == FS_GET;
-  int32_t from = get ? p->peer[task] : p->rank[task], to = get ? p->rank[task] : p->peer[task];
+  int get = fs_task_kind_of(p, task) == FS_GET;
+  int32_t from = get ? fs_task_peer(p, task) : fs_task_rank(p, task),
+          to = get ? fs_task_rank(p, task) : fs_task_peer(p, task);
   if (from < 0 || to < 0 || from >= m->ranks_mapped || to >= m->ranks_mapped) return -1;
   int32_t count = 0;
   double l = 0;
@@ -429,8 +431,9 @@ static int flow_price(void *state, const fs_program *p, int32_t task, fs_time *l
     if (share < narrowest) narrowest = share;
   }
   fs_time fixed = to_ps(l * m->set.latency_factor, 0);
-  if (p->kind[task] == FS_SEND && m->set.o_recv > 0) fixed = fs_time_add(fixed, m->set.o_recv);
-  double data = count ? (double)p->value[task] / (m->set.bandwidth_factor * narrowest) : 0;
+  if (fs_task_kind_of(p, task) == FS_SEND && m->set.o_recv > 0)
+    fixed = fs_time_add(fixed, m->set.o_recv);
+  double data = count ? (double)fs_task_value(p, task) / (m->set.bandwidth_factor * narrowest) : 0;
   *latency = fixed;
   *per_size = to_ps(data, 0);
   return 0;

@@ -50,11 +50,11 @@ static void gamma_done(void *owner, fs_engine *e, int32_t task, int tag, fs_time
 static void gamma_start(void *state, fs_engine *e, int32_t task, fs_time now) {
   gamma_model *m = state;
   const fs_program *p = fs_engine_program(e);
-  if (p->flags[task] & FS_HAS_TIME)
-    fs_engine_post_complete(e, task, fs_time_add(now, p->value[task]));
-  else if (p->flags[task] & FS_HAS_SIZE)
-    fs_shared_resource_begin(m->nodes, e, fs_platform_node_of(m->platform, p->rank[task]),
-                             p->value[task], task, 0, now);
+  if (fs_task_flags(p, task) & FS_HAS_TIME)
+    fs_engine_post_complete(e, task, fs_time_add(now, fs_task_value(p, task)));
+  else if (fs_task_flags(p, task) & FS_HAS_SIZE)
+    fs_shared_resource_begin(m->nodes, e, fs_platform_node_of(m->platform, fs_task_rank(p, task)),
+                             fs_task_value(p, task), task, 0, now);
   else
     fs_engine_post_complete(e, task, now);
 }
@@ -66,7 +66,7 @@ static void gamma_event(void *state, fs_engine *e, uint32_t payload, fs_time now
 /* A fixed duration for readers that ask (the engine uses start). */
 static fs_time gamma_duration(void *state, const fs_program *p, int32_t task) {
   (void)state;
-  return (p->flags[task] & FS_HAS_TIME) ? p->value[task] : 0;
+  return (fs_task_flags(p, task) & FS_HAS_TIME) ? fs_task_value(p, task) : 0;
 }
 
 static int gamma_reset(void *state, const fs_program *p, fs_error *err) {

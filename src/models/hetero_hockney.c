@@ -23,18 +23,19 @@ static fs_time transfer(const fs_rank_pair_table *t, int32_t from, int32_t to, i
 static void hetero_hockney_start(void *state, fs_engine *engine, int32_t task, fs_time now) {
   const fs_rank_pair_model *m = state;
   const fs_program *p = fs_engine_program(engine);
-  int32_t i = p->rank[task], j = p->peer[task];
-  fs_time cost = p->kind[task] == FS_GET ? fs_time_add(transfer(&m->table, i, j, 0),
-                                                       transfer(&m->table, j, i, p->value[task]))
-                                         : transfer(&m->table, i, j, p->value[task]);
+  int32_t i = fs_task_rank(p, task), j = fs_task_peer(p, task);
+  fs_time cost = fs_task_kind_of(p, task) == FS_GET
+                     ? fs_time_add(transfer(&m->table, i, j, 0),
+                                   transfer(&m->table, j, i, fs_task_value(p, task)))
+                     : transfer(&m->table, i, j, fs_task_value(p, task));
   fs_engine_post_complete(engine, task, fs_time_add(now, cost));
 }
 
 static int hetero_hockney_send(void *state, fs_engine *engine, int32_t task, fs_time now) {
   const fs_rank_pair_model *m = state;
   const fs_program *p = fs_engine_program(engine);
-  fs_time arrival =
-      fs_time_add(now, transfer(&m->table, p->rank[task], p->peer[task], p->value[task]));
+  fs_time arrival = fs_time_add(now, transfer(&m->table, fs_task_rank(p, task),
+                                              fs_task_peer(p, task), fs_task_value(p, task)));
   fs_engine_post_local(engine, task, arrival);
   fs_engine_post_arrival(engine, task, arrival);
   return 0;

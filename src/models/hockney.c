@@ -18,8 +18,8 @@ typedef struct hockney {
 static void hockney_start(void *state, fs_engine *engine, int32_t task, fs_time now) {
   const hockney *m = state;
   const fs_program *p = fs_engine_program(engine);
-  fs_time cost = fs_time_add(m->alpha, fs_time_for_bytes(p->value[task], m->beta));
-  if (p->kind[task] == FS_GET) cost = fs_time_add(cost, m->alpha);
+  fs_time cost = fs_time_add(m->alpha, fs_time_for_bytes(fs_task_value(p, task), m->beta));
+  if (fs_task_kind_of(p, task) == FS_GET) cost = fs_time_add(cost, m->alpha);
   fs_engine_post_complete(engine, task, fs_time_add(now, cost));
 }
 
@@ -27,7 +27,7 @@ static int hockney_send(void *state, fs_engine *engine, int32_t task, fs_time no
   const hockney *m = state;
   const fs_program *p = fs_engine_program(engine);
   fs_time arrival =
-      fs_time_add(now, fs_time_add(m->alpha, fs_time_for_bytes(p->value[task], m->beta)));
+      fs_time_add(now, fs_time_add(m->alpha, fs_time_for_bytes(fs_task_value(p, task), m->beta)));
   fs_engine_post_local(engine, task, arrival);
   fs_engine_post_arrival(engine, task, arrival);
   return 0;
@@ -38,8 +38,8 @@ static int hockney_send(void *state, fs_engine *engine, int32_t task, fs_time no
 static int hockney_price(void *state, const fs_program *p, int32_t task, fs_time *latency,
                          fs_time *per_size) {
   const hockney *m = state;
-  *latency = p->kind[task] == FS_GET ? fs_time_mul(m->alpha, 2) : m->alpha;
-  *per_size = fs_time_for_bytes(p->value[task], m->beta);
+  *latency = fs_task_kind_of(p, task) == FS_GET ? fs_time_mul(m->alpha, 2) : m->alpha;
+  *per_size = fs_time_for_bytes(fs_task_value(p, task), m->beta);
   return 0;
 }
 

@@ -41,9 +41,9 @@ static fs_time message(const fs_rank_pair_table *t, int32_t i, int32_t j, int64_
 static void lmo_start(void *state, fs_engine *engine, int32_t task, fs_time now) {
   const fs_rank_pair_model *m = state;
   const fs_program *p = fs_engine_program(engine);
-  int32_t i = p->rank[task], j = p->peer[task];
-  int64_t size = p->value[task];
-  if (p->kind[task] == FS_GET) {
+  int32_t i = fs_task_rank(p, task), j = fs_task_peer(p, task);
+  int64_t size = fs_task_value(p, task);
+  if (fs_task_kind_of(p, task) == FS_GET) {
     fs_engine_post_local(engine, task, fs_time_add(now, processing(&m->table, i, 0)));
     fs_engine_post_remote(engine, task,
                           fs_time_add(now, fs_time_add(message(&m->table, i, j, 0),
@@ -57,11 +57,12 @@ static void lmo_start(void *state, fs_engine *engine, int32_t task, fs_time now)
 static int lmo_send(void *state, fs_engine *engine, int32_t task, fs_time now) {
   const fs_rank_pair_model *m = state;
   const fs_program *p = fs_engine_program(engine);
-  fs_time sent = fs_time_add(now, processing(&m->table, p->rank[task], p->value[task]));
+  fs_time sent =
+      fs_time_add(now, processing(&m->table, fs_task_rank(p, task), fs_task_value(p, task)));
   fs_engine_post_local(engine, task, sent);
   fs_engine_post_arrival(engine, task,
-                         fs_time_add(sent, wire(&m->table, p->rank[task], p->peer[task],
-                                                p->value[task])));
+                         fs_time_add(sent, wire(&m->table, fs_task_rank(p, task),
+                                                fs_task_peer(p, task), fs_task_value(p, task))));
   return 0;
 }
 
@@ -69,7 +70,7 @@ static fs_time lmo_receive(void *state, fs_engine *engine, int32_t task, fs_time
   const fs_rank_pair_model *m = state;
   const fs_program *p = fs_engine_program(engine);
   (void)now;
-  return processing(&m->table, p->peer[task], p->value[task]);
+  return processing(&m->table, fs_task_peer(p, task), fs_task_value(p, task));
 }
 
 /* The file describes a fixed set of ranks: any other count fails the run. */

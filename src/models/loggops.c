@@ -80,18 +80,18 @@ static fs_time loggops_available(void *state, const fs_engine *engine, int32_t t
                                  fs_time now) {
   const loggops *m = state;
   const fs_program *p = fs_engine_program(engine);
-  fs_time free_at = receiving ? m->receive_gap[nic_slot(m, p, p->peer[task], task)]
-                              : m->send_gap[nic_slot(m, p, p->rank[task], task)];
+  fs_time free_at = receiving ? m->receive_gap[nic_slot(m, p, fs_task_peer(p, task), task)]
+                              : m->send_gap[nic_slot(m, p, fs_task_rank(p, task), task)];
   return free_at > now ? free_at : now;
 }
 
 static int loggops_send(void *state, fs_engine *engine, int32_t task, fs_time now) {
   loggops *m = state;
   const fs_program *p = fs_engine_program(engine);
-  int64_t size = p->value[task];
+  int64_t size = fs_task_value(p, task);
   fs_time bytes_g, bytes_o;
   message_costs(m, size, &bytes_g, &bytes_o);
-  m->send_gap[nic_slot(m, p, p->rank[task], task)] = after(now, m->g, bytes_g);
+  m->send_gap[nic_slot(m, p, fs_task_rank(p, task), task)] = after(now, m->g, bytes_g);
   fs_engine_post_local(engine, task, after(now, m->o, bytes_o));
   fs_engine_post_arrival(engine, task, after(now, m->o, m->L));
   return size > m->S;
@@ -101,17 +101,17 @@ static fs_time loggops_receive(void *state, fs_engine *engine, int32_t task, fs_
   loggops *m = state;
   const fs_program *p = fs_engine_program(engine);
   fs_time bytes_g, bytes_o;
-  message_costs(m, p->value[task], &bytes_g, &bytes_o);
-  m->receive_gap[nic_slot(m, p, p->peer[task], task)] = after(now, m->g, bytes_g);
+  message_costs(m, fs_task_value(p, task), &bytes_g, &bytes_o);
+  m->receive_gap[nic_slot(m, p, fs_task_peer(p, task), task)] = after(now, m->g, bytes_g);
   return fs_time_add(m->o, bytes_o > bytes_g ? bytes_o : bytes_g);
 }
 
 static void loggops_start(void *state, fs_engine *engine, int32_t task, fs_time now) {
   loggops *m = state;
   const fs_program *p = fs_engine_program(engine);
-  int64_t size = p->value[task];
-  fs_time *gap = &m->send_gap[nic_slot(m, p, p->rank[task], task)];
-  if (p->kind[task] == FS_GET) {
+  int64_t size = fs_task_value(p, task);
+  fs_time *gap = &m->send_gap[nic_slot(m, p, fs_task_rank(p, task), task)];
+  if (fs_task_kind_of(p, task) == FS_GET) {
     *gap = fs_time_add(now, m->g);
     fs_engine_post_local(engine, task, fs_time_add(now, m->o));
     fs_engine_post_remote(engine, task,
@@ -130,8 +130,9 @@ static void loggops_start(void *state, fs_engine *engine, int32_t task, fs_time 
 static int loggops_price(void *state, const fs_program *p, int32_t task, fs_time *latency,
                          fs_time *per_size) {
   const loggops *m = state;
-  *latency = p->kind[task] == FS_GET ? fs_time_mul(m->L, 2) : m->L;
-  *per_size = p->kind[task] == FS_SEND ? 0 : per_extra_byte(p->value[task], m->G);
+  *latency = fs_task_kind_of(p, task) == FS_GET ? fs_time_mul(m->L, 2) : m->L;
+  *per_size = fs_task_kind_of(p, task) == FS_SEND ? 0
+                                                  : per_extra_byte(fs_task_value(p, task), m->G);
   return 0;
 }
 

@@ -97,8 +97,8 @@ static fs_time message(const lognp *m, int64_t size, int64_t stride) {
 static void lognp_start(void *state, fs_engine *engine, int32_t task, fs_time now) {
   const lognp *m = state;
   const fs_program *p = fs_engine_program(engine);
-  int64_t size = p->value[task], stride = fs_task_stride(p, task);
-  if (p->kind[task] == FS_GET) {
+  int64_t size = fs_task_value(p, task), stride = fs_task_stride(p, task);
+  if (fs_task_kind_of(p, task) == FS_GET) {
     fs_engine_post_local(engine, task, fs_time_add(now, sender_stage(m, 0, 0)));
     fs_engine_post_remote(engine, task,
                           fs_time_add(now,
@@ -112,7 +112,7 @@ static void lognp_start(void *state, fs_engine *engine, int32_t task, fs_time no
 static int lognp_send(void *state, fs_engine *engine, int32_t task, fs_time now) {
   const lognp *m = state;
   const fs_program *p = fs_engine_program(engine);
-  int64_t size = p->value[task];
+  int64_t size = fs_task_value(p, task);
   fs_time sent = fs_time_add(now, sender_stage(m, size, fs_task_stride(p, task)));
   fs_engine_post_local(engine, task, sent);
   fs_engine_post_arrival(engine, task, fs_time_add(sent, network_stage(m, size)));
@@ -123,7 +123,7 @@ static int lognp_send(void *state, fs_engine *engine, int32_t task, fs_time now)
 static fs_time lognp_receive(void *state, fs_engine *engine, int32_t task, fs_time now) {
   const fs_program *p = fs_engine_program(engine);
   (void)now;
-  return receiver_stage(state, p->value[task], fs_task_stride(p, task));
+  return receiver_stage(state, fs_task_value(p, task), fs_task_stride(p, task));
 }
 
 /* A strided transfer needs the l_mw columns. */
@@ -131,7 +131,7 @@ static int lognp_reset(void *state, const fs_program *p, fs_error *err) {
   const lognp *m = state;
   if (m->stride_count || !p->stride) return 0;
   for (int32_t t = 0; t < p->tasks; t++)
-    if (p->stride[t] && p->kind[t] >= FS_PUT) {
+    if (p->stride[t] && fs_task_kind_of(p, t) >= FS_PUT) {
       char name[24];
       return fs_error_set(err,
                           "lognp: task %s has stride=%lld but --param strides= lists no "

@@ -50,12 +50,13 @@ static void latencies(const pipelined *m, int64_t size, fs_time *alpha_p, fs_tim
 static void pipelined_start(void *state, fs_engine *engine, int32_t task, fs_time now) {
   const pipelined *m = state;
   const fs_program *p = fs_engine_program(engine);
-  int64_t size = p->value[task];
+  int64_t size = fs_task_value(p, task);
   fs_time alpha_p, alpha_r;
   latencies(m, size, &alpha_p, &alpha_r);
   fs_time local = fs_time_add(now, alpha_r);
-  fs_time flight = fs_time_add(p->kind[task] == FS_GET ? fs_time_mul(alpha_p, 2) : alpha_p,
-                               fs_time_for_bytes(size, m->beta));
+  fs_time flight =
+      fs_time_add(fs_task_kind_of(p, task) == FS_GET ? fs_time_mul(alpha_p, 2) : alpha_p,
+                  fs_time_for_bytes(size, m->beta));
   fs_time remote = fs_time_add(local, flight);
   if (remote <= local) {
     fs_engine_post_complete(engine, task, local);
@@ -69,10 +70,10 @@ static int pipelined_send(void *state, fs_engine *engine, int32_t task, fs_time 
   const pipelined *m = state;
   const fs_program *p = fs_engine_program(engine);
   fs_time alpha_p, alpha_r;
-  latencies(m, p->value[task], &alpha_p, &alpha_r);
+  latencies(m, fs_task_value(p, task), &alpha_p, &alpha_r);
   fs_time local = fs_time_add(now, alpha_r);
   fs_time arrival =
-      fs_time_add(local, fs_time_add(alpha_p, fs_time_for_bytes(p->value[task], m->beta)));
+      fs_time_add(local, fs_time_add(alpha_p, fs_time_for_bytes(fs_task_value(p, task), m->beta)));
   fs_engine_post_local(engine, task, local);
   fs_engine_post_arrival(engine, task, arrival > local ? arrival : local);
   return 0;
@@ -85,9 +86,9 @@ static int pipelined_price(void *state, const fs_program *p, int32_t task, fs_ti
                            fs_time *per_size) {
   const pipelined *m = state;
   fs_time alpha_p, alpha_r;
-  latencies(m, p->value[task], &alpha_p, &alpha_r);
-  *latency = p->kind[task] == FS_GET ? fs_time_mul(alpha_p, 2) : alpha_p;
-  *per_size = fs_time_for_bytes(p->value[task], m->beta);
+  latencies(m, fs_task_value(p, task), &alpha_p, &alpha_r);
+  *latency = fs_task_kind_of(p, task) == FS_GET ? fs_time_mul(alpha_p, 2) : alpha_p;
+  *per_size = fs_time_for_bytes(fs_task_value(p, task), m->beta);
   if (*latency < 0) *per_size = fs_time_add(*per_size, *latency), *latency = 0;
   if (*per_size < 0) *per_size = 0;
   return 0;

@@ -55,7 +55,7 @@ fs_platform *fs_platform_parameters_build(const fs_platform_parameters *pp, int3
 
 static int has_concurrent(const fs_program *p) {
   for (int32_t t = 0; t < p->tasks; t++)
-    if (p->kind[t] >= FS_SLEEP && (p->flags[t] & FS_CONCURRENT)) return 1;
+    if (fs_task_kind_of(p, t) >= FS_SLEEP && (fs_task_flags(p, t) & FS_CONCURRENT)) return 1;
   return 0;
 }
 

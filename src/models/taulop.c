@@ -122,7 +122,7 @@ static int64_t segment_bytes(const message *g, int32_t j) {
 static void deliver(taulop *m, fs_engine *e, int32_t record, fs_time now) {
   message *g = &m->messages[record];
   const fs_program *p = fs_engine_program(e);
-  if (p->kind[g->task] == FS_SEND)
+  if (fs_task_kind_of(p, g->task) == FS_SEND)
     fs_engine_post_arrival(e, g->task, now);
   else
     fs_engine_post_remote(e, g->task, now);
@@ -198,13 +198,13 @@ static void begin_message(taulop *m, fs_engine *e, int32_t task, fs_time now) {
     fs_engine_fail(e, "out of memory for the messages of the taulop model");
     return;
   }
-  int32_t from = p->kind[task] == FS_GET ? p->peer[task] : p->rank[task];
-  int32_t to = p->kind[task] == FS_GET ? p->rank[task] : p->peer[task];
+  int32_t from = fs_task_kind_of(p, task) == FS_GET ? fs_task_peer(p, task) : fs_task_rank(p, task);
+  int32_t to = fs_task_kind_of(p, task) == FS_GET ? fs_task_rank(p, task) : fs_task_peer(p, task);
   message *g = &m->messages[record];
   *g = (message){.task = task,
                  .source_node = fs_platform_node_of(m->platform, from),
                  .target_node = fs_platform_node_of(m->platform, to),
-                 .bytes = p->value[task]};
+                 .bytes = fs_task_value(p, task)};
   g->local_node = g->source_node == g->target_node;
   g->segment = m->segment > 0 && g->bytes > m->segment ? m->segment : (g->bytes > 0 ? g->bytes : 1);
   int64_t segments = g->local_node ? segments_of(g->bytes, g->segment) : 1;
@@ -215,7 +215,7 @@ static void begin_message(taulop *m, fs_engine *e, int32_t task, fs_time now) {
   }
   g->segments = segments < 1 ? 1 : (int32_t)segments;
   fs_time o = overhead(m, g->local_node ? 0 : 1, g->bytes);
-  if (p->kind[task] == FS_GET) fs_engine_post_local(e, task, fs_time_add(now, o));
+  if (fs_task_kind_of(p, task) == FS_GET) fs_engine_post_local(e, task, fs_time_add(now, o));
   fs_engine_post_model_event(e, fs_time_add(now, o), (uint32_t)record | START_FLAG);
 }
 
@@ -352,9 +352,10 @@ static int taulop_price(void *state, const fs_program *p, int32_t task, fs_time 
                         fs_time *per_size) {
   const taulop *m = state;
   if (!m->platform) return -1;
-  int get = p->kind[task] == FS_GET;
-  int32_t from = get ? p->peer[task] : p->rank[task], to = get ? p->rank[task] : p->peer[task];
-  int64_t bytes = p->value[task];
+  int get = fs_task_kind_of(p, task) == FS_GET;
+  int32_t from = get ? fs_task_peer(p, task) : fs_task_rank(p, task),
+          to = get ? fs_task_rank(p, task) : fs_task_peer(p, task);
+  int64_t bytes = fs_task_value(p, task);
   int same_node = fs_platform_node_of(m->platform, from) == fs_platform_node_of(m->platform, to);
   /* channel of each leg after the CPU part: same node: (put,) get; other: (L0,) L1, L0 */
   int legs[3], count = 0;

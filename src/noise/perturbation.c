@@ -41,15 +41,15 @@ static fs_time occupation_end(noisy_run *r, int32_t rank, int takes_cpu, int com
 static fs_time task_occupation_end(noisy_run *r, int32_t task, int compute, fs_time at,
                                    fs_time now) {
   const fs_program *p = r->program;
-  return occupation_end(r, p->rank[task], fs_task_takes_cpu(p, task), compute, r->started[task], at,
-                        now);
+  return occupation_end(r, fs_task_rank(p, task), fs_task_takes_cpu(p, task), compute,
+                        r->started[task], at, now);
 }
 
 /* The whole interval from task's start to `at` under net noise. */
 static fs_time net_from_start(noisy_run *r, int32_t task, fs_time at, fs_time now) {
   fs_time start = r->started[task];
-  return not_before(now, fs_time_add(start,
-                                     perturb(r, FS_NOISE_NET, r->program->rank[task], at - start)));
+  return not_before(now, fs_time_add(start, perturb(r, FS_NOISE_NET, fs_task_rank(r->program, task),
+                                                    at - start)));
 }
 
 static void reset(void *state) {
@@ -66,7 +66,7 @@ static void start(void *state, int32_t task, fs_time now) {
  * transfer (net noise on the whole). */
 static fs_time complete(void *state, int32_t task, fs_time at, fs_time now) {
   noisy_run *r = state;
-  switch (r->program->kind[task]) {
+  switch (fs_task_kind_of(r->program, task)) {
     case FS_START:
     case FS_PROXY: return at;
     case FS_SLEEP: return task_occupation_end(r, task, 0, at, now);
@@ -95,8 +95,8 @@ static fs_time transfer(void *state, int32_t task, fs_time at, fs_time *local, f
   else if (at < *local)
     arrival = net_from_start(r, task, at, now);
   else
-    arrival =
-        fs_time_add(noisy_local, perturb(r, FS_NOISE_NET, r->program->rank[task], at - *local));
+    arrival = fs_time_add(noisy_local,
+                          perturb(r, FS_NOISE_NET, fs_task_rank(r->program, task), at - *local));
   *local = noisy_local;
   return arrival;
 }
@@ -104,7 +104,7 @@ static fs_time transfer(void *state, int32_t task, fs_time at, fs_time *local, f
 /* The receiver's CPU time for a message: an occupation of the receiver. */
 static fs_time receive(void *state, int32_t send, fs_time end, fs_time now) {
   noisy_run *r = state;
-  return occupation_end(r, r->program->peer[send], 1, 0, now, end, now);
+  return occupation_end(r, fs_task_peer(r->program, send), 1, 0, now, end, now);
 }
 
 static int64_t bytes(const void *state) {

@@ -242,7 +242,8 @@ static fs_program *generate(sweep_worker *w, const sweep_job *j, fs_data_flow *f
                             .size = g->sizes[j->size],
                             .rounds = 1,
                             .platform = platform,
-                            .flow = g->check ? flow : NULL};
+                            .flow = g->check ? flow : NULL,
+                            .symmetric = !g->check}; /* only run: templates where they fit */
   fs_algorithm_spec_apply(spec, &o);
   fs_program *p = spec->generator->generate(&o, err);
   fs_platform_free(platform);

@@ -5,7 +5,10 @@
  * row's peak RSS is its own (tools/bench/engine, tools/bench/goal).
  * usage: bench_engine RANKS [--header] [--pattern NAME] [--model NAME]
  *                           [--size BYTES] [--schedule TEXT] [--param KEY=VALUE]...
- * (a pattern that takes a --schedule gets "auto" unless one is given) */
+ *                           [--symmetric]
+ * (a pattern that takes a --schedule gets "auto" unless one is given;
+ * --symmetric: a rank-symmetric program where the generator builds one,
+ * core/symmetric.h, as the sweep runs them) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,13 +31,15 @@ int main(int argc, char **argv) {
     return 2;
   }
   const char *pattern = "allreduce-rd", *model = "pipelined", *schedule = NULL;
-  int header = 0;
+  int header = 0, symmetric = 0;
   int64_t size = 8;
   fs_parameter items[32];
   fs_parameters params = {.items = items};
   for (int i = 2; i < argc; i++) {
     if (strcmp(argv[i], "--header") == 0)
       header = 1;
+    else if (strcmp(argv[i], "--symmetric") == 0)
+      symmetric = 1;
     else if (strcmp(argv[i], "--pattern") == 0 && i + 1 < argc)
       pattern = argv[++i];
     else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc)
@@ -66,7 +71,10 @@ int main(int argc, char **argv) {
            "gen_s", "sim_s", "total_s", "events/s", "peak_MiB", "peak_B/task", "held_B/task",
            "makespan_ns");
   fs_error err = {{0}};
-  fs_generator_options options = {.ranks = atoi(argv[1]), .size = size, .rounds = 1};
+  fs_generator_options options = {.ranks = atoi(argv[1]),
+                                  .size = size,
+                                  .rounds = 1,
+                                  .symmetric = symmetric};
   if (generator->options & FS_GEN_SCHEDULE) options.schedule = schedule ? schedule : "auto";
   double t0 = now();
   fs_program *program = generator->generate(&options, &err);
