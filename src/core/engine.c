@@ -17,7 +17,10 @@
 #include "core/engine_state.h"
 
 static int has_two_sided(const fs_program *p) {
-  for (int32_t t = 0; t < p->tasks; t++)
+  const fs_symmetric *s = p->symmetric;
+  for (int32_t k = 0; s && k < s->count; k++) /* a template: its tasks are every rank's */
+    if (s->task[k].kind == FS_SEND || s->task[k].kind == FS_RECV) return 1;
+  for (int32_t t = 0; !s && t < p->tasks; t++)
     if (fs_task_kind_of(p, t) == FS_SEND || fs_task_kind_of(p, t) == FS_RECV) return 1;
   return 0;
 }
