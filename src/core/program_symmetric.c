@@ -25,6 +25,7 @@ fs_program *fs_program_new_symmetric(int32_t ranks, int32_t width, int32_t block
   int32_t count = width * blocks;
   fs_template_task *task = s ? calloc((size_t)count + 1, sizeof *task) : NULL;
   if (!p || !task) {
+    free(task);
     free(s);
     fs_program_free(p);
     return NULL;
