@@ -4,7 +4,6 @@
  * prefixes (txt2bin's re2c rules there have no identifier to compete with).
  * The labels of the open rank block map to task ids through a name_index
  * whose strings are the task names themselves ("rR." + label). */
-#define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) */
 #include "formats/goal_reader.h"
 
 #include <stdarg.h>
@@ -13,22 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <pthread.h>
-#include <sys/mman.h>
 
 #include "formats/name_index.h"
 #include "formats/read_program.h"
-
-#if !defined(MADV_DONTNEED) || !defined(MADV_HUGEPAGE)
-/* hidden when <features.h> came before _DEFAULT_SOURCE (the alloc_faults
- * build forces a header in first): Linux's declaration and values */
-int madvise(void *address, size_t length, int advice);
-#ifndef MADV_DONTNEED
-#define MADV_DONTNEED 4
-#endif
-#ifndef MADV_HUGEPAGE
-#define MADV_HUGEPAGE 14
-#endif
-#endif
 
 #define LABELS_FIRST 64                     /* label table slots at the start of a block */
 #define LABELS_KEEP 256                     /* a larger table is freed at '}', not cleared */
@@ -622,24 +608,17 @@ static int block_line(goal_reader *r, const char *line, size_t length, const cha
 
 #define RELEASE_EVERY ((size_t)32 << 20) /* bytes of a mapped file between page releases */
 
-/* Asks for huge pages under a large array (fewer page faults while it
- * fills: the kernel's fault path is a fifth of the reading); only the
- * 2 MiB-aligned middle of it can have them. */
-static void huge_pages(void *array, size_t bytes) {
-  uintptr_t huge = (uintptr_t)2 << 20, start = ((uintptr_t)array + huge - 1) & ~(huge - 1);
-  uintptr_t end = ((uintptr_t)array + bytes) & ~(huge - 1);
-  if (array && end > start) madvise((void *)start, end - start, MADV_HUGEPAGE);
-}
-
 static void huge_program(goal_reader *r) {
   fs_program *p = r->p;
   size_t n = (size_t)p->capacity;
-  huge_pages(p->kind, n), huge_pages(p->flags, n), huge_pages(p->rank, 4 * n);
-  huge_pages(p->peer, 4 * n), huge_pages(p->value, 8 * n), huge_pages(p->need, 4 * n);
-  huge_pages(p->tag, 4 * n), huge_pages(p->name_at, 8 * n);
-  huge_pages(p->names, (size_t)p->names_capacity);
-  huge_pages(r->successor_at, 4 * (size_t)r->at_capacity);
-  huge_pages(r->successor, 4 * (size_t)r->successor_capacity);
+  fs_memory_huge_pages(p->kind, n), fs_memory_huge_pages(p->flags, n),
+      fs_memory_huge_pages(p->rank, 4 * n);
+  fs_memory_huge_pages(p->peer, 4 * n), fs_memory_huge_pages(p->value, 8 * n),
+      fs_memory_huge_pages(p->need, 4 * n);
+  fs_memory_huge_pages(p->tag, 4 * n), fs_memory_huge_pages(p->name_at, 8 * n);
+  fs_memory_huge_pages(p->names, (size_t)p->names_capacity);
+  fs_memory_huge_pages(r->successor_at, 4 * (size_t)r->at_capacity);
+  fs_memory_huge_pages(r->successor, 4 * (size_t)r->successor_capacity);
 }
 
 /* What a byte of input makes, measured on the first block. */

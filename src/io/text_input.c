@@ -473,3 +473,9 @@ int fs_text_input_error(const fs_text_input *in, int64_t column, fs_error *err, 
   va_end(args);
   return -1;
 }
+
+void fs_memory_huge_pages(void *array, size_t bytes) {
+  uintptr_t huge = (uintptr_t)2 << 20, start = ((uintptr_t)array + huge - 1) & ~(huge - 1);
+  uintptr_t end = ((uintptr_t)array + bytes) & ~(huge - 1);
+  if (array && end > start) madvise((void *)start, end - start, MADV_HUGEPAGE);
+}
