@@ -24,31 +24,20 @@ void fs_event_queue_clear(fs_event_queue *q) {
   q->last = 0;
 }
 
-/* Bucket of a time relative to the last pop: 0 when equal, else 1 + the
- * index of the highest differing bit. */
-static int bucket_of(fs_time last, fs_time time) {
-  uint64_t differ = (uint64_t)last ^ (uint64_t)time;
-  return differ == 0 ? 0 : 64 - __builtin_clzll(differ);
-}
-
-static int append(fs_event_bucket *b, fs_time time, uint64_t payload) {
-  if (b->count == b->capacity) {
-    int64_t want = b->capacity ? b->capacity * 2 : 256;
-    fs_event *bigger = realloc(b->items, (size_t)want * sizeof *bigger);
-    if (!bigger) return -1;
-    b->items = bigger;
-    b->capacity = want;
-  }
-  b->items[b->count].time = time;
-  b->items[b->count].payload = payload;
-  b->count++;
+int fs_event_queue_grow(fs_event_bucket *b) {
+  int64_t want = b->capacity ? b->capacity * 2 : 256;
+  fs_event *bigger = realloc(b->items, (size_t)want * sizeof *bigger);
+  if (!bigger) return -1;
+  b->items = bigger;
+  b->capacity = want;
   return 0;
 }
 
-int fs_event_queue_push(fs_event_queue *q, fs_time time, uint64_t payload) {
-  if (time < q->last) return -1;
-  if (append(&q->bucket[bucket_of(q->last, time)], time, payload)) return -1;
-  q->size++;
+static int append(fs_event_bucket *b, fs_time time, uint64_t payload) {
+  if (b->count == b->capacity && fs_event_queue_grow(b)) return -1;
+  b->items[b->count].time = time;
+  b->items[b->count].payload = payload;
+  b->count++;
   return 0;
 }
 
@@ -69,7 +58,8 @@ static int refill(fs_event_queue *q) {
   q->last = minimum;
   for (int64_t k = 0; k < b->count; k++) {
     fs_event *e = &b->items[k];
-    if (append(&q->bucket[bucket_of(minimum, e->time)], e->time, e->payload)) return -1;
+    if (append(&q->bucket[fs_event_queue_bucket_of(minimum, e->time)], e->time, e->payload))
+      return -1;
   }
   b->count = 0;
   return 1;
@@ -81,7 +71,7 @@ fs_time fs_event_queue_next_time(fs_event_queue *q) {
   return status > 0 ? q->bucket[0].items[q->bucket[0].head].time : -1;
 }
 
-int fs_event_queue_pop(fs_event_queue *q, fs_event *out) {
+int fs_event_queue_pop_later(fs_event_queue *q, fs_event *out) {
   if (q->size == 0) return 0;
   int status = refill(q);
   if (status <= 0) return status;

@@ -41,8 +41,26 @@ void fs_event_queue_free(fs_event_queue *q);
 int64_t fs_event_queue_bytes(const fs_event_queue *q);
 /* Empties the queue but keeps its memory (for the next run). */
 void fs_event_queue_clear(fs_event_queue *q);
-/* Returns -1 when time is earlier than the last pop or memory runs out. */
-int fs_event_queue_push(fs_event_queue *q, fs_time time, uint64_t payload);
+/* Doubles a full bucket's room (out of line: rare); -1 when memory runs out. */
+int fs_event_queue_grow(fs_event_bucket *b);
+/* Bucket of a time relative to the last pop: 0 when equal, else 1 + the
+ * index of the highest differing bit. */
+static inline int fs_event_queue_bucket_of(fs_time last, fs_time time) {
+  uint64_t differ = (uint64_t)last ^ (uint64_t)time;
+  return differ == 0 ? 0 : 64 - __builtin_clzll(differ);
+}
+/* Returns -1 when time is earlier than the last pop or memory runs out.
+ * Inline: the engine pushes about once per event. */
+static inline int fs_event_queue_push(fs_event_queue *q, fs_time time, uint64_t payload) {
+  if (time < q->last) return -1;
+  fs_event_bucket *b = &q->bucket[fs_event_queue_bucket_of(q->last, time)];
+  if (b->count == b->capacity && fs_event_queue_grow(b)) return -1;
+  b->items[b->count].time = time;
+  b->items[b->count].payload = payload;
+  b->count++;
+  q->size++;
+  return 0;
+}
 /* Whether events of the time last popped remain (without reordering). */
 static inline int fs_event_queue_has_current(const fs_event_queue *q) {
   return q->bucket[0].head < q->bucket[0].count;
@@ -57,8 +75,16 @@ static inline const fs_event *fs_event_queue_peek(const fs_event_queue *q, int64
  * while reordering (the queue is then unusable). Advances the last time to
  * the returned one: no push may be earlier afterwards. */
 fs_time fs_event_queue_next_time(fs_event_queue *q);
+/* fs_event_queue_pop when no event of the time last popped is left. */
+int fs_event_queue_pop_later(fs_event_queue *q, fs_event *out);
 /* Removes the next event into *out; returns 1, 0 when empty, -1 when
- * memory ran out. */
-int fs_event_queue_pop(fs_event_queue *q, fs_event *out);
+ * memory ran out. Inline: most pops take an event of the current time. */
+static inline int fs_event_queue_pop(fs_event_queue *q, fs_event *out) {
+  fs_event_bucket *zero = &q->bucket[0];
+  if (zero->head == zero->count) return fs_event_queue_pop_later(q, out);
+  *out = zero->items[zero->head++];
+  q->size--;
+  return 1;
+}
 
 #endif

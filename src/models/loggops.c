@@ -54,7 +54,8 @@ static fs_time after(fs_time now, fs_time a, fs_time b) {
   return fs_time_add(now, fs_time_add(a, b));
 }
 
-static int64_t nic_slot(const loggops *m, const fs_program *p, int32_t rank, int32_t task) {
+static FS_INLINE int64_t nic_slot(const loggops *m, const fs_program *p, int32_t rank,
+                                  int32_t task) {
   return (int64_t)fs_program_slot(p, rank) * m->nics + fs_task_nic(p, task);
 }
 
