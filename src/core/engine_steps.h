@@ -97,26 +97,26 @@ static inline void prefetch_dispatch(const fs_engine *e, int32_t i, int all) {
 
 /* ---- CPUs: waiting lists and dispatch ---- */
 
-static int32_t cpu_of(const fs_engine *e, int32_t rank, int32_t task) {
+static FS_INLINE int32_t cpu_of(const fs_engine *e, int32_t rank, int32_t task) {
   return fs_program_slot(e->program, rank) * e->program->cpus + fs_task_cpu(e->program, task);
 }
 
 /* A waiting entry's order: its place; within one place (the tasks one
  * start releases), sends, then recvs, then the rest, each first released
  * first (LogGOPSim sorts each batch of newly ready operations by type). */
-static uint64_t waiting_key(const fs_engine *e, int32_t task) {
+static FS_INLINE uint64_t waiting_key(const fs_engine *e, int32_t task) {
   fs_task_kind kind = fs_task_kind_of(e->program, task);
   return (uint64_t)e->task[task].place << 2 | (kind == FS_SEND ? 0u : kind == FS_RECV ? 1u : 2u);
 }
 
 /* A recv that is posted without taking its CPU. */
-static int posted_free(const fs_program *p, int32_t task) {
+static FS_INLINE int posted_free(const fs_program *p, int32_t task) {
   return fs_task_kind_of(p, task) == FS_RECV && !(fs_task_flags(p, task) & FS_BLOCKING);
 }
 
 /* What a CPU can do now: its first task if it is free, its first recv if
  * it is free or that recv is due; -1 if nothing. */
-static int32_t cpu_next(const fs_engine *e, int32_t c) {
+static FS_INLINE int32_t cpu_next(const fs_engine *e, int32_t c) {
   const cpu_state *cpu = &e->cpus[c];
   if (cpu->recv_head < 0) return cpu->busy ? -1 : cpu->head;
   int32_t task = cpu->busy ? -1 : cpu->head;
@@ -199,13 +199,13 @@ static void make_heap(fs_engine *e) {
 
 /* Outside a round the keys may still change (a message placed early
  * arrives): requests are only listed, and the round keys them. */
-static void list_dispatch(fs_engine *e, int32_t c, int32_t next) {
+static void list_dispatch(fs_engine *e, int32_t c) {
   e->cpus[c].dispatch_pending = 1;
   if (!e->in_round) {
     e->dispatch[e->dispatch_count++].cpu = c;
     return;
   }
-  dispatch_entry item = {waiting_key(e, next), c};
+  dispatch_entry item = {waiting_key(e, cpu_next(e, c)), c};
   if (e->as_heap) {
     e->dispatch[e->dispatch_count] = item;
     sift_up(e, e->dispatch_count++);
@@ -219,11 +219,12 @@ static void list_dispatch(fs_engine *e, int32_t c, int32_t next) {
     e->dispatch[e->dispatch_count++] = item;
 }
 
+/* Lists a CPU that can do something now (cpu_next would not be -1:
+ * without comparing keys, which only a round needs). */
 static inline void request_dispatch(fs_engine *e, int32_t c) {
   const cpu_state *cpu = &e->cpus[c];
   if (cpu->dispatch_pending || (cpu->busy && cpu->due < 0)) return;
-  int32_t next = cpu_next(e, c);
-  if (next >= 0) list_dispatch(e, c, next);
+  if (cpu->recv_head >= 0 || (!cpu->busy && cpu->head >= 0)) list_dispatch(e, c);
 }
 
 static int32_t next_dispatch(fs_engine *e) {
@@ -505,21 +506,21 @@ static void make_ready(fs_engine *e, int32_t task, uint32_t place) {
     start_task(e, task);
 }
 
-static void free_cpu(fs_engine *e, int32_t c) {
+static FS_INLINE void free_cpu(fs_engine *e, int32_t c) {
   e->cpus[c].busy = 0;
   e->cpus[c].due = -1; /* all its recvs can go now */
   if (e->pools) release_cpu_core(e, c);
   request_dispatch(e, c);
 }
 
-static void extend_finish(fs_engine *e, int32_t rank) {
+static FS_INLINE void extend_finish(fs_engine *e, int32_t rank) {
   int32_t r = fs_program_slot(e->program, rank);
   if (e->finish[r] < e->now) e->finish[r] = e->now;
 }
 
 /* Where a transfer's data lands: a put at its peer; a get, a send (its
  * completion) and a recv at home. */
-static int32_t delivered_at(const fs_program *p, int32_t task) {
+static FS_INLINE int32_t delivered_at(const fs_program *p, int32_t task) {
   return fs_task_kind_of(p, task) == FS_PUT ? fs_task_peer(p, task) : fs_task_rank(p, task);
 }
 
@@ -698,7 +699,7 @@ static void handle_complete(fs_engine *e, int32_t task) {
 }
 
 /* The CPU a message of `send` uses at its receiver. */
-static int32_t receiving_cpu(const fs_engine *e, int32_t send) {
+static FS_INLINE int32_t receiving_cpu(const fs_engine *e, int32_t send) {
   return cpu_of(e, fs_task_peer(e->program, send), send);
 }
 

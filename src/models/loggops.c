@@ -27,10 +27,12 @@ typedef struct loggops {
   fs_time *send_gap, *receive_gap; /* per rank and NIC: when the NIC is free */
   int64_t nic_slots;
   int32_t nics;
-  /* (s-1)G and (s-1)O of the last size priced: a collective sends one size
-   * again and again, and fs_time_for_bytes divides */
+  /* The costs of the last size priced: a collective sends one size again
+   * and again, and fs_time_for_bytes divides. The sums are the ones the
+   * send and the receipt add to now (saturated as they were, units.h). */
   int64_t cached_size;
-  fs_time cached_G, cached_O;
+  fs_time cached_gap, cached_cpu, cached_hold; /* g + (s-1)G, o + (s-1)O, o + max */
+  fs_time cached_flight;                       /* o + L (any size) */
 } loggops;
 
 /* (s-1)*per_byte, with no negative cost for empty messages */
@@ -38,15 +40,16 @@ static fs_time per_extra_byte(int64_t size, fs_per_byte per_byte) {
   return size > 1 ? fs_time_for_bytes(size - 1, per_byte) : 0;
 }
 
-/* (s-1)G and (s-1)O of a message of `size` bytes, as per_extra_byte. */
-static void message_costs(loggops *m, int64_t size, fs_time *bytes_g, fs_time *bytes_o) {
-  if (size != m->cached_size) {
-    m->cached_G = per_extra_byte(size, m->G);
-    m->cached_O = per_extra_byte(size, m->O);
-    m->cached_size = size;
-  }
-  *bytes_g = m->cached_G;
-  *bytes_o = m->cached_O;
+/* Prices a message of `size` bytes into the cache (above), unless it is
+ * the size priced last. */
+static void message_costs(loggops *m, int64_t size) {
+  if (size == m->cached_size) return;
+  fs_time bytes_g = per_extra_byte(size, m->G), bytes_o = per_extra_byte(size, m->O);
+  m->cached_gap = fs_time_add(m->g, bytes_g);
+  m->cached_cpu = fs_time_add(m->o, bytes_o);
+  m->cached_hold = fs_time_add(m->o, bytes_o > bytes_g ? bytes_o : bytes_g);
+  m->cached_flight = fs_time_add(m->o, m->L);
+  m->cached_size = size;
 }
 
 /* now + a + b, saturated (units.h). */
@@ -90,21 +93,19 @@ static int loggops_send(void *state, fs_engine *engine, int32_t task, fs_time no
   loggops *m = state;
   const fs_program *p = fs_engine_program(engine);
   int64_t size = fs_task_value(p, task);
-  fs_time bytes_g, bytes_o;
-  message_costs(m, size, &bytes_g, &bytes_o);
-  m->send_gap[nic_slot(m, p, fs_task_rank(p, task), task)] = after(now, m->g, bytes_g);
-  fs_engine_post_local(engine, task, after(now, m->o, bytes_o));
-  fs_engine_post_arrival(engine, task, after(now, m->o, m->L));
+  message_costs(m, size);
+  m->send_gap[nic_slot(m, p, fs_task_rank(p, task), task)] = fs_time_add(now, m->cached_gap);
+  fs_engine_post_local(engine, task, fs_time_add(now, m->cached_cpu));
+  fs_engine_post_arrival(engine, task, fs_time_add(now, m->cached_flight));
   return size > m->S;
 }
 
 static fs_time loggops_receive(void *state, fs_engine *engine, int32_t task, fs_time now) {
   loggops *m = state;
   const fs_program *p = fs_engine_program(engine);
-  fs_time bytes_g, bytes_o;
-  message_costs(m, fs_task_value(p, task), &bytes_g, &bytes_o);
-  m->receive_gap[nic_slot(m, p, fs_task_peer(p, task), task)] = after(now, m->g, bytes_g);
-  return fs_time_add(m->o, bytes_o > bytes_g ? bytes_o : bytes_g);
+  message_costs(m, fs_task_value(p, task));
+  m->receive_gap[nic_slot(m, p, fs_task_peer(p, task), task)] = fs_time_add(now, m->cached_gap);
+  return m->cached_hold;
 }
 
 static void loggops_start(void *state, fs_engine *engine, int32_t task, fs_time now) {
