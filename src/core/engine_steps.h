@@ -7,7 +7,7 @@
  * of the run: the steps are compiled once for each kind, so an explicit
  * program's reads stay plain array reads (engine.c picks one per run).
  *
- * Sections: prefetching; CPUs: waiting lists and dispatch; cores of a
+ * Sections: CPUs: waiting lists and dispatch; cores of a
  * platform; tasks; two-sided; events; the run. */
 #ifndef FS_ENGINE_RUN
 #error "define FS_ENGINE_RUN and FS_PROGRAM_EXPLICIT or FS_PROGRAM_SYMMETRIC first"
@@ -21,78 +21,6 @@
 /* The engine's own remote completions (a match, a receipt): not perturbed. */
 static void post_remote_now(fs_engine *e, int32_t task) {
   fs_engine_post_event(e, e->now, (uint64_t)task << EVENT_BITS | EVENT_REMOTE);
-}
-
-/* ---- prefetching ----
- * A run of many ranks is memory-bound: each instant touches every rank, so
- * most reads of a task's fields miss the cache. The events of this instant
- * are known in advance (the queue's current bucket): the loop fetches the
- * fields of the event PREFETCH_FAR steps ahead, and what those fields point
- * to (CPU, successors, the recv a receipt completes) PREFETCH_NEAR steps
- * ahead, once they have arrived. Hints only: no result depends on them.
- * The event loop prefetches in two-sided runs only: one-sided runs keep
- * their instructions (their steps read few fields). */
-enum { PREFETCH_FAR = 16, PREFETCH_NEAR = 8 };
-
-/* What waiting_key reads. */
-static inline void prefetch_key(const fs_engine *e, int32_t t) {
-  if (e->program->kind) __builtin_prefetch(&e->program->kind[t]); /* (a template: none) */
-  __builtin_prefetch(&e->task[t]);
-}
-
-static inline void prefetch_fields(const fs_engine *e, int32_t t) {
-  const fs_program *p = e->program;
-  if (p->kind) { /* (a rank-symmetric program's fields are its template) */
-    __builtin_prefetch(&p->kind[t]);
-    __builtin_prefetch(&p->flags[t]);
-    __builtin_prefetch(&p->rank[t]);
-    __builtin_prefetch(&p->peer[t]);
-    __builtin_prefetch(&p->value[t]);
-    __builtin_prefetch(&p->successor_at[t]);
-  }
-  __builtin_prefetch(&e->task[t], 1);
-  if (e->two_sided) __builtin_prefetch(&e->two_sided[t], 1);
-}
-
-static inline void prefetch_far(const fs_engine *e) {
-  const fs_event *ahead = fs_event_queue_peek(&e->queue, PREFETCH_FAR);
-  if (ahead && (ahead->payload & ((1 << EVENT_BITS) - 1)) <= EVENT_RECEIVED)
-    prefetch_fields(e, (int32_t)(ahead->payload >> EVENT_BITS));
-}
-
-/* The rank's CPU (its first) and finish time, and the task's successors. */
-static inline void prefetch_near(const fs_engine *e) {
-  const fs_program *p = e->program;
-  const fs_event *ahead = fs_event_queue_peek(&e->queue, PREFETCH_NEAR);
-  if (!ahead) return;
-  int32_t t = (int32_t)(ahead->payload >> EVENT_BITS);
-  int kind = (int)(ahead->payload & ((1 << EVENT_BITS) - 1));
-  if (kind == EVENT_MODEL || kind == EVENT_COMPUTE || kind == EVENT_RETRY) return;
-  int32_t rank = kind >= EVENT_ARRIVAL ? fs_task_peer(p, t) : fs_task_rank(p, t);
-  if (!p->slot_rank && rank >= 0) {
-    __builtin_prefetch(&e->cpus[(int64_t)rank * p->cpus], 1);
-    __builtin_prefetch(&e->finish[rank], 1);
-    if (e->queues) __builtin_prefetch(&e->queues[rank], 1);
-  }
-  if (kind != EVENT_ARRIVAL && kind != EVENT_RECEIVED) {
-    if (p->successor) __builtin_prefetch(&p->successor[p->successor_at[t]]);
-  } else if (kind == EVENT_RECEIVED && (e->two_sided[t] & RECEIVED_INTO)) {
-    prefetch_fields(e, e->task[t].next);
-  }
-}
-
-/* In a dispatch round the CPUs are mostly served in the order they were
- * listed: the state of the CPU listed PREFETCH_FAR places on from entry i,
- * and what its next entries' keys read (all) or what starting them reads
- * (all fields) PREFETCH_NEAR places on. */
-static inline void prefetch_dispatch(const fs_engine *e, int32_t i, int all) {
-  if (i + PREFETCH_FAR < e->dispatch_count)
-    __builtin_prefetch(&e->cpus[e->dispatch[i + PREFETCH_FAR].cpu]);
-  if (i + PREFETCH_NEAR >= e->dispatch_count) return;
-  const cpu_state *cpu = &e->cpus[e->dispatch[i + PREFETCH_NEAR].cpu];
-  int32_t task = cpu->head, recv = cpu->recv_head;
-  if (task >= 0) all ? prefetch_fields(e, task) : prefetch_key(e, task);
-  if (recv >= 0) all ? prefetch_fields(e, recv) : prefetch_key(e, recv);
 }
 
 /* ---- CPUs: waiting lists and dispatch ---- */
@@ -252,7 +180,6 @@ static void begin_round(fs_engine *e) {
   if (e->dispatch_count == 1) return; /* served at once: no key needed */
   for (int32_t i = 0; i < e->dispatch_count; i++) {
     dispatch_entry *entry = &e->dispatch[i];
-    prefetch_dispatch(e, i, 0);
     entry->key = waiting_key(e, cpu_next(e, entry->cpu));
     if (i > 0 && entry_before(entry, entry - 1)) sorted = 0;
   }
@@ -774,7 +701,6 @@ static void dispatch_round(fs_engine *e) {
   const fs_program *p = e->program;
   begin_round(e);
   while (e->dispatch_count > e->dispatch_head || e->side_count) {
-    if (!e->as_heap) prefetch_dispatch(e, e->dispatch_head, 1);
     int32_t c = next_dispatch(e);
     cpu_state *cpu = &e->cpus[c];
     int32_t task = cpu_next(e, c);
@@ -895,7 +821,6 @@ int FS_ENGINE_RUN(fs_engine *e, fs_error *err) {
     }
     e->now = event.time;
     e->events++;
-    if (e->two_sided) prefetch_far(e), prefetch_near(e);
     handle(e, event.payload);
   }
   if (e->failed)

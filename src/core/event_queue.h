@@ -65,12 +65,6 @@ static inline int fs_event_queue_push(fs_event_queue *q, fs_time time, uint64_t 
 static inline int fs_event_queue_has_current(const fs_event_queue *q) {
   return q->bucket[0].head < q->bucket[0].count;
 }
-/* The event `ahead` places after the next one of the time last popped, or
- * NULL: what the engine will handle soon, for prefetching its data. */
-static inline const fs_event *fs_event_queue_peek(const fs_event_queue *q, int64_t ahead) {
-  const fs_event_bucket *b = &q->bucket[0];
-  return b->head + ahead < b->count ? &b->items[b->head + ahead] : NULL;
-}
 /* Time of the next event, FS_TIME_MAX when empty, -1 when memory ran out
  * while reordering (the queue is then unusable). Advances the last time to
  * the returned one: no push may be earlier afterwards. */
