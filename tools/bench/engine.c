@@ -2,7 +2,7 @@
  * (default allreduce-rd, 8 B), runs it under a model (default pipelined) and
  * prints one table row: tasks, events, generation and simulation seconds,
  * events/s, peak RSS, bytes per task, and the simulation's CPU seconds
- * (sim_cpu_s, last). One process per size, so each
+ * (sim_cpu_s, before the makespan, which stays last). One process per size, so each
  * row's peak RSS is its own (tools/bench/engine, tools/bench/goal).
  * usage: bench_engine RANKS [--header] [--pattern NAME] [--model NAME]
  *                           [--size BYTES] [--schedule TEXT] [--param KEY=VALUE]...
@@ -76,9 +76,9 @@ int main(int argc, char **argv) {
     return 2;
   }
   if (header)
-    printf("%9s %11s %11s %6s %6s %7s %10s %9s %11s %11s %12s %9s\n", "ranks", "tasks", "events",
+    printf("%9s %11s %11s %6s %6s %7s %10s %9s %11s %11s %9s %12s\n", "ranks", "tasks", "events",
            "gen_s", "sim_s", "total_s", "events/s", "peak_MiB", "peak_B/task", "held_B/task",
-           "makespan_ns", "sim_cpu_s");
+           "sim_cpu_s", "makespan_ns");
   fs_error err = {{0}};
   fs_generator_options options = {.ranks = atoi(argv[1]),
                                   .size = size,
@@ -112,11 +112,11 @@ int main(int argc, char **argv) {
   /* held: what the program and the run state account for, without the
    * allocator's and the process's own overhead that peak RSS includes */
   double held = (double)(fs_program_bytes(program) + fs_engine_bytes(engine));
-  printf("%9d %11d %11lld %6.2f %6.2f %7.2f %10.3g %9.1f %11.1f %11.1f %12s %9.2f\n",
+  printf("%9d %11d %11lld %6.2f %6.2f %7.2f %10.3g %9.1f %11.1f %11.1f %9.2f %12s\n",
          program->ranks, program->tasks, (long long)fs_engine_events(engine), t1 - t0, t2 - t1,
          t2 - t0, (double)fs_engine_events(engine) / (t2 - t1), peak / 1048576.0,
-         peak / program->tasks, held / program->tasks,
-         fs_format_ns(makespan, fs_engine_makespan(engine)), cpu2 - cpu1);
+         peak / program->tasks, held / program->tasks, cpu2 - cpu1,
+         fs_format_ns(makespan, fs_engine_makespan(engine)));
   fs_engine_free(engine);
   fs_network_model_destroy(&network);
   fs_compute_model_destroy(&compute);
