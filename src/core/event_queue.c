@@ -1,6 +1,8 @@
 /* event_queue.c: the radix heap behind the event engine (see the header). */
 #include "core/event_queue.h"
 
+#include "core/error.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +40,7 @@ static int append(fs_event_bucket *b, fs_time time, uint64_t payload) {
     if (!bigger) return -1;
     b->items = bigger;
     b->capacity = want;
+    fs_memory_huge_pages(bigger, (size_t)want * sizeof *bigger);
   }
   b->items[b->count].time = time;
   b->items[b->count].payload = payload;
