@@ -1,6 +1,7 @@
 /* error.c: formatting of fs_error messages, and the one checked allocation
  * that tells "too large" (past the memory limit: bad input) from "out of
  * memory" (the allocation failed). */
+#define _DEFAULT_SOURCE /* madvise(MADV_DONTNEED): posix_madvise's is a no-op on Linux */
 #include "core/error.h"
 
 #include <errno.h>
@@ -8,8 +9,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
+
+#if !defined(MADV_DONTNEED) || !defined(MADV_HUGEPAGE)
+/* hidden when <features.h> came before _DEFAULT_SOURCE (the alloc_faults
+ * build forces a header in first): Linux's declaration and values */
+int madvise(void *address, size_t length, int advice);
+#ifndef MADV_DONTNEED
+#define MADV_DONTNEED 4
+#endif
+#ifndef MADV_HUGEPAGE
+#define MADV_HUGEPAGE 14
+#endif
+#endif
 
 #define TOO_LARGE "too large: "
 
@@ -49,6 +63,14 @@ int64_t fs_memory_limit(void) {
     limit = (int64_t)r.rlim_cur;
   return limit;
 }
+
+void fs_memory_huge_pages(void *array, size_t bytes) {
+  uintptr_t huge = (uintptr_t)2 << 20, start = ((uintptr_t)array + huge - 1) & ~(huge - 1);
+  uintptr_t end = ((uintptr_t)array + bytes) & ~(huge - 1);
+  if (array && end > start) madvise((void *)start, end - start, MADV_HUGEPAGE);
+}
+
+void fs_memory_drop_pages(void *pages, size_t bytes) { madvise(pages, bytes, MADV_DONTNEED); }
 
 void *fs_allocate(int64_t count, int64_t size, const char *what, fs_error *err) {
   int64_t limit = fs_memory_limit();

@@ -4,7 +4,6 @@
  * and bytes after the last member that do not start another member are an
  * error, not silently dropped. Memory input hands out lines straight from
  * the caller's block, without copying. */
-#define _DEFAULT_SOURCE /* madvise(MADV_DONTNEED): posix_madvise's is a no-op on Linux */
 #include "io/text_input.h"
 
 #include <sys/mman.h>
@@ -21,18 +20,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
-
-#if !defined(MADV_DONTNEED) || !defined(MADV_HUGEPAGE)
-/* hidden when <features.h> came before _DEFAULT_SOURCE (the alloc_faults
- * build forces a header in first): Linux's declaration and values */
-int madvise(void *address, size_t length, int advice);
-#ifndef MADV_DONTNEED
-#define MADV_DONTNEED 4
-#endif
-#ifndef MADV_HUGEPAGE
-#define MADV_HUGEPAGE 14
-#endif
-#endif
 
 #define CHUNK ((size_t)1 << 20)        /* bytes per read */
 #define RAW_BUFFER ((size_t)256 << 10) /* file bytes read at a time */
@@ -391,7 +378,7 @@ void fs_text_input_block_done(fs_text_input *in, size_t done) {
 void fs_text_input_block_release(fs_text_input *in, size_t from, size_t to) {
   size_t page = (size_t)sysconf(_SC_PAGESIZE), first = (from + page - 1) / page * page;
   size_t last = to / page * page;
-  if (in->map && last > first) madvise((char *)in->map + first, last - first, MADV_DONTNEED);
+  if (in->map && last > first) fs_memory_drop_pages((char *)in->map + first, last - first);
 }
 
 int64_t fs_text_input_line_number(const fs_text_input *in) { return in->line_number; }
@@ -472,10 +459,4 @@ int fs_text_input_error(const fs_text_input *in, int64_t column, fs_error *err, 
   fs_text_input_verror(in, column, err, format, args);
   va_end(args);
   return -1;
-}
-
-void fs_memory_huge_pages(void *array, size_t bytes) {
-  uintptr_t huge = (uintptr_t)2 << 20, start = ((uintptr_t)array + huge - 1) & ~(huge - 1);
-  uintptr_t end = ((uintptr_t)array + bytes) & ~(huge - 1);
-  if (array && end > start) madvise((void *)start, end - start, MADV_HUGEPAGE);
 }

@@ -100,9 +100,6 @@ void fs_text_input_block_done(fs_text_input *in, size_t done);
  * back from the file if read again). Safe beside other threads reading
  * other bytes; no progress. */
 void fs_text_input_block_release(fs_text_input *in, size_t from, size_t to);
-/* Asks for huge pages under a large array a reader is about to fill (fewer
- * page faults); only its 2 MiB-aligned middle can have them. A hint. */
-void fs_memory_huge_pages(void *array, size_t bytes);
 /* Draws a progress bar on out while a file is read (bytes of the file,
  * compressed or not, against its size); nothing for memory input or stdin. */
 void fs_text_input_show_progress(fs_text_input *in, FILE *out);

@@ -9,7 +9,11 @@
  *                           [--symmetric]
  * (a pattern that takes a --schedule gets "auto" unless one is given;
  * --symmetric: a rank-symmetric program where the generator builds one,
- * core/symmetric.h, as the sweep runs them) */
+ * core/symmetric.h, as the sweep runs them)
+ * bench_engine --touch MIB: only allocates MIB MiB (with the engine's huge
+ * page hint) and writes a byte to every 4 KiB of it, and prints the seconds:
+ * what this machine charges for fresh memory, a floor under any row whose
+ * peak is that large (on a virtual machine it can be seconds per GB). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +21,7 @@
 #include <time.h>
 
 #include "core/engine.h"
+#include "core/error.h"
 #include "generators/generators.h"
 #include "models/model_registry.h"
 
@@ -34,7 +39,30 @@ static double cpu_now(void) {
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+static double cpu_seconds(struct timeval t) { return (double)t.tv_sec + t.tv_usec * 1e-6; }
+
+static int touch_memory(const char *mib) {
+  size_t bytes = (size_t)strtoull(mib, NULL, 10) << 20;
+  double t0 = now();
+  char *block = malloc(bytes ? bytes : 1);
+  if (!block) {
+    fprintf(stderr, "bench: out of memory: %s MiB\n", mib);
+    return 1;
+  }
+  fs_memory_huge_pages(block, bytes);
+  for (size_t i = 0; i < bytes; i += 4096) block[i] = 1;
+  double t1 = now();
+  struct rusage usage;
+  getrusage(RUSAGE_SELF, &usage);
+  printf("touch %zu MiB: %.2f s wall, %.2f s user, %.2f s sys, %.2f s/GiB\n", bytes >> 20, t1 - t0,
+         cpu_seconds(usage.ru_utime), cpu_seconds(usage.ru_stime),
+         bytes ? (t1 - t0) * 1073741824.0 / (double)bytes : 0.0);
+  free(block);
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc == 3 && strcmp(argv[1], "--touch") == 0) return touch_memory(argv[2]);
   if (argc < 2) {
     fprintf(stderr, "usage: bench_engine RANKS [--header] [--pattern NAME] [--model NAME]\n");
     return 2;
