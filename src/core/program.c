@@ -223,22 +223,46 @@ int fs_task_set_name(fs_program *p, int32_t t, const char *name, int64_t length)
   return 0;
 }
 
-const char *fs_task_name(const fs_program *p, int32_t t, char buffer[24]) {
-  if (fs_task_name_stored(p, t)) return p->names + p->name_at[t];
+/* v in decimal at to; returns the end. */
+static char *decimal(char *to, uint32_t v) {
   char digits[16];
   int n = 0;
-  uint32_t v = (uint32_t)t;
   do digits[n++] = (char)('0' + v % 10), v /= 10;
   while (v);
+  for (int i = 0; i < n; i++) to[i] = digits[n - 1 - i];
+  return to + n;
+}
+
+/* "rR.lK" of a program with implied names: R's first task by bisection
+ * (ranks ascend), at most 1 + 10 + 2 + 10 bytes and the NUL. */
+static const char *implied_name(const fs_program *p, int32_t t, char buffer[24]) {
+  int32_t rank = p->rank[t], low = 0, high = t;
+  while (low < high) {
+    int32_t middle = low + (high - low) / 2;
+    if (p->rank[middle] < rank)
+      low = middle + 1;
+    else
+      high = middle;
+  }
+  buffer[0] = 'r';
+  char *at = decimal(buffer + 1, (uint32_t)rank);
+  at[0] = '.', at[1] = 'l';
+  *decimal(at + 2, (uint32_t)(t - low + 1)) = 0;
+  return buffer;
+}
+
+const char *fs_task_name(const fs_program *p, int32_t t, char buffer[24]) {
+  if (p->names_implied) return implied_name(p, t, buffer);
+  if (fs_task_name_stored(p, t)) return p->names + p->name_at[t];
   buffer[0] = 't';
-  for (int i = 0; i < n; i++) buffer[1 + i] = digits[n - 1 - i];
-  buffer[1 + n] = 0;
+  *decimal(buffer + 1, (uint32_t)t) = 0;
   return buffer;
 }
 
 int fs_task_name_equals(const fs_program *p, int32_t t, const char *text, int64_t length) {
   if (!fs_task_name_stored(p, t)) return fs_task_generated_id(text, length) == t;
-  const char *name = p->names + p->name_at[t];
+  char buffer[24];
+  const char *name = p->names_implied ? implied_name(p, t, buffer) : p->names + p->name_at[t];
   int64_t i = 0;
   while (i < length && name[i] == text[i] && name[i]) i++; /* stops at the stored name's end */
   return i == length && name[i] == 0;

@@ -49,6 +49,10 @@ typedef struct goal_reader {
    * "FILE:LINE:COLUMN: " prefix (in err) and placed when the parts join */
   int deferred;
   int64_t error_line, error_column;
+  /* every task so far is labelled "lK", K its place in its block from 1
+   * (what schedgen writes): no name is stored and no label table kept,
+   * the program's names are implied (section "labels") */
+  int implied;
 } goal_reader;
 
 /* One operation, as parsed before it is added. */
@@ -291,10 +295,42 @@ static int32_t find_label(const goal_reader *r, const char *text, size_t length,
   return fs_name_index_find(&r->labels, hash, text, length, label_of, r);
 }
 
+/* K when text is "lK" (K from 1 in canonical decimal), else 0. */
+static int64_t pattern_label(const char *text, size_t length) {
+  if (length < 2 || length > 11 || text[0] != 'l' || text[1] == '0') return 0;
+  int64_t k = 0;
+  for (size_t i = 1; i < length; i++) {
+    if (!is_digit(text[i])) return 0;
+    k = k * 10 + (text[i] - '0');
+  }
+  return k;
+}
+
+/* Leaves implied names: tasks [0, upto) get their names stored, and those
+ * of the open block enter its table, as define_label would have done. */
+static int leave_pattern(goal_reader *r, int32_t upto) {
+  fs_program *p = r->p;
+  char name[24];
+  r->implied = 0;
+  for (int32_t t = 0, first = 0; t < upto; t++) {
+    if (t == 0 || p->rank[t] != p->rank[t - 1]) first = t;
+    int n = snprintf(name, sizeof name, "r%d.l%d", (int)p->rank[t], (int)(t - first + 1));
+    if (fs_task_set_name(p, t, name, n)) return -1;
+    if (r->rank < 0 || t < r->block_first) continue;
+    const char *label = name + r->prefix_length;
+    if ((!r->labels.slots && fs_name_index_resize(&r->labels, LABELS_FIRST)) ||
+        fs_name_index_add(&r->labels, fs_name_hash(label, strlen(label)), t))
+      return -1;
+  }
+  return 0;
+}
+
 /* Names task "rR.LABEL" and enters it in the block's table. A label
  * taken in the block is an error (txt2bin silently keeps the first). */
 static int define_label(goal_reader *r, int32_t task, size_t column, size_t length) {
   const char *text = r->line + column;
+  if (r->implied && pattern_label(text, length) == task - r->block_first + 1) return 0;
+  if (r->implied && leave_pattern(r, task)) return out_of_memory(r);
   uint32_t hash = fs_name_hash(text, length);
   if (find_label(r, text, length, hash) >= 0) {
     char what[96];
@@ -318,7 +354,11 @@ static int define_label(goal_reader *r, int32_t task, size_t column, size_t leng
 /* The task of the label line[column..+length), which must be defined above. */
 static int resolve_label(goal_reader *r, size_t column, size_t length, int32_t *task) {
   const char *text = r->line + column;
-  *task = find_label(r, text, length, fs_name_hash(text, length));
+  int64_t k = r->implied ? pattern_label(text, length) : 0;
+  if (r->implied) /* the labels defined are l1 ... lN, N the block's tasks */
+    *task = k >= 1 && k <= r->p->tasks - r->block_first ? r->block_first + (int32_t)k - 1 : -1;
+  else
+    *task = find_label(r, text, length, fs_name_hash(text, length));
   if (*task >= 0) return 0;
   char what[96];
   snprintf(what, sizeof what, "a label defined above in the block of rank %d", (int)r->rank);
@@ -344,7 +384,8 @@ static int add_operation(goal_reader *r, const operation *op, size_t label, size
       (op->cpu && fs_task_set_cpu(p, t, (int)op->cpu)) ||
       (op->nic && fs_task_set_nic(p, t, (int)op->nic)))
     return out_of_memory(r);
-  return label_length ? define_label(r, t, label, label_length) : 0;
+  if (label_length) return define_label(r, t, label, label_length);
+  return r->implied && leave_pattern(r, t) ? out_of_memory(r) : 0;
 }
 
 /* An operation after its keyword; label_length 0 when it has no label. */
@@ -577,6 +618,7 @@ static fs_program *finish(goal_reader *r) {
     fs_text_error_at(r->err, name, line, 1, "expected %s (got end of file)", what);
     return NULL;
   }
+  if (r->implied && r->p->tasks > 0) r->p->names_implied = 1, r->p->named = 1;
   if (hand_over_successors(r)) {
     fs_error_set(r->err, "%s: out of memory", name);
     return NULL;
@@ -743,7 +785,8 @@ static void start_part(part *k, const goal_reader *first, int32_t ranks, const d
                      .err = &k->err,
                      .rank = -1,
                      .next_rank = k->first_rank,
-                     .deferred = 1};
+                     .deferred = 1,
+                     .implied = 1};
   if (!(r->p = fs_program_new(ranks))) return;
   reserve_estimate(r, d, k->to - k->from);
   k->started = pthread_create(&k->thread, NULL, read_part, k) == 0;
@@ -812,6 +855,9 @@ static int append_tasks(goal_reader *r, goal_reader *q) {
 static int append_part(goal_reader *r, goal_reader *q) {
   int32_t n0 = r->p->tasks;
   int64_t base = r->line_number, d0 = r->dependencies;
+  if (r->implied != q->implied && /* both implied, or both stored */
+      leave_pattern(r->implied ? r : q, r->implied ? r->p->tasks : q->p->tasks))
+    return -1;
   if (append_tasks(r, q) || reserve_successors(r, q->dependencies)) return -1;
   for (int32_t i = 0; i < q->p->tasks; i++)
     r->successor_at[n0 + i] = q->successor_at[i] + (uint32_t)d0;
@@ -894,7 +940,7 @@ static int read_block(goal_reader *r, fs_text_input *in, const char *data, size_
 
 fs_program *fs_goal_read_input_threads(fs_text_input *in, int threads, size_t min_part,
                                        fs_error *err) {
-  goal_reader r = {.input_name = fs_text_input_name(in), .err = err, .rank = -1};
+  goal_reader r = {.input_name = fs_text_input_name(in), .err = err, .rank = -1, .implied = 1};
   const char *line, *data;
   size_t length;
   int status;
