@@ -698,6 +698,98 @@ static void reserve_estimate(goal_reader *r, const density *d, size_t length) {
   huge_program(r);
 }
 
+/* ---- the fast path ----
+ * The lines schedgen writes, in its layout (one blank between tokens, no
+ * comment, '\n' ends), while names are implied: `lK: send Nb to P[ tag T]`,
+ * `lK: recv Nb from P[ tag T]`, `lK: calc N`, `lA requires lB` and blank
+ * lines. They are read here without a copy of the line, a table or
+ * a call per token; any other line, and any value the full parser would
+ * reject or that needs an array not yet there, goes to the full parser
+ * (block_line), which gives the same program and every message. */
+
+#define FAST_SLACK 128 /* bytes readable after a line start: the longest fast line is ~70 */
+
+/* At most `most` decimal digits at s into *value; the end, or NULL. */
+static const char *fast_digits(const char *s, int most, uint64_t *value) {
+  uint64_t v = 0;
+  int n = 0;
+  for (; (unsigned)(s[n] - '0') < 10; n++) {
+    if (n == most) return NULL;
+    v = v * 10 + (unsigned)(s[n] - '0');
+  }
+  *value = v;
+  return n ? s + n : NULL;
+}
+
+/* "lK" with K canonical (no leading 0) in [1, n]: the end, or NULL. */
+static const char *fast_label(const char *s, int64_t n, uint64_t *k) {
+  if (s[0] != 'l' || s[1] == '0') return NULL;
+  s = fast_digits(s + 1, 10, k);
+  return s && *k >= 1 && *k <= (uint64_t)n ? s : NULL;
+}
+
+/* `send Nb to P[ tag T]\n` or `recv Nb from P[ tag T]\n` after "lK: ", as
+ * task t (room checked); the line's end or NULL. */
+static const char *fast_message(goal_reader *r, const char *s, int send) {
+  fs_program *p = r->p;
+  uint64_t size, peer, tag = 0;
+  if (!(s = fast_digits(s + 5, 18, &size)) || size > (uint64_t)FS_SIZE_LIMIT) return NULL;
+  if (send ? memcmp(s, "b to ", 5) != 0 : memcmp(s, "b from ", 7) != 0) return NULL;
+  if (!(s = fast_digits(s + (send ? 5 : 7), 10, &peer)) || peer >= (uint64_t)p->ranks) return NULL;
+  if (memcmp(s, " tag ", 5) == 0 && (!(s = fast_digits(s + 5, 10, &tag)) || tag > INT32_MAX))
+    return NULL;
+  if (*s != '\n' || (tag && !p->tag)) return NULL;
+  int32_t t = p->tasks++;
+  p->kind[t] = send ? FS_SEND : FS_RECV, p->flags[t] = FS_HAS_SIZE;
+  p->rank[t] = r->rank, p->peer[t] = (int32_t)peer, p->value[t] = (int64_t)size, p->need[t] = 0;
+  if (p->tag) p->tag[t] = (int32_t)tag;
+  return s + 1;
+}
+
+/* `calc N\n` after "lK: ", as the next task (room checked). */
+static const char *fast_calc(goal_reader *r, const char *s) {
+  fs_program *p = r->p;
+  uint64_t ns;
+  if (!(s = fast_digits(s + 5, 18, &ns)) || ns > (uint64_t)MAX_CALC_NS || *s != '\n') return NULL;
+  int32_t t = p->tasks++;
+  p->kind[t] = FS_COMPUTE, p->flags[t] = FS_HAS_TIME, p->rank[t] = r->rank, p->peer[t] = -1;
+  p->value[t] = (int64_t)ns * FS_NS, p->need[t] = 0;
+  if (p->tag) p->tag[t] = 0;
+  return s + 1;
+}
+
+/* `lA requires lB\n` after "lA". */
+static const char *fast_requires(goal_reader *r, const char *s, uint64_t task) {
+  uint64_t on;
+  int64_t n = r->p->tasks - r->block_first;
+  if (memcmp(s, " requires ", 10) != 0 || !(s = fast_label(s + 10, n, &on)) || *s != '\n' ||
+      r->edge_count == r->edge_capacity ||
+      r->dependencies + (int64_t)r->edge_count == FS_MAX_DEPENDENCIES)
+    return NULL;
+  r->edges[2 * r->edge_count] = (uint32_t)(on - 1);
+  r->edges[2 * r->edge_count++ + 1] = (uint32_t)(r->block_first + (int64_t)task - 1);
+  return s + 1;
+}
+
+/* One line at s (FAST_SLACK bytes readable) inside a block: the next
+ * line's start, or NULL for the full parser. */
+static const char *fast_line(goal_reader *r, const char *s) {
+  const fs_program *p = r->p;
+  int64_t n = p->tasks - r->block_first;
+  uint64_t k;
+  const char *after;
+  if (s[0] == '\n') return s + 1;
+  if (!(after = fast_label(s, n + 1, &k))) return NULL;
+  if (after[0] != ':') return k <= (uint64_t)n ? fast_requires(r, after, k) : NULL;
+  if (k != (uint64_t)n + 1 || after[1] != ' ' || p->tasks == p->capacity || p->cpu || p->nic)
+    return NULL;
+  after += 2;
+  if (memcmp(after, "send ", 5) == 0) return fast_message(r, after, 1);
+  if (memcmp(after, "recv ", 5) == 0) return fast_message(r, after, 0);
+  if (memcmp(after, "calc ", 5) == 0) return fast_calc(r, after);
+  return NULL;
+}
+
 /* Lines of data[from, to), `to` at a line start or the end. The reader on
  * the calling thread (in set) reports progress, unmaps what it has read
  * and reserves the program once the first block is closed; a part's
@@ -708,6 +800,15 @@ static int read_range(goal_reader *r, fs_text_input *in, const char *data, size_
   const char *at = data + *from, *end = data + to, *clean = at;
   size_t released = *from;
   while (at < end) {
+    if (!first && r->implied && r->rank >= 0 && !r->comment_line && end - at >= FAST_SLACK) {
+      const char *next = fast_line(r, at);
+      if (next) {
+        r->line_number++, at = next;
+        if (in && (size_t)(at - data) - released >= RELEASE_EVERY)
+          fs_text_input_block_done(in, released = (size_t)(at - data));
+        continue;
+      }
+    }
     const char *newline = memchr(at, '\n', (size_t)(end - at));
     const char *line_end = newline ? newline : end;
     int32_t closed = r->next_rank;
