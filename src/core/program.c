@@ -372,9 +372,13 @@ int fs_program_finalize(fs_program *p, fs_error *err) {
     p->finalized = 1;
     return 0;
   }
-  /* in-degrees, into a scratch array */
-  int32_t *degree = calloc((size_t)p->tasks + 1, sizeof *degree);
-  if (!degree) return fs_error_set(err, "out of memory finalizing %d tasks", p->tasks);
+  /* in-degrees: into need itself when no task has any= (need is the
+   * in-degree then), else into a scratch array */
+  int has_any = 0;
+  for (int32_t t = 0; t < p->tasks; t++) has_any |= p->flags[t] & FS_HAS_ANY;
+  int32_t *degree = has_any ? calloc((size_t)p->tasks + 1, sizeof *degree) : p->need;
+  if (has_any && !degree) return fs_error_set(err, "out of memory finalizing %d tasks", p->tasks);
+  if (!has_any && p->tasks) memset(degree, 0, (size_t)p->tasks * sizeof *degree);
   for (int64_t e = 0; p->pending && e < p->dependencies; e++)
     degree[FS_EDGE_TASK(p->pending[2 * e + 1])]++;
   for (int64_t e = 0; p->successor_at && e < p->dependencies; e++)
@@ -383,21 +387,21 @@ int fs_program_finalize(fs_program *p, fs_error *err) {
   for (int32_t t = 0; t < p->tasks; t++) {
     int kind = p->kind[t];
     if (p->rank[t] < 0 || p->rank[t] >= p->ranks) {
-      free(degree);
+      if (has_any) free(degree);
       return fs_error_set(err, "task %s: rank %d is outside [0, %d)", fs_task_name(p, t, name),
                           p->rank[t], p->ranks);
     }
     int lowest_peer = kind == FS_RECV ? FS_ANY_SOURCE : 0;
     if ((kind == FS_PUT || kind == FS_GET || kind == FS_SEND || kind == FS_RECV) &&
         (p->peer[t] < lowest_peer || p->peer[t] >= p->ranks)) {
-      free(degree);
+      if (has_any) free(degree);
       return fs_error_set(err, "task %s: peer rank %d is outside [0, %d)", fs_task_name(p, t, name),
                           p->peer[t], p->ranks);
     }
     if (p->flags[t] & FS_HAS_ANY) {
       if (p->need[t] < 1 || p->need[t] > degree[t]) {
         int32_t any = p->need[t], count = degree[t];
-        free(degree);
+        if (has_any) free(degree);
         return fs_error_set(err, "task %s: any=%d but it has %d dependencies",
                             fs_task_name(p, t, name), any, count);
       }
@@ -405,7 +409,7 @@ int fs_program_finalize(fs_program *p, fs_error *err) {
       p->need[t] = degree[t];
     }
   }
-  free(degree);
+  if (has_any) free(degree);
   p->cpus = p->nics = 1;
   for (int32_t t = 0; p->cpu && t < p->tasks; t++)
     if (p->cpu[t] + 1 > p->cpus) p->cpus = p->cpu[t] + 1;
