@@ -256,6 +256,146 @@ START_TEST(errors_in_parts) {
 }
 END_TEST
 
+/* schedgen's labels: op k of each block is "lK" (K = k + 1), so no name is
+ * stored (names_implied) until one op breaks the pattern at rank `odd`:
+ * a label "x" (odd_kind 1), no label (2), a label out of place (3, "l9"
+ * for op 2 of 4) or a dependency on a label out of range (4, an error).
+ * The names are the ones a stored name would give, on any thread count. */
+static text patterned(int32_t ranks, int32_t odd, int odd_kind) {
+  text t = {malloc(256), 0, 256};
+  add(&t, "num_ranks %d\n", (int)ranks);
+  for (int32_t r = 0; r < ranks; r++) {
+    int32_t to = (r + 1) % ranks, from = (r + ranks - 1) % ranks;
+    add(&t, "rank %d {\nl1: send 8b to %d tag 0\nl2: recv 8b from %d tag 0\n", (int)r, (int)to,
+        (int)from);
+    const char *third = r != odd ? "l3: " : odd_kind == 1 ? "x: " : odd_kind == 2 ? "" : "l9: ";
+    add(&t, "%scalc 7\nl4: calc 9\nl4 requires l%d\n}\n", third, r == odd && odd_kind == 4 ? 5 : 1);
+  }
+  return t;
+}
+
+START_TEST(implied_names) {
+  static const int32_t sizes[] = {1, 3, 40, 300};
+  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+    for (int odd_kind = 0; odd_kind <= 4; odd_kind++) {
+      int32_t ranks = sizes[i], odd = odd_kind ? ranks * 2 / 3 : -1;
+      text t = patterned(ranks, odd, odd_kind);
+      fs_error err = {{0}};
+      fs_program *p = read_text(t.data, t.length, 1, 1, &err);
+      check_text(t.data, t.length);
+      if (odd_kind == 4) { /* "l5" where 4 are defined: the same message as a stored label's */
+        char want[160];
+        snprintf(want, sizeof want,
+                 "t.goal:%d:13: expected a label defined above in the block of rank %d (got 'l5')",
+                 2 + 7 * (int)odd + 5, (int)odd);
+        ck_assert_ptr_null(p);
+        ck_assert_str_eq(err.message, want);
+        free(t.data);
+        continue;
+      }
+      ck_assert_msg(p != NULL, "%s", err.message);
+      ck_assert_int_eq(p->names_implied, odd_kind == 0);
+      ck_assert_int_eq(p->named, 1);
+      ck_assert_int_eq(p->tasks, 4 * ranks);
+      char name[24], want[24];
+      for (int32_t task = 0; task < p->tasks; task++) {
+        int32_t r = task / 4, k = task % 4 + 1;
+        if (r == odd && k == 3 && odd_kind == 2)
+          snprintf(want, sizeof want, "t%d", (int)task);
+        else
+          snprintf(want, sizeof want, "r%d.%s", (int)r,
+                   r == odd && k == 3 ? (odd_kind == 1 ? "x" : "l9")
+                   : k == 1           ? "l1"
+                   : k == 2           ? "l2"
+                   : k == 3           ? "l3"
+                                      : "l4");
+        ck_assert_str_eq(fs_task_name(p, task, name), want);
+        ck_assert(fs_task_name_equals(p, task, want, (int64_t)strlen(want)));
+        ck_assert(!fs_task_name_equals(p, task, want, (int64_t)strlen(want) - 1));
+        ck_assert_int_eq(fs_task_name_stored(p, task), want[0] == 'r');
+        ck_assert_int_eq(p->need[task], k == 4); /* l4 requires l1 */
+      }
+      fs_program_free(p);
+      free(t.data);
+    }
+}
+END_TEST
+
+/* The fast path (schedgen's lines, read without the full parser) against
+ * the full parser: each case is read once as written, with 150 bytes of
+ * comment after it so that the fast path may take it, and once with a
+ * blank before each line end, which the fast path leaves to the full
+ * parser. Same program or same message; both on several threads too. */
+START_TEST(fast_path_same) {
+  static const char *const cases[] =
+      {"l3: send 8b to 2 tag 0",
+       "l3: send 4611686018427387904b to 0",
+       "l3: send 4611686018427387905b to 0",
+       "l3: send 8b to 3",
+       "l3: send 8b to 2 tag 2147483647",
+       "l3: send 8b to 2 tag 2147483648",
+       "l3: send 8b to 2 tag 5",
+       "l3: send 8b to 2 tag -1",
+       "l3: recv 8b from -1",
+       "l3: recv 0008b from 0002 tag 0007",
+       "l3: calc 4611686018427387",
+       "l3: calc 4611686018427388",
+       "l3: calc 0",
+       "l3: calc 12345678901234567890",
+       "l3: calc 000000000000000000001",
+       "l4: calc 1",
+       "l03: calc 1",
+       "l3: calc 1 cpu 3",
+       "l3: send 8b to 2 tag 0 nic 1",
+       "l2 requires l1",
+       "l1 requires l2",
+       "l2 requires l3",
+       "l3 requires l1",
+       "l2 requires l01",
+       "l2 requires l1x",
+       "l2 irequires l1",
+       "l2 requires l1\nl2 requires l1",
+       "l3: send 8b to 2\n\nl3 requires l1",
+       "l3: sendx 8b",
+       "l3: send 8 b to 1",
+       "l3: recv 8b to 1",
+       "l3: send 8b from 1",
+       "l2 requires l99999999999",
+       "l3: calc 1\nl4: calc 2\nl4 requires l3",
+       "l3:send 8b to 2",
+       "l3: send 8b to 2 tag 5\n"
+       "l4: send 8b to 2 tag 0\nl5: calc 2\nl6: recv 8b from 1",
+       "l3: calc 7 cpu 1\nl4: send 8b to 1",
+       "l3: send 8b to 2 tag 5\nl4: recv 8b from 2 tag 2147483648",
+       "l3: send 8b to 2 tag 5\nl4: recv 8b from 2 tag 2147483647\nl5: calc 3"};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    text a = {malloc(256), 0, 256}, b = {malloc(256), 0, 256};
+    for (int blank = 0; blank < 2; blank++) {
+      text *t = blank ? &b : &a;
+      add(t, "num_ranks 3\nrank 0 {\nl1: calc 1\n}\nrank 1 {\nl1: calc 1\n"
+             "l2: recv 8b from 0\n");
+      for (const char *c = cases[i]; *c; c++) add(t, blank && *c == '\n' ? " \n" : "%c", *c);
+      add(t, "%s\n// %0150d\n}\nrank 2 {\nl1: send 8b to 1 tag 5\n}\n", blank ? " " : "", 0);
+    }
+    fs_error err_a = {{0}}, err_b = {{0}};
+    fs_program *pa = read_text(a.data, a.length, 1, 1, &err_a);
+    fs_program *pb = read_text(b.data, b.length, 1, 1, &err_b);
+    ck_assert_msg((pa == NULL) == (pb == NULL), "%s: %s / %s", cases[i], err_a.message,
+                  err_b.message);
+    if (pa) {
+      assert_same(pa, pb);
+    } else {
+      ck_assert_str_eq(err_a.message, err_b.message);
+    }
+    check_text(a.data, a.length);
+    fs_program_free(pa);
+    fs_program_free(pb);
+    free(a.data);
+    free(b.data);
+  }
+}
+END_TEST
+
 static Suite *goal_threads_suite(void) {
   Suite *suite = suite_create("goal_threads");
   TCase *same = tcase_create("same");
@@ -263,6 +403,8 @@ static Suite *goal_threads_suite(void) {
   tcase_add_test(same, repository_schedules);
   tcase_add_test(same, generated_schedules);
   tcase_add_test(same, errors_in_parts);
+  tcase_add_test(same, implied_names);
+  tcase_add_test(same, fast_path_same);
   suite_add_tcase(suite, same);
   return suite;
 }

@@ -223,22 +223,46 @@ int fs_task_set_name(fs_program *p, int32_t t, const char *name, int64_t length)
   return 0;
 }
 
-const char *fs_task_name(const fs_program *p, int32_t t, char buffer[24]) {
-  if (fs_task_name_stored(p, t)) return p->names + p->name_at[t];
+/* v in decimal at to; returns the end. */
+static char *decimal(char *to, uint32_t v) {
   char digits[16];
   int n = 0;
-  uint32_t v = (uint32_t)t;
   do digits[n++] = (char)('0' + v % 10), v /= 10;
   while (v);
+  for (int i = 0; i < n; i++) to[i] = digits[n - 1 - i];
+  return to + n;
+}
+
+/* "rR.lK" of a program with implied names: R's first task by bisection
+ * (ranks ascend), at most 1 + 10 + 2 + 10 bytes and the NUL. */
+static const char *implied_name(const fs_program *p, int32_t t, char buffer[24]) {
+  int32_t rank = p->rank[t], low = 0, high = t;
+  while (low < high) {
+    int32_t middle = low + (high - low) / 2;
+    if (p->rank[middle] < rank)
+      low = middle + 1;
+    else
+      high = middle;
+  }
+  buffer[0] = 'r';
+  char *at = decimal(buffer + 1, (uint32_t)rank);
+  at[0] = '.', at[1] = 'l';
+  *decimal(at + 2, (uint32_t)(t - low + 1)) = 0;
+  return buffer;
+}
+
+const char *fs_task_name(const fs_program *p, int32_t t, char buffer[24]) {
+  if (p->names_implied) return implied_name(p, t, buffer);
+  if (fs_task_name_stored(p, t)) return p->names + p->name_at[t];
   buffer[0] = 't';
-  for (int i = 0; i < n; i++) buffer[1 + i] = digits[n - 1 - i];
-  buffer[1 + n] = 0;
+  *decimal(buffer + 1, (uint32_t)t) = 0;
   return buffer;
 }
 
 int fs_task_name_equals(const fs_program *p, int32_t t, const char *text, int64_t length) {
   if (!fs_task_name_stored(p, t)) return fs_task_generated_id(text, length) == t;
-  const char *name = p->names + p->name_at[t];
+  char buffer[24];
+  const char *name = p->names_implied ? implied_name(p, t, buffer) : p->names + p->name_at[t];
   int64_t i = 0;
   while (i < length && name[i] == text[i] && name[i]) i++; /* stops at the stored name's end */
   return i == length && name[i] == 0;
@@ -348,9 +372,13 @@ int fs_program_finalize(fs_program *p, fs_error *err) {
     p->finalized = 1;
     return 0;
   }
-  /* in-degrees, into a scratch array */
-  int32_t *degree = calloc((size_t)p->tasks + 1, sizeof *degree);
-  if (!degree) return fs_error_set(err, "out of memory finalizing %d tasks", p->tasks);
+  /* in-degrees: into need itself when no task has any= (need is the
+   * in-degree then), else into a scratch array */
+  int has_any = 0;
+  for (int32_t t = 0; t < p->tasks; t++) has_any |= p->flags[t] & FS_HAS_ANY;
+  int32_t *degree = has_any ? calloc((size_t)p->tasks + 1, sizeof *degree) : p->need;
+  if (has_any && !degree) return fs_error_set(err, "out of memory finalizing %d tasks", p->tasks);
+  if (!has_any && p->tasks) memset(degree, 0, (size_t)p->tasks * sizeof *degree);
   for (int64_t e = 0; p->pending && e < p->dependencies; e++)
     degree[FS_EDGE_TASK(p->pending[2 * e + 1])]++;
   for (int64_t e = 0; p->successor_at && e < p->dependencies; e++)
@@ -359,21 +387,21 @@ int fs_program_finalize(fs_program *p, fs_error *err) {
   for (int32_t t = 0; t < p->tasks; t++) {
     int kind = p->kind[t];
     if (p->rank[t] < 0 || p->rank[t] >= p->ranks) {
-      free(degree);
+      if (has_any) free(degree);
       return fs_error_set(err, "task %s: rank %d is outside [0, %d)", fs_task_name(p, t, name),
                           p->rank[t], p->ranks);
     }
     int lowest_peer = kind == FS_RECV ? FS_ANY_SOURCE : 0;
     if ((kind == FS_PUT || kind == FS_GET || kind == FS_SEND || kind == FS_RECV) &&
         (p->peer[t] < lowest_peer || p->peer[t] >= p->ranks)) {
-      free(degree);
+      if (has_any) free(degree);
       return fs_error_set(err, "task %s: peer rank %d is outside [0, %d)", fs_task_name(p, t, name),
                           p->peer[t], p->ranks);
     }
     if (p->flags[t] & FS_HAS_ANY) {
       if (p->need[t] < 1 || p->need[t] > degree[t]) {
         int32_t any = p->need[t], count = degree[t];
-        free(degree);
+        if (has_any) free(degree);
         return fs_error_set(err, "task %s: any=%d but it has %d dependencies",
                             fs_task_name(p, t, name), any, count);
       }
@@ -381,7 +409,7 @@ int fs_program_finalize(fs_program *p, fs_error *err) {
       p->need[t] = degree[t];
     }
   }
-  free(degree);
+  if (has_any) free(degree);
   p->cpus = p->nics = 1;
   for (int32_t t = 0; p->cpu && t < p->tasks; t++)
     if (p->cpu[t] + 1 > p->cpus) p->cpus = p->cpu[t] + 1;

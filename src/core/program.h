@@ -94,6 +94,9 @@ typedef struct fs_program {
   int64_t *name_at;     /* offset into names, -1 for the generated name "t<id>"; NULL when every
                      * task has its generated name */
   int named;            /* a name was set (a file's tasks): outputs that show given names do */
+  int names_implied;    /* every task t is named "rR.lK" (GOAL's generated labels): R its rank, K
+                         * its place among its rank's tasks from 1 (a rank's tasks contiguous,
+                         * ranks ascending); nothing stored, name_at NULL */
   /* successors (valid after finalize): successor[successor_at[i] ..
    * successor_at[i+1]): start edges, then local-completion edges, then
    * completion edges, each group in the order added */
@@ -165,7 +168,7 @@ int fs_task_set_name(fs_program *p, int32_t t, const char *name, int64_t length)
 int32_t fs_task_generated_id(const char *text, int64_t length);
 /* 1 when the task's name is kept as text (it is not its generated name). */
 static inline int fs_task_name_stored(const fs_program *p, int32_t t) {
-  return p->name_at && p->name_at[t] >= 0;
+  return (p->name_at && p->name_at[t] >= 0) || p->names_implied;
 }
 /* 1 when the task's name is text[0..length): through the accessors, so
  * that callers (the readers' name indexes) need not know the storage. */

@@ -49,6 +49,10 @@ typedef struct goal_reader {
    * "FILE:LINE:COLUMN: " prefix (in err) and placed when the parts join */
   int deferred;
   int64_t error_line, error_column;
+  /* every task so far is labelled "lK", K its place in its block from 1
+   * (what schedgen writes): no name is stored and no label table kept,
+   * the program's names are implied (section "labels") */
+  int implied;
 } goal_reader;
 
 /* One operation, as parsed before it is added. */
@@ -291,10 +295,42 @@ static int32_t find_label(const goal_reader *r, const char *text, size_t length,
   return fs_name_index_find(&r->labels, hash, text, length, label_of, r);
 }
 
+/* K when text is "lK" (K from 1 in canonical decimal), else 0. */
+static int64_t pattern_label(const char *text, size_t length) {
+  if (length < 2 || length > 11 || text[0] != 'l' || text[1] == '0') return 0;
+  int64_t k = 0;
+  for (size_t i = 1; i < length; i++) {
+    if (!is_digit(text[i])) return 0;
+    k = k * 10 + (text[i] - '0');
+  }
+  return k;
+}
+
+/* Leaves implied names: tasks [0, upto) get their names stored, and those
+ * of the open block enter its table, as define_label would have done. */
+static int leave_pattern(goal_reader *r, int32_t upto) {
+  fs_program *p = r->p;
+  char name[24];
+  r->implied = 0;
+  for (int32_t t = 0, first = 0; t < upto; t++) {
+    if (t == 0 || p->rank[t] != p->rank[t - 1]) first = t;
+    int n = snprintf(name, sizeof name, "r%d.l%d", (int)p->rank[t], (int)(t - first + 1));
+    if (fs_task_set_name(p, t, name, n)) return -1;
+    if (r->rank < 0 || t < r->block_first) continue;
+    const char *label = name + r->prefix_length;
+    if ((!r->labels.slots && fs_name_index_resize(&r->labels, LABELS_FIRST)) ||
+        fs_name_index_add(&r->labels, fs_name_hash(label, strlen(label)), t))
+      return -1;
+  }
+  return 0;
+}
+
 /* Names task "rR.LABEL" and enters it in the block's table. A label
  * taken in the block is an error (txt2bin silently keeps the first). */
 static int define_label(goal_reader *r, int32_t task, size_t column, size_t length) {
   const char *text = r->line + column;
+  if (r->implied && pattern_label(text, length) == task - r->block_first + 1) return 0;
+  if (r->implied && leave_pattern(r, task)) return out_of_memory(r);
   uint32_t hash = fs_name_hash(text, length);
   if (find_label(r, text, length, hash) >= 0) {
     char what[96];
@@ -318,7 +354,11 @@ static int define_label(goal_reader *r, int32_t task, size_t column, size_t leng
 /* The task of the label line[column..+length), which must be defined above. */
 static int resolve_label(goal_reader *r, size_t column, size_t length, int32_t *task) {
   const char *text = r->line + column;
-  *task = find_label(r, text, length, fs_name_hash(text, length));
+  int64_t k = r->implied ? pattern_label(text, length) : 0;
+  if (r->implied) /* the labels defined are l1 ... lN, N the block's tasks */
+    *task = k >= 1 && k <= r->p->tasks - r->block_first ? r->block_first + (int32_t)k - 1 : -1;
+  else
+    *task = find_label(r, text, length, fs_name_hash(text, length));
   if (*task >= 0) return 0;
   char what[96];
   snprintf(what, sizeof what, "a label defined above in the block of rank %d", (int)r->rank);
@@ -344,7 +384,8 @@ static int add_operation(goal_reader *r, const operation *op, size_t label, size
       (op->cpu && fs_task_set_cpu(p, t, (int)op->cpu)) ||
       (op->nic && fs_task_set_nic(p, t, (int)op->nic)))
     return out_of_memory(r);
-  return label_length ? define_label(r, t, label, label_length) : 0;
+  if (label_length) return define_label(r, t, label, label_length);
+  return r->implied && leave_pattern(r, t) ? out_of_memory(r) : 0;
 }
 
 /* An operation after its keyword; label_length 0 when it has no label. */
@@ -577,6 +618,7 @@ static fs_program *finish(goal_reader *r) {
     fs_text_error_at(r->err, name, line, 1, "expected %s (got end of file)", what);
     return NULL;
   }
+  if (r->implied && r->p->tasks > 0) r->p->names_implied = 1, r->p->named = 1;
   if (hand_over_successors(r)) {
     fs_error_set(r->err, "%s: out of memory", name);
     return NULL;
@@ -656,6 +698,98 @@ static void reserve_estimate(goal_reader *r, const density *d, size_t length) {
   huge_program(r);
 }
 
+/* ---- the fast path ----
+ * The lines schedgen writes, in its layout (one blank between tokens, no
+ * comment, '\n' ends), while names are implied: `lK: send Nb to P[ tag T]`,
+ * `lK: recv Nb from P[ tag T]`, `lK: calc N`, `lA requires lB` and blank
+ * lines. They are read here without a copy of the line, a table or
+ * a call per token; any other line, and any value the full parser would
+ * reject or that needs an array not yet there, goes to the full parser
+ * (block_line), which gives the same program and every message. */
+
+#define FAST_SLACK 128 /* bytes readable after a line start: the longest fast line is ~70 */
+
+/* At most `most` decimal digits at s into *value; the end, or NULL. */
+static const char *fast_digits(const char *s, int most, uint64_t *value) {
+  uint64_t v = 0;
+  int n = 0;
+  for (; (unsigned)(s[n] - '0') < 10; n++) {
+    if (n == most) return NULL;
+    v = v * 10 + (unsigned)(s[n] - '0');
+  }
+  *value = v;
+  return n ? s + n : NULL;
+}
+
+/* "lK" with K canonical (no leading 0) in [1, n]: the end, or NULL. */
+static const char *fast_label(const char *s, int64_t n, uint64_t *k) {
+  if (s[0] != 'l' || s[1] == '0') return NULL;
+  s = fast_digits(s + 1, 10, k);
+  return s && *k >= 1 && *k <= (uint64_t)n ? s : NULL;
+}
+
+/* `send Nb to P[ tag T]\n` or `recv Nb from P[ tag T]\n` after "lK: ", as
+ * task t (room checked); the line's end or NULL. */
+static const char *fast_message(goal_reader *r, const char *s, int send) {
+  fs_program *p = r->p;
+  uint64_t size, peer, tag = 0;
+  if (!(s = fast_digits(s + 5, 18, &size)) || size > (uint64_t)FS_SIZE_LIMIT) return NULL;
+  if (send ? memcmp(s, "b to ", 5) != 0 : memcmp(s, "b from ", 7) != 0) return NULL;
+  if (!(s = fast_digits(s + (send ? 5 : 7), 10, &peer)) || peer >= (uint64_t)p->ranks) return NULL;
+  if (memcmp(s, " tag ", 5) == 0 && (!(s = fast_digits(s + 5, 10, &tag)) || tag > INT32_MAX))
+    return NULL;
+  if (*s != '\n' || (tag && !p->tag)) return NULL;
+  int32_t t = p->tasks++;
+  p->kind[t] = send ? FS_SEND : FS_RECV, p->flags[t] = FS_HAS_SIZE;
+  p->rank[t] = r->rank, p->peer[t] = (int32_t)peer, p->value[t] = (int64_t)size, p->need[t] = 0;
+  if (p->tag) p->tag[t] = (int32_t)tag;
+  return s + 1;
+}
+
+/* `calc N\n` after "lK: ", as the next task (room checked). */
+static const char *fast_calc(goal_reader *r, const char *s) {
+  fs_program *p = r->p;
+  uint64_t ns;
+  if (!(s = fast_digits(s + 5, 18, &ns)) || ns > (uint64_t)MAX_CALC_NS || *s != '\n') return NULL;
+  int32_t t = p->tasks++;
+  p->kind[t] = FS_COMPUTE, p->flags[t] = FS_HAS_TIME, p->rank[t] = r->rank, p->peer[t] = -1;
+  p->value[t] = (int64_t)ns * FS_NS, p->need[t] = 0;
+  if (p->tag) p->tag[t] = 0;
+  return s + 1;
+}
+
+/* `lA requires lB\n` after "lA". */
+static const char *fast_requires(goal_reader *r, const char *s, uint64_t task) {
+  uint64_t on;
+  int64_t n = r->p->tasks - r->block_first;
+  if (memcmp(s, " requires ", 10) != 0 || !(s = fast_label(s + 10, n, &on)) || *s != '\n' ||
+      r->edge_count == r->edge_capacity ||
+      r->dependencies + (int64_t)r->edge_count == FS_MAX_DEPENDENCIES)
+    return NULL;
+  r->edges[2 * r->edge_count] = (uint32_t)(on - 1);
+  r->edges[2 * r->edge_count++ + 1] = (uint32_t)(r->block_first + (int64_t)task - 1);
+  return s + 1;
+}
+
+/* One line at s (FAST_SLACK bytes readable) inside a block: the next
+ * line's start, or NULL for the full parser. */
+static const char *fast_line(goal_reader *r, const char *s) {
+  const fs_program *p = r->p;
+  int64_t n = p->tasks - r->block_first;
+  uint64_t k;
+  const char *after;
+  if (s[0] == '\n') return s + 1;
+  if (!(after = fast_label(s, n + 1, &k))) return NULL;
+  if (after[0] != ':') return k <= (uint64_t)n ? fast_requires(r, after, k) : NULL;
+  if (k != (uint64_t)n + 1 || after[1] != ' ' || p->tasks == p->capacity || p->cpu || p->nic)
+    return NULL;
+  after += 2;
+  if (memcmp(after, "send ", 5) == 0) return fast_message(r, after, 1);
+  if (memcmp(after, "recv ", 5) == 0) return fast_message(r, after, 0);
+  if (memcmp(after, "calc ", 5) == 0) return fast_calc(r, after);
+  return NULL;
+}
+
 /* Lines of data[from, to), `to` at a line start or the end. The reader on
  * the calling thread (in set) reports progress, unmaps what it has read
  * and reserves the program once the first block is closed; a part's
@@ -666,6 +800,15 @@ static int read_range(goal_reader *r, fs_text_input *in, const char *data, size_
   const char *at = data + *from, *end = data + to, *clean = at;
   size_t released = *from;
   while (at < end) {
+    if (!first && r->implied && r->rank >= 0 && !r->comment_line && end - at >= FAST_SLACK) {
+      const char *next = fast_line(r, at);
+      if (next) {
+        r->line_number++, at = next;
+        if (in && (size_t)(at - data) - released >= RELEASE_EVERY)
+          fs_text_input_block_done(in, released = (size_t)(at - data));
+        continue;
+      }
+    }
     const char *newline = memchr(at, '\n', (size_t)(end - at));
     const char *line_end = newline ? newline : end;
     int32_t closed = r->next_rank;
@@ -743,7 +886,8 @@ static void start_part(part *k, const goal_reader *first, int32_t ranks, const d
                      .err = &k->err,
                      .rank = -1,
                      .next_rank = k->first_rank,
-                     .deferred = 1};
+                     .deferred = 1,
+                     .implied = 1};
   if (!(r->p = fs_program_new(ranks))) return;
   reserve_estimate(r, d, k->to - k->from);
   k->started = pthread_create(&k->thread, NULL, read_part, k) == 0;
@@ -812,6 +956,9 @@ static int append_tasks(goal_reader *r, goal_reader *q) {
 static int append_part(goal_reader *r, goal_reader *q) {
   int32_t n0 = r->p->tasks;
   int64_t base = r->line_number, d0 = r->dependencies;
+  if (r->implied != q->implied && /* both implied, or both stored */
+      leave_pattern(r->implied ? r : q, r->implied ? r->p->tasks : q->p->tasks))
+    return -1;
   if (append_tasks(r, q) || reserve_successors(r, q->dependencies)) return -1;
   for (int32_t i = 0; i < q->p->tasks; i++)
     r->successor_at[n0 + i] = q->successor_at[i] + (uint32_t)d0;
@@ -894,7 +1041,7 @@ static int read_block(goal_reader *r, fs_text_input *in, const char *data, size_
 
 fs_program *fs_goal_read_input_threads(fs_text_input *in, int threads, size_t min_part,
                                        fs_error *err) {
-  goal_reader r = {.input_name = fs_text_input_name(in), .err = err, .rank = -1};
+  goal_reader r = {.input_name = fs_text_input_name(in), .err = err, .rank = -1, .implied = 1};
   const char *line, *data;
   size_t length;
   int status;

@@ -28,7 +28,9 @@
  *   a requires b  -> a depends on b (FS_AFTER_END)
  *   a irequires b -> a depends on b's start (FS_AFTER_START)
  * A labelled operation is named "rR.LABEL" (fs_task_name), unlabelled ones
- * keep the default "t<id>". The '.' (not ':') keeps the names writable as
+ * keep the default "t<id>". While every label is "lK", K the operation's
+ * place in its block from 1 (schedgen's), the names are implied
+ * (p->names_implied), not stored. The '.' (not ':') keeps the names writable as
  * .dag, whose after= uses ':' for :local and :start. A send's tag -1 is
  * kept as FS_ANY_TAG (txt2bin accepts it; LogGOPSim then matches it with
  * any tag); neither the .dag nor the GOAL writer takes such a program.
