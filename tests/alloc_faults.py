@@ -57,6 +57,10 @@ PLATFORM = ('<platform nodes="2" cores="2">\n  <channel name="shm" level="0"/>\n
             '  <channel name="net" level="1"/>\n  <mapping kind="explicit">0 1 0 1</mapping>\n</platform>\n')
 
 
+NAMED_GOAL = ("num_ranks 2\n\nrank 0 {\nl1: send 8b to 1 tag 0\nl2: calc 100\nl2 requires l1\n}\n\n"
+              "rank 1 {\nl1: recv 8b from 0 tag 0\nfinal: calc 50\nfinal requires l1\n}\n")
+
+
 def commands():
     """(name, arguments, outputs): {in} is the inputs' directory, {out} the
     directory each run writes to (empty before it, emptied after it)."""
@@ -74,6 +78,10 @@ def commands():
         ("run-dag-hockney", ["run", "{in}/rd.dag", "--model", "hockney"]),
         ("run-dag-named", ["run", "{in}/named.dag", "--model", "hockney", "--timeline", "{out}/t.csv"]),
         ("run-goal-loggops", ["run", "{in}/b.goal", "--model", "loggops", "--format", "json"]),
+        # labels that leave schedgen's lK pattern mid-file: the names read
+        # so far are stored when the pattern breaks (goal_reader.c)
+        ("run-goal-named", ["run", "{in}/named.goal", "--model", "loggops", "--timeline",
+                            "{out}/t.csv"]),
         ("run-goal-bin-loggops", ["run", "{in}/b.bin", "--model", "loggops", "--format", "json"]),
         ("run-trace-replay", ["run", "{in}/trace", "--model", "hockney"]),
         ("run-simgrid-replay", ["run", "{in}/simgrid.txt", "--model", "loggops"]),
@@ -117,6 +125,7 @@ def make_inputs(fennelsim, root, directory):
     write("noise.txt", EMPIRICAL)
     write("platform.xml", PLATFORM)
     write("named.dag", NAMED_DAG)
+    write("named.goal", NAMED_GOAL)
     for name in ["metropolis-taulop.xml", "metropolis-shm.table", "metropolis-net.table"]:
         shutil.copy(os.path.join(root, "models", name), directory)
     for args in [["gen", "allreduce-rd", "--ranks", "4", "--size", "8B", "-o", "rd.dag"],
