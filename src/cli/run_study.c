@@ -87,13 +87,11 @@ static int worker_run(fs_study_worker *w, uint64_t seed, fs_time *makespan, fs_t
   if (status != FS_RUN_OK) return -1;
   *makespan = fs_engine_makespan(w->engine);
   const fs_time *by_slot = fs_engine_finish_times(w->engine); /* program.h: slots */
-  int32_t kept = w->setup->kept;
   if (!p->slot_rank) {
-    memcpy(finish, by_slot, (size_t)kept * sizeof *finish);
+    memcpy(finish, by_slot, (size_t)p->ranks * sizeof *finish);
   } else {
-    memset(finish, 0, (size_t)kept * sizeof *finish);
-    for (int32_t s = 0; s < p->slots; s++)
-      if (p->slot_rank[s] < kept) finish[p->slot_rank[s]] = by_slot[s];
+    memset(finish, 0, (size_t)p->ranks * sizeof *finish);
+    for (int32_t s = 0; s < p->slots; s++) finish[p->slot_rank[s]] = by_slot[s];
   }
   if (w->timeline) {
     fs_bandwidth *b = fs_bandwidth_compute(w->timeline, err);
@@ -192,7 +190,7 @@ static int report(const fs_study_setup *s, const fs_run_summary *summary, const 
     return 0;
   }
   fs_report_inputs_text(stdout, summary);
-  if (fs_study_report_text_kept(stdout, r, s->kept, ranks, s->base_seed, err)) return -1;
+  if (fs_study_report_text(stdout, r, ranks, s->base_seed, err)) return -1;
   if (s->aggregate_gbps) report_bandwidth(s, r->count, 0);
   return 0;
 }
@@ -266,15 +264,10 @@ int fs_run_study(const fs_study_setup *given, int *argc, char ***argv) {
   /* under MPI a failure here still joins the gather below, so no process waits */
   int failed = rank == 0 && study_prologue(s, &err);
   if (failed && !mpi) goto done;
-  /* The text report alone shows 16 ranks: the result table keeps those
-   * (100 seeds of 2^20 ranks would take 800 MiB for all). */
-  int every_rank = strcmp(s->format, "json") == 0 || s->samples || mpi;
-  s->kept = every_rank || s->program->ranks < FS_STUDY_RANKS_SHOWN ? s->program->ranks
-                                                                   : FS_STUDY_RANKS_SHOWN;
   fs_study_options o = {.seeds = s->seeds,
                         .base_seed = s->base_seed,
                         .threads = s->threads,
-                        .ranks = s->kept, /* the result table's row */
+                        .ranks = s->program->ranks,
                         /* a shard's seeds, dealt out to the MPI processes */
                         .first = s->shard_index + (int64_t)rank * s->shard_count,
                         .step = s->shard_count * size,
@@ -285,7 +278,7 @@ int fs_run_study(const fs_study_setup *given, int *argc, char ***argv) {
   if (!failed) failed = fs_study_run(&o, &callbacks, &local, &err);
   too_large = failed && fs_exit_status_for(&err, 0); /* too large, out of memory: status 2 */
   if (failed) fprintf(stderr, "fennelsim: %s\n", err.message), err.message[0] = 0;
-  if (fs_study_mpi_gather(failed ? NULL : &local, s->kept, &all, &err)) goto done;
+  if (fs_study_mpi_gather(failed ? NULL : &local, s->program->ranks, &all, &err)) goto done;
   if (rank != 0) {
     status = FS_EXIT_OK;
     goto done;

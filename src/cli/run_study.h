@@ -23,7 +23,6 @@ typedef struct fs_study_setup {
   /* with --bandwidth, filled by the study: each seed's achieved bandwidths
    * (GB/s) by seed index, every index written by the thread that runs it */
   double *aggregate_gbps, *mean_gbps;
-  int32_t kept; /* set by the study: the ranks whose finish times each seed keeps */
 } fs_study_setup;
 
 /* Runs the study and prints its report; the exit status. Under mpirun,

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RANKS_SHOWN FS_STUDY_RANKS_SHOWN
+#define RANKS_SHOWN 16
 #define BLOCK_CELLS ((int64_t)1 << 15) /* finish times gathered at once (256 KiB) */
 
 typedef __int128 wide;
@@ -110,11 +110,6 @@ static int out_of_memory(fs_error *err, int64_t count) {
 
 int fs_study_report_text(FILE *out, const fs_study_results *r, int32_t ranks, uint64_t base_seed,
                          fs_error *err) {
-  return fs_study_report_text_kept(out, r, ranks, ranks, base_seed, err);
-}
-
-int fs_study_report_text_kept(FILE *out, const fs_study_results *r, int32_t kept, int32_t ranks,
-                              uint64_t base_seed, fs_error *err) {
   fs_summary s;
   if (fs_summarize(r->makespan, r->count, 1, &s)) return out_of_memory(err, r->count);
   unit u = unit_for(s.max);
@@ -129,7 +124,7 @@ int fs_study_report_text_kept(FILE *out, const fs_study_results *r, int32_t kept
   for (int32_t rank = 0; rank < ranks && rank < RANKS_SHOWN; rank++) {
     char label[24];
     snprintf(label, sizeof label, "rank %d", rank);
-    if (fs_summarize(r->finish + rank, r->count, kept, &s)) return out_of_memory(err, r->count);
+    if (fs_summarize(r->finish + rank, r->count, ranks, &s)) return out_of_memory(err, r->count);
     text_row(out, label, &s, u);
   }
   if (ranks > RANKS_SHOWN)

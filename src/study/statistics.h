@@ -39,13 +39,6 @@ double fs_quantile_sorted(const fs_time *sorted, int64_t count, int percent);
  * 0, or -1 with err set when out of memory. */
 int fs_study_report_text(FILE *out, const fs_study_results *r, int32_t ranks, uint64_t base_seed,
                          fs_error *err);
-/* The ranks the text report shows. */
-#define FS_STUDY_RANKS_SHOWN 16
-/* The same report of a study of `ranks` ranks whose rows keep the finish
- * times of its first `kept` ranks only (at least min(ranks,
- * FS_STUDY_RANKS_SHOWN); row j at finish + j * kept). */
-int fs_study_report_text_kept(FILE *out, const fs_study_results *r, int32_t kept, int32_t ranks,
-                              uint64_t base_seed, fs_error *err);
 /* The JSON members of a study, without braces or a leading comma, so that
  * the CLI can write its own members (input, model...) first:
  *   "seeds": N, "base_seed": B, "makespan_ns": {"min": .., "p25": .., "median": ..,
