@@ -502,6 +502,46 @@ START_TEST(report_json) {
 }
 END_TEST
 
+/* The JSON report gathers the finish times a block of ranks at a time:
+ * its text equals, byte for byte, each rank's summary taken at the row's
+ * stride (the report before the blocks), for seed counts that cut the
+ * ranks into one, several and uneven blocks (2^15 finish times a block). */
+START_TEST(report_json_blocks) {
+  static const int64_t counts[] = {1, 3, 7, 100, 40000};
+  static const int32_t ranks_of[] = {5000, 5000, 4682, 1000, 3};
+  for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+    int64_t count = counts[c];
+    int32_t ranks = ranks_of[c];
+    fs_study_results r = fixed_results(count, ranks);
+    uint64_t x = 0x9e3779b97f4a7c15u * (c + 1); /* xorshift: varied picoseconds */
+    for (int64_t i = 0; i < count * ranks; i++) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      r.finish[i] = (fs_time)(x % 5000000) - 1000;
+    }
+    char *buffer = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&buffer, &size);
+    fs_summary s;
+    summarize(r.makespan, r.count, 1, &s);
+    fprintf(out, "\"seeds\": %lld, \"base_seed\": 1, \"makespan_ns\": ", (long long)count);
+    fs_summary_json(out, &s);
+    fputs(", \"finish_ns\": [", out);
+    for (int32_t rank = 0; rank < ranks; rank++) {
+      summarize(r.finish + rank, r.count, ranks, &s);
+      fputs(rank ? ", " : "", out);
+      fs_summary_json(out, &s);
+    }
+    fputc(']', out);
+    fclose(out);
+    char *text = report_text(&r, ranks, 1);
+    ck_assert_msg(strcmp(text, buffer) == 0, "%lld seeds x %d ranks", (long long)count, ranks);
+    free(text);
+    free(buffer);
+    fs_study_results_free(&r);
+  }
+}
+END_TEST
+
 START_TEST(report_text_case) {
   fs_study_results r = fixed_results(4, 2); /* 1..4 ns; rank 1: 1 ps less */
   char *text = report_text(&r, 2, 0);
@@ -753,6 +793,7 @@ static Suite *study_suite(void) {
   tcase_add_test(statistics, summary_empty);
   tcase_add_test(statistics, quantile_type7);
   tcase_add_test(statistics, report_json);
+  tcase_add_test(statistics, report_json_blocks);
   tcase_add_test(statistics, report_text_case);
   suite_add_tcase(s, statistics);
   TCase *svg = tcase_create("histogram");

@@ -8,6 +8,7 @@
 #include "core/engine.h"
 #include "core/perturbation.h"
 #include "core/program.h"
+#include "io/text_input.h"
 #include "noise/noise.h"
 
 typedef struct noisy_run {
@@ -125,9 +126,16 @@ static noisy_run *new_run(const fs_program *p) {
   noisy_run *r = calloc(1, sizeof *r);
   if (!r) return NULL;
   r->program = p;
-  r->draws = malloc((size_t)(p->slots ? p->slots : 1) * sizeof *r->draws);
-  r->started = malloc(((size_t)p->tasks + 1) * sizeof *r->started);
-  if (r->draws && r->started) return r;
+  size_t draws = (size_t)(p->slots ? p->slots : 1) * sizeof *r->draws;
+  size_t started = ((size_t)p->tasks + 1) * sizeof *r->started;
+  r->draws = malloc(draws);
+  r->started = malloc(started);
+  if (r->draws && r->started) {
+    /* read in no order of tasks under noise: huge pages spare the TLB misses */
+    fs_memory_huge_pages(r->draws, draws);
+    fs_memory_huge_pages(r->started, started);
+    return r;
+  }
   destroy(r);
   return NULL;
 }
