@@ -8,7 +8,7 @@
 #include "core/engine.h"
 #include "core/perturbation.h"
 #include "core/program.h"
-#include "io/text_input.h"
+#include "core/error.h"
 #include "noise/noise.h"
 
 typedef struct noisy_run {
