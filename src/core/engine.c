@@ -81,8 +81,6 @@ fs_engine *fs_engine_new(const fs_program *program, fs_network_model *network,
     fs_error_out_of_memory(err, "the run state", need);
     return NULL;
   }
-  fs_memory_huge_pages(e->task, tasks * sizeof *e->task); /* 12 B a task: most of a run */
-  if (two_sided) fs_memory_huge_pages(e->two_sided, tasks);
   return e;
 }
 

@@ -1,8 +1,6 @@
 /* event_queue.c: the radix heap behind the event engine (see the header). */
 #include "core/event_queue.h"
 
-#include "core/error.h"
-
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,7 +30,6 @@ int fs_event_queue_grow(fs_event_bucket *b) {
   if (!bigger) return -1;
   b->items = bigger;
   b->capacity = want;
-  fs_memory_huge_pages(bigger, (size_t)want * sizeof *bigger);
   return 0;
 }
 

@@ -8,7 +8,6 @@
 #include "core/engine.h"
 #include "core/perturbation.h"
 #include "core/program.h"
-#include "core/error.h"
 #include "noise/noise.h"
 
 typedef struct noisy_run {
@@ -126,16 +125,9 @@ static noisy_run *new_run(const fs_program *p) {
   noisy_run *r = calloc(1, sizeof *r);
   if (!r) return NULL;
   r->program = p;
-  size_t draws = (size_t)(p->slots ? p->slots : 1) * sizeof *r->draws;
-  size_t started = ((size_t)p->tasks + 1) * sizeof *r->started;
-  r->draws = malloc(draws);
-  r->started = malloc(started);
-  if (r->draws && r->started) {
-    /* read in no order of tasks under noise: huge pages spare the TLB misses */
-    fs_memory_huge_pages(r->draws, draws);
-    fs_memory_huge_pages(r->started, started);
-    return r;
-  }
+  r->draws = malloc((size_t)(p->slots ? p->slots : 1) * sizeof *r->draws);
+  r->started = malloc(((size_t)p->tasks + 1) * sizeof *r->started);
+  if (r->draws && r->started) return r;
   destroy(r);
   return NULL;
 }
