@@ -10,10 +10,10 @@
  * (a pattern that takes a --schedule gets "auto" unless one is given;
  * --symmetric: a rank-symmetric program where the generator builds one,
  * core/symmetric.h, as the sweep runs them)
- * bench_engine --touch MIB: only allocates MIB MiB (with the engine's huge
- * page hint) and writes a byte to every 4 KiB of it, and prints the seconds:
- * what this machine charges for fresh memory, a floor under any row whose
- * peak is that large (on a virtual machine it can be seconds per GB). */
+ * bench_engine --touch MIB: only allocates MIB MiB and writes a byte to
+ * every 4 KiB of it, and prints the seconds: what this machine charges for
+ * fresh memory, a floor under any row whose peak is that large (on a
+ * virtual machine it can be seconds per GB). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +21,6 @@
 #include <time.h>
 
 #include "core/engine.h"
-#include "core/error.h"
 #include "generators/generators.h"
 #include "models/model_registry.h"
 
@@ -49,7 +48,6 @@ static int touch_memory(const char *mib) {
     fprintf(stderr, "bench: out of memory: %s MiB\n", mib);
     return 1;
   }
-  fs_memory_huge_pages(block, bytes);
   for (size_t i = 0; i < bytes; i += 4096) block[i] = 1;
   double t1 = now();
   struct rusage usage;
