@@ -33,14 +33,6 @@ int fs_event_queue_grow(fs_event_bucket *b) {
   return 0;
 }
 
-static int append(fs_event_bucket *b, fs_time time, uint64_t payload) {
-  if (b->count == b->capacity && fs_event_queue_grow(b)) return -1;
-  b->items[b->count].time = time;
-  b->items[b->count].payload = payload;
-  b->count++;
-  return 0;
-}
-
 /* Makes bucket 0 non-empty: moves the smallest non-empty bucket down after
  * advancing `last` to its minimum. Each event moves to a strictly lower
  * bucket, so it moves at most 64 times in all. */
@@ -58,8 +50,8 @@ static int refill(fs_event_queue *q) {
   q->last = minimum;
   for (int64_t k = 0; k < b->count; k++) {
     fs_event *e = &b->items[k];
-    if (append(&q->bucket[fs_event_queue_bucket_of(minimum, e->time)], e->time, e->payload))
-      return -1;
+    fs_event_bucket *to = &q->bucket[fs_event_queue_bucket_of(minimum, e->time)];
+    if (fs_event_bucket_append(to, e->time, e->payload)) return -1;
   }
   b->count = 0;
   return 1;

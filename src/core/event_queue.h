@@ -49,15 +49,20 @@ static inline int fs_event_queue_bucket_of(fs_time last, fs_time time) {
   uint64_t differ = (uint64_t)last ^ (uint64_t)time;
   return differ == 0 ? 0 : 64 - __builtin_clzll(differ);
 }
-/* Returns -1 when time is earlier than the last pop or memory runs out.
- * Inline: the engine pushes about once per event. */
-static inline int fs_event_queue_push(fs_event_queue *q, fs_time time, uint64_t payload) {
-  if (time < q->last) return -1;
-  fs_event_bucket *b = &q->bucket[fs_event_queue_bucket_of(q->last, time)];
+/* Appends an event to a bucket; -1 when memory runs out. */
+static inline int fs_event_bucket_append(fs_event_bucket *b, fs_time time, uint64_t payload) {
   if (b->count == b->capacity && fs_event_queue_grow(b)) return -1;
   b->items[b->count].time = time;
   b->items[b->count].payload = payload;
   b->count++;
+  return 0;
+}
+/* Returns -1 when time is earlier than the last pop or memory runs out.
+ * Inline: the engine pushes about once per event. */
+static inline int fs_event_queue_push(fs_event_queue *q, fs_time time, uint64_t payload) {
+  if (time < q->last ||
+      fs_event_bucket_append(&q->bucket[fs_event_queue_bucket_of(q->last, time)], time, payload))
+    return -1;
   q->size++;
   return 0;
 }
