@@ -23,7 +23,7 @@
 
 /* Reads texts[0..count) as rank-R.fstrace in memory. */
 static fs_trace *read_texts(const char *const *texts, int count, fs_error *err) {
-  fs_text_input *inputs[8];
+  fs_text_input *inputs[8] = {0};
   char name[32];
   for (int r = 0; r < count; r++) {
     snprintf(name, sizeof name, "rank-%d.fstrace", r);

@@ -620,7 +620,7 @@ END_TEST
 /* ---- traces as the tracer writes them (times in ns) ---- */
 
 static fs_trace *read_text(const char *const *texts, int count) {
-  fs_text_input *inputs[4];
+  fs_text_input *inputs[4] = {0};
   char name[32];
   for (int r = 0; r < count; r++) {
     snprintf(name, sizeof name, "rank-%d.fstrace", r);
@@ -726,7 +726,7 @@ END_TEST
 /* Writes each text to a temporary file and reads them with fs_trace_read
  * (the reader is chosen as the command line chooses it). */
 static fs_trace *read_files(const char *const *texts, int count, const char *suffix) {
-  char *paths[4];
+  char *paths[4] = {0};
   for (int r = 0; r < count; r++) {
     paths[r] = fs_test_temp_path(suffix);
     ck_assert_int_eq(fs_test_write_file(paths[r], texts[r], 0), 0);

@@ -26,8 +26,8 @@ typedef struct noise_term {
   fs_distribution distribution;
   int additive;
   fs_noise_kind kind;
-  int32_t first_rank, last_rank; /* -1, -1: every rank (the general term) */
-  char text[160];
+  int32_t first_rank, last_rank;       /* -1, -1: every rank (the general term) */
+  char text[160 + sizeof ",mode=add"]; /* the spec as given, mode last */
 } noise_term;
 
 typedef struct detour {
@@ -85,7 +85,7 @@ static int parse_term(const char *option, const char *spec, noise_term *term, fs
     return fs_error_set(err, "%s %s: expected host=DIST, net=DIST or compute=DIST%s%s", option,
                         spec, mean[0] ? "; " : "", mean);
   }
-  char text[sizeof term->text];
+  char text[160];
   if (strlen(equals + 1) >= sizeof text)
     return fs_error_set(err, "%s %s: the distribution is too long", option, spec);
   strcpy(text, equals + 1);
