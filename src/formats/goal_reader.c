@@ -940,12 +940,23 @@ static int read_span(goal_reader *r, const source *src, size_t *from, size_t to,
 /* ---- parts: one file read by several threads ----
  * The rest of the file after the first block is cut before lines that
  * look like `rank R {`. A part's reader starts from the state a block
- * boundary has (no block or comment open, block R next) and keeps its own
- * program, ids from 0. The parts join in file order: a part whose reader
- * before it ended in exactly that state is appended (ids, successor
- * offsets, names and line numbers shifted), else the reader before it
- * reads the part's lines itself. So the program, and the first error in
- * file order, are the ones a single reader gives, on any thread count. */
+ * boundary has (no block or comment open, block R next). While names are
+ * implied, it writes in place: into the main reader's arrays, from task
+ * R x (the first block's tasks) and successor R x (its dependencies),
+ * which is exact when the blocks have one shape (generated files), and
+ * up to the next part's start, a bound it may not pass (nor may it need
+ * an array the program lacks): a part that would is given up. The main
+ * reader is bounded by the first part's start the same way; when it would
+ * pass it, it stops and gives up the parts and reads on alone. Otherwise
+ * (names stored) a part keeps its own program, ids from 0. The parts join
+ * in file order: a part whose reader before it ended in exactly that state
+ * is joined (in place: moved down to where the reader before it ended
+ * when the prediction was high, ids and offsets shifted, else nothing to
+ * do; in its own arrays: appended, ids, successor offsets, names and line
+ * numbers shifted), else the reader before it reads the part's lines
+ * itself, and then every part in place after it too (those lines
+ * overwrite their arrays). So the program, and the first error in file
+ * order, are the ones a single reader gives, on any thread count. */
 
 typedef struct part {
   goal_reader r;
