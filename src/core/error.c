@@ -70,6 +70,8 @@ void fs_memory_huge_pages(void *array, size_t bytes) {
   if (array && end > start) madvise((void *)start, end - start, MADV_HUGEPAGE);
 }
 
+void fs_memory_drop_pages(void *pages, size_t bytes) { madvise(pages, bytes, MADV_DONTNEED); }
+
 void *fs_allocate(int64_t count, int64_t size, const char *what, fs_error *err) {
   int64_t limit = fs_memory_limit();
   if (count < 0 || size < 0 || (size > 0 && count > INT64_MAX / size)) {

@@ -48,6 +48,9 @@ int64_t fs_memory_limit(void);
  * virtual machine's first touch of 10 GB took a minute). Only the array's
  * 2 MiB-aligned middle can have them. A hint: ignored where unsupported. */
 void fs_memory_huge_pages(void *array, size_t bytes);
+/* Gives back the page-aligned pages of a read-only file mapping (read from
+ * the file again if touched). A hint. */
+void fs_memory_drop_pages(void *pages, size_t bytes);
 /* count * size bytes for `what` ("the run state of 8 ranks"): NULL with
  * err set, too large when the product overflows or exceeds
  * fs_memory_limit(), out of memory when malloc fails. count 0 allocates
