@@ -518,11 +518,11 @@ START_TEST(stdin_case) {
 }
 END_TEST
 
-/* A plain file is read as one block (by chunks), not line by line: the same
+/* A plain file is read as one mapped block, not line by line: the same
  * program as the gzip file (read by lines), the same rules for CRLF, a last
  * line without its end, NUL bytes and lines given back by the content
  * sniffing of a file without extension. */
-START_TEST(plain_file) {
+START_TEST(mapped_file) {
   size_t length;
   char *text = dissemination(64, 6, &length);
   char *plain = fs_test_temp_path(".goal"), *zipped = fs_test_temp_path(".goal.gz");
@@ -857,75 +857,6 @@ START_TEST(errors_reported_in_parts) {
 }
 END_TEST
 
-/* The same messages from a file, read by chunks (and in parts on
- * threads): each starts with the file's path instead of "e.goal". */
-START_TEST(errors_reported_from_file) {
-  const error_case *c = &error_cases[_i];
-  fs_error err = {{0}};
-  size_t length = c->length ? c->length : strlen(c->text);
-  char *path = fs_test_temp_path(".goal"), want[1024];
-  ck_assert_int_eq(fs_test_write_file(path, c->text, length), 0);
-  snprintf(want, sizeof want, "%s%s", path, c->message + strlen("e.goal"));
-  for (int threads = 1; threads <= 4; threads += 3) {
-    fs_text_input *in = fs_text_input_open_file(path, &err);
-    ck_assert_ptr_nonnull(in);
-    fs_program *p = fs_goal_read_input_threads(in, threads, 1, &err);
-    fs_text_input_close(in);
-    ck_assert_msg(p == NULL, "accepted: %s", c->text);
-    ck_assert_str_eq(err.message, want);
-  }
-  unlink(path);
-  free(path);
-}
-END_TEST
-
-/* A file of several chunks (1 MiB each), lines cut at their ends, among
- * them a comment line of the longest length allowed: the program read from
- * memory, on 1 and 3 threads; one byte longer, that line's error. */
-START_TEST(chunked_file) {
-  size_t length, used;
-  char *text = dissemination(4096, 12, &length);
-  char *big = malloc(length + FS_TEXT_LINE_MAX + 64), *path = fs_test_temp_path(".goal");
-  size_t at = length / 3; /* a line start inside rank 1365's block, past the first chunk */
-  while (text[at - 1] != '\n') at++;
-  memcpy(big, text, at);
-  used = at;
-  memcpy(big + used, "//", 2);
-  memset(big + used + 2, 'x', FS_TEXT_LINE_MAX - 2);
-  used += FS_TEXT_LINE_MAX;
-  big[used++] = '\n';
-  memcpy(big + used, text + at, length - at);
-  used += length - at;
-  ck_assert_int_eq(fs_test_write_file(path, big, used), 0);
-  fs_error err = {{0}};
-  fs_program *want = fs_goal_read_memory(big, used, "m", &err);
-  ck_assert_msg(want != NULL, "%s", err.message);
-  for (int threads = 1; threads <= 3; threads += 2) {
-    fs_text_input *in = fs_text_input_open_file(path, &err);
-    ck_assert_ptr_nonnull(in);
-    fs_program *p = fs_goal_read_input_threads(in, threads, 1, &err);
-    fs_text_input_close(in);
-    ck_assert_msg(p != NULL, "%s", err.message);
-    assert_same_program(p, want);
-    fs_program_free(p);
-  }
-  fs_program_free(want);
-  /* one byte more: the line is too long, wherever the chunks cut it */
-  memmove(big + at + 1, big + at, used - at);
-  ck_assert_int_eq(fs_test_write_file(path, big, used + 1), 0);
-  ck_assert_ptr_null(fs_goal_read_memory(big, used + 1, "m", &err));
-  char message[sizeof err.message], expect[1024];
-  snprintf(message, sizeof message, "%s", err.message + 1);
-  snprintf(expect, sizeof expect, "%s%s", path, message);
-  ck_assert_ptr_null(fs_goal_read_file(path, &err));
-  ck_assert_str_eq(err.message, expect);
-  unlink(path);
-  free(path);
-  free(big);
-  free(text);
-}
-END_TEST
-
 START_TEST(overlong_line) {
   size_t n = FS_TEXT_LINE_MAX + 40;
   char *text = malloc(n + 64);
@@ -985,8 +916,7 @@ static Suite *goal_suite(void) {
   tcase_add_test(inputs, dissemination_structure);
   tcase_add_test(inputs, gzip_file);
   tcase_add_test(inputs, stdin_case);
-  tcase_add_test(inputs, plain_file);
-  tcase_add_test(inputs, chunked_file);
+  tcase_add_test(inputs, mapped_file);
   tcase_add_test(inputs, file_errors);
   tcase_add_test(inputs, convert_to_dag);
   tcase_add_test(inputs, goal_round_trip);
@@ -995,8 +925,6 @@ static Suite *goal_suite(void) {
   tcase_add_loop_test(errors, errors_reported, 0,
                       (int)(sizeof error_cases / sizeof error_cases[0]));
   tcase_add_loop_test(errors, errors_reported_in_parts, 0,
-                      (int)(sizeof error_cases / sizeof error_cases[0]));
-  tcase_add_loop_test(errors, errors_reported_from_file, 0,
                       (int)(sizeof error_cases / sizeof error_cases[0]));
   tcase_add_test(errors, overlong_line);
   suite_add_tcase(suite, errors);

@@ -396,43 +396,6 @@ START_TEST(fast_path_same) {
 }
 END_TEST
 
-/* schedgen's layout (labels lK, names implied), whose parts are read in
- * place at the tasks and successors the first block predicts; `shape`
- * makes the prediction wrong in each way: 0 right (uniform blocks), 1 rank
- * 0 lighter (the first part outgrows its room: the others are read again),
- * 2 rank 0 heavier (the parts move down), 3 later ranks heavier (a part
- * outgrows its room), 4 no dependency in rank 0, 5 a tag where none was
- * (a new array), 6 later ranks with more dependencies. */
-static text in_place_shape(int32_t ranks, int shape) {
-  text t = {malloc(256), 0, 256};
-  add(&t, "num_ranks %d\n", (int)ranks);
-  for (int32_t r = 0; r < ranks; r++) {
-    int ops = shape == 1 && r == 0          ? 2
-              : shape == 2 && r == 0        ? 8
-              : shape == 3 && r > ranks / 2 ? 6
-                                            : 4;
-    int deps = shape == 4 && r == 0 ? 0 : shape == 6 && r > ranks / 2 ? 3 : 1;
-    add(&t, "\nrank %d {\n", (int)r);
-    for (int k = 1; k <= ops; k++)
-      add(&t, k % 2 ? "l%d: send 8b to %d tag %d\n" : "l%d: recv 8b from %d tag %d\n", k,
-          (int)((r + k) % ranks), shape == 5 && r == ranks * 2 / 3 && k == 2 ? 3 : 0);
-    for (int k = 1; k <= deps; k++) add(&t, "l%d requires l%d\n", k + 1, k);
-    add(&t, "}\n");
-  }
-  return t;
-}
-
-START_TEST(in_place_parts) {
-  static const int32_t sizes[] = {2, 3, 40, 1000};
-  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-    for (int shape = 0; shape <= 6; shape++) {
-      text t = in_place_shape(sizes[i], shape);
-      check_text(t.data, t.length);
-      free(t.data);
-    }
-}
-END_TEST
-
 static Suite *goal_threads_suite(void) {
   Suite *suite = suite_create("goal_threads");
   TCase *same = tcase_create("same");
@@ -442,7 +405,6 @@ static Suite *goal_threads_suite(void) {
   tcase_add_test(same, errors_in_parts);
   tcase_add_test(same, implied_names);
   tcase_add_test(same, fast_path_same);
-  tcase_add_test(same, in_place_parts);
   suite_add_tcase(suite, same);
   return suite;
 }

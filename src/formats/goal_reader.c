@@ -6,14 +6,12 @@
  * whose strings are the task names themselves ("rR." + label). */
 #include "formats/goal_reader.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <pthread.h>
-#include <stdatomic.h>
 
 #include "formats/name_index.h"
 #include "formats/read_program.h"
@@ -55,20 +53,6 @@ typedef struct goal_reader {
    * (what schedgen writes): no name is stored and no label table kept,
    * the program's names are implied (section "labels") */
   int implied;
-  char *text; /* a file's bytes, read by chunks (read_span) */
-  /* reading in place (section "parts"): p's arrays and the successors are
-   * shared with other threads, each reader writing its own range of them;
-   * p->capacity, at_capacity and successor_capacity bound the range and
-   * must not grow. A part's reader meeting its bound stops (`full`: the
-   * part is read again by the main reader); the main reader stops the
-   * parts (stop_parts) and goes on alone. */
-  int bounded, full;
-  int32_t own_capacity; /* the main reader's capacities while bounded */
-  int64_t own_at_capacity, own_successor_capacity;
-  int view; /* the arrays are the main reader's (not freed with this one) */
-  struct part *parts;
-  int part_count;
-  atomic_int *cancel; /* a part's: set when the main reader gives it up */
 } goal_reader;
 
 /* One operation, as parsed before it is added. */
@@ -383,31 +367,7 @@ static int resolve_label(goal_reader *r, size_t column, size_t length, int32_t *
 
 /* ---- statements ---- */
 
-static void stop_parts(goal_reader *r);
-
-/* A bounded reader about to outgrow its range: a part's stops, the main
- * reader stops the parts and goes on alone. */
-static int unbound(goal_reader *r) {
-  if (r->view) {
-    r->full = 1;
-    return -1;
-  }
-  stop_parts(r);
-  return 0;
-}
-
-/* Whether adding op would grow an array or need a new one (names, tag,
- * cpu, nic): what a bounded reader cannot do. */
-static int outgrows(const goal_reader *r, const operation *op, size_t label, size_t length) {
-  const fs_program *p = r->p;
-  int64_t place = p->tasks - r->block_first + 1;
-  return p->tasks == p->capacity || (op->tag && !p->tag) || (op->cpu && !p->cpu) ||
-         (op->nic && !p->nic) || !r->implied || !length ||
-         pattern_label(r->line + label, length) != place;
-}
-
 static int add_operation(goal_reader *r, const operation *op, size_t label, size_t label_length) {
-  if (r->bounded && outgrows(r, op, label, label_length) && unbound(r)) return -1;
   fs_program *p = r->p;
   int32_t t = fs_program_add(p, op->kind, r->rank);
   if (t < 0 && p->tasks == FS_MAX_TASKS)
@@ -448,9 +408,6 @@ static int grow_edges(goal_reader *r) {
 /* Room for `more` successors and the offsets of every task so far. */
 static int reserve_successors(goal_reader *r, int64_t more) {
   int64_t tasks = r->p ? r->p->tasks : 0;
-  if (r->bounded &&
-      (tasks + 2 > r->at_capacity || r->dependencies + more > r->successor_capacity) && unbound(r))
-    return -1;
   if (tasks + 2 > r->at_capacity) {
     int64_t capacity = r->at_capacity ? 2 * r->at_capacity : 4096;
     while (capacity < tasks + 2) capacity *= 2;
@@ -556,18 +513,6 @@ static int read_num_ranks(goal_reader *r) {
   return 0;
 }
 
-/* "rR." into prefix, R >= 0; its length (snprintf costs a few % per block). */
-static size_t rank_prefix(char prefix[16], int32_t rank) {
-  char digits[12];
-  size_t n = 0;
-  do digits[n++] = (char)('0' + rank % 10);
-  while ((rank /= 10) > 0);
-  prefix[0] = 'r';
-  for (size_t i = 0; i < n; i++) prefix[1 + i] = digits[n - 1 - i];
-  prefix[n + 1] = '.';
-  return n + 2;
-}
-
 /* rank R {: after the keyword. The name prefix "rR." is built here. */
 static int open_block(goal_reader *r) {
   char what[96];
@@ -580,7 +525,7 @@ static int open_block(goal_reader *r) {
   }
   if (!accept(r, "{")) return expected(r, r->at, "'{' on the line of 'rank R'");
   char prefix[16];
-  r->prefix_length = rank_prefix(prefix, (int32_t)rank);
+  r->prefix_length = (size_t)snprintf(prefix, sizeof prefix, "r%d.", (int)rank);
   if (r->name_capacity < 64) {
     char *name = realloc(r->name, 64);
     if (!name) return out_of_memory(r);
@@ -703,12 +648,7 @@ static int block_line(goal_reader *r, const char *line, size_t length, const cha
   return read_line(r, line, length);
 }
 
-/* A file is read through a buffer of each reader's own: CHUNK bytes at a
- * time (reused pages, warm in the cache when scanned; a mapping costs a
- * page fault per 4 KiB here), after the start of a line the last chunk cut,
- * which is at most FS_TEXT_LINE_MAX bytes. */
-#define CHUNK ((size_t)1 << 20)
-#define TEXT_BUFFER (FS_TEXT_LINE_MAX + CHUNK + FAST_SLACK + 1)
+#define RELEASE_EVERY ((size_t)32 << 20) /* bytes of a mapped file between page releases */
 
 static void huge_program(goal_reader *r) {
   fs_program *p = r->p;
@@ -725,25 +665,18 @@ static void huge_program(goal_reader *r) {
 
 /* What a byte of input makes, measured on the first block. */
 typedef struct density {
-  double tasks, edges, names;     /* per byte */
-  int64_t rank_tasks, rank_edges; /* of the first block */
+  double tasks, edges, names;
 } density;
 
-/* Room for `length` more bytes of input (`ranks` more blocks) at density
- * d: generated files repeat one block shape, so the first block predicts
- * the rest. At most
+/* Room for `length` more bytes of input at density d: generated files
+ * repeat one block shape, so the first block predicts the rest. At most
  * one task per 7 bytes ("calc 0" and a line end). Growth by doubling
  * covers a low estimate. */
-static void reserve_estimate(goal_reader *r, const density *d, size_t length, int64_t ranks) {
+static void reserve_estimate(goal_reader *r, const density *d, size_t length) {
   fs_program *p = r->p;
   int64_t most = (int64_t)(length / 7) + 1024 + p->tasks;
   int64_t tasks = p->tasks + (int64_t)(d->tasks * (double)length * 1.02) + 1024;
   int64_t edges = r->dependencies + (int64_t)(d->edges * (double)length * 1.02) + 1024;
-  /* `ranks` more blocks like the first: what the parts read in place need */
-  if (tasks < p->tasks + d->rank_tasks * ranks + 1024)
-    tasks = p->tasks + d->rank_tasks * ranks + 1024;
-  if (edges < r->dependencies + d->rank_edges * ranks + 1024)
-    edges = r->dependencies + d->rank_edges * ranks + 1024;
   int64_t names = p->names_used + (int64_t)(d->names * (double)length * 1.02) + 4096;
   if (tasks > most) tasks = most;
   if (edges > most) edges = most;
@@ -857,18 +790,22 @@ static const char *fast_line(goal_reader *r, const char *s) {
   return NULL;
 }
 
-/* Lines of data[from, to), `to` at a line start or the end; the fast
- * path reads up to FAST_SLACK bytes after a line start below `readable`.
- * Stops at the first block's end when `first` is set: *from is then where
- * it stopped. */
-static int read_range(goal_reader *r, const char *data, size_t *from, size_t to,
-                      const char *readable, int first) {
+/* Lines of data[from, to), `to` at a line start or the end. The reader on
+ * the calling thread (in set) reports progress, unmaps what it has read
+ * and reserves the program once the first block is closed; a part's
+ * thread (in NULL) does neither. Stops at the first block's end when
+ * `first` is set: *from is then where it stopped. */
+static int read_range(goal_reader *r, fs_text_input *in, const char *data, size_t *from, size_t to,
+                      int first) {
   const char *at = data + *from, *end = data + to, *clean = at;
+  size_t released = *from;
   while (at < end) {
-    if (!first && r->implied && r->rank >= 0 && !r->comment_line && readable - at >= FAST_SLACK) {
+    if (!first && r->implied && r->rank >= 0 && !r->comment_line && end - at >= FAST_SLACK) {
       const char *next = fast_line(r, at);
       if (next) {
         r->line_number++, at = next;
+        if (in && (size_t)(at - data) - released >= RELEASE_EVERY)
+          fs_text_input_block_done(in, released = (size_t)(at - data));
         continue;
       }
     }
@@ -877,102 +814,34 @@ static int read_range(goal_reader *r, const char *data, size_t *from, size_t to,
     int32_t closed = r->next_rank;
     if (block_line(r, at, (size_t)(line_end - at), &clean, end)) return -1;
     at = newline ? newline + 1 : end;
+    if (in && (size_t)(at - data) - released >= RELEASE_EVERY)
+      fs_text_input_block_done(in, released = (size_t)(at - data));
     if (first && closed == 0 && r->next_rank == 1) break;
   }
   *from = (size_t)(at - data);
   return 0;
 }
 
-/* The input as one block: in memory (data), or a file read by parts. */
-typedef struct source {
-  fs_text_input *in;
-  const char *data; /* NULL: a file, read with fs_text_input_block_read */
-  size_t length;
-} source;
-
-static int text_buffer(goal_reader *r) {
-  if (!r->text && !(r->text = calloc(1, TEXT_BUFFER))) return out_of_memory(r);
-  return 0;
-}
-
-/* Bytes [*from, from + n) of a file into r->text + at: 0, or -1 with the
- * error at the line that would come next. */
-static int fill(goal_reader *r, const source *src, size_t from, size_t at, size_t n) {
-  int64_t got = fs_text_input_block_read(src->in, from, r->text + at, n);
-  if (got == (int64_t)n) return 0;
-  return report(r, r->line_number + 1, -1, "read error: %s",
-                got < 0 ? strerror(errno) : "the file got shorter while it was read");
-}
-
-/* Lines of the input's bytes [*from, to), `to` at a line start or the
- * end, as read_range reads them: from memory, or a file chunk by chunk
- * into r->text, the unfinished line of a chunk moved to the front for the
- * next (a line longer than FS_TEXT_LINE_MAX is then read as far as it
- * went, for its error). With `progress`, reports the bytes read. */
-static int read_span(goal_reader *r, const source *src, size_t *from, size_t to, int first,
-                     int progress) {
-  if (src->data) return read_range(r, src->data, from, to, src->data + to, first);
-  if (text_buffer(r)) return -1;
-  size_t next = *from, carry = 0; /* text[0, carry) is the file before next */
-  while (next < to) {
-    size_t n = to - next < CHUNK ? to - next : CHUNK, filled = carry + n, stop = filled, at = 0;
-    if (r->cancel && atomic_load(r->cancel)) return r->full = 1, -1;
-    if (fill(r, src, next, carry, n)) return -1;
-    next += n;
-    r->text[filled] = 0; /* no line end the fast path could take after the text */
-    if (next < to) {
-      while (stop > 0 && r->text[stop - 1] != '\n') stop--; /* lines are short: a few bytes */
-      if (filled - stop > FS_TEXT_LINE_MAX) stop = filled;  /* read it for its error */
-    }
-    if (read_range(r, r->text, &at, stop, r->text + filled + FAST_SLACK, first)) return -1;
-    if (progress) fs_text_input_block_done(src->in, next);
-    if (at < stop) { /* first: the first block ended at text[at] */
-      *from = next - filled + at;
-      return 0;
-    }
-    carry = filled - stop;
-    memmove(r->text, r->text + stop, carry);
-  }
-  *from = next;
-  return 0;
-}
-
 /* ---- parts: one file read by several threads ----
  * The rest of the file after the first block is cut before lines that
  * look like `rank R {`. A part's reader starts from the state a block
- * boundary has (no block or comment open, block R next). While names are
- * implied, it writes in place: into the main reader's arrays, from task
- * R x (the first block's tasks) and successor R x (its dependencies),
- * which is exact when the blocks have one shape (generated files), and
- * up to the next part's start, a bound it may not pass (nor may it need
- * an array the program lacks): a part that would is given up. The main
- * reader is bounded by the first part's start the same way; when it would
- * pass it, it stops and gives up the parts and reads on alone. Otherwise
- * (names stored) a part keeps its own program, ids from 0. The parts join
- * in file order: a part whose reader before it ended in exactly that state
- * is joined (in place: moved down to where the reader before it ended
- * when the prediction was high, ids and offsets shifted, else nothing to
- * do; in its own arrays: appended, ids, successor offsets, names and line
- * numbers shifted), else the reader before it reads the part's lines
- * itself, and then every part in place after it too (those lines
- * overwrite their arrays). So the program, and the first error in file
- * order, are the ones a single reader gives, on any thread count. */
+ * boundary has (no block or comment open, block R next) and keeps its own
+ * program, ids from 0. The parts join in file order: a part whose reader
+ * before it ended in exactly that state is appended (ids, successor
+ * offsets, names and line numbers shifted), else the reader before it
+ * reads the part's lines itself. So the program, and the first error in
+ * file order, are the ones a single reader gives, on any thread count. */
 
 typedef struct part {
   goal_reader r;
   fs_error err;
-  const source *src;
+  fs_text_input *in; /* for page releases only */
+  const char *data;
   size_t from, to;
   int32_t first_rank; /* the `rank R {` at from */
-  int status;         /* 0 read, -1 failed (r.err, deferred), 1 given up (read again) */
-  int started;        /* its thread runs, or ran and was not joined yet */
+  int status;         /* 0 read, -1 failed (r.err, deferred) */
+  int started;        /* its thread runs */
   pthread_t thread;
-  /* read in place: at tasks [task_start, ...) and successors [edge_start,
-   * ...) of the main reader's arrays, through a copy of its program */
-  int in_place;
-  int64_t task_start, edge_start;
-  fs_program view;
-  atomic_int cancel;
 } part;
 
 /* The start of the first line in data[from, to) that reads `rank R {`
@@ -994,73 +863,37 @@ static size_t next_block(const char *data, size_t from, size_t to, int32_t *rank
   return to;
 }
 
-/* The first line `rank R {` after `from` within a window of the input
- * (R in *rank), or `to`: where a part may start. */
-static size_t find_cut(goal_reader *r, const source *src, size_t from, size_t to, int32_t *rank) {
-  if (src->data) return next_block(src->data, from, to, rank);
-  size_t n = to - from < CHUNK ? to - from : CHUNK;
-  if (fill(r, src, from, 0, n)) return to; /* the reader meets the error in turn */
-  size_t cut = next_block(r->text, 0, n, rank);
-  return cut == n ? to : from + cut;
-}
-
 static void *read_part(void *arg) {
   part *k = arg;
-  size_t from = k->from;
-  if (read_span(&k->r, k->src, &from, k->to, 0, 0)) k->status = k->r.full ? 1 : -1;
+  goal_reader *r = &k->r;
+  size_t from = k->from, done = from;
+  while (k->status == 0 && from < k->to) { /* in stretches: pages leave as they are read */
+    size_t to = k->to - from > RELEASE_EVERY
+                    ? next_block(k->data, from + RELEASE_EVERY, k->to, &(int32_t){0})
+                    : k->to;
+    if (read_range(r, NULL, k->data, &from, to, 0)) k->status = -1;
+    fs_text_input_block_release(k->in, done, from);
+    done = from;
+  }
   return NULL;
 }
 
-/* Starts part k's thread on data[from, to) of a program of `ranks` ranks,
- * in its own arrays or (k->in_place) in first's below `bound` (the next
- * part's start; NULL for the last); a part that cannot start is read by
- * the reader before it. */
-static void start_part(part *k, const goal_reader *first, const part *bound, const density *d) {
+/* Starts part k's thread on data[from, to) of a program of `ranks` ranks;
+ * a part that cannot start is read by the reader before it. */
+static void start_part(part *k, const goal_reader *first, int32_t ranks, const density *d) {
   goal_reader *r = &k->r;
   *r = (goal_reader){.input_name = first->input_name,
                      .err = &k->err,
                      .rank = -1,
                      .next_rank = k->first_rank,
                      .deferred = 1,
-                     .implied = 1,
-                     .cancel = &k->cancel};
-  if (k->in_place) {
-    k->view = *first->p;
-    k->view.tasks = (int32_t)k->task_start;
-    k->view.capacity = bound ? (int32_t)bound->task_start : first->p->capacity;
-    r->p = &k->view, r->view = r->bounded = 1;
-    r->successor_at = first->successor_at, r->at_capacity = (int64_t)k->view.capacity + 2;
-    r->successor = first->successor, r->dependencies = k->edge_start;
-    r->successor_capacity = bound ? bound->edge_start : first->successor_capacity;
-  } else {
-    if (!(r->p = fs_program_new(first->p->ranks))) return;
-    reserve_estimate(r, d, k->to - k->from, 0);
-  }
+                     .implied = 1};
+  if (!(r->p = fs_program_new(ranks))) return;
+  reserve_estimate(r, d, k->to - k->from);
   k->started = pthread_create(&k->thread, NULL, read_part, k) == 0;
 }
 
-/* The main reader's capacities back: no part writes in its arrays. */
-static void lift_bounds(goal_reader *r) {
-  if (!r->bounded || r->view) return;
-  r->p->capacity = r->own_capacity, r->at_capacity = r->own_at_capacity;
-  r->successor_capacity = r->own_successor_capacity, r->bounded = 0;
-}
-
-/* The main reader gives up the parts read in place (they are read again
- * after its own) and lifts its bounds: its arrays may grow again. */
-static void stop_parts(goal_reader *r) {
-  for (int i = 0; i < r->part_count; i++) atomic_store(&r->parts[i].cancel, 1);
-  for (int i = 0; i < r->part_count; i++) {
-    part *k = &r->parts[i];
-    if (k->started) pthread_join(k->thread, NULL);
-    k->started = 0, k->status = 1;
-  }
-  r->part_count = 0;
-  lift_bounds(r);
-}
-
 static void free_reader(goal_reader *r) {
-  if (r->view) r->p = NULL, r->successor_at = r->successor = NULL; /* the main reader's */
   fs_program_free(r->p);
   fs_name_index_free(&r->labels);
   free(r->name);
@@ -1068,8 +901,6 @@ static void free_reader(goal_reader *r) {
   free(r->scratch);
   free(r->successor_at);
   free(r->successor);
-  free(r->text);
-  r->text = NULL;
   r->p = NULL, r->name = NULL, r->edges = r->scratch = r->successor_at = r->successor = NULL;
 }
 
@@ -1120,16 +951,6 @@ static int append_tasks(goal_reader *r, goal_reader *q) {
   return 0;
 }
 
-/* Takes q's end state, its line numbers made absolute (base: r's last
- * line before q's first). */
-static void take_end(goal_reader *r, const goal_reader *q, int64_t base) {
-  /* only the last part may end inside a block or comment: finish's message */
-  r->next_rank = q->next_rank, r->line_number = base + q->line_number;
-  r->rank = q->rank, r->block_line = base + q->block_line;
-  if (q->comment_line) r->comment_line = base + q->comment_line;
-  r->comment_column = q->comment_column;
-}
-
 /* Appends part q (read from r's end state) to r: tasks, successors, and
  * q's end state with its line numbers made absolute. */
 static int append_part(goal_reader *r, goal_reader *q) {
@@ -1145,37 +966,12 @@ static int append_part(goal_reader *r, goal_reader *q) {
     r->successor[d0 + e] = q->successor[e] + (uint32_t)n0; /* ids stay below the flag bits */
   free_reader(q);
   r->dependencies += q->dependencies, r->start_dependencies += q->start_dependencies;
-  take_end(r, q, base);
+  /* only the last part may end inside a block or comment: finish's message */
+  r->next_rank = q->next_rank, r->line_number = base + q->line_number;
+  r->rank = q->rank, r->block_line = base + q->block_line;
+  if (q->comment_line) r->comment_line = base + q->comment_line;
+  r->comment_column = q->comment_column;
   return 0;
-}
-
-/* Moves n elements of `size` bytes of array from index `from` down to `to`. */
-static void move_down(void *array, size_t size, int64_t from, int64_t to, int64_t n) {
-  if (array) memmove((char *)array + to * size, (char *)array + from * size, (size_t)n * size);
-}
-
-/* Joins part k, read in place, to r: nothing to do when r's tasks and
- * successors end where k's begin (the first block predicted the parts
- * exactly), else k's are moved down to them, ids and offsets shifted. */
-static void join_in_place(goal_reader *r, const part *k) {
-  fs_program *p = r->p;
-  const goal_reader *q = &k->r;
-  int64_t n0 = p->tasks, s = k->task_start, n = q->p->tasks - s;
-  int64_t d0 = r->dependencies, e = k->edge_start, m = q->dependencies - e;
-  if (n0 != s) {
-    move_down(p->kind, 1, s, n0, n), move_down(p->flags, 1, s, n0, n);
-    move_down(p->rank, 4, s, n0, n), move_down(p->peer, 4, s, n0, n);
-    move_down(p->value, 8, s, n0, n), move_down(p->need, 4, s, n0, n);
-    move_down(p->tag, 4, s, n0, n), move_down(p->cpu, 1, s, n0, n), move_down(p->nic, 1, s, n0, n);
-  }
-  if (n0 != s || d0 != e) { /* forward: each write is at or below its read */
-    uint32_t task_shift = (uint32_t)(s - n0), at_shift = (uint32_t)(e - d0);
-    for (int64_t i = 0; i < n; i++) r->successor_at[n0 + i] = r->successor_at[s + i] - at_shift;
-    for (int64_t x = 0; x < m; x++) r->successor[d0 + x] = r->successor[e + x] - task_shift;
-  }
-  p->tasks = (int32_t)(n0 + n), r->dependencies = d0 + m;
-  r->start_dependencies += q->start_dependencies;
-  take_end(r, q, r->line_number);
 }
 
 static int at_boundary(const goal_reader *r) { return r->rank < 0 && !r->comment_line; }
@@ -1183,26 +979,20 @@ static int at_boundary(const goal_reader *r) { return r->rank < 0 && !r->comment
 /* Whether r ended where part k started, and the sums fit the limits. */
 static int joins(const goal_reader *r, const part *k) {
   return k->started && at_boundary(r) && r->next_rank == k->first_rank &&
-         (k->in_place || ((int64_t)r->p->tasks + k->r.p->tasks <= FS_MAX_TASKS &&
-                          r->dependencies + k->r.dependencies <= FS_MAX_DEPENDENCIES));
+         (int64_t)r->p->tasks + k->r.p->tasks <= FS_MAX_TASKS &&
+         r->dependencies + k->r.dependencies <= FS_MAX_DEPENDENCIES;
 }
 
 /* Joins the parts in file order after r has read the first; 0 or -1 with
  * r->err set. Every thread is joined. */
-static int join_parts(goal_reader *r, const source *src, part *parts, int count, int status) {
-  int reread = 0; /* a part was read again: the arrays of the parts after it are overwritten */
+static int join_parts(goal_reader *r, fs_text_input *in, part *parts, int count, int status) {
   for (int i = 0; i < count; i++)
     if (parts[i].started) pthread_join(parts[i].thread, NULL);
   for (int i = 0; i < count && status == 0; i++) {
     part *k = &parts[i];
     int last = i == count - 1;
-    /* read in place, a part's error may come from its bounds: the main reader finds the true one */
-    if (!joins(r, k) || (k->status == 0 && !last && !at_boundary(&k->r)) ||
-        (k->in_place && (k->status || reread))) {
-      reread = 1;
-      status = read_span(r, src, &k->from, k->to, 0, 1);
-    } else if (k->in_place) {
-      join_in_place(r, k);
+    if (!joins(r, k) || (k->status == 0 && !last && !at_boundary(&k->r))) {
+      status = read_range(r, in, k->data, &k->from, k->to, 0);
     } else if (k->status) {
       status = fs_text_error_at(r->err, r->input_name, r->line_number + k->r.error_line,
                                 k->r.error_column, "%s", k->err.message);
@@ -1215,37 +1005,15 @@ static int join_parts(goal_reader *r, const source *src, part *parts, int count,
   return status;
 }
 
-/* Places the parts in the main reader's arrays, where the first block
- * predicts them (rank R's tasks at R times the first block's): 1, or 0
- * when they cannot be (names stored, arrays not reserved), then each part
- * has arrays of its own. */
-static int place_parts(goal_reader *r, part *parts, int count, const density *d) {
-  const fs_program *p = r->p;
-  int64_t last_task = p->tasks, last_edge = r->dependencies;
-  if (!r->implied || count < 1 || d->rank_tasks == 0 || r->at_capacity < (int64_t)p->capacity + 2)
-    return 0;
-  for (int i = 0; i < count; i++) {
-    int64_t task = d->rank_tasks * parts[i].first_rank, edge = d->rank_edges * parts[i].first_rank;
-    if (task < last_task || task >= p->capacity || edge < last_edge || edge > r->successor_capacity)
-      return 0;
-    last_task = task, last_edge = edge;
-  }
-  for (int i = 0; i < count; i++) {
-    parts[i].in_place = 1;
-    parts[i].task_start = d->rank_tasks * parts[i].first_rank;
-    parts[i].edge_start = d->rank_edges * parts[i].first_rank;
-  }
-  return 1;
-}
-
-/* Reads the input on up to `threads` threads, in parts of at least
+/* Reads data[0, length) on up to `threads` threads, in parts of at least
  * min_part bytes. */
-static int read_block(goal_reader *r, const source *src, int threads, size_t min_part) {
-  size_t at = 0, length = src->length;
-  if (read_span(r, src, &at, length, 1, 1)) return -1;
+static int read_block(goal_reader *r, fs_text_input *in, const char *data, size_t length,
+                      int threads, size_t min_part) {
+  size_t at = 0;
+  if (read_range(r, in, data, &at, length, 1)) return -1;
   if (at == length) return 0;
   density d = {(double)r->p->tasks / (double)at, (double)r->dependencies / (double)at,
-               (double)r->p->names_used / (double)at, r->p->tasks, r->dependencies};
+               (double)r->p->names_used / (double)at};
   size_t rest = length - at, size = min_part ? min_part : 1;
   int count = threads < 1 ? 0 : rest / size < (size_t)threads ? (int)(rest / size) : threads;
   part *parts = count > 1 ? calloc((size_t)count - 1, sizeof *parts) : NULL;
@@ -1253,32 +1021,21 @@ static int read_block(goal_reader *r, const source *src, int threads, size_t min
   size_t first_end = length;
   for (int i = 1; parts && i < count; i++) {
     part *k = &parts[made];
-    size_t cut = find_cut(r, src, at + rest / (size_t)count * (size_t)i, length, &k->first_rank);
+    size_t cut = next_block(data, at + rest / (size_t)count * (size_t)i, length, &k->first_rank);
     if (cut == length || (made && cut <= parts[made - 1].from)) continue;
     if (made)
       parts[made - 1].to = cut;
     else
       first_end = cut;
-    k->src = src, k->from = cut, k->to = length;
+    k->in = in, k->data = data, k->from = cut, k->to = length;
     made++;
   }
-  reserve_estimate(r, &d, length - at, r->p->ranks - 1); /* the parts join into it */
-  int in_place = place_parts(r, parts, made, &d);
-  for (int i = 0; i < made; i++) start_part(&parts[i], r, i + 1 < made ? &parts[i + 1] : NULL, &d);
-  if (in_place) { /* the main reader's own bounds: the first part's start */
-    r->own_capacity = r->p->capacity, r->own_at_capacity = r->at_capacity;
-    r->own_successor_capacity = r->successor_capacity;
-    r->parts = parts, r->part_count = made, r->bounded = 1;
-    r->p->capacity = (int32_t)parts[0].task_start, r->at_capacity = parts[0].task_start + 2;
-    r->successor_capacity = parts[0].edge_start;
-  }
-  status = read_span(r, src, &at, first_end, 0, 1);
-  lift_bounds(r);
-  for (int i = 0; status && i < made; i++) atomic_store(&parts[i].cancel, 1); /* not needed */
-  r->part_count = 0;
-  status = join_parts(r, src, parts, made, status);
+  reserve_estimate(r, &d, length - at); /* the parts join into it */
+  for (int i = 0; i < made; i++) start_part(&parts[i], r, r->p->ranks, &d);
+  status = read_range(r, in, data, &at, first_end, 0);
+  status = join_parts(r, in, parts, made, status);
   free(parts);
-  if (status == 0) fs_text_input_block_done(src->in, length);
+  if (status == 0) fs_text_input_block_done(in, length);
   return status;
 }
 
@@ -1289,8 +1046,7 @@ fs_program *fs_goal_read_input_threads(fs_text_input *in, int threads, size_t mi
   size_t length;
   int status;
   if (fs_text_input_block(in, &data, &length)) {
-    source src = {in, data, length};
-    status = read_block(&r, &src, threads, min_part) ? -1 : 0;
+    status = read_block(&r, in, data, length, threads, min_part) ? -1 : 0;
   } else {
     while ((status = fs_text_input_next_line(in, &line, &length, err)) == 1) {
       r.line_number = fs_text_input_line_number(in);

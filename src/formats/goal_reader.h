@@ -63,7 +63,7 @@ fs_program *fs_goal_read_file(const char *path, fs_error *err);
 /* The same from data[0..length) (plain text); display_name names it in errors. */
 fs_program *fs_goal_read_memory(const char *data, size_t length, const char *display_name,
                                 fs_error *err);
-/* The same from an open input, which the caller still closes. A plain
+/* The same from an open input, which the caller still closes. A mapped
  * file or memory block is read by up to FS_GOAL_THREADS_MAX threads (one
  * per core), in parts of at least FS_GOAL_PART_MIN bytes cut before lines
  * `rank R {`: the program and the first error (in file order) are the

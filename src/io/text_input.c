@@ -6,6 +6,7 @@
  * the caller's block, without copying. */
 #include "io/text_input.h"
 
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include "io/progress.h"
@@ -52,6 +53,8 @@ struct fs_text_input {
   const char *held;      /* the line last returned, for fs_text_input_unread */
   size_t held_length;
   int repeat; /* the next call returns held again */
+  void *map;  /* fs_text_input_block of a file: the mapping, or NULL */
+  size_t map_length, map_released;
 };
 
 static fs_text_input *new_input(const char *name) {
@@ -352,26 +355,30 @@ int fs_text_input_block(fs_text_input *in, const char **data, size_t *length) {
   if (in->mode == MODE_UNKNOWN && pread(in->fd, magic, 2, 0) < 0) return 0;
   if (in->mode == MODE_UNKNOWN ? magic[0] == 0x1f && magic[1] == 0x8b : in->mode != MODE_PLAIN)
     return 0; /* gzip */
-  *data = NULL, *length = (size_t)info.st_size;
+  size_t size = (size_t)info.st_size;
+  void *map = size ? mmap(NULL, size, PROT_READ, MAP_PRIVATE, in->fd, 0) : NULL;
+  if (size && map == MAP_FAILED) return 0;
+  if (map) posix_madvise(map, size, POSIX_MADV_SEQUENTIAL);
+  in->map = map, in->map_length = size;
+  *data = map ? map : "", *length = size;
   in->source_done = 1, in->start = in->end = 0, in->repeat = 0;
   in->mode = MODE_DONE, in->trailing_at = -1;
   return 1;
 }
 
-int64_t fs_text_input_block_read(fs_text_input *in, size_t offset, char *buffer, size_t n) {
-  size_t got = 0;
-  while (got < n) {
-    ssize_t r = pread(in->fd, buffer + got, n - got, (off_t)(offset + got));
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0) return -1;
-    if (r == 0) break;
-    got += (size_t)r;
+void fs_text_input_block_done(fs_text_input *in, size_t done) {
+  size_t page = (size_t)sysconf(_SC_PAGESIZE), release = done / page * page;
+  if (in->map && release > in->map_released) { /* unmapped from the front: no longer resident */
+    munmap((char *)in->map + in->map_released, release - in->map_released);
+    in->map_released = release;
   }
-  return (int64_t)got;
+  if (in->progress) fs_progress_update(in->progress, (int64_t)done);
 }
 
-void fs_text_input_block_done(fs_text_input *in, size_t done) {
-  if (in->progress) fs_progress_update(in->progress, (int64_t)done);
+void fs_text_input_block_release(fs_text_input *in, size_t from, size_t to) {
+  size_t page = (size_t)sysconf(_SC_PAGESIZE), first = (from + page - 1) / page * page;
+  size_t last = to / page * page;
+  if (in->map && last > first) fs_memory_drop_pages((char *)in->map + first, last - first);
 }
 
 int64_t fs_text_input_line_number(const fs_text_input *in) { return in->line_number; }
@@ -380,6 +387,8 @@ const char *fs_text_input_name(const fs_text_input *in) { return in->name; }
 
 void fs_text_input_close(fs_text_input *in) {
   if (!in) return;
+  if (in->map && in->map_length > in->map_released)
+    munmap((char *)in->map + in->map_released, in->map_length - in->map_released);
   fs_progress_done(in->progress);
   if (in->fd >= 0) close(in->fd);
   if (in->inflating) inflateEnd(&in->z);

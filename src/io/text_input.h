@@ -82,23 +82,24 @@ typedef int (*fs_text_input_check)(void *arg, const char *partial, size_t length
 void fs_text_input_set_line_max(fs_text_input *in, size_t max, fs_text_input_check check,
                                 void *arg);
 /* The whole input as one block, for a reader that scans memory rather
- * than lines: 1 with *length its size when the input is a memory block
- * (its bytes in *data) or an uncompressed regular file (*data NULL: the
- * reader takes its bytes with fs_text_input_block_read) from which nothing
- * was taken but blank lines and one line given back by
+ * than lines: 1 with data[0..*length) when the input is a memory block or
+ * an uncompressed regular file (mapped read-only, unmapped at close) from
+ * which nothing was taken but blank lines and one line given back by
  * fs_text_input_unread (the block starts at the top again); 0 when the
  * input must be read by lines (gzip, stdin, a pipe, lines already taken).
  * After 1 the input yields no more lines. The block is what the lines
  * would be: the reader applies their rules (FS_TEXT_LINE_MAX, no NUL, a
  * '\r' before a line end dropped). */
 int fs_text_input_block(fs_text_input *in, const char **data, size_t *length);
-/* Up to n bytes of a file block from offset into buffer (pread: any
- * thread, any order, the file's pages cached by the kernel rather than
- * mapped into the process): how many, fewer only at the end of the file;
- * -1 with errno on an I/O error. */
-int64_t fs_text_input_block_read(fs_text_input *in, size_t offset, char *buffer, size_t n);
-/* For a reader of the block: bytes [0, done) are read (progress bar). */
+/* For a reader of the block: bytes [0, done) are read (progress bar) and
+ * no longer needed (their pages leave the process, so a mapped file does
+ * not stay resident). */
 void fs_text_input_block_done(fs_text_input *in, size_t done);
+/* For threads reading parts of the block: the pages of bytes [from, to)
+ * are no longer needed (dropped from the process, not unmapped; they come
+ * back from the file if read again). Safe beside other threads reading
+ * other bytes; no progress. */
+void fs_text_input_block_release(fs_text_input *in, size_t from, size_t to);
 /* Draws a progress bar on out while a file is read (bytes of the file,
  * compressed or not, against its size); nothing for memory input or stdin. */
 void fs_text_input_show_progress(fs_text_input *in, FILE *out);
