@@ -22,12 +22,15 @@
  * stream DETOUR_STREAM + r, so they never meet a term's draws. */
 #define DETOUR_STREAM ((uint64_t)1 << 40)
 
+/* The longest distribution a term takes, in characters with the NUL. */
+enum { TERM_SPEC_MAX = 160 };
+
 typedef struct noise_term {
   fs_distribution distribution;
   int additive;
   fs_noise_kind kind;
-  int32_t first_rank, last_rank;       /* -1, -1: every rank (the general term) */
-  char text[160 + sizeof ",mode=add"]; /* the spec as given, mode last */
+  int32_t first_rank, last_rank;                 /* -1, -1: every rank (the general term) */
+  char text[TERM_SPEC_MAX + sizeof ",mode=add"]; /* the spec as given, mode last */
 } noise_term;
 
 typedef struct detour {
@@ -85,7 +88,7 @@ static int parse_term(const char *option, const char *spec, noise_term *term, fs
     return fs_error_set(err, "%s %s: expected host=DIST, net=DIST or compute=DIST%s%s", option,
                         spec, mean[0] ? "; " : "", mean);
   }
-  char text[160];
+  char text[TERM_SPEC_MAX];
   if (strlen(equals + 1) >= sizeof text)
     return fs_error_set(err, "%s %s: the distribution is too long", option, spec);
   strcpy(text, equals + 1);
