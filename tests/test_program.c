@@ -176,6 +176,41 @@ START_TEST(edge_bits) {
 }
 END_TEST
 
+/* NCCL protocols: absent until set (NONE), then per task, reset on add
+ * and past a regrowth; the names round-trip and nothing else is a name. */
+START_TEST(protocols) {
+  fs_program *p = fs_program_new(2);
+  for (int i = 0; i < 3; i++) add(p, FS_SEND, 0);
+  ck_assert_ptr_null(p->protocol);
+  ck_assert_int_eq(fs_task_protocol(p, 2), FS_PROTOCOL_NONE);
+  int64_t before = fs_program_bytes(p);
+  ck_assert_int_eq(fs_task_set_protocol(p, 1, FS_PROTOCOL_LL128), 0);
+  ck_assert_int_eq(fs_program_bytes(p), before + p->capacity); /* 1 byte a task */
+  ck_assert_int_eq(fs_task_protocol(p, 0), FS_PROTOCOL_NONE);
+  ck_assert_int_eq(fs_task_protocol(p, 1), FS_PROTOCOL_LL128);
+  ck_assert_int_eq(fs_task_set_protocol(p, 1, FS_PROTOCOLS), -1);
+  ck_assert_int_eq(fs_task_set_protocol(p, 1, -1), -1);
+  ck_assert_int_eq(fs_task_protocol(p, 1), FS_PROTOCOL_LL128);
+  for (int i = 0; i < 2000; i++) add(p, FS_RECV, 1);
+  ck_assert_int_eq(fs_task_protocol(p, 2002), FS_PROTOCOL_NONE);
+  ck_assert_int_eq(fs_task_set_protocol(p, 2002, FS_PROTOCOL_SIMPLE), 0);
+  ck_assert_int_eq(fs_task_protocol(p, 2002), FS_PROTOCOL_SIMPLE);
+  for (int k = FS_PROTOCOL_LL; k < FS_PROTOCOLS; k++) {
+    const char *name = fs_protocol_name(k);
+    ck_assert_int_eq(fs_protocol_from_name(name, (int64_t)strlen(name)), k);
+  }
+  ck_assert_str_eq(fs_protocol_name(FS_PROTOCOL_LL), "LL");
+  ck_assert_str_eq(fs_protocol_name(FS_PROTOCOL_LL128), "LL128");
+  ck_assert_str_eq(fs_protocol_name(FS_PROTOCOL_SIMPLE), "Simple");
+  ck_assert_str_eq(fs_protocol_name(FS_PROTOCOL_NONE), "");
+  ck_assert_int_eq(fs_protocol_from_name("simple", 6), -1);
+  ck_assert_int_eq(fs_protocol_from_name("LL12", 4), -1);
+  ck_assert_int_eq(fs_protocol_from_name("LL", 1), -1);
+  ck_assert_int_eq(fs_protocol_from_name("", 0), -1);
+  fs_program_free(p);
+}
+END_TEST
+
 START_TEST(tag_cpu_nic) {
   fs_program *p = fs_program_new(2);
   for (int i = 0; i < 5; i++) add(p, i < 3 ? FS_SEND : FS_COMPUTE, 0);
@@ -862,6 +897,7 @@ static Suite *program_suite(void) {
   tcase_add_test(build, depend_argument_checks);
   tcase_add_test(build, edge_bits);
   tcase_add_test(build, tag_cpu_nic);
+  tcase_add_test(build, protocols);
   tcase_add_test(build, strides);
   tcase_add_test(build, cpus_and_nics_default);
   suite_add_tcase(s, build);

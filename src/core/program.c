@@ -40,6 +40,7 @@ void fs_program_free(fs_program *p) {
   free(p->stride);
   free(p->cpu);
   free(p->nic);
+  free(p->protocol);
   free(p->name_at);
   free(p->successor_at);
   free(p->successor);
@@ -73,7 +74,7 @@ static int set_task_capacity(fs_program *p, int64_t capacity) {
       (p->label && grow(&p->label, 4, capacity)) ||
       (p->name_at && grow(&p->name_at, 8, capacity)) || (p->tag && grow(&p->tag, 4, capacity)) ||
       (p->stride && grow(&p->stride, 8, capacity)) || (p->cpu && grow(&p->cpu, 1, capacity)) ||
-      (p->nic && grow(&p->nic, 1, capacity)))
+      (p->nic && grow(&p->nic, 1, capacity)) || (p->protocol && grow(&p->protocol, 1, capacity)))
     return -1;
   p->capacity = (int32_t)capacity;
   return 0;
@@ -111,6 +112,7 @@ int32_t fs_program_add(fs_program *p, fs_task_kind kind, int32_t rank) {
   if (p->stride) p->stride[t] = 0;
   if (p->cpu) p->cpu[t] = 0;
   if (p->nic) p->nic[t] = 0;
+  if (p->protocol) p->protocol[t] = FS_PROTOCOL_NONE;
   return t;
 }
 
@@ -185,6 +187,26 @@ int fs_task_set_nic(fs_program *p, int32_t t, int nic) {
   if (nic < 0 || nic > 255 || optional_array(p, &p->nic, 1, 0)) return -1;
   p->nic[t] = (uint8_t)nic;
   return 0;
+}
+
+int fs_task_set_protocol(fs_program *p, int32_t t, int protocol) {
+  if (protocol < 0 || protocol >= FS_PROTOCOLS || optional_array(p, &p->protocol, 1, 0)) return -1;
+  p->protocol[t] = (uint8_t)protocol;
+  return 0;
+}
+
+static const char *const protocol_names[FS_PROTOCOLS] = {"", "LL", "LL128", "Simple"};
+
+const char *fs_protocol_name(int protocol) {
+  return protocol >= 0 && protocol < FS_PROTOCOLS ? protocol_names[protocol] : "?";
+}
+
+int fs_protocol_from_name(const char *text, int64_t length) {
+  for (int i = 1; i < FS_PROTOCOLS; i++)
+    if ((int64_t)strlen(protocol_names[i]) == length &&
+        !memcmp(text, protocol_names[i], (size_t)length))
+      return i;
+  return -1;
 }
 
 int fs_task_set_label(fs_program *p, int32_t t, int32_t label) {
@@ -427,7 +449,8 @@ int64_t fs_program_bytes(const fs_program *p) {
     return ((int64_t)p->symmetric->count + 1) * (int64_t)sizeof(fs_template_task) +
            (int64_t)p->symmetric->edge_capacity * (int64_t)sizeof(fs_template_edge);
   int64_t per_task = 1 + 1 + 4 + 4 + 8 + 4 + 4 + (p->label ? 4 : 0) + (p->name_at ? 8 : 0) +
-                     (p->tag ? 4 : 0) + (p->stride ? 8 : 0) + (p->cpu ? 1 : 0) + (p->nic ? 1 : 0);
+                     (p->tag ? 4 : 0) + (p->stride ? 8 : 0) + (p->cpu ? 1 : 0) + (p->nic ? 1 : 0) +
+                     (p->protocol ? 1 : 0);
   return (int64_t)p->capacity * per_task + p->dependencies * 4 + p->names_capacity +
          (p->slot_rank ? (int64_t)p->slots * 4 + fs_index_map_bytes(&p->slot_of) : 0);
 }

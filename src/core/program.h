@@ -6,7 +6,7 @@
  * fs_program_finalize. Memory, per task: kind 1 + flags 1 + rank 4 + peer 4
  * + value 8 + need 4 + successor offset 4 = 26 bytes, plus 4 per dependency
  * (the successor entry), plus 4 when labels are used, 4 with tags, 8 with strides, 1 each
- * with cpu and nic indices, and 8 plus the name bytes when names other than
+ * with cpu and nic indices and NCCL protocols, and 8 plus the name bytes when names other than
  * the generated "t<id>" are kept (see fs_task_set_name).
  * While building, 8 more bytes per dependency. Limits: 2^30-1 tasks and
  * 2^32-1 dependencies.
@@ -46,6 +46,16 @@ typedef enum fs_task_kind {
   FS_RECV,      /* two-sided: size bytes from peer (-1: any) with tag (-1: any) */
   FS_TASK_KINDS
 } fs_task_kind;
+
+/* The NCCL protocol a transfer uses (docs/MODELS.md, "nccl"): how the
+ * `nccl` model prices it. NONE: the model's default. */
+typedef enum fs_protocol {
+  FS_PROTOCOL_NONE = 0,
+  FS_PROTOCOL_LL,
+  FS_PROTOCOL_LL128,
+  FS_PROTOCOL_SIMPLE,
+  FS_PROTOCOLS
+} fs_protocol;
 
 enum fs_task_flag {
   FS_CONCURRENT = 1 << 0, /* does not take the rank's CPU (on a platform: a core of its node) */
@@ -87,6 +97,7 @@ typedef struct fs_program {
                      * stride in bytes; NULL when no task has one (0) */
   uint8_t *cpu;         /* CPU of the rank the task runs on; NULL when all use CPU 0 */
   uint8_t *nic;         /* NIC of a send/recv; NULL when all use NIC 0 */
+  uint8_t *protocol;    /* NCCL protocol of a transfer (fs_protocol); NULL when no task has one */
   int32_t cpus, nics;   /* per rank: 1 + the largest cpu and nic index (after finalize) */
   int32_t slots;        /* per-rank state of a run has this many slots (after finalize) */
   int32_t *slot_rank;   /* slot -> rank, ascending; NULL when slot r is rank r */
@@ -148,8 +159,9 @@ int fs_task_set_tag(fs_program *p, int32_t t, int32_t tag);
 /* The data layout of a transfer: 0 contiguous, else the stride in bytes
  * (-1 when negative or out of memory). */
 int fs_task_set_stride(fs_program *p, int32_t t, int64_t stride);
-int fs_task_set_cpu(fs_program *p, int32_t t, int cpu); /* 0..255 */
-int fs_task_set_nic(fs_program *p, int32_t t, int nic); /* 0..255 */
+int fs_task_set_cpu(fs_program *p, int32_t t, int cpu);           /* 0..255 */
+int fs_task_set_nic(fs_program *p, int32_t t, int nic);           /* 0..255 */
+int fs_task_set_protocol(fs_program *p, int32_t t, int protocol); /* an fs_protocol */
 /* Interns text and returns its label index (or -1 when out of memory).
  * Searches the labels so far: for the few labels of a generator. */
 int32_t fs_program_intern_label(fs_program *p, const char *text, int64_t length);
@@ -283,6 +295,13 @@ static inline int32_t fs_task_label_index(const fs_program *p, int32_t t) { /* -
 static inline int64_t fs_task_stride(const fs_program *p, int32_t t) {
   return p->stride ? p->stride[t] : 0; /* (none in a template) */
 }
+static inline int fs_task_protocol(const fs_program *p, int32_t t) {
+  return p->protocol ? p->protocol[t] : FS_PROTOCOL_NONE; /* (none in a template) */
+}
+/* "LL", "LL128", "Simple" ("" for NONE); the fs_protocol named by text
+ * (exactly those spellings), or -1. */
+const char *fs_protocol_name(int protocol);
+int fs_protocol_from_name(const char *text, int64_t length);
 /* Task t's successor entries (FS_EDGE_* above), *count of them, in order:
  * in the program's array, or written into buffer (rank-symmetric). */
 static inline const uint32_t *fs_task_successors(const fs_program *p, int32_t t,
