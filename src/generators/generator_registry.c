@@ -14,6 +14,8 @@
 #define GATHER FS_COLLECTIVE_GATHER
 #define ALLGATHER FS_COLLECTIVE_ALLGATHER
 #define ALLTOALL FS_COLLECTIVE_ALLTOALL
+#define REDUCE_SCATTER FS_COLLECTIVE_REDUCE_SCATTER
+#define NCCL FS_GEN_NCCL
 #define TWO FS_GEN_TWO_SIDED
 #define BAD FS_GEN_NOT_CORRECT
 
@@ -168,6 +170,28 @@ static const fs_generator generators[] = {
     {"barrier-tree",
      "two-sided tree barrier as in Open MPI: hypercube binomial fan-in to 0, then fan-out",
      fs_generate_barrier_tree, 0, BARRIER, TWO},
+    /* NCCL 2.30.7's algorithms (nccl_ring.c, nccl_tree.c): per --channels channel (a CPU of
+ * each rank) and --chunk chunk, every transfer with its --protocol */
+    {"allreduce-nccl-ring",
+     "NCCL ring allreduce per channel and chunk: 2(N-1) steps a loop of N chunks (--channels, "
+     "--chunk, --protocol)",
+     fs_generate_allreduce_nccl_ring, NCCL | FS_GEN_REDUCE_TIME, ALLREDUCE, TWO},
+    {"allreduce-nccl-tree",
+     "NCCL tree allreduce: double binary tree across nodes, chain within a node, reduce up then "
+     "broadcast down per chunk",
+     fs_generate_allreduce_nccl_tree, NCCL | FS_GEN_PLATFORM | FS_GEN_REDUCE_TIME, ALLREDUCE, TWO},
+    {"allgather-nccl-ring", "NCCL ring allgather per channel and chunk: N-1 steps a piece",
+     fs_generate_allgather_nccl_ring, NCCL, ALLGATHER, TWO},
+    {"reduce-scatter-nccl-ring",
+     "NCCL ring reduce-scatter per channel and chunk: N-1 steps a piece, a reduce after each recv",
+     fs_generate_reduce_scatter_nccl_ring, NCCL | FS_GEN_REDUCE_TIME, REDUCE_SCATTER, TWO},
+    {"bcast-nccl-ring",
+     "NCCL ring broadcast from --root: chunks pipelined along the ring (Simple 512 KiB)",
+     fs_generate_bcast_nccl_ring, NCCL | FS_GEN_ROOT, BCAST, TWO},
+    {"reduce-nccl-ring",
+     "NCCL ring reduce to --root: chunks pipelined from the rank after the root, reduced on the "
+     "way",
+     fs_generate_reduce_nccl_ring, NCCL | FS_GEN_ROOT | FS_GEN_REDUCE_TIME, REDUCE, TWO},
 /* MPI libraries' selections (mpi_selection.h): each generates the algorithm
  * its library picks for --ranks and --size */
 #define MPICH_SAYS "what MPICH 4.1-5.0.1 runs (flat MPIR rules, one rank per node)"
@@ -212,6 +236,8 @@ const char *fs_generator_size_meaning(fs_collective c) {
     case FS_COLLECTIVE_ALLGATHER: return "per-rank block: each rank's S bytes, all end with N*S";
     case FS_COLLECTIVE_ALLTOALL:
       return "per-pair block: each rank sends S bytes to every rank (N*S in, N*S out)";
+    case FS_COLLECTIVE_REDUCE_SCATTER:
+      return "per-rank block: every rank's N*S bytes, rank r ends with the sum of block r";
     case FS_COLLECTIVE_BARRIER: return "each barrier message (MPICH sends 0 B: --size 0)";
     default: return "each message";
   }
