@@ -187,7 +187,7 @@ static void print_gen_help(void) {
   puts("--size S by collective (the generators' data flow):");
   int count;
   const fs_generator *g = fs_generator_list(&count);
-  for (int c = FS_COLLECTIVE_BARRIER; c <= FS_COLLECTIVE_ALLTOALL; c++)
+  for (int c = FS_COLLECTIVE_BARRIER; c <= FS_COLLECTIVE_LAST; c++)
     printf("  %-10s %s\n", fs_collective_name((fs_collective)c),
            fs_generator_size_meaning((fs_collective)c));
   puts("  pingpong   each message; multicast: each put (the whole vector)");

@@ -245,7 +245,7 @@ int fs_algorithm_variants(fs_collective c, fs_algorithm_spec *out, int capacity)
 }
 
 fs_collective fs_collective_from_name(const char *text) {
-  for (int c = FS_COLLECTIVE_BARRIER; c <= FS_COLLECTIVE_ALLTOALL; c++)
+  for (int c = FS_COLLECTIVE_BARRIER; c <= FS_COLLECTIVE_LAST; c++)
     if (strcmp(fs_collective_name((fs_collective)c), text) == 0) return (fs_collective)c;
   return FS_COLLECTIVE_NONE;
 }

@@ -56,6 +56,10 @@ static const fs_generator generators[] = {
     {"bcast-scatter-rd-allgather",
      "two-sided binomial scatter, then recursive-doubling allgather, any N (MPICH, Open MPI)",
      fs_generate_bcast_scatter_rd_allgather, FS_GEN_ROOT, BCAST, TWO},
+    /* NCCL 2.30.7 (nccl_ring.c, nccl_tree.c): per --channels channel and --chunk chunk */
+    {"bcast-nccl-ring",
+     "NCCL ring broadcast from --root: chunks pipelined along the ring (Simple 512 KiB)",
+     fs_generate_bcast_nccl_ring, NCCL | FS_GEN_ROOT, BCAST, TWO},
     {"scatter-binomial", "two-sided binomial-tree scatter from --root as in MPICH, S-byte blocks",
      fs_generate_scatter_binomial, FS_GEN_ROOT, SCATTER, TWO},
     {"scatter-klevel", "kappa-level personalized broadcast (scatter) over the platform's levels",
@@ -92,6 +96,11 @@ static const fs_generator generators[] = {
     {"reduce-in-order-binary",
      "two-sided in-order binary-tree reduce to rank N-1, then to --root (Open MPI)",
      fs_generate_reduce_in_order_binary, FS_GEN_ROOT | FS_GEN_REDUCE_TIME, REDUCE, TWO},
+    /* NCCL 2.30.7 (nccl_ring.c, nccl_tree.c): per --channels channel and --chunk chunk */
+    {"reduce-nccl-ring",
+     "NCCL ring reduce to --root: chunks pipelined from the rank after the root, reduced on the "
+     "way",
+     fs_generate_reduce_nccl_ring, NCCL | FS_GEN_ROOT | FS_GEN_REDUCE_TIME, REDUCE, TWO},
     {"allreduce-rd",
      "allreduce by recursive doubling as in MPICH (collapse/expand off powers of 2)",
      fs_generate_allreduce_rd, FS_GEN_REDUCE_TIME, ALLREDUCE, 0},
@@ -127,6 +136,15 @@ static const fs_generator generators[] = {
      fs_generate_allreduce_reduce_bcast,
      FS_GEN_SCHEDULE | FS_GEN_SEGMENT | FS_GEN_WAYS | FS_GEN_PLATFORM | FS_GEN_REDUCE_TIME,
      ALLREDUCE, TWO},
+    /* NCCL 2.30.7 (nccl_ring.c, nccl_tree.c): per --channels channel and --chunk chunk */
+    {"allreduce-nccl-ring",
+     "NCCL ring allreduce per channel and chunk: 2(N-1) steps a loop of N chunks (--channels, "
+     "--chunk, --protocol)",
+     fs_generate_allreduce_nccl_ring, NCCL | FS_GEN_REDUCE_TIME, ALLREDUCE, TWO},
+    {"allreduce-nccl-tree",
+     "NCCL tree allreduce: double binary tree across nodes, chain within a node, reduce up then "
+     "broadcast down per chunk",
+     fs_generate_allreduce_nccl_tree, NCCL | FS_GEN_PLATFORM | FS_GEN_REDUCE_TIME, ALLREDUCE, TWO},
     {"allgather-ring", "two-sided ring allgather as in MPICH: N-1 sendrecv steps of S bytes",
      fs_generate_allgather_ring, 0, ALLGATHER, TWO},
     {"allgather-rd", "two-sided recursive-doubling allgather as in MPICH, N a power of 2",
@@ -135,6 +153,12 @@ static const fs_generator generators[] = {
      fs_generate_allgather_bruck, 0, ALLGATHER, TWO},
     {"allgather-neighbor", "two-sided neighbor-exchange allgather, N even: N/2 steps",
      fs_generate_allgather_neighbor, 0, ALLGATHER, TWO},
+    /* NCCL 2.30.7 (nccl_ring.c, nccl_tree.c): per --channels channel and --chunk chunk */
+    {"allgather-nccl-ring", "NCCL ring allgather per channel and chunk: N-1 steps a piece",
+     fs_generate_allgather_nccl_ring, NCCL, ALLGATHER, TWO},
+    {"reduce-scatter-nccl-ring",
+     "NCCL ring reduce-scatter per channel and chunk: N-1 steps a piece, a reduce after each recv",
+     fs_generate_reduce_scatter_nccl_ring, NCCL | FS_GEN_REDUCE_TIME, REDUCE_SCATTER, TWO},
     {"alltoall-pairwise", "two-sided pairwise alltoall: N-1 sendrecv steps of S bytes (shift)",
      fs_generate_alltoall_pairwise, 0, ALLTOALL, TWO},
     {"alltoall-linear", "two-sided linear alltoall: every rank posts N-1 receives and N-1 sends",
@@ -170,28 +194,6 @@ static const fs_generator generators[] = {
     {"barrier-tree",
      "two-sided tree barrier as in Open MPI: hypercube binomial fan-in to 0, then fan-out",
      fs_generate_barrier_tree, 0, BARRIER, TWO},
-    /* NCCL 2.30.7's algorithms (nccl_ring.c, nccl_tree.c): per --channels channel (a CPU of
- * each rank) and --chunk chunk, every transfer with its --protocol */
-    {"allreduce-nccl-ring",
-     "NCCL ring allreduce per channel and chunk: 2(N-1) steps a loop of N chunks (--channels, "
-     "--chunk, --protocol)",
-     fs_generate_allreduce_nccl_ring, NCCL | FS_GEN_REDUCE_TIME, ALLREDUCE, TWO},
-    {"allreduce-nccl-tree",
-     "NCCL tree allreduce: double binary tree across nodes, chain within a node, reduce up then "
-     "broadcast down per chunk",
-     fs_generate_allreduce_nccl_tree, NCCL | FS_GEN_PLATFORM | FS_GEN_REDUCE_TIME, ALLREDUCE, TWO},
-    {"allgather-nccl-ring", "NCCL ring allgather per channel and chunk: N-1 steps a piece",
-     fs_generate_allgather_nccl_ring, NCCL, ALLGATHER, TWO},
-    {"reduce-scatter-nccl-ring",
-     "NCCL ring reduce-scatter per channel and chunk: N-1 steps a piece, a reduce after each recv",
-     fs_generate_reduce_scatter_nccl_ring, NCCL | FS_GEN_REDUCE_TIME, REDUCE_SCATTER, TWO},
-    {"bcast-nccl-ring",
-     "NCCL ring broadcast from --root: chunks pipelined along the ring (Simple 512 KiB)",
-     fs_generate_bcast_nccl_ring, NCCL | FS_GEN_ROOT, BCAST, TWO},
-    {"reduce-nccl-ring",
-     "NCCL ring reduce to --root: chunks pipelined from the rank after the root, reduced on the "
-     "way",
-     fs_generate_reduce_nccl_ring, NCCL | FS_GEN_ROOT | FS_GEN_REDUCE_TIME, REDUCE, TWO},
 /* MPI libraries' selections (mpi_selection.h): each generates the algorithm
  * its library picks for --ranks and --size */
 #define MPICH_SAYS "what MPICH 4.1-5.0.1 runs (flat MPIR rules, one rank per node)"
