@@ -118,6 +118,38 @@ START_TEST(options_refused) {
 }
 END_TEST
 
+/* The protocol through the formats: .dag writes proto= on every transfer
+ * and reads it back (convert is byte-identical); GOAL has none and says it
+ * dropped them; the composition copies its parts' protocols. k = 3, 2
+ * channels of one loop: 3 ranks x 2 channels x (4 sends + 4 recvs) = 48
+ * transfers. */
+START_TEST(protocol_in_files) {
+  char *dag = fs_test_temp_path(".dag"), *again = fs_test_temp_path(".dag");
+  char *goal = fs_test_temp_path(".goal");
+  ck_assert_int_eq(fennelsim("gen allreduce-nccl-ring --ranks 3 --size 1KiB --channels 2 "
+                             "--protocol LL -o %s",
+                             dag),
+                   0);
+  ck_assert_int_eq(fennelsim("convert %s %s", dag, again), 0);
+  char *a = fs_test_read_file(dag, NULL), *b = fs_test_read_file(again, NULL);
+  ck_assert_str_eq(a, b);
+  ck_assert_int_eq(fs_test_occurrences(a, " proto=LL "), 48);
+  ck_assert_int_eq(fs_test_occurrences(a, " tag=1 cpu=1 proto=LL "), 24);
+  free(a), free(b);
+  ck_assert_int_eq(fennelsim("gen allreduce-nccl-ring --ranks 3 --size 1KiB --channels 2 "
+                             "--reduce-time 1ns -o %s",
+                             goal),
+                   0);
+  ck_assert_str_eq(err, "fennelsim gen: note: GOAL has no NCCL protocol: 48 transfers' proto= not "
+                        "written\n");
+  ck_assert_int_eq(fennelsim("gen allreduce-reduce-bcast --ranks 4 --size 1KiB --schedule "
+                             "reduce-nccl-ring+bcast-nccl-ring"),
+                   0);
+  ck_assert_int_eq(fs_test_occurrences(out, " proto=Simple "), 12);
+  free(dag), free(again), free(goal);
+}
+END_TEST
+
 /* ---- ring allreduce: NCCL's table ---------------------------------------- */
 
 /* k = 4, one channel, one loop of 4 chunks of 100 B (flow block = chunk).
@@ -521,6 +553,7 @@ int main(void) {
   Suite *s = suite_create("nccl_generators");
   TCase *structure = tcase_create("structure");
   tcase_add_test(structure, options_refused);
+  tcase_add_test(structure, protocol_in_files);
   tcase_add_test(structure, ring_allreduce_table);
   tcase_add_test(structure, ring_allreduce_counts);
   tcase_add_test(structure, ring_allreduce_small_last_loop);

@@ -88,6 +88,18 @@ static int write_program(const fs_program *p, output_format format, fs_output *o
   return status;
 }
 
+/* GOAL has no NCCL protocol: after writing a program whose transfers carry
+ * one as GOAL, says on stderr that they were left out. */
+static void note_protocols_dropped(const fs_program *p, const char *command) {
+  int64_t count = 0;
+  for (int32_t t = 0; p->protocol && t < p->tasks; t++) count += p->protocol[t] != 0;
+  if (count)
+    fprintf(stderr,
+            "fennelsim %s: note: GOAL has no NCCL protocol: %lld transfers' proto= not "
+            "written\n",
+            command, (long long)count);
+}
+
 /* fs_dag_write and fs_goal_write, with the progress bar. */
 static int write_file(const fs_program *p, output_format format, const char *path, fs_error *err) {
   fs_output *out = fs_output_open(path, err);
@@ -435,6 +447,7 @@ int fs_command_gen(int argc, char **argv) {
     status = FS_EXIT_USAGE; /* the program cannot be written in that format */
   } else {
     status = fs_output_commit(out, &err) ? FS_EXIT_SIMULATION : FS_EXIT_OK;
+    if (status == FS_EXIT_OK && format == FORMAT_GOAL) note_protocols_dropped(program, "gen");
   }
 done:
   if (status == FS_EXIT_OK && selected) /* what the library picked, once it is written */
@@ -527,6 +540,7 @@ int fs_command_convert(int argc, char **argv) {
             "fennelsim convert: note: %lld reductions written as calc 0 (GOAL has no computation "
             "priced by size)\n",
             (long long)priced);
+  note_protocols_dropped(program, "convert");
   status = FS_EXIT_OK;
 done:
   if (status != FS_EXIT_OK) status = fs_exit_status_for(&err, status);
