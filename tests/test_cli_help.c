@@ -457,7 +457,7 @@ START_TEST(missing_arguments_one_line) {
   ck_assert_int_eq(fennelsim("best"), 2);
   ck_assert_str_eq(err,
                    "fennelsim best: no collective named: best searches bcast, reduce, allreduce, "
-                   "allgather, alltoall, scatter, gather or barrier (e.g. "
+                   "allgather, alltoall, scatter, gather, barrier or reduce-scatter (e.g. "
                    "fennelsim best allreduce --ranks 16 --size 1KiB --model hockney)\n");
   ck_assert_int_eq(fennelsim("best allreduce"), 2);
   ck_assert_str_eq(err, "fennelsim best: --ranks is required: the rank count to search at (e.g. "

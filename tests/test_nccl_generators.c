@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/program.h"
+#include "generators/algorithm_spec.h"
 #include "generators/data_flow_check.h"
 #include "generators/generators.h"
 #include "generators/nccl_trees.h"
@@ -147,6 +148,32 @@ START_TEST(protocol_in_files) {
                    0);
   ck_assert_int_eq(fs_test_occurrences(out, " proto=Simple "), 12);
   free(dag), free(again), free(goal);
+}
+END_TEST
+
+/* Algorithm specs (sweep, best, --algo) take channels=, chunk= and
+ * protocol= for the NCCL generators, in canonical order. */
+START_TEST(spec_keys) {
+  fs_algorithm_spec spec;
+  fs_error e = {{0}};
+  ck_assert_int_eq(fs_algorithm_spec_parse(&spec,
+                                           "allreduce-nccl-ring:protocol=LL:channels=2:chunk=65536",
+                                           &e),
+                   0);
+  ck_assert_str_eq(spec.text, "allreduce-nccl-ring:channels=2:chunk=64KiB:protocol=LL");
+  fs_generator_options o = options(4, 64, 0, 0);
+  fs_algorithm_spec_apply(&spec, &o);
+  ck_assert_int_eq(o.channels, 2);
+  ck_assert_int_eq(o.chunk, 65536);
+  ck_assert_int_eq(o.protocol, FS_PROTOCOL_LL);
+  ck_assert_int_eq(fs_algorithm_spec_parse(&spec, "allreduce-nccl-ring:protocol=ll", &e), -1);
+  ck_assert_str_eq(e.message, "allreduce-nccl-ring:protocol=ll: protocol=ll: expected LL, LL128 or "
+                              "Simple");
+  ck_assert_int_eq(fs_algorithm_spec_parse(&spec, "bcast-nccl-ring:channels=65", &e), -1);
+  ck_assert_str_eq(e.message, "bcast-nccl-ring:channels=65: channels=65: expected a whole number "
+                              "from 1 to 64");
+  ck_assert_int_eq(fs_algorithm_spec_parse(&spec, "allreduce-ring:channels=2", &e), -1);
+  fs_test_contains(e.message, "unknown key 'channels' (allreduce-ring takes no keys)");
 }
 END_TEST
 
@@ -554,6 +581,7 @@ int main(void) {
   TCase *structure = tcase_create("structure");
   tcase_add_test(structure, options_refused);
   tcase_add_test(structure, protocol_in_files);
+  tcase_add_test(structure, spec_keys);
   tcase_add_test(structure, ring_allreduce_table);
   tcase_add_test(structure, ring_allreduce_counts);
   tcase_add_test(structure, ring_allreduce_small_last_loop);
