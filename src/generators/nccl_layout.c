@@ -119,6 +119,10 @@ fs_program *fs_nccl_generate(const char *name, const fs_generator_options *o, in
   if (estimate > FS_MAX_TASKS) return fs_gen_begin(name, o->ranks, estimate, 0, err);
   fs_nccl_builder b = {NULL, o, 0, 0, fs_nccl_protocol(o), 0};
   build(&b, state); /* counting */
+  if (b.failed) {
+    fs_error_set(err, "%s: out of memory counting the tasks of %d ranks", name, o->ranks);
+    return NULL;
+  }
   int64_t tasks = b.tasks, dependencies = b.dependencies;
   b.p = fs_gen_begin(name, o->ranks, tasks, dependencies, err);
   if (!b.p) return NULL;
