@@ -181,24 +181,24 @@ END_TEST
 
 /* k = 4, one channel, one loop of 4 chunks of 100 B (flow block = chunk).
  * NCCL's table: at step t position i sends chunk (i-1-t) mod 4 to i+1 and
- * receives chunk (i-2-t) mod 4 from i-1, reducing after the receives of
- * steps 0..2:
+ * receives chunk (i-2-t) mod 4 from i-1 (recv first: it is posted before
+ * the send), reducing after the receives of steps 0..2:
  *   pos 0 sends c3 c2 c1 c0 c3 c2; pos 1 c0 c3 c2 c1 c0 c3;
  *   pos 2 c1 c0 c3 c2 c1 c0;       pos 3 c2 c1 c0 c3 c2 c1. */
 START_TEST(ring_allreduce_table) {
   fs_generator_options o = options(4, 400, 1, 100);
   expect_story("allreduce-nccl-ring", &o, 0, 0,
-               "S1.3:100 R3.2:100 C.2:100 S1.2:100 R3.1:100 C.1:100 S1.1:100 R3.0:100 C.0:100 "
-               "S1.0:100 R3.3:100 S1.3:100 R3.2:100 S1.2:100 R3.1:100");
+               "R3.2:100 S1.3:100 C.2:100 R3.1:100 S1.2:100 C.1:100 R3.0:100 S1.1:100 C.0:100 "
+               "R3.3:100 S1.0:100 R3.2:100 S1.3:100 R3.1:100 S1.2:100");
   expect_story("allreduce-nccl-ring", &o, 1, 0,
-               "S2.0:100 R0.3:100 C.3:100 S2.3:100 R0.2:100 C.2:100 S2.2:100 R0.1:100 C.1:100 "
-               "S2.1:100 R0.0:100 S2.0:100 R0.3:100 S2.3:100 R0.2:100");
+               "R0.3:100 S2.0:100 C.3:100 R0.2:100 S2.3:100 C.2:100 R0.1:100 S2.2:100 C.1:100 "
+               "R0.0:100 S2.1:100 R0.3:100 S2.0:100 R0.2:100 S2.3:100");
   expect_story("allreduce-nccl-ring", &o, 2, 0,
-               "S3.1:100 R1.0:100 C.0:100 S3.0:100 R1.3:100 C.3:100 S3.3:100 R1.2:100 C.2:100 "
-               "S3.2:100 R1.1:100 S3.1:100 R1.0:100 S3.0:100 R1.3:100");
+               "R1.0:100 S3.1:100 C.0:100 R1.3:100 S3.0:100 C.3:100 R1.2:100 S3.3:100 C.2:100 "
+               "R1.1:100 S3.2:100 R1.0:100 S3.1:100 R1.3:100 S3.0:100");
   expect_story("allreduce-nccl-ring", &o, 3, 0,
-               "S0.2:100 R2.1:100 C.1:100 S0.1:100 R2.0:100 C.0:100 S0.0:100 R2.3:100 C.3:100 "
-               "S0.3:100 R2.2:100 S0.2:100 R2.1:100 S0.1:100 R2.0:100");
+               "R2.1:100 S0.2:100 C.1:100 R2.0:100 S0.1:100 C.0:100 R2.3:100 S0.0:100 C.3:100 "
+               "R2.2:100 S0.3:100 R2.1:100 S0.2:100 R2.0:100 S0.1:100");
   /* and the steps' labels: rank 0's send of step t is labelled step<t+1> */
   fs_program *p = fs_test_generate("allreduce-nccl-ring", &o);
   int step = 0;
@@ -217,14 +217,18 @@ END_TEST
  * the last), chunk 100 B: a loop moves 400 B, so each channel runs 2 loops:
  * a full one and the rest (266 or 268 B) in chunks of roundup(ceil(r/4),
  * 16) = 80 B, the last 26 or 28 B. Tasks: 3 channels x 2 loops x 4 ranks x
- * 5(k-1) = 360; dependencies: each (rank, channel) chain of 30 tasks has
- * 29: 3 x 4 x 29 = 348. */
+ * 5(k-1) = 360. Dependencies per (rank, channel): a step's recv and send
+ * each wait for the previous step's end (its reduce: 1, else its recv and
+ * send: 2), a reduce for the step's recv and send (2). Loop 0: step 0
+ * 0 + 2, steps 1-2 2 + 2, step 3 2, steps 4-5 4: 20; loop 1 the same but
+ * step 0 waits for step 5's two tasks: 4 + 2, so 24; 44 a chain, 12 chains:
+ * 528. */
 START_TEST(ring_allreduce_counts) {
   fs_generator_options o = options(4, 2000, 3, 100);
   fs_data_flow flow;
   fs_program *p = generate_flow("allreduce-nccl-ring", &o, &flow);
   ck_assert_int_eq(p->tasks, 360);
-  ck_assert_int_eq(p->dependencies, 348);
+  ck_assert_int_eq(p->dependencies, 528);
   ck_assert_int_eq(p->cpus, 3);
   for (int32_t r = 0; r < 4; r++)
     for (int c = 0; c < 3; c++) {
@@ -243,16 +247,16 @@ START_TEST(ring_allreduce_counts) {
   fs_data_flow_free(&flow);
   /* rank 0 on channel 0: loop 1 sends chunks 3 2 1 0 3 2 of 26 80 80 80 B */
   expect_story("allreduce-nccl-ring", &o, 0, 0,
-               "S1.3:100 R3.2:100 C.2:100 S1.2:100 R3.1:100 C.1:100 S1.1:100 R3.0:100 C.0:100 "
-               "S1.0:100 R3.3:100 S1.3:100 R3.2:100 S1.2:100 R3.1:100 "
-               "S1.7:26 R3.6:80 C.6:80 S1.6:80 R3.5:80 C.5:80 S1.5:80 R3.4:80 C.4:80 "
-               "S1.4:80 R3.7:26 S1.7:26 R3.6:80 S1.6:80 R3.5:80");
+               "R3.2:100 S1.3:100 C.2:100 R3.1:100 S1.2:100 C.1:100 R3.0:100 S1.1:100 C.0:100 "
+               "R3.3:100 S1.0:100 R3.2:100 S1.3:100 R3.1:100 S1.2:100 "
+               "R3.6:80 S1.7:26 C.6:80 R3.5:80 S1.6:80 C.5:80 R3.4:80 S1.5:80 C.4:80 "
+               "R3.7:26 S1.4:80 R3.6:80 S1.7:26 R3.5:80 S1.6:80");
   /* channel 2 (CPU 2, tag 2): its last chunk holds 268 - 3 x 80 = 28 B */
   expect_story("allreduce-nccl-ring", &o, 0, 2,
-               "S1.19:100 R3.18:100 C.18:100 S1.18:100 R3.17:100 C.17:100 S1.17:100 R3.16:100 "
-               "C.16:100 S1.16:100 R3.19:100 S1.19:100 R3.18:100 S1.18:100 R3.17:100 "
-               "S1.23:28 R3.22:80 C.22:80 S1.22:80 R3.21:80 C.21:80 S1.21:80 R3.20:80 C.20:80 "
-               "S1.20:80 R3.23:28 S1.23:28 R3.22:80 S1.22:80 R3.21:80");
+               "R3.18:100 S1.19:100 C.18:100 R3.17:100 S1.18:100 C.17:100 R3.16:100 S1.17:100 "
+               "C.16:100 R3.19:100 S1.16:100 R3.18:100 S1.19:100 R3.17:100 S1.18:100 "
+               "R3.22:80 S1.23:28 C.22:80 R3.21:80 S1.22:80 C.21:80 R3.20:80 S1.21:80 C.20:80 "
+               "R3.23:28 S1.20:80 R3.22:80 S1.23:28 R3.21:80 S1.22:80");
 }
 END_TEST
 
@@ -262,8 +266,8 @@ END_TEST
 START_TEST(ring_allreduce_small_last_loop) {
   fs_generator_options o = options(4, 40, 1, 100);
   expect_story("allreduce-nccl-ring", &o, 0, 0,
-               "S1.3:0 R3.2:8 C.2:8 S1.2:8 R3.1:16 C.1:16 S1.1:16 R3.0:16 C.0:16 "
-               "S1.0:16 R3.3:0 S1.3:0 R3.2:8 S1.2:8 R3.1:16");
+               "R3.2:8 S1.3:0 C.2:8 R3.1:16 S1.2:8 C.1:16 R3.0:16 S1.1:16 C.0:16 "
+               "R3.3:0 S1.0:16 R3.2:8 S1.3:0 R3.1:16 S1.2:8");
 }
 END_TEST
 
@@ -330,11 +334,11 @@ END_TEST
 START_TEST(ring_allgather_story) {
   fs_generator_options o = options(3, 250, 1, 100);
   expect_story("allgather-nccl-ring", &o, 0, 0,
-               "S1.0:100 R2.6:100 S1.6:100 R2.3:100 S1.1:100 R2.7:100 S1.7:100 R2.4:100 "
-               "S1.2:50 R2.8:50 S1.8:50 R2.5:50");
+               "R2.6:100 S1.0:100 R2.3:100 S1.6:100 R2.7:100 S1.1:100 R2.4:100 S1.7:100 "
+               "R2.8:50 S1.2:50 R2.5:50 S1.8:50");
   expect_story("allgather-nccl-ring", &o, 1, 0,
-               "S2.3:100 R0.0:100 S2.0:100 R0.6:100 S2.4:100 R0.1:100 S2.1:100 R0.7:100 "
-               "S2.5:50 R0.2:50 S2.2:50 R0.8:50");
+               "R0.0:100 S2.3:100 R0.6:100 S2.0:100 R0.1:100 S2.4:100 R0.7:100 S2.1:100 "
+               "R0.2:50 S2.5:50 R0.8:50 S2.2:50");
 }
 END_TEST
 
@@ -344,9 +348,9 @@ END_TEST
 START_TEST(ring_reduce_scatter_story) {
   fs_generator_options o = options(3, 100, 1, 0);
   expect_story("reduce-scatter-nccl-ring", &o, 0, 0,
-               "S1.2:100 R2.1:100 C.1:100 S1.1:100 R2.0:100 C.0:100");
+               "R2.1:100 S1.2:100 C.1:100 R2.0:100 S1.1:100 C.0:100");
   expect_story("reduce-scatter-nccl-ring", &o, 2, 0,
-               "S0.1:100 R1.0:100 C.0:100 S0.0:100 R1.2:100 C.2:100");
+               "R1.0:100 S0.1:100 C.0:100 R1.2:100 S0.0:100 C.2:100");
 }
 END_TEST
 
@@ -576,6 +580,25 @@ START_TEST(tree_time) {
 }
 END_TEST
 
+/* Under loggops with S = 0 every send of a byte or more is a rendezvous:
+ * it completes only when its receive is posted. A ring whose ranks all
+ * sent before posting their receive would deadlock; NCCL's receives are
+ * always posted, and so are these (the run completing is the check: a
+ * deadlock fails it). */
+START_TEST(rendezvous_completes) {
+  const char *names[] = {"allreduce-nccl-ring",      "allgather-nccl-ring", "bcast-nccl-ring",
+                         "reduce-scatter-nccl-ring", "reduce-nccl-ring",    "allreduce-nccl-tree"};
+  fs_platform *platform = platform_for(2, 2, 4);
+  for (int n = 0; n < 6; n++)
+    for (int p = 0; p < 2; p++) {
+      fs_generator_options o = options(4, 1000, 2, 100);
+      o.platform = p && n == 5 ? platform : NULL;
+      ck_assert_int_gt(fs_test_generated_makespan(names[n], &o, "loggops", "fixed", "S=0"), 0);
+    }
+  fs_platform_free(platform);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("nccl_generators");
   TCase *structure = tcase_create("structure");
@@ -601,6 +624,7 @@ int main(void) {
   tcase_add_test(time, ring_allreduce_time);
   tcase_add_test(time, ring_others_time);
   tcase_add_test(time, tree_time);
+  tcase_add_test(time, rendezvous_completes);
   suite_add_tcase(s, time);
   int status = fs_test_run(s);
   free(out), free(err);
