@@ -1,7 +1,7 @@
 /* nccl_ring.c: NCCL 2.30.7's ring collectives as generators (`gen
  * allreduce-nccl-ring`, allgather-, reduce-scatter-, bcast- and
  * reduce-nccl-ring), laid out per channel and chunk as its kernels run
- * them (src/device/{all_reduce,all_gather,reduce_scatter,broadcast,
+ * them (NCCL's device/{all_reduce,all_gather,reduce_scatter,broadcast,
  * reduce}.h, runRing). Ring order is rank order: position i is rank i.
  *
  * Allreduce: each channel's range (nccl_layout.h) is processed in loops of

@@ -1,7 +1,7 @@
 /* nccl_tree.c: `gen allreduce-nccl-tree`: NCCL 2.30.7's tree allreduce
- * (src/device/all_reduce.h, runTreeSplit) on its double binary tree across
+ * (NCCL's device/all_reduce.h, runTreeSplit) on its double binary tree across
  * nodes (nccl_trees.h) and a chain of GPUs within each node
- * (src/graph/connect.cc: ncclTopoPreset, connectTrees).
+ * (NCCL's graph/connect.cc: ncclTopoPreset, connectTrees).
  *
  * Nodes come from the platform (--nodes M --cores Q: Q GPUs a node, or
  * --platform; smp_support.h's nodes: a node's ranks in rank order, nodes in

@@ -1,5 +1,5 @@
 /* nccl_trees.h: NCCL 2.30.7's double binary tree over nodes
- * (src/graph/trees.cc: ncclGetBtree, ncclGetDtree), which its tree
+ * (NCCL's graph/trees.cc: ncclGetBtree, ncclGetDtree), which its tree
  * algorithm uses across nodes; allreduce-nccl-tree (nccl_tree.c) adds the
  * chain of GPUs within each node.
  *
