@@ -463,6 +463,41 @@ START_TEST(tree_links) {
 }
 END_TEST
 
+/* The largest message of a program. */
+static int64_t largest_send(const fs_program *p) {
+  int64_t largest = 0;
+  for (int32_t t = 0; t < p->tasks; t++)
+    if (p->kind[t] == FS_SEND && p->value[t] > largest) largest = p->value[t];
+  return largest;
+}
+
+/* Tree/LL128 shrinks its default chunk for small sizes (NCCL's enqueue):
+ * 2 nodes of 8 GPUs, 16 channels: s = 1 + log2 2 + 0.1 x 8 = 2.8, so the
+ * line chunk w = 614400 halves while B / (16 w) < 2.8 x 64 / 8 = 22.4 and
+ * w > 131072, then while B / (16 w) < 5.6 and w > 32768; the data chunk is
+ * 120/128 of w. 1 MiB: the quotient is 0 all along, w = 76800 after the
+ * first loop, 19200 after the second: 18000 B. 64 MiB: 6, 13, then 27 at
+ * w = 153600: 144000 B. 256 MiB: 27 at once: 576000 B. A given --chunk is
+ * kept. */
+START_TEST(tree_ll128_chunk) {
+  fs_platform *platform = platform_for(2, 8, 16);
+  const int64_t sizes[] = {1 << 20, 64 << 20, 256 << 20}, chunks[] = {18000, 144000, 576000};
+  for (int i = 0; i < 3; i++) {
+    fs_generator_options o = options(16, sizes[i], 16, 0);
+    o.platform = platform;
+    o.protocol = FS_PROTOCOL_LL128;
+    fs_program *p = fs_test_generate("allreduce-nccl-tree", &o);
+    ck_assert_int_eq(largest_send(p), chunks[i]);
+    fs_program_free(p);
+    o.chunk = 100000; /* (1 MiB: a channel's 65536 B are one piece) */
+    p = fs_test_generate("allreduce-nccl-tree", &o);
+    ck_assert_int_eq(largest_send(p), i == 0 ? 65536 : 100000);
+    fs_program_free(p);
+  }
+  fs_platform_free(platform);
+}
+END_TEST
+
 /* ---- data flow --------------------------------------------------------- */
 
 START_TEST(flow_many) {
@@ -614,6 +649,7 @@ int main(void) {
   tcase_add_test(structure, ring_bcast_reduce_story);
   tcase_add_test(structure, double_binary_trees);
   tcase_add_test(structure, tree_links);
+  tcase_add_test(structure, tree_ll128_chunk);
   suite_add_tcase(s, structure);
   TCase *flow = tcase_create("flow");
   tcase_add_loop_test(flow, flow_many, 0, 6);

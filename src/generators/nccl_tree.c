@@ -139,21 +139,45 @@ static void release(tree *g) {
   free(g->links), free(g->up_last), free(g->down_last);
 }
 
+/* The pieces of every channel at g->chunk, into g->first. */
+static void lay_out(tree *g) {
+  g->first[0] = 0;
+  for (int32_t c = 0; c < g->channels; c++)
+    g->first[c + 1] =
+        fs_nccl_add(g->first[c],
+                    fs_nccl_loops(fs_nccl_channel_bytes(g->total, g->channels, c), 1, g->chunk));
+}
+
+/* NCCL's Tree/LL128 chunk for small sizes (enqueue.cc): with the line
+ * chunk w = 614400 B (576000 B of data), s = 1 + floor(log2 nodes) + 0.1 ppn,
+ * w halves while B / (C w) < 64 s / ppn and w > 128 KiB, then while
+ * B / (C w) < 16 s / ppn and w > 32 KiB (an integer quotient against
+ * floats, as NCCL computes it); the data chunk is 120/128 of w. */
+static int64_t ll128_tree_chunk(int64_t bytes, int32_t channels, int32_t ranks, int32_t nodes) {
+  int64_t w = FS_NCCL_LL128_CHUNK / 120 * 128;
+  float ppn = (float)ranks / (float)nodes;
+  float steps = (float)(1 + fs_gen_floor_log2(nodes) + 0.1 * ppn);
+  while ((float)(bytes / (channels * w)) < steps * 64 / ppn && w > 131072) w /= 2;
+  while ((float)(bytes / (channels * w)) < steps * 16 / ppn && w > 32768) w /= 2;
+  return w * 120 / 128;
+}
+
 fs_program *fs_generate_allreduce_nccl_tree(const fs_generator_options *o, fs_error *err) {
   if (fs_gen_check_common(NAME, o, err) || fs_nccl_check(NAME, o, err) ||
       fs_gen_refuse_root(NAME, o, err))
     return NULL;
   tree g = {.k = o->ranks, .channels = fs_nccl_channels(o), .total = o->size};
-  g.chunk = fs_nccl_chunk(o, 0);
-  g.first[0] = 0;
-  for (int32_t c = 0; c < g.channels; c++)
-    g.first[c + 1] =
-        fs_nccl_add(g.first[c],
-                    fs_nccl_loops(fs_nccl_channel_bytes(g.total, g.channels, c), 1, g.chunk));
+  int shrinks = !o->chunk && fs_nccl_protocol(o) == FS_PROTOCOL_LL128;
+  g.chunk = shrinks ? FS_NCCL_LL128_CHUNK / 32 : fs_nccl_chunk(o, 0); /* the least it shrinks to */
+  lay_out(&g);
   /* a rank's tasks a piece: at most 3 recvs, a reduce and a send up, a recv and 3 sends down */
   int64_t estimate = g.k < 2 ? 0 : fs_nccl_mul(fs_nccl_mul(g.first[g.channels], g.k), 9);
   if (estimate > FS_MAX_TASKS) return fs_gen_begin(NAME, g.k, estimate, 0, err);
   if (fs_smp_nodes_init(&g.nodes, NAME, o, err)) return NULL;
+  if (shrinks) {
+    g.chunk = ll128_tree_chunk(g.total, g.channels, g.k, g.nodes.count);
+    lay_out(&g);
+  }
   size_t k = (size_t)g.k;
   g.links = malloc(2 * k * sizeof *g.links);
   g.up_last = malloc(k * sizeof *g.up_last), g.down_last = malloc(k * sizeof *g.down_last);
