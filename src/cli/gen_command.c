@@ -46,7 +46,7 @@ static const char gen_usage[] =
     "                     channel c is CPU c of every rank\n"
     "  --chunk S          bytes a *-nccl-* step moves (default NCCL's for the protocol:\n"
     "                     Simple 2MiB ring allreduce/allgather/reduce-scatter, 512KiB\n"
-    "                     otherwise; LL 32KiB; LL128 576000B)\n"
+    "                     otherwise; LL 32KiB; LL128 576000B, less for a small tree)\n"
     "  --protocol P       NCCL protocol of every transfer: LL, LL128 or Simple (default)\n";
 
 typedef enum output_format { FORMAT_FROM_NAME, FORMAT_DAG, FORMAT_GOAL } output_format;
