@@ -486,7 +486,7 @@ START_TEST(cli_nccl_tests_number_widths) {
 }
 END_TEST
 
-/* What the report cannot show: exit 2, saying why. */
+/* What the report cannot show: exit 2, saying why; a skipped cell. */
 START_TEST(cli_nccl_tests_errors) {
   ck_assert_int_eq(fennelsim("sweep barrier --ranks 4 --report nccl-tests"), 2);
   fs_test_contains(err, "--report nccl-tests: barrier-dissemination computes barrier, which has "
@@ -506,6 +506,14 @@ START_TEST(cli_nccl_tests_errors) {
   ck_assert_int_eq(
       fennelsim("sweep allreduce-ring --ranks 4 --size 6B --report nccl-tests --datatype half"), 0);
   fs_test_contains(out, "\n           6             3      half     sum      -1  ");
+  /* a skipped size is a comment line in its place; no row: no mean */
+  ck_assert_int_eq(fennelsim("sweep allreduce-rm:factors=2,2 --ranks 6 --size 8B --report "
+                             "nccl-tests"),
+                   0);
+  fs_test_contains(out, "(GB/s)         \n"
+                        "#          8  skipped: allreduce-rm: the factors multiply to 4, not "
+                        "--ranks 6\n"
+                        "# Avg bus bandwidth    : N/A \n#\n");
 }
 END_TEST
 

@@ -145,8 +145,10 @@ static void one_table(fs_output *out, const table *t, int32_t a, int32_t k, int3
   header(out, t, a, k, m, p);
   for (int32_t z = 0; z < t->g->size_count; z++)
     row(out, t, fs_sweep_index(t->g, a, k, z, m, p), &sum, &rows);
-  fs_output_printf(out, "# %-20s : %g %s\n", "Avg bus bandwidth", rows ? sum / (double)rows : 0.0,
-                   "");
+  if (rows)
+    fs_output_printf(out, "# %-20s : %g %s\n", "Avg bus bandwidth", sum / (double)rows, "");
+  else /* every size skipped: no mean */
+    fs_output_printf(out, "# %-20s : N/A %s\n", "Avg bus bandwidth", "");
   fs_output_puts(out, "#\n");
 }
 
