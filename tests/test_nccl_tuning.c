@@ -445,6 +445,54 @@ START_TEST(names_and_bandwidth_text) {
 }
 END_TEST
 
+/* The typical machines: Hopper's are examples A and B (same picks and
+ * times); Blackwell on one node 16 x 45 GB/s, on two 8 x 48 both ways. */
+START_TEST(typical_calls) {
+  fs_nccl_decision d =
+      decide(fs_nccl_typical_call(FS_NCCL_ALLREDUCE, 8, 1, FS_NCCL_HOPPER, 16 * MIB));
+  ck_assert_int_eq(d.algorithm, RING);
+  ck_assert_int_eq(d.protocol, LL128);
+  ck_assert_int_eq(d.time, 129247729);
+  ck_assert_int_eq(d.channels, 24);
+  d = decide(fs_nccl_typical_call(FS_NCCL_ALLREDUCE, 16, 2, FS_NCCL_HOPPER, MIB));
+  ck_assert_int_eq(d.algorithm, TREE);
+  ck_assert_int_eq(d.protocol, LL128);
+  ck_assert_int_eq(d.time, 60404814);
+  fs_nccl_call c = fs_nccl_typical_call(FS_NCCL_ALLGATHER, 8, 1, FS_NCCL_BLACKWELL, 0);
+  ck_assert_int_eq(c.channels, 16);
+  ck_assert_int_eq(c.bw_intra, 45000);
+  c = fs_nccl_typical_call(FS_NCCL_ALLGATHER, 16, 2, FS_NCCL_BLACKWELL, 0);
+  ck_assert_int_eq(c.channels, 8);
+  ck_assert_int_eq(c.bw_intra, 48000);
+  ck_assert_int_eq(c.bw_inter, 48000);
+}
+END_TEST
+
+/* The competing times, for a generator to show: example A's six; an
+ * AllGather has no Tree; over PCI LL128 is off. */
+START_TEST(estimates_as_text) {
+  char text[256];
+  fs_nccl_decision d = decide(one_node(FS_NCCL_ALLREDUCE, 16 * MIB));
+  fs_nccl_estimates_text(&d, text, sizeof text);
+  ck_assert_str_eq(text, "Tree/LL 442.960 us, Tree/LL128 176.231 us, Tree/Simple 209.131 us, "
+                         "Ring/LL 223.228 us, Ring/LL128 129.248 us, Ring/Simple 137.556 us");
+  fs_nccl_call c = one_node(FS_NCCL_ALLGATHER, 7 * MIB);
+  c.intra = FS_NCCL_PCI;
+  d = decide(c);
+  fs_nccl_estimates_text(&d, text, sizeof text);
+  /* LL 6.6 + 7 x 1.0 = 13.6 us + 7340032 x 7/1128000 = 45.54984 us:
+   * 59149844 ps; Simple 8.4 + 7 x 5.7 = 48.3 + 7340032 x 7/2880000 =
+   * 17.84036: 66140356 ps */
+  ck_assert_str_eq(text, "Ring/LL 59.150 us, Ring/LL128 off, Ring/Simple 66.140 us");
+  ck_assert_int_eq(at(&d, RING, LL)->time, 59149844);
+  ck_assert_int_eq(at(&d, RING, SIMPLE)->time, 66140356);
+  fs_nccl_estimates_text(&d, text, 12); /* no room for the first entry */
+  ck_assert_str_eq(text, "");
+  fs_nccl_estimates_text(&d, text, 40); /* room for two */
+  ck_assert_str_eq(text, "Ring/LL 59.150 us, Ring/LL128 off");
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("nccl_tuning");
   TCase *t = tcase_create("tuning");
@@ -460,6 +508,8 @@ static Suite *suite(void) {
   tcase_add_test(t, masks_enabling_and_errors);
   tcase_add_test(t, constants_and_channel_rates);
   tcase_add_test(t, names_and_bandwidth_text);
+  tcase_add_test(t, typical_calls);
+  tcase_add_test(t, estimates_as_text);
   suite_add_tcase(s, t);
   return s;
 }

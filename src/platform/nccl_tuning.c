@@ -416,3 +416,41 @@ int fs_nccl_decide(const fs_nccl_call *call, fs_nccl_decision *out, fs_error *er
   write_rule(out, next_a, next_p);
   return 0;
 }
+
+fs_nccl_call fs_nccl_typical_call(fs_nccl_collective collective, int32_t ranks, int32_t nodes,
+                                  fs_nccl_gpu gpu, int64_t bytes) {
+  int multi = nodes > 1;
+  int64_t bw = fs_nccl_default_bandwidth(gpu, multi ? FS_NCCL_NET : FS_NCCL_NVLINK);
+  return (fs_nccl_call){.collective = collective,
+                        .ranks = ranks,
+                        .nodes = nodes,
+                        .gpu = gpu,
+                        .cpu = FS_NCCL_INTEL,
+                        .intra = FS_NCCL_NVLINK,
+                        .channels = multi                      ? 8
+                                    : gpu == FS_NCCL_BLACKWELL ? 16
+                                                               : 12,
+                        .bw_intra = bw,
+                        .bw_inter = multi ? bw : fs_nccl_default_bandwidth(gpu, FS_NCCL_NET),
+                        .bytes = bytes};
+}
+
+void fs_nccl_estimates_text(const fs_nccl_decision *d, char *buffer, size_t size) {
+  size_t used = 0;
+  if (!size) return;
+  buffer[0] = 0;
+  for (int a = 0; a < FS_NCCL_ALGORITHMS; a++)
+    for (int p = FS_PROTOCOL_LL; p <= FS_PROTOCOL_SIMPLE; p++) {
+      const fs_nccl_estimate *e = &d->estimate[a][P(p)];
+      if (a == FS_NCCL_TREE && !e->latency) continue; /* not an algorithm of the collective */
+      char time[32] = "off";
+      if (e->enabled) snprintf(time, sizeof time, "%.3f us", (double)e->time / FS_US);
+      int n = snprintf(buffer + used, size - used, "%s%s/%s %s", used ? ", " : "",
+                       fs_nccl_algorithm_name(a), fs_protocol_name(p), time);
+      if (n < 0 || (size_t)n >= size - used) {
+        buffer[used] = 0; /* whole entries only */
+        return;
+      }
+      used += (size_t)n;
+    }
+}

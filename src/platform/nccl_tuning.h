@@ -161,4 +161,18 @@ typedef struct fs_nccl_decision {
  * (algorithm, protocol) enabled. */
 int fs_nccl_decide(const fs_nccl_call *call, fs_nccl_decision *out, fs_error *err);
 
+/* A call on a typical machine of the generation (the graphs as
+ * fs_nccl_default_bandwidth): on one node the ring graph over NVLink
+ * (Volta and Ampere 12 x 20 GB/s, Hopper 12 x 30, Blackwell 16 x 45), on
+ * more 8 channels of the NIC's bandwidth inside and between nodes (Volta
+ * 12, Ampere 24, Hopper and Blackwell 48 GB/s); Intel hosts, no masks.
+ * Hopper's are NCCL's graphs for 1 x 8 and 2 x 8 H100 (the worked examples
+ * of docs/MODELS.md); the others are unverified. */
+fs_nccl_call fs_nccl_typical_call(fs_nccl_collective collective, int32_t ranks, int32_t nodes,
+                                  fs_nccl_gpu gpu, int64_t bytes);
+/* Every estimate's time in scan order, for reports: "Tree/LL 442.960 us,
+ * ..., Ring/Simple 137.556 us" ("off" for a disabled one, Tree left out
+ * where only Ring applies); whole entries only when size is short. */
+void fs_nccl_estimates_text(const fs_nccl_decision *d, char *buffer, size_t size);
+
 #endif
