@@ -50,10 +50,14 @@ static fs_program *ring(int32_t k, int64_t chunk, int protocol) {
   return p;
 }
 
-static fs_time makespan(fs_program *p, const char *params) {
-  fs_time t = fs_test_makespan(p, "nccl", "fixed", params);
+static fs_time makespan_with(fs_program *p, const char *model, const char *params) {
+  fs_time t = fs_test_makespan(p, model, "fixed", params);
   fs_program_free(p);
   return t;
+}
+
+static fs_time makespan(fs_program *p, const char *params) {
+  return makespan_with(p, "nccl", params);
 }
 
 /* NCCL's Ring time for an AllReduce of `bytes` on one channel of bw MB/s. */
@@ -230,6 +234,19 @@ START_TEST(price_and_describe) {
 }
 END_TEST
 
+/* The shipped model files: nccl-dgx-h100.xml is the defaults (29.4 us
+ * for the Simple ring above); nccl-dgx-a100.xml runs 20 GB/s channels:
+ * 3000 B take 0.15 us, 8.4 + 6 (3.4 + 0.15) = 29.7 us. */
+START_TEST(model_files) {
+  ck_assert_int_eq(makespan_with(ring(4, 3000, FS_PROTOCOL_SIMPLE),
+                                 FENNELSIM_SOURCE_ROOT "/models/nccl-dgx-h100.xml", ""),
+                   29400000);
+  ck_assert_int_eq(makespan_with(ring(4, 3000, FS_PROTOCOL_SIMPLE),
+                                 FENNELSIM_SOURCE_ROOT "/models/nccl-dgx-a100.xml", ""),
+                   29700000);
+}
+END_TEST
+
 /* Each parameter refuses what it cannot take, naming what it expects. */
 START_TEST(parameter_errors) {
   const struct {
@@ -279,6 +296,7 @@ static Suite *suite(void) {
   tcase_add_test(t, ll_cap_is_shared_by_the_channels);
   tcase_add_test(t, put_and_get);
   tcase_add_test(t, price_and_describe);
+  tcase_add_test(t, model_files);
   tcase_add_test(t, parameter_errors);
   suite_add_tcase(s, t);
   return s;
