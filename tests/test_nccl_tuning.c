@@ -445,6 +445,62 @@ START_TEST(names_and_bandwidth_text) {
 }
 END_TEST
 
+/* The rest of the inputs, on example B (2 x 8) unless said:
+ * - latency_inter 1 us, on each NET hop (twice for Simple): Ring LL 6.6 +
+ *   28 + 2 (2.7 + 1) = 42.0 us; Ring Simple 8.4 + 95.2 + 2 (14 + 2) =
+ *   135.6; Tree LL128 14 + 2 (8.75 + 8.5 + 1) = 50.5.
+ * - AMD hosts: llMaxBw 22500 on 2 nodes, Ring LL min(22500, 192000) x
+ *   16/30 = 12000; net overhead 2 us: Ring LL 6.6 + 28 x 2 + 2 x 2.7 =
+ *   68.0, Ring Simple 8.4 + 28 x 6 + 2 x 14 = 204.4.
+ * - the tree graph's pattern TREE (x 0.85), example A: Tree Simple 331200
+ *   x 17/20 / 2 = 140760; Tree LL 1656000/19 x 17/20 / 2 = 703800/19.
+ * - 4 x 8 (k = 32, nsteps 62), bwIntra 48, bwInter 40 GB/s: NCCL takes
+ *   bwInter: Ring Simple 8 x 40000 x 32/62 = 5120000/31; LL min(20400 (Intel,
+ *   > 2 nodes), 160000) x 32/62 = 326400/31; Tree X = min(294400, 8 x 36000)
+ *   = 288000, LL128 min(270000, 8 x 29000) / 2 = 116000. Ring LL lat 6.6 +
+ *   56 x 1 + 6 x 2.7 = 78.8 us; Tree Simple 8.4 + 2 (7 x 4 + 2 x 14) = 120.4.
+ * - 4 x 1 (one GPU per node): NET takes the Tree row: Ring LL 6.6 + 6 x 5.0
+ *   = 36.6 us; Tree LL 6.8 + 2 (0 + 2 x 5.0) = 26.8.
+ * - comm_channels 4 (example A, 16 MiB): Ring/LL128 on 4 channels. */
+START_TEST(other_inputs) {
+  fs_nccl_call c = two_nodes(FS_NCCL_ALLREDUCE, MIB);
+  c.latency_inter = FS_US;
+  fs_nccl_decision d = decide(c);
+  ck_assert_int_eq(at(&d, RING, LL)->latency, 42000000);
+  ck_assert_int_eq(at(&d, RING, SIMPLE)->latency, 135600000);
+  ck_assert_int_eq(at(&d, TREE, LL128)->latency, 50500000);
+  c = two_nodes(FS_NCCL_ALLREDUCE, MIB);
+  c.cpu = FS_NCCL_AMD;
+  d = decide(c);
+  assert_rate(at(&d, RING, LL)->bandwidth, 12000, 1);
+  ck_assert_int_eq(at(&d, RING, LL)->latency, 68000000);
+  ck_assert_int_eq(at(&d, RING, SIMPLE)->latency, 204400000);
+  c = one_node(FS_NCCL_ALLREDUCE, MIB);
+  c.tree_pattern = 1;
+  d = decide(c);
+  assert_rate(at(&d, TREE, SIMPLE)->bandwidth, 140760, 1);
+  assert_rate(at(&d, TREE, LL)->bandwidth, 703800, 19);
+  c = two_nodes(FS_NCCL_ALLREDUCE, MIB);
+  c.ranks = 32, c.nodes = 4, c.bw_inter = 40000;
+  d = decide(c);
+  assert_rate(at(&d, RING, SIMPLE)->bandwidth, 5120000, 31);
+  assert_rate(at(&d, RING, LL)->bandwidth, 326400, 31);
+  assert_rate(at(&d, TREE, LL128)->bandwidth, 116000, 1);
+  ck_assert_int_eq(at(&d, RING, LL)->latency, 78800000);
+  ck_assert_int_eq(at(&d, TREE, SIMPLE)->latency, 120400000);
+  c = two_nodes(FS_NCCL_ALLREDUCE, MIB);
+  c.ranks = 4, c.nodes = 4;
+  d = decide(c);
+  ck_assert_int_eq(at(&d, RING, LL)->latency, 36600000);
+  ck_assert_int_eq(at(&d, TREE, LL)->latency, 26800000);
+  c = one_node(FS_NCCL_ALLREDUCE, 16 * MIB);
+  c.comm_channels = 4;
+  d = decide(c);
+  ck_assert_int_eq(d.protocol, LL128);
+  ck_assert_int_eq(d.channels, 4);
+}
+END_TEST
+
 /* The typical machines: Hopper's are examples A and B (same picks and
  * times); Blackwell on one node 16 x 45 GB/s, on two 8 x 48 both ways. */
 START_TEST(typical_calls) {
@@ -508,6 +564,7 @@ static Suite *suite(void) {
   tcase_add_test(t, masks_enabling_and_errors);
   tcase_add_test(t, constants_and_channel_rates);
   tcase_add_test(t, names_and_bandwidth_text);
+  tcase_add_test(t, other_inputs);
   tcase_add_test(t, typical_calls);
   tcase_add_test(t, estimates_as_text);
   suite_add_tcase(s, t);

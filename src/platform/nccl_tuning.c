@@ -315,7 +315,7 @@ static fs_nccl_estimate estimate_of(const fs_nccl_call *c, fs_nccl_algorithm a, 
   fs_nccl_estimate e = {.enabled = enabled(c, a, p)};
   *exact = (exact_time){0, 0, 1};
   if (a == FS_NCCL_TREE && c->collective != FS_NCCL_ALLREDUCE) return e;
-  e.latency = e.used_latency = latency_of(c, a, p);
+  e.latency = e.used_latency = fs_time_clamp(latency_of(c, a, p));
   e.bandwidth = e.used_bandwidth = bandwidth_of(c, a, p);
   int l = log_size(c->bytes);
   if (a == FS_NCCL_TREE && l >= 0 && l < 23)
