@@ -148,6 +148,27 @@ START_TEST(ring_two_by_two_crosses_the_network_three_times) {
 }
 END_TEST
 
+/* The tables the parameters pick, on the 4-rank ring of 3000 B chunks:
+ * hops=tree: Tree's base and NVLink hop, Simple 8.4 + 6 (4.0 + 0.1) = 33.0
+ * us, LL 6.8 + 6 (0.6 + 0.2) = 11.6; intra=pci: Ring's PCI hop, Simple 8.4
+ * + 6 (5.7 + 0.1) = 43.2; gpu=volta (20 GB/s): LL128 min(18400, 20000),
+ * 1840 B chunks take 0.1 us: 14 + 6 (1.9 + 0.1) = 26.0. On 2 nodes of 2
+ * with cpu=amd the intra-node Ring hop costs at least 2 us (LL) and LL
+ * runs at min(48000 / 2, 22500 (AMD's llMaxBw on 2 nodes) / 1 channel) =
+ * 22500 B/us: chunks of 2250 B take 0.1 us, and as in the 2 x 2 ring
+ * above 3 hops cross the network: 6.6 + 3 (2.7 + 0.1) + 3 (2 + 0.1) =
+ * 21.3 us. */
+START_TEST(parameters_pick_the_tables) {
+  ck_assert_int_eq(makespan(ring(4, 3000, FS_PROTOCOL_SIMPLE), "hops=tree"), 33000000);
+  ck_assert_int_eq(makespan(ring(4, 3000, FS_PROTOCOL_LL), "hops=tree"), 11600000);
+  ck_assert_int_eq(makespan(ring(4, 3000, FS_PROTOCOL_SIMPLE), "intra=pci"), 43200000);
+  ck_assert_int_eq(makespan(ring(4, 1840, FS_PROTOCOL_LL128), "gpu=volta"), 26000000);
+  ck_assert_int_eq(makespan(ring(4, 2250, FS_PROTOCOL_LL),
+                            "nodes=2 cores=2 cpu=amd bw_intra=48 bw_inter=48"),
+                   21300000);
+}
+END_TEST
+
 /* launch=1us instead of 8.4: 1 + 6 x 3.5 = 22 us; launch=0: 21 us. */
 START_TEST(launch_delays_the_first_transfer) {
   ck_assert_int_eq(makespan(ring(4, 3000, FS_PROTOCOL_SIMPLE), "launch=1us"), 22000000);
@@ -292,6 +313,7 @@ static Suite *suite(void) {
   tcase_add_test(t, ring_ll128_one_node_is_nccls_formula);
   tcase_add_test(t, ring_two_nodes_is_nccls_formula);
   tcase_add_test(t, ring_two_by_two_crosses_the_network_three_times);
+  tcase_add_test(t, parameters_pick_the_tables);
   tcase_add_test(t, launch_delays_the_first_transfer);
   tcase_add_test(t, ll_cap_is_shared_by_the_channels);
   tcase_add_test(t, put_and_get);
