@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include "core/engine.h"
+#include "instruments/critical_path.h"
+#include "instruments/timeline.h"
 #include "model_support.h"
 #include "platform/nccl_tuning.h"
 #include "test_support.h"
@@ -255,6 +257,37 @@ START_TEST(price_and_describe) {
 }
 END_TEST
 
+/* The critical path of the Simple ring (29.4 us): the first send waits
+ * for the launch, 8.4 us; each of the 6 sends on the path holds its
+ * channel 0.1 us (cpu) and is priced one hop, 3.4 us (latency): 0.6 and
+ * 20.4 us; nothing is left unpriced. */
+START_TEST(critical_path_parts) {
+  fs_program *p = ring(4, 3000, FS_PROTOCOL_SIMPLE);
+  fs_simulation run;
+  fs_test_simulate(&run, p, "nccl", "fixed", "");
+  ck_assert_int_eq(run.status, FS_RUN_OK);
+  fs_timeline *timeline = fs_timeline_new(p);
+  ck_assert_ptr_nonnull(timeline);
+  fs_observer observer = fs_timeline_observer(timeline);
+  fs_engine_add_observer(run.engine, &observer);
+  ck_assert_int_eq(fs_engine_run(run.engine, &run.err), FS_RUN_OK);
+  fs_error err;
+  fs_critical_path *cp = fs_critical_path_compute(timeline, &run.network, &err);
+  ck_assert_ptr_nonnull(cp);
+  ck_assert_int_eq(cp->makespan, 29400000);
+  ck_assert_int_eq(cp->part[FS_PATH_WAITING], 8400000);
+  ck_assert_int_eq(cp->part[FS_PATH_CPU], 600000);
+  ck_assert_int_eq(cp->part[FS_PATH_LATENCY], 20400000);
+  ck_assert_int_eq(cp->part[FS_PATH_BANDWIDTH], 0);
+  ck_assert_int_eq(cp->part[FS_PATH_CONTENTION], 0);
+  ck_assert_int_eq(cp->part[FS_PATH_NETWORK], 0);
+  fs_critical_path_free(cp);
+  fs_timeline_free(timeline);
+  fs_test_run_free(&run);
+  fs_program_free(p);
+}
+END_TEST
+
 /* The shipped model files: nccl-dgx-h100.xml is the defaults (29.4 us
  * for the Simple ring above); nccl-dgx-a100.xml runs 20 GB/s channels:
  * 3000 B take 0.15 us, 8.4 + 6 (3.4 + 0.15) = 29.7 us. */
@@ -318,6 +351,7 @@ static Suite *suite(void) {
   tcase_add_test(t, ll_cap_is_shared_by_the_channels);
   tcase_add_test(t, put_and_get);
   tcase_add_test(t, price_and_describe);
+  tcase_add_test(t, critical_path_parts);
   tcase_add_test(t, model_files);
   tcase_add_test(t, parameter_errors);
   suite_add_tcase(s, t);
