@@ -76,6 +76,8 @@ def commands():
                                 "-o", "{out}/o.dag"]),
         ("convert-dag-gz", ["convert", "{in}/rd.dag", "{out}/rd.dag.gz"]),
         ("run-dag-hockney", ["run", "{in}/rd.dag", "--model", "hockney"]),
+        ("run-dag-nccl", ["run", "{in}/rd.dag", "--model", "nccl", "--nodes", "2",
+                          "--critical-path", "--format", "json"]),
         ("run-dag-named", ["run", "{in}/named.dag", "--model", "hockney", "--timeline", "{out}/t.csv"]),
         ("run-goal-loggops", ["run", "{in}/b.goal", "--model", "loggops", "--format", "json"]),
         # labels that leave schedgen's lK pattern mid-file: the names read
