@@ -1,0 +1,185 @@
+/* msccl.c: `fennelsim gen msccl --schedule FILE.xml`: an MSCCL XML
+ * algorithm (formats/msccl_reader.h) lowered to a program. GPU g is rank
+ * g; its tb t is CPU t of the rank; a tb's steps run in order, a step with
+ * depid/deps also waits for that step of the other tb; across GPUs the
+ * order comes from the messages. A step becomes:
+ *
+ *   s      send cnt chunks to the tb's send peer
+ *   r      recv from the tb's recv peer
+ *   rcs    recv, then send what arrived
+ *   rrs    recv, reduce (a compute of the step's bytes), send
+ *   rrc    recv, reduce
+ *   rrcs   recv, reduce, send
+ *   re     reduce
+ *   cpy    a proxy: a local copy costs nothing here, as in the other
+ *          generators (their block copies are not tasks)
+ *   nop    a proxy carrying its dependency
+ *
+ * Sends and recvs carry tag = the tb's channel: the reader allows one tb
+ * per (channel, peer) on each side, so MPI-style matching per (sender,
+ * receiver, tag) in program order is MSCCL's FIFO per connection. Every
+ * transfer gets the algorithm's protocol (proto=). A chunk is
+ * total/nchunksperloop bytes, total = --size for allreduce, reduce,
+ * broadcast and N*--size for allgather, reducescatter, alltoall (the size
+ * meaning of the collectives, NCCL's count times the executor's size
+ * multiplier); NCCL's pipelining of a chunk into loops of P bytes is not
+ * modeled: each step moves its cnt chunks in one transfer. The schedule's
+ * data flow is checked (msccl_flow.h) before it is lowered: one that does
+ * not compute its coll= is refused. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/msccl_reader.h"
+#include "generators/generator_support.h"
+#include "generators/msccl_flow.h"
+
+static const char name[] = "msccl";
+
+/* Tasks a step becomes. */
+static int step_tasks(int type) {
+  static const int tasks[FS_MSCCL_TYPES] = {1, 1, 2, 3, 2, 3, 1, 1, 1};
+  return tasks[type];
+}
+
+/* The size multiplier of the executor: --size is per rank for these. */
+static int64_t multiplier(const fs_msccl *m) {
+  int per_rank = m->coll == FS_MSCCL_ALLGATHER || m->coll == FS_MSCCL_REDUCESCATTER ||
+                 m->coll == FS_MSCCL_ALLTOALL || m->coll == FS_MSCCL_ALLTOALLV ||
+                 m->coll == FS_MSCCL_GATHER || m->coll == FS_MSCCL_SCATTER;
+  return per_rank ? m->ngpus : 1;
+}
+
+/* The bytes of one chunk, or -1 with err set. */
+static int64_t chunk_bytes(const fs_msccl *m, const char *path, const fs_generator_options *o,
+                           fs_error *err) {
+  int64_t k = multiplier(m);
+  if (o->size > FS_SIZE_LIMIT / k)
+    return fs_error_set(err, "%s: %d blocks of --size %lld bytes are too large (the limit is %s)",
+                        name, (int)k, (long long)o->size, FS_SIZE_LIMIT_TEXT);
+  int64_t total = o->size * k;
+  if (total % m->nchunksperloop)
+    return fs_error_set(err,
+                        "%s: %s: the %s of %lld bytes%s does not split into nchunksperloop=%d "
+                        "equal chunks (MSCCL would run NCCL's own algorithm): give a --size "
+                        "that does",
+                        name, path, fs_msccl_coll_name(m->coll), (long long)total,
+                        k > 1 ? " (N x --size)" : "", m->nchunksperloop);
+  return total / m->nchunksperloop;
+}
+
+typedef struct lowering {
+  fs_program *p;
+  const fs_msccl *m;
+  const fs_generator_options *o;
+  int64_t chunk;
+  int32_t *last; /* per step: its last task (what later steps wait for) */
+  int32_t label[FS_MSCCL_TYPES];
+} lowering;
+
+static int32_t transfer(lowering *w, fs_task_kind kind, int32_t rank, const fs_msccl_tb *tb,
+                        int32_t label, int64_t bytes) {
+  int32_t t = fs_gen_add(w->p, kind, rank, label);
+  if (t < 0) return -1;
+  fs_task_set_peer(w->p, t, kind == FS_SEND ? tb->send : tb->recv);
+  fs_task_set_size(w->p, t, bytes);
+  if (fs_task_set_tag(w->p, t, tb->chan) || fs_task_set_protocol(w->p, t, w->m->proto)) return -1;
+  return t;
+}
+
+static int32_t reduce(lowering *w, int32_t rank, int32_t label, int64_t bytes) {
+  int32_t t = fs_gen_add(w->p, FS_COMPUTE, rank, label);
+  if (t < 0) return -1;
+  if (w->o->has_reduce_time)
+    fs_task_set_time(w->p, t, w->o->reduce_time);
+  else
+    fs_task_set_size(w->p, t, bytes);
+  return t;
+}
+
+/* Adds step i's tasks, chained, each on its tb's CPU; -1 when out of memory. */
+static int lower_step(lowering *w, int32_t i) {
+  const fs_msccl *m = w->m;
+  const fs_msccl_step *s = &m->step[i];
+  const fs_msccl_tb *tb = &m->tb[s->tb];
+  int32_t rank = tb->gpu, label = w->label[s->type], tasks[3], n = 0;
+  int64_t bytes = s->cnt * w->chunk;
+  if (s->type == FS_MSCCL_CPY || s->type == FS_MSCCL_NOP)
+    tasks[n++] = fs_gen_add(w->p, FS_PROXY, rank, label);
+  if (fs_msccl_receives(s->type)) tasks[n++] = transfer(w, FS_RECV, rank, tb, label, bytes);
+  if (fs_msccl_reduces(s->type)) tasks[n++] = reduce(w, rank, label, bytes);
+  if (fs_msccl_sends(s->type)) tasks[n++] = transfer(w, FS_SEND, rank, tb, label, bytes);
+  int32_t cpu = s->tb - m->gpu[rank].first;
+  for (int k = 0; k < n; k++) {
+    if (tasks[k] < 0 || fs_task_set_cpu(w->p, tasks[k], cpu)) return -1;
+    if (k > 0 && fs_program_depend(w->p, tasks[k], tasks[k - 1], FS_AFTER_END)) return -1;
+  }
+  if (i > tb->first && fs_program_depend(w->p, tasks[0], w->last[i - 1], FS_AFTER_END)) return -1;
+  if (s->depid >= 0) {
+    int32_t on = m->tb[m->gpu[rank].first + s->depid].first + s->deps;
+    if (fs_program_depend(w->p, tasks[0], w->last[on], FS_AFTER_END)) return -1;
+  }
+  w->last[i] = tasks[n - 1];
+  return 0;
+}
+
+/* The tasks and dependencies the lowering adds, for an exact reservation. */
+static void count(const fs_msccl *m, int64_t *tasks, int64_t *dependencies) {
+  *tasks = *dependencies = 0;
+  for (int32_t i = 0; i < m->steps; i++) {
+    const fs_msccl_step *s = &m->step[i];
+    *tasks += step_tasks(s->type);
+    *dependencies += step_tasks(s->type) - 1 + (i > m->tb[s->tb].first) + (s->depid >= 0);
+  }
+}
+
+static fs_program *lower(const fs_msccl *m, const fs_generator_options *o, int64_t chunk,
+                         fs_error *err) {
+  int64_t tasks, dependencies;
+  count(m, &tasks, &dependencies);
+  fs_program *p = fs_gen_begin(name, m->ngpus, tasks, dependencies, err);
+  if (!p) return NULL;
+  lowering w = {p, m, o, chunk, malloc(((size_t)m->steps + 1) * sizeof *w.last), {0}};
+  int32_t *order = malloc(((size_t)m->steps + 1) * sizeof *order);
+  int failed = !w.last || !order || fs_msccl_order(m, order) != m->steps;
+  for (int t = 0; t < FS_MSCCL_TYPES && !failed; t++)
+    failed = (w.label[t] = fs_gen_label(p, "%s", fs_msccl_type_name((fs_msccl_type)t))) < 0;
+  /* steps in a topological order: every dependency points to an earlier task */
+  for (int32_t k = 0; k < m->steps && !failed; k++) failed = lower_step(&w, order[k]);
+  free(w.last);
+  free(order);
+  return fs_gen_finish(name, p, tasks, dependencies, failed, err);
+}
+
+fs_program *fs_generate_msccl(const fs_generator_options *o, fs_error *err) {
+  if (o->size < 0)
+    return fs_error_set(err, "%s: --size must not be negative, not %lld", name, (long long)o->size),
+           NULL;
+  if (o->has_reduce_time && o->reduce_time < 0)
+    return fs_error_set(err, "%s: --reduce-time must not be negative", name), NULL;
+  if (!o->schedule)
+    return fs_error_set(err,
+                        "%s: --schedule FILE.xml is required (the MSCCL algorithm to run; its "
+                        "ngpus gives --ranks)",
+                        name),
+           NULL;
+  fs_msccl *m = fs_msccl_read(o->schedule, err);
+  if (!m) return NULL;
+  fs_program *p = NULL;
+  char why[600];
+  int64_t chunk;
+  if (o->ranks != 0 && o->ranks != m->ngpus)
+    fs_error_set(err, "%s: --ranks %d differs from the ngpus=\"%d\" of %s (leave --ranks out)",
+                 name, o->ranks, m->ngpus, o->schedule);
+  else if ((chunk = chunk_bytes(m, o->schedule, o, err)) < 0)
+    ;
+  else if (fs_msccl_check_flow(m, why, sizeof why) == FS_MSCCL_FLOW_WRONG)
+    fs_error_set(err, "%s: %s does not compute its %s: %s", name, o->schedule,
+                 fs_msccl_coll_name(m->coll), why);
+  else if (strncmp(why, "out of memory", 13) == 0)
+    fs_error_set(err, "%s: %s", name, why);
+  else
+    p = lower(m, o, chunk, err);
+  fs_msccl_free(m);
+  return p;
+}
