@@ -121,15 +121,14 @@ static int before(const checker *c, int32_t w) {
   return c->now[s->tb] > w - c->m->tb[s->tb].first;
 }
 
-static int race(checker *c, int32_t step, int32_t other, int32_t g, int64_t chunk) {
+static int race(checker *c, int32_t step, int32_t other, int32_t g, int b, int64_t j) {
   const fs_msccl *m = c->m;
-  const fs_msccl_step *a = &m->step[other], *b = &m->step[step];
+  const fs_msccl_step *x = &m->step[other], *y = &m->step[step];
   return say(c, FS_MSCCL_FLOW_WRONG,
-             "gpu %d chunk %lld of its buffers: step %d of tb %d (line %d) and step %d of tb %d "
-             "(line %d) access it, one writing, and no dependency orders them (a race)",
-             g, (long long)(chunk - c->base[g]), other - m->tb[a->tb].first,
-             a->tb - m->gpu[g].first, a->line, step - m->tb[b->tb].first, b->tb - m->gpu[g].first,
-             b->line);
+             "gpu %d %s chunk %lld: step %d of tb %d (line %d) and step %d of tb %d (line %d) "
+             "access it, one writing, and no dependency orders them (a race)",
+             g, buffer_name(b), (long long)j, other - m->tb[x->tb].first, x->tb - m->gpu[g].first,
+             x->line, step - m->tb[y->tb].first, y->tb - m->gpu[g].first, y->line);
 }
 
 /* Step i reads buffer b's chunk j into *out. */
@@ -143,7 +142,7 @@ static int read_chunk(checker *c, int32_t i, int32_t g, int b, int64_t j, conten
                "buffer",
                g, i - m->tb[s->tb].first, s->tb - m->gpu[g].first, s->line, buffer_name(b),
                (long long)j);
-  if (c->writer[at] >= 0 && !before(c, c->writer[at])) return race(c, i, c->writer[at], g, at);
+  if (c->writer[at] >= 0 && !before(c, c->writer[at])) return race(c, i, c->writer[at], g, b, j);
   if (c->chunk[at].flags & EMPTY)
     return say(c, FS_MSCCL_FLOW_WRONG,
                "gpu %d step %d of tb %d (line %d): reads %s chunk %lld, which holds nothing yet", g,
@@ -160,10 +159,10 @@ static int read_chunk(checker *c, int32_t i, int32_t g, int b, int64_t j, conten
 static int write_chunk(checker *c, int32_t i, int32_t g, int b, int64_t j, const content *v) {
   int64_t at = where(c, g, b, j);
   if (at < 0) return read_chunk(c, i, g, b, j, NULL); /* (says where) */
-  if (c->writer[at] >= 0 && !before(c, c->writer[at])) return race(c, i, c->writer[at], g, at);
+  if (c->writer[at] >= 0 && !before(c, c->writer[at])) return race(c, i, c->writer[at], g, b, j);
   for (int32_t r = c->readers[at]; r >= 0; r = c->reads[r].next)
     if (c->reads[r].step != i && !before(c, c->reads[r].step))
-      return race(c, i, c->reads[r].step, g, at);
+      return race(c, i, c->reads[r].step, g, b, j);
   c->readers[at] = -1;
   c->writer[at] = i;
   c->chunk[at] = *v;
