@@ -57,9 +57,13 @@ static int check_attributes(const reader *r, const xmlNode *node, const char *co
     int known = 0;
     for (int i = 0; allowed[i] && !known; i++)
       known = !a->ns && strcmp((const char *)a->name, allowed[i]) == 0;
-    if (!known)
-      return at(r, node, "expected no attribute %.64s on <%s> (it takes %s ... %s)",
-                (const char *)a->name, node->name, allowed[0], allowed[1]);
+    if (known) continue;
+    char list[300];
+    size_t used = 0;
+    for (int i = 0; allowed[i]; i++)
+      used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? " " : "", allowed[i]);
+    return at(r, node, "expected only %s on <%s> (got %.64s)", list, node->name,
+              (const char *)a->name);
   }
   return 0;
 }

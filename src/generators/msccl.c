@@ -31,6 +31,8 @@
 #include <string.h>
 
 #include "formats/msccl_reader.h"
+#include "generators/msccl.h"
+
 #include "generators/generator_support.h"
 #include "generators/msccl_flow.h"
 
@@ -165,21 +167,26 @@ fs_program *fs_generate_msccl(const fs_generator_options *o, fs_error *err) {
            NULL;
   fs_msccl *m = fs_msccl_read(o->schedule, err);
   if (!m) return NULL;
-  fs_program *p = NULL;
+  fs_program *p = fs_msccl_program(m, o->schedule, o, err);
+  fs_msccl_free(m);
+  return p;
+}
+
+fs_program *fs_msccl_program(const fs_msccl *m, const char *path, const fs_generator_options *o,
+                             fs_error *err) {
   char why[600];
   int64_t chunk;
   if (o->ranks != 0 && o->ranks != m->ngpus)
-    fs_error_set(err, "%s: --ranks %d differs from the ngpus=\"%d\" of %s (leave --ranks out)",
-                 name, o->ranks, m->ngpus, o->schedule);
-  else if ((chunk = chunk_bytes(m, o->schedule, o, err)) < 0)
-    ;
-  else if (fs_msccl_check_flow(m, why, sizeof why) == FS_MSCCL_FLOW_WRONG)
-    fs_error_set(err, "%s: %s does not compute its %s: %s", name, o->schedule,
-                 fs_msccl_coll_name(m->coll), why);
-  else if (strncmp(why, "out of memory", 13) == 0)
-    fs_error_set(err, "%s: %s", name, why);
-  else
-    p = lower(m, o, chunk, err);
-  fs_msccl_free(m);
-  return p;
+    return fs_error_set(err,
+                        "%s: --ranks %d differs from the ngpus=\"%d\" of %s (leave --ranks out)",
+                        name, o->ranks, m->ngpus, path),
+           NULL;
+  if ((chunk = chunk_bytes(m, path, o, err)) < 0) return NULL;
+  int status = fs_msccl_check_flow(m, why, sizeof why);
+  if (status == FS_MSCCL_FLOW_WRONG)
+    return fs_error_set(err, "%s: %s does not compute its %s: %s", name, path,
+                        fs_msccl_coll_name(m->coll), why),
+           NULL;
+  if (status == FS_MSCCL_FLOW_FAILED) return fs_error_set(err, "%s: %s", name, why), NULL;
+  return lower(m, o, chunk, err);
 }
