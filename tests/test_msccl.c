@@ -593,6 +593,13 @@ START_TEST(command_line) {
                    0);
   ck_assert_int_eq(fennelsim("run %s --model hockney --param alpha=1us --param beta=1ns", dag), 0);
   fs_test_contains(out, "makespan   15.288 us (15288 ns)\n");
+  /* in a sweep, by its path; --check leaves the proof to the generator */
+  ck_assert_int_eq(fennelsim("sweep msccl:schedule=%smsccl-allgather-ring-4.xml --ranks 4,8 --size "
+                             "4KiB --model hockney:alpha=1us,beta=1ns --check",
+                             SCHEDULES),
+                   0);
+  fs_test_contains(out, "* 15.288 us");
+  fs_test_contains(out, "skipped: msccl: --ranks 8 differs from the ngpus=\"4\"");
   /* a reader error: file and line, exit 2 */
   char *bad = replace(base, "cnt=\"1\"", "cnt=\"x\"");
   ck_assert_int_eq(fs_test_write_file(xml, bad, 0), 0);
