@@ -475,7 +475,7 @@ static fs_generator_options options(const char *file, int64_t size) {
   return o;
 }
 
-/* The notes' 4-GPU ring allgather: per GPU a copy (proxy) on tb 0, then
+/* The 4-GPU ring allgather: per GPU a copy (compute 0) on tb 0, then
  * on tb 1 (CPU 1) a send, two recv+send pairs (rcs) and a recv. */
 START_TEST(lowers_the_ring_allgather) {
   fs_generator_options o = options("msccl-allgather-ring-4.xml", 4096);
@@ -484,7 +484,7 @@ START_TEST(lowers_the_ring_allgather) {
   ck_assert_int_eq(p->tasks, 4 * 7);
   /* per GPU: s after cpy, rcs x2 (after the previous step, recv -> send), r */
   ck_assert_int_eq(p->dependencies, 4 * 6);
-  int sends = 0, recvs = 0, proxies = 0;
+  int sends = 0, recvs = 0, copies = 0;
   for (int32_t t = 0; t < p->tasks; t++) {
     int32_t r = p->rank[t];
     switch (p->kind[t]) {
@@ -496,7 +496,12 @@ START_TEST(lowers_the_ring_allgather) {
         recvs++;
         ck_assert_int_eq(p->peer[t], (r + 3) % 4);
         break;
-      case FS_PROXY: proxies++; continue;
+      case FS_COMPUTE: /* the copy: time 0 on tb 0 */
+        copies++;
+        ck_assert_int_eq(p->value[t], 0);
+        ck_assert(p->flags[t] & FS_HAS_TIME);
+        ck_assert_int_eq(fs_task_cpu(p, t), 0);
+        continue;
       default: ck_abort_msg("task %d: kind %d", t, p->kind[t]);
     }
     ck_assert_int_eq(p->value[t], 4096);
@@ -506,7 +511,7 @@ START_TEST(lowers_the_ring_allgather) {
   }
   ck_assert_int_eq(sends, 12);
   ck_assert_int_eq(recvs, 12);
-  ck_assert_int_eq(proxies, 4);
+  ck_assert_int_eq(copies, 4);
   ck_assert_int_eq(p->cpus, 2);
   /* hockney, eager, the sender busy until arrival at t + alpha + beta*s:
    * every GPU sends its chunk at 0, it arrives at T = alpha + beta*4096 =
@@ -581,9 +586,9 @@ START_TEST(command_line) {
   char *text = fs_test_read_file(dag, NULL);
   ck_assert_str_eq(text, "fennel-dag 1\nranks 2\n"
                          "t0 send 0 to=1 size=8B label=s\n"
-                         "t1 proxy 0 label=cpy\n"
+                         "t1 compute 0 time=0ns cpu=1 label=cpy\n"
                          "t2 send 1 to=0 size=8B label=s\n"
-                         "t3 proxy 1 label=cpy\n"
+                         "t3 compute 1 time=0ns cpu=1 label=cpy\n"
                          "t4 recv 0 from=1 size=8B after=t0 label=r\n"
                          "t5 recv 1 from=0 size=8B after=t2 label=r\n");
   free(text);
@@ -593,6 +598,16 @@ START_TEST(command_line) {
                    0);
   ck_assert_int_eq(fennelsim("run %s --model hockney --param alpha=1us --param beta=1ns", dag), 0);
   fs_test_contains(out, "makespan   15.288 us (15288 ns)\n");
+  /* as GOAL (send, recv and calc only; reduces need a time): the same
+   * run, 14 x 2024 ns + 7 reduces of 10 ns on the critical path */
+  char *goal = fs_test_temp_path(".goal");
+  ck_assert_int_eq(fennelsim("gen msccl --schedule msccl-allreduce-ring-8.xml --size 8KiB "
+                             "--reduce-time 10ns -o %s",
+                             goal),
+                   0);
+  ck_assert_int_eq(fennelsim("run %s --model hockney --param alpha=1us --param beta=1ns", goal), 0);
+  fs_test_contains(out, "makespan   28.406 us (28406 ns)\n");
+  free(goal);
   /* in a sweep, by its path; --check leaves the proof to the generator */
   ck_assert_int_eq(fennelsim("sweep msccl:schedule=%smsccl-allgather-ring-4.xml --ranks 4,8 --size "
                              "4KiB --model hockney:alpha=1us,beta=1ns --check",

@@ -11,9 +11,11 @@
  *   rrc    recv, reduce
  *   rrcs   recv, reduce, send
  *   re     reduce
- *   cpy    a proxy: a local copy costs nothing here, as in the other
- *          generators (their block copies are not tasks)
- *   nop    a proxy carrying its dependency
+ *   cpy    a compute of time 0: a local copy costs nothing here, as in
+ *          the other generators (their block copies are not tasks)
+ *   nop    a compute of time 0 carrying its dependency
+ * (computes rather than proxies, so that the program is send, recv and
+ * calc only: GOAL can hold it)
  *
  * Sends and recvs carry tag = the tb's channel: the reader allows one tb
  * per (channel, peer) on each side, so MPI-style matching per (sender,
@@ -106,8 +108,11 @@ static int lower_step(lowering *w, int32_t i) {
   const fs_msccl_tb *tb = &m->tb[s->tb];
   int32_t rank = tb->gpu, label = w->label[s->type], tasks[3], n = 0;
   int64_t bytes = s->cnt * w->chunk;
-  if (s->type == FS_MSCCL_CPY || s->type == FS_MSCCL_NOP)
-    tasks[n++] = fs_gen_add(w->p, FS_PROXY, rank, label);
+  if (s->type == FS_MSCCL_CPY || s->type == FS_MSCCL_NOP) { /* free, but in the tb's order */
+    tasks[n] = fs_gen_add(w->p, FS_COMPUTE, rank, label);
+    if (tasks[n] >= 0) fs_task_set_time(w->p, tasks[n], 0);
+    n++;
+  }
   if (fs_msccl_receives(s->type)) tasks[n++] = transfer(w, FS_RECV, rank, tb, label, bytes);
   if (fs_msccl_reduces(s->type)) tasks[n++] = reduce(w, rank, label, bytes);
   if (fs_msccl_sends(s->type)) tasks[n++] = transfer(w, FS_SEND, rank, tb, label, bytes);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #define CLOCK_BUDGET (1 << 24) /* clock entries and reader records kept at once */
+#define CHUNK_BUDGET (1 << 22) /* chunk contents of all GPUs (24 bytes each) */
 
 enum { EMPTY = 1, MIXED = 2, TWICE = 4 }; /* content flags */
 
@@ -338,6 +339,10 @@ static int prepare(checker *c) {
   if ((kept + m->tbs + 1) * m->tbs > CLOCK_BUDGET || reads > CLOCK_BUDGET)
     return say(c, FS_MSCCL_FLOW_UNCHECKED,
                "not checked: its clocks and reads need more than %d entries", CLOCK_BUDGET);
+  if (chunks > CHUNK_BUDGET)
+    return say(c, FS_MSCCL_FLOW_UNCHECKED,
+               "not checked: its buffers hold %lld chunks in all, more than %d", (long long)chunks,
+               CHUNK_BUDGET);
   c->read_capacity = reads;
   c->chunk = malloc(((size_t)chunks + 1) * sizeof *c->chunk);
   c->writer = malloc(((size_t)chunks + 1) * sizeof *c->writer);

@@ -29,8 +29,8 @@
  * block r). alltoallv, send, recv and custom are not checked.
  *
  * Limits: 64 GPUs (contributions are exact bitsets), 1024 tbs in all,
- * 2^24 clock entries kept at once; beyond them the schedule is reported
- * as not checked. */
+ * 2^24 clock entries and reads kept at once, 2^22 chunks in all GPUs'
+ * buffers; beyond them the schedule is reported as not checked. */
 #ifndef FS_MSCCL_FLOW_H
 #define FS_MSCCL_FLOW_H
 
