@@ -520,6 +520,18 @@ START_TEST(lowers_the_ring_allgather) {
    * 3T = 15288 ns on every GPU. */
   ck_assert_int_eq(fs_test_makespan(p, "hockney", "fixed", "alpha=1us beta=1ns"), 15288 * NS);
   fs_program_free(p);
+  /* loggops (defaults L 2500, o 1500, g 1000, G 6 ns/B, O 0, S 65535) at
+   * 1 MiB: rendezvous sends, which must not hold their tb (NCCL's FIFO
+   * takes the data): what follows a send waits for its local completion
+   * (CPU released at t + o). A round: the send starts at t, its message
+   * reaches the receiver at t + o + L, whose recv (posted long before)
+   * holds the CPU o + (s-1)G: T = 1500 + 2500 + 1500 + 6 x 1048575 =
+   * 6296950 ns; the next send starts when the recv completes: 3T =
+   * 18890850 ns (the NIC gaps, g + (s-1)G, end earlier). */
+  o = options("msccl-allgather-ring-4.xml", 1 << 20);
+  p = fs_test_generate("msccl", &o);
+  ck_assert_int_eq(fs_test_makespan(p, "loggops", "fixed", ""), INT64_C(18890850) * NS);
+  fs_program_free(p);
   /* allgather --size is per rank: chunk = 4 x 4096 / 4; the in-place
    * variant has no copies and the same time */
   o = options("msccl-allgather-ring-4-inplace.xml", 4096);
@@ -589,8 +601,8 @@ START_TEST(command_line) {
                          "t1 compute 0 time=0ns cpu=1 label=cpy\n"
                          "t2 send 1 to=0 size=8B label=s\n"
                          "t3 compute 1 time=0ns cpu=1 label=cpy\n"
-                         "t4 recv 0 from=1 size=8B after=t0 label=r\n"
-                         "t5 recv 1 from=0 size=8B after=t2 label=r\n");
+                         "t4 recv 0 from=1 size=8B after=t0:local label=r\n"
+                         "t5 recv 1 from=0 size=8B after=t2:local label=r\n");
   free(text);
   /* the installed example, found by name */
   ck_assert_int_eq(fennelsim("gen msccl --schedule msccl-allgather-ring-4.xml --size 4KiB -o %s",
@@ -598,14 +610,20 @@ START_TEST(command_line) {
                    0);
   ck_assert_int_eq(fennelsim("run %s --model hockney --param alpha=1us --param beta=1ns", dag), 0);
   fs_test_contains(out, "makespan   15.288 us (15288 ns)\n");
-  /* as GOAL (send, recv and calc only; reduces need a time): the same
-   * run, 14 x 2024 ns + 7 reduces of 10 ns on the critical path */
+  /* not as GOAL, which has no wait for a send's local completion; the
+   * .dag runs 14 x 2024 ns + 7 reduces of 10 ns on the critical path */
   char *goal = fs_test_temp_path(".goal");
   ck_assert_int_eq(fennelsim("gen msccl --schedule msccl-allreduce-ring-8.xml --size 8KiB "
                              "--reduce-time 10ns -o %s",
                              goal),
+                   2);
+  fs_test_contains(err, "depends on the local completion of task t0: GOAL has only requires "
+                        "(completion) and irequires (start)");
+  ck_assert_int_eq(fennelsim("gen msccl --schedule msccl-allreduce-ring-8.xml --size 8KiB "
+                             "--reduce-time 10ns -o %s",
+                             dag),
                    0);
-  ck_assert_int_eq(fennelsim("run %s --model hockney --param alpha=1us --param beta=1ns", goal), 0);
+  ck_assert_int_eq(fennelsim("run %s --model hockney --param alpha=1us --param beta=1ns", dag), 0);
   fs_test_contains(out, "makespan   28.406 us (28406 ns)\n");
   free(goal);
   /* in a sweep, by its path; --check leaves the proof to the generator */

@@ -250,7 +250,8 @@ static int check_options_apply(const fs_generator *g, unsigned given, fs_error *
  * collective). */
 static int check_goal_writable(const fs_generator *g, output_format format, const char *output,
                                fs_error *err) {
-  if (format != FORMAT_GOAL || (g->traits & FS_GEN_TWO_SIDED)) return 0;
+  /* (a file's lowering, msccl: the writer says what GOAL cannot hold) */
+  if (format != FORMAT_GOAL || (g->traits & (FS_GEN_TWO_SIDED | FS_GEN_FILE))) return 0;
   char others[256] = "";
   size_t used = 0;
   int count;

@@ -14,12 +14,15 @@
  *   cpy    a compute of time 0: a local copy costs nothing here, as in
  *          the other generators (their block copies are not tasks)
  *   nop    a compute of time 0 carrying its dependency
- * (computes rather than proxies, so that the program is send, recv and
- * calc only: GOAL can hold it)
+ * (computes rather than proxies: the program is send, recv and calc
+ * only, though GOAL cannot hold its waits for a send's local completion)
  *
  * Sends and recvs carry tag = the tb's channel: the reader allows one tb
  * per (channel, peer) on each side, so MPI-style matching per (sender,
- * receiver, tag) in program order is MSCCL's FIFO per connection. Every
+ * receiver, tag) in program order is MSCCL's FIFO per connection. What
+ * follows a send waits for its local completion only (the data has left:
+ * NCCL's FIFO does not wait for the receiver; its 8 slots of back-pressure
+ * are not modeled), so rendezvous sends cannot deadlock a ring. Every
  * transfer gets the algorithm's protocol (proto=). A chunk is
  * total/nchunksperloop bytes, total = --size for allreduce, reduce,
  * broadcast and N*--size for allgather, reducescatter, alltoall (the size
@@ -101,6 +104,15 @@ static int32_t reduce(lowering *w, int32_t rank, int32_t label, int64_t bytes) {
   return t;
 }
 
+/* task waits for the step that ended with task `on`: for a send, until
+ * the data has left (its local completion: NCCL's FIFO takes it without
+ * waiting for the receiver, so a rendezvous send must not hold the tb
+ * back); otherwise until it completed. */
+static int after(lowering *w, int32_t task, int32_t on) {
+  int point = w->p->kind[on] == FS_SEND ? FS_AFTER_LOCAL : FS_AFTER_END;
+  return fs_program_depend(w->p, task, on, point);
+}
+
 /* Adds step i's tasks, chained, each on its tb's CPU; -1 when out of memory. */
 static int lower_step(lowering *w, int32_t i) {
   const fs_msccl *m = w->m;
@@ -121,11 +133,10 @@ static int lower_step(lowering *w, int32_t i) {
     if (tasks[k] < 0 || fs_task_set_cpu(w->p, tasks[k], cpu)) return -1;
     if (k > 0 && fs_program_depend(w->p, tasks[k], tasks[k - 1], FS_AFTER_END)) return -1;
   }
-  if (i > tb->first && fs_program_depend(w->p, tasks[0], w->last[i - 1], FS_AFTER_END)) return -1;
-  if (s->depid >= 0) {
-    int32_t on = m->tb[m->gpu[rank].first + s->depid].first + s->deps;
-    if (fs_program_depend(w->p, tasks[0], w->last[on], FS_AFTER_END)) return -1;
-  }
+  if (i > tb->first && after(w, tasks[0], w->last[i - 1])) return -1;
+  if (s->depid >= 0 &&
+      after(w, tasks[0], w->last[m->tb[m->gpu[rank].first + s->depid].first + s->deps]))
+    return -1;
   w->last[i] = tasks[n - 1];
   return 0;
 }
