@@ -182,7 +182,7 @@ static void print_gen_help(void) {
        "(LogGOPSim's schedgen, op for op) whose data flow does not compute the collective.\n"
        "The two-sided generators can be written as GOAL; these use puts (.dag only):");
   for (int i = 0, shown = 0; i < count; i++)
-    if (!(g[i].traits & (FS_GEN_TWO_SIDED | FS_GEN_SELECTOR)))
+    if (!(g[i].traits & (FS_GEN_TWO_SIDED | FS_GEN_SELECTOR | FS_GEN_FILE)))
       printf("%s%s", shown++ ? " " : "  ", g[i].name);
   putchar('\n');
 }
