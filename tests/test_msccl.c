@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "formats/msccl_reader.h"
+#include "generators/msccl.h"
 #include "generators/msccl_flow.h"
 #include "generator_support.h"
 #include "model_support.h"
@@ -465,6 +466,148 @@ START_TEST(broken_schedules_are_named) {
 }
 END_TEST
 
+/* A 2-GPU schedule from its gpu bodies: "%d" in a body is the peer. */
+static char *pair(const char *coll, int nchunks, int inplace, const char *chunks, const char *body0,
+                  const char *body1) {
+  char *text = malloc(8192);
+  ck_assert_ptr_nonnull(text);
+  snprintf(text, 8192,
+           "<algo proto=\"Simple\" nchannels=\"1\" nchunksperloop=\"%d\" ngpus=\"2\" "
+           "coll=\"%s\" inplace=\"%d\" outofplace=\"%d\">\n"
+           "<gpu id=\"0\" %s>\n%s</gpu>\n<gpu id=\"1\" %s>\n%s</gpu>\n</algo>\n",
+           nchunks, coll, inplace, !inplace, chunks, body0, chunks, body1);
+  return text;
+}
+
+#define STEP(s, type, sb, so, db, dof, dep, deps, has)                                     \
+  "<step s=\"" #s "\" type=\"" type "\" srcbuf=\"" sb "\" srcoff=\"" #so "\" dstbuf=\"" db \
+  "\" dstoff=\"" #dof "\" cnt=\"1\" depid=\"" #dep "\" deps=\"" #deps "\" hasdep=\"" #has "\"/>\n"
+
+/* broadcast, alltoall, reducescatter (out of place and in place), each
+ * right and then broken in one step. */
+START_TEST(other_collectives) {
+  char why[600];
+  /* broadcast from 0: gpu 0 sends its input and copies it; gpu 1 receives */
+  const char *root = "<tb id=\"0\" send=\"1\" recv=\"-1\" chan=\"0\">\n" STEP(
+      0, "s", "i", 0, "o", 0, -1, -1,
+      0) "</tb>\n<tb id=\"1\" send=\"-1\" recv=\"-1\" chan=\"0\">\n" STEP(0, "cpy", "i", 0, "o", 0,
+                                                                          -1, -1, 0) "</tb>\n";
+  const char *leaf = "<tb id=\"0\" send=\"-1\" recv=\"0\" chan=\"0\">\n" STEP(0, "r", "i", 0, "o",
+                                                                              0, -1, -1,
+                                                                              0) "</tb>\n";
+  char *text = pair("broadcast", 1, 0, "i_chunks=\"1\" o_chunks=\"1\" s_chunks=\"0\"", root, leaf);
+  ck_assert_msg(check_text(text, why, sizeof why) == FS_MSCCL_FLOW_OK, "%s", why);
+  free(text);
+  const char *wrong_leaf =
+      "<tb id=\"0\" send=\"-1\" recv=\"0\" chan=\"0\">\n" STEP(0, "rrc", "i", 0, "o", 0, -1, -1,
+                                                               0) "</tb>\n";
+  text = pair("broadcast", 1, 0, "i_chunks=\"1\" o_chunks=\"1\" s_chunks=\"0\"", root, wrong_leaf);
+  ck_assert_int_eq(check_text(text, why, sizeof why), FS_MSCCL_FLOW_WRONG);
+  ck_assert_str_eq(why, "gpu 1 output chunk 0: expected rank 0's chunk 0, has ranks 0,1's chunk 0");
+  free(text);
+  /* alltoall: gpu r sends input chunk 1-r to the other, copies chunk r */
+  const char *a0 =
+      "<tb id=\"0\" send=\"1\" recv=\"1\" chan=\"0\">\n" STEP(0, "s", "i", 1, "o", 0, -1, -1, 0)
+          STEP(1, "r", "i", 0, "o", 1, -1, -1,
+               0) "</tb>\n<tb id=\"1\" send=\"-1\" recv=\"-1\" chan=\"0\">\n" STEP(0, "cpy", "i", 0,
+                                                                                   "o", 0, -1, -1,
+                                                                                   0) "</tb>\n";
+  const char *a1 =
+      "<tb id=\"0\" send=\"0\" recv=\"0\" chan=\"0\">\n" STEP(0, "s", "i", 0, "o", 0, -1, -1, 0)
+          STEP(1, "r", "i", 0, "o", 0, -1, -1,
+               0) "</tb>\n<tb id=\"1\" send=\"-1\" recv=\"-1\" chan=\"0\">\n" STEP(0, "cpy", "i", 1,
+                                                                                   "o", 1, -1, -1,
+                                                                                   0) "</tb>\n";
+  const char *chunks = "i_chunks=\"2\" o_chunks=\"2\" s_chunks=\"0\"";
+  text = pair("alltoall", 2, 0, chunks, a0, a1);
+  ck_assert_msg(check_text(text, why, sizeof why) == FS_MSCCL_FLOW_OK, "%s", why);
+  free(text);
+  /* the same moves are no allgather: its input is one chunk per rank */
+  text = pair("allgather", 2, 0, chunks, a0, a1);
+  ck_assert_int_eq(check_text(text, why, sizeof why), FS_MSCCL_FLOW_WRONG);
+  ck_assert_str_eq(why,
+                   "gpu 0 step 0 of tb 0 (line 4): reads input chunk 1, which holds nothing yet");
+  free(text);
+  /* reducescatter: gpu r sends input chunk 1-r, adds the other's to its chunk r */
+  const char *r0 =
+      "<tb id=\"0\" send=\"1\" recv=\"1\" chan=\"0\">\n" STEP(0, "s", "i", 1, "o", 0, -1, -1, 0)
+          STEP(1, "rrc", "i", 0, "o", 0, -1, -1, 0) "</tb>\n";
+  const char *r1 =
+      "<tb id=\"0\" send=\"0\" recv=\"0\" chan=\"0\">\n" STEP(0, "s", "i", 0, "o", 0, -1, -1, 0)
+          STEP(1, "rrc", "i", 1, "o", 0, -1, -1, 0) "</tb>\n";
+  text = pair("reducescatter", 2, 0, "i_chunks=\"2\" o_chunks=\"1\" s_chunks=\"0\"", r0, r1);
+  ck_assert_msg(check_text(text, why, sizeof why) == FS_MSCCL_FLOW_OK, "%s", why);
+  free(text);
+  /* in place, the output is the rank's block of the input: the same steps */
+  text = pair("reducescatter", 2, 1, "i_chunks=\"2\" o_chunks=\"1\" s_chunks=\"0\"", r0, r1);
+  ck_assert_msg(check_text(text, why, sizeof why) == FS_MSCCL_FLOW_OK, "%s", why);
+  free(text);
+  /* gpu 1 adds its chunk 0 instead of 1 */
+  const char *bad =
+      "<tb id=\"0\" send=\"0\" recv=\"0\" chan=\"0\">\n" STEP(0, "s", "i", 0, "o", 0, -1, -1, 0)
+          STEP(1, "rrc", "i", 0, "o", 0, -1, -1, 0) "</tb>\n";
+  text = pair("reducescatter", 2, 0, "i_chunks=\"2\" o_chunks=\"1\" s_chunks=\"0\"", r0, bad);
+  ck_assert_int_eq(check_text(text, why, sizeof why), FS_MSCCL_FLOW_WRONG);
+  ck_assert_str_eq(why, "gpu 1 output chunk 0: expected the sum of all 2 ranks' chunk 1, has a sum "
+                        "of different chunks");
+  free(text);
+}
+END_TEST
+
+/* nop steps carry a dependency (the executor's way to wait for several):
+ * the FORMATS.md pair allreduce with the add's wait moved to a nop before
+ * it; channel 1's transfers carry tag 1. */
+START_TEST(nop_dependencies_and_channel_tags) {
+  const char *body0 = "<tb id=\"0\" send=\"1\" recv=\"1\" chan=\"1\">\n" STEP(0, "s", "i", 0, "s",
+                                                                              0, -1, -1, 0)
+      STEP(1, "r", "i", 0, "s", 0, -1, -1,
+           1) "</tb>\n<tb id=\"1\" send=\"-1\" recv=\"-1\" chan=\"0\">\n" STEP(0, "cpy", "i", 0,
+                                                                               "o", 0, -1, -1, 0)
+          STEP(1, "nop", "i", 0, "o", 0, 0, 1, 0)
+              STEP(2, "re", "s", 0, "o", 0, -1, -1, 0) "</tb>\n";
+  const char *body1 = "<tb id=\"0\" send=\"0\" recv=\"0\" chan=\"1\">\n" STEP(0, "s", "i", 0, "s",
+                                                                              0, -1, -1, 0)
+      STEP(1, "r", "i", 0, "s", 0, -1, -1,
+           1) "</tb>\n<tb id=\"1\" send=\"-1\" recv=\"-1\" chan=\"0\">\n" STEP(0, "cpy", "i", 0,
+                                                                               "o", 0, -1, -1, 0)
+          STEP(1, "nop", "i", 0, "o", 0, 0, 1, 0)
+              STEP(2, "re", "s", 0, "o", 0, -1, -1, 0) "</tb>\n";
+  char *text =
+      pair("allreduce", 1, 0, "i_chunks=\"1\" o_chunks=\"1\" s_chunks=\"1\"", body0, body1);
+  char *two = replace(text, "nchannels=\"1\"", "nchannels=\"2\"");
+  char why[600];
+  ck_assert_msg(check_text(two, why, sizeof why) == FS_MSCCL_FLOW_OK, "%s", why);
+  /* without the nop's wait, the add races with the receive into scratch */
+  char *racy = replace(two,
+                       "type=\"nop\" srcbuf=\"i\" srcoff=\"0\" dstbuf=\"o\" dstoff=\"0\" cnt=\"1\" "
+                       "depid=\"0\" deps=\"1\"",
+                       "type=\"nop\" srcbuf=\"i\" srcoff=\"0\" dstbuf=\"o\" dstoff=\"0\" cnt=\"1\" "
+                       "depid=\"-1\" deps=\"-1\"");
+  ck_assert_int_eq(check_text(racy, why, sizeof why), FS_MSCCL_FLOW_WRONG);
+  ck_assert_str_eq(why, "gpu 0 scratch chunk 0: step 1 of tb 0 (line 5) and step 2 of tb 1 (line "
+                        "10) access it, one writing, and no dependency orders them (a race)");
+  fs_msccl *m = must_read(two);
+  fs_generator_options o = fs_test_options(0, 1024, 0, NULL);
+  o.has_reduce_time = 1, o.reduce_time = 100 * NS;
+  fs_error e = {{0}};
+  fs_program *p = fs_msccl_program(m, "m.xml", &o, &e);
+  ck_assert_msg(p != NULL, "%s", e.message);
+  ck_assert_int_eq(p->tasks, 2 * 5);
+  for (int32_t t = 0; t < p->tasks; t++)
+    if (p->kind[t] == FS_SEND || p->kind[t] == FS_RECV) {
+      ck_assert_int_eq(fs_task_tag(p, t), 1);
+      ck_assert_int_eq(fs_task_cpu(p, t), 0);
+    } else {
+      ck_assert_int_eq(fs_task_cpu(p, t), 1);
+    }
+  /* as the FORMATS.md example: 2024 + 100 ns */
+  ck_assert_int_eq(fs_test_makespan(p, "hockney", "fixed", "alpha=1us beta=1ns"), 2124 * NS);
+  fs_program_free(p);
+  fs_msccl_free(m);
+  free(text), free(two), free(racy);
+}
+END_TEST
+
 /* ---- lowering ---- */
 
 static fs_generator_options options(const char *file, int64_t size) {
@@ -661,6 +804,8 @@ int main(void) {
   tcase_add_test(tc, refuses_inconsistent_schedules);
   tcase_add_test(tc, correct_schedules_pass);
   tcase_add_test(tc, broken_schedules_are_named);
+  tcase_add_test(tc, other_collectives);
+  tcase_add_test(tc, nop_dependencies_and_channel_tags);
   tcase_add_test(tc, lowers_the_ring_allgather);
   tcase_add_test(tc, lowers_the_ring_allreduce);
   tcase_add_test(tc, lowering_refusals);
