@@ -249,6 +249,8 @@ START_TEST(refuses_malformed_structure) {
   refused("<gpu id=\"1\"", "hello<gpu id=\"1\"",
           "m.xml:11: expected only <gpu> elements inside <algo>");
   refused("ngpus=\"2\"", "ngpus=\"3\"", "m.xml:1: expected ngpus=\"3\" <gpu> elements (got 2)");
+  refused("hasdep=\"0\"/>\n      <step s=\"1\"", "hasdep=\"0\"><tb/></step>\n      <step s=\"1\"",
+          "m.xml:4: expected nothing inside <step>");
   refused("<gpu id=\"1\"", "<gpu id=\"0\"",
           "m.xml:11: expected <gpu id=\"1\"> (the gpus are numbered 0, 1, ... in order)");
   refused("<tb id=\"1\" send=\"-1\"", "<tb id=\"2\" send=\"-1\"",

@@ -251,6 +251,9 @@ static int read_step(const reader *r, const xmlNode *node, void *context) {
   if (index != tb->count)
     return at(r, node, "expected s=\"%d\" (the steps of a <tb> are numbered 0, 1, ... in order)",
               tb->count);
+  for (const xmlNode *c = node->children; c; c = c->next)
+    if (c->type != XML_COMMENT_NODE && !(is_text(c) && fs_xml_is_blank(c->content)))
+      return at(r, c, "expected nothing inside <step>");
   if ((depid < 0) != (deps < 0))
     return at(r, node, "expected depid and deps both -1 (no dependency) or both set");
   s->srcoff = (int32_t)srcoff, s->dstoff = (int32_t)dstoff, s->cnt = (uint8_t)cnt;
