@@ -2,7 +2,8 @@
  * what follows it: any input gives an algorithm whose indices are all in
  * range (tbs, steps, matched sends and receives, dependencies), whose
  * data-flow check answers, and which, unless that check refuses it,
- * lowers (--size nchunksperloop bytes) to a program that runs to the end
+ * lowers (--size nchunksperloop bytes, --segment from the last byte) to a
+ * program that runs to the end
  * under hockney (eager sends: the reader's cycle check leaves no
  * deadlock); or an error naming "fuzz" (the display name), and nothing
  * else. */
@@ -20,7 +21,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void check(const fs_msccl *m) {
+static void check(const fs_msccl *m, int64_t segment) {
   if (m->ngpus < 1 || m->tbs < 0 || m->steps < 0) abort();
   for (int32_t g = 0; g < m->ngpus; g++)
     if (m->gpu[g].first < 0 || m->gpu[g].first + m->gpu[g].count > m->tbs) abort();
@@ -42,7 +43,7 @@ static void check(const fs_msccl *m) {
   if (status < -1 || status > 2) abort();
   /* a size every chunk count divides; a checked-correct schedule lowers,
    * and under hockney (eager sends) an acyclic one never deadlocks */
-  fs_generator_options o = {.size = m->nchunksperloop};
+  fs_generator_options o = {.size = m->nchunksperloop, .segment = segment};
   fs_error err;
   fs_program *p = fs_msccl_program(m, "fuzz", &o, &err);
   if (!p && status != FS_MSCCL_FLOW_WRONG && !strstr(err.message, "out of memory")) abort();
@@ -66,7 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fs_error err;
   fs_msccl *m = fs_msccl_read_memory((const char *)data, size, "fuzz", &err);
   if (m) {
-    check(m);
+    check(m, size > 0 && data[size - 1] % 3 ? data[size - 1] % 7 + 1 : 0); /* pieces */
     fs_msccl_free(m);
   } else if (strncmp(err.message, "fuzz", 4) != 0) {
     abort();

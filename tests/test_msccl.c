@@ -714,6 +714,57 @@ START_TEST(lowers_the_ring_allreduce) {
 }
 END_TEST
 
+/* --segment P: NCCL's pipelining. The ring allgather at 4 KiB chunks in
+ * pieces of 1 KiB runs 4 times (112 tasks; each tb head after the last
+ * step of the previous iteration: 4 x 24 + 3 x 8 dependencies), each
+ * iteration 3 rounds of 1000 + 1024 ns: 4 x 6072 = 24288 ns; pieces of
+ * 3000 B: 3 x 4000 + 3 x (1000 + 1096) = 18288 ns; of 8 KiB: one
+ * iteration, as without --segment. */
+START_TEST(pipelining) {
+  fs_generator_options o = options("msccl-allgather-ring-4.xml", 4096);
+  o.segment = 1024;
+  fs_program *p = fs_test_generate("msccl", &o);
+  ck_assert_int_eq(p->tasks, 4 * 28);
+  ck_assert_int_eq(p->dependencies, 4 * 24 + 3 * 8);
+  ck_assert_int_eq(fs_test_makespan(p, "hockney", "fixed", "alpha=1us beta=1ns"), 24288 * NS);
+  fs_program_free(p);
+  const int64_t segments[2] = {3000, 8192};
+  const fs_time times[2] = {18288 * NS, 15288 * NS};
+  for (int k = 0; k < 2; k++) {
+    o.segment = segments[k];
+    p = fs_test_generate("msccl", &o);
+    ck_assert_int_eq(fs_test_makespan(p, "hockney", "fixed", "alpha=1us beta=1ns"), times[k]);
+    fs_program_free(p);
+  }
+  /* a step of cnt 3 with chunks of 100 B in pieces of 250 B: 2 chunks a
+   * transfer, so a send of 200 B then one of 100 B (and the receives) */
+  const char *g0 = "<tb id=\"0\" send=\"1\" recv=\"-1\" chan=\"0\">\n" STEP(0, "s", "i", 0, "o", 0,
+                                                                            -1, -1, 0) "</tb>\n";
+  const char *g1 = "<tb id=\"0\" send=\"-1\" recv=\"0\" chan=\"0\">\n" STEP(0, "r", "i", 0, "o", 0,
+                                                                            -1, -1, 0) "</tb>\n";
+  char *text = pair("custom", 3, 0, "i_chunks=\"3\" o_chunks=\"3\" s_chunks=\"0\"", g0, g1);
+  char *once = replace(text, "cnt=\"1\"", "cnt=\"3\"");
+  char *three = replace(once, "cnt=\"1\"", "cnt=\"3\"");
+  fs_msccl *m = must_read(three);
+  fs_generator_options c = fs_test_options(0, 300, 0, NULL);
+  c.segment = 250;
+  fs_error e = {{0}};
+  p = fs_msccl_program(m, "m.xml", &c, &e);
+  ck_assert_msg(p != NULL, "%s", e.message);
+  ck_assert_int_eq(p->tasks, 4);
+  ck_assert_int_eq(p->dependencies, 2);
+  int64_t sizes[4] = {0};
+  for (int32_t t = 0; t < 4; t++) sizes[t] = p->value[t];
+  ck_assert_int_eq(sizes[0], 200);
+  ck_assert_int_eq(sizes[1], 100);
+  ck_assert_int_eq(sizes[2], 200);
+  ck_assert_int_eq(sizes[3], 100);
+  fs_program_free(p);
+  fs_msccl_free(m);
+  free(text), free(once), free(three);
+}
+END_TEST
+
 START_TEST(lowering_refusals) {
   fs_generator_options o = options("msccl-allreduce-ring-8.xml", 100);
   fs_test_generate_refused("msccl", &o,
@@ -810,6 +861,7 @@ int main(void) {
   tcase_add_test(tc, nop_dependencies_and_channel_tags);
   tcase_add_test(tc, lowers_the_ring_allgather);
   tcase_add_test(tc, lowers_the_ring_allreduce);
+  tcase_add_test(tc, pipelining);
   tcase_add_test(tc, lowering_refusals);
   tcase_add_test(tc, command_line);
   tcase_set_timeout(tc, 120);

@@ -25,7 +25,7 @@ static const fs_generator generators[] = {
      BCAST, 0},
     {"msccl",
      "an MSCCL XML algorithm (--schedule FILE.xml): GPU g is rank g, each thread block a CPU",
-     fs_generate_msccl, FS_GEN_SCHEDULE | FS_GEN_REDUCE_TIME, NONE, FS_GEN_FILE},
+     fs_generate_msccl, FS_GEN_SCHEDULE | FS_GEN_SEGMENT | FS_GEN_REDUCE_TIME, NONE, FS_GEN_FILE},
     {"bcast-binomial",
      "two-sided binomial-tree broadcast from --root (schedgen binomialtreebcast, relative ranks)",
      fs_generate_bcast_binomial, FS_GEN_ROOT, BCAST, TWO},

@@ -27,8 +27,11 @@
  * total/nchunksperloop bytes, total = --size for allreduce, reduce,
  * broadcast and N*--size for allgather, reducescatter, alltoall (the size
  * meaning of the collectives, NCCL's count times the executor's size
- * multiplier); NCCL's pipelining of a chunk into loops of P bytes is not
- * modeled: each step moves its cnt chunks in one transfer. The schedule's
+ * multiplier). Without --segment, each step moves its cnt chunks in one
+ * transfer; --segment P is NCCL's pipelining: the whole schedule runs
+ * ceil(chunk/P) times, each time on a piece of P bytes of every chunk, and
+ * a step moves at most max(1, P/chunk) chunks (up to 71) a transfer,
+ * splitting larger cnt into several chained transfers. The schedule's
  * data flow is checked (msccl_flow.h) before it is lowered: one that does
  * not compute its coll= is refused. */
 #include <stdio.h>
@@ -75,12 +78,43 @@ static int64_t chunk_bytes(const fs_msccl *m, const char *path, const fs_generat
   return total / m->nchunksperloop;
 }
 
+/* NCCL's pipelining with pieces of --segment P bytes (0: none): the
+ * schedule runs `loops` times, each time on one piece of every chunk, and
+ * a step moves at most `per` chunks a transfer. */
+typedef struct pieces {
+  int64_t chunk, segment, loops;
+  int32_t per;
+} pieces;
+
+static pieces plan(int64_t chunk, int64_t segment) {
+  pieces q = {chunk, segment, 1, FS_MSCCL_MAX_CNT};
+  if (segment == 0) return q;
+  if (chunk > segment) q.loops = chunk / segment + (chunk % segment != 0);
+  int64_t allowed = chunk > 0 ? segment / chunk : FS_MSCCL_MAX_CNT; /* whole chunks a piece holds */
+  q.per = (int32_t)(allowed < 1 ? 1 : allowed > FS_MSCCL_MAX_CNT ? FS_MSCCL_MAX_CNT : allowed);
+  return q;
+}
+
+/* Bytes of one chunk's piece in iteration k. */
+static int64_t piece_bytes(const pieces *q, int64_t k) {
+  if (q->loops == 1) return q->chunk;
+  int64_t left = q->chunk - k * q->segment;
+  return left < q->segment ? left : q->segment;
+}
+
+/* Transfers a step of cnt chunks becomes in one iteration. */
+static int32_t transfers(const pieces *q, int type, int32_t cnt) {
+  if (type == FS_MSCCL_CPY || type == FS_MSCCL_NOP) return 1;
+  return cnt / q->per + (cnt % q->per != 0);
+}
+
 typedef struct lowering {
   fs_program *p;
   const fs_msccl *m;
   const fs_generator_options *o;
-  int64_t chunk;
-  int32_t *last; /* per step: its last task (what later steps wait for) */
+  pieces q;
+  int64_t k;     /* the iteration being lowered */
+  int32_t *last; /* per step: its last task so far (what later steps wait for) */
   int32_t label[FS_MSCCL_TYPES];
 } lowering;
 
@@ -113,13 +147,13 @@ static int after(lowering *w, int32_t task, int32_t on) {
   return fs_program_depend(w->p, task, on, point);
 }
 
-/* Adds step i's tasks, chained, each on its tb's CPU; -1 when out of memory. */
-static int lower_step(lowering *w, int32_t i) {
-  const fs_msccl *m = w->m;
-  const fs_msccl_step *s = &m->step[i];
-  const fs_msccl_tb *tb = &m->tb[s->tb];
+/* Adds one transfer's tasks (of `chunks` chunks' pieces), chained after
+ * *previous (-1: none), each on the tb's CPU; the first in *first. */
+static int lower_transfer(lowering *w, const fs_msccl_step *s, int32_t chunks, int32_t *previous,
+                          int32_t *first) {
+  const fs_msccl_tb *tb = &w->m->tb[s->tb];
   int32_t rank = tb->gpu, label = w->label[s->type], tasks[3], n = 0;
-  int64_t bytes = s->cnt * w->chunk;
+  int64_t bytes = chunks * piece_bytes(&w->q, w->k);
   if (s->type == FS_MSCCL_CPY || s->type == FS_MSCCL_NOP) { /* free, but in the tb's order */
     tasks[n] = fs_gen_add(w->p, FS_COMPUTE, rank, label);
     if (tasks[n] >= 0) fs_task_set_time(w->p, tasks[n], 0);
@@ -128,42 +162,73 @@ static int lower_step(lowering *w, int32_t i) {
   if (fs_msccl_receives(s->type)) tasks[n++] = transfer(w, FS_RECV, rank, tb, label, bytes);
   if (fs_msccl_reduces(s->type)) tasks[n++] = reduce(w, rank, label, bytes);
   if (fs_msccl_sends(s->type)) tasks[n++] = transfer(w, FS_SEND, rank, tb, label, bytes);
-  int32_t cpu = s->tb - m->gpu[rank].first;
+  int32_t cpu = s->tb - w->m->gpu[rank].first;
   for (int k = 0; k < n; k++) {
     if (tasks[k] < 0 || fs_task_set_cpu(w->p, tasks[k], cpu)) return -1;
-    if (k > 0 && fs_program_depend(w->p, tasks[k], tasks[k - 1], FS_AFTER_END)) return -1;
+    if (*previous >= 0 && after(w, tasks[k], *previous)) return -1;
+    *previous = tasks[k];
   }
-  if (i > tb->first && after(w, tasks[0], w->last[i - 1])) return -1;
-  if (s->depid >= 0 &&
-      after(w, tasks[0], w->last[m->tb[m->gpu[rank].first + s->depid].first + s->deps]))
-    return -1;
-  w->last[i] = tasks[n - 1];
+  *first = tasks[0];
   return 0;
 }
 
-/* The tasks and dependencies the lowering adds, for an exact reservation. */
-static void count(const fs_msccl *m, int64_t *tasks, int64_t *dependencies) {
-  *tasks = *dependencies = 0;
+/* Adds step i's tasks for iteration w->k, chained, each on its tb's CPU;
+ * -1 when out of memory. */
+static int lower_step(lowering *w, int32_t i) {
+  const fs_msccl *m = w->m;
+  const fs_msccl_step *s = &m->step[i];
+  const fs_msccl_tb *tb = &m->tb[s->tb];
+  int32_t previous = -1, first = -1, head = -1, n = transfers(&w->q, s->type, s->cnt);
+  for (int32_t j = 0; j < n; j++) {
+    int32_t chunks = s->cnt - j * w->q.per < w->q.per ? s->cnt - j * w->q.per : w->q.per;
+    if (lower_transfer(w, s, chunks, &previous, &first)) return -1;
+    if (j == 0) head = first;
+  }
+  /* the tb's previous step: in this iteration, or the last of the previous one */
+  int32_t before = i > tb->first ? i - 1 : w->k > 0 ? tb->first + tb->count - 1 : -1;
+  if (before >= 0 && after(w, head, w->last[before])) return -1;
+  if (s->depid >= 0 &&
+      after(w, head, w->last[m->tb[m->gpu[tb->gpu].first + s->depid].first + s->deps]))
+    return -1;
+  w->last[i] = previous;
+  return 0;
+}
+
+/* The tasks and dependencies the lowering adds, for an exact reservation
+ * (tasks INT64_MAX when past what a program holds). */
+static void count(const fs_msccl *m, const pieces *q, int64_t *tasks, int64_t *dependencies) {
+  int64_t once = 0, edges = 0, firsts = 0; /* per iteration; tb heads wait from the 2nd on */
   for (int32_t i = 0; i < m->steps; i++) {
     const fs_msccl_step *s = &m->step[i];
-    *tasks += step_tasks(s->type);
-    *dependencies += step_tasks(s->type) - 1 + (i > m->tb[s->tb].first) + (s->depid >= 0);
+    int64_t n = (int64_t)transfers(q, s->type, s->cnt) * step_tasks(s->type);
+    once += n;
+    edges += n - 1 + (i > m->tb[s->tb].first) + (s->depid >= 0);
+    firsts += i == m->tb[s->tb].first;
   }
+  if (once > 0 && q->loops > FS_MAX_TASKS / once) {
+    *tasks = INT64_MAX, *dependencies = 0;
+    return;
+  }
+  *tasks = q->loops * once;
+  *dependencies = q->loops * edges + (q->loops - 1) * firsts;
 }
 
 static fs_program *lower(const fs_msccl *m, const fs_generator_options *o, int64_t chunk,
                          fs_error *err) {
   int64_t tasks, dependencies;
-  count(m, &tasks, &dependencies);
+  pieces q = plan(chunk, o->segment);
+  count(m, &q, &tasks, &dependencies);
   fs_program *p = fs_gen_begin(name, m->ngpus, tasks, dependencies, err);
   if (!p) return NULL;
-  lowering w = {p, m, o, chunk, malloc(((size_t)m->steps + 1) * sizeof *w.last), {0}};
+  lowering w = {p, m, o, q, 0, malloc(((size_t)m->steps + 1) * sizeof *w.last), {0}};
   int32_t *order = malloc(((size_t)m->steps + 1) * sizeof *order);
   int failed = !w.last || !order || fs_msccl_order(m, order) != m->steps;
   for (int t = 0; t < FS_MSCCL_TYPES && !failed; t++)
     failed = (w.label[t] = fs_gen_label(p, "%s", fs_msccl_type_name((fs_msccl_type)t))) < 0;
-  /* steps in a topological order: every dependency points to an earlier task */
-  for (int32_t k = 0; k < m->steps && !failed; k++) failed = lower_step(&w, order[k]);
+  /* iterations in turn, steps in a topological order: every dependency
+   * points to an earlier task */
+  for (w.k = 0; w.k < q.loops && !failed; w.k++)
+    for (int32_t k = 0; k < m->steps && !failed; k++) failed = lower_step(&w, order[k]);
   free(w.last);
   free(order);
   return fs_gen_finish(name, p, tasks, dependencies, failed, err);
