@@ -34,13 +34,13 @@
  * splitting larger cnt into several chained transfers. The schedule's
  * data flow is checked (msccl_flow.h) before it is lowered: one that does
  * not compute its coll= is refused. */
+#include "generators/msccl.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "formats/msccl_reader.h"
-#include "generators/msccl.h"
-
 #include "generators/generator_support.h"
 #include "generators/msccl_flow.h"
 
@@ -52,7 +52,9 @@ static int step_tasks(int type) {
   return tasks[type];
 }
 
-/* The size multiplier of the executor: --size is per rank for these. */
+/* --size is per rank (or pair) for these: the executor's size multiplier
+ * for allgather, reducescatter and alltoall, fennelsim's --size meaning
+ * for gather and scatter. */
 static int64_t multiplier(const fs_msccl *m) {
   int per_rank = m->coll == FS_MSCCL_ALLGATHER || m->coll == FS_MSCCL_REDUCESCATTER ||
                  m->coll == FS_MSCCL_ALLTOALL || m->coll == FS_MSCCL_ALLTOALLV ||
