@@ -115,6 +115,9 @@ def commands():
         ("best-sizes", ["best", "barrier", "--ranks", "3", "--sizes", "0,8B",
                         "--model", "hockney", "--threads", "1", "--seeds", "2",
                         "--noise", "net=lognormal:sigma=0.1", "--rank-by", "p99"]),
+        # issue 21: an MSCCL XML schedule read, checked and lowered
+        ("gen-msccl", ["gen", "msccl", "--schedule", "{in}/msccl-allgather-ring-4.xml",
+                       "--size", "8B", "-o", "{out}/m.dag"]),
     ]
 
 
@@ -133,6 +136,7 @@ def make_inputs(fennelsim, root, directory):
     write("named.goal", NAMED_GOAL)
     for name in ["metropolis-taulop.xml", "metropolis-shm.table", "metropolis-net.table"]:
         shutil.copy(os.path.join(root, "models", name), directory)
+    shutil.copy(os.path.join(root, "schedules", "msccl-allgather-ring-4.xml"), directory)
     for args in [["gen", "allreduce-rd", "--ranks", "4", "--size", "8B", "-o", "rd.dag"],
                  ["gen", "bcast-binomial", "--ranks", "4", "--size", "1KiB", "-o", "b.goal"]]:
         subprocess.run([fennelsim] + args, cwd=directory, check=True, env=clean_env())

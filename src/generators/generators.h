@@ -65,6 +65,9 @@ enum {
                                   replays take it only when named */
   FS_GEN_SELECTOR = 1 << 2,    /* an MPI library's selection (mpi_selection.h): it
                                   generates the algorithm the library picks */
+  FS_GEN_FILE = 1 << 3,        /* it lowers a schedule file (--schedule FILE; msccl): its
+                                  ranks and collective come from the file, so the loops
+                                  over generators that build from --ranks alone skip it */
 };
 
 typedef struct fs_generator {
@@ -147,5 +150,7 @@ fs_program *fs_generate_alltoall_scattered(const fs_generator_options *options, 
 fs_program *fs_generate_alltoall_pairwise_xor(const fs_generator_options *options, fs_error *err);
 fs_program *fs_generate_gather_linear_sync(const fs_generator_options *options, fs_error *err);
 fs_program *fs_generate_scatter_linear_nb(const fs_generator_options *options, fs_error *err);
+/* issue 21: an MSCCL XML schedule (--schedule FILE.xml), lowered (msccl.c) */
+fs_program *fs_generate_msccl(const fs_generator_options *options, fs_error *err);
 
 #endif
