@@ -90,6 +90,8 @@ def commands():
         ("convert-dag-proto", ["convert", "{in}/proto.dag", "{out}/p.dag"]),
         ("convert-dag-gz", ["convert", "{in}/rd.dag", "{out}/rd.dag.gz"]),
         ("run-dag-hockney", ["run", "{in}/rd.dag", "--model", "hockney"]),
+        ("run-dag-nccl", ["run", "{in}/rd.dag", "--model", "nccl", "--nodes", "2",
+                          "--critical-path", "--format", "json"]),
         ("run-dag-named", ["run", "{in}/named.dag", "--model", "hockney", "--timeline", "{out}/t.csv"]),
         ("run-goal-loggops", ["run", "{in}/b.goal", "--model", "loggops", "--format", "json"]),
         # labels that leave schedgen's lK pattern mid-file: the names read
@@ -119,11 +121,17 @@ def commands():
         ("sweep-plot", ["sweep", "allreduce-mpich", "allreduce-ring", "--ranks", "4",
                         "--size", "8B,1KiB", "--model", "hockney", "--threads", "1",
                         "--plot", "{out}/sweep.svg"]),
+        ("sweep-nccl-tests", ["sweep", "allreduce-ring", "allgather-ring", "--ranks", "4",
+                              "--size", "8B,1KiB", "--model", "hockney", "--threads", "1",
+                              "--report", "nccl-tests", "-o", "{out}/nccl.txt"]),
         ("best", ["best", "allreduce", "--ranks", "4", "--model", "hockney", "--threads", "1",
                   "--candidates", "2", "--format", "json", "-o", "{out}/best.json"]),
         ("best-sizes", ["best", "barrier", "--ranks", "3", "--sizes", "0,8B",
                         "--model", "hockney", "--threads", "1", "--seeds", "2",
                         "--noise", "net=lognormal:sigma=0.1", "--rank-by", "p99"]),
+        # issue 21: an MSCCL XML schedule read, checked and lowered
+        ("gen-msccl", ["gen", "msccl", "--schedule", "{in}/msccl-allgather-ring-4.xml",
+                       "--size", "8B", "-o", "{out}/m.dag"]),
     ]
 
 
@@ -143,6 +151,7 @@ def make_inputs(fennelsim, root, directory):
     write("proto.dag", PROTO_DAG)
     for name in ["metropolis-taulop.xml", "metropolis-shm.table", "metropolis-net.table"]:
         shutil.copy(os.path.join(root, "models", name), directory)
+    shutil.copy(os.path.join(root, "schedules", "msccl-allgather-ring-4.xml"), directory)
     for args in [["gen", "allreduce-rd", "--ranks", "4", "--size", "8B", "-o", "rd.dag"],
                  ["gen", "bcast-binomial", "--ranks", "4", "--size", "1KiB", "-o", "b.goal"]]:
         subprocess.run([fennelsim] + args, cwd=directory, check=True, env=clean_env())

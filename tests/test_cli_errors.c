@@ -204,7 +204,8 @@ END_TEST
 START_TEST(unknown_names) {
   expect("run " DAG " --model hocknye", 2,
          "fennelsim: unknown network model 'hocknye' (known: hockney, pipelined, loggops, "
-         "hetero-hockney, lmo, taulop, lognp, log3p, flow, flow-lv08, or a models/NAME.xml file); "
+         "hetero-hockney, lmo, taulop, lognp, log3p, flow, flow-lv08, nccl, or a models/NAME.xml "
+         "file); "
          "did you mean "
          "hockney?\n");
   expect("run " DAG " --compute gama", 2,

@@ -58,6 +58,7 @@ static const char *const expected_names[] = {"put.dag",
                                              "sg.txt",
                                              "p2p.csv",
                                              "coll.csv",
+                                             "allreduce-2.xml",
                                              "put.json",
                                              "put-run.csv",
                                              "put-timeline.csv",
@@ -393,6 +394,19 @@ END_TEST
 
 /* sg.txt (SimGrid): 1000 flops at the default 1e9 flop/s = 1000 ns, then
  * a send of 8 bytes, received at 1000 + 1008 = 2008. */
+/* allreduce-2.xml (an MSCCL schedule), lowered by gen msccl: each send
+ * arrives at alpha + beta*1024 = 2024 ns, then the add of --reduce-time
+ * 100 ns: 2124 ns on both ranks. */
+START_TEST(msccl_example) {
+  ck_assert_int_eq(run("gen msccl --schedule allreduce-2.xml --size 1KiB --reduce-time 100ns -o "
+                       "allreduce-2.dag",
+                       NULL),
+                   0);
+  assert_run("allreduce-2.dag --model hockney --param alpha=1us --param beta=1ns",
+             "\"makespan_ns\": 2124, \"finish_ns\": [2124, 2124]");
+}
+END_TEST
+
 START_TEST(simgrid_example) {
   assert_run("sg.txt --model hockney --param alpha=1us --param beta=1ns",
              "\"makespan_ns\": 2008, \"finish_ns\": [2008, 2008]");
@@ -534,6 +548,7 @@ static Suite *suite(void) {
   tcase_add_test(t, fennel_trace_example);
   tcase_add_test(t, liballprof_example);
   tcase_add_test(t, simgrid_example);
+  tcase_add_test(t, msccl_example);
   tcase_add_test(t, probe_csv_example);
   tcase_add_test(t, collectives_csv_example);
   tcase_add_test(t, json_output_example);

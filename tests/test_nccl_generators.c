@@ -634,6 +634,21 @@ START_TEST(rendezvous_completes) {
 }
 END_TEST
 
+/* sweep --report nccl-tests shows reduce-scatter as nccl-tests' ReduceScatter
+ * (its GetBw: size k blocks, busbw x (k-1)/k, redop sum). hockney alpha
+ * 1 us, beta 0.01 ns/B, 4 ranks, 1 KiB a rank, one piece: 3 steps of
+ * 1000 + 10.24 ns, free reduces: 3030.72 ns; size 4096, count 256 floats;
+ * algbw 4096 / 3030.72 = 1.35149 -> 1.35, busbw x 0.75 = 1.01362 -> 1.01. */
+START_TEST(nccl_tests_report) {
+  ck_assert_int_eq(fennelsim("sweep reduce-scatter-nccl-ring --ranks 4 --size 1KiB "
+                             "--model hockney:alpha=1us,beta=0.01ns --report nccl-tests"),
+                   0);
+  fs_test_contains(out, "        4096           256     float     sum      -1     3.03    1.35    "
+                        "1.01    N/A     3.03    1.35    1.01    N/A\n"
+                        "# Avg bus bandwidth    : 1.01362 \n");
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("nccl_generators");
   TCase *structure = tcase_create("structure");
@@ -661,6 +676,7 @@ int main(void) {
   tcase_add_test(time, ring_others_time);
   tcase_add_test(time, tree_time);
   tcase_add_test(time, rendezvous_completes);
+  tcase_add_test(time, nccl_tests_report);
   suite_add_tcase(s, time);
   int status = fs_test_run(s);
   free(out), free(err);

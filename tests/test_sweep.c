@@ -2,7 +2,8 @@
  * exact hockney makespans of small cells derived by hand, skipped cells
  * with the generator's reason, results independent of the thread count,
  * seeds' statistics equal to `run --seeds`'s, the lowest failing cell, and
- * the command line: the rows, the winner, the error cases (exit 2). */
+ * the command line: the rows, the winner, the error cases (exit 2), and
+ * --report nccl-tests' tables, exact to the character. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -396,6 +397,126 @@ START_TEST(cli_errors) {
 }
 END_TEST
 
+/* ---- --report nccl-tests --------------------------------------------------- */
+
+/* nccl-tests 2.19.6's three header lines (their trailing blanks included). */
+#define NCCL_HEADER                                                                             \
+  "#\n"                                                                                         \
+  "#                                                              out-of-place                " \
+  "       in-place          \n"                                                                 \
+  "#       size         count      type   redop    root     time   algbw   busbw  #wrong     "  \
+  "time   algbw   busbw  #wrong \n"                                                             \
+  "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)             "  \
+  "(us)  (GB/s)  (GB/s)         \n"
+
+/* hockney alpha 1 us, beta 0.01 ns/B (100 GB/s), 4 ranks.
+ * allreduce-ring: 2 (P - 1) = 6 steps of a block S / 4: S = 1KiB: 6 (1000 +
+ * 2.56) = 6015.36 ns; S = 1MiB: 6 (1000 + 2621.44) = 21728.64 ns. nccl-tests'
+ * size is S, count S / 4 floats; algbw = S / 1e9 / t: 1024 / 6015.36 =
+ * 0.17023 -> 0.17, 1048576 / 21728.64 = 48.2578 -> 48.26; busbw x 2 (P - 1) / P
+ * = 1.5: 0.25535 -> 0.26, 72.3867 -> 72.39; average 36.32101 (%g: 36.321).
+ * allgather-ring: P - 1 = 3 steps of the per-rank block S: 1KiB: 3 (1000 +
+ * 10.24) = 3030.72 ns; 1MiB: 3 (1000 + 10485.76) = 34457.28 ns; size = 4 S
+ * (4096, 4194304), count S / 4; algbw 4096 / 3030.72 = 1.35149 -> 1.35,
+ * 4194304 / 34457.28 = 121.7248 -> 121.72; busbw x (P - 1) / P = 0.75: 1.01362
+ * -> 1.01, 91.2936 -> 91.29; average 46.15359 (46.1536).
+ * bcast-linear:root=1 at 1KiB: the root sends 3 blocks one after the other,
+ * 3 (1000 + 10.24) = 3030.72 ns; size 1024, redop none, root 1; algbw = busbw =
+ * 1024 / 3030.72 = 0.33787 -> 0.34. */
+START_TEST(cli_nccl_tests_tables) {
+  ck_assert_int_eq(fennelsim("sweep allreduce-ring allgather-ring --ranks 4 --size 1KiB,1MiB "
+                             "--model hockney:alpha=1us,beta=0.01ns --report nccl-tests"),
+                   0);
+  ck_assert_str_eq(
+      out,
+      "# fennelsim sweep: allreduce-ring, 4 ranks, model "
+      "hockney:alpha=1us,beta=0.01ns\n" NCCL_HEADER
+      "        1024           256     float     sum      -1     6.02    0.17    0.26    N/A     "
+      "6.02    0.17    0.26    N/A\n"
+      "     1048576        262144     float     sum      -1    21.73   48.26   72.39    N/A    "
+      "21.73   48.26   72.39    N/A\n"
+      "# Avg bus bandwidth    : 36.321 \n"
+      "#\n"
+      "# fennelsim sweep: allgather-ring, 4 ranks, model "
+      "hockney:alpha=1us,beta=0.01ns\n" NCCL_HEADER
+      "        4096           256     float    none      -1     3.03    1.35    1.01    N/A     "
+      "3.03    1.35    1.01    N/A\n"
+      "     4194304        262144     float    none      -1    34.46  121.72   91.29    N/A    "
+      "34.46  121.72   91.29    N/A\n"
+      "# Avg bus bandwidth    : 46.1536 \n"
+      "#\n");
+  ck_assert_int_eq(fennelsim("sweep bcast-linear:root=1 --ranks 4 --size 1KiB "
+                             "--model hockney:alpha=1us,beta=0.01ns --report nccl-tests"),
+                   0);
+  fs_test_contains(out, "        1024           256     float    none       1     3.03    0.34    "
+                        "0.34    N/A     3.03    0.34    0.34    N/A\n"
+                        "# Avg bus bandwidth    : 0.337874 \n");
+}
+END_TEST
+
+/* The formatter's widths (time 7, bandwidths 6): %.2f, else %.1f, else %.0f,
+ * else exponent. allgather-ring, 4 ranks, 1MiB blocks (size 4194304), alpha 0
+ * unless given, 3 steps of alpha + 1048576 beta:
+ * - beta 1 ps: 3 x 1048576 ps = 3.145728 us -> 3.15; algbw 4194304 / 3145.728
+ *   = 1333.33 -> %.2f is 7 wide -> 1333.3; busbw 1000.00 -> 1000.0;
+ * - beta 0.001 ps (1000 as): a step 1048.576 ps -> 1049 ps, 3147 ps: 0.003147
+ *   us -> 0.00; algbw 1332794.4 -> even %.0f is 7 wide -> 1e+06; busbw
+ *   999595.8 -> %.0f 999596;
+ * - alpha 1 us, beta 10 ns: 3 (1 + 10485.76) us = 31460.28 us -> 31460.3;
+ * - alpha 1 us, beta 10 us: 3 (1 + 10485760) us = 31457283 us >= 10^7 ->
+ *   3.1e+07; algbw 0.000133 -> 0.00. */
+START_TEST(cli_nccl_tests_number_widths) {
+  ck_assert_int_eq(fennelsim(
+                       "sweep allgather-ring --ranks 4 --size 1MiB "
+                       "--model hockney:alpha=0,beta=1ps --model hockney:alpha=0,beta=0.001ps "
+                       "--model hockney:alpha=1us,beta=10ns "
+                       "--model hockney:alpha=1us,beta=10us --report nccl-tests"),
+                   0);
+  const char *prefix = "     4194304        262144     float    none      -1  ";
+  const char *rows[4] = {"   3.15  1333.3  1000.0    N/A     3.15  1333.3  1000.0    N/A\n",
+                         "   0.00   1e+06  999596    N/A     0.00   1e+06  999596    N/A\n",
+                         "31460.3    0.13    0.10    N/A  31460.3    0.13    0.10    N/A\n",
+                         "3.1e+07    0.00    0.00    N/A  3.1e+07    0.00    0.00    N/A\n"};
+  for (int i = 0; i < 4; i++) {
+    char line[256];
+    snprintf(line, sizeof line, "%s%s", prefix, rows[i]);
+    fs_test_contains(out, line);
+  }
+  fs_test_contains(out, "# Avg bus bandwidth    : 999596 \n");
+}
+END_TEST
+
+/* What the report cannot show: exit 2, saying why; a skipped cell. */
+START_TEST(cli_nccl_tests_errors) {
+  ck_assert_int_eq(fennelsim("sweep barrier --ranks 4 --report nccl-tests"), 2);
+  fs_test_contains(err, "--report nccl-tests: barrier-dissemination computes barrier, which has "
+                        "no bus bandwidth factor in nccl-tests");
+  ck_assert_int_eq(fennelsim("sweep allreduce-ring --ranks 4 --size 6B --report nccl-tests"), 2);
+  fs_test_contains(err, "--size 6B is not a whole number of float elements (4 bytes each)");
+  ck_assert_int_eq(fennelsim("sweep allreduce-ring --ranks 4 --report nccl-test"), 2);
+  fs_test_contains(err, "--report nccl-test: expected nccl-tests");
+  ck_assert_int_eq(fennelsim("sweep allreduce-ring --ranks 4 --report nccl-tests --format csv"), 2);
+  fs_test_contains(err, "--report nccl-tests and --format csv: give one of them");
+  ck_assert_int_eq(fennelsim("sweep allreduce-ring --ranks 4 --datatype half"), 2);
+  fs_test_contains(err, "--datatype half: only --report nccl-tests reads it");
+  ck_assert_int_eq(fennelsim("sweep allreduce-ring --ranks 4 --report nccl-tests --datatype fp16"),
+                   2);
+  fs_test_contains(err, "--datatype fp16: expected int8");
+  /* 6 B of half: 3 elements; 8 B is the default size */
+  ck_assert_int_eq(
+      fennelsim("sweep allreduce-ring --ranks 4 --size 6B --report nccl-tests --datatype half"), 0);
+  fs_test_contains(out, "\n           6             3      half     sum      -1  ");
+  /* a skipped size is a comment line in its place; no row: no mean */
+  ck_assert_int_eq(fennelsim("sweep allreduce-rm:factors=2,2 --ranks 6 --size 8B --report "
+                             "nccl-tests"),
+                   0);
+  fs_test_contains(out, "(GB/s)         \n"
+                        "#          8  skipped: allreduce-rm: the factors multiply to 4, not "
+                        "--ranks 6\n"
+                        "# Avg bus bandwidth    : N/A \n#\n");
+}
+END_TEST
+
 static Suite *sweep_suite(void) {
   Suite *s = suite_create("sweep");
   TCase *grid = tcase_create("grid");
@@ -412,6 +533,9 @@ static Suite *sweep_suite(void) {
   tcase_add_test(cli, cli_threads_equal);
   tcase_add_test(cli, cli_seeds_as_run);
   tcase_add_test(cli, cli_errors);
+  tcase_add_test(cli, cli_nccl_tests_tables);
+  tcase_add_test(cli, cli_nccl_tests_number_widths);
+  tcase_add_test(cli, cli_nccl_tests_errors);
   suite_add_tcase(s, cli);
   return s;
 }

@@ -21,6 +21,7 @@
 
 static const char gen_usage[] =
     "usage: fennelsim gen NAME --ranks N [--size S] [-o FILE] [options]\n"
+    "       fennelsim gen msccl --schedule FILE.xml [--size S] [-o FILE] [options]\n"
     "       fennelsim gen --list\n"
     "  --ranks N          number of ranks\n"
     "  --size S           the data size, with a unit (8B, 4KiB, 1MB); default 8B: the\n"
@@ -33,12 +34,14 @@ static const char gen_usage[] =
     "  --reduce-time T    time of each reduce (default: a compute of size S, priced by\n"
     "                     the compute model)\n"
     "  --root R           root of a rooted collective (default 0)\n"
-    "  --segment S        segment size of pipelined algorithms (bcast-chain)\n"
+    "  --segment S        segment size of pipelined algorithms (bcast-chain; msccl: NCCL's\n"
+    "                     pipeline piece)\n"
     "  --ways F           fan-out of dissemination algorithms (allreduce-dissemination,\n"
     "                     barrier-nway)\n"
     "  --schedule TEXT    allreduce-rm stages: a4,a2 | c6m2,a2,a2,e6m2 | m1g2a3,n1g3a2 | auto\n"
     "                     (Alg. 7 with c = alpha_p/alpha_r of Table 4.1 at --size) | auto:C\n"
     "                     | auto-unsorted[:C] (the unsorted variant: factors from the largest)\n"
+    "                     msccl: the MSCCL XML algorithm (--ranks then defaults to its ngpus)\n"
     "  --nodes M --cores Q [--mapping seq|rr], or --platform FILE.xml\n"
     "                     the platform of SMP-aware and kappa-level algorithms (and the\n"
     "                     nodes of allreduce-nccl-tree: Q GPUs per node)\n"
@@ -207,7 +210,7 @@ static void print_gen_help(void) {
        "(LogGOPSim's schedgen, op for op) whose data flow does not compute the collective.\n"
        "The two-sided generators can be written as GOAL; these use puts (.dag only):");
   for (int i = 0, shown = 0; i < count; i++)
-    if (!(g[i].traits & (FS_GEN_TWO_SIDED | FS_GEN_SELECTOR)))
+    if (!(g[i].traits & (FS_GEN_TWO_SIDED | FS_GEN_SELECTOR | FS_GEN_FILE)))
       printf("%s%s", shown++ ? " " : "  ", g[i].name);
   putchar('\n');
 }
@@ -278,7 +281,8 @@ static int check_options_apply(const fs_generator *g, unsigned given, fs_error *
  * collective). */
 static int check_goal_writable(const fs_generator *g, output_format format, const char *output,
                                fs_error *err) {
-  if (format != FORMAT_GOAL || (g->traits & FS_GEN_TWO_SIDED)) return 0;
+  /* (a file's lowering, msccl: the writer says what GOAL cannot hold) */
+  if (format != FORMAT_GOAL || (g->traits & (FS_GEN_TWO_SIDED | FS_GEN_FILE))) return 0;
   char others[256] = "";
   size_t used = 0;
   int count;
@@ -373,8 +377,11 @@ static int parse_gen_options(int argc, char **argv, const char **name, const cha
     }
   }
   if (!*name) return fs_error_set(err, "no generator named (see fennelsim gen --list)");
-  if (o->ranks == 0 && strcmp(*name, "pingpong") != 0)
+  const fs_generator *g = fs_generator_find(*name);
+  int from_file = g && (g->traits & FS_GEN_FILE); /* its ranks come from its file */
+  if (o->ranks == 0 && strcmp(*name, "pingpong") != 0 && !from_file)
     return fs_error_set(err, "--ranks is required");
+  if (from_file) return 0;
   if (o->ranks == 0) o->ranks = 2;
   const fs_named_path outputs[] = {{"-o", *output}};
   return fs_option_check_outputs(argc, argv, outputs, 1, err);
@@ -412,6 +419,11 @@ int fs_command_gen(int argc, char **argv) {
                         &rounds_given, &err) ||
       (platform_options.file &&
        (fs_cli_data_open(&found, &err) || fs_cli_data_find(&found, &platform_options.file, &err))))
+    goto done;
+  if (options.schedule && (generator = fs_generator_find(name)) &&
+      (generator->traits & FS_GEN_FILE) && /* a schedule file, found like the others */
+      ((!found.roots.text && fs_cli_data_open(&found, &err)) ||
+       fs_cli_data_find(&found, &options.schedule, &err)))
     goto done;
   platform = platform_of(&platform_options, options.ranks, &failed, &err);
   if (failed) goto done;

@@ -13,6 +13,7 @@
 #include "models/model_registry.h"
 #include "noise/noise.h"
 #include "cli/data_roots.h"
+#include "cli/nccl_tests_report.h"
 #include "cli/options.h"
 #include "cli/platform_options.h"
 #include "cli/sweep_report.h"
@@ -49,6 +50,9 @@ static const char sweep_usage[] =
     "                         (collective, ranks, size, model, platform) marked\n"
     "  --no-wall              leave out the wall-clock seconds (the only field that\n"
     "                         differs between runs)\n"
+    "  --report nccl-tests    instead of --format: a table per (platform, model, ranks,\n"
+    "                         algorithm) in nccl-tests' layout, a row per size\n"
+    "  --datatype NAME        its element type (nccl-tests' -d; default float, 4 bytes)\n"
     "  -o FILE                output (default stdout), written whole or not at all\n"
     "  --plot FILE.svg        makespan against size per algorithm, a panel per rank count\n";
 
@@ -63,6 +67,8 @@ typedef struct sweep_options {
   const char **names; /* the ALGO arguments */
   int name_count;
   const char *ranks_text, *sizes_text, *compute, *format, *output, *plot, *rank_by_text;
+  const char *report, *datatype; /* --report nccl-tests, its --datatype */
+  int element;                   /* the datatype's bytes */
   const char *model_texts[SWEEP_MODELS_MAX];
   int model_count;
   fs_parameters global; /* --param */
@@ -96,6 +102,8 @@ static const single_option singles[] = {
     {"--plot", offsetof(sweep_options, plot)},
     {"--rank-by", offsetof(sweep_options, rank_by_text)},
     {"--mapping", offsetof(sweep_options, mappings)},
+    {"--report", offsetof(sweep_options, report)},
+    {"--datatype", offsetof(sweep_options, datatype)},
 };
 
 /* The options that keep their text: 1 taken, 0 not one of them, -1 error. */
@@ -160,6 +168,23 @@ static int other_value(sweep_options *o, int argc, char **argv, int *i, int give
   }
 }
 
+/* --report nccl-tests and its --datatype (only with it), after --format. */
+static int check_report(sweep_options *o, fs_error *err) {
+  if (o->report && strcmp(o->report, "nccl-tests"))
+    return fs_error_set(err, "--report %s: expected nccl-tests", o->report);
+  if (o->report && strcmp(o->format, "text"))
+    return fs_error_set(err, "--report nccl-tests and --format %s: give one of them", o->format);
+  if (o->datatype && !o->report)
+    return fs_error_set(err, "--datatype %s: only --report nccl-tests reads it", o->datatype);
+  if (!o->datatype) o->datatype = "float";
+  if ((o->element = fs_nccl_tests_type_bytes(o->datatype)) < 0)
+    return fs_error_set(err,
+                        "--datatype %s: expected int8, uint8, int32, uint32, int64, uint64, "
+                        "half, float, double, bfloat16, f8e4m3 or f8e5m2",
+                        o->datatype);
+  return 0;
+}
+
 static int parse_options(int argc, char **argv, sweep_options *o, fs_error *err) {
   *o = (sweep_options){.names = calloc((size_t)argc, sizeof *o->names),
                        .noise = fs_noise_new(),
@@ -195,6 +220,7 @@ static int parse_options(int argc, char **argv, sweep_options *o, fs_error *err)
     return fs_error_set(err, "--ranks is required: the rank counts (e.g. --ranks 64..1024*2)");
   if (strcmp(o->format, "text") && strcmp(o->format, "csv") && strcmp(o->format, "json"))
     return fs_error_set(err, "--format %s: expected text, csv or json", o->format);
+  if (check_report(o, err)) return -1;
   const fs_named_path outputs[] = {{"-o", o->output}, {"--plot", o->plot}};
   return fs_option_check_outputs(argc, argv, outputs, 2, err);
 }
@@ -425,7 +451,9 @@ static int write_outputs(const sweep_options *o, const fs_sweep_grid *g, const f
   fs_sweep_report report = {.format = o->format, .rank_by = by, .wall = !o->no_wall};
   fs_output *out = fs_output_open(o->output ? o->output : "-", err);
   if (!out) return -1;
-  if (fs_sweep_report_write(out, g, r, &report)) {
+  if (o->report)
+    fs_nccl_tests_write(out, g, r, o->datatype, o->element, by);
+  else if (fs_sweep_report_write(out, g, r, &report)) {
     fs_output_abort(out);
     return fs_error_set(err, "%s: out of memory", o->output ? o->output : "stdout");
   }
@@ -470,7 +498,7 @@ static int build_grid(sweep_options *o, sweep_setup *s, fs_sweep_grid *g, fs_err
                        .check = o->check,
                        .threads = (int)o->threads,
                        .progress = isatty(2)};
-  return 0;
+  return o->report ? fs_nccl_tests_check(g, o->datatype, o->element, err) : 0;
 }
 
 int fs_command_sweep(int argc, char **argv) {

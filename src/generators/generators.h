@@ -75,6 +75,9 @@ enum {
                                   replays take it only when named */
   FS_GEN_SELECTOR = 1 << 2,    /* an MPI library's selection (mpi_selection.h): it
                                   generates the algorithm the library picks */
+  FS_GEN_FILE = 1 << 3,        /* it lowers a schedule file (--schedule FILE; msccl): its
+                                  ranks and collective come from the file, so the loops
+                                  over generators that build from --ranks alone skip it */
 };
 
 typedef struct fs_generator {
@@ -165,5 +168,7 @@ fs_program *fs_generate_reduce_scatter_nccl_ring(const fs_generator_options *opt
 fs_program *fs_generate_bcast_nccl_ring(const fs_generator_options *options, fs_error *err);
 fs_program *fs_generate_reduce_nccl_ring(const fs_generator_options *options, fs_error *err);
 fs_program *fs_generate_allreduce_nccl_tree(const fs_generator_options *options, fs_error *err);
+/* issue 21: an MSCCL XML schedule (--schedule FILE.xml), lowered (msccl.c) */
+fs_program *fs_generate_msccl(const fs_generator_options *options, fs_error *err);
 
 #endif

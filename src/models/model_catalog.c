@@ -54,6 +54,16 @@ static const fs_model_key flow[] = {
     {"o_recv", "time (0): receiver CPU overhead per message"},
     {"eager_threshold", "size (65536B): eager up to it, rendezvous above"},
 };
+static const fs_model_key nccl[] = {
+    {"gpu", "volta|ampere|hopper|blackwell (hopper): NCCL's per-GPU tables"},
+    {"cpu", "intel|amd (intel): host CPU, multi-node LL cap and net overhead"},
+    {"intra", "nvlink|pci (nvlink): link class inside a node"},
+    {"protocol", "LL|LL128|Simple (Simple): for transfers without proto="},
+    {"hops", "ring|tree (ring): the per-hop latency row"},
+    {"bw_intra", "GB/s per channel (by gpu: 20, 20, 30, 45) inside a node"},
+    {"bw_inter", "GB/s per channel (by gpu: 12, 24, 48, 48) between nodes"},
+    {"launch", "time (the base latency of hops and the protocol): first start"},
+};
 static const fs_model_key fixed[] = {
     {"compute_time", "time (0): a compute task without time= takes it"},
 };
@@ -75,6 +85,7 @@ static const fs_model_info catalog[] = {
     {"lognp, log3p", 0, "log_3 P: middleware, network, middleware stages by size and stride",
      KEYS(lognp)},
     {"flow, flow-lv08", 0, "max-min bandwidth sharing on a routed SimGrid platform", KEYS(flow)},
+    {"nccl", 0, "NCCL 2.30.7's tuning tables per channel: link class, protocol, hops", KEYS(nccl)},
     {"fixed", 1, "compute tasks take their time= (the default)", KEYS(fixed)},
     {"rate", 1, "compute tasks of size=m take m*gamma", KEYS(rate)},
     {"gamma", 1, "size-dependent gamma(m, tau), shared by the node's cores", KEYS(gamma)},

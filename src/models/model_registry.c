@@ -22,7 +22,8 @@
   X("lognp", fs_lognp_create)                         \
   X("log3p", fs_lognp_create)                         \
   X("flow", fs_flow_create)                           \
-  X("flow-lv08", fs_flow_lv08_create)
+  X("flow-lv08", fs_flow_lv08_create)                 \
+  X("nccl", fs_nccl_create)
 #define COMPUTE_MODELS(X)                             \
   X("fixed", fs_fixed_compute_create)                 \
   X("rate", fs_rate_compute_create)                   \

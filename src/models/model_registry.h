@@ -32,6 +32,7 @@ int fs_flow_create(fs_parameters *params, fs_network_model *out, fs_error *err);
 int fs_flow_lv08_create(fs_parameters *params, fs_network_model *out, fs_error *err);
 int fs_hetero_hockney_create(fs_parameters *params, fs_network_model *out, fs_error *err);
 int fs_lmo_create(fs_parameters *params, fs_network_model *out, fs_error *err);
+int fs_nccl_create(fs_parameters *params, fs_network_model *out, fs_error *err);
 int fs_lognp_create(fs_parameters *params, fs_network_model *out, fs_error *err);
 int fs_fixed_compute_create(fs_parameters *params, fs_compute_model *out, fs_error *err);
 int fs_rate_compute_create(fs_parameters *params, fs_compute_model *out, fs_error *err);
