@@ -61,6 +61,10 @@ NAMED_GOAL = ("num_ranks 2\n\nrank 0 {\nl1: send 8b to 1 tag 0\nl2: calc 100\nl2
               "rank 1 {\nl1: recv 8b from 0 tag 0\nfinal: calc 50\nfinal requires l1\n}\n")
 
 
+PROTO_DAG = ("fennel-dag 1\nranks 2\na send 0 to=1 size=8B proto=LL128 cpu=1 tag=1\n"
+             "b recv 1 from=0 size=8B tag=1 cpu=1 proto=LL128\n")
+
+
 def commands():
     """(name, arguments, outputs): {in} is the inputs' directory, {out} the
     directory each run writes to (empty before it, emptied after it)."""
@@ -74,6 +78,16 @@ def commands():
                                "--size", "1KiB", "-o", "{out}/smp.dag"]),
         ("gen-allreduce-ompi", ["gen", "allreduce-ompi", "--ranks", "5", "--size", "1KiB",
                                 "-o", "{out}/o.dag"]),
+        # NCCL's generators (issue 21): channels as CPUs, protocols, the trees
+        ("gen-allreduce-nccl-ring", ["gen", "allreduce-nccl-ring", "--ranks", "3", "--size", "1KiB",
+                                     "--channels", "2", "--chunk", "128B", "--protocol", "LL",
+                                     "-o", "{out}/nr.dag"]),
+        ("gen-allreduce-nccl-tree-goal", ["gen", "allreduce-nccl-tree", "--ranks", "4", "--nodes",
+                                          "2", "--cores", "2", "--size", "1KiB", "--channels", "2",
+                                          "--reduce-time", "1ns", "-o", "{out}/nt.goal"]),
+        ("gen-reduce-scatter-nccl-ring", ["gen", "reduce-scatter-nccl-ring", "--ranks", "3",
+                                          "--size", "100B", "-o", "{out}/rs.dag"]),
+        ("convert-dag-proto", ["convert", "{in}/proto.dag", "{out}/p.dag"]),
         ("convert-dag-gz", ["convert", "{in}/rd.dag", "{out}/rd.dag.gz"]),
         ("run-dag-hockney", ["run", "{in}/rd.dag", "--model", "hockney"]),
         ("run-dag-nccl", ["run", "{in}/rd.dag", "--model", "nccl", "--nodes", "2",
@@ -134,6 +148,7 @@ def make_inputs(fennelsim, root, directory):
     write("platform.xml", PLATFORM)
     write("named.dag", NAMED_DAG)
     write("named.goal", NAMED_GOAL)
+    write("proto.dag", PROTO_DAG)
     for name in ["metropolis-taulop.xml", "metropolis-shm.table", "metropolis-net.table"]:
         shutil.copy(os.path.join(root, "models", name), directory)
     shutil.copy(os.path.join(root, "schedules", "msccl-allgather-ring-4.xml"), directory)

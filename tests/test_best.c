@@ -118,7 +118,7 @@ END_TEST
 START_TEST(candidates_follow_the_variants) {
   fs_error e = {{0}};
   fs_algorithm_spec variants[256];
-  for (int c = FS_COLLECTIVE_BARRIER; c <= FS_COLLECTIVE_ALLTOALL; c++) {
+  for (int c = FS_COLLECTIVE_BARRIER; c <= FS_COLLECTIVE_LAST; c++) {
     fs_best_candidates b;
     ck_assert_int_eq(fs_best_candidates_build((fs_collective)c, 16, 5, 1000, &b, &e), 0);
     int n = fs_algorithm_variants((fs_collective)c, variants, 256);

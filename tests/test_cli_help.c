@@ -170,6 +170,8 @@ START_TEST(gen_help_says_what_size_means) {
                    "  allgather  per-rank block: each rank's S bytes, all end with N*S\n"
                    "  alltoall   per-pair block: each rank sends S bytes to every rank (N*S in, "
                    "N*S out)\n"
+                   "  reduce-scatter per-rank block: every rank's N*S bytes, rank r ends with the "
+                   "sum of block r\n"
                    "  pingpong   each message; multicast: each put (the whole vector)\n");
   fs_test_contains(out,
                    "these use puts (.dag only):\n  pingpong multicast allreduce-rd allreduce-rm\n");
@@ -456,7 +458,7 @@ START_TEST(missing_arguments_one_line) {
   ck_assert_int_eq(fennelsim("best"), 2);
   ck_assert_str_eq(err,
                    "fennelsim best: no collective named: best searches bcast, reduce, allreduce, "
-                   "allgather, alltoall, scatter, gather or barrier (e.g. "
+                   "allgather, alltoall, scatter, gather, barrier or reduce-scatter (e.g. "
                    "fennelsim best allreduce --ranks 16 --size 1KiB --model hockney)\n");
   ck_assert_int_eq(fennelsim("best allreduce"), 2);
   ck_assert_str_eq(err, "fennelsim best: --ranks is required: the rank count to search at (e.g. "
@@ -484,16 +486,16 @@ START_TEST(gen_goal_of_one_sided) {
            "cannot express: write a .dag (fennelsim gen allreduce-rd --ranks N -o "
            "allreduce-rd.dag), or take a two-sided one: allreduce-ring, allreduce-rabenseifner, "
            "allreduce-fan, allreduce-dissemination, allreduce-elimination, allreduce-smp, "
-           "allreduce-linear, allreduce-reduce-bcast\n",
+           "allreduce-linear, allreduce-reduce-bcast, allreduce-nccl-ring, allreduce-nccl-tree\n",
            goal);
   ck_assert_str_eq(err, expected);
   ck_assert_int_eq(fennelsim("gen multicast --ranks 4 --format goal"), 2);
-  ck_assert_str_eq(err,
-                   "fennelsim gen: multicast uses puts, which GOAL (--format goal) cannot "
-                   "express: write a .dag (fennelsim gen multicast --ranks N -o "
-                   "multicast.dag), or take a two-sided one: bcast-binomial, bcast-linear, "
-                   "bcast-binary, bcast-chain, bcast-scatter-allgather, bcast-klevel, "
-                   "bcast-smp, bcast-knomial, bcast-split-binary, bcast-scatter-rd-allgather\n");
+  ck_assert_str_eq(err, "fennelsim gen: multicast uses puts, which GOAL (--format goal) cannot "
+                        "express: write a .dag (fennelsim gen multicast --ranks N -o "
+                        "multicast.dag), or take a two-sided one: bcast-binomial, bcast-linear, "
+                        "bcast-binary, bcast-chain, bcast-scatter-allgather, bcast-klevel, "
+                        "bcast-smp, bcast-knomial, bcast-split-binary, bcast-scatter-rd-allgather, "
+                        "bcast-nccl-ring\n");
   ck_assert_int_eq(fennelsim("gen pingpong --format goal"), 2);
   ck_assert_str_eq(err, "fennelsim gen: pingpong uses puts, which GOAL (--format goal) cannot "
                         "express: write a .dag (fennelsim gen pingpong --ranks N -o "

@@ -61,35 +61,35 @@
 
 /* Two-sided tasks, tags, CPUs, NICs and :start, with after= out of order
  * and explicit defaults (tag=0, cpu=0) that the writer leaves out. */
-#define TWO_SIDED                                        \
-  "fennel-dag 1\n"                                       \
-  "ranks 3\n"                                            \
-  "s0 start 0\n"                                         \
-  "s send 0 to=1 size=8B tag=5 cpu=1 nic=2 after=s0\n"   \
-  "r recv 1 from=0 size=8B tag=5 nic=1 cpu=0\n"          \
-  "ra recv 1 from=any size=1KiB tag=any after=r:start\n" \
-  "rm recv 2 from=-1 tag=-1 cpu=3\n"                     \
-  "sd send 2 to=0 tag=0 nic=0\n"                         \
-  "c compute 0 time=5ns cpu=2 after=s,s:local,s:start\n" \
-  "z sleep 1 time=1ns cpu=255 after=ra:start,r\n"        \
-  "p put 2 to=1 size=4B cpu=1 nic=1 after=rm:start\n"    \
-  "g get 2 from=0 nic=3\n"                               \
-  "t send 1 to=2 size=1B concurrent=1 tag=2147483647\n"
+#define TWO_SIDED                                              \
+  "fennel-dag 1\n"                                             \
+  "ranks 3\n"                                                  \
+  "s0 start 0\n"                                               \
+  "s send 0 to=1 size=8B tag=5 cpu=1 nic=2 after=s0\n"         \
+  "r recv 1 from=0 size=8B tag=5 nic=1 cpu=0\n"                \
+  "ra recv 1 from=any size=1KiB tag=any after=r:start\n"       \
+  "rm recv 2 from=-1 tag=-1 cpu=3\n"                           \
+  "sd send 2 to=0 tag=0 nic=0\n"                               \
+  "c compute 0 time=5ns cpu=2 after=s,s:local,s:start\n"       \
+  "z sleep 1 time=1ns cpu=255 after=ra:start,r\n"              \
+  "p put 2 to=1 size=4B proto=LL cpu=1 nic=1 after=rm:start\n" \
+  "g get 2 from=0 nic=3 proto=Simple\n"                        \
+  "t send 1 to=2 size=1B concurrent=1 tag=2147483647 proto=LL128\n"
 
-#define TWO_SIDED_CANONICAL                              \
-  "fennel-dag 1\n"                                       \
-  "ranks 3\n"                                            \
-  "s0 start 0\n"                                         \
-  "s send 0 to=1 size=8B tag=5 cpu=1 nic=2 after=s0\n"   \
-  "r recv 1 from=0 size=8B tag=5 nic=1\n"                \
-  "ra recv 1 from=any size=1KiB tag=any after=r:start\n" \
-  "rm recv 2 from=any size=0B tag=any cpu=3\n"           \
-  "sd send 2 to=0 size=0B\n"                             \
-  "c compute 0 time=5ns cpu=2 after=s:start,s:local,s\n" \
-  "z sleep 1 time=1ns cpu=255 after=r,ra:start\n"        \
-  "p put 2 to=1 size=4B cpu=1 nic=1 after=rm:start\n"    \
-  "g get 2 from=0 size=0B nic=3\n"                       \
-  "t send 1 to=2 size=1B tag=2147483647 concurrent=1\n"
+#define TWO_SIDED_CANONICAL                                    \
+  "fennel-dag 1\n"                                             \
+  "ranks 3\n"                                                  \
+  "s0 start 0\n"                                               \
+  "s send 0 to=1 size=8B tag=5 cpu=1 nic=2 after=s0\n"         \
+  "r recv 1 from=0 size=8B tag=5 nic=1\n"                      \
+  "ra recv 1 from=any size=1KiB tag=any after=r:start\n"       \
+  "rm recv 2 from=any size=0B tag=any cpu=3\n"                 \
+  "sd send 2 to=0 size=0B\n"                                   \
+  "c compute 0 time=5ns cpu=2 after=s:start,s:local,s\n"       \
+  "z sleep 1 time=1ns cpu=255 after=r,ra:start\n"              \
+  "p put 2 to=1 size=4B cpu=1 nic=1 proto=LL after=rm:start\n" \
+  "g get 2 from=0 size=0B nic=3 proto=Simple\n"                \
+  "t send 1 to=2 size=1B tag=2147483647 proto=LL128 concurrent=1\n"
 
 /* stride= on each transfer kind, out of canonical order, with an explicit
  * stride=0 (contiguous) that the writer leaves out. */
@@ -165,6 +165,7 @@ static const char *program_difference(const fs_program *a, const fs_program *b, 
         a->peer[t] != b->peer[t] || a->value[t] != b->value[t] || a->need[t] != b->need[t] ||
         fs_task_tag(a, t) != fs_task_tag(b, t) || fs_task_cpu(a, t) != fs_task_cpu(b, t) ||
         fs_task_nic(a, t) != fs_task_nic(b, t) || fs_task_stride(a, t) != fs_task_stride(b, t) ||
+        fs_task_protocol(a, t) != fs_task_protocol(b, t) ||
         strcmp(fs_task_name(a, t, x), fs_task_name(b, t, y)) != 0 || (la == NULL) != (lb == NULL) ||
         (la && strcmp(la, lb) != 0)) {
       snprintf(why, size, "task %d (%s/%s) differs", t, x, y);
@@ -999,8 +1000,9 @@ typedef struct error_case {
   const char *phrase;
 } error_case;
 
-#define FIELD_LIST \
-  "(to, from, size, stride, tag, time, skew, cpu, nic, any, concurrent, blocking, after, label)"
+#define FIELD_LIST                                                                                \
+  "(to, from, size, stride, tag, time, skew, cpu, nic, proto, any, concurrent, blocking, after, " \
+  "label)"
 #define KIND_LIST "(start, proxy, sleep, compute, put, get, send, recv)"
 
 static const error_case error_cases[] = {
@@ -1041,7 +1043,8 @@ static const error_case error_cases[] = {
     {H "a start 0 =5\n", 0, "e.dag:3:11: ", "expected a field as key=value (got '=5')"},
     {H "a start 0 foo=1\n", 0, "e.dag:3:11: ", "expected a field " FIELD_LIST " (got 'foo')"},
     {H "a put 0 to=1 tag=3\n", 0, "e.dag:3:14: ",
-     "expected a field of a put task (to, size, stride, cpu, nic, any, concurrent, blocking, "
+     "expected a field of a put task (to, size, stride, cpu, nic, proto, any, concurrent, "
+     "blocking, "
      "after, label) (got 'tag')"},
     {H "a compute 0 to=1\n", 0, "e.dag:3:13: ",
      "expected a field of a compute task (size, time, cpu, any, concurrent, after, label) (got "
@@ -1054,10 +1057,12 @@ static const error_case error_cases[] = {
     {H "a proxy 0 time=1ns\n", 0, "e.dag:3:11: ",
      "expected a field of a proxy task (any, concurrent, after, label) (got 'time')"},
     {H "a get 0 from=1 to=1\n", 0, "e.dag:3:16: ",
-     "expected a field of a get task (from, size, stride, cpu, nic, any, concurrent, blocking, "
+     "expected a field of a get task (from, size, stride, cpu, nic, proto, any, concurrent, "
+     "blocking, "
      "after, label) (got 'to')"},
     {H "a put 0 to=1 from=1\n", 0, "e.dag:3:14: ",
-     "expected a field of a put task (to, size, stride, cpu, nic, any, concurrent, blocking, "
+     "expected a field of a put task (to, size, stride, cpu, nic, proto, any, concurrent, "
+     "blocking, "
      "after, label) (got 'from')"},
     {H "a start 0 skew=1ns skew=2ns\n", 0,
      "e.dag:3:20: ", "expected each field at most once (got a second 'skew')"},
@@ -1147,6 +1152,16 @@ static const error_case error_cases[] = {
     {H "a compute 0 cpu=x\n", 0, "e.dag:3:17: ", "expected a CPU index from 0 to 255 (got 'x')"},
     {H "a send 0 to=1 nic=-1\n", 0,
      "e.dag:3:19: ", "expected a NIC index from 0 to 255 (got '-1')"},
+    {H "a send 0 to=1 proto=ll\n", 0,
+     "e.dag:3:21: ", "expected a protocol: LL, LL128 or Simple (got 'll')"},
+    {H "a recv 0 from=1 proto=Simple2\n", 0,
+     "e.dag:3:23: ", "expected a protocol: LL, LL128 or Simple (got 'Simple2')"},
+    {H "a put 0 to=1 proto=\n", 0, "e.dag:3:20: ", "expected a value after 'proto='"},
+    {H "a get 0 from=1 proto=LL proto=LL\n", 0,
+     "e.dag:3:25: ", "expected each field at most once (got a second 'proto')"},
+    {H "a compute 0 proto=LL\n", 0, "e.dag:3:13: ",
+     "expected a field of a compute task (size, time, cpu, any, concurrent, after, label) (got "
+     "'proto')"},
     {H "a compute 0 nic=1\n", 0, "e.dag:3:13: ",
      "expected a field of a compute task (size, time, cpu, any, concurrent, after, label) (got "
      "'nic')"},
@@ -1155,10 +1170,12 @@ static const error_case error_cases[] = {
     {H "a proxy 0 cpu=0\n", 0, "e.dag:3:11: ",
      "expected a field of a proxy task (any, concurrent, after, label) (got 'cpu')"},
     {H "a send 0 to=1 blocking=1\n", 0, "e.dag:3:15: ",
-     "expected a field of a send task (to, size, stride, tag, cpu, nic, any, concurrent, after, "
+     "expected a field of a send task (to, size, stride, tag, cpu, nic, proto, any, concurrent, "
+     "after, "
      "label) (got 'blocking')"},
     {H "a recv 0 from=1 to=1\n", 0, "e.dag:3:17: ",
-     "expected a field of a recv task (from, size, stride, tag, cpu, nic, any, concurrent, after, "
+     "expected a field of a recv task (from, size, stride, tag, cpu, nic, proto, any, concurrent, "
+     "after, "
      "label) (got 'to')"},
     {H "a send 0 to=1 time=1ns\n", 0, "e.dag:3:15: ", "(got 'time')"},
     {H "a send 0 to=1 size=x\n", 0,

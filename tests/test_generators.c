@@ -97,8 +97,9 @@ START_TEST(registry) {
   ck_assert_str_eq(all[0].name, "pingpong");
   ck_assert_str_eq(all[1].name, "multicast");
   /* then grouped by collective, in this order */
-  const char *const collectives[] = {"bcast-",     "scatter-",   "gather-",   "reduce-",
-                                     "allreduce-", "allgather-", "alltoall-", "barrier-"};
+  const char *const collectives[] = {"bcast-",          "scatter-",   "gather-",
+                                     "reduce-",         "allreduce-", "allgather-",
+                                     "reduce-scatter-", "alltoall-",  "barrier-"};
   int group = 0, selectors = 0;
   for (int i = 0; i < count; i++) {
     ck_assert_ptr_eq(fs_generator_find(all[i].name), &all[i]);
@@ -111,9 +112,9 @@ START_TEST(registry) {
       ck_assert_msg(all[i].traits & FS_GEN_SELECTOR, "%s after the selectors", all[i].name);
       continue;
     }
-    while (group < 8 && strncmp(all[i].name, collectives[group], strlen(collectives[group])))
+    while (group < 9 && strncmp(all[i].name, collectives[group], strlen(collectives[group])))
       group++;
-    ck_assert_msg(group < 8, "%s is out of its collective's group", all[i].name);
+    ck_assert_msg(group < 9, "%s is out of its collective's group", all[i].name);
     /* --root exactly for the rooted collectives */
     int rooted = group <= 3 && strcmp(all[i].name, "allreduce-smp") != 0;
     ck_assert_msg(((all[i].options & FS_GEN_ROOT) != 0) == rooted, "%s", all[i].name);

@@ -792,13 +792,13 @@ START_TEST(command_line) {
   ck_assert_int_eq(fennelsim("gen msccl --schedule %s --size 8B -o %s", xml, dag), 0);
   ck_assert_str_eq(err, "");
   char *text = fs_test_read_file(dag, NULL);
-  ck_assert_str_eq(text, "fennel-dag 1\nranks 2\n"
-                         "t0 send 0 to=1 size=8B label=s\n"
+  ck_assert_str_eq(text, "fennel-dag 1\nranks 2\n" /* the XML's proto="LL" on each transfer */
+                         "t0 send 0 to=1 size=8B proto=LL label=s\n"
                          "t1 compute 0 time=0ns cpu=1 label=cpy\n"
-                         "t2 send 1 to=0 size=8B label=s\n"
+                         "t2 send 1 to=0 size=8B proto=LL label=s\n"
                          "t3 compute 1 time=0ns cpu=1 label=cpy\n"
-                         "t4 recv 0 from=1 size=8B after=t0:local label=r\n"
-                         "t5 recv 1 from=0 size=8B after=t2:local label=r\n");
+                         "t4 recv 0 from=1 size=8B proto=LL after=t0:local label=r\n"
+                         "t5 recv 1 from=0 size=8B proto=LL after=t2:local label=r\n");
   free(text);
   /* the installed example, found by name */
   ck_assert_int_eq(fennelsim("gen msccl --schedule msccl-allgather-ring-4.xml --size 4KiB -o %s",

@@ -24,9 +24,9 @@
 
 static const char best_usage[] =
     "usage: fennelsim best COLLECTIVE --ranks N [options]\n"
-    "  COLLECTIVE             bcast, reduce, allreduce, allgather, alltoall, scatter, gather\n"
-    "                         or barrier: every algorithm of it (fennelsim gen --list) with\n"
-    "                         the option values worth trying (segments, ways)\n"
+    "  COLLECTIVE             bcast, reduce, allreduce, allgather, alltoall, scatter, gather,\n"
+    "                         barrier or reduce-scatter: every algorithm of it (fennelsim gen\n"
+    "                         --list) with the option values worth trying (segments, ways)\n"
     "  --ranks N              rank count, 1 to 4096\n"
     "  --size S               --size of the collective, as gen takes it (default 8B)\n"
     "  --sizes LIST           sizes or ranges (8B,1KiB,1MiB or 8B..1MiB*4): the decision\n"
@@ -146,13 +146,13 @@ static int check_options(best_options *o, fs_error *err) {
   if (!o->collective)
     return fs_error_set(err,
                         "no collective named: best searches bcast, reduce, allreduce, allgather, "
-                        "alltoall, scatter, gather or barrier %s",
+                        "alltoall, scatter, gather, barrier or reduce-scatter %s",
                         example);
   o->kind = fs_collective_from_name(o->collective);
   if (o->kind == FS_COLLECTIVE_NONE)
     return fs_error_set(err,
                         "best %s: expected a collective: bcast, reduce, allreduce, allgather, "
-                        "alltoall, scatter, gather or barrier",
+                        "alltoall, scatter, gather, barrier or reduce-scatter",
                         o->collective);
   if (o->ranks == 0)
     return fs_error_set(err, "--ranks is required: the rank count to search at %s", example);

@@ -43,7 +43,14 @@ static const char gen_usage[] =
     "                     | auto-unsorted[:C] (the unsorted variant: factors from the largest)\n"
     "                     msccl: the MSCCL XML algorithm (--ranks then defaults to its ngpus)\n"
     "  --nodes M --cores Q [--mapping seq|rr], or --platform FILE.xml\n"
-    "                     the platform of SMP-aware and kappa-level algorithms\n";
+    "                     the platform of SMP-aware and kappa-level algorithms (and the\n"
+    "                     nodes of allreduce-nccl-tree: Q GPUs per node)\n"
+    "  --channels C       NCCL channels of the *-nccl-* generators, 1 to 64 (default 1):\n"
+    "                     channel c is CPU c of every rank\n"
+    "  --chunk S          bytes a *-nccl-* step moves (default NCCL's for the protocol:\n"
+    "                     Simple 2MiB ring allreduce/allgather/reduce-scatter, 512KiB\n"
+    "                     otherwise; LL 32KiB; LL128 576000B, less for a small tree)\n"
+    "  --protocol P       NCCL protocol of every transfer: LL, LL128 or Simple (default)\n";
 
 typedef enum output_format { FORMAT_FROM_NAME, FORMAT_DAG, FORMAT_GOAL } output_format;
 
@@ -84,6 +91,18 @@ static int write_program(const fs_program *p, output_format format, fs_output *o
   return status;
 }
 
+/* GOAL has no NCCL protocol: after writing a program whose transfers carry
+ * one as GOAL, says on stderr that they were left out. */
+static void note_protocols_dropped(const fs_program *p, const char *command) {
+  int64_t count = 0;
+  for (int32_t t = 0; p->protocol && t < p->tasks; t++) count += p->protocol[t] != 0;
+  if (count)
+    fprintf(stderr,
+            "fennelsim %s: note: GOAL has no NCCL protocol: %lld transfers' proto= not "
+            "written\n",
+            command, (long long)count);
+}
+
 /* fs_dag_write and fs_goal_write, with the progress bar. */
 static int write_file(const fs_program *p, output_format format, const char *path, fs_error *err) {
   fs_output *out = fs_output_open(path, err);
@@ -97,9 +116,17 @@ static int write_file(const fs_program *p, output_format format, const char *pat
 }
 
 /* The FS_GEN_* option names, in bit order (for errors and `gen --list`). */
-static const char *const option_names[] =
-    {"--root",    "--segment", "--ways",       "--schedule", "--platform/--nodes/--cores/--mapping",
-     "--factors", "--rounds",  "--reduce-time"};
+static const char *const option_names[] = {"--root",
+                                           "--segment",
+                                           "--ways",
+                                           "--schedule",
+                                           "--platform/--nodes/--cores/--mapping",
+                                           "--factors",
+                                           "--rounds",
+                                           "--reduce-time",
+                                           "--channels",
+                                           "--chunk",
+                                           "--protocol"};
 #define OPTION_COUNT ((int)(sizeof option_names / sizeof option_names[0]))
 
 static const char not_correct_mark[] = "  [not a correct collective: picked only when named]";
@@ -175,7 +202,7 @@ static void print_gen_help(void) {
   puts("--size S by collective (the generators' data flow):");
   int count;
   const fs_generator *g = fs_generator_list(&count);
-  for (int c = FS_COLLECTIVE_BARRIER; c <= FS_COLLECTIVE_ALLTOALL; c++)
+  for (int c = FS_COLLECTIVE_BARRIER; c <= FS_COLLECTIVE_LAST; c++)
     printf("  %-10s %s\n", fs_collective_name((fs_collective)c),
            fs_generator_size_meaning((fs_collective)c));
   puts("  pingpong   each message; multicast: each put (the whole vector)");
@@ -234,6 +261,9 @@ static unsigned options_given(const fs_generator_options *o, const fs_platform_t
   if (o->factor_count) given |= FS_GEN_FACTORS;
   if (rounds_given) given |= FS_GEN_ROUNDS;
   if (o->has_reduce_time) given |= FS_GEN_REDUCE_TIME;
+  if (o->channels) given |= FS_GEN_CHANNELS;
+  if (o->chunk) given |= FS_GEN_CHUNK;
+  if (o->protocol) given |= FS_GEN_PROTOCOL;
   return given;
 }
 
@@ -315,6 +345,19 @@ static int parse_gen_options(int argc, char **argv, const char **name, const cha
     } else if ((m = fs_option(argc, argv, &i, "--schedule", &v, err))) {
       if (m < 0) return -1;
       o->schedule = v;
+    } else if ((m = fs_option(argc, argv, &i, "--channels", &v, err))) {
+      if (m < 0 || fs_option_count("--channels", v, 1, FS_NCCL_MAX_CHANNELS, &number, err))
+        return -1;
+      o->channels = (int32_t)number;
+    } else if ((m = fs_option(argc, argv, &i, "--chunk", &v, err))) {
+      if (m < 0) return -1;
+      if (fs_parse_size(v, strlen(v), &o->chunk) || o->chunk < 1)
+        return fs_error_set(err, "--chunk %s: expected a size from 1B to %s, such as 512KiB", v,
+                            FS_SIZE_LIMIT_TEXT);
+    } else if ((m = fs_option(argc, argv, &i, "--protocol", &v, err))) {
+      if (m < 0) return -1;
+      if ((o->protocol = fs_protocol_from_name(v, (int64_t)strlen(v))) <= FS_PROTOCOL_NONE)
+        return fs_error_set(err, "--protocol %s: expected LL, LL128 or Simple", v);
     } else if ((m = fs_platform_text_option(argc, argv, &i, platform, err))) {
       if (m < 0) return -1;
     } else if ((m = fs_option(argc, argv, &i, "-o", &v, err)) ||
@@ -416,6 +459,7 @@ int fs_command_gen(int argc, char **argv) {
     status = FS_EXIT_USAGE; /* the program cannot be written in that format */
   } else {
     status = fs_output_commit(out, &err) ? FS_EXIT_SIMULATION : FS_EXIT_OK;
+    if (status == FS_EXIT_OK && format == FORMAT_GOAL) note_protocols_dropped(program, "gen");
   }
 done:
   if (status == FS_EXIT_OK && selected) /* what the library picked, once it is written */
@@ -508,6 +552,7 @@ int fs_command_convert(int argc, char **argv) {
             "fennelsim convert: note: %lld reductions written as calc 0 (GOAL has no computation "
             "priced by size)\n",
             (long long)priced);
+  note_protocols_dropped(program, "convert");
   status = FS_EXIT_OK;
 done:
   if (status != FS_EXIT_OK) status = fs_exit_status_for(&err, status);

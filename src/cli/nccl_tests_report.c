@@ -35,6 +35,7 @@ static int view_of(fs_collective c, nccl_view *v) {
     case FS_COLLECTIVE_BCAST: *v = (nccl_view){0, 1, "none"}; return 0;
     case FS_COLLECTIVE_ALLGATHER:
     case FS_COLLECTIVE_ALLTOALL: *v = (nccl_view){1, 0, "none"}; return 0;
+    case FS_COLLECTIVE_REDUCE_SCATTER: *v = (nccl_view){1, 0, "sum"}; return 0;
     case FS_COLLECTIVE_GATHER:
     case FS_COLLECTIVE_SCATTER: *v = (nccl_view){1, 1, "none"}; return 0;
     default: return -1;
@@ -58,7 +59,7 @@ int fs_nccl_tests_check(const fs_sweep_grid *g, const char *type, int element_by
       return fs_error_set(err,
                           "--report nccl-tests: %s computes %s, which has no bus bandwidth "
                           "factor in nccl-tests (allreduce, reduce, bcast, allgather, gather, "
-                          "scatter and alltoall have one)",
+                          "scatter, alltoall and reduce-scatter have one)",
                           g->algorithms[a].text,
                           c == FS_COLLECTIVE_NONE ? "no collective" : fs_collective_name(c));
   }

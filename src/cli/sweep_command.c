@@ -24,8 +24,9 @@
 static const char sweep_usage[] =
     "usage: fennelsim sweep ALGO... --ranks LIST [options]\n"
     "  ALGO                   a collective (bcast, reduce, allreduce, allgather, alltoall,\n"
-    "                         scatter, gather, barrier): each of its algorithms with its\n"
-    "                         default options; or an algorithm spec NAME[:KEY=VALUE]...\n"
+    "                         scatter, gather, barrier, reduce-scatter): each of its\n"
+    "                         algorithms with its default options; or an algorithm spec\n"
+    "                         NAME[:KEY=VALUE]...\n"
     "                         (allreduce-ring, bcast-chain:segment=32KiB, allreduce-mpich)\n"
     "  --variants             a collective also with the option values a search tries\n"
     "                         (segments 8KiB, 32KiB, 128KiB; ways 2, 3, 4)\n"

@@ -61,7 +61,7 @@ static void mark_group(report_state *s, fs_collective c, int32_t r, int32_t z, i
 /* Marks every group's winners, per collective. */
 static void mark_winners(report_state *s) {
   const fs_sweep_grid *g = s->g;
-  for (int c = FS_COLLECTIVE_NONE; c <= FS_COLLECTIVE_ALLTOALL; c++)
+  for (int c = FS_COLLECTIVE_NONE; c <= FS_COLLECTIVE_LAST; c++)
     for (int32_t p = 0; p < s->platforms; p++)
       for (int32_t m = 0; m < g->model_count; m++)
         for (int32_t r = 0; r < g->rank_count; r++)

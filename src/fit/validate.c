@@ -36,7 +36,7 @@ static const fs_generator *generator_of(fs_collective c, const char *name) {
   snprintf(full, sizeof full, "%s-%s", prefix, name);
   const fs_generator *g = fs_generator_find(full);
   if (!g && strncmp(name, prefix, n) == 0 && name[n] == '-') g = fs_generator_find(name);
-  return g;
+  return g && g->collective == c ? g : NULL; /* reduce-scatter-* is not a reduce */
 }
 
 /* Sets the option of a (":OPTION" of --algo); 0 or -1 with err. */
@@ -556,7 +556,9 @@ static int every_generator(fs_collective c, fs_validate_algorithm *list, int *co
   size_t k = strlen(fs_collective_name(c));
   *count = 0;
   for (int i = 0; i < n && *count < FS_VALIDATE_MAX_CHOICES; i++) {
-    if (strncmp(all[i].name, fs_collective_name(c), k) != 0 || all[i].name[k] != '-') continue;
+    if (strncmp(all[i].name, fs_collective_name(c), k) != 0 || all[i].name[k] != '-' ||
+        all[i].collective != c)
+      continue;
     if (all[i].traits & (FS_GEN_NOT_CORRECT | FS_GEN_SELECTOR)) continue;
     fs_error unused;
     if (fs_validate_algorithm_parse(c, all[i].name, strlen(all[i].name), &list[*count], &unused))

@@ -28,6 +28,7 @@ enum field {
   F_SKEW,
   F_CPU,
   F_NIC,
+  F_PROTO,
   F_ANY,
   F_CONCURRENT,
   F_BLOCKING,
@@ -41,10 +42,10 @@ enum field {
 static const struct {
   const char *name;
   size_t length;
-} fields[FIELDS] = {FIELD("to"),    FIELD("from"), FIELD("size"),       FIELD("stride"),
-                    FIELD("tag"),   FIELD("time"), FIELD("skew"),       FIELD("cpu"),
-                    FIELD("nic"),   FIELD("any"),  FIELD("concurrent"), FIELD("blocking"),
-                    FIELD("after"), FIELD("label")};
+} fields[FIELDS] = {FIELD("to"),       FIELD("from"),  FIELD("size"), FIELD("stride"),
+                    FIELD("tag"),      FIELD("time"),  FIELD("skew"), FIELD("cpu"),
+                    FIELD("nic"),      FIELD("proto"), FIELD("any"),  FIELD("concurrent"),
+                    FIELD("blocking"), FIELD("after"), FIELD("label")};
 
 #define KIND_BIT(k) (1u << (k))
 #define ALL_KINDS (KIND_BIT(FS_TASK_KINDS) - 1)
@@ -60,6 +61,7 @@ static const unsigned field_kinds[FIELDS] = {
     [F_SKEW] = KIND_BIT(FS_START),
     [F_CPU] = TRANSFERS | KIND_BIT(FS_SLEEP) | KIND_BIT(FS_COMPUTE),
     [F_NIC] = TRANSFERS,
+    [F_PROTO] = TRANSFERS,
     [F_ANY] = ALL_KINDS,
     [F_CONCURRENT] = ALL_KINDS,
     [F_BLOCKING] = KIND_BIT(FS_PUT) | KIND_BIT(FS_GET),
@@ -324,6 +326,13 @@ static int read_unit(dag_reader *r, task_line *task, int field, const token *val
   return status ? out_of_memory(r) : 0;
 }
 
+/* proto=: the NCCL protocol of a transfer, spelt as NCCL does. */
+static int read_protocol(dag_reader *r, task_line *task, const token *value) {
+  int protocol = fs_protocol_from_name(value->text, (int64_t)value->length);
+  if (protocol <= FS_PROTOCOL_NONE) return expected(r, value, "a protocol: LL, LL128 or Simple");
+  return fs_task_set_protocol(r->p, task->task, protocol) ? out_of_memory(r) : 0;
+}
+
 static int read_value(dag_reader *r, task_line *task, int field, const token *value) {
   fs_program *p = r->p;
   int32_t rank = -1;
@@ -338,6 +347,7 @@ static int read_value(dag_reader *r, task_line *task, int field, const token *va
     case F_TAG: return read_tag(r, task, value);
     case F_CPU:
     case F_NIC: return read_unit(r, task, field, value);
+    case F_PROTO: return read_protocol(r, task, value);
     case F_SIZE:
       switch (fs_parse_size(value->text, value->length, &size)) {
         case 0: break;
@@ -384,8 +394,8 @@ static int check_key(dag_reader *r, task_line *task, const token *key, int field
   char shown[64];
   if (field < 0)
     return expected(r, key,
-                    "a field (to, from, size, stride, tag, time, skew, cpu, nic, any, concurrent, "
-                    "blocking, after, label)");
+                    "a field (to, from, size, stride, tag, time, skew, cpu, nic, proto, any, "
+                    "concurrent, blocking, after, label)");
   if (!(field_kinds[field] & KIND_BIT(task->kind))) return field_not_for_kind(r, task, key);
   if (task->seen & (1u << field))
     return fail(r, key->text, "expected each field at most once (got a second %s)",

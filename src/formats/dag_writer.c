@@ -222,6 +222,8 @@ static int put_value_fields(writer *w, int32_t t) {
   /* resources where the kind uses them, when not the default 0 */
   if (kind >= FS_SLEEP && fs_task_cpu(p, t)) put_key(w, "cpu"), put_int(w, fs_task_cpu(p, t));
   if (is_transfer(kind) && fs_task_nic(p, t)) put_key(w, "nic"), put_int(w, fs_task_nic(p, t));
+  if (is_transfer(kind) && fs_task_protocol(p, t))
+    put_key(w, "proto"), put_text(w, fs_protocol_name(fs_task_protocol(p, t)));
   return 0;
 }
 

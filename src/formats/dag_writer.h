@@ -2,7 +2,7 @@
  *
  * Canonical form: the header, "ranks N", then one line per task in id order:
  * NAME KIND RANK and the fields in a fixed order (to/from, size, tag, time
- * or skew, cpu, nic, any, concurrent, blocking, after, label), times and
+ * or skew, cpu, nic, proto, any, concurrent, blocking, after, label), times and
  * sizes in their canonical units; a recv's any source and any tag as
  * "any"; tag, cpu and nic only when not 0, and only on the kinds that take
  * them. A program keeps no predecessor lists, so after= lists each task's

@@ -12,11 +12,10 @@ typedef struct spec_key {
   unsigned option; /* the FS_GEN_* the generator must read */
 } spec_key;
 
-static const spec_key keys[] = {{"segment", FS_GEN_SEGMENT},
-                                {"ways", FS_GEN_WAYS},
-                                {"schedule", FS_GEN_SCHEDULE},
-                                {"factors", FS_GEN_FACTORS},
-                                {"root", FS_GEN_ROOT}};
+static const spec_key keys[] = {{"segment", FS_GEN_SEGMENT},   {"ways", FS_GEN_WAYS},
+                                {"schedule", FS_GEN_SCHEDULE}, {"factors", FS_GEN_FACTORS},
+                                {"root", FS_GEN_ROOT},         {"channels", FS_GEN_CHANNELS},
+                                {"chunk", FS_GEN_CHUNK},       {"protocol", FS_GEN_PROTOCOL}};
 enum { KEY_COUNT = sizeof keys / sizeof keys[0] };
 
 void fs_algorithm_spec_of(fs_algorithm_spec *spec, const fs_generator *generator) {
@@ -102,6 +101,22 @@ static int parse_item(fs_algorithm_spec *spec, const char *text, char *item, fs_
       memcpy(spec->schedule, value, n + 1);
       return 0;
     case FS_GEN_FACTORS: return parse_factors(spec, text, value, err);
+    case FS_GEN_CHANNELS:
+      if (fs_parse_count(value, n, 1, FS_NCCL_MAX_CHANNELS, &number))
+        return fs_error_set(err, "%s: channels=%s: expected a whole number from 1 to %d", text,
+                            value, FS_NCCL_MAX_CHANNELS);
+      spec->channels = (int32_t)number;
+      return 0;
+    case FS_GEN_CHUNK:
+      if (fs_parse_size(value, n, &number) || number < 1)
+        return fs_error_set(err, "%s: chunk=%s: expected a size of 1B or more, such as 512KiB",
+                            text, value);
+      spec->chunk = number;
+      return 0;
+    case FS_GEN_PROTOCOL:
+      if ((spec->protocol = fs_protocol_from_name(value, (int64_t)n)) <= FS_PROTOCOL_NONE)
+        return fs_error_set(err, "%s: protocol=%s: expected LL, LL128 or Simple", text, value);
+      return 0;
     default:
       if (fs_parse_count(value, n, 0, INT32_MAX, &number))
         return fs_error_set(err, "%s: root=%s: expected a rank (a whole number from 0)", text,
@@ -146,6 +161,9 @@ void fs_algorithm_spec_apply(const fs_algorithm_spec *spec, fs_generator_options
     o->factor_count = spec->factor_count;
   }
   if (spec->has_root) o->root = spec->root;
+  if (spec->channels) o->channels = spec->channels;
+  if (spec->chunk) o->chunk = spec->chunk;
+  if (spec->protocol) o->protocol = spec->protocol;
 }
 
 /* Appends "format % value" to full[used..size). */
@@ -177,6 +195,14 @@ void fs_algorithm_spec_format(fs_algorithm_spec *spec) {
     snprintf(buffer, sizeof buffer, "%d", (int)spec->root);
     append(full, sizeof full, &used, ":root=%s", buffer);
   }
+  if (spec->channels) {
+    snprintf(buffer, sizeof buffer, "%d", (int)spec->channels);
+    append(full, sizeof full, &used, ":channels=%s", buffer);
+  }
+  if (spec->chunk)
+    append(full, sizeof full, &used, ":chunk=%s", fs_format_size(buffer, spec->chunk));
+  if (spec->protocol)
+    append(full, sizeof full, &used, ":protocol=%s", fs_protocol_name(spec->protocol));
   /* a text too long is cut to the buffer's last byte; parse refuses it */
   size_t n = strlen(full);
   if (n >= sizeof spec->text) n = sizeof spec->text - 1;
@@ -245,7 +271,7 @@ int fs_algorithm_variants(fs_collective c, fs_algorithm_spec *out, int capacity)
 }
 
 fs_collective fs_collective_from_name(const char *text) {
-  for (int c = FS_COLLECTIVE_BARRIER; c <= FS_COLLECTIVE_ALLTOALL; c++)
+  for (int c = FS_COLLECTIVE_BARRIER; c <= FS_COLLECTIVE_LAST; c++)
     if (strcmp(fs_collective_name((fs_collective)c), text) == 0) return (fs_collective)c;
   return FS_COLLECTIVE_NONE;
 }

@@ -198,6 +198,7 @@ static int copy_task(compose *c, int i, int32_t t) {
   if ((fs_task_tag(s, t) && fs_task_set_tag(c->p, to, fs_task_tag(s, t))) ||
       (fs_task_cpu(s, t) && fs_task_set_cpu(c->p, to, fs_task_cpu(s, t))) ||
       (fs_task_nic(s, t) && fs_task_set_nic(c->p, to, fs_task_nic(s, t))) ||
+      (fs_task_protocol(s, t) && fs_task_set_protocol(c->p, to, fs_task_protocol(s, t))) ||
       (fs_task_stride(s, t) && fs_task_set_stride(c->p, to, fs_task_stride(s, t))))
     return -1;
   int32_t sub = s->label ? s->label[t] : -1;

@@ -93,7 +93,8 @@ int fs_data_flow_range(fs_data_flow *flow, int32_t task, fs_flow_action action, 
 }
 
 const char *fs_collective_name(fs_collective collective) {
-  static const char *const names[] = {"none",    "barrier", "bcast",     "reduce",  "allreduce",
-                                      "scatter", "gather",  "allgather", "alltoall"};
+  static const char *const names[] = {"none",      "barrier",       "bcast",  "reduce",
+                                      "allreduce", "scatter",       "gather", "allgather",
+                                      "alltoall",  "reduce-scatter"};
   return (unsigned)collective < sizeof names / sizeof names[0] ? names[collective] : "?";
 }

@@ -23,16 +23,23 @@
 #include <stdint.h>
 
 typedef enum fs_collective {
-  FS_COLLECTIVE_NONE = 0,  /* no data semantics (pingpong, multicast): not checked */
-  FS_COLLECTIVE_BARRIER,   /* every rank's exit after every rank's entry */
-  FS_COLLECTIVE_BCAST,     /* root holds every block; all must end with them */
-  FS_COLLECTIVE_REDUCE,    /* every rank contributes to every block; root ends with the sums */
-  FS_COLLECTIVE_ALLREDUCE, /* as reduce, every rank ends with the sums */
-  FS_COLLECTIVE_SCATTER,   /* root holds blocks 0..N-1; rank r must end with block r */
-  FS_COLLECTIVE_GATHER,    /* rank r holds block r; root must end with all N */
-  FS_COLLECTIVE_ALLGATHER, /* rank r holds block r; all must end with all N */
-  FS_COLLECTIVE_ALLTOALL,  /* block s*N+d starts on rank s and must end on rank d */
+  FS_COLLECTIVE_NONE = 0,       /* no data semantics (pingpong, multicast): not checked */
+  FS_COLLECTIVE_BARRIER,        /* every rank's exit after every rank's entry */
+  FS_COLLECTIVE_BCAST,          /* root holds every block; all must end with them */
+  FS_COLLECTIVE_REDUCE,         /* every rank contributes to every block; root ends with the sums */
+  FS_COLLECTIVE_ALLREDUCE,      /* as reduce, every rank ends with the sums */
+  FS_COLLECTIVE_SCATTER,        /* root holds blocks 0..N-1; rank r must end with block r */
+  FS_COLLECTIVE_GATHER,         /* rank r holds block r; root must end with all N */
+  FS_COLLECTIVE_ALLGATHER,      /* rank r holds block r; all must end with all N */
+  FS_COLLECTIVE_ALLTOALL,       /* block s*N+d starts on rank s and must end on rank d */
+  FS_COLLECTIVE_REDUCE_SCATTER, /* every rank contributes to every block; rank r must end
+                                   with the sums of its blocks (block r) */
 } fs_collective;
+#define FS_COLLECTIVE_LAST FS_COLLECTIVE_REDUCE_SCATTER
+
+/* Scatter, gather, allgather and reduce-scatter: with blocks = m*N, rank r's
+ * block is blocks r*m .. r*m+m-1 (m = 1: block r), so that a schedule can
+ * move a rank's block in pieces. */
 
 typedef enum fs_flow_action {
   FS_FLOW_NONE = 0,     /* touches no data (a start, a sleep, a plain compute) */

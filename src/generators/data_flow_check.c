@@ -475,6 +475,10 @@ static int add_reader(checker *c, int64_t at, int32_t task, int accumulates) {
   return 0;
 }
 
+/* The rank a block of a scatter, gather, allgather or reduce-scatter
+ * belongs to (data_flow.h: m = blocks / N consecutive blocks a rank). */
+static int32_t owner(const checker *c, int32_t block) { return block / (c->blocks / c->ranks); }
+
 static void initial_data(checker *c) {
   int32_t n = c->ranks, root = c->flow->root;
   value empty = {0, 0};
@@ -488,10 +492,11 @@ static void initial_data(checker *c) {
           if (r == root) *v = single(c, root);
           break;
         case FS_COLLECTIVE_REDUCE:
-        case FS_COLLECTIVE_ALLREDUCE: *v = single(c, r); break;
+        case FS_COLLECTIVE_ALLREDUCE:
+        case FS_COLLECTIVE_REDUCE_SCATTER: *v = single(c, r); break;
         case FS_COLLECTIVE_GATHER:
         case FS_COLLECTIVE_ALLGATHER:
-          if (b == r) *v = single(c, r);
+          if (owner(c, b) == r) *v = single(c, r);
           break;
         case FS_COLLECTIVE_ALLTOALL:
           if (b / n == r) *v = single(c, r);
@@ -719,7 +724,7 @@ static const char *check_result(checker *c) {
       switch (c->flow->collective) {
         case FS_COLLECTIVE_BCAST: want = single(c, root); break;
         case FS_COLLECTIVE_SCATTER:
-          if (b != r) continue;
+          if (owner(c, b) != r) continue;
           want = single(c, root);
           break;
         case FS_COLLECTIVE_REDUCE:
@@ -727,11 +732,15 @@ static const char *check_result(checker *c) {
           want = all;
           break;
         case FS_COLLECTIVE_ALLREDUCE: want = all; break;
+        case FS_COLLECTIVE_REDUCE_SCATTER:
+          if (owner(c, b) != r) continue;
+          want = all;
+          break;
         case FS_COLLECTIVE_GATHER:
           if (r != root) continue;
-          want = single(c, b);
+          want = single(c, owner(c, b));
           break;
-        case FS_COLLECTIVE_ALLGATHER: want = single(c, b); break;
+        case FS_COLLECTIVE_ALLGATHER: want = single(c, owner(c, b)); break;
         case FS_COLLECTIVE_ALLTOALL:
           if (b % n != r) continue;
           want = single(c, b / n);
@@ -801,16 +810,20 @@ static const char *run(checker *c) {
     return fail(c, "the flow names task %d of %d", flow->tasks - 1, p->tasks);
   if (flow->root < 0 || flow->root >= p->ranks)
     return fail(c, "the flow's root %d is not a rank", flow->root);
+  int by_rank = flow->collective == FS_COLLECTIVE_SCATTER ||
+                flow->collective == FS_COLLECTIVE_GATHER ||
+                flow->collective == FS_COLLECTIVE_ALLGATHER ||
+                flow->collective == FS_COLLECTIVE_REDUCE_SCATTER;
   int64_t need_blocks = flow->collective == FS_COLLECTIVE_ALLTOALL ? (int64_t)p->ranks * p->ranks
-                        : flow->collective == FS_COLLECTIVE_SCATTER ||
-                                flow->collective == FS_COLLECTIVE_GATHER ||
-                                flow->collective == FS_COLLECTIVE_ALLGATHER
-                            ? p->ranks
-                            : 1;
+                        : by_rank                                  ? p->ranks
+                                                                   : 1;
   if (flow->collective != FS_COLLECTIVE_BARRIER && flow->blocks < need_blocks)
     return fail(c, "a %s over %d ranks needs at least %lld blocks, the flow has %d",
                 fs_collective_name(flow->collective), p->ranks, (long long)need_blocks,
                 flow->blocks);
+  if (by_rank && flow->blocks % p->ranks != 0)
+    return fail(c, "a %s over %d ranks needs a multiple of %d blocks, the flow has %d",
+                fs_collective_name(flow->collective), p->ranks, p->ranks, flow->blocks);
   c->tasks = p->tasks, c->ranks = p->ranks, c->blocks = flow->blocks;
   c->exact = p->ranks <= 64;
   size_t n = (size_t)c->tasks + 1, cells = (size_t)c->ranks * (size_t)c->blocks;

@@ -15,10 +15,11 @@
  * - a combine adds disjoint contributions (nothing is combined twice) and
  *   uses each temporary once;
  * - at the end, the buffers hold what the collective promises: all
- *   contributions (reductions), the root's data (broadcast), block b from
- *   rank b (gathers), each (source, destination) block where it belongs
- *   (alltoall); for a barrier, every rank's last tasks come after every
- *   rank's first task.
+ *   contributions (reductions; for reduce-scatter on the blocks of the
+ *   rank), the root's data (broadcast), block b from rank b (gathers; m
+ *   pieces a rank when the flow has m*N blocks), each (source, destination)
+ *   block where it belongs (alltoall); for a barrier, every rank's last
+ *   tasks come after every rank's first task.
  * Blocks of 0 bytes (an uneven split) carry no data and are not checked.
  *
  * Contributions are sets of ranks: exact bitsets up to 64 ranks, beyond

@@ -14,6 +14,8 @@
 #define GATHER FS_COLLECTIVE_GATHER
 #define ALLGATHER FS_COLLECTIVE_ALLGATHER
 #define ALLTOALL FS_COLLECTIVE_ALLTOALL
+#define REDUCE_SCATTER FS_COLLECTIVE_REDUCE_SCATTER
+#define NCCL FS_GEN_NCCL
 #define TWO FS_GEN_TWO_SIDED
 #define BAD FS_GEN_NOT_CORRECT
 
@@ -57,6 +59,10 @@ static const fs_generator generators[] = {
     {"bcast-scatter-rd-allgather",
      "two-sided binomial scatter, then recursive-doubling allgather, any N (MPICH, Open MPI)",
      fs_generate_bcast_scatter_rd_allgather, FS_GEN_ROOT, BCAST, TWO},
+    /* NCCL 2.30.7 (nccl_ring.c, nccl_tree.c): per --channels channel and --chunk chunk */
+    {"bcast-nccl-ring",
+     "NCCL ring broadcast from --root: chunks pipelined along the ring (Simple 512 KiB)",
+     fs_generate_bcast_nccl_ring, NCCL | FS_GEN_ROOT, BCAST, TWO},
     {"scatter-binomial", "two-sided binomial-tree scatter from --root as in MPICH, S-byte blocks",
      fs_generate_scatter_binomial, FS_GEN_ROOT, SCATTER, TWO},
     {"scatter-klevel", "kappa-level personalized broadcast (scatter) over the platform's levels",
@@ -93,6 +99,11 @@ static const fs_generator generators[] = {
     {"reduce-in-order-binary",
      "two-sided in-order binary-tree reduce to rank N-1, then to --root (Open MPI)",
      fs_generate_reduce_in_order_binary, FS_GEN_ROOT | FS_GEN_REDUCE_TIME, REDUCE, TWO},
+    /* NCCL 2.30.7 (nccl_ring.c, nccl_tree.c): per --channels channel and --chunk chunk */
+    {"reduce-nccl-ring",
+     "NCCL ring reduce to --root: chunks pipelined from the rank after the root, reduced on the "
+     "way",
+     fs_generate_reduce_nccl_ring, NCCL | FS_GEN_ROOT | FS_GEN_REDUCE_TIME, REDUCE, TWO},
     {"allreduce-rd",
      "allreduce by recursive doubling as in MPICH (collapse/expand off powers of 2)",
      fs_generate_allreduce_rd, FS_GEN_REDUCE_TIME, ALLREDUCE, 0},
@@ -128,6 +139,15 @@ static const fs_generator generators[] = {
      fs_generate_allreduce_reduce_bcast,
      FS_GEN_SCHEDULE | FS_GEN_SEGMENT | FS_GEN_WAYS | FS_GEN_PLATFORM | FS_GEN_REDUCE_TIME,
      ALLREDUCE, TWO},
+    /* NCCL 2.30.7 (nccl_ring.c, nccl_tree.c): per --channels channel and --chunk chunk */
+    {"allreduce-nccl-ring",
+     "NCCL ring allreduce per channel and chunk: 2(N-1) steps a loop of N chunks (--channels, "
+     "--chunk, --protocol)",
+     fs_generate_allreduce_nccl_ring, NCCL | FS_GEN_REDUCE_TIME, ALLREDUCE, TWO},
+    {"allreduce-nccl-tree",
+     "NCCL tree allreduce: double binary tree across nodes, chain within a node, reduce up then "
+     "broadcast down per chunk",
+     fs_generate_allreduce_nccl_tree, NCCL | FS_GEN_PLATFORM | FS_GEN_REDUCE_TIME, ALLREDUCE, TWO},
     {"allgather-ring", "two-sided ring allgather as in MPICH: N-1 sendrecv steps of S bytes",
      fs_generate_allgather_ring, 0, ALLGATHER, TWO},
     {"allgather-rd", "two-sided recursive-doubling allgather as in MPICH, N a power of 2",
@@ -136,6 +156,12 @@ static const fs_generator generators[] = {
      fs_generate_allgather_bruck, 0, ALLGATHER, TWO},
     {"allgather-neighbor", "two-sided neighbor-exchange allgather, N even: N/2 steps",
      fs_generate_allgather_neighbor, 0, ALLGATHER, TWO},
+    /* NCCL 2.30.7 (nccl_ring.c, nccl_tree.c): per --channels channel and --chunk chunk */
+    {"allgather-nccl-ring", "NCCL ring allgather per channel and chunk: N-1 steps a piece",
+     fs_generate_allgather_nccl_ring, NCCL, ALLGATHER, TWO},
+    {"reduce-scatter-nccl-ring",
+     "NCCL ring reduce-scatter per channel and chunk: N-1 steps a piece, a reduce after each recv",
+     fs_generate_reduce_scatter_nccl_ring, NCCL | FS_GEN_REDUCE_TIME, REDUCE_SCATTER, TWO},
     {"alltoall-pairwise", "two-sided pairwise alltoall: N-1 sendrecv steps of S bytes (shift)",
      fs_generate_alltoall_pairwise, 0, ALLTOALL, TWO},
     {"alltoall-linear", "two-sided linear alltoall: every rank posts N-1 receives and N-1 sends",
@@ -215,6 +241,8 @@ const char *fs_generator_size_meaning(fs_collective c) {
     case FS_COLLECTIVE_ALLGATHER: return "per-rank block: each rank's S bytes, all end with N*S";
     case FS_COLLECTIVE_ALLTOALL:
       return "per-pair block: each rank sends S bytes to every rank (N*S in, N*S out)";
+    case FS_COLLECTIVE_REDUCE_SCATTER:
+      return "per-rank block: every rank's N*S bytes, rank r ends with the sum of block r";
     case FS_COLLECTIVE_BARRIER: return "each barrier message (MPICH sends 0 B: --size 0)";
     default: return "each message";
   }

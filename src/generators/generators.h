@@ -19,6 +19,8 @@
 #include "generators/data_flow.h"
 #include "platform/platform.h"
 
+#define FS_NCCL_MAX_CHANNELS 64 /* NCCL's MAXCHANNELS: the limit of --channels */
+
 typedef struct fs_generator_options {
   int32_t ranks;       /* --ranks */
   int64_t size;        /* --size, bytes per message */
@@ -40,6 +42,10 @@ typedef struct fs_generator_options {
   int symmetric;   /* the caller only runs the program: a generator that can may build it
                       rank-symmetric (core/symmetric.h; allreduce-rd at a power of two ranks,
                       barrier-dissemination), never with a data flow to record */
+  /* NCCL's algorithms (the *-nccl-* generators, nccl_layout.h) */
+  int32_t channels; /* --channels: NCCL channels, each one CPU of every rank; 0 = 1 */
+  int64_t chunk;    /* --chunk: bytes per step; 0 = NCCL's for the protocol and collective */
+  int protocol;     /* --protocol: an fs_protocol; FS_PROTOCOL_NONE = Simple */
 } fs_generator_options;
 
 /* The options beyond --ranks and --size a generator reads; the CLI refuses
@@ -53,7 +59,11 @@ enum {
   FS_GEN_FACTORS = 1 << 5,
   FS_GEN_ROUNDS = 1 << 6,
   FS_GEN_REDUCE_TIME = 1 << 7, /* its reduces are computes: --reduce-time prices them */
+  FS_GEN_CHANNELS = 1 << 8,    /* NCCL's: --channels */
+  FS_GEN_CHUNK = 1 << 9,       /* NCCL's: --chunk */
+  FS_GEN_PROTOCOL = 1 << 10,   /* NCCL's: --protocol */
 };
+#define FS_GEN_NCCL (FS_GEN_CHANNELS | FS_GEN_CHUNK | FS_GEN_PROTOCOL)
 
 /* What a generator's schedule is, for `gen --list`, `gen --help` and
  * validate's default candidates (tests check them against the data flow
@@ -150,6 +160,14 @@ fs_program *fs_generate_alltoall_scattered(const fs_generator_options *options, 
 fs_program *fs_generate_alltoall_pairwise_xor(const fs_generator_options *options, fs_error *err);
 fs_program *fs_generate_gather_linear_sync(const fs_generator_options *options, fs_error *err);
 fs_program *fs_generate_scatter_linear_nb(const fs_generator_options *options, fs_error *err);
+/* NCCL 2.30.7's ring and tree algorithms, per channel and chunk (issue 21) */
+fs_program *fs_generate_allreduce_nccl_ring(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_allgather_nccl_ring(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_reduce_scatter_nccl_ring(const fs_generator_options *options,
+                                                 fs_error *err);
+fs_program *fs_generate_bcast_nccl_ring(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_reduce_nccl_ring(const fs_generator_options *options, fs_error *err);
+fs_program *fs_generate_allreduce_nccl_tree(const fs_generator_options *options, fs_error *err);
 /* issue 21: an MSCCL XML schedule (--schedule FILE.xml), lowered (msccl.c) */
 fs_program *fs_generate_msccl(const fs_generator_options *options, fs_error *err);
 

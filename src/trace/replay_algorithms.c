@@ -63,6 +63,9 @@ static int parse_algorithm(fs_lower_algorithm *table, const char *text, size_t l
   if (!g)
     return fs_error_set(err, "--algo %s=%s: no generator %s (see fennelsim gen --list)", item, name,
                         full);
+  if (strcmp(fs_collective_name(g->collective), item) != 0) /* reduce=scatter-nccl-ring */
+    return fs_error_set(err, "--algo %s=%s: %s computes %s, not %s", item, name, g->name,
+                        fs_collective_name(g->collective), item);
   fs_lower_algorithm *a = &table[which];
   *a = (fs_lower_algorithm){.generator = g};
   if (!option) return 0;

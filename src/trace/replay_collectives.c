@@ -353,7 +353,8 @@ static int copy_tasks(fs_lowering *s, embedding *e, int32_t tag_base) {
     }
     if ((fs_task_stride(sub, u) && fs_task_set_stride(p, t, fs_task_stride(sub, u))) ||
         (fs_task_cpu(sub, u) && fs_task_set_cpu(p, t, fs_task_cpu(sub, u))) ||
-        (fs_task_nic(sub, u) && fs_task_set_nic(p, t, fs_task_nic(sub, u))))
+        (fs_task_nic(sub, u) && fs_task_set_nic(p, t, fs_task_nic(sub, u))) ||
+        (fs_task_protocol(sub, u) && fs_task_set_protocol(p, t, fs_task_protocol(sub, u))))
       return -1;
   }
   return 0;

@@ -1,0 +1,95 @@
+/* nccl_layout.h: what NCCL's algorithms as generators share (nccl_ring.c,
+ * nccl_tree.c): the options --channels, --chunk and --protocol, how a
+ * vector is split across channels and cut into chunks, and a two-pass
+ * builder (count, then add) whose tasks carry their channel as CPU and tag
+ * and the protocol on every transfer.
+ *
+ * Channels (NCCL 2.30.7's ncclChannel: one CUDA block per rank with its own
+ * connections) are CPUs: channel c is CPU c of every rank, so channels run
+ * in parallel and the tasks of one channel one at a time. A channel's
+ * messages use tag c, its own FIFO between two ranks, as NCCL's per-channel
+ * connections are. Channel c takes the contiguous byte range
+ * [c*floor(B/C), ...) of floor(B/C) bytes, the last one also the remainder
+ * (NCCL deals out cells of about 32 KiB/traffic so that channels carry
+ * nearly equal traffic; equal ranges are the same up to a cell). */
+#ifndef FS_NCCL_LAYOUT_H
+#define FS_NCCL_LAYOUT_H
+
+#include "generators/generator_support.h"
+
+/* NCCL's chunk (bytes a step moves per channel) by protocol: Simple 2 MiB
+ * for ring allreduce, allgather and reduce-scatter (4 FIFO slots of
+ * 512 KiB), 512 KiB for the others; LL 32 KiB; LL128 576000 B. */
+#define FS_NCCL_SIMPLE_RING_CHUNK (2 * 1024 * 1024)
+#define FS_NCCL_SIMPLE_CHUNK (512 * 1024)
+#define FS_NCCL_LL_CHUNK (32 * 1024)
+#define FS_NCCL_LL128_CHUNK 576000
+
+/* --channels, --chunk and --protocol within their limits; 0 or -1 with err. */
+int fs_nccl_check(const char *name, const fs_generator_options *o, fs_error *err);
+
+/* The channels (--channels, default 1) and the protocol (default Simple). */
+int32_t fs_nccl_channels(const fs_generator_options *o);
+int fs_nccl_protocol(const fs_generator_options *o);
+
+/* --chunk, or NCCL's default for the protocol; `ring_simple_steps` for the
+ * collectives whose Simple chunk is 4 slots (ring allreduce, allgather,
+ * reduce-scatter). */
+int64_t fs_nccl_chunk(const fs_generator_options *o, int ring_simple_steps);
+
+/* The bytes of channel c of `channels` over a vector of `total` bytes, and
+ * where they start. */
+int64_t fs_nccl_channel_bytes(int64_t total, int32_t channels, int32_t c);
+int64_t fs_nccl_channel_offset(int64_t total, int32_t channels, int32_t c);
+
+/* ceil(bytes / (per * chunk)): the loops of a channel of `bytes` when a
+ * loop moves `per` chunks (0 for 0 bytes), without overflow. */
+int64_t fs_nccl_loops(int64_t bytes, int64_t per, int64_t chunk);
+
+/* Ring allreduce: the bytes of chunk j (0..k-1) of loop `loop` of a
+ * channel of `bytes` (full loops: `chunk` each; the last loop's rest r is
+ * cut into k chunks of q = min(chunk, roundup(ceil(r/k), 16)) bytes, the
+ * last ones shorter or empty, as NCCL's runRing rounds the chunk count). */
+int64_t fs_nccl_ring_chunk_bytes(int64_t bytes, int32_t k, int64_t chunk, int64_t loop, int32_t j);
+
+/* The bytes of piece `loop` of a channel of `bytes` cut into `chunk`-byte
+ * pieces (the last shorter). */
+int64_t fs_nccl_piece_bytes(int64_t bytes, int64_t chunk, int64_t loop);
+
+/* The builder: counts while p is NULL (ids are then the count, so
+ * dependencies are counted alike), else adds. */
+typedef struct fs_nccl_builder {
+  fs_program *p;
+  const fs_generator_options *o;
+  int64_t tasks, dependencies;
+  int protocol;
+  int failed;
+} fs_nccl_builder;
+
+/* A send or recv of `bytes` to/from peer, or a reduce of `bytes` (a
+ * compute of --reduce-time, else of size=bytes), on `channel`, doing
+ * `action` on flow block `block`; its id. */
+int32_t fs_nccl_task(fs_nccl_builder *b, fs_task_kind kind, int32_t rank, int32_t peer,
+                     int32_t channel, int64_t bytes, fs_flow_action action, int32_t block,
+                     int32_t label);
+
+/* task waits for `on` to end; nothing when on < 0. */
+void fs_nccl_depend(fs_nccl_builder *b, int32_t task, int32_t on);
+
+/* A new label (nothing while counting). */
+int32_t fs_nccl_label(fs_nccl_builder *b, const char *prefix, int32_t number);
+
+/* Runs build(b, state) twice, counting then adding, after refusing a
+ * program of more than FS_MAX_TASKS tasks (`estimate`, saturated); the
+ * finished program or NULL with err set. begin_flow declares the data flow
+ * (called before the adding pass when o->flow is set). */
+fs_program *fs_nccl_generate(const char *name, const fs_generator_options *o, int64_t estimate,
+                             void (*build)(fs_nccl_builder *b, void *state),
+                             int (*begin_flow)(const fs_generator_options *o, void *state),
+                             void *state, fs_error *err);
+
+/* a * b and a + b saturated at INT64_MAX (task estimates). */
+int64_t fs_nccl_mul(int64_t a, int64_t b);
+int64_t fs_nccl_add(int64_t a, int64_t b);
+
+#endif

@@ -1,0 +1,253 @@
+/* nccl_ring.c: NCCL 2.30.7's ring collectives as generators (`gen
+ * allreduce-nccl-ring`, allgather-, reduce-scatter-, bcast- and
+ * reduce-nccl-ring), laid out per channel and chunk as its kernels run
+ * them (NCCL's device/{all_reduce,all_gather,reduce_scatter,broadcast,
+ * reduce}.h, runRing). Ring order is rank order: position i is rank i.
+ *
+ * Allreduce: each channel's range (nccl_layout.h) is processed in loops of
+ * k chunks (k = ranks) of at most --chunk bytes. In a loop, at step s
+ * (0 <= s <= 2k-3) position i sends chunk (i-1-s) mod k to i+1 and
+ * receives chunk (i-2-s) mod k from i-1; after each receive of steps
+ * 0..k-2 (the reduce-scatter half) it reduces the chunk with its own (a
+ * compute of the chunk's bytes) before forwarding it at step s+1. Position
+ * i's tasks per loop and step: recv s, send s, [reduce s]: 2(k-1) sends,
+ * 2(k-1) recvs, k-1 reduces.
+ * Allgather (k-1 steps, the blocks by rank, --size S per rank): at step s
+ * position i sends rank (i-s)'s piece and receives rank (i-1-s)'s, no
+ * reduce. Reduce-scatter (k-1 steps, S per rank): at step s position i
+ * sends its partial of rank (i-1-s)'s block and receives rank (i-2-s)'s,
+ * reducing after every receive (the last one is its own block). For these
+ * two a channel's range lies within each rank's block and a loop moves one
+ * piece of at most --chunk bytes of each rank's block.
+ *
+ * Broadcast and reduce (--root R): the channel's range in pieces of at most
+ * --chunk bytes (Simple: 512 KiB) flows along the ring, pipelined over the
+ * pieces: broadcast from the root to the rank before it (the root sends,
+ * the others receive, then forward); reduce from the rank after the root
+ * (it sends, the others receive, reduce, forward; the root receives and
+ * reduces last).
+ *
+ * Within a channel a rank's ring steps run in order, the loops too, as a
+ * channel's thread block executes them: a step's recv and send both wait
+ * for the end of the rank's previous step on that channel (its reduce, or
+ * its recv and send), as a sendrecv: NCCL's receive buffers are always
+ * posted, so a rendezvous send never waits for its receiver's own send.
+ * Broadcast and reduce: a rank's sends form one chain (each also after the
+ * piece it forwards arrived, or was reduced), its receives another. NCCL's
+ * finer pipelining of slices within a step is not modelled. Messages are tagged
+ * with their channel; a reduce is a compute of its chunk's bytes (or
+ * --reduce-time). Labels step<s+1> (ring steps) and hop<h+1> (broadcast
+ * and reduce: the message from ring position h to h+1, positions counted
+ * from where the data starts). */
+#include <stdlib.h>
+
+#include "generators/nccl_layout.h"
+
+typedef struct ring {
+  fs_collective collective; /* ALLREDUCE, ALLGATHER, REDUCE_SCATTER, BCAST or REDUCE */
+  int32_t k, channels, root;
+  int64_t total; /* bytes split across channels: the vector, or one rank's block */
+  int64_t chunk;
+  int64_t first[FS_NCCL_MAX_CHANNELS + 1]; /* pieces (loops) before each channel */
+  int32_t *labels;                         /* adding pass: the step labels */
+} ring;
+
+static int32_t modulo(int64_t a, int32_t n) { return (int32_t)(((a % n) + n) % n); }
+
+static int rooted(fs_collective c) { return c == FS_COLLECTIVE_BCAST || c == FS_COLLECTIVE_REDUCE; }
+
+/* Allgather and reduce-scatter: --size is a rank's block. */
+static int by_rank(fs_collective c) {
+  return c == FS_COLLECTIVE_ALLGATHER || c == FS_COLLECTIVE_REDUCE_SCATTER;
+}
+
+/* Flow blocks a piece (loop) holds: k chunks, or one piece of each rank's
+ * block, or (broadcast, reduce) the piece. */
+static int32_t blocks_per_piece(const ring *g) { return rooted(g->collective) ? 1 : g->k; }
+
+static int64_t channel_bytes(const ring *g, int32_t c) {
+  return fs_nccl_channel_bytes(g->total, g->channels, c);
+}
+
+/* A loop of allreduce moves k chunks; the others one piece. */
+static int64_t chunks_per_loop(const ring *g) {
+  return g->collective == FS_COLLECTIVE_ALLREDUCE ? g->k : 1;
+}
+
+static int32_t ring_steps(const ring *g) {
+  return g->collective == FS_COLLECTIVE_ALLREDUCE ? 2 * (g->k - 1) : g->k - 1;
+}
+
+/* Tasks of one rank in one loop. */
+static int64_t tasks_per_loop(const ring *g) {
+  switch (g->collective) {
+    case FS_COLLECTIVE_ALLREDUCE: return 5 * ((int64_t)g->k - 1);
+    case FS_COLLECTIVE_ALLGATHER: return 2 * ((int64_t)g->k - 1);
+    case FS_COLLECTIVE_REDUCE_SCATTER: return 3 * ((int64_t)g->k - 1);
+    case FS_COLLECTIVE_BCAST: return 2; /* at most: a recv and a send */
+    default: return 3;                  /* reduce: recv, reduce, send */
+  }
+}
+
+/* Counts the loops of every channel into g->first; the task estimate. */
+static int64_t lay_out(ring *g) {
+  g->first[0] = 0;
+  for (int32_t c = 0; c < g->channels; c++)
+    g->first[c + 1] =
+        fs_nccl_add(g->first[c], fs_nccl_loops(channel_bytes(g, c), chunks_per_loop(g), g->chunk));
+  return g->k < 2 ? 0 : fs_nccl_mul(fs_nccl_mul(g->first[g->channels], g->k), tasks_per_loop(g));
+}
+
+/* Flow block of chunk x (a chunk of allreduce, else a rank's block) of
+ * piece `piece`. */
+static int32_t block_of(const ring *g, int64_t piece, int32_t x) {
+  if (g->collective == FS_COLLECTIVE_ALLREDUCE) return (int32_t)(piece * g->k + x);
+  if (by_rank(g->collective)) return (int32_t)(x * g->first[g->channels] + piece);
+  return (int32_t)piece;
+}
+
+static int64_t bytes_of(const ring *g, int32_t c, int64_t loop, int32_t x) {
+  if (g->collective == FS_COLLECTIVE_ALLREDUCE)
+    return fs_nccl_ring_chunk_bytes(channel_bytes(g, c), g->k, g->chunk, loop, x);
+  return fs_nccl_piece_bytes(channel_bytes(g, c), g->chunk, loop);
+}
+
+/* What a rank's next task on the channel waits for: slot[2r] and
+ * slot[2r+1] (-1: nothing). */
+static void depend_on(fs_nccl_builder *b, int32_t t, const int32_t *slot, int32_t r) {
+  fs_nccl_depend(b, t, slot[2 * r]);
+  fs_nccl_depend(b, t, slot[2 * r + 1]);
+}
+
+/* Position i's ring step s of loop `loop` on channel c, as a sendrecv
+ * (NCCL's receive buffers are always there: a receive is never posted
+ * after the send of its step): the recv of step s (chunk i-1-offset-s from
+ * i-1) and the send of step s (chunk i-offset-s to i+1, what step s-1
+ * received), both after the rank's step s-1; in the reduce half, the
+ * reduce of the received chunk after both. */
+static void ring_step(fs_nccl_builder *b, const ring *g, int32_t *slot, int32_t c, int64_t loop,
+                      int32_t s, int32_t i) {
+  int32_t k = g->k, offset = g->collective == FS_COLLECTIVE_ALLGATHER ? 0 : 1;
+  int reduce = g->collective != FS_COLLECTIVE_ALLGATHER && s < k - 1;
+  int64_t piece = g->first[c] + loop;
+  int32_t in = modulo((int64_t)i - 1 - offset - s, k), out = modulo((int64_t)i - offset - s, k);
+  int32_t label = g->labels ? g->labels[s] : 0;
+  int64_t bytes = bytes_of(g, c, loop, in);
+  int32_t recv = fs_nccl_task(b, FS_RECV, i, modulo(i - 1, k), c, bytes,
+                              reduce ? FS_FLOW_TEMP : FS_FLOW_WRITE, block_of(g, piece, in), label);
+  int32_t send = fs_nccl_task(b, FS_SEND, i, modulo(i + 1, k), c, bytes_of(g, c, loop, out),
+                              FS_FLOW_READ, block_of(g, piece, out), label);
+  depend_on(b, recv, slot, i);
+  depend_on(b, send, slot, i);
+  slot[2 * i] = recv, slot[2 * i + 1] = send;
+  if (!reduce) return;
+  int32_t sum =
+      fs_nccl_task(b, FS_COMPUTE, i, -1, c, bytes, FS_FLOW_COMBINE, block_of(g, piece, in), label);
+  fs_nccl_depend(b, sum, recv);
+  fs_nccl_depend(b, sum, send);
+  slot[2 * i] = sum, slot[2 * i + 1] = -1;
+}
+
+/* Hop h of piece `loop` on channel c: ring position h (counted from where
+ * the data starts) sends to h+1, which receives (and reduces). A rank's
+ * slot[2r] is its last receive (or reduce), slot[2r+1] its last send: a
+ * send waits for both (the piece it forwards, the channel's previous
+ * send), a receive for the previous receive only (always posted). */
+static void chain_hop(fs_nccl_builder *b, const ring *g, int32_t *slot, int32_t c, int64_t loop,
+                      int32_t h) {
+  int32_t k = g->k, start = g->collective == FS_COLLECTIVE_BCAST ? g->root : g->root + 1;
+  int32_t from = modulo((int64_t)start + h, k), to = modulo((int64_t)start + h + 1, k);
+  int32_t block = block_of(g, g->first[c] + loop, 0), label = g->labels ? g->labels[h] : 0;
+  int64_t bytes = bytes_of(g, c, loop, 0);
+  int reduce = g->collective == FS_COLLECTIVE_REDUCE;
+  int32_t send = fs_nccl_task(b, FS_SEND, from, to, c, bytes, FS_FLOW_READ, block, label);
+  depend_on(b, send, slot, from);
+  slot[2 * from + 1] = send;
+  int32_t recv = fs_nccl_task(b, FS_RECV, to, from, c, bytes, reduce ? FS_FLOW_TEMP : FS_FLOW_WRITE,
+                              block, label);
+  fs_nccl_depend(b, recv, slot[2 * to]);
+  slot[2 * to] = recv;
+  if (!reduce) return;
+  int32_t sum = fs_nccl_task(b, FS_COMPUTE, to, -1, c, bytes, FS_FLOW_COMBINE, block, label);
+  fs_nccl_depend(b, sum, recv);
+  slot[2 * to] = sum;
+}
+
+static void build(fs_nccl_builder *b, void *state) {
+  ring *g = state;
+  int32_t k = g->k;
+  if (k < 2) return;
+  int chain = rooted(g->collective);
+  int32_t steps = chain ? k - 1 : ring_steps(g);
+  int32_t *slot = malloc(2 * (size_t)k * sizeof *slot);
+  g->labels = b->p ? malloc((size_t)steps * sizeof *g->labels) : NULL;
+  if (!slot || (b->p && !g->labels)) {
+    b->failed = 1;
+  } else if (b->p) {
+    for (int32_t s = 0; s < steps; s++)
+      g->labels[s] = fs_nccl_label(b, chain ? "hop" : "step", s + 1);
+  }
+  for (int32_t c = 0; c < g->channels && !b->failed; c++) {
+    for (int32_t r = 0; r < 2 * k; r++) slot[r] = -1;
+    for (int64_t loop = 0; loop < g->first[c + 1] - g->first[c] && !b->failed; loop++)
+      for (int32_t s = 0; s < steps; s++) /* hops 0..k-2, or ring steps */
+        if (chain)
+          chain_hop(b, g, slot, c, loop, s);
+        else
+          for (int32_t i = 0; i < k; i++) ring_step(b, g, slot, c, loop, s, i);
+  }
+  free(slot);
+  free(g->labels);
+  g->labels = NULL;
+}
+
+/* The flow: every chunk (or piece of a rank's block) a block of its bytes. */
+static int begin_flow(const fs_generator_options *o, void *state) {
+  const ring *g = state;
+  int64_t pieces = g->first[g->channels];
+  int32_t root = rooted(g->collective) ? g->root : 0;
+  if (g->k < 2 || pieces == 0) /* no tasks: one block, or one a rank */
+    return fs_data_flow_begin(o->flow, g->collective, root, by_rank(g->collective) ? g->k : 1,
+                              by_rank(g->collective) ? g->total * g->k : g->total);
+  int64_t blocks = pieces * blocks_per_piece(g); /* < the tasks: fits */
+  if (fs_data_flow_begin(o->flow, g->collective, root, (int32_t)blocks, 0)) return -1;
+  for (int32_t c = 0; c < g->channels; c++)
+    for (int64_t loop = 0; loop < g->first[c + 1] - g->first[c]; loop++)
+      for (int32_t x = 0; x < blocks_per_piece(g); x++)
+        o->flow->block_size[block_of(g, g->first[c] + loop, x)] = bytes_of(g, c, loop, x);
+  return 0;
+}
+
+static fs_program *generate(const char *name, fs_collective collective,
+                            const fs_generator_options *o, fs_error *err) {
+  if (fs_gen_check_common(name, o, err) || fs_nccl_check(name, o, err)) return NULL;
+  int reduces = collective != FS_COLLECTIVE_ALLGATHER && collective != FS_COLLECTIVE_BCAST;
+  if (!reduces && fs_gen_refuse_reduce_time(name, o, "it has no reduction", err)) return NULL;
+  if (rooted(collective) ? fs_gen_check_root(name, o, err) : fs_gen_refuse_root(name, o, err))
+    return NULL;
+  if (by_rank(collective) && fs_gen_check_blocks(name, o, err)) return NULL;
+  ring g = {collective, o->ranks, fs_nccl_channels(o), o->root, o->size, 0, {0}, NULL};
+  g.chunk = fs_nccl_chunk(o, !rooted(collective));
+  int64_t estimate = lay_out(&g);
+  return fs_nccl_generate(name, o, estimate, build, begin_flow, &g, err);
+}
+
+fs_program *fs_generate_allreduce_nccl_ring(const fs_generator_options *o, fs_error *err) {
+  return generate("allreduce-nccl-ring", FS_COLLECTIVE_ALLREDUCE, o, err);
+}
+
+fs_program *fs_generate_allgather_nccl_ring(const fs_generator_options *o, fs_error *err) {
+  return generate("allgather-nccl-ring", FS_COLLECTIVE_ALLGATHER, o, err);
+}
+
+fs_program *fs_generate_reduce_scatter_nccl_ring(const fs_generator_options *o, fs_error *err) {
+  return generate("reduce-scatter-nccl-ring", FS_COLLECTIVE_REDUCE_SCATTER, o, err);
+}
+
+fs_program *fs_generate_bcast_nccl_ring(const fs_generator_options *o, fs_error *err) {
+  return generate("bcast-nccl-ring", FS_COLLECTIVE_BCAST, o, err);
+}
+
+fs_program *fs_generate_reduce_nccl_ring(const fs_generator_options *o, fs_error *err) {
+  return generate("reduce-nccl-ring", FS_COLLECTIVE_REDUCE, o, err);
+}
