@@ -246,18 +246,19 @@ static fs_program *generate(sweep_worker *w, const sweep_job *j, fs_data_flow *f
                             .symmetric = !g->check}; /* only run: templates where they fit */
   fs_algorithm_spec_apply(spec, &o);
   fs_program *p = spec->generator->generate(&o, err);
-  fs_platform_free(platform);
   picked[0] = 0;
   fs_mpi_choice choice;
   if (p && (spec->generator->traits & FS_GEN_SELECTOR)) {
-    o.platform = NULL; /* freed; the pick reads ranks, size, element and root */
+    /* the pick reads ranks, size, element, root and (NCCL's) the nodes */
     if (fs_mpi_select_options(spec->generator, &o, &choice, err)) {
       fs_program_free(p);
+      fs_platform_free(platform);
       *failed = 1;
       return NULL;
     }
     memcpy(picked, choice.spec.text, strlen(choice.spec.text) + 1); /* the same size */
   }
+  fs_platform_free(platform);
   *failed = p == NULL;
   return p;
 }
