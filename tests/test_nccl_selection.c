@@ -158,6 +158,18 @@ START_TEST(refusals) {
 }
 END_TEST
 
+/* sweep --report nccl-tests takes an MSCCL schedule's collective from its
+ * file (coll="allreduce": redop sum, root -1, size = --size, count = size
+ * / 4 floats), and finds the file like other data files. */
+START_TEST(report_reads_the_schedule_collective) {
+  ck_assert_msg(fennelsim("sweep msccl:schedule=%s/schedules/msccl-allreduce-ring-8.xml "
+                          "--ranks 8 --size 1MiB --model nccl --report nccl-tests",
+                          FENNELSIM_SOURCE_ROOT) == 0,
+                "%s", err);
+  fs_test_contains(out, "     1048576        262144     float     sum      -1 ");
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("nccl_selection");
   TCase *t = tcase_create("selection");
@@ -168,6 +180,7 @@ static Suite *suite(void) {
   tcase_add_test(t, selectors_are_registered);
   tcase_add_test(t, sweep_names_the_pick);
   tcase_add_test(t, refusals);
+  tcase_add_test(t, report_reads_the_schedule_collective);
   suite_add_tcase(s, t);
   return s;
 }

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "formats/msccl_reader.h"
+
 static const struct {
   const char *name;
   int bytes;
@@ -42,6 +44,29 @@ static int view_of(fs_collective c, nccl_view *v) {
   }
 }
 
+/* What an algorithm computes: its generator's collective, or for a
+ * schedule file (msccl:schedule=PATH) the coll= of the file (NONE when it
+ * cannot be read: the sweep then reports why). */
+static fs_collective collective_of(const fs_algorithm_spec *spec) {
+  if (!(spec->generator->traits & FS_GEN_FILE) || !spec->schedule[0])
+    return spec->generator->collective;
+  fs_error why;
+  fs_msccl *m = fs_msccl_read(spec->schedule, &why);
+  if (!m) return FS_COLLECTIVE_NONE;
+  static const fs_collective of[FS_MSCCL_COLLS] = {[FS_MSCCL_ALLREDUCE] = FS_COLLECTIVE_ALLREDUCE,
+                                                   [FS_MSCCL_ALLGATHER] = FS_COLLECTIVE_ALLGATHER,
+                                                   [FS_MSCCL_REDUCESCATTER] =
+                                                       FS_COLLECTIVE_REDUCE_SCATTER,
+                                                   [FS_MSCCL_BROADCAST] = FS_COLLECTIVE_BCAST,
+                                                   [FS_MSCCL_REDUCE] = FS_COLLECTIVE_REDUCE,
+                                                   [FS_MSCCL_ALLTOALL] = FS_COLLECTIVE_ALLTOALL,
+                                                   [FS_MSCCL_GATHER] = FS_COLLECTIVE_GATHER,
+                                                   [FS_MSCCL_SCATTER] = FS_COLLECTIVE_SCATTER};
+  fs_collective c = m->coll < FS_MSCCL_COLLS ? of[m->coll] : FS_COLLECTIVE_NONE;
+  fs_msccl_free(m);
+  return c;
+}
+
 /* nccl-tests' busbw / algbw for collective c on k ranks, as its GetBw
  * computes it. */
 static double bus_factor(fs_collective c, int32_t k) {
@@ -54,7 +79,7 @@ int fs_nccl_tests_check(const fs_sweep_grid *g, const char *type, int element_by
                         fs_error *err) {
   for (int a = 0; a < g->algorithm_count; a++) {
     nccl_view v;
-    fs_collective c = g->algorithms[a].generator->collective;
+    fs_collective c = collective_of(&g->algorithms[a]);
     if (view_of(c, &v))
       return fs_error_set(err,
                           "--report nccl-tests: %s computes %s, which has no bus bandwidth "
@@ -115,7 +140,7 @@ static void row(fs_output *out, const table *t, int64_t i, double *sum, int64_t 
   const fs_sweep_cell *c = &t->r->cells[i];
   const fs_sweep_grid *g = t->g;
   const fs_algorithm_spec *spec = &g->algorithms[c->algorithm];
-  fs_collective kind = spec->generator->collective;
+  fs_collective kind = collective_of(spec);
   nccl_view v = {0, 0, "none"};
   view_of(kind, &v); /* the grid passed fs_nccl_tests_check */
   int32_t k = g->ranks[c->ranks];
