@@ -118,8 +118,8 @@ int fs_nccl_select(fs_collective c, const fs_generator_options *o, char *spec, s
   const char *generator = d.algorithm == FS_NCCL_TREE ? t.tree : t.ring;
   snprintf(spec, spec_size, "%s:channels=%d:protocol=%s", generator, d.channels,
            fs_protocol_name(d.protocol));
-  snprintf(algorithm, algorithm_size, "%s/%s on %d channels", fs_nccl_algorithm_name(d.algorithm),
-           fs_protocol_name(d.protocol), d.channels);
+  snprintf(algorithm, algorithm_size, "%s/%s on %d channel%s", fs_nccl_algorithm_name(d.algorithm),
+           fs_protocol_name(d.protocol), d.channels, d.channels == 1 ? "" : "s");
   snprintf(rule, rule_size, "%d ranks on %d node%s, nBytes %lld: %s", call.ranks, call.nodes,
            call.nodes == 1 ? "" : "s", (long long)call.bytes, d.rule);
   fs_nccl_estimates_text(&d, detail, detail_size);
