@@ -170,6 +170,19 @@ START_TEST(report_reads_the_schedule_collective) {
 }
 END_TEST
 
+/* --algo allreduce=nccl in a replay (traces/sweep3d-2x2: 4 ranks, one
+ * element a call): no platform, so each rank is a node (N = 4, ppn = 1,
+ * NET hops take the Tree row). Tree/LL: 6.8 + 2 (0 + log2 4 * 5.0) = 26.8
+ * us; Ring/LL: 6.6 + 6 steps x 5.0 = 36.6 us; LL128 and Simple only add.
+ * A few bytes < 1 x 512 threads x 8 B: one channel. */
+START_TEST(replay_takes_allreduce_nccl) {
+  ck_assert_msg(fennelsim("run %s/traces/sweep3d-2x2 --model hockney --algo allreduce=nccl",
+                          FENNELSIM_SOURCE_ROOT) == 0,
+                "%s", err);
+  fs_test_contains(out, "allreduce=allreduce-nccl(allreduce-nccl-tree:channels=1:protocol=LL)");
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("nccl_selection");
   TCase *t = tcase_create("selection");
@@ -181,6 +194,7 @@ static Suite *suite(void) {
   tcase_add_test(t, sweep_names_the_pick);
   tcase_add_test(t, refusals);
   tcase_add_test(t, report_reads_the_schedule_collective);
+  tcase_add_test(t, replay_takes_allreduce_nccl);
   suite_add_tcase(s, t);
   return s;
 }
