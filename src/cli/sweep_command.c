@@ -67,8 +67,9 @@ typedef struct sweep_options {
   const char **names; /* the ALGO arguments */
   int name_count;
   const char *ranks_text, *sizes_text, *compute, *format, *output, *plot, *rank_by_text;
-  const char *report, *datatype; /* --report nccl-tests, its --datatype */
-  int element;                   /* the datatype's bytes */
+  const char *report, *datatype;                    /* --report nccl-tests, its --datatype */
+  fs_collective report_kinds[SWEEP_ALGORITHMS_MAX]; /* what each algorithm computes */
+  int element;                                      /* the datatype's bytes */
   const char *model_texts[SWEEP_MODELS_MAX];
   int model_count;
   fs_parameters global; /* --param */
@@ -469,7 +470,7 @@ static int write_outputs(const sweep_options *o, const fs_sweep_grid *g, const f
   fs_output *out = fs_output_open(o->output ? o->output : "-", err);
   if (!out) return -1;
   if (o->report)
-    fs_nccl_tests_write(out, g, r, o->datatype, o->element, by);
+    fs_nccl_tests_write(out, g, r, o->datatype, o->element, by, o->report_kinds);
   else if (fs_sweep_report_write(out, g, r, &report)) {
     fs_output_abort(out);
     return fs_error_set(err, "%s: out of memory", o->output ? o->output : "stdout");
@@ -515,7 +516,7 @@ static int build_grid(sweep_options *o, sweep_setup *s, fs_sweep_grid *g, fs_err
                        .check = o->check,
                        .threads = (int)o->threads,
                        .progress = isatty(2)};
-  return o->report ? fs_nccl_tests_check(g, o->datatype, o->element, err) : 0;
+  return o->report ? fs_nccl_tests_check(g, o->datatype, o->element, o->report_kinds, err) : 0;
 }
 
 int fs_command_sweep(int argc, char **argv) {

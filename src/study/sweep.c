@@ -200,8 +200,8 @@ static int simulate(sweep_worker *w, const sweep_job *j, int m, const fs_program
     if (g->noise && fs_engine_set_noise(engine, g->noise, g->base_seed + (uint64_t)i, err))
       goto done;
     int run = fs_engine_run(engine, err);
-    if (run == FS_RUN_REJECTED) {
-      status = 1;
+    if (run == FS_RUN_REJECTED) { /* a model that runs out of memory preparing refuses too */
+      status = fs_error_is_out_of_memory(err) ? -1 : 1;
       goto done;
     }
     if (run == FS_RUN_DEADLOCK && !err->message[0])
