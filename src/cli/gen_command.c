@@ -462,11 +462,12 @@ int fs_command_gen(int argc, char **argv) {
     if (status == FS_EXIT_OK && format == FORMAT_GOAL) note_protocols_dropped(program, "gen");
   }
 done:
-  if (status == FS_EXIT_OK && selected) /* what the library picked, once it is written */
+  if (status == FS_EXIT_OK && selected) { /* what the library picked, once it is written */
     fprintf(stderr, "fennelsim gen: %s: %s picks %s [%s]: %s\n", generator->name,
-            fs_mpi_library_version(
-                (fs_mpi_library)fs_mpi_library_find(strrchr(generator->name, '-') + 1)),
-            choice.algorithm, choice.rule, choice.spec.text);
+            fs_mpi_selector_version(generator), choice.algorithm, choice.rule, choice.spec.text);
+    if (choice.detail[0]) /* what the alternatives would cost, by the same rules */
+      fprintf(stderr, "fennelsim gen: %s: predicted: %s\n", generator->name, choice.detail);
+  }
   if (status != FS_EXIT_OK) status = fs_exit_status_for(&err, status);
   if (status != FS_EXIT_OK) fprintf(stderr, "fennelsim gen: %s\n", err.message);
   fs_program_free(program);

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "formats/msccl_reader.h"
+
 static const struct {
   const char *name;
   int bytes;
@@ -42,6 +44,28 @@ static int view_of(fs_collective c, nccl_view *v) {
   }
 }
 
+/* What an algorithm computes: its generator's collective, or for a
+ * schedule file (msccl:schedule=PATH) the coll= of the file. 0, or -1
+ * with err (the file cannot be read). */
+static int collective_of(const fs_algorithm_spec *spec, fs_collective *kind, fs_error *err) {
+  *kind = spec->generator->collective;
+  if (!(spec->generator->traits & FS_GEN_FILE) || !spec->schedule[0]) return 0;
+  fs_msccl *m = fs_msccl_read(spec->schedule, err);
+  if (!m) return -1;
+  static const fs_collective of[FS_MSCCL_COLLS] = {[FS_MSCCL_ALLREDUCE] = FS_COLLECTIVE_ALLREDUCE,
+                                                   [FS_MSCCL_ALLGATHER] = FS_COLLECTIVE_ALLGATHER,
+                                                   [FS_MSCCL_REDUCESCATTER] =
+                                                       FS_COLLECTIVE_REDUCE_SCATTER,
+                                                   [FS_MSCCL_BROADCAST] = FS_COLLECTIVE_BCAST,
+                                                   [FS_MSCCL_REDUCE] = FS_COLLECTIVE_REDUCE,
+                                                   [FS_MSCCL_ALLTOALL] = FS_COLLECTIVE_ALLTOALL,
+                                                   [FS_MSCCL_GATHER] = FS_COLLECTIVE_GATHER,
+                                                   [FS_MSCCL_SCATTER] = FS_COLLECTIVE_SCATTER};
+  *kind = m->coll < FS_MSCCL_COLLS ? of[m->coll] : FS_COLLECTIVE_NONE;
+  fs_msccl_free(m);
+  return 0;
+}
+
 /* nccl-tests' busbw / algbw for collective c on k ranks, as its GetBw
  * computes it. */
 static double bus_factor(fs_collective c, int32_t k) {
@@ -51,10 +75,11 @@ static double bus_factor(fs_collective c, int32_t k) {
 }
 
 int fs_nccl_tests_check(const fs_sweep_grid *g, const char *type, int element_bytes,
-                        fs_error *err) {
+                        fs_collective *kinds, fs_error *err) {
   for (int a = 0; a < g->algorithm_count; a++) {
     nccl_view v;
-    fs_collective c = g->algorithms[a].generator->collective;
+    if (collective_of(&g->algorithms[a], &kinds[a], err)) return -1;
+    fs_collective c = kinds[a];
     if (view_of(c, &v))
       return fs_error_set(err,
                           "--report nccl-tests: %s computes %s, which has no bus bandwidth "
@@ -86,6 +111,7 @@ typedef struct table {
   int element;
   fs_best_rank_by rank_by;
   int64_t seeds;
+  const fs_collective *kinds; /* per algorithm, from fs_nccl_tests_check */
 } table;
 
 static void header(fs_output *out, const table *t, int32_t a, int32_t k, int32_t m, int32_t p) {
@@ -115,7 +141,7 @@ static void row(fs_output *out, const table *t, int64_t i, double *sum, int64_t 
   const fs_sweep_cell *c = &t->r->cells[i];
   const fs_sweep_grid *g = t->g;
   const fs_algorithm_spec *spec = &g->algorithms[c->algorithm];
-  fs_collective kind = spec->generator->collective;
+  fs_collective kind = t->kinds[c->algorithm];
   nccl_view v = {0, 0, "none"};
   view_of(kind, &v); /* the grid passed fs_nccl_tests_check */
   int32_t k = g->ranks[c->ranks];
@@ -154,8 +180,9 @@ static void one_table(fs_output *out, const table *t, int32_t a, int32_t k, int3
 }
 
 void fs_nccl_tests_write(fs_output *out, const fs_sweep_grid *g, const fs_sweep_results *r,
-                         const char *type, int element_bytes, fs_best_rank_by rank_by) {
-  table t = {g, r, type, element_bytes, rank_by, g->seeds > 1 ? g->seeds : 1};
+                         const char *type, int element_bytes, fs_best_rank_by rank_by,
+                         const fs_collective *kinds) {
+  table t = {g, r, type, element_bytes, rank_by, g->seeds > 1 ? g->seeds : 1, kinds};
   int32_t platforms = g->platform_count > 0 ? g->platform_count : 1;
   for (int32_t p = 0; p < platforms; p++)
     for (int32_t m = 0; m < g->model_count; m++)

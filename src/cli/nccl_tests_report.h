@@ -27,16 +27,21 @@ int fs_nccl_tests_type_bytes(const char *name);
 
 /* Refuses a grid the report cannot show (exit 2): a collective without a
  * bus bandwidth factor (barrier, pingpong), a size that is not a whole
- * number of element_bytes elements. 0, or -1 with err set. */
-int fs_nccl_tests_check(const fs_sweep_grid *g, const char *type, int element_bytes, fs_error *err);
+ * number of element_bytes elements, an MSCCL file that cannot be read.
+ * Fills kinds[a] (g->algorithm_count entries) with what algorithm a
+ * computes. 0, or -1 with err set. */
+int fs_nccl_tests_check(const fs_sweep_grid *g, const char *type, int element_bytes,
+                        fs_collective *kinds, fs_error *err);
 
 /* nccl-tests' number formatter: value in `width` characters as %.2f, else
  * %.1f, else %.0f, else %.1e (width >= 7) or %.0e, cut to width. */
 void fs_nccl_tests_number(char *text, double value, int width);
 
-/* Writes the tables (the grid passed fs_nccl_tests_check); a failed write
+/* Writes the tables (the grid passed fs_nccl_tests_check, which filled
+ * kinds: what each algorithm computes, an MSCCL file's coll=); a failed write
  * is kept by out and reported by fs_output_commit. */
 void fs_nccl_tests_write(fs_output *out, const fs_sweep_grid *g, const fs_sweep_results *r,
-                         const char *type, int element_bytes, fs_best_rank_by rank_by);
+                         const char *type, int element_bytes, fs_best_rank_by rank_by,
+                         const fs_collective *kinds);
 
 #endif

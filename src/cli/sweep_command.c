@@ -67,8 +67,9 @@ typedef struct sweep_options {
   const char **names; /* the ALGO arguments */
   int name_count;
   const char *ranks_text, *sizes_text, *compute, *format, *output, *plot, *rank_by_text;
-  const char *report, *datatype; /* --report nccl-tests, its --datatype */
-  int element;                   /* the datatype's bytes */
+  const char *report, *datatype;                    /* --report nccl-tests, its --datatype */
+  fs_collective report_kinds[SWEEP_ALGORITHMS_MAX]; /* what each algorithm computes */
+  int element;                                      /* the datatype's bytes */
   const char *model_texts[SWEEP_MODELS_MAX];
   int model_count;
   fs_parameters global; /* --param */
@@ -391,6 +392,23 @@ static void platform_label(fs_sweep_platform *p) {
              p->nodes ? "nodes" : "cores", p->mapping);
 }
 
+/* The schedule files of msccl:schedule=PATH, looked up like other data
+ * files (the working directory, then the data roots); the label keeps the
+ * name as typed. */
+static int find_schedules(sweep_setup *s, fs_error *err) {
+  for (int a = 0; a < s->algorithm_count; a++) {
+    fs_algorithm_spec *spec = &s->algorithms[a];
+    if (!(spec->generator->traits & FS_GEN_FILE) || !spec->schedule[0]) continue;
+    const char *path = spec->schedule;
+    if (fs_cli_data_find(&s->data, &path, err)) return -1;
+    if (strlen(path) >= sizeof spec->schedule)
+      return fs_error_set(err, "%s: the schedule is found at %s, longer than %zu bytes", spec->text,
+                          path, sizeof spec->schedule - 1);
+    memmove(spec->schedule, path, strlen(path) + 1);
+  }
+  return 0;
+}
+
 static int build_platforms(sweep_options *o, sweep_setup *s, fs_error *err) {
   fs_platform_text *t = &o->platform;
   if (!fs_platform_text_given(t) && !o->mappings) return 0;
@@ -452,7 +470,7 @@ static int write_outputs(const sweep_options *o, const fs_sweep_grid *g, const f
   fs_output *out = fs_output_open(o->output ? o->output : "-", err);
   if (!out) return -1;
   if (o->report)
-    fs_nccl_tests_write(out, g, r, o->datatype, o->element, by);
+    fs_nccl_tests_write(out, g, r, o->datatype, o->element, by, o->report_kinds);
   else if (fs_sweep_report_write(out, g, r, &report)) {
     fs_output_abort(out);
     return fs_error_set(err, "%s: out of memory", o->output ? o->output : "stdout");
@@ -464,7 +482,7 @@ static int write_outputs(const sweep_options *o, const fs_sweep_grid *g, const f
 /* The grid of the options; 0, or -1 with err set (exit 2). */
 static int build_grid(sweep_options *o, sweep_setup *s, fs_sweep_grid *g, fs_error *err) {
   if (fs_cli_data_open(&s->data, err) ||
-      build_algorithms(o, &s->algorithms, &s->algorithm_count, err) ||
+      build_algorithms(o, &s->algorithms, &s->algorithm_count, err) || find_schedules(s, err) ||
       fs_option_counts("--ranks", o->ranks_text, SWEEP_RANK_LIMIT, SWEEP_RANKS_MAX, &s->ranks,
                        &s->rank_count, err) ||
       fs_option_sizes("--size", o->sizes_text ? o->sizes_text : "8B", &s->sizes, &s->size_count,
@@ -498,7 +516,7 @@ static int build_grid(sweep_options *o, sweep_setup *s, fs_sweep_grid *g, fs_err
                        .check = o->check,
                        .threads = (int)o->threads,
                        .progress = isatty(2)};
-  return o->report ? fs_nccl_tests_check(g, o->datatype, o->element, err) : 0;
+  return o->report ? fs_nccl_tests_check(g, o->datatype, o->element, o->report_kinds, err) : 0;
 }
 
 int fs_command_sweep(int argc, char **argv) {

@@ -4,6 +4,7 @@
 
 #include "generators/generators.h"
 #include "generators/mpi_selection.h"
+#include "generators/nccl_selection.h"
 
 #define NONE FS_COLLECTIVE_NONE
 #define BARRIER FS_COLLECTIVE_BARRIER
@@ -213,6 +214,20 @@ static const fs_generator generators[] = {
     SELECTOR_PAIR("scatter", scatter, SCATTER, FS_GEN_ROOT),
     SELECTOR_PAIR("allgather", allgather, ALLGATHER, 0),
     SELECTOR_PAIR("alltoall", alltoall, ALLTOALL, 0),
+/* NCCL's own choice (nccl_selection.h): the picked NCCL generator with the
+ * picked protocol and channels, for --ranks, --size and the platform's nodes */
+#define NCCL_SAYS \
+  "what NCCL 2.30.7 runs by its tuning model (Hopper): Ring/Tree, protocol, channels"
+#define NCCL_SELECTOR(name, coll, COLL, options)                                         \
+  {                                                                                      \
+    name "-nccl", NCCL_SAYS, fs_generate_##coll##_nccl, options | FS_GEN_PLATFORM, COLL, \
+        FS_GEN_SELECTOR                                                                  \
+  }
+    NCCL_SELECTOR("allreduce", allreduce, ALLREDUCE, FS_GEN_REDUCE_TIME),
+    NCCL_SELECTOR("allgather", allgather, ALLGATHER, 0),
+    NCCL_SELECTOR("reduce-scatter", reduce_scatter, REDUCE_SCATTER, FS_GEN_REDUCE_TIME),
+    NCCL_SELECTOR("bcast", bcast, BCAST, FS_GEN_ROOT),
+    NCCL_SELECTOR("reduce", reduce, REDUCE, FS_GEN_ROOT | FS_GEN_REDUCE_TIME),
 };
 
 const fs_generator *fs_generator_list(int *count) {

@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "generators/nccl_selection.h"
+
 #define K 1024
 #define M (1024 * 1024)
 
@@ -639,8 +641,39 @@ int fs_mpi_select(fs_mpi_library library, const fs_mpi_call *call, fs_mpi_choice
   return 0;
 }
 
+static int is_nccl(const fs_generator *selector) {
+  const char *dash = strrchr(selector->name, '-');
+  return (selector->traits & FS_GEN_SELECTOR) && dash && strcmp(dash + 1, "nccl") == 0;
+}
+
+/* NCCL's pick (nccl_selection.h) as a choice. */
+static int nccl_select_options(const fs_generator *selector, const fs_generator_options *o,
+                               fs_mpi_choice *choice, fs_error *err) {
+  char spec[FS_ALGORITHM_TEXT_MAX];
+  *choice = (fs_mpi_choice){0};
+  if (fs_nccl_select(selector->collective, o, spec, sizeof spec, choice->algorithm,
+                     sizeof choice->algorithm, choice->rule, sizeof choice->rule, choice->detail,
+                     sizeof choice->detail, err))
+    return -1;
+  if (fs_algorithm_spec_parse(&choice->spec, spec, err)) return -1;
+  if (o->root && (choice->spec.generator->options & FS_GEN_ROOT)) {
+    choice->spec.has_root = 1;
+    choice->spec.root = o->root;
+    fs_algorithm_spec_format(&choice->spec);
+  }
+  return 0;
+}
+
+const char *fs_mpi_selector_version(const fs_generator *selector) {
+  if (is_nccl(selector)) return fs_nccl_selection_version();
+  const char *dash = strrchr(selector->name, '-');
+  int library = fs_mpi_library_find(dash ? dash + 1 : NULL);
+  return library < 0 ? "?" : fs_mpi_library_version((fs_mpi_library)library);
+}
+
 int fs_mpi_select_options(const fs_generator *selector, const fs_generator_options *o,
                           fs_mpi_choice *choice, fs_error *err) {
+  if (is_nccl(selector)) return nccl_select_options(selector, o, choice, err);
   const char *dash = strrchr(selector->name, '-');
   int library = fs_mpi_library_find(dash ? dash + 1 : NULL);
   if (!(selector->traits & FS_GEN_SELECTOR) || library < 0)

@@ -44,7 +44,8 @@ typedef struct fs_mpi_choice {
   fs_algorithm_spec spec; /* the generator and options that reproduce the pick */
   char algorithm[96];     /* the library's own name: "reduce_scatter_allgather",
                              "tuned 6 (rabenseifner)" */
-  char rule[160];         /* the rule that fired: "P >= 8, pow2, n <= 12288" */
+  char rule[320];         /* the rule that fired: "P >= 8, pow2, n <= 12288" */
+  char detail[512];       /* NCCL's: every (algorithm, protocol)'s predicted time; MPI: "" */
 } fs_mpi_choice;
 
 /* "mpich" or "ompi" (-1 otherwise). */
@@ -76,9 +77,12 @@ int fs_mpi_decide(fs_mpi_library library, const fs_mpi_call *call, fs_mpi_decisi
 
 /* For a selector generator (FS_GEN_SELECTOR, "<collective>-<library>"):
  * its library's pick for the generator options o (ranks, size, element,
- * root). gen uses it to say what was picked. */
+ * root; for "-nccl" also the platform's nodes: nccl_selection.h). gen uses
+ * it to say what was picked. */
 int fs_mpi_select_options(const fs_generator *selector, const fs_generator_options *o,
                           fs_mpi_choice *choice, fs_error *err);
+/* Where a selector's rules come from: fs_mpi_library_version, or NCCL's. */
+const char *fs_mpi_selector_version(const fs_generator *selector);
 /* A selector's schedule: the picked generator's, with the same options
  * (the pick's own, such as ways=4, added). */
 fs_program *fs_generate_mpi_selected(fs_mpi_library library, fs_collective collective,

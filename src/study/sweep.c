@@ -200,8 +200,8 @@ static int simulate(sweep_worker *w, const sweep_job *j, int m, const fs_program
     if (g->noise && fs_engine_set_noise(engine, g->noise, g->base_seed + (uint64_t)i, err))
       goto done;
     int run = fs_engine_run(engine, err);
-    if (run == FS_RUN_REJECTED) {
-      status = 1;
+    if (run == FS_RUN_REJECTED) { /* a model that runs out of memory preparing refuses too */
+      status = fs_error_is_out_of_memory(err) ? -1 : 1;
       goto done;
     }
     if (run == FS_RUN_DEADLOCK && !err->message[0])
@@ -246,18 +246,19 @@ static fs_program *generate(sweep_worker *w, const sweep_job *j, fs_data_flow *f
                             .symmetric = !g->check}; /* only run: templates where they fit */
   fs_algorithm_spec_apply(spec, &o);
   fs_program *p = spec->generator->generate(&o, err);
-  fs_platform_free(platform);
   picked[0] = 0;
   fs_mpi_choice choice;
   if (p && (spec->generator->traits & FS_GEN_SELECTOR)) {
-    o.platform = NULL; /* freed; the pick reads ranks, size, element and root */
+    /* the pick reads ranks, size, element, root and (NCCL's) the nodes */
     if (fs_mpi_select_options(spec->generator, &o, &choice, err)) {
       fs_program_free(p);
+      fs_platform_free(platform);
       *failed = 1;
       return NULL;
     }
     memcpy(picked, choice.spec.text, strlen(choice.spec.text) + 1); /* the same size */
   }
+  fs_platform_free(platform);
   *failed = p == NULL;
   return p;
 }
