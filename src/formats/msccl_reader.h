@@ -118,7 +118,7 @@ void fs_msccl_free(fs_msccl *m);
 const char *fs_msccl_coll_name(fs_msccl_coll coll);
 /* "s", "r", "rcs", ... */
 const char *fs_msccl_type_name(fs_msccl_type type);
-/* What a step type does (notes on each in docs/FORMATS.md). */
+/* What a step type does (each explained in docs/FORMATS.md). */
 static inline int fs_msccl_receives(int type) {
   return type >= FS_MSCCL_R && type <= FS_MSCCL_RRCS;
 }

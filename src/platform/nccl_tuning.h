@@ -80,7 +80,7 @@ fs_time fs_nccl_rate_time(fs_nccl_rate rate, int64_t bytes);
 /* The rate in GB/s, for reports. */
 double fs_nccl_rate_gbps(fs_nccl_rate rate);
 
-/* The constants (notes in nccl_tuning.c): the base latency of an
+/* The constants (sources in nccl_tuning.c): the base latency of an
  * algorithm and protocol, the latency of one hop over a link class, ps. */
 fs_time fs_nccl_base_latency(fs_nccl_algorithm algorithm, int protocol);
 fs_time fs_nccl_hop_latency(fs_nccl_link link, fs_nccl_algorithm algorithm, int protocol);
