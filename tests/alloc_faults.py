@@ -134,7 +134,7 @@ def commands():
                               "--report", "nccl-tests", "-o", "{out}/nccl.txt"]),
         ("best", ["best", "allreduce", "--ranks", "4", "--model", "hockney", "--threads", "1",
                   "--candidates", "2", "--format", "json", "-o", "{out}/best.json"]),
-        ("best-sizes", ["best", "barrier", "--ranks", "3", "--sizes", "0,8B",
+        ("best-sizes", ["best", "gather", "--ranks", "3", "--sizes", "0,8B",
                         "--model", "hockney", "--threads", "1", "--seeds", "2",
                         "--noise", "net=lognormal:sigma=0.1", "--rank-by", "p99"]),
         # issue 21: an MSCCL XML schedule read, checked and lowered

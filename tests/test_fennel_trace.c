@@ -843,6 +843,7 @@ START_TEST(nul_and_overlong) {
   /* a waitall listing more requests than a line may hold */
   size_t n = FS_TEXT_LINE_MAX + 64;
   char *text = malloc(n + 128);
+  ck_assert_ptr_nonnull(text);
   int used = sprintf(text, INIT "waitall 10 10 reqs=");
   for (size_t i = (size_t)used; i < n; i += 3) memcpy(text + i, "-1,", 3);
   strcpy(text + n, "-1\n");

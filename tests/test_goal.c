@@ -396,21 +396,21 @@ END_TEST
  * and receives from r - 2^k (mod n); each round's send waits for the
  * previous round's recv. Labels l1, l2, ... in order. */
 static char *dissemination(int ranks, int rounds, size_t *length) {
-  size_t capacity = (size_t)ranks * (size_t)rounds * 96 + 64, used = 0;
-  char *text = malloc(capacity);
-  used += (size_t)sprintf(text, "num_ranks %d\n", ranks);
+  char *text = NULL;
+  FILE *f = open_memstream(&text, length);
+  ck_assert_ptr_nonnull(f);
+  fprintf(f, "num_ranks %d\n", ranks);
   for (int r = 0; r < ranks; r++) {
-    used += (size_t)sprintf(text + used, "\nrank %d {\n", r);
+    fprintf(f, "\nrank %d {\n", r);
     for (int k = 0; k < rounds; k++) {
       int distance = 1 << k;
-      used += (size_t)sprintf(text + used, "l%d: send 8b to %d tag 0\nl%d: recv 8b from %d tag 0\n",
-                              2 * k + 1, (r + distance) % ranks, 2 * k + 2,
-                              (r - distance % ranks + ranks) % ranks);
-      if (k > 0) used += (size_t)sprintf(text + used, "l%d requires l%d\n", 2 * k + 1, 2 * k);
+      fprintf(f, "l%d: send 8b to %d tag 0\nl%d: recv 8b from %d tag 0\n", 2 * k + 1,
+              (r + distance) % ranks, 2 * k + 2, (r - distance % ranks + ranks) % ranks);
+      if (k > 0) fprintf(f, "l%d requires l%d\n", 2 * k + 1, 2 * k);
     }
-    used += (size_t)sprintf(text + used, "}\n");
+    fprintf(f, "}\n");
   }
-  *length = used;
+  ck_assert_int_eq(fclose(f), 0);
   return text;
 }
 
@@ -878,6 +878,7 @@ START_TEST(long_label) {
   memset(label, 'q', n);
   label[n] = 0;
   char *text = malloc(3 * n + 128);
+  ck_assert_ptr_nonnull(text);
   sprintf(text, P2 "%s: calc 1\n%s requires %s\n}\nrank 1 {}\n", label, label, label);
   fs_program *p = read_ok(text);
   char buffer[24];

@@ -119,6 +119,7 @@ static int ends_with(const char *s, const char *suffix) {
 int fs_network_model_create(const char *name, fs_parameters *params, fs_network_model *out,
                             fs_error *err) {
   memset(out, 0, sizeof *out);
+  if (!name) return fs_error_set(err, "no network model named");
   if (params) params->network = name; /* its keys: those asked before the compute model's */
   network_constructor create = built_in_network(name);
   if (create) return create(params, out, err);

@@ -80,7 +80,7 @@ static const char *fixed(char buffer[40], double v, int places) {
   int at = 0;
   if (n < 0) buffer[at++] = '-';
   at += snprintf(buffer + at, 24, "%lld", (long long)whole);
-  if (places) snprintf(buffer + at, 16, ".%0*lld", places, (long long)part);
+  if (places) snprintf(buffer + at, (size_t)(40 - at), ".%0*lld", places, (long long)part);
   return buffer;
 }
 
