@@ -634,6 +634,7 @@ fs_nccl_call fs_nccl_typical_call(fs_nccl_collective collective, int32_t ranks, 
   int multi = nodes > 1;
   int64_t bw = fs_nccl_default_bandwidth(gpu, multi ? FS_NCCL_NET : FS_NCCL_NVLINK);
   int32_t ppn = nodes > 0 ? ranks / nodes : 1;
+  int64_t net = fs_nccl_default_bandwidth(gpu, FS_NCCL_NET);
   return (fs_nccl_call){.collective = collective,
                         .ranks = ranks,
                         .nodes = nodes,
@@ -648,7 +649,8 @@ fs_nccl_call fs_nccl_typical_call(fs_nccl_collective collective, int32_t ranks, 
                         .bytes = bytes,
                         .nvswitch = 1,
                         .nvls = gpu >= FS_NCCL_HOPPER,
-                        .nvls_graph = fs_nccl_typical_nvls_graph(gpu, ppn, nodes)};
+                        .nvls_graph = fs_nccl_typical_nvls_graph(gpu, ppn, nodes),
+                        .collnet_graph = {ppn < 8 ? ppn : 8, net, net}};
 }
 
 void fs_nccl_estimates_text(const fs_nccl_decision *d, char *buffer, size_t size) {

@@ -203,7 +203,9 @@ int fs_nccl_decide(const fs_nccl_call *call, fs_nccl_decision *out, fs_error *er
  * more 8 channels of the NIC's bandwidth inside and between nodes (Volta
  * 12, Ampere 24, Hopper and Blackwell 48 GB/s); Intel hosts, no masks;
  * an NVSwitch, NVLS where the generation has it (Hopper, Blackwell) with
- * the NVLS graph fs_nccl_typical_nvls_graph gives, no CollNet.
+ * the NVLS graph fs_nccl_typical_nvls_graph gives, CollNet off (its graph,
+ * for a caller that turns it on: min(ppn, 8) heads of the NIC's bandwidth
+ * both ways, unverified).
  * Hopper's ring graphs are NCCL's for 1 x 8 and 2 x 8 H100 (the worked
  * examples of docs/MODELS.md); the others are unverified. */
 fs_nccl_call fs_nccl_typical_call(fs_nccl_collective collective, int32_t ranks, int32_t nodes,
