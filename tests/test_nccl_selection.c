@@ -219,6 +219,7 @@ START_TEST(gpu_generation) {
   ck_assert_msg(fennelsim("sweep allreduce-nccl:gpu=ampere:nvls=0 --ranks 8 --size 16MiB "
                           "--nodes 1 --cores 8 --model nccl") == 0,
                 "%s", err);
+  fs_test_contains(out, "allreduce-nccl:gpu=ampere:nvls=0 ");
   fs_test_contains(out, "allreduce-nccl-ring:channels=24:protocol=LL128");
   ck_assert_int_eq(fennelsim("gen allreduce-nccl --gpu kepler --ranks 8 --size 1MiB -o /dev/null"),
                    2);

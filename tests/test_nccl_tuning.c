@@ -628,7 +628,12 @@ END_TEST
  * log2(B/64) = 15 -> 88080) equals it at B = 18.3 / (1/88080 - 3/738560)
  * = 14880728448/5929 = 2509820.96: Tree/LL < 255453 <= Tree/LL128 <
  * 2509821 <= NVLSTree, 66.8 us + 2509821e6 x 3/738560 = 76994788.93 ->
- * 76994789 ps on 16 channels. With NVLS the 1 MiB pick stays Tree/LL128. */
+ * 76994789 ps on 16 channels. With NVLS the 1 MiB pick stays Tree/LL128.
+ * Blackwell (graph 8 x 80/48): per channel min(80000 x 0.74 x 7/8 x 2 =
+ * 103600, 96000, cap 96000) = 96000, x 8 x 16/30 = 409600; there (x86
+ * hosts) treeCorr applies to NVLSTree below 2^30 B: 1 MiB (log2 = 14,
+ * Simple 0.5) 204800, 66.8 + 1048576 / 204800 = 71.92 us; 512 MiB (index
+ * 23, 0.9) 368640; 1 GiB (index 24) none. Hopper takes no correction. */
 START_TEST(nvls_tree_two_node_allreduce) {
   fs_nccl_call c = with_nvls(two_nodes(FS_NCCL_ALLREDUCE, MIB), 48000);
   fs_nccl_decision d = decide(c);
@@ -647,6 +652,17 @@ START_TEST(nvls_tree_two_node_allreduce) {
   ck_assert_int_eq(d.time, 76994789);
   ck_assert_int_eq(d.channels, 16);
   ck_assert_int_eq(d.threads, 640);
+  ck_assert_int_eq(at(&d, FS_NCCL_NVLS_TREE, SIMPLE)->used_bandwidth.num, 738560);
+  fs_nccl_call b = c;
+  b.gpu = FS_NCCL_BLACKWELL, b.nvls_graph.bw_intra = 80000, b.bytes = MIB;
+  d = decide(b);
+  assert_rate(at(&d, FS_NCCL_NVLS_TREE, SIMPLE)->bandwidth, 409600, 1);
+  assert_rate(at(&d, FS_NCCL_NVLS_TREE, SIMPLE)->used_bandwidth, 204800, 1);
+  ck_assert_int_eq(at(&d, FS_NCCL_NVLS_TREE, SIMPLE)->time, 71920000);
+  b.bytes = 512 * MIB;
+  assert_rate(decide(b).estimate[FS_NCCL_NVLS_TREE][SIMPLE - 1].used_bandwidth, 368640, 1);
+  b.bytes = 1024 * MIB;
+  assert_rate(decide(b).estimate[FS_NCCL_NVLS_TREE][SIMPLE - 1].used_bandwidth, 409600, 1);
   /* 3 nodes: bwInter x 1, the cap of more than 2 nodes 45500 */
   c.ranks = 24, c.nodes = 3;
   d = decide(c);
