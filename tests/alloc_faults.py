@@ -90,6 +90,14 @@ def commands():
         # NCCL's own choice (nccl_selection.c): the nodes, the pick, the tree it generates
         ("gen-allreduce-nccl", ["gen", "allreduce-nccl", "--ranks", "4", "--nodes", "2", "--cores",
                                 "2", "--size", "1KiB", "-o", "{out}/ns.dag"]),
+        # NCCL's pick with NVLS (no schedule here): the next choice and its note
+        ("gen-allreduce-nccl-nvls", ["gen", "allreduce-nccl", "--ranks", "8", "--nodes", "1",
+                                     "--cores", "8", "--size", "2MiB", "--gpu", "hopper",
+                                     "--collnet", "0", "-o", "{out}/nv.dag"]),
+        ("sweep-nccl-selector-machine", ["sweep", "allreduce-nccl:gpu=blackwell:nvls=0:collnet=1",
+                                         "--ranks", "4", "--nodes", "2", "--cores", "2",
+                                         "--size", "1KiB", "--model", "nccl",
+                                         "--threads", "1", "-o", "{out}/nm.txt"]),
         ("sweep-nccl-selector-msccl", ["sweep", "allgather-nccl",
                                        "msccl:schedule={in}/msccl-allgather-ring-4.xml",
                                        "--ranks", "4", "--size", "1KiB", "--model", "nccl",

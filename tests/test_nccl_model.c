@@ -241,8 +241,9 @@ START_TEST(price_and_describe) {
   fs_network_model_describe(&run.network, text, sizeof text);
   ck_assert_str_eq(text, "\"gpu\": \"hopper\", \"cpu\": \"intel\", \"intra\": \"nvlink\", "
                          "\"protocol\": \"Simple\", \"hops\": \"ring\", \"bw_intra_GBps\": 30, "
-                         "\"bw_inter_GBps\": 48, \"launch\": \"base\", \"nodes\": 1, \"cores\": "
-                         "2, \"mapping\": \"sequential\"");
+                         "\"bw_inter_GBps\": 48, \"launch\": \"base\", \"nvswitch\": 1, "
+                         "\"nvls\": 1, \"collnet\": 0, \"nodes\": 1, \"cores\": 2, \"mapping\": "
+                         "\"sequential\"");
   fs_test_run_free(&run);
   fs_test_simulate(&run, p, "nccl", "fixed",
                    "gpu=volta cpu=amd intra=pci protocol=LL128 hops=tree bw_inter=12.5 "
@@ -250,8 +251,9 @@ START_TEST(price_and_describe) {
   fs_network_model_describe(&run.network, text, sizeof text);
   ck_assert_str_eq(text, "\"gpu\": \"volta\", \"cpu\": \"amd\", \"intra\": \"pci\", "
                          "\"protocol\": \"LL128\", \"hops\": \"tree\", \"bw_intra_GBps\": 20, "
-                         "\"bw_inter_GBps\": 12.5, \"launch_ns\": 2000, \"nodes\": 1, "
-                         "\"cores\": 2, \"mapping\": \"sequential\"");
+                         "\"bw_inter_GBps\": 12.5, \"launch_ns\": 2000, \"nvswitch\": 1, "
+                         "\"nvls\": 0, \"collnet\": 0, \"nodes\": 1, \"cores\": 2, \"mapping\": "
+                         "\"sequential\"");
   fs_test_run_free(&run);
   fs_program_free(p);
 }
@@ -290,8 +292,25 @@ END_TEST
 
 /* The shipped model files: nccl-dgx-h100.xml is the defaults (29.4 us
  * for the Simple ring above); nccl-dgx-a100.xml runs 20 GB/s channels:
- * 3000 B take 0.15 us, 8.4 + 6 (3.4 + 0.15) = 29.7 us. */
+ * 3000 B take 0.15 us, 8.4 + 6 (3.4 + 0.15) = 29.7 us. The machine facts
+ * (nvswitch, nvls, collnet) change no Ring transfer: the same 29.4 us with
+ * any of them; the B200 file has NVLS, the A100 file not. */
 START_TEST(model_files) {
+  ck_assert_int_eq(makespan(ring(4, 3000, FS_PROTOCOL_SIMPLE), "nvls=0 collnet=1"), 29400000);
+  ck_assert_int_eq(makespan(ring(4, 3000, FS_PROTOCOL_SIMPLE), "nvswitch=0 collnet=1"), 29400000);
+  char text[512];
+  fs_program *p = ring(4, 3000, FS_PROTOCOL_SIMPLE);
+  fs_simulation run;
+  fs_test_simulate(&run, p, FENNELSIM_SOURCE_ROOT "/models/nccl-dgx-b200.xml", "fixed", "");
+  fs_network_model_describe(&run.network, text, sizeof text);
+  fs_test_contains(text, "\"nvswitch\": 1, \"nvls\": 1, \"collnet\": 0");
+  fs_test_run_free(&run);
+  fs_test_simulate(&run, p, FENNELSIM_SOURCE_ROOT "/models/nccl-dgx-a100.xml", "fixed", "");
+  fs_network_model_describe(&run.network, text, sizeof text);
+  fs_test_contains(text, "\"gpu\": \"ampere\"");
+  fs_test_contains(text, "\"nvswitch\": 1, \"nvls\": 0, \"collnet\": 0");
+  fs_test_run_free(&run);
+  fs_program_free(p);
   ck_assert_int_eq(makespan_with(ring(4, 3000, FS_PROTOCOL_SIMPLE),
                                  FENNELSIM_SOURCE_ROOT "/models/nccl-dgx-h100.xml", ""),
                    29400000);
@@ -313,6 +332,10 @@ START_TEST(parameter_errors) {
       {"protocol=ll", "--param protocol=ll: expected LL, LL128 or Simple"},
       {"bw_intra=0", "--param bw_intra=0: expected GB/s per channel, 0.001 to 16777.216 (at "
                      "most 3 decimals, optionally followed by GB/s)"},
+      {"nvls=yes", "--param nvls=yes: expected 0 or 1"},
+      {"collnet=2", "--param collnet=2: expected 0 or 1"},
+      {"gpu=ampere nvls=1", "--param nvls=1: NVLS needs gpu=hopper or blackwell and nvswitch=1"},
+      {"nvswitch=0 nvls=1", "--param nvls=1: NVLS needs gpu=hopper or blackwell and nvswitch=1"},
       {"bw_inter=1.2345",
        "--param bw_inter=1.2345: expected GB/s per channel, 0.001 to 16777.216 (at most 3 "
        "decimals, optionally followed by GB/s)"},

@@ -51,12 +51,27 @@ static char *same_program(const char *selector, const char *picked, const char *
  *     Simple 209, Ring LL 223 us);
  *   channels: 24 while 16777216 >= 24 * 640 threads * 8 B = 122880.
  * So Ring/LL128 on 24 channels: allreduce-nccl-ring:channels=24:
- * protocol=LL128. */
+ * protocol=LL128. NCCL itself, with NVLS on (the default on Hopper; NVLS
+ * graph 8 x 40/60 GB/s: busBw 8 x min(40 x 0.85 x 7/8 x 2, 60) = 476,
+ * algBw x 8/14 = 272 GB/s, lat 25 us) would run NVLS: 25 + 16777216 /
+ * 272000 = 86.681 us; fennelsim has no NVLS schedule, so it generates the
+ * next choice and says so; --nvls 0 (NCCL_NVLS_ENABLE=0) drops the note
+ * and the NVLS estimate, and the program is the same. */
 START_TEST(example_a_one_node_ring_ll128) {
   char *said = same_program("allreduce-nccl", "allreduce-nccl-ring --channels 24 --protocol LL128",
                             "--ranks 8 --size 16MiB", "--nodes 1 --cores 8", 0);
+  fs_test_contains(said, "allreduce-nccl: note: NCCL would run NVLS/Simple here (predicted "
+                         "86.681 us), which fennelsim does not generate; generating its next "
+                         "choice Ring/LL128 (129.248 us)\n");
+  fs_test_contains(said, "Ring/Simple 137.556 us, NVLS/Simple 86.681 us\n");
+  free(said);
+  said = same_program("allreduce-nccl", "allreduce-nccl-ring --channels 24 --protocol LL128",
+                      "--ranks 8 --size 16MiB", "--nodes 1 --cores 8 --nvls 0", 0);
+  ck_assert_ptr_null(strstr(said, "note:"));
+  ck_assert_ptr_null(strstr(said, "NVLS"));
   fs_test_contains(said, "allreduce-nccl: NCCL 2.30.7");
-  fs_test_contains(said, "picks Ring/LL128 on 24 channels [8 ranks on 1 node, nBytes 16777216: "
+  fs_test_contains(said, "picks Ring/LL128 on 24 channels [8 ranks on 1 node of hopper GPUs, "
+                         "nBytes 16777216: "
                          "Ring/LL128 129.248 us < Ring/Simple 137.556 us (next)");
   fs_test_contains(said, "24 channels x 640 threads]: allreduce-nccl-ring:channels=24:"
                          "protocol=LL128");
@@ -75,12 +90,17 @@ END_TEST
  *   Ring/LL128: min(0.92 * 384, 293.6) * 16/30 = 156.587 GB/s, lat
  *     14 + 28 * 1.9 + 2 * 4.0 = 75.2: 75.2 + 6.696 = 81.896 us, the next;
  *   channels: all 16 (1048576 >= 16 * 640 * 8), 8 on each tree.
- * So Tree/LL128 on 16 channels, and the tree over the platform's nodes. */
+ * So Tree/LL128 on 16 channels, and the tree over the platform's nodes.
+ * With NVLS (Hopper's default; NVLS graph 8 x 40/48 GB/s) NVLSTree is the
+ * next instead: per channel min(40 x 0.85 x 7/8 x 2 = 59.5, 2 x 48, cap
+ * 57.7) = 57.7, x 8 x 16/30 = 246.187 GB/s, lat 25 + 2 x 20.9 = 66.8 us:
+ * 66.8 + 4.259 = 71.059 us. */
 START_TEST(example_b_two_nodes_tree_ll128) {
   char *said = same_program("allreduce-nccl", "allreduce-nccl-tree --channels 16 --protocol LL128",
                             "--ranks 16 --size 1MiB", "--nodes 2 --cores 8", 1);
-  fs_test_contains(said, "picks Tree/LL128 on 16 channels [16 ranks on 2 nodes, nBytes 1048576: "
-                         "Tree/LL128 60.405 us < Ring/LL128 81.896 us (next)");
+  fs_test_contains(said, "picks Tree/LL128 on 16 channels [16 ranks on 2 nodes of hopper GPUs, "
+                         "nBytes 1048576: "
+                         "Tree/LL128 60.405 us < NVLSTree/Simple 71.059 us (next)");
   fs_test_contains(said, "]: allreduce-nccl-tree:channels=16:protocol=LL128");
   free(said);
 }
@@ -95,8 +115,9 @@ END_TEST
 START_TEST(bcast_one_node_ring_ll) {
   char *said = same_program("bcast-nccl", "bcast-nccl-ring --channels 2 --protocol LL",
                             "--ranks 8 --size 64KiB --root 3", "--nodes 1 --cores 8", 0);
-  fs_test_contains(said, "picks Ring/LL on 2 channels [8 ranks on 1 node, nBytes 65536: "
-                         "Ring/LL 7.665 us < Ring/Simple 11.982 us (next)");
+  fs_test_contains(said,
+                   "picks Ring/LL on 2 channels [8 ranks on 1 node of hopper GPUs, nBytes 65536: "
+                   "Ring/LL 7.665 us < Ring/Simple 11.982 us (next)");
   fs_test_contains(said, "bcast-nccl-ring:root=3:channels=2:protocol=LL");
   free(said);
 }
@@ -108,11 +129,11 @@ START_TEST(allgather_reads_the_whole_size) {
   ck_assert_msg(fennelsim("gen allgather-nccl --ranks 16 --size 64KiB --nodes 2 --cores 8 "
                           "-o /dev/null") == 0,
                 "%s", err);
-  fs_test_contains(err, "[16 ranks on 2 nodes, nBytes 1048576: ");
+  fs_test_contains(err, "[16 ranks on 2 nodes of hopper GPUs, nBytes 1048576: ");
   ck_assert_msg(fennelsim("gen reduce-scatter-nccl --ranks 16 --size 64KiB --nodes 2 --cores 8 "
                           "-o /dev/null") == 0,
                 "%s", err);
-  fs_test_contains(err, "[16 ranks on 2 nodes, nBytes 1048576: ");
+  fs_test_contains(err, "[16 ranks on 2 nodes of hopper GPUs, nBytes 1048576: ");
 }
 END_TEST
 
@@ -183,6 +204,76 @@ START_TEST(replay_takes_allreduce_nccl) {
 }
 END_TEST
 
+/* The GPU generation: Ampere's typical node is a ring graph of 12 x 20
+ * GB/s and has no NVLS. 1 x 8, 16 MiB: Ring/LL128 busBw min(0.92 x 240,
+ * 12 x 20) = 220.8, algBw x 8/14 = 126.171 GB/s, 40.6 + 132.972 = 173.572
+ * us; Ring/Simple 240 x 8/14 = 137.143, 56.0 + 122.334 = 178.334 us. The
+ * spec key gpu=ampere says the same in a sweep. */
+START_TEST(gpu_generation) {
+  char *said = same_program("allreduce-nccl", "allreduce-nccl-ring --channels 24 --protocol LL128",
+                            "--ranks 8 --size 16MiB", "--nodes 1 --cores 8 --gpu ampere", 0);
+  fs_test_contains(said, "[8 ranks on 1 node of ampere GPUs, nBytes 16777216: Ring/LL128 "
+                         "173.572 us < Ring/Simple 178.334 us (next)");
+  ck_assert_ptr_null(strstr(said, "NVLS"));
+  free(said);
+  ck_assert_msg(fennelsim("sweep allreduce-nccl:gpu=ampere:nvls=0 --ranks 8 --size 16MiB "
+                          "--nodes 1 --cores 8 --model nccl") == 0,
+                "%s", err);
+  fs_test_contains(out, "allreduce-nccl:gpu=ampere:nvls=0 ");
+  fs_test_contains(out, "allreduce-nccl-ring:channels=24:protocol=LL128");
+  ck_assert_int_eq(fennelsim("gen allreduce-nccl --gpu kepler --ranks 8 --size 1MiB -o /dev/null"),
+                   2);
+  fs_test_contains(err, "--gpu kepler: expected volta, ampere, hopper or blackwell");
+  ck_assert_int_eq(fennelsim("gen allreduce-nccl --nvls 2 --ranks 8 --size 1MiB -o /dev/null"), 2);
+  fs_test_contains(err, "--nvls 2: expected 0 or 1");
+  ck_assert_int_eq(fennelsim("sweep allreduce-nccl:collnet=yes --ranks 8 --size 1MiB"), 2);
+  fs_test_contains(err, "collnet=yes: expected 0 or 1");
+  ck_assert_int_eq(fennelsim("gen allreduce-nccl-ring --gpu volta --ranks 4 --size 1KiB "
+                             "-o /dev/null"),
+                   2);
+  fs_test_contains(err, "--gpu/--nvls/--collnet does not apply to allreduce-nccl-ring");
+}
+END_TEST
+
+/* CollNet on (NCCL_COLLNET_ENABLE=1), NVLS off, example B (2 x 8, 1 MiB):
+ * NCCL's CollNetDirect (graph 8 heads x 48 GB/s: busBw 8 x 48 / ((8/8 +
+ * 1) / 2) x 0.85 = 326.4, x 0.5 = 163.2 GB/s; lat 2 (3.7 + 7 x 0.4) + 31
+ * = 44 us): 44 + 1048576 / 163200 = 50.425 us, which fennelsim does not
+ * generate; next Tree/LL128 60.405 us (example B). */
+START_TEST(collnet_note) {
+  char *said = same_program("allreduce-nccl --collnet 1 --nvls 0",
+                            "allreduce-nccl-tree --channels 16 --protocol LL128",
+                            "--ranks 16 --size 1MiB", "--nodes 2 --cores 8", 1);
+  fs_test_contains(said, "note: NCCL would run CollNetDirect/Simple here (predicted 50.425 us), "
+                         "which fennelsim does not generate; generating its next choice "
+                         "Tree/LL128 (60.405 us)");
+  fs_test_contains(said, "CollNetDirect/Simple 50.425 us, CollNetChain/Simple 74.661 us");
+  free(said);
+}
+END_TEST
+
+/* PAT: allgather of 64 KiB per rank on 8 ranks, each a node (ppn = 1):
+ * nBytes 524288; tree graph 8 x 48 GB/s: PAT busBw 8 x 48 x 0.75 = 288
+ * GB/s (no conversion), lat 8 + log2(8) x 14 / 3.5 + 8 x 2.8 = 42.4 us:
+ * 42.4 + 1.820 = 44.220 us, the least (Ring/LL: 41.6 + 524288 x 7 /
+ * 163200 = 64.088 us), on all 16 channels. fennelsim generates PAT by
+ * the registry's allgather-nccl-pat: where that generator is not built in,
+ * the selector says so and fails. */
+START_TEST(pat_by_name) {
+  int built = fs_generator_find("allgather-nccl-pat") != NULL;
+  int status = fennelsim("gen allgather-nccl --ranks 8 --size 64KiB -o /dev/null");
+  if (!built) {
+    ck_assert_int_eq(status, 2);
+    fs_test_contains(err, "allgather-nccl: NCCL picks PAT/Simple, whose generator "
+                          "allgather-nccl-pat is not in this build");
+    return;
+  }
+  ck_assert_msg(status == 0, "%s", err);
+  fs_test_contains(err, "picks PAT/Simple on 16 channels [8 ranks on 8 nodes of hopper GPUs, "
+                        "nBytes 524288: PAT/Simple 44.220 us");
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("nccl_selection");
   TCase *t = tcase_create("selection");
@@ -195,6 +286,9 @@ static Suite *suite(void) {
   tcase_add_test(t, refusals);
   tcase_add_test(t, report_reads_the_schedule_collective);
   tcase_add_test(t, replay_takes_allreduce_nccl);
+  tcase_add_test(t, gpu_generation);
+  tcase_add_test(t, collnet_note);
+  tcase_add_test(t, pat_by_name);
   suite_add_tcase(s, t);
   return s;
 }

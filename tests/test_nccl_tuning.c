@@ -116,7 +116,7 @@ START_TEST(example_a_one_node_allreduce) {
   ck_assert_int_eq(at(&d, RING, SIMPLE)->time, 137555911);
   for (int a = 0; a < FS_NCCL_ALGORITHMS; a++)
     for (int p = LL; p <= SIMPLE; p++) {
-      ck_assert_int_eq(at(&d, a, p)->enabled, 1);
+      ck_assert_int_eq(at(&d, a, p)->enabled, a == TREE || a == RING); /* no NVLS, CollNet */
       ck_assert_int_eq(at(&d, a, p)->used_latency, at(&d, a, p)->latency);
     }
   ck_assert_int_eq(d.algorithm, RING);
@@ -501,26 +501,335 @@ START_TEST(other_inputs) {
 }
 END_TEST
 
-/* The typical machines: Hopper's are examples A and B (same picks and
- * times); Blackwell on one node 16 x 45 GB/s, on two 8 x 48 both ways. */
+/* The typical machines: Hopper's are examples A and B with NVLS on (its
+ * graph 8 x 40/60 GB/s on one node, 8 x 40/48 on two): example A's 16 MiB
+ * goes to NVLS (25 us + 16777216e6 / 272000 = 86680941.18 ps, see
+ * nvls_one_node_allreduce); its Ring/LL128 time is unchanged; with NVLS
+ * off (nvls = 0, NCCL_NVLS_ENABLE=0) the pick is example A's again.
+ * Example B's 1 MiB stays Tree/LL128 (NVLSTree starts at 2509821 B).
+ * Blackwell on one node 16 x 45 GB/s, on two 8 x 48 both ways; Ampere
+ * has no NVLS graph. */
 START_TEST(typical_calls) {
-  fs_nccl_decision d =
-      decide(fs_nccl_typical_call(FS_NCCL_ALLREDUCE, 8, 1, FS_NCCL_HOPPER, 16 * MIB));
+  fs_nccl_call c = fs_nccl_typical_call(FS_NCCL_ALLREDUCE, 8, 1, FS_NCCL_HOPPER, 16 * MIB);
+  ck_assert_int_eq(c.nvswitch, 1);
+  ck_assert_int_eq(c.nvls, 1);
+  ck_assert_int_eq(c.collnet, 0);
+  ck_assert_int_eq(c.nvls_graph.channels, 8);
+  ck_assert_int_eq(c.nvls_graph.bw_intra, 40000);
+  ck_assert_int_eq(c.nvls_graph.bw_inter, 60000);
+  fs_nccl_decision d = decide(c);
+  ck_assert_int_eq(d.algorithm, FS_NCCL_NVLS);
+  ck_assert_int_eq(d.protocol, SIMPLE);
+  ck_assert_int_eq(d.time, 86680941);
+  ck_assert_int_eq(d.channels, 16); /* NVLS_NCHANNELS_SM90 */
+  ck_assert_int_eq(d.threads, 640);
+  ck_assert_int_eq(at(&d, RING, LL128)->time, 129247729);
+  c.nvls = 0;
+  d = decide(c);
   ck_assert_int_eq(d.algorithm, RING);
   ck_assert_int_eq(d.protocol, LL128);
   ck_assert_int_eq(d.time, 129247729);
   ck_assert_int_eq(d.channels, 24);
-  d = decide(fs_nccl_typical_call(FS_NCCL_ALLREDUCE, 16, 2, FS_NCCL_HOPPER, MIB));
+  c = fs_nccl_typical_call(FS_NCCL_ALLREDUCE, 16, 2, FS_NCCL_HOPPER, MIB);
+  ck_assert_int_eq(c.nvls_graph.bw_inter, 48000);
+  d = decide(c);
   ck_assert_int_eq(d.algorithm, TREE);
   ck_assert_int_eq(d.protocol, LL128);
   ck_assert_int_eq(d.time, 60404814);
-  fs_nccl_call c = fs_nccl_typical_call(FS_NCCL_ALLGATHER, 8, 1, FS_NCCL_BLACKWELL, 0);
+  ck_assert_int_eq(at(&d, FS_NCCL_NVLS_TREE, SIMPLE)->enabled, 1);
+  c = fs_nccl_typical_call(FS_NCCL_ALLREDUCE, 8, 1, FS_NCCL_AMPERE, MIB);
+  ck_assert_int_eq(c.nvls, 0);
+  ck_assert_int_eq(c.nvls_graph.channels, 0);
+  c = fs_nccl_typical_call(FS_NCCL_ALLREDUCE, 8, 1, FS_NCCL_BLACKWELL, MIB);
+  ck_assert_int_eq(c.nvls_graph.bw_intra, 80000);
+  ck_assert_int_eq(c.nvls_graph.bw_inter, 90000);
+  c = fs_nccl_typical_call(FS_NCCL_ALLGATHER, 8, 1, FS_NCCL_BLACKWELL, 0);
   ck_assert_int_eq(c.channels, 16);
   ck_assert_int_eq(c.bw_intra, 45000);
   c = fs_nccl_typical_call(FS_NCCL_ALLGATHER, 16, 2, FS_NCCL_BLACKWELL, 0);
   ck_assert_int_eq(c.channels, 8);
   ck_assert_int_eq(c.bw_intra, 48000);
   ck_assert_int_eq(c.bw_inter, 48000);
+}
+END_TEST
+
+/* Example A or B with NVLS: an NVSwitch with multicast and the NVLS graph
+ * 8 heads x bwIntra 40 GB/s / bwInter `inter` (60 on one node, 48 on two). */
+static fs_nccl_call with_nvls(fs_nccl_call c, int64_t inter) {
+  c.nvswitch = 1, c.nvls = 1;
+  c.nvls_graph = (fs_nccl_graph){8, 40000, inter};
+  return c;
+}
+
+/* 1 x 8 H100 AllReduce with NVLS. NVLS bw per channel = min(bwIntra x
+ * eff x (nc-1)/nc x 2 (AllReduce), bwInter) = min(40000 x 0.85 x 7/8 x 2
+ * = 59500, 60000) = 59500; busBw 8 x 59500 = 476000 (nccl-tests' busbw
+ * 476 GB/s); algBw x k/nsteps = 8/14: 272000. Latency: NVLink's NVLS hop
+ * 25 us, no base. Ring/LL (15.0 us, 564000/7) equals it at B = 10 us /
+ * (7/564000 - 1/272000) = 76704000/67 = 1144835.82 B: Ring/LL up to
+ * 1144835, NVLS from 1144836 (the notes' 1.14 MB), 25 us + 1144836e6 /
+ * 272000 = 29208955.88 -> 29208956 ps, on NVLS's 16 channels (Hopper's
+ * default; nvls_channels sets them) x 640 threads. Above, NVLS has the
+ * largest algBw (Ring/Simple 205714), so it stays. NVLSTree is off on
+ * one node. Blackwell's efficiency 0.74: min(40000 x 0.74 x 7/8 x 2 =
+ * 51800, 60000) x 8 x 8/14 = 236800. AllGather: 40000 x 0.85 x 7/8 x
+ * (ppn-1)/ppn = 7/8 -> 26031.25 x 8 = 208250, no conversion (NCCL's
+ * AllGather by anything but Ring), 25 us: enabled, never the least (1 MiB:
+ * Ring/LL 17.307 us < NVLS 30.035 us). Off: Ampere (no NVLS graph, its
+ * efficiency 0), no NVSwitch, nvls = 0, a graph of 1 channel. */
+START_TEST(nvls_one_node_allreduce) {
+  fs_nccl_call c = with_nvls(one_node(FS_NCCL_ALLREDUCE, MIB), 60000);
+  fs_nccl_decision d = decide(c);
+  ck_assert_int_eq(at(&d, FS_NCCL_NVLS, SIMPLE)->enabled, 1);
+  ck_assert_int_eq(at(&d, FS_NCCL_NVLS, SIMPLE)->latency, 25000000);
+  assert_rate(at(&d, FS_NCCL_NVLS, SIMPLE)->bandwidth, 272000, 1);
+  ck_assert_int_eq(at(&d, FS_NCCL_NVLS, LL)->applies, 0); /* Simple only */
+  ck_assert_int_eq(at(&d, FS_NCCL_NVLS_TREE, SIMPLE)->enabled, 0);
+  ck_assert_int_eq(at(&d, FS_NCCL_PAT, SIMPLE)->applies, 0);
+  assert_pick(c, 1144835, RING, LL);
+  assert_pick(c, 1144836, FS_NCCL_NVLS, SIMPLE);
+  assert_pick(c, (int64_t)4 * 1024 * MIB, FS_NCCL_NVLS, SIMPLE);
+  c.bytes = 1144836;
+  d = decide(c);
+  ck_assert_int_eq(d.time, 29208956);
+  ck_assert_int_eq(d.channels, 16);
+  ck_assert_int_eq(d.threads, 640);
+  c.nvls_channels = 4;
+  ck_assert_int_eq(decide(c).channels, 4);
+  c.nvls_channels = 0;
+  fs_nccl_call b = c;
+  b.gpu = FS_NCCL_BLACKWELL;
+  d = decide(b);
+  assert_rate(at(&d, FS_NCCL_NVLS, SIMPLE)->bandwidth, 236800, 1);
+  ck_assert_int_eq(d.channels, 24); /* Blackwell on one node */
+  fs_nccl_call ag = with_nvls(one_node(FS_NCCL_ALLGATHER, MIB), 60000);
+  d = decide(ag);
+  ck_assert_int_eq(at(&d, FS_NCCL_NVLS, SIMPLE)->enabled, 1);
+  assert_rate(at(&d, FS_NCCL_NVLS, SIMPLE)->bandwidth, 208250, 1);
+  ck_assert_int_eq(d.algorithm, RING);
+  b = c, b.gpu = FS_NCCL_AMPERE;
+  ck_assert_int_eq(decide(b).estimate[FS_NCCL_NVLS][SIMPLE - 1].enabled, 0);
+  assert_pick(b, 1144836, RING, LL);
+  b = c, b.nvswitch = 0;
+  assert_pick(b, 1144836, RING, LL);
+  b = c, b.nvls = 0;
+  assert_pick(b, 1144836, RING, LL);
+  b = c, b.nvls_graph.channels = 1;
+  assert_pick(b, 1144836, RING, LL);
+}
+END_TEST
+
+/* 2 x 8 H100 AllReduce (example B) with NVLS, graph 8 x 40/48 GB/s.
+ * NVLSTree bw per channel = min(59500 (as above), bwInter x 2 (<= 2 nodes)
+ * = 96000, Hopper's 2-node NVLSTree cap 57700) = 57700; busBw 461600;
+ * algBw x 16/30 = 738560/3 (246.19 GB/s). Latency 25 us (NVLink) + 2 x
+ * log2(2) x 20.9 us (NET's NVLSTree) = 66.8 us. NVLS itself is off on two
+ * nodes without CollNet. Tree/LL128 (48.5 us, 146800 x treeCorr 0.6 at
+ * log2(B/64) = 15 -> 88080) equals it at B = 18.3 / (1/88080 - 3/738560)
+ * = 14880728448/5929 = 2509820.96: Tree/LL < 255453 <= Tree/LL128 <
+ * 2509821 <= NVLSTree, 66.8 us + 2509821e6 x 3/738560 = 76994788.93 ->
+ * 76994789 ps on 16 channels. With NVLS the 1 MiB pick stays Tree/LL128.
+ * Blackwell (graph 8 x 80/48): per channel min(80000 x 0.74 x 7/8 x 2 =
+ * 103600, 96000, cap 96000) = 96000, x 8 x 16/30 = 409600; there (x86
+ * hosts) treeCorr applies to NVLSTree below 2^30 B: 1 MiB (log2 = 14,
+ * Simple 0.5) 204800, 66.8 + 1048576 / 204800 = 71.92 us; 512 MiB (index
+ * 23, 0.9) 368640; 1 GiB (index 24) none. Hopper takes no correction. */
+START_TEST(nvls_tree_two_node_allreduce) {
+  fs_nccl_call c = with_nvls(two_nodes(FS_NCCL_ALLREDUCE, MIB), 48000);
+  fs_nccl_decision d = decide(c);
+  ck_assert_int_eq(at(&d, FS_NCCL_NVLS, SIMPLE)->enabled, 0);
+  ck_assert_int_eq(at(&d, FS_NCCL_NVLS_TREE, SIMPLE)->enabled, 1);
+  ck_assert_int_eq(at(&d, FS_NCCL_NVLS_TREE, SIMPLE)->latency, 66800000);
+  assert_rate(at(&d, FS_NCCL_NVLS_TREE, SIMPLE)->bandwidth, 738560, 3);
+  ck_assert_int_eq(d.algorithm, TREE);
+  assert_pick(c, 255452, TREE, LL);
+  assert_pick(c, 255453, TREE, LL128);
+  assert_pick(c, 2509820, TREE, LL128);
+  assert_pick(c, 2509821, FS_NCCL_NVLS_TREE, SIMPLE);
+  assert_pick(c, 1024 * MIB, FS_NCCL_NVLS_TREE, SIMPLE);
+  c.bytes = 2509821;
+  d = decide(c);
+  ck_assert_int_eq(d.time, 76994789);
+  ck_assert_int_eq(d.channels, 16);
+  ck_assert_int_eq(d.threads, 640);
+  ck_assert_int_eq(at(&d, FS_NCCL_NVLS_TREE, SIMPLE)->used_bandwidth.num, 738560);
+  fs_nccl_call b = c;
+  b.gpu = FS_NCCL_BLACKWELL, b.nvls_graph.bw_intra = 80000, b.bytes = MIB;
+  d = decide(b);
+  assert_rate(at(&d, FS_NCCL_NVLS_TREE, SIMPLE)->bandwidth, 409600, 1);
+  assert_rate(at(&d, FS_NCCL_NVLS_TREE, SIMPLE)->used_bandwidth, 204800, 1);
+  ck_assert_int_eq(at(&d, FS_NCCL_NVLS_TREE, SIMPLE)->time, 71920000);
+  b.bytes = 512 * MIB;
+  assert_rate(decide(b).estimate[FS_NCCL_NVLS_TREE][SIMPLE - 1].used_bandwidth, 368640, 1);
+  b.bytes = 1024 * MIB;
+  assert_rate(decide(b).estimate[FS_NCCL_NVLS_TREE][SIMPLE - 1].used_bandwidth, 409600, 1);
+  /* 3 nodes: bwInter x 1, the cap of more than 2 nodes 45500 */
+  c.ranks = 24, c.nodes = 3;
+  d = decide(c);
+  assert_rate(at(&d, FS_NCCL_NVLS_TREE, SIMPLE)->bandwidth, 4368000, 23); /* 364000 x 24/46 */
+}
+END_TEST
+
+/* PAT, 8 ranks on 8 nodes (one GPU per node), tree graph 8 x 48 GB/s.
+ * busBw = 8 x bwInter 48000 (N > 2) x 0.75 = 288000, no conversion
+ * (AllGather); latency 8 us + log2(8) x 14 us (NET's Tree/Simple: ppn =
+ * 1) / 3.5 + 8 x 2.8 us = 8 + 12 + 22.4 = 42.4 us. Ring: LL 6.6 + 7 x 5.0
+ * (NET's Tree/LL at ppn 1) = 41.6 us at min(20400, 192000) x 8/7 =
+ * 163200/7; Simple 8.4 + 7 x 14 = 106.4 us at 384000 x 8/7 = 3072000/7.
+ * Crossovers: 0.8 / (7/163200 - 1/288000) = 3916800/193 = 20294.30 and
+ * 64 / (1/288000 - 7/3072000) = 589824000/11 = 53620363.6: Ring/LL <
+ * 20295 <= PAT < 53620364 <= Ring/Simple (Ring/LL128 is never the least).
+ * 42.4 us + 20295e6 / 288000 = 42470468.75 -> 42470469 ps, on all 16
+ * communicator channels x 640 threads. ReduceScatter: the same. A 1 ns
+ * net latency: inter 14.002 us, 3 x 14.002 / 3.5 = 12.001714 us ->
+ * 42401714 ps. Off: 2 GPUs per node (no entry), AllReduce, the mask. */
+START_TEST(pat_one_gpu_per_node) {
+  for (int rs = 0; rs < 2; rs++) {
+    fs_nccl_call c = two_nodes(rs ? FS_NCCL_REDUCESCATTER : FS_NCCL_ALLGATHER, MIB);
+    c.ranks = 8, c.nodes = 8;
+    fs_nccl_decision d = decide(c);
+    ck_assert_int_eq(at(&d, FS_NCCL_PAT, SIMPLE)->enabled, 1);
+    ck_assert_int_eq(at(&d, FS_NCCL_PAT, LL)->applies, 0);
+    ck_assert_int_eq(at(&d, FS_NCCL_PAT, SIMPLE)->latency, 42400000);
+    assert_rate(at(&d, FS_NCCL_PAT, SIMPLE)->bandwidth, 288000, 1);
+    assert_rate(at(&d, RING, LL)->bandwidth, 163200, 7);
+    assert_rate(at(&d, RING, SIMPLE)->bandwidth, 3072000, 7);
+    ck_assert_int_eq(at(&d, RING, LL)->latency, 41600000);
+    ck_assert_int_eq(at(&d, RING, SIMPLE)->latency, 106400000);
+    assert_pick(c, 20294, RING, LL);
+    assert_pick(c, 20295, FS_NCCL_PAT, SIMPLE);
+    assert_pick(c, 53620363, FS_NCCL_PAT, SIMPLE);
+    assert_pick(c, 53620364, RING, SIMPLE);
+    c.bytes = 20295;
+    d = decide(c);
+    ck_assert_int_eq(d.time, 42470469);
+    ck_assert_int_eq(d.channels, 16);
+    ck_assert_int_eq(d.threads, 640);
+    c.latency_inter = 1000;
+    ck_assert_int_eq(decide(c).estimate[FS_NCCL_PAT][SIMPLE - 1].latency, 42401714);
+    c.latency_inter = 0;
+    c.algorithms = (1u << RING);
+    assert_pick(c, 20295, RING, LL);
+    c.algorithms = 0, c.ranks = 16; /* 2 GPUs per node */
+    d = decide(c);
+    ck_assert_int_eq(at(&d, FS_NCCL_PAT, SIMPLE)->applies, 0);
+    ck_assert_int_eq(at(&d, FS_NCCL_PAT, SIMPLE)->enabled, 0);
+  }
+  fs_nccl_call c = two_nodes(FS_NCCL_ALLREDUCE, MIB);
+  c.ranks = 8, c.nodes = 8;
+  ck_assert_int_eq(decide(c).estimate[FS_NCCL_PAT][SIMPLE - 1].applies, 0);
+}
+END_TEST
+
+/* CollNet on example B (2 x 8, NVSwitch, NCCL_COLLNET_ENABLE=1, no NVLS),
+ * CollNet graph 8 x 48/48 GB/s. CollNetDirect: busBw 8 x 48000 = 384000
+ * / ((ppn/nc = 1) - 0) x 0.85 (Hopper) = 326400, x 0.5 = 163200; latency
+ * 2 x (min(1, 7) x 3.7 + 7 x 0.4) + 31 (NET) = 44 us. CollNetChain: 384000
+ * x 0.5 = 192000; 2 x 7 x 2.8 + 30 = 69.2 us. Tree/LL (25.2 us, 19500 x
+ * treeCorr 0.5 at log2(B/64) = 11 -> 9750) equals Direct at 18.8 /
+ * (1/9750 - 1/163200) = 66476800/341 = 194946.6; Direct equals Chain at
+ * 25.2 / (1/163200 - 1/192000) = 27417600 exactly (a tie: Direct, earlier
+ * in the scan); Chain equals Ring/Simple (131.6 x 1.4 = 184.24 us, 204800)
+ * at 115.04 / (1/192000 - 1/204800) = 353402880 exactly (a tie: Ring,
+ * earlier). So Tree/LL < 194947 <= CollNetDirect <= 27417600 <
+ * CollNetChain < 353402880 <= Ring/Simple. 44 us + 194947e6 / 163200 =
+ * 45194528.19 -> 45194528 ps on 1 channel (194947 < nc x 640 x 8 heads x
+ * 512 down to nc = 1); Chain at 27417601: 69.2 + 27417601e6/192000 ->
+ * 212000005 ps on 16 channels x 640. Off: collnet = 0, no NVSwitch
+ * (Direct only), one node (NCCL's CollNet node threshold 2), 16 GPUs per
+ * node (> 8), LL/LL128. With NVLS too: NVLS on 2 nodes is on (25 + 18 us,
+ * min(59500, 48000) x 8 x 16/30 = 204800), and AllGather by CollNetDirect
+ * (8 heads >= 8 GPUs per node): 8 x min(48000, 0.9 x 48000) = 345600. */
+START_TEST(collnet_two_node_allreduce) {
+  fs_nccl_call c = two_nodes(FS_NCCL_ALLREDUCE, MIB);
+  c.nvswitch = 1, c.collnet = 1;
+  c.collnet_graph = (fs_nccl_graph){8, 48000, 48000};
+  fs_nccl_decision d = decide(c);
+  ck_assert_int_eq(at(&d, FS_NCCL_COLLNET_DIRECT, SIMPLE)->latency, 44000000);
+  assert_rate(at(&d, FS_NCCL_COLLNET_DIRECT, SIMPLE)->bandwidth, 163200, 1);
+  ck_assert_int_eq(at(&d, FS_NCCL_COLLNET_CHAIN, SIMPLE)->latency, 69200000);
+  assert_rate(at(&d, FS_NCCL_COLLNET_CHAIN, SIMPLE)->bandwidth, 192000, 1);
+  ck_assert_int_eq(at(&d, FS_NCCL_COLLNET_DIRECT, LL)->enabled, 0);
+  ck_assert_int_eq(at(&d, FS_NCCL_COLLNET_CHAIN, LL128)->enabled, 0);
+  assert_pick(c, 194946, TREE, LL);
+  assert_pick(c, 194947, FS_NCCL_COLLNET_DIRECT, SIMPLE);
+  assert_pick(c, 27417600, FS_NCCL_COLLNET_DIRECT, SIMPLE);
+  assert_pick(c, 27417601, FS_NCCL_COLLNET_CHAIN, SIMPLE);
+  assert_pick(c, 353402879, FS_NCCL_COLLNET_CHAIN, SIMPLE);
+  assert_pick(c, 353402880, RING, SIMPLE);
+  c.bytes = 194947;
+  d = decide(c);
+  ck_assert_int_eq(d.time, 45194528);
+  ck_assert_int_eq(d.channels, 1);
+  ck_assert_int_eq(d.threads, 640);
+  c.bytes = 27417601;
+  d = decide(c);
+  ck_assert_int_eq(d.time, 212000005);
+  ck_assert_int_eq(d.channels, 16);
+  ck_assert_int_eq(d.threads, 640);
+  fs_nccl_call off = c;
+  off.collnet = 0;
+  assert_pick(off, 194947, TREE, LL);
+  off = c, off.nvswitch = 0;
+  assert_pick(off, 194947, TREE, LL);
+  assert_pick(off, 27417601, FS_NCCL_COLLNET_CHAIN, SIMPLE);
+  off = c, off.ranks = 8, off.nodes = 1;
+  d = decide(off);
+  ck_assert_int_eq(at(&d, FS_NCCL_COLLNET_DIRECT, SIMPLE)->enabled, 0);
+  ck_assert_int_eq(at(&d, FS_NCCL_COLLNET_CHAIN, SIMPLE)->enabled, 0);
+  off = c, off.ranks = 32;
+  d = decide(off);
+  ck_assert_int_eq(at(&d, FS_NCCL_COLLNET_DIRECT, SIMPLE)->enabled, 0);
+  ck_assert_int_eq(at(&d, FS_NCCL_COLLNET_CHAIN, SIMPLE)->enabled, 0);
+  fs_nccl_call both = with_nvls(c, 48000);
+  d = decide(both);
+  ck_assert_int_eq(at(&d, FS_NCCL_NVLS, SIMPLE)->enabled, 1);
+  ck_assert_int_eq(at(&d, FS_NCCL_NVLS, SIMPLE)->latency, 43000000);
+  assert_rate(at(&d, FS_NCCL_NVLS, SIMPLE)->bandwidth, 204800, 1);
+  both.collective = FS_NCCL_ALLGATHER;
+  d = decide(both);
+  ck_assert_int_eq(at(&d, FS_NCCL_COLLNET_DIRECT, SIMPLE)->enabled, 1);
+  assert_rate(at(&d, FS_NCCL_COLLNET_DIRECT, SIMPLE)->bandwidth, 345600, 1);
+  ck_assert_int_eq(at(&d, FS_NCCL_COLLNET_CHAIN, SIMPLE)->applies, 0);
+  ck_assert_int_eq(at(&d, FS_NCCL_NVLS_TREE, SIMPLE)->applies, 0);
+  c.collective = FS_NCCL_ALLGATHER; /* no NVLS heads */
+  ck_assert_int_eq(decide(c).estimate[FS_NCCL_COLLNET_DIRECT][SIMPLE - 1].enabled, 0);
+  c.collective = FS_NCCL_BROADCAST;
+  ck_assert_int_eq(decide(c).estimate[FS_NCCL_COLLNET_DIRECT][SIMPLE - 1].applies, 0);
+}
+END_TEST
+
+/* The new algorithms' constants (NCCL 2.30.7, tuning.cc): base 0 (CollNet,
+ * NVLS), 8 us (PAT); hops NVLink / PCI / NET: CollNetDirect 3.7 / 3.7 /
+ * 31, CollNetChain 2.8 / 2.8 / 30, NVLS 25 / 0 / 18, NVLSTree 25 / 0 /
+ * 20.9, PAT 4 / 4 / 14 us; the graph and NVLS-channel limits. */
+START_TEST(new_algorithm_constants) {
+  ck_assert_int_eq(fs_nccl_base_latency(FS_NCCL_PAT, SIMPLE), 8000000);
+  ck_assert_int_eq(fs_nccl_base_latency(FS_NCCL_NVLS, SIMPLE), 0);
+  ck_assert_int_eq(fs_nccl_hop_latency(FS_NCCL_NET, FS_NCCL_COLLNET_DIRECT, SIMPLE), 31000000);
+  ck_assert_int_eq(fs_nccl_hop_latency(FS_NCCL_PCI, FS_NCCL_COLLNET_CHAIN, SIMPLE), 2800000);
+  ck_assert_int_eq(fs_nccl_hop_latency(FS_NCCL_NET, FS_NCCL_NVLS_TREE, SIMPLE), 20900000);
+  ck_assert_int_eq(fs_nccl_hop_latency(FS_NCCL_PCI, FS_NCCL_NVLS, SIMPLE), 0);
+  ck_assert_int_eq(fs_nccl_hop_latency(FS_NCCL_NVLINK, FS_NCCL_PAT, SIMPLE), 4000000);
+  ck_assert_str_eq(fs_nccl_algorithm_name(FS_NCCL_NVLS_TREE), "NVLSTree");
+  ck_assert_str_eq(fs_nccl_algorithm_name(FS_NCCL_COLLNET_DIRECT), "CollNetDirect");
+  fs_nccl_call c = one_node(FS_NCCL_ALLREDUCE, MIB);
+  fs_nccl_decision d;
+  fs_error err = {{0}};
+  c.nvls_graph = (fs_nccl_graph){33, 1, 1};
+  ck_assert_int_eq(fs_nccl_decide(&c, &d, &err), -1);
+  ck_assert_str_eq(err.message, "nccl: NVLS graph of 33 channels: expected 0 to 32");
+  c.nvls_graph = (fs_nccl_graph){8, 0, 1};
+  ck_assert_int_eq(fs_nccl_decide(&c, &d, &err), -1);
+  ck_assert_ptr_nonnull(strstr(err.message, "NVLS graph bandwidths 0 and 1 MB/s"));
+  c.nvls_graph = (fs_nccl_graph){0, 0, 0};
+  c.collnet_graph = (fs_nccl_graph){-1, 0, 0};
+  ck_assert_int_eq(fs_nccl_decide(&c, &d, &err), -1);
+  ck_assert_ptr_nonnull(strstr(err.message, "CollNet graph of -1 channels"));
+  c.collnet_graph = (fs_nccl_graph){0, 0, 0};
+  c.nvls_channels = 65;
+  ck_assert_int_eq(fs_nccl_decide(&c, &d, &err), -1);
+  ck_assert_ptr_nonnull(strstr(err.message, "65 NVLS channels"));
 }
 END_TEST
 
@@ -546,6 +855,13 @@ START_TEST(estimates_as_text) {
   ck_assert_str_eq(text, "");
   fs_nccl_estimates_text(&d, text, 40); /* room for two */
   ck_assert_str_eq(text, "Ring/LL 59.150 us, Ring/LL128 off");
+  /* with NVLS (nvls_one_node_allreduce), at 1 MiB: 25 us + 1048576e6 /
+   * 272000 = 28855058.8 ps; the disabled CollNet and NVLSTree not shown */
+  c = with_nvls(one_node(FS_NCCL_ALLREDUCE, MIB), 60000);
+  d = decide(c);
+  fs_nccl_estimates_text(&d, text, sizeof text);
+  ck_assert_ptr_nonnull(strstr(text, ", Ring/Simple 61.097 us, NVLS/Simple 28.855 us"));
+  ck_assert_int_eq(at(&d, FS_NCCL_NVLS, SIMPLE)->time, 28855059);
 }
 END_TEST
 
@@ -567,6 +883,11 @@ static Suite *suite(void) {
   tcase_add_test(t, other_inputs);
   tcase_add_test(t, typical_calls);
   tcase_add_test(t, estimates_as_text);
+  tcase_add_test(t, nvls_one_node_allreduce);
+  tcase_add_test(t, nvls_tree_two_node_allreduce);
+  tcase_add_test(t, pat_one_gpu_per_node);
+  tcase_add_test(t, collnet_two_node_allreduce);
+  tcase_add_test(t, new_algorithm_constants);
   suite_add_tcase(s, t);
   return s;
 }

@@ -14,6 +14,7 @@
 #include "generators/mpi_selection.h"
 #include "cli/data_roots.h"
 #include "io/progress.h"
+#include "platform/nccl_tuning.h"
 #include "instruments/report.h"
 #include "cli/options.h"
 #include "cli/platform_options.h"
@@ -50,7 +51,19 @@ static const char gen_usage[] =
     "  --chunk S          bytes a *-nccl-* step moves (default NCCL's for the protocol:\n"
     "                     Simple 2MiB ring allreduce/allgather/reduce-scatter, 512KiB\n"
     "                     otherwise; LL 32KiB; LL128 576000B, less for a small tree)\n"
-    "  --protocol P       NCCL protocol of every transfer: LL, LL128 or Simple (default)\n";
+    "  --protocol P       NCCL protocol of every transfer: LL, LL128 or Simple (default)\n"
+    "  --gpu G --nvls 0|1 --collnet 0|1\n"
+    "                     the machine of the *-nccl selectors: GPU generation volta,\n"
+    "                     ampere, hopper (default) or blackwell; NVLS (default on from\n"
+    "                     hopper); CollNet (default off)\n";
+
+/* --nvls/--collnet 0|1 into an FS_NCCL_SWITCH_*. */
+static int switch_option(const char *name, const char *value, int *out, fs_error *err) {
+  if (strcmp(value, "0") != 0 && strcmp(value, "1") != 0)
+    return fs_error_set(err, "%s %s: expected 0 or 1", name, value);
+  *out = value[0] == '1' ? FS_NCCL_SWITCH_ON : FS_NCCL_SWITCH_OFF;
+  return 0;
+}
 
 typedef enum output_format { FORMAT_FROM_NAME, FORMAT_DAG, FORMAT_GOAL } output_format;
 
@@ -126,7 +139,8 @@ static const char *const option_names[] = {"--root",
                                            "--reduce-time",
                                            "--channels",
                                            "--chunk",
-                                           "--protocol"};
+                                           "--protocol",
+                                           "--gpu/--nvls/--collnet"};
 #define OPTION_COUNT ((int)(sizeof option_names / sizeof option_names[0]))
 
 static const char not_correct_mark[] = "  [not a correct collective: picked only when named]";
@@ -264,6 +278,7 @@ static unsigned options_given(const fs_generator_options *o, const fs_platform_t
   if (o->channels) given |= FS_GEN_CHANNELS;
   if (o->chunk) given |= FS_GEN_CHUNK;
   if (o->protocol) given |= FS_GEN_PROTOCOL;
+  if (o->nccl_gpu || o->nccl_nvls || o->nccl_collnet) given |= FS_GEN_NCCL_MACHINE;
   return given;
 }
 
@@ -358,6 +373,14 @@ static int parse_gen_options(int argc, char **argv, const char **name, const cha
       if (m < 0) return -1;
       if ((o->protocol = fs_protocol_from_name(v, (int64_t)strlen(v))) <= FS_PROTOCOL_NONE)
         return fs_error_set(err, "--protocol %s: expected LL, LL128 or Simple", v);
+    } else if ((m = fs_option(argc, argv, &i, "--gpu", &v, err))) {
+      if (m < 0) return -1;
+      if ((o->nccl_gpu = fs_nccl_gpu_find(v) + 1) == 0)
+        return fs_error_set(err, "--gpu %s: expected volta, ampere, hopper or blackwell", v);
+    } else if ((m = fs_option(argc, argv, &i, "--nvls", &v, err))) {
+      if (m < 0 || switch_option("--nvls", v, &o->nccl_nvls, err)) return -1;
+    } else if ((m = fs_option(argc, argv, &i, "--collnet", &v, err))) {
+      if (m < 0 || switch_option("--collnet", v, &o->nccl_collnet, err)) return -1;
     } else if ((m = fs_platform_text_option(argc, argv, &i, platform, err))) {
       if (m < 0) return -1;
     } else if ((m = fs_option(argc, argv, &i, "-o", &v, err)) ||
@@ -463,6 +486,8 @@ int fs_command_gen(int argc, char **argv) {
   }
 done:
   if (status == FS_EXIT_OK && selected) { /* what the library picked, once it is written */
+    if (choice.note[0]) /* NCCL's pick has no schedule here: what is generated instead */
+      fprintf(stderr, "fennelsim gen: %s: note: %s\n", generator->name, choice.note);
     fprintf(stderr, "fennelsim gen: %s: %s picks %s [%s]: %s\n", generator->name,
             fs_mpi_selector_version(generator), choice.algorithm, choice.rule, choice.spec.text);
     if (choice.detail[0]) /* what the alternatives would cost, by the same rules */

@@ -6,16 +6,19 @@
 #include <string.h>
 
 #include "core/suggest.h"
+#include "platform/nccl_tuning.h"
 
 typedef struct spec_key {
   const char *name;
   unsigned option; /* the FS_GEN_* the generator must read */
 } spec_key;
 
-static const spec_key keys[] = {{"segment", FS_GEN_SEGMENT},   {"ways", FS_GEN_WAYS},
-                                {"schedule", FS_GEN_SCHEDULE}, {"factors", FS_GEN_FACTORS},
-                                {"root", FS_GEN_ROOT},         {"channels", FS_GEN_CHANNELS},
-                                {"chunk", FS_GEN_CHUNK},       {"protocol", FS_GEN_PROTOCOL}};
+static const spec_key keys[] = {{"segment", FS_GEN_SEGMENT},     {"ways", FS_GEN_WAYS},
+                                {"schedule", FS_GEN_SCHEDULE},   {"factors", FS_GEN_FACTORS},
+                                {"root", FS_GEN_ROOT},           {"channels", FS_GEN_CHANNELS},
+                                {"chunk", FS_GEN_CHUNK},         {"protocol", FS_GEN_PROTOCOL},
+                                {"gpu", FS_GEN_NCCL_MACHINE},    {"nvls", FS_GEN_NCCL_MACHINE},
+                                {"collnet", FS_GEN_NCCL_MACHINE}};
 enum { KEY_COUNT = sizeof keys / sizeof keys[0] };
 
 void fs_algorithm_spec_of(fs_algorithm_spec *spec, const fs_generator *generator) {
@@ -68,6 +71,24 @@ static int parse_factors(fs_algorithm_spec *spec, const char *text, const char *
   return 0;
 }
 
+/* gpu=volta|ampere|hopper|blackwell, nvls=0|1, collnet=0|1 (the NCCL selectors'). */
+static int parse_machine(fs_algorithm_spec *spec, const char *text, const char *key,
+                         const char *value, fs_error *err) {
+  if (key[0] == 'g') {
+    int gpu = fs_nccl_gpu_find(value);
+    if (gpu < 0)
+      return fs_error_set(err, "%s: gpu=%s: expected volta, ampere, hopper or blackwell", text,
+                          value);
+    spec->nccl_gpu = gpu + 1;
+    return 0;
+  }
+  if (strcmp(value, "0") != 0 && strcmp(value, "1") != 0)
+    return fs_error_set(err, "%s: %s=%s: expected 0 or 1", text, key, value);
+  *(key[0] == 'n' ? &spec->nccl_nvls : &spec->nccl_collnet) = value[0] == '1' ? FS_NCCL_SWITCH_ON
+                                                                              : FS_NCCL_SWITCH_OFF;
+  return 0;
+}
+
 /* One "key=value" of text. */
 static int parse_item(fs_algorithm_spec *spec, const char *text, char *item, fs_error *err) {
   char *value = strchr(item, '=');
@@ -79,6 +100,7 @@ static int parse_item(fs_algorithm_spec *spec, const char *text, char *item, fs_
   if (k == KEY_COUNT || !(spec->generator->options & keys[k].option))
     return fs_error_set(err, "%s: unknown key '%s' (%s takes %s)", text, item,
                         spec->generator->name, keys_of(spec->generator, known, sizeof known));
+  if (keys[k].option == FS_GEN_NCCL_MACHINE) return parse_machine(spec, text, item, value, err);
   int64_t number;
   size_t n = strlen(value);
   switch (keys[k].option) {
@@ -164,6 +186,9 @@ void fs_algorithm_spec_apply(const fs_algorithm_spec *spec, fs_generator_options
   if (spec->channels) o->channels = spec->channels;
   if (spec->chunk) o->chunk = spec->chunk;
   if (spec->protocol) o->protocol = spec->protocol;
+  if (spec->nccl_gpu) o->nccl_gpu = spec->nccl_gpu;
+  if (spec->nccl_nvls) o->nccl_nvls = spec->nccl_nvls;
+  if (spec->nccl_collnet) o->nccl_collnet = spec->nccl_collnet;
 }
 
 /* Appends "format % value" to full[used..size). */
@@ -203,6 +228,13 @@ void fs_algorithm_spec_format(fs_algorithm_spec *spec) {
     append(full, sizeof full, &used, ":chunk=%s", fs_format_size(buffer, spec->chunk));
   if (spec->protocol)
     append(full, sizeof full, &used, ":protocol=%s", fs_protocol_name(spec->protocol));
+  if (spec->nccl_gpu)
+    append(full, sizeof full, &used, ":gpu=%s", fs_nccl_gpu_name(spec->nccl_gpu - 1));
+  if (spec->nccl_nvls)
+    append(full, sizeof full, &used, ":nvls=%s", spec->nccl_nvls == FS_NCCL_SWITCH_ON ? "1" : "0");
+  if (spec->nccl_collnet)
+    append(full, sizeof full, &used, ":collnet=%s",
+           spec->nccl_collnet == FS_NCCL_SWITCH_ON ? "1" : "0");
   /* a text too long is cut to the buffer's last byte; parse refuses it */
   size_t n = strlen(full);
   if (n >= sizeof spec->text) n = sizeof spec->text - 1;

@@ -11,12 +11,15 @@
  *                                       NCCL's channels, chunk and protocol
  *   allreduce-mpich, bcast-ompi         a library's selection (mpi_selection.h),
  *                                       resolved for each (ranks, size)
+ *   allreduce-nccl:gpu=ampere:nvls=0:collnet=1
+ *                                       NCCL's selection on that machine
  *
  * The keys are the generator's own options (FS_GEN_SEGMENT, WAYS, SCHEDULE,
- * FACTORS, ROOT, CHANNELS, CHUNK, PROTOCOL); a key the generator does not
- * read is an error. A value holds no ':' (a schedule's commas are its own).
- * The canonical text (keys in the order segment, ways, schedule, factors,
- * root, channels, chunk, protocol; sizes as fs_format_size writes them)
+ * FACTORS, ROOT, CHANNELS, CHUNK, PROTOCOL, NCCL_MACHINE: gpu, nvls,
+ * collnet); a key the generator does not read is an error. A value holds
+ * no ':' (a schedule's commas are its own). The canonical text (keys in
+ * the order segment, ways, schedule, factors, root, channels, chunk,
+ * protocol, gpu, nvls, collnet; sizes as fs_format_size writes them)
  * names the algorithm in tables and plots. */
 #ifndef FS_ALGORITHM_SPEC_H
 #define FS_ALGORITHM_SPEC_H
@@ -37,10 +40,11 @@ typedef struct fs_algorithm_spec {
   char schedule[128]; /* "" : none */
   int32_t factors[64];
   int factor_count;
-  int32_t channels;                 /* NCCL's (nccl_layout.h): 0 = the generator's default */
-  int64_t chunk;                    /* 0: the default */
-  int protocol;                     /* an fs_protocol; NONE: the default */
-  char text[FS_ALGORITHM_TEXT_MAX]; /* canonical "NAME[:key=value]..." */
+  int32_t channels;                      /* NCCL's (nccl_layout.h): 0 = the generator's default */
+  int64_t chunk;                         /* 0: the default */
+  int protocol;                          /* an fs_protocol; NONE: the default */
+  int nccl_gpu, nccl_nvls, nccl_collnet; /* as fs_generator_options'; 0: the default */
+  char text[FS_ALGORITHM_TEXT_MAX];      /* canonical "NAME[:key=value]..." */
 } fs_algorithm_spec;
 
 /* Parses text; 0, or -1 with err naming the text and what was expected
@@ -52,7 +56,7 @@ int fs_algorithm_spec_parse(fs_algorithm_spec *spec, const char *text, fs_error 
 void fs_algorithm_spec_of(fs_algorithm_spec *spec, const fs_generator *generator);
 
 /* Copies the spec's options into o (segment, ways, schedule, factors, root,
- * channels, chunk, protocol when given); the other fields of o are left as they are. o->schedule
+ * channels, chunk, protocol, gpu, nvls, collnet when given); the other fields of o are left as they are. o->schedule
  * points into spec, which must outlive o's use. */
 void fs_algorithm_spec_apply(const fs_algorithm_spec *spec, fs_generator_options *o);
 

@@ -216,12 +216,13 @@ static const fs_generator generators[] = {
     SELECTOR_PAIR("alltoall", alltoall, ALLTOALL, 0),
 /* NCCL's own choice (nccl_selection.h): the picked NCCL generator with the
  * picked protocol and channels, for --ranks, --size and the platform's nodes */
-#define NCCL_SAYS \
-  "what NCCL 2.30.7 runs by its tuning model (Hopper): Ring/Tree, protocol, channels"
-#define NCCL_SELECTOR(name, coll, COLL, options)                                         \
-  {                                                                                      \
-    name "-nccl", NCCL_SAYS, fs_generate_##coll##_nccl, options | FS_GEN_PLATFORM, COLL, \
-        FS_GEN_SELECTOR                                                                  \
+#define NCCL_SAYS                                                                            \
+  "what NCCL 2.30.7 runs by its tuning model (--gpu, default Hopper): algorithm, protocol, " \
+  "channels"
+#define NCCL_SELECTOR(name, coll, COLL, options)                               \
+  {                                                                            \
+    name "-nccl", NCCL_SAYS, fs_generate_##coll##_nccl,                        \
+        options | FS_GEN_PLATFORM | FS_GEN_NCCL_MACHINE, COLL, FS_GEN_SELECTOR \
   }
     NCCL_SELECTOR("allreduce", allreduce, ALLREDUCE, FS_GEN_REDUCE_TIME),
     NCCL_SELECTOR("allgather", allgather, ALLGATHER, 0),

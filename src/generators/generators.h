@@ -46,7 +46,15 @@ typedef struct fs_generator_options {
   int32_t channels; /* --channels: NCCL channels, each one CPU of every rank; 0 = 1 */
   int64_t chunk;    /* --chunk: bytes per step; 0 = NCCL's for the protocol and collective */
   int protocol;     /* --protocol: an fs_protocol; FS_PROTOCOL_NONE = Simple */
+  /* The machine of the NCCL selectors (nccl_selection.h) */
+  int nccl_gpu;     /* --gpu: 1 + platform/nccl_tuning.h's fs_nccl_gpu; 0 = Hopper */
+  int nccl_nvls;    /* --nvls: FS_NCCL_SWITCH_*; 0 = NCCL's default (on from Hopper) */
+  int nccl_collnet; /* --collnet: FS_NCCL_SWITCH_*; 0 = off */
 } fs_generator_options;
+
+/* The values of nccl_nvls and nccl_collnet given as 0 or 1. */
+#define FS_NCCL_SWITCH_OFF 1
+#define FS_NCCL_SWITCH_ON 2
 
 /* The options beyond --ranks and --size a generator reads; the CLI refuses
  * the others rather than silently ignoring them. */
@@ -58,10 +66,11 @@ enum {
   FS_GEN_PLATFORM = 1 << 4,
   FS_GEN_FACTORS = 1 << 5,
   FS_GEN_ROUNDS = 1 << 6,
-  FS_GEN_REDUCE_TIME = 1 << 7, /* its reduces are computes: --reduce-time prices them */
-  FS_GEN_CHANNELS = 1 << 8,    /* NCCL's: --channels */
-  FS_GEN_CHUNK = 1 << 9,       /* NCCL's: --chunk */
-  FS_GEN_PROTOCOL = 1 << 10,   /* NCCL's: --protocol */
+  FS_GEN_REDUCE_TIME = 1 << 7,   /* its reduces are computes: --reduce-time prices them */
+  FS_GEN_CHANNELS = 1 << 8,      /* NCCL's: --channels */
+  FS_GEN_CHUNK = 1 << 9,         /* NCCL's: --chunk */
+  FS_GEN_PROTOCOL = 1 << 10,     /* NCCL's: --protocol */
+  FS_GEN_NCCL_MACHINE = 1 << 11, /* the NCCL selectors' --gpu, --nvls, --collnet */
 };
 #define FS_GEN_NCCL (FS_GEN_CHANNELS | FS_GEN_CHUNK | FS_GEN_PROTOCOL)
 

@@ -649,13 +649,14 @@ static int is_nccl(const fs_generator *selector) {
 /* NCCL's pick (nccl_selection.h) as a choice. */
 static int nccl_select_options(const fs_generator *selector, const fs_generator_options *o,
                                fs_mpi_choice *choice, fs_error *err) {
-  char spec[FS_ALGORITHM_TEXT_MAX];
+  fs_nccl_selection s;
   *choice = (fs_mpi_choice){0};
-  if (fs_nccl_select(selector->collective, o, spec, sizeof spec, choice->algorithm,
-                     sizeof choice->algorithm, choice->rule, sizeof choice->rule, choice->detail,
-                     sizeof choice->detail, err))
-    return -1;
-  if (fs_algorithm_spec_parse(&choice->spec, spec, err)) return -1;
+  if (fs_nccl_select(selector->collective, o, &s, err)) return -1;
+  snprintf(choice->algorithm, sizeof choice->algorithm, "%s", s.algorithm);
+  snprintf(choice->rule, sizeof choice->rule, "%s", s.rule);
+  snprintf(choice->detail, sizeof choice->detail, "%s", s.detail);
+  snprintf(choice->note, sizeof choice->note, "%s", s.note);
+  if (fs_algorithm_spec_parse(&choice->spec, s.spec, err)) return -1;
   if (o->root && (choice->spec.generator->options & FS_GEN_ROOT)) {
     choice->spec.has_root = 1;
     choice->spec.root = o->root;

@@ -46,6 +46,7 @@ typedef struct fs_mpi_choice {
                              "tuned 6 (rabenseifner)" */
   char rule[320];         /* the rule that fired: "P >= 8, pow2, n <= 12288" */
   char detail[512];       /* NCCL's: every (algorithm, protocol)'s predicted time; MPI: "" */
+  char note[256];         /* NCCL's: why it generates other than NCCL's pick; else "" */
 } fs_mpi_choice;
 
 /* "mpich" or "ompi" (-1 otherwise). */

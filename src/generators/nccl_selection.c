@@ -1,6 +1,9 @@
 /* nccl_selection.c: NCCL 2.30.7's own choice of algorithm, protocol and
  * channels (nccl_selection.h) from its tuning model, and the five selector
- * generators ("allreduce-nccl", ...) that generate it. */
+ * generators ("allreduce-nccl", ...) that generate it, or NCCL's best
+ * among the algorithms fennelsim generates when its pick is one that has
+ * no schedule here (NVLS, NVLSTree, CollNet: the reduction happens in a
+ * switch, which is not a rank). */
 #include "generators/nccl_selection.h"
 
 #include <stdio.h>
@@ -8,56 +11,42 @@
 #include "generators/smp_support.h"
 #include "platform/nccl_tuning.h"
 
-const char *fs_nccl_selection_version(void) {
-  return "NCCL 2.30.7 (tuning model, Hopper; Ring and Tree)";
-}
+const char *fs_nccl_selection_version(void) { return "NCCL 2.30.7 (tuning model)"; }
 
+/* The generators of the algorithms fennelsim has, by collective: looked up
+ * by name in the registry, so one not built in is a message, not a link
+ * failure. NULL: fennelsim does not generate it. */
 typedef struct nccl_target {
   fs_nccl_collective collective;
-  const char *ring, *tree; /* the generators of the picks; tree NULL: Ring only */
-  fs_program *(*ring_generate)(const fs_generator_options *, fs_error *);
-  fs_program *(*tree_generate)(const fs_generator_options *, fs_error *);
+  const char *generator[FS_NCCL_ALGORITHMS];
   int per_rank; /* --size is the per-rank block: nBytes = k * --size */
 } nccl_target;
 
 static int target_of(fs_collective c, nccl_target *t) {
+  *t = (nccl_target){0};
   switch (c) {
     case FS_COLLECTIVE_ALLREDUCE:
-      *t = (nccl_target){FS_NCCL_ALLREDUCE,
-                         "allreduce-nccl-ring",
-                         "allreduce-nccl-tree",
-                         fs_generate_allreduce_nccl_ring,
-                         fs_generate_allreduce_nccl_tree,
-                         0};
+      t->collective = FS_NCCL_ALLREDUCE;
+      t->generator[FS_NCCL_RING] = "allreduce-nccl-ring";
+      t->generator[FS_NCCL_TREE] = "allreduce-nccl-tree";
       return 0;
     case FS_COLLECTIVE_ALLGATHER:
-      *t = (nccl_target){FS_NCCL_ALLGATHER,
-                         "allgather-nccl-ring",
-                         NULL,
-                         fs_generate_allgather_nccl_ring,
-                         NULL,
-                         1};
+      t->collective = FS_NCCL_ALLGATHER, t->per_rank = 1;
+      t->generator[FS_NCCL_RING] = "allgather-nccl-ring";
+      t->generator[FS_NCCL_PAT] = "allgather-nccl-pat";
       return 0;
     case FS_COLLECTIVE_REDUCE_SCATTER:
-      *t = (nccl_target){FS_NCCL_REDUCESCATTER,
-                         "reduce-scatter-nccl-ring",
-                         NULL,
-                         fs_generate_reduce_scatter_nccl_ring,
-                         NULL,
-                         1};
+      t->collective = FS_NCCL_REDUCESCATTER, t->per_rank = 1;
+      t->generator[FS_NCCL_RING] = "reduce-scatter-nccl-ring";
+      t->generator[FS_NCCL_PAT] = "reduce-scatter-nccl-pat";
       return 0;
     case FS_COLLECTIVE_BCAST:
-      *t = (nccl_target){FS_NCCL_BROADCAST,
-                         "bcast-nccl-ring",
-                         NULL,
-                         fs_generate_bcast_nccl_ring,
-                         NULL,
-                         0};
+      t->collective = FS_NCCL_BROADCAST;
+      t->generator[FS_NCCL_RING] = "bcast-nccl-ring";
       return 0;
     case FS_COLLECTIVE_REDUCE:
-      *t = (nccl_target){FS_NCCL_REDUCE, "reduce-nccl-ring",
-                         NULL,           fs_generate_reduce_nccl_ring,
-                         NULL,           0};
+      t->collective = FS_NCCL_REDUCE;
+      t->generator[FS_NCCL_RING] = "reduce-nccl-ring";
       return 0;
     default: return -1;
   }
@@ -81,16 +70,44 @@ static int nodes_of(const fs_generator_options *o, const char *name, int32_t *no
   return 0;
 }
 
-/* NCCL's decision for c under o, with its target. */
-static int decide(fs_collective c, const fs_generator_options *o, nccl_target *t,
-                  fs_nccl_decision *d, fs_nccl_call *call, fs_error *err) {
+/* NCCL's machine for the call: the typical one of o's GPU generation, with
+ * o's NVLS and CollNet switches (nccl_gpu, nccl_nvls, nccl_collnet). */
+static fs_nccl_call call_of(const nccl_target *t, const fs_generator_options *o, int32_t nodes,
+                            int64_t bytes) {
+  fs_nccl_gpu gpu = o->nccl_gpu ? (fs_nccl_gpu)(o->nccl_gpu - 1) : FS_NCCL_HOPPER;
+  fs_nccl_call call = fs_nccl_typical_call(t->collective, o->ranks, nodes, gpu, bytes);
+  if (o->nccl_nvls) call.nvls = o->nccl_nvls == FS_NCCL_SWITCH_ON;
+  call.collnet = o->nccl_collnet == FS_NCCL_SWITCH_ON;
+  return call;
+}
+
+/* What the selector generates: NCCL's pick d, or when fennelsim has no
+ * schedule for it, NCCL's best among those it has (next). */
+typedef struct nccl_pick {
+  nccl_target target;
+  fs_nccl_call call;
+  fs_nccl_decision full;   /* NCCL's own pick, all algorithms */
+  fs_nccl_decision chosen; /* what is generated: full, or the next choice */
+  int substituted;         /* full's algorithm has no schedule here */
+  const fs_generator *generator;
+} nccl_pick;
+
+static unsigned generatable(const nccl_target *t) {
+  unsigned mask = 0;
+  for (int a = 0; a < FS_NCCL_ALGORITHMS; a++)
+    if (t->generator[a]) mask |= 1u << a;
+  return mask;
+}
+
+/* NCCL's decision for c under o, and what to generate. */
+static int decide(fs_collective c, const fs_generator_options *o, nccl_pick *k, fs_error *err) {
   const char *name = fs_collective_name(c);
-  if (target_of(c, t))
+  if (target_of(c, &k->target))
     return fs_error_set(err,
                         "NCCL's tuning does not cover %s (allreduce, allgather, "
                         "reduce-scatter, bcast, reduce)",
                         name);
-  if (o->size < 0 || (t->per_rank && o->ranks > 0 && o->size > FS_SIZE_LIMIT / o->ranks))
+  if (o->size < 0 || (k->target.per_rank && o->ranks > 0 && o->size > FS_SIZE_LIMIT / o->ranks))
     return fs_error_set(err, "%s-nccl: --size %lld is out of NCCL's tuning range", name,
                         (long long)o->size);
   int32_t nodes = 0;
@@ -99,30 +116,55 @@ static int decide(fs_collective c, const fs_generator_options *o, nccl_target *t
   if (o->ranks < 2)
     return fs_error_set(err, "%s: NCCL's tuning needs at least 2 ranks, not %d", label, o->ranks);
   if (nodes_of(o, label, &nodes, err)) return -1;
-  int64_t bytes = t->per_rank ? o->size * o->ranks : o->size;
-  *call = fs_nccl_typical_call(t->collective, o->ranks, nodes, FS_NCCL_HOPPER, bytes);
-  if (fs_nccl_decide(call, d, err)) return -1;
-  if (d->algorithm == FS_NCCL_TREE && !t->tree)
-    return fs_error_set(err, "%s: NCCL picks Tree, which fennelsim generates only for allreduce",
-                        label);
+  int64_t bytes = k->target.per_rank ? o->size * o->ranks : o->size;
+  k->call = call_of(&k->target, o, nodes, bytes);
+  if (fs_nccl_decide(&k->call, &k->full, err)) return -1;
+  k->chosen = k->full;
+  k->substituted = !k->target.generator[k->full.algorithm];
+  if (k->substituted) {
+    fs_nccl_call next = k->call;
+    next.algorithms = generatable(&k->target);
+    if (fs_nccl_decide(&next, &k->chosen, err)) return -1;
+  }
+  const char *generator = k->target.generator[k->chosen.algorithm];
+  k->generator = fs_generator_find(generator);
+  if (!k->generator)
+    return fs_error_set(err, "%s: NCCL picks %s/%s, whose generator %s is not in this build", label,
+                        fs_nccl_algorithm_name(k->chosen.algorithm),
+                        fs_protocol_name(k->chosen.protocol), generator);
   return 0;
 }
 
-int fs_nccl_select(fs_collective c, const fs_generator_options *o, char *spec, size_t spec_size,
-                   char *algorithm, size_t algorithm_size, char *rule, size_t rule_size,
-                   char *detail, size_t detail_size, fs_error *err) {
-  nccl_target t;
-  fs_nccl_decision d;
-  fs_nccl_call call;
-  if (decide(c, o, &t, &d, &call, err)) return -1;
-  const char *generator = d.algorithm == FS_NCCL_TREE ? t.tree : t.ring;
-  snprintf(spec, spec_size, "%s:channels=%d:protocol=%s", generator, d.channels,
-           fs_protocol_name(d.protocol));
-  snprintf(algorithm, algorithm_size, "%s/%s on %d channel%s", fs_nccl_algorithm_name(d.algorithm),
-           fs_protocol_name(d.protocol), d.channels, d.channels == 1 ? "" : "s");
-  snprintf(rule, rule_size, "%d ranks on %d node%s, nBytes %lld: %s", call.ranks, call.nodes,
-           call.nodes == 1 ? "" : "s", (long long)call.bytes, d.rule);
-  fs_nccl_estimates_text(&d, detail, detail_size);
+/* The spec of the pick: its generator with the channels and protocol it reads. */
+static void spec_of(const nccl_pick *k, char *spec, size_t size) {
+  int n = snprintf(spec, size, "%s", k->generator->name);
+  if (n > 0 && (size_t)n < size && (k->generator->options & FS_GEN_CHANNELS))
+    n += snprintf(spec + n, size - (size_t)n, ":channels=%d", k->chosen.channels);
+  if (n > 0 && (size_t)n < size && (k->generator->options & FS_GEN_PROTOCOL))
+    snprintf(spec + n, size - (size_t)n, ":protocol=%s", fs_protocol_name(k->chosen.protocol));
+}
+
+int fs_nccl_select(fs_collective c, const fs_generator_options *o, fs_nccl_selection *out,
+                   fs_error *err) {
+  nccl_pick k;
+  if (decide(c, o, &k, err)) return -1;
+  const fs_nccl_decision *d = &k.chosen;
+  spec_of(&k, out->spec, sizeof out->spec);
+  snprintf(out->algorithm, sizeof out->algorithm, "%s/%s on %d channel%s",
+           fs_nccl_algorithm_name(d->algorithm), fs_protocol_name(d->protocol), d->channels,
+           d->channels == 1 ? "" : "s");
+  snprintf(out->rule, sizeof out->rule, "%d ranks on %d node%s of %s GPUs, nBytes %lld: %s",
+           k.call.ranks, k.call.nodes, k.call.nodes == 1 ? "" : "s", fs_nccl_gpu_name(k.call.gpu),
+           (long long)k.call.bytes, d->rule);
+  fs_nccl_estimates_text(&k.full, out->detail, sizeof out->detail);
+  out->note[0] = 0;
+  if (k.substituted)
+    snprintf(out->note, sizeof out->note,
+             "NCCL would run %s/%s here (predicted %.3f us), which fennelsim does not generate; "
+             "generating its next choice %s/%s (%.3f us)",
+             fs_nccl_algorithm_name(k.full.algorithm), fs_protocol_name(k.full.protocol),
+             (double)k.full.time / FS_US, fs_nccl_algorithm_name(d->algorithm),
+             fs_protocol_name(d->protocol), (double)d->time / FS_US);
   return 0;
 }
 
@@ -130,15 +172,14 @@ int fs_nccl_select(fs_collective c, const fs_generator_options *o, char *spec, s
  * protocol, NCCL's default chunk, and o's platform, root and reduce time. */
 static fs_program *generate_selected(fs_collective c, const fs_generator_options *o,
                                      fs_error *err) {
-  nccl_target t;
-  fs_nccl_decision d;
-  fs_nccl_call call;
-  if (decide(c, o, &t, &d, &call, err)) return NULL;
+  nccl_pick k;
+  if (decide(c, o, &k, err)) return NULL;
   fs_generator_options picked = *o;
-  picked.channels = d.channels;
-  picked.protocol = d.protocol;
+  picked.channels = (k.generator->options & FS_GEN_CHANNELS) ? k.chosen.channels : 0;
+  picked.protocol = (k.generator->options & FS_GEN_PROTOCOL) ? k.chosen.protocol : 0;
   picked.chunk = 0;
-  return (d.algorithm == FS_NCCL_TREE ? t.tree_generate : t.ring_generate)(&picked, err);
+  picked.nccl_gpu = picked.nccl_nvls = picked.nccl_collnet = 0; /* the selector's own */
+  return k.generator->generate(&picked, err);
 }
 
 fs_program *fs_generate_allreduce_nccl(const fs_generator_options *o, fs_error *err) {

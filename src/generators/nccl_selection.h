@@ -9,8 +9,17 @@
  * per-rank block); N = the nodes of the platform (--nodes M --cores Q or
  * --platform; without one each rank is a node, as allreduce-nccl-tree
  * takes it), which must hold k / N ranks each; the machine is a typical
- * Hopper one (fs_nccl_typical_call: 1 x 8 H100 12 x 30 GB/s on one node,
- * 8 x 48 GB/s with a 400 Gb/s NIC per GPU on several; Intel hosts).
+ * one of the GPU generation gpu= (fs_nccl_typical_call; Hopper by default:
+ * 1 x 8 H100 12 x 30 GB/s on one node, 8 x 48 GB/s with a 400 Gb/s NIC
+ * per GPU on several; Intel hosts; an NVSwitch), NVLS as nvls= says
+ * (default: on from Hopper) and CollNet as collnet= says (default off).
+ *
+ * NCCL's pick is over all its algorithms. fennelsim generates Ring, Tree
+ * (allreduce) and PAT (allgather-nccl-pat, reduce-scatter-nccl-pat, found
+ * by name in the registry); NVLS, NVLSTree and CollNet have no schedule
+ * here (the switch reduces, and it is not a rank). When NCCL picks one of
+ * those, the selector generates NCCL's best among the generatable ones
+ * and says so in `note`.
  *
  * The selectors are generators ("allreduce-nccl", "allgather-nccl",
  * "reduce-scatter-nccl", "bcast-nccl", "reduce-nccl"; trait
@@ -25,19 +34,26 @@
 #include "core/error.h"
 #include "generators/generators.h"
 
-/* "NCCL 2.30.7 (tuning model, Hopper; Ring and Tree)". */
+/* "NCCL 2.30.7 (tuning model)". */
 const char *fs_nccl_selection_version(void);
 
-/* NCCL's pick for collective c under options o: 0 with spec ("NAME:
- * channels=C:protocol=P", at most spec_size bytes), algorithm ("Ring/LL128
- * on 24 channels"), rule (the call and why: "16 ranks on 2 nodes, nBytes
- * 1048576: Tree/LL128 60.404 us < ... (next), ...") and detail (every
- * estimate: "Tree/LL 132.7 us, ...") filled, or -1 with err (a collective
- * NCCL's tuning does not cover, uneven nodes, a call past the model's
- * limits). */
-int fs_nccl_select(fs_collective c, const fs_generator_options *o, char *spec, size_t spec_size,
-                   char *algorithm, size_t algorithm_size, char *rule, size_t rule_size,
-                   char *detail, size_t detail_size, fs_error *err);
+/* What a selector generates and why. */
+typedef struct fs_nccl_selection {
+  char spec[192];     /* "NAME:channels=C:protocol=P" (the keys the generator reads) */
+  char algorithm[96]; /* "Ring/LL128 on 24 channels" */
+  char rule[320];     /* the call and why: "16 ranks on 2 nodes of hopper GPUs, nBytes
+                         1048576: Tree/LL128 60.405 us < ... (next), ..." */
+  char detail[512];   /* every estimate of NCCL's full pick: "Tree/LL 132.746 us, ..." */
+  char note[256];     /* "" or, when NCCL's pick has no schedule here: "NCCL would run
+                         NVLS/Simple here (predicted 86.681 us), ...; generating its next
+                         choice Ring/LL128 (129.248 us)" */
+} fs_nccl_selection;
+
+/* NCCL's pick for collective c under options o: 0 with out filled, or -1
+ * with err (a collective NCCL's tuning does not cover, uneven nodes, a
+ * call past the model's limits, a pick whose generator is not built in). */
+int fs_nccl_select(fs_collective c, const fs_generator_options *o, fs_nccl_selection *out,
+                   fs_error *err);
 
 /* The generate() of the five selectors in the registry. */
 fs_program *fs_generate_allreduce_nccl(const fs_generator_options *o, fs_error *err);

@@ -63,6 +63,9 @@ static const fs_model_key nccl[] = {
     {"bw_intra", "GB/s per channel (by gpu: 20, 20, 30, 45) inside a node"},
     {"bw_inter", "GB/s per channel (by gpu: 12, 24, 48, 48) between nodes"},
     {"launch", "time (the base latency of hops and the protocol): first start"},
+    {"nvswitch", "0|1 (1): the node's GPUs share an NVSwitch (a machine fact)"},
+    {"nvls", "0|1 (1 from hopper): NVLink SHARP multicast (a machine fact)"},
+    {"collnet", "0|1 (0): a CollNet (SHARP) plugin, NCCL_COLLNET_ENABLE (a machine fact)"},
 };
 static const fs_model_key fixed[] = {
     {"compute_time", "time (0): a compute task without time= takes it"},

@@ -20,7 +20,14 @@
  *        for its protocol (or --param launch=), through `available`.
  * So a ring of k ranks passing S/k bytes per step for 2(k-1) dependent
  * steps on one node ends at base + 2(k-1)(hop + S/k / bw), NCCL's Ring
- * AllReduce time lat + S / algBw on one channel. */
+ * AllReduce time lat + S / algBw on one channel.
+ *
+ * The machine facts nvswitch, nvls and collnet (0 or 1; defaults an
+ * NVSwitch, NVLS from Hopper on, no CollNet: as NCCL on a DGX) say which
+ * of NCCL's other algorithms the machine has; they are reported and
+ * checked (NVLS needs Hopper or later and an NVSwitch) but change no
+ * transfer's cost: NVLS's and CollNet's reductions happen in a switch,
+ * which is not a rank of the program. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +47,7 @@ typedef struct nccl {
   int protocol;                 /* for tasks without one */
   int64_t bw[LINK_CLASSES];     /* MB/s per channel */
   fs_time launch;               /* -1: the base latency of hops and the protocol */
+  int nvswitch, nvls, collnet;  /* the machine facts (0 or 1) */
   fs_platform_parameters where; /* nodes, cores, mapping, platform */
   /* per run (reset) */
   fs_platform *platform;
@@ -149,10 +157,10 @@ static void nccl_describe(const void *state, char *buffer, size_t size) {
   int n = snprintf(buffer, size,
                    "\"gpu\": \"%s\", \"cpu\": \"%s\", \"intra\": \"%s\", \"protocol\": \"%s\", "
                    "\"hops\": \"%s\", \"bw_intra_GBps\": %s, \"bw_inter_GBps\": %s, "
-                   "\"launch%s\": %s",
+                   "\"launch%s\": %s, \"nvswitch\": %d, \"nvls\": %d, \"collnet\": %d",
                    fs_nccl_gpu_name(m->gpu), fs_nccl_cpu_name(m->cpu), fs_nccl_link_name(m->intra),
                    fs_protocol_name(m->protocol), m->hops == FS_NCCL_RING ? "ring" : "tree", intra,
-                   inter, m->launch >= 0 ? "_ns" : "", launch);
+                   inter, m->launch >= 0 ? "_ns" : "", launch, m->nvswitch, m->nvls, m->collnet);
   if (n > 0 && (size_t)n < size && m->platform)
     snprintf(buffer + n, size - (size_t)n, ", \"nodes\": %d, \"cores\": %d, \"mapping\": \"%s\"",
              m->platform->nodes, m->platform->cores, fs_mapping_name(m->platform->mapping));
@@ -197,6 +205,31 @@ static int read_bandwidth(fs_parameters *params, const char *key, int64_t *out, 
   return 0;
 }
 
+/* key=0|1; 0 or -1 with err. */
+static int read_switch(fs_parameters *params, const char *key, int *out, fs_error *err) {
+  fs_parameter *p = fs_parameter_take(params, key);
+  if (!p) return 0;
+  if (strcmp(p->value, "0") != 0 && strcmp(p->value, "1") != 0)
+    return fs_error_set(err, "--param %s=%s: expected 0 or 1", key, p->value);
+  *out = p->value[0] == '1';
+  return 0;
+}
+
+/* nvswitch, nvls, collnet: NCCL's defaults on a DGX of the GPU, then the
+ * parameters; NVLS needs Hopper or later and an NVSwitch. */
+static int read_machine(nccl *m, fs_parameters *params, fs_error *err) {
+  m->nvswitch = 1, m->collnet = 0;
+  int nvls = -1;
+  if (read_switch(params, "nvswitch", &m->nvswitch, err) ||
+      read_switch(params, "nvls", &nvls, err) || read_switch(params, "collnet", &m->collnet, err))
+    return -1;
+  int possible = m->gpu >= FS_NCCL_HOPPER && m->nvswitch;
+  if (nvls == 1 && !possible)
+    return fs_error_set(err, "--param nvls=1: NVLS needs gpu=hopper or blackwell and nvswitch=1");
+  m->nvls = nvls < 0 ? possible : nvls;
+  return 0;
+}
+
 static int read_parameters(nccl *m, fs_parameters *params, fs_error *err) {
   int gpu = FS_NCCL_HOPPER, cpu = FS_NCCL_INTEL, intra = FS_NCCL_NVLINK, hops = FS_NCCL_RING;
   int protocol = FS_PROTOCOL_SIMPLE;
@@ -212,7 +245,7 @@ static int read_parameters(nccl *m, fs_parameters *params, fs_error *err) {
   m->launch = -1;
   if (read_bandwidth(params, "bw_intra", &m->bw[INTRA], err) ||
       read_bandwidth(params, "bw_inter", &m->bw[INTER], err) ||
-      fs_parameter_time(params, "launch", 0, &m->launch, err))
+      fs_parameter_time(params, "launch", 0, &m->launch, err) || read_machine(m, params, err))
     return -1;
   return fs_platform_parameters_read(params, &m->where, err);
 }

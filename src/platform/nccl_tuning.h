@@ -5,10 +5,11 @@
  * every (algorithm, protocol), the time for a size, and the pick with the
  * rule that made it.
  *
- * Only the Ring and Tree algorithms are modelled: NVLS, NVLSTree,
- * CollNetDirect, CollNetChain and PAT are not (NCCL would also weigh them
- * where the hardware has them: NVSwitch multicast, a SHARP plugin, one GPU
- * per node). Tuner plugins and NCCL_ALGO/NCCL_PROTO are the call's masks.
+ * All seven algorithms are modelled: Tree, Ring, CollNetDirect,
+ * CollNetChain, NVLS, NVLSTree and PAT, each where NCCL enables it (the
+ * call's machine facts: an NVSwitch, NVLS multicast, a CollNet plugin, one
+ * GPU per node). Tuner plugins are not; NCCL_ALGO/NCCL_PROTO are the call's
+ * masks.
  *
  * Exact arithmetic. NCCL computes in single-precision floats; this module
  * computes the same formulas exactly: bandwidths are rationals in MB/s
@@ -16,7 +17,7 @@
  * latencies whole picoseconds (every NCCL latency is whole nanoseconds; the
  * ring plateau factor 1.4 or 1.9 keeps them whole unless latency_inter is
  * not a multiple of 10 ps, when it is rounded to the nearest ps, halves
- * up). A time is latency + bytes / bandwidth rounded to the nearest ps
+ * up; so is PAT's inter-node latency / 3.5). A time is latency + bytes / bandwidth rounded to the nearest ps
  * (halves up); the choice compares the exact (unrounded) times, so a
  * crossover falls where the real-number formulas cross. NCCL's floats can
  * move a pick within about 1e-7 of a crossover.
@@ -41,8 +42,17 @@ typedef enum fs_nccl_collective {
   FS_NCCL_COLLECTIVES
 } fs_nccl_collective;
 
-/* In NCCL's scan order: ties go to the earlier one. */
-typedef enum fs_nccl_algorithm { FS_NCCL_TREE, FS_NCCL_RING, FS_NCCL_ALGORITHMS } fs_nccl_algorithm;
+/* In NCCL's scan order (its NCCL_ALGO_* numbers): ties go to the earlier one. */
+typedef enum fs_nccl_algorithm {
+  FS_NCCL_TREE,
+  FS_NCCL_RING,
+  FS_NCCL_COLLNET_DIRECT,
+  FS_NCCL_COLLNET_CHAIN,
+  FS_NCCL_NVLS,
+  FS_NCCL_NVLS_TREE,
+  FS_NCCL_PAT,
+  FS_NCCL_ALGORITHMS
+} fs_nccl_algorithm;
 
 /* Protocols are core/program.h's fs_protocol (LL, LL128, Simple: NCCL's
  * scan order); tables are indexed by protocol - 1. */
@@ -102,7 +112,8 @@ fs_nccl_rate fs_nccl_channel_rate(fs_nccl_gpu gpu, fs_nccl_cpu cpu, int32_t node
  * NIC per GPU on Hopper and Blackwell). */
 int64_t fs_nccl_default_bandwidth(fs_nccl_gpu gpu, fs_nccl_link link);
 
-/* Names: "allreduce"..., "Tree"/"Ring", "volta"..., "nvlink"/"pci"/"net",
+/* Names: "allreduce"..., "Tree", "Ring", "CollNetDirect", "CollNetChain",
+ * "NVLS", "NVLSTree", "PAT" (NCCL's), "volta"..., "nvlink"/"pci"/"net",
  * "intel"/"amd"; the find functions return -1 for an unknown name. */
 const char *fs_nccl_collective_name(fs_nccl_collective collective);
 const char *fs_nccl_algorithm_name(fs_nccl_algorithm algorithm);
@@ -115,6 +126,14 @@ int fs_nccl_cpu_find(const char *name);
 /* A bandwidth "30", "20.6", "31.67GB/s" (GB/s, at most 3 decimals) into
  * MB/s, 1 to FS_NCCL_MAX_BANDWIDTH; 0 or -1. */
 int fs_nccl_parse_bandwidth(const char *text, int64_t *mb_per_s);
+
+/* A graph of NCCL's topology search beyond the ring/tree one: its channels
+ * (for NVLS and CollNetDirect, the heads) and per-channel bandwidths, MB/s.
+ * channels 0: NCCL found none (the algorithm is off). */
+typedef struct fs_nccl_graph {
+  int32_t channels;           /* 0 .. FS_NCCL_MAX_GRAPH_CHANNELS */
+  int64_t bw_intra, bw_inter; /* 1 .. FS_NCCL_MAX_BANDWIDTH when channels > 0 */
+} fs_nccl_graph;
 
 /* One collective call and the machine, as NCCL's tuning sees them. */
 typedef struct fs_nccl_call {
@@ -133,21 +152,38 @@ typedef struct fs_nccl_call {
   unsigned algorithms;        /* bits 1 << fs_nccl_algorithm allowed (NCCL_ALGO); 0: all */
   unsigned protocols;         /* bits 1 << fs_protocol allowed (NCCL_PROTO); 0: all */
   int64_t bytes;              /* nBytes, as nccl-tests' "size", 0 .. FS_SIZE_LIMIT */
+  /* The machine facts of the other algorithms (0: absent, as NCCL without them):
+   * nvswitch: the node's GPUs hang off an NVSwitch (NVLS and CollNetDirect need it);
+   * nvls: NVLink SHARP multicast is available and NCCL_NVLS_ENABLE is not 0 (NCCL
+   *   uses it on Hopper or later with an NVSwitch, given a graph of >= 2 channels);
+   * collnet: NCCL_COLLNET_ENABLE=1 with a CollNet (SHARP) plugin that also does
+   *   allgather and reduce-scatter; NCCL uses it on 2 or more nodes of <= 8 GPUs;
+   * PAT needs none: NCCL enables it (Simple, allgather and reduce-scatter) when
+   *   each node has one GPU (NCCL_PAT_ENABLE's default). */
+  int nvswitch, nvls, collnet;
+  fs_nccl_graph nvls_graph;    /* NVLS's and NVLSTree's graph; its channels are the heads */
+  fs_nccl_graph collnet_graph; /* CollNetDirect's and CollNetChain's (NCCL searches the two
+                                  separately; here they share one) */
+  int32_t nvls_channels;       /* the channels NVLS runs on (comm->nvlsChannels), 0 .. 64;
+                                  0: NCCL's default (Hopper 16, Blackwell 24 on one node,
+                                  32 on more) */
 } fs_nccl_call;
 
 /* NCCL's prediction for one (algorithm, protocol). */
 typedef struct fs_nccl_estimate {
-  int enabled;                 /* 0: NCCL gives it bandwidth 0, or the masks exclude it */
-  fs_time latency;             /* NCCL's latency table entry, ps */
-  fs_nccl_rate bandwidth;      /* NCCL's algBw table entry */
-  fs_time used_latency;        /* for this size: x 1.4 (1.9 on Volta) on the ring plateau */
+  int applies;            /* NCCL computes an entry: an algorithm and protocol of the collective */
+  int enabled;            /* 0: NCCL gives it bandwidth 0, or the masks exclude it */
+  fs_time latency;        /* NCCL's latency table entry, ps */
+  fs_nccl_rate bandwidth; /* NCCL's algBw table entry */
+  fs_time used_latency;   /* for this size: x 1.4 (1.9 on Volta) on the ring plateau */
   fs_nccl_rate used_bandwidth; /* for this size: x treeCorr for Tree AllReduce */
   fs_time time;                /* used_latency + bytes / used_bandwidth, ps */
 } fs_nccl_estimate;
 
 /* NCCL's pick: the least time over the enabled estimates, scanning Tree,
- * Ring and LL, LL128, Simple with a strict "<", then the channels and
- * threads it runs that size on. */
+ * Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree, PAT and LL, LL128,
+ * Simple with a strict "<", then the channels and threads it runs that
+ * size on. */
 typedef struct fs_nccl_decision {
   fs_nccl_algorithm algorithm;
   int protocol; /* an fs_protocol */
@@ -165,14 +201,24 @@ int fs_nccl_decide(const fs_nccl_call *call, fs_nccl_decision *out, fs_error *er
  * fs_nccl_default_bandwidth): on one node the ring graph over NVLink
  * (Volta and Ampere 12 x 20 GB/s, Hopper 12 x 30, Blackwell 16 x 45), on
  * more 8 channels of the NIC's bandwidth inside and between nodes (Volta
- * 12, Ampere 24, Hopper and Blackwell 48 GB/s); Intel hosts, no masks.
- * Hopper's are NCCL's graphs for 1 x 8 and 2 x 8 H100 (the worked examples
- * of docs/MODELS.md); the others are unverified. */
+ * 12, Ampere 24, Hopper and Blackwell 48 GB/s); Intel hosts, no masks;
+ * an NVSwitch, NVLS where the generation has it (Hopper, Blackwell) with
+ * the NVLS graph fs_nccl_typical_nvls_graph gives, CollNet off (its graph,
+ * for a caller that turns it on: min(ppn, 8) heads of the NIC's bandwidth
+ * both ways, unverified).
+ * Hopper's ring graphs are NCCL's for 1 x 8 and 2 x 8 H100 (the worked
+ * examples of docs/MODELS.md); the others are unverified. */
 fs_nccl_call fs_nccl_typical_call(fs_nccl_collective collective, int32_t ranks, int32_t nodes,
                                   fs_nccl_gpu gpu, int64_t bytes);
+/* The NVLS graph NCCL's search gives on ppn GPUs per node of the
+ * generation, derived by hand from its search (unverified): channels =
+ * ppn (at most 32); Hopper bwIntra 40 GB/s, bwInter 60 on one node and 48
+ * on more; Blackwell 80 and 90 / 48; none (channels 0) before Hopper. */
+fs_nccl_graph fs_nccl_typical_nvls_graph(fs_nccl_gpu gpu, int32_t ppn, int32_t nodes);
 /* Every estimate's time in scan order, for reports: "Tree/LL 442.960 us,
- * ..., Ring/Simple 137.556 us" ("off" for a disabled one, Tree left out
- * where only Ring applies); whole entries only when size is short. */
+ * ..., Ring/Simple 137.556 us, NVLS/Simple 58.6 us" (Tree and Ring: "off"
+ * for a disabled one, Tree left out where only Ring applies; the others
+ * only where enabled); whole entries only when size is short. */
 void fs_nccl_estimates_text(const fs_nccl_decision *d, char *buffer, size_t size);
 
 #endif
