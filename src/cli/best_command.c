@@ -5,19 +5,19 @@
  * trying (study/best.h), and for allreduce recursive multiplying's
  * schedules (the Fennel thesis §5.4.4: the heuristic's and the cheapest
  * --candidates under the cost model, a pre-filter only); MPICH's and Open
- * MPI's selectors, or NCCL's, run as extra cells. Each size is one sweep (study/sweep.h)
- * over the candidates, in memory and in parallel; --sizes prints the
- * decision table. */
+ * MPI's selectors, or NCCL's, run as extra cells. Each size is one sweep
+ * (study/sweep.h) over the candidates, in memory and in parallel; --sizes
+ * prints the decision table. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "generators/rm_schedule.h"
-#include "platform/nccl_tuning.h"
 #include "io/atomic_file.h"
 #include "models/model_registry.h"
 #include "noise/noise.h"
+#include "platform/nccl_tuning.h"
 #include "study/best.h"
 #include "study/sweep.h"
 #include "cli/data_roots.h"
