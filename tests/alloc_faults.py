@@ -145,6 +145,10 @@ def commands():
         ("best-sizes", ["best", "gather", "--ranks", "3", "--sizes", "0,8B",
                         "--model", "hockney", "--threads", "1", "--seeds", "2",
                         "--noise", "net=lognormal:sigma=0.1", "--rank-by", "p99"]),
+        # issue 21: best in the gpu family (NCCL's generators, its pick beside)
+        ("best-nccl", ["best", "allgather", "--ranks", "2", "--nodes", "1", "--cores", "2",
+                       "--size", "1KiB", "--model", "nccl", "--max-channels", "1",
+                       "--threads", "1"]),
         # issue 21: an MSCCL XML schedule read, checked and lowered
         ("gen-msccl", ["gen", "msccl", "--schedule", "{in}/msccl-allgather-ring-4.xml",
                        "--size", "8B", "-o", "{out}/m.dag"]),

@@ -98,20 +98,21 @@ static int holds(const fs_algorithm_spec *list, int n, const char *text) {
 
 START_TEST(variants_cover_every_algorithm_of_a_collective) {
   fs_algorithm_spec list[256];
-  int n = fs_algorithm_variants(FS_COLLECTIVE_ALLREDUCE, list, 256);
+  int n = fs_algorithm_variants(FS_COLLECTIVE_ALLREDUCE, FS_FAMILY_MPI, 16, list, 256);
   ck_assert(holds(list, n, "allreduce-rd"));
   ck_assert(holds(list, n, "allreduce-ring"));
   ck_assert(holds(list, n, "allreduce-elimination"));
   ck_assert(holds(list, n, "allreduce-dissemination"));
   ck_assert(holds(list, n, "allreduce-dissemination:ways=2"));
   ck_assert(holds(list, n, "allreduce-dissemination:ways=3"));
-  ck_assert(!holds(list, n, "allreduce-rm"));      /* best searches its schedules itself */
-  ck_assert(!holds(list, n, "allreduce-recdoub")); /* not a correct allreduce */
-  ck_assert(!holds(list, n, "allreduce-mpich"));   /* a selector, not an algorithm */
+  ck_assert(!holds(list, n, "allreduce-rm"));        /* best searches its schedules itself */
+  ck_assert(!holds(list, n, "allreduce-recdoub"));   /* not a correct allreduce */
+  ck_assert(!holds(list, n, "allreduce-mpich"));     /* a selector, not an algorithm */
+  ck_assert(!holds(list, n, "allreduce-nccl-ring")); /* the gpu family's */
   int count;
   const fs_generator *g = fs_generator_list(&count);
   for (int c = FS_COLLECTIVE_BARRIER; c <= FS_COLLECTIVE_LAST; c++) {
-    n = fs_algorithm_variants((fs_collective)c, list, 256);
+    n = fs_algorithm_variants((fs_collective)c, FS_FAMILY_ALL, 16, list, 256);
     ck_assert_int_le(n, 256);
     for (int i = 0; i < n; i++) {
       ck_assert_int_eq(list[i].generator->collective, c);
@@ -129,12 +130,12 @@ START_TEST(variants_cover_every_algorithm_of_a_collective) {
   }
   /* the capacity bounds what is written, not the count */
   fs_algorithm_spec two[2];
-  ck_assert_int_eq(fs_algorithm_variants(FS_COLLECTIVE_BCAST, two, 2),
-                   fs_algorithm_variants(FS_COLLECTIVE_BCAST, list, 256));
-  ck_assert(holds(list, fs_algorithm_variants(FS_COLLECTIVE_BCAST, list, 256),
+  ck_assert_int_eq(fs_algorithm_variants(FS_COLLECTIVE_BCAST, FS_FAMILY_ALL, 16, two, 2),
+                   fs_algorithm_variants(FS_COLLECTIVE_BCAST, FS_FAMILY_ALL, 16, list, 256));
+  ck_assert(holds(list, fs_algorithm_variants(FS_COLLECTIVE_BCAST, FS_FAMILY_ALL, 16, list, 256),
                   "bcast-chain:segment=128KiB"));
-  ck_assert(
-      holds(list, fs_algorithm_variants(FS_COLLECTIVE_BARRIER, list, 256), "barrier-nway:ways=4"));
+  ck_assert(holds(list, fs_algorithm_variants(FS_COLLECTIVE_BARRIER, FS_FAMILY_MPI, 0, list, 256),
+                  "barrier-nway:ways=4"));
 }
 END_TEST
 

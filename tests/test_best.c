@@ -120,9 +120,11 @@ START_TEST(candidates_follow_the_variants) {
   fs_algorithm_spec variants[256];
   for (int c = FS_COLLECTIVE_BARRIER; c <= FS_COLLECTIVE_LAST; c++) {
     fs_best_candidates b;
-    ck_assert_int_eq(fs_best_candidates_build((fs_collective)c, 16, 5, 1000, &b, &e), 0);
-    int n = fs_algorithm_variants((fs_collective)c, variants, 256);
-    ck_assert_int_ge(n, 1);
+    ck_assert_int_eq(fs_best_candidates_build((fs_collective)c, FS_FAMILY_MPI, 0, 16, 5, 1000, &b,
+                                              &e),
+                     0);
+    int n = fs_algorithm_variants((fs_collective)c, FS_FAMILY_MPI, 0, variants, 256);
+    ck_assert_int_ge(n, c == FS_COLLECTIVE_REDUCE_SCATTER ? 0 : 1); /* NCCL's only */
     ck_assert_int_eq(b.variants, n);
     for (int i = 0; i < n; i++) ck_assert_str_eq(b.specs[i].text, variants[i].text);
     if (c == FS_COLLECTIVE_ALLREDUCE) {
@@ -134,13 +136,15 @@ START_TEST(candidates_follow_the_variants) {
       ck_assert_int_eq(b.searched, n);
       ck_assert_int_eq(b.rm_heuristic, FS_BEST_RM_NONE);
     }
-    for (int l = 0; l < FS_MPI_LIBRARIES; l++)
+    for (int l = 0; l < FS_BEST_LIBRARIES; l++)
       if (b.library[l] >= 0) ck_assert_int_ge(b.library[l], b.searched);
     fs_best_candidates_free(&b);
   }
   /* one rank: no stages, the variants alone */
   fs_best_candidates b;
-  ck_assert_int_eq(fs_best_candidates_build(FS_COLLECTIVE_ALLREDUCE, 1, 0, 300, &b, &e), 0);
+  ck_assert_int_eq(fs_best_candidates_build(FS_COLLECTIVE_ALLREDUCE, FS_FAMILY_MPI, 0, 1, 0, 300,
+                                            &b, &e),
+                   0);
   ck_assert_int_eq(b.rm_heuristic, FS_BEST_RM_NO_STAGES);
   ck_assert_int_eq(b.searched, b.variants);
   fs_best_candidates_free(&b);
@@ -155,7 +159,7 @@ static void fill(fs_best_size *s, int64_t size, const char *const *names, const 
                  int libraries, const char *const *picked) {
   fs_error e = {{0}};
   *s = (fs_best_size){.size = size};
-  s->candidates = (fs_best_candidates){.library = {-1, -1}};
+  s->candidates = (fs_best_candidates){.family = FS_FAMILY_MPI, .library = {-1, -1, -1}};
   s->candidates.specs = calloc((size_t)n, sizeof *s->candidates.specs);
   s->cells = calloc((size_t)n, sizeof *s->cells);
   ck_assert(s->candidates.specs && s->cells);
@@ -218,6 +222,7 @@ static fs_best_report report_of(const fs_best_size *sizes, int count, const char
                           .ranks = 8,
                           .seeds = 1,
                           .seed = 1,
+                          .family = FS_FAMILY_MPI,
                           .format = format,
                           .table = count > 1,
                           .sizes = sizes,

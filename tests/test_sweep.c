@@ -159,9 +159,9 @@ START_TEST(selectors_record_their_pick) {
 END_TEST
 
 START_TEST(thread_count_independent) {
-  int count = fs_algorithm_variants(FS_COLLECTIVE_ALLREDUCE, NULL, 0);
+  int count = fs_algorithm_variants(FS_COLLECTIVE_ALLREDUCE, FS_FAMILY_MPI, 0, NULL, 0);
   fs_algorithm_spec *algorithms = malloc((size_t)count * sizeof *algorithms);
-  fs_algorithm_variants(FS_COLLECTIVE_ALLREDUCE, algorithms, count);
+  fs_algorithm_variants(FS_COLLECTIVE_ALLREDUCE, FS_FAMILY_MPI, 0, algorithms, count);
   const int32_t ranks[3] = {5, 8, 16};
   const int64_t sizes[2] = {8, 65536};
   fs_sweep_model models[2] = {hockney_model(), {.network = "pipelined", .compute = "fixed"}};

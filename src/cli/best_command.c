@@ -1,12 +1,13 @@
 /* best_command.c: `fennelsim best COLLECTIVE --ranks N ...`: which
  * algorithm of a collective is fastest at N ranks, by simulation. The
- * candidates are every algorithm of the collective with the option values
- * worth trying (study/best.h), and for allreduce recursive multiplying's
+ * candidates are every algorithm of the collective in the family (MPI's,
+ * or NCCL's under --model nccl; --family) with the option values worth
+ * trying (study/best.h), and for allreduce recursive multiplying's
  * schedules (the Fennel thesis §5.4.4: the heuristic's and the cheapest
  * --candidates under the cost model, a pre-filter only); MPICH's and Open
- * MPI's selectors run as extra cells. Each size is one sweep (study/sweep.h)
- * over the candidates, in memory and in parallel; --sizes prints the
- * decision table. */
+ * MPI's selectors, or NCCL's, run as extra cells. Each size is one sweep
+ * (study/sweep.h) over the candidates, in memory and in parallel; --sizes
+ * prints the decision table. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "io/atomic_file.h"
 #include "models/model_registry.h"
 #include "noise/noise.h"
+#include "platform/nccl_tuning.h"
 #include "study/best.h"
 #include "study/sweep.h"
 #include "cli/data_roots.h"
@@ -26,12 +28,19 @@ static const char best_usage[] =
     "usage: fennelsim best COLLECTIVE --ranks N [options]\n"
     "  COLLECTIVE             bcast, reduce, allreduce, allgather, alltoall, scatter, gather,\n"
     "                         barrier or reduce-scatter: every algorithm of it (fennelsim gen\n"
-    "                         --list) with the option values worth trying (segments, ways)\n"
+    "                         --list) with the option values worth trying (segments, ways;\n"
+    "                         NCCL's channels and protocols)\n"
     "  --ranks N              rank count, 1 to 4096\n"
     "  --size S               --size of the collective, as gen takes it (default 8B)\n"
     "  --sizes LIST           sizes or ranges (8B,1KiB,1MiB or 8B..1MiB*4): the decision\n"
     "                         table, one row per size\n"
     "  --model NAME           network model, as for run (default pipelined)\n"
+    "  --family mpi|gpu|all   whose algorithms: MPI's (with MPICH's and Open MPI's picks),\n"
+    "                         NCCL's (with NCCL's pick) or both (default: gpu under the\n"
+    "                         nccl model, else mpi)\n"
+    "  --max-channels C       NCCL's generators: channels 1, 2, 4, ... up to C, each with\n"
+    "                         LL, LL128 and Simple (1 to 64; default NCCL's channels on a\n"
+    "                         typical Hopper machine: 24 on one node, 16 on more)\n"
     "  --param KEY=VALUE      model parameter, repeatable, as for run\n"
     "  --compute NAME         compute model, as for run (default fixed)\n"
     "  --nodes M --cores Q --mapping seq|rr, or --platform FILE.xml\n"
@@ -53,9 +62,11 @@ static const char best_usage[] =
     "  -o FILE                write the output to FILE (default: standard output)\n";
 
 typedef struct best_options {
-  const char *collective, *model, *compute, *format, *output, *rank_by;
+  const char *collective, *model, *compute, *format, *output, *rank_by, *family_text;
   fs_collective kind;
-  int32_t ranks;
+  fs_family family;
+  int32_t ranks, nodes; /* nodes: the platform's (each rank one without it) */
+  int64_t max_channels; /* 0: not given */
   int64_t *sizes;
   int size_count, size_given, top_given, model_default, check;
   int64_t candidates, top, seeds, threads, seed;
@@ -115,6 +126,14 @@ static int parse_option(int argc, char **argv, int *i, best_options *o, fs_error
     o->model = v, o->model_default = 0;
   } else if ((m = fs_option(argc, argv, i, "--compute", &v, err))) {
     o->compute = v;
+  } else if ((m = fs_option(argc, argv, i, "--family", &v, err))) {
+    if (m > 0 && fs_family_find(v) < 0)
+      return fs_error_set(err, "--family %s: expected mpi, gpu or all", v);
+    o->family_text = v;
+  } else if ((m = fs_option(argc, argv, i, "--max-channels", &v, err))) {
+    if (m < 0 ||
+        fs_option_count("--max-channels", v, 1, FS_NCCL_MAX_CHANNELS, &o->max_channels, err))
+      return -1;
   } else if ((m = fs_option(argc, argv, i, "--format", &v, err))) {
     o->format = v;
   } else if ((m = fs_option(argc, argv, i, "-o", &v, err))) {
@@ -168,7 +187,27 @@ static int check_options(best_options *o, fs_error *err) {
   if (fs_platform_text_check(&o->platform, err)) return -1;
   fs_platform *platform = fs_platform_text_build(&o->platform, o->ranks, err);
   if (!platform && fs_platform_text_given(&o->platform)) return -1;
+  o->nodes = platform ? platform->used_nodes : o->ranks;
   fs_platform_free(platform);
+  return 0;
+}
+
+/* The family (given, else the network model's) and NCCL's channel bound
+ * (given, else the communicator's on a typical Hopper machine: twice the
+ * graph's 12 channels on one node, 8 on more). */
+static int choose_family(best_options *o, const char *network, fs_error *err) {
+  o->family = o->family_text ? (fs_family)fs_family_find(o->family_text)
+                             : fs_family_of_model(network);
+  if (o->max_channels && !(o->family & FS_FAMILY_GPU))
+    return fs_error_set(err, "--max-channels: NCCL's generators are not searched in the mpi family "
+                             "(--family gpu or all, or --model nccl)");
+  if (fs_algorithm_variants(o->kind, o->family, 0, NULL, 0) == 0)
+    return fs_error_set(err,
+                        "best %s: no algorithm in the %s family (--family all takes every one)",
+                        o->collective, fs_family_name(o->family));
+  if (!o->max_channels)
+    o->max_channels =
+        2 * fs_nccl_typical_call(FS_NCCL_ALLREDUCE, o->ranks, o->nodes, FS_NCCL_HOPPER, 0).channels;
   return 0;
 }
 
@@ -233,7 +272,7 @@ static int check_models(best_options *o, char *describe, size_t size, fs_error *
   fs_platform_params_taken(&checked);
   if (fs_parameters_check_used(&checked, err)) goto done;
   fs_network_model_describe(&network, describe, size);
-  status = 0;
+  status = choose_family(o, network.name, err);
 done:
   fs_network_model_destroy(&network);
   fs_compute_model_destroy(&compute);
@@ -246,8 +285,8 @@ static int search_size(const best_options *o, const fs_sweep_model *model,
                        const fs_sweep_platform *platform, int64_t size, fs_best_size *s,
                        fs_error *err) {
   *s = (fs_best_size){.size = size};
-  if (fs_best_candidates_build(o->kind, o->ranks, filter_ratio(o, size), (int)o->candidates,
-                               &s->candidates, err))
+  if (fs_best_candidates_build(o->kind, o->family, (int32_t)o->max_channels, o->ranks,
+                               filter_ratio(o, size), (int)o->candidates, &s->candidates, err))
     return -1;
   fs_sweep_grid grid = {.algorithms = s->candidates.specs,
                         .algorithm_count = s->candidates.count,
@@ -319,6 +358,8 @@ static int search_and_report(best_options *o, const char *describe, fs_error *er
                       .top = o->top,
                       .table = o->size_count > 1,
                       .check = o->check,
+                      .family = o->family,
+                      .max_channels = (int32_t)o->max_channels,
                       .format = o->format,
                       .sizes = sizes,
                       .size_count = o->size_count};

@@ -29,7 +29,11 @@ static const char sweep_usage[] =
     "                         NAME[:KEY=VALUE]...\n"
     "                         (allreduce-ring, bcast-chain:segment=32KiB, allreduce-mpich)\n"
     "  --variants             a collective also with the option values a search tries\n"
-    "                         (segments 8KiB, 32KiB, 128KiB; ways 2, 3, 4)\n"
+    "                         (segments 8KiB, 32KiB, 128KiB; ways 2, 3, 4; NCCL's channels\n"
+    "                         1 to 16 x LL, LL128, Simple)\n"
+    "  --family mpi|gpu|all   whose algorithms a collective stands for: MPI's, NCCL's or\n"
+    "                         both (default: the models': gpu when all are nccl, mpi when\n"
+    "                         none is, else all)\n"
     "  --ranks LIST           rank counts: 64,128 or ranges 64..4096*2 (times 2) and\n"
     "                         2..64+2 (plus 2), comma separated; 1 to 16777216, at most 4096\n"
     "  --size LIST            sizes (default 8B): 8B,1KiB or ranges 8B..64MiB*4; at most 4096\n"
@@ -68,6 +72,7 @@ typedef struct sweep_options {
   int name_count;
   const char *ranks_text, *sizes_text, *compute, *format, *output, *plot, *rank_by_text;
   const char *report, *datatype;                    /* --report nccl-tests, its --datatype */
+  const char *family;                               /* --family, or NULL: the models' */
   fs_collective report_kinds[SWEEP_ALGORITHMS_MAX]; /* what each algorithm computes */
   int element;                                      /* the datatype's bytes */
   const char *model_texts[SWEEP_MODELS_MAX];
@@ -105,6 +110,7 @@ static const single_option singles[] = {
     {"--mapping", offsetof(sweep_options, mappings)},
     {"--report", offsetof(sweep_options, report)},
     {"--datatype", offsetof(sweep_options, datatype)},
+    {"--family", offsetof(sweep_options, family)},
 };
 
 /* The options that keep their text: 1 taken, 0 not one of them, -1 error. */
@@ -221,6 +227,8 @@ static int parse_options(int argc, char **argv, sweep_options *o, fs_error *err)
     return fs_error_set(err, "--ranks is required: the rank counts (e.g. --ranks 64..1024*2)");
   if (strcmp(o->format, "text") && strcmp(o->format, "csv") && strcmp(o->format, "json"))
     return fs_error_set(err, "--format %s: expected text, csv or json", o->format);
+  if (o->family && fs_family_find(o->family) < 0)
+    return fs_error_set(err, "--family %s: expected mpi, gpu or all", o->family);
   if (check_report(o, err)) return -1;
   const fs_named_path outputs[] = {{"-o", o->output}, {"--plot", o->plot}};
   return fs_option_check_outputs(argc, argv, outputs, 2, err);
@@ -228,13 +236,18 @@ static int parse_options(int argc, char **argv, sweep_options *o, fs_error *err)
 
 /* ---- the algorithms ------------------------------------------------------ */
 
-/* Appends a collective's algorithms (defaults only unless --variants). */
-static int add_collective(fs_collective c, int variants, fs_algorithm_spec *out, int *n,
-                          fs_error *err) {
-  int total = fs_algorithm_variants(c, NULL, 0);
+#define SWEEP_VARIANT_CHANNELS 16 /* --variants: NCCL's channels 1, 2, 4, 8, 16 */
+
+/* Appends a collective's algorithms in family (defaults only unless --variants). */
+static int add_collective(fs_collective c, fs_family family, int variants, fs_algorithm_spec *out,
+                          int *n, fs_error *err) {
+  int total = fs_algorithm_variants(c, family, SWEEP_VARIANT_CHANNELS, NULL, 0);
+  if (total == 0)
+    return fs_error_set(err, "%s: no algorithm in the %s family (--family all takes every one)",
+                        fs_collective_name(c), fs_family_name(family));
   fs_algorithm_spec *all = malloc((size_t)(total ? total : 1) * sizeof *all);
   if (!all) return fs_error_set(err, "out of memory");
-  fs_algorithm_variants(c, all, total);
+  fs_algorithm_variants(c, family, SWEEP_VARIANT_CHANNELS, all, total);
   for (int i = 0; i < total; i++) {
     if (!variants && strchr(all[i].text, ':')) continue;
     if (*n == SWEEP_ALGORITHMS_MAX) {
@@ -247,8 +260,8 @@ static int add_collective(fs_collective c, int variants, fs_algorithm_spec *out,
   return 0;
 }
 
-static int build_algorithms(const sweep_options *o, fs_algorithm_spec **out, int *count,
-                            fs_error *err) {
+static int build_algorithms(const sweep_options *o, fs_family family, fs_algorithm_spec **out,
+                            int *count, fs_error *err) {
   fs_algorithm_spec *list = malloc(SWEEP_ALGORITHMS_MAX * sizeof *list);
   if (!list) return fs_error_set(err, "out of memory");
   int n = 0;
@@ -256,7 +269,7 @@ static int build_algorithms(const sweep_options *o, fs_algorithm_spec **out, int
     fs_collective c = fs_collective_from_name(o->names[k]);
     int status = 0;
     if (c != FS_COLLECTIVE_NONE)
-      status = add_collective(c, o->variants, list, &n, err);
+      status = add_collective(c, family, o->variants, list, &n, err);
     else if (n == SWEEP_ALGORITHMS_MAX)
       status = fs_error_set(err, "more than %d algorithms", SWEEP_ALGORITHMS_MAX);
     else
@@ -312,6 +325,7 @@ typedef struct sweep_setup {
   char model_names[SWEEP_MODELS_MAX][128];
   fs_parameters model_params[SWEEP_MODELS_MAX];
   int model_count;
+  unsigned families; /* the models' (fs_family bits): a collective's default family */
   fs_sweep_platform platforms[SWEEP_MAPPINGS_MAX];
   char mappings[SWEEP_MAPPINGS_MAX][32];
   int platform_count;
@@ -347,6 +361,7 @@ static int check_model(sweep_setup *s, int m, const char *compute, fs_error *err
   int status = fs_network_model_create(s->models[m].network, &params, &network, err) ||
                fs_compute_model_create(compute, &params, &comp, err) ||
                (fs_platform_params_taken(&params), fs_parameters_check_used(&params, err));
+  if (!status) s->families |= fs_family_of_model(network.name);
   fs_network_model_destroy(&network);
   fs_compute_model_destroy(&comp);
   return status ? -1 : 0;
@@ -482,12 +497,15 @@ static int write_outputs(const sweep_options *o, const fs_sweep_grid *g, const f
 /* The grid of the options; 0, or -1 with err set (exit 2). */
 static int build_grid(sweep_options *o, sweep_setup *s, fs_sweep_grid *g, fs_error *err) {
   if (fs_cli_data_open(&s->data, err) ||
-      build_algorithms(o, &s->algorithms, &s->algorithm_count, err) || find_schedules(s, err) ||
       fs_option_counts("--ranks", o->ranks_text, SWEEP_RANK_LIMIT, SWEEP_RANKS_MAX, &s->ranks,
                        &s->rank_count, err) ||
       fs_option_sizes("--size", o->sizes_text ? o->sizes_text : "8B", &s->sizes, &s->size_count,
                       err) ||
       build_platforms(o, s, err) || build_models(o, s, err))
+    return -1;
+  fs_family family = o->family ? (fs_family)fs_family_find(o->family) : (fs_family)s->families;
+  if (build_algorithms(o, family, &s->algorithms, &s->algorithm_count, err) ||
+      find_schedules(s, err))
     return -1;
   int32_t fewest = s->ranks[0];
   for (int r = 1; r < s->rank_count; r++) fewest = s->ranks[r] < fewest ? s->ranks[r] : fewest;

@@ -29,15 +29,17 @@ static const char validate_usage[] =
     "                         the file's nodes= and cores= when they hold every row's ranks\n"
     "  --algo C=A,A,...       the candidate algorithms of collective C for rows that name none\n"
     "                         (allreduce=rd,ring,rm:auto; repeatable); default: every\n"
-    "                         generator of C in `fennelsim gen --list` that accepts the row,\n"
-    "                         but those marked [not a correct collective]\n"
+    "                         generator of C in `fennelsim gen --list` in the family that\n"
+    "                         accepts the row, but those marked [not a correct collective]\n"
+    "  --family mpi|gpu|all   the default candidates: MPI's algorithms, NCCL's or both\n"
+    "                         (default: gpu under the nccl model, else mpi)\n"
     "  --median               compare with the measured medians (default: the minima)\n"
     "  --format text|json     output (default text)\n"
     "  -o FILE.csv            the table as CSV too (one line per row and algorithm)\n"
     "error = (predicted - measured) / measured; mu = max / min of the two (tau-Lop's)\n";
 
 typedef struct validate_options {
-  const char *input, *model, *compute, *format, *table;
+  const char *input, *model, *compute, *format, *table, *family;
   fs_platform_text platform;
   int use_median;
   fs_parameters params;
@@ -61,6 +63,11 @@ static int parse_validate_options(int argc, char **argv, validate_options *o, fs
     } else if ((m = fs_option(argc, argv, &i, "-o", &v, err))) {
       if (m < 0) return -1;
       o->table = v;
+    } else if ((m = fs_option(argc, argv, &i, "--family", &v, err))) {
+      if (m < 0) return -1;
+      if (fs_family_find(v) < 0)
+        return fs_error_set(err, "--family %s: expected mpi, gpu or all", v);
+      o->family = v;
     } else if ((m = fs_option(argc, argv, &i, "--param", &v, err))) {
       if (m < 0 || fs_option_param(&o->params, v, err)) return -1;
     } else if ((m = fs_option(argc, argv, &i, "--algo", &v, err))) {
@@ -329,7 +336,9 @@ int fs_command_validate(int argc, char **argv) {
                              .compute = &compute,
                              .platform = describe[0] ? &platform : NULL,
                              .algorithms = &o.algorithms,
-                             .use_median = o.use_median};
+                             .use_median = o.use_median,
+                             .family = o.family ? (fs_family)fs_family_find(o.family)
+                                                : fs_family_of_model(network.name)};
   int run = fs_validate(data, &setup, &v, &err);
   if (run != FS_VALIDATE_OK) {
     status = run == FS_VALIDATE_BAD_INPUT ? FS_EXIT_USAGE : FS_EXIT_SIMULATION;

@@ -546,11 +546,12 @@ static int predict(const predictor *p, int64_t index, const fs_validate_algorith
   return add_entry(p, index, a, makespan) ? FS_VALIDATE_FAILED : 0;
 }
 
-/* Every generator of collective c but the reference patterns that do not
- * compute it (FS_GEN_NOT_CORRECT: schedgen's allreduce_recdoub and
- * dissemination barrier; --algo names them) and the MPI libraries'
+/* Every generator of collective c in family but the reference patterns
+ * that do not compute it (FS_GEN_NOT_CORRECT: schedgen's allreduce_recdoub
+ * and dissemination barrier; --algo names them) and the libraries'
  * selectors (FS_GEN_SELECTOR: they run one of the others), as candidates. */
-static int every_generator(fs_collective c, fs_validate_algorithm *list, int *count) {
+static int every_generator(fs_collective c, fs_family family, fs_validate_algorithm *list,
+                           int *count) {
   int n;
   const fs_generator *all = fs_generator_list(&n);
   size_t k = strlen(fs_collective_name(c));
@@ -559,7 +560,9 @@ static int every_generator(fs_collective c, fs_validate_algorithm *list, int *co
     if (strncmp(all[i].name, fs_collective_name(c), k) != 0 || all[i].name[k] != '-' ||
         all[i].collective != c)
       continue;
-    if (all[i].traits & (FS_GEN_NOT_CORRECT | FS_GEN_SELECTOR)) continue;
+    if ((all[i].traits & (FS_GEN_NOT_CORRECT | FS_GEN_SELECTOR)) ||
+        !fs_family_holds(family, &all[i]))
+      continue;
     fs_error unused;
     if (fs_validate_algorithm_parse(c, all[i].name, strlen(all[i].name), &list[*count], &unused))
       return -1;
@@ -630,7 +633,8 @@ int fs_validate(const fs_collective_data *data, const fs_validate_setup *setup, 
   if (!every) return fs_error_set(err, "out of memory"), FS_VALIDATE_FAILED;
   int status = FS_VALIDATE_OK;
   for (int c = FS_COLLECTIVE_BARRIER; c < FS_VALIDATE_COLLECTIVES && status == FS_VALIDATE_OK; c++)
-    if (every_generator((fs_collective)c, every + c * FS_VALIDATE_MAX_CHOICES, &every_count[c]))
+    if (every_generator((fs_collective)c, setup->family ? setup->family : FS_FAMILY_MPI,
+                        every + c * FS_VALIDATE_MAX_CHOICES, &every_count[c]))
       status = FS_VALIDATE_FAILED, fs_error_set(err, "a generator name is too long");
   for (int64_t i = 0; i < data->count && status == FS_VALIDATE_OK; i++) {
     const fs_collective_row *row = &data->rows[i];

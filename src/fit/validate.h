@@ -26,6 +26,7 @@
 #include "core/model.h"
 #include "core/units.h"
 #include "io/text_input.h"
+#include "generators/algorithm_spec.h"
 #include "generators/generators.h"
 #include "models/platform_parameters.h"
 
@@ -130,6 +131,8 @@ typedef struct fs_validate_setup {
   const fs_platform_parameters *platform;   /* NULL: generators get none */
   const fs_validate_algorithms *algorithms; /* --algo; NULL: none given */
   int use_median;                           /* compare with the medians, not the minima */
+  fs_family family; /* a row's default candidates: the generators of this family
+                       (algorithm_spec.h); 0: FS_FAMILY_MPI */
 } fs_validate_setup;
 
 enum { FS_VALIDATE_OK = 0, FS_VALIDATE_BAD_INPUT = -1, FS_VALIDATE_FAILED = -2 };

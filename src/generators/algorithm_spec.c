@@ -277,7 +277,26 @@ static void add_variant(const fs_generator *g, const char *item, fs_algorithm_sp
   (*n)++;
 }
 
-static void add_variants_of(const fs_generator *g, fs_algorithm_spec *out, int capacity, int *n) {
+/* NCCL's channels and protocols: "channels=C:protocol=P" for C = 1, 2, 4,
+ * ... below max and max, each protocol, but the default (1, Simple). */
+static void add_nccl_variants(const fs_generator *g, int32_t max, fs_algorithm_spec *out,
+                              int capacity, int *n) {
+  static const char *const protocols[FS_VARIANT_PROTOCOLS] = {"LL", "LL128", "Simple"};
+  int reads_protocol = (g->options & FS_GEN_PROTOCOL) != 0;
+  for (int32_t c = 1, next; c > 0; c = next) {
+    next = c == max ? 0 : c * 2 < max ? c * 2 : max;
+    for (int p = 0; p < (reads_protocol ? FS_VARIANT_PROTOCOLS : 1); p++) {
+      char item[64];
+      if (c == 1 && (!reads_protocol || p == FS_VARIANT_PROTOCOLS - 1)) continue;
+      snprintf(item, sizeof item, "channels=%d%s%s", (int)c, reads_protocol ? ":protocol=" : "",
+               reads_protocol ? protocols[p] : "");
+      add_variant(g, item, out, capacity, n);
+    }
+  }
+}
+
+static void add_variants_of(const fs_generator *g, int32_t max_channels, fs_algorithm_spec *out,
+                            int capacity, int *n) {
   add_variant(g, NULL, out, capacity, n);
   for (size_t l = 0; l < sizeof variant_lists / sizeof variant_lists[0]; l++)
     if (strcmp(variant_lists[l].name, g->name) == 0) {
@@ -289,17 +308,39 @@ static void add_variants_of(const fs_generator *g, fs_algorithm_spec *out, int c
     for (int i = 0; i < 3; i++) add_variant(g, segment_items[i], out, capacity, n);
   if (g->options & FS_GEN_WAYS)
     for (int i = 0; i < 3; i++) add_variant(g, ways_items[i], out, capacity, n);
+  if ((g->options & FS_GEN_CHANNELS) && max_channels > 0)
+    add_nccl_variants(g, max_channels, out, capacity, n);
 }
 
-int fs_algorithm_variants(fs_collective c, fs_algorithm_spec *out, int capacity) {
+int fs_algorithm_variants(fs_collective c, fs_family family, int32_t max_channels,
+                          fs_algorithm_spec *out, int capacity) {
   int count, n = 0;
   const fs_generator *g = fs_generator_list(&count);
+  if (max_channels > FS_NCCL_MAX_CHANNELS) max_channels = FS_NCCL_MAX_CHANNELS;
   for (int i = 0; i < count; i++) {
     if (g[i].collective != c || (g[i].traits & (FS_GEN_NOT_CORRECT | FS_GEN_SELECTOR))) continue;
-    if (strcmp(g[i].name, "allreduce-rm") == 0) continue;
-    add_variants_of(&g[i], out, capacity, &n);
+    if (strcmp(g[i].name, "allreduce-rm") == 0 || !fs_family_holds(family, &g[i])) continue;
+    add_variants_of(&g[i], max_channels, out, capacity, &n);
   }
   return n;
+}
+
+static const char *const family_names[] = {"", "mpi", "gpu", "all"};
+
+const char *fs_family_name(fs_family family) { return family_names[family & FS_FAMILY_ALL]; }
+
+int fs_family_find(const char *name) {
+  for (int f = FS_FAMILY_MPI; f <= FS_FAMILY_ALL; f++)
+    if (strcmp(family_names[f], name) == 0) return f;
+  return -1;
+}
+
+fs_family fs_family_of_model(const char *network_name) {
+  return network_name && strcmp(network_name, "nccl") == 0 ? FS_FAMILY_GPU : FS_FAMILY_MPI;
+}
+
+int fs_family_holds(fs_family family, const fs_generator *g) {
+  return (family & ((g->traits & FS_GEN_GPU) ? FS_FAMILY_GPU : FS_FAMILY_MPI)) != 0;
 }
 
 fs_collective fs_collective_from_name(const char *text) {

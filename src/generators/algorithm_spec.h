@@ -63,13 +63,36 @@ void fs_algorithm_spec_apply(const fs_algorithm_spec *spec, fs_generator_options
 /* Writes the canonical text into spec->text (after a caller set fields). */
 void fs_algorithm_spec_format(fs_algorithm_spec *spec);
 
+/* Which algorithms a collective's name stands for in best, sweep and
+ * validate: the MPI libraries' (every generator without FS_GEN_GPU), the
+ * GPU libraries' (FS_GEN_GPU: NCCL's), or both. The default follows the
+ * network model: gpu under nccl (its transfers are NCCL's channel steps),
+ * mpi under every other. */
+typedef enum fs_family { FS_FAMILY_MPI = 1, FS_FAMILY_GPU = 2, FS_FAMILY_ALL = 3 } fs_family;
+
+/* "mpi", "gpu", "all"; find returns -1 for another name. */
+const char *fs_family_name(fs_family family);
+int fs_family_find(const char *name);
+/* The default family under the network model called network_name (its
+ * fs_network_model name, a model file's included: "nccl" is gpu). */
+fs_family fs_family_of_model(const char *network_name);
+/* Whether generator g belongs to family. */
+int fs_family_holds(fs_family family, const fs_generator *g);
+
+/* The channel counts a search tries for NCCL's generators: 1, 2, 4, ...
+ * below max_channels, and max_channels (1 to FS_NCCL_MAX_CHANNELS), each
+ * with the protocols LL, LL128 and Simple, NCCL's default chunk. */
+#define FS_VARIANT_PROTOCOLS 3
+
 /* The algorithms a search over collective c tries, in a fixed order: every
- * generator of c that computes it (not FS_GEN_NOT_CORRECT, not a selector),
- * with its default options, and for those that take them the option values
- * worth trying (segments 8KiB, 32KiB, 128KiB; ways 2, 3, 4; not
+ * generator of c in family that computes it (not FS_GEN_NOT_CORRECT, not a
+ * selector), with its default options, and for those that take them the
+ * option values worth trying (segments 8KiB, 32KiB, 128KiB; ways 2, 3, 4;
+ * NCCL's channels up to max_channels times the three protocols; not
  * allreduce-rm, whose schedules best searches by itself). Writes at most
  * capacity specs to out and returns how many there are in all. */
-int fs_algorithm_variants(fs_collective c, fs_algorithm_spec *out, int capacity);
+int fs_algorithm_variants(fs_collective c, fs_family family, int32_t max_channels,
+                          fs_algorithm_spec *out, int capacity);
 
 /* The collective named text ("allreduce"), or FS_COLLECTIVE_NONE. */
 fs_collective fs_collective_from_name(const char *text);

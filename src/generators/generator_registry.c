@@ -19,6 +19,7 @@
 #define NCCL FS_GEN_NCCL
 #define TWO FS_GEN_TWO_SIDED
 #define BAD FS_GEN_NOT_CORRECT
+#define GPU FS_GEN_GPU
 
 /* name, summary, generator, options read, collective, traits */
 static const fs_generator generators[] = {
@@ -28,7 +29,8 @@ static const fs_generator generators[] = {
      BCAST, 0},
     {"msccl",
      "an MSCCL XML algorithm (--schedule FILE.xml): GPU g is rank g, each thread block a CPU",
-     fs_generate_msccl, FS_GEN_SCHEDULE | FS_GEN_SEGMENT | FS_GEN_REDUCE_TIME, NONE, FS_GEN_FILE},
+     fs_generate_msccl, FS_GEN_SCHEDULE | FS_GEN_SEGMENT | FS_GEN_REDUCE_TIME, NONE,
+     FS_GEN_FILE | GPU},
     {"bcast-binomial",
      "two-sided binomial-tree broadcast from --root (schedgen binomialtreebcast, relative ranks)",
      fs_generate_bcast_binomial, FS_GEN_ROOT, BCAST, TWO},
@@ -63,7 +65,7 @@ static const fs_generator generators[] = {
     /* NCCL 2.30.7 (nccl_ring.c, nccl_tree.c): per --channels channel and --chunk chunk */
     {"bcast-nccl-ring",
      "NCCL ring broadcast from --root: chunks pipelined along the ring (Simple 512 KiB)",
-     fs_generate_bcast_nccl_ring, NCCL | FS_GEN_ROOT, BCAST, TWO},
+     fs_generate_bcast_nccl_ring, NCCL | FS_GEN_ROOT, BCAST, TWO | GPU},
     {"scatter-binomial", "two-sided binomial-tree scatter from --root as in MPICH, S-byte blocks",
      fs_generate_scatter_binomial, FS_GEN_ROOT, SCATTER, TWO},
     {"scatter-klevel", "kappa-level personalized broadcast (scatter) over the platform's levels",
@@ -104,7 +106,7 @@ static const fs_generator generators[] = {
     {"reduce-nccl-ring",
      "NCCL ring reduce to --root: chunks pipelined from the rank after the root, reduced on the "
      "way",
-     fs_generate_reduce_nccl_ring, NCCL | FS_GEN_ROOT | FS_GEN_REDUCE_TIME, REDUCE, TWO},
+     fs_generate_reduce_nccl_ring, NCCL | FS_GEN_ROOT | FS_GEN_REDUCE_TIME, REDUCE, TWO | GPU},
     {"allreduce-rd",
      "allreduce by recursive doubling as in MPICH (collapse/expand off powers of 2)",
      fs_generate_allreduce_rd, FS_GEN_REDUCE_TIME, ALLREDUCE, 0},
@@ -144,11 +146,12 @@ static const fs_generator generators[] = {
     {"allreduce-nccl-ring",
      "NCCL ring allreduce per channel and chunk: 2(N-1) steps a loop of N chunks (--channels, "
      "--chunk, --protocol)",
-     fs_generate_allreduce_nccl_ring, NCCL | FS_GEN_REDUCE_TIME, ALLREDUCE, TWO},
+     fs_generate_allreduce_nccl_ring, NCCL | FS_GEN_REDUCE_TIME, ALLREDUCE, TWO | GPU},
     {"allreduce-nccl-tree",
      "NCCL tree allreduce: double binary tree across nodes, chain within a node, reduce up then "
      "broadcast down per chunk",
-     fs_generate_allreduce_nccl_tree, NCCL | FS_GEN_PLATFORM | FS_GEN_REDUCE_TIME, ALLREDUCE, TWO},
+     fs_generate_allreduce_nccl_tree, NCCL | FS_GEN_PLATFORM | FS_GEN_REDUCE_TIME, ALLREDUCE,
+     TWO | GPU},
     {"allgather-ring", "two-sided ring allgather as in MPICH: N-1 sendrecv steps of S bytes",
      fs_generate_allgather_ring, 0, ALLGATHER, TWO},
     {"allgather-rd", "two-sided recursive-doubling allgather as in MPICH, N a power of 2",
@@ -159,10 +162,10 @@ static const fs_generator generators[] = {
      fs_generate_allgather_neighbor, 0, ALLGATHER, TWO},
     /* NCCL 2.30.7 (nccl_ring.c, nccl_tree.c): per --channels channel and --chunk chunk */
     {"allgather-nccl-ring", "NCCL ring allgather per channel and chunk: N-1 steps a piece",
-     fs_generate_allgather_nccl_ring, NCCL, ALLGATHER, TWO},
+     fs_generate_allgather_nccl_ring, NCCL, ALLGATHER, TWO | GPU},
     {"reduce-scatter-nccl-ring",
      "NCCL ring reduce-scatter per channel and chunk: N-1 steps a piece, a reduce after each recv",
-     fs_generate_reduce_scatter_nccl_ring, NCCL | FS_GEN_REDUCE_TIME, REDUCE_SCATTER, TWO},
+     fs_generate_reduce_scatter_nccl_ring, NCCL | FS_GEN_REDUCE_TIME, REDUCE_SCATTER, TWO | GPU},
     {"alltoall-pairwise", "two-sided pairwise alltoall: N-1 sendrecv steps of S bytes (shift)",
      fs_generate_alltoall_pairwise, 0, ALLTOALL, TWO},
     {"alltoall-linear", "two-sided linear alltoall: every rank posts N-1 receives and N-1 sends",
@@ -219,10 +222,10 @@ static const fs_generator generators[] = {
 #define NCCL_SAYS                                                                            \
   "what NCCL 2.30.7 runs by its tuning model (--gpu, default Hopper): algorithm, protocol, " \
   "channels"
-#define NCCL_SELECTOR(name, coll, COLL, options)                               \
-  {                                                                            \
-    name "-nccl", NCCL_SAYS, fs_generate_##coll##_nccl,                        \
-        options | FS_GEN_PLATFORM | FS_GEN_NCCL_MACHINE, COLL, FS_GEN_SELECTOR \
+#define NCCL_SELECTOR(name, coll, COLL, options)                                     \
+  {                                                                                  \
+    name "-nccl", NCCL_SAYS, fs_generate_##coll##_nccl,                              \
+        options | FS_GEN_PLATFORM | FS_GEN_NCCL_MACHINE, COLL, FS_GEN_SELECTOR | GPU \
   }
     NCCL_SELECTOR("allreduce", allreduce, ALLREDUCE, FS_GEN_REDUCE_TIME),
     NCCL_SELECTOR("allgather", allgather, ALLGATHER, 0),

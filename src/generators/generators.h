@@ -87,6 +87,10 @@ enum {
   FS_GEN_FILE = 1 << 3,        /* it lowers a schedule file (--schedule FILE; msccl): its
                                   ranks and collective come from the file, so the loops
                                   over generators that build from --ranks alone skip it */
+  FS_GEN_GPU = 1 << 4,         /* a GPU library's schedule (NCCL's algorithms and selectors,
+                                  MSCCL): channels are CPUs, transfers carry a protocol; a
+                                  collective's name in best, sweep and validate stands for
+                                  it only in the gpu family (algorithm_spec.h) */
 };
 
 typedef struct fs_generator {
@@ -95,7 +99,7 @@ typedef struct fs_generator {
   fs_program *(*generate)(const fs_generator_options *options, fs_error *err);
   unsigned options;         /* FS_GEN_* it reads */
   fs_collective collective; /* what it computes (NONE: pingpong) */
-  unsigned traits;          /* FS_GEN_TWO_SIDED, FS_GEN_NOT_CORRECT */
+  unsigned traits;          /* FS_GEN_TWO_SIDED, NOT_CORRECT, SELECTOR, FILE, GPU */
 } fs_generator;
 
 /* What --size S means for collective c: "the whole vector: ...". */

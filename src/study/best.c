@@ -48,24 +48,34 @@ static void add_rm_candidates(fs_best_candidates *c, const fs_rm_candidates *ran
   c->rm_capped = ranked->capped;
 }
 
-/* The libraries' selectors, "<collective>-mpich" and "-ompi", when registered. */
+static const char *const library_suffix[FS_BEST_LIBRARIES] = {"mpich", "ompi", "nccl"};
+
+int fs_best_library_shown(fs_family family, int l) {
+  return (family & (l == FS_BEST_NCCL ? FS_FAMILY_GPU : FS_FAMILY_MPI)) != 0;
+}
+
+/* The family's libraries' selectors, "<collective>-mpich", "-ompi" and
+ * "-nccl", when registered. */
 static void add_selectors(fs_best_candidates *c, fs_collective collective, int *n) {
-  static const char *const suffix[FS_MPI_LIBRARIES] = {"mpich", "ompi"};
-  for (int l = 0; l < FS_MPI_LIBRARIES; l++) {
+  for (int l = 0; l < FS_BEST_LIBRARIES; l++) {
     char name[64];
-    snprintf(name, sizeof name, "%s-%s", fs_collective_name(collective), suffix[l]);
+    snprintf(name, sizeof name, "%s-%s", fs_collective_name(collective), library_suffix[l]);
     const fs_generator *g = fs_generator_find(name);
-    if (!g || !(g->traits & FS_GEN_SELECTOR)) continue;
+    if (!g || !(g->traits & FS_GEN_SELECTOR) || !fs_best_library_shown(c->family, l)) continue;
     fs_algorithm_spec_of(&c->specs[*n], g);
     c->library[l] = (*n)++;
   }
 }
 
-int fs_best_candidates_build(fs_collective collective, int32_t ranks, double cost_ratio,
-                             int rm_limit, fs_best_candidates *out, fs_error *err) {
-  *out = (fs_best_candidates){.cost_ratio = cost_ratio, .library = {-1, -1}};
-  int variants = fs_algorithm_variants(collective, NULL, 0);
-  int rm = collective == FS_COLLECTIVE_ALLREDUCE;
+int fs_best_candidates_build(fs_collective collective, fs_family family, int32_t max_channels,
+                             int32_t ranks, double cost_ratio, int rm_limit,
+                             fs_best_candidates *out, fs_error *err) {
+  *out = (fs_best_candidates){.cost_ratio = cost_ratio,
+                              .family = family,
+                              .max_channels = max_channels,
+                              .library = {-1, -1, -1}};
+  int variants = fs_algorithm_variants(collective, family, max_channels, NULL, 0);
+  int rm = collective == FS_COLLECTIVE_ALLREDUCE && (family & FS_FAMILY_MPI);
   fs_rm_candidates ranked = {0};
   fs_rm_schedule heuristic = {0};
   if (rm && (fs_rm_enumerate(ranks, cost_ratio, rm_limit, &ranked, err) ||
@@ -73,13 +83,13 @@ int fs_best_candidates_build(fs_collective collective, int32_t ranks, double cos
     fs_rm_candidates_free(&ranked);
     return -1;
   }
-  size_t room = (size_t)variants + (rm ? (size_t)ranked.count + 1 : 0) + FS_MPI_LIBRARIES;
+  size_t room = (size_t)variants + (rm ? (size_t)ranked.count + 1 : 0) + FS_BEST_LIBRARIES;
   out->specs = calloc(room, sizeof *out->specs);
   if (!out->specs) {
     fs_rm_candidates_free(&ranked);
     return fs_error_set(err, "out of memory for %zu candidates", room);
   }
-  out->variants = fs_algorithm_variants(collective, out->specs, variants);
+  out->variants = fs_algorithm_variants(collective, family, max_channels, out->specs, variants);
   int n = out->variants;
   if (rm) add_rm_candidates(out, &ranked, &heuristic, &n);
   fs_rm_candidates_free(&ranked);

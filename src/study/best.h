@@ -1,8 +1,9 @@
 /* best.h: the search of `fennelsim best COLLECTIVE` apart from running it:
  * the candidates (every algorithm of the collective with the option values
  * worth trying, fs_algorithm_variants; for allreduce also recursive
- * multiplying's schedules, rm_schedule.h), then MPICH's and Open MPI's
- * selectors as extra cells; the ranking of one size's simulated cells; the
+ * multiplying's schedules, rm_schedule.h), then the libraries' selectors
+ * as extra cells (MPICH's and Open MPI's in the mpi family, NCCL's in the
+ * gpu family: fs_family, algorithm_spec.h); the ranking of one size's simulated cells; the
  * decision table over sizes; and the reports (text, JSON, CSV). The command
  * (src/cli/best_command.c) runs the cells with fs_sweep_run, one sweep per
  * size (recursive multiplying's candidates depend on the size).
@@ -30,6 +31,9 @@ const char *fs_best_rank_by_name(fs_best_rank_by by);
 /* Where allreduce's heuristic recursive-multiplying schedule came from. */
 enum { FS_BEST_RM_NONE, FS_BEST_RM_ADDED, FS_BEST_RM_AMONG, FS_BEST_RM_NO_STAGES };
 
+/* The libraries whose pick best reports beside the winner. */
+enum { FS_BEST_MPICH, FS_BEST_OMPI, FS_BEST_NCCL, FS_BEST_LIBRARIES };
+
 typedef struct fs_best_candidates {
   fs_algorithm_spec *specs; /* the candidates [0, searched), then the selectors */
   int count, searched;
@@ -38,15 +42,21 @@ typedef struct fs_best_candidates {
   int rm_heuristic; /* FS_BEST_RM_* */
   int rm_capped;    /* the enumeration was cut at the limit */
   double cost_ratio;
-  int library[FS_MPI_LIBRARIES]; /* index of "<c>-mpich" / "<c>-ompi" in specs; -1: none */
+  fs_family family;
+  int32_t max_channels;           /* NCCL's generators: channels tried up to this */
+  int library[FS_BEST_LIBRARIES]; /* index of "<c>-mpich", "-ompi", "-nccl" in specs; -1: none */
 } fs_best_candidates;
 
-/* The candidates of collective c at `ranks`: the variants, then (allreduce)
- * the heuristic's rm schedule and the rm_limit cheapest under the cost
- * model with c = cost_ratio, each once; then the two libraries' selectors
+/* The candidates of collective c at `ranks` in family: the variants (NCCL's
+ * channels up to max_channels), then (allreduce, mpi family) the
+ * heuristic's rm schedule and the rm_limit cheapest under the cost model
+ * with c = cost_ratio, each once; then the family's libraries' selectors
  * when they are registered. 0, or -1 with err set. */
-int fs_best_candidates_build(fs_collective c, int32_t ranks, double cost_ratio, int rm_limit,
-                             fs_best_candidates *out, fs_error *err);
+int fs_best_candidates_build(fs_collective c, fs_family family, int32_t max_channels, int32_t ranks,
+                             double cost_ratio, int rm_limit, fs_best_candidates *out,
+                             fs_error *err);
+/* Whether the report shows library l's pick (a column of the table) in family. */
+int fs_best_library_shown(fs_family family, int l);
 void fs_best_candidates_free(fs_best_candidates *c);
 
 /* One size's search: its candidates, their cells (cells[i] is specs[i]'s)
@@ -76,9 +86,11 @@ typedef struct fs_best_report {
   int64_t seeds; /* 1: one run per cell */
   uint64_t seed; /* the first seed */
   fs_best_rank_by rank_by;
-  int64_t top;        /* entries per size (0: all) */
-  int table;          /* --sizes: the decision table (else one size's ranking) */
-  int check;          /* the data-flow checker proved every schedule */
+  int64_t top;      /* entries per size (0: all) */
+  int table;        /* --sizes: the decision table (else one size's ranking) */
+  int check;        /* the data-flow checker proved every schedule */
+  fs_family family; /* the candidates' (and the libraries shown) */
+  int32_t max_channels;
   const char *format; /* "text", "json", "csv" */
   const fs_best_size *sizes;
   int size_count;

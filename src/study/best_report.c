@@ -8,8 +8,8 @@
 
 #include "study/best.h"
 
-static const char *const library_names[FS_MPI_LIBRARIES] = {"MPICH", "Open MPI"};
-static const char *const library_keys[FS_MPI_LIBRARIES] = {"mpich", "ompi"};
+static const char *const library_names[FS_BEST_LIBRARIES] = {"MPICH", "Open MPI", "NCCL"};
+static const char *const library_keys[FS_BEST_LIBRARIES] = {"mpich", "ompi", "nccl"};
 
 /* text as a JSON string literal, quotes included. */
 static void json_string(fs_output *out, const char *text) {
@@ -79,6 +79,9 @@ static void text_searched(fs_output *out, const fs_best_report *r, const fs_best
   fs_output_printf(out, "simulated %d candidate%s: %d algorithm%s and option%s of %s", c->searched,
                    c->searched == 1 ? "" : "s", c->variants, c->variants == 1 ? "" : "s",
                    c->variants == 1 ? "" : "s", r->collective);
+  if (c->family & FS_FAMILY_GPU)
+    fs_output_printf(out, " (family %s: NCCL's on channels 1 to %d x LL, LL128, Simple)",
+                     fs_family_name(c->family), (int)c->max_channels);
   if (c->rm_heuristic == FS_BEST_RM_NO_STAGES)
     fs_output_puts(out, " (recursive multiplying: one rank, no stages)");
   if (c->rm_heuristic == FS_BEST_RM_ADDED)
@@ -98,23 +101,35 @@ static void text_searched(fs_output *out, const fs_best_report *r, const fs_best
   fs_output_puts(out, "\n");
 }
 
+/* The algorithm column's width: 40, or the longest name shown (NCCL's
+ * channels and protocols run longer). */
+static int name_width(const fs_best_report *r, const fs_best_size *s) {
+  int width = 40;
+  for (int i = 0; i < shown_of(r, s); i++) {
+    int n = (int)strlen(s->candidates.specs[s->order[i]].text);
+    if (n > width) width = n;
+  }
+  return width;
+}
+
 static void text_ranking(fs_output *out, const fs_best_report *r, const fs_best_size *s) {
   char a[32], b[32], c[32];
+  int w = name_width(r, s);
   if (r->seeds <= 1)
-    fs_output_printf(out, "%-5s %-40s %16s %10s %7s\n", "rank", "algorithm", "makespan_ns", "tasks",
-                     "ratio");
+    fs_output_printf(out, "%-5s %-*s %16s %10s %7s\n", "rank", w, "algorithm", "makespan_ns",
+                     "tasks", "ratio");
   else
-    fs_output_printf(out, "%-5s %-40s %14s %14s %14s %7s\n", "rank", "algorithm", "median_ns",
+    fs_output_printf(out, "%-5s %-*s %14s %14s %14s %7s\n", "rank", w, "algorithm", "median_ns",
                      "mean_ns", "p99_ns", "ratio");
   for (int i = 0; i < shown_of(r, s); i++) {
     const fs_sweep_cell *cell = &s->cells[s->order[i]];
     const char *name = s->candidates.specs[s->order[i]].text;
     if (r->seeds <= 1)
-      fs_output_printf(out, "%-5d %-40s %16s %10lld %7.3f\n", i + 1, name,
+      fs_output_printf(out, "%-5d %-*s %16s %10lld %7.3f\n", i + 1, w, name,
                        time_text(a, cell, r, FS_STAT_MEDIAN), (long long)cell->tasks,
                        ratio_of(r, s, cell));
     else
-      fs_output_printf(out, "%-5d %-40s %14s %14s %14s %7.3f\n", i + 1, name,
+      fs_output_printf(out, "%-5d %-*s %14s %14s %14s %7.3f\n", i + 1, w, name,
                        time_text(a, cell, r, FS_STAT_MEDIAN), time_text(b, cell, r, FS_STAT_MEAN),
                        time_text(c, cell, r, FS_STAT_P99), ratio_of(r, s, cell));
   }
@@ -123,7 +138,7 @@ static void text_ranking(fs_output *out, const fs_best_report *r, const fs_best_
 /* "MPICH runs allreduce-rd: 3000 ns, 1.250 x the best" or why it cannot. */
 static void text_libraries(fs_output *out, const fs_best_report *r, const fs_best_size *s) {
   char t[32];
-  for (int l = 0; l < FS_MPI_LIBRARIES; l++) {
+  for (int l = 0; l < FS_BEST_LIBRARIES; l++) {
     int at = s->candidates.library[l];
     if (at < 0) continue;
     const fs_sweep_cell *cell = &s->cells[at];
@@ -141,46 +156,67 @@ static void text_libraries(fs_output *out, const fs_best_report *r, const fs_bes
 /* One library's cells of the decision table: its pick, time and how much
  * slower than the winner ("+4.10%"); "not generated" (said below the table). */
 static void text_table_library(fs_output *out, const fs_best_report *r, const fs_best_size *s,
-                               int l) {
+                               int l, int width) {
   int at = s->candidates.library[l];
   char t[32], slower[32] = "-";
   if (at < 0 || s->cells[at].status != FS_SWEEP_RUN) {
-    fs_output_printf(out, "  %-32s %14s %9s", at < 0 ? "-" : "(not generated)", "-", "-");
+    fs_output_printf(out, "  %-*s %14s %9s", width, at < 0 ? "-" : "(not generated)", "-", "-");
     return;
   }
   const fs_sweep_cell *cell = &s->cells[at];
   if (s->ranked) snprintf(slower, sizeof slower, "%+.2f%%", (ratio_of(r, s, cell) - 1) * 100);
-  fs_output_printf(out, "  %-32s %14s %9s", cell->picked,
+  fs_output_printf(out, "  %-*s %14s %9s", width, cell->picked,
                    time_text(t, cell, r, rank_stat[r->rank_by]), slower);
+}
+
+/* The table's name columns: 32, or the longest winner, runner-up or pick. */
+static int table_width(const fs_best_report *r) {
+  int width = 32;
+  for (int i = 0; i < r->size_count; i++) {
+    const fs_best_size *s = &r->sizes[i];
+    for (int k = 0; k < s->ranked && k < 2; k++) {
+      int n = (int)strlen(s->candidates.specs[s->order[k]].text);
+      width = n > width ? n : width;
+    }
+    for (int l = 0; l < FS_BEST_LIBRARIES; l++) {
+      int at = s->candidates.library[l], n = at < 0 ? 0 : (int)strlen(s->cells[at].picked);
+      width = n > width ? n : width;
+    }
+  }
+  return width;
 }
 
 static void text_table(fs_output *out, const fs_best_report *r) {
   char t[32], u[32], size[32];
-  fs_output_printf(out, "%-9s %-32s %14s  %-32s %14s %9s", "size", "winner", "time_ns", "runner-up",
-                   "time_ns", "margin");
-  for (int l = 0; l < FS_MPI_LIBRARIES; l++)
-    fs_output_printf(out, "  %-32s %14s %9s", library_names[l], "time_ns", "slower");
+  int c = table_width(r);
+  fs_output_printf(out, "%-9s %-*s %14s  %-*s %14s %9s", "size", c, "winner", "time_ns", c,
+                   "runner-up", "time_ns", "margin");
+  for (int l = 0; l < FS_BEST_LIBRARIES; l++)
+    if (fs_best_library_shown(r->family, l))
+      fs_output_printf(out, "  %-*s %14s %9s", c, library_names[l], "time_ns", "slower");
   fs_output_puts(out, "\n");
   for (int i = 0; i < r->size_count; i++) {
     const fs_best_size *s = &r->sizes[i];
     fs_output_printf(out, "%-9s", fs_format_size(size, s->size));
     if (!s->ranked) {
-      fs_output_printf(out, " %-32s %14s  %-32s %14s %9s", "(none applicable)", "-", "-", "-", "-");
+      fs_output_printf(out, " %-*s %14s  %-*s %14s %9s", c, "(none applicable)", "-", c, "-", "-",
+                       "-");
     } else {
       const fs_sweep_cell *w = &s->cells[s->order[0]];
-      fs_output_printf(out, " %-32s %14s", s->candidates.specs[s->order[0]].text,
+      fs_output_printf(out, " %-*s %14s", c, s->candidates.specs[s->order[0]].text,
                        time_text(t, w, r, rank_stat[r->rank_by]));
       if (s->ranked > 1) {
         const fs_sweep_cell *second = &s->cells[s->order[1]];
         char margin[32];
         snprintf(margin, sizeof margin, "%+.2f%%", (ratio_of(r, s, second) - 1) * 100);
-        fs_output_printf(out, "  %-32s %14s %9s", s->candidates.specs[s->order[1]].text,
+        fs_output_printf(out, "  %-*s %14s %9s", c, s->candidates.specs[s->order[1]].text,
                          time_text(u, second, r, rank_stat[r->rank_by]), margin);
       } else {
-        fs_output_printf(out, "  %-32s %14s %9s", "-", "-", "-");
+        fs_output_printf(out, "  %-*s %14s %9s", c, "-", "-", "-");
       }
     }
-    for (int l = 0; l < FS_MPI_LIBRARIES; l++) text_table_library(out, r, s, l);
+    for (int l = 0; l < FS_BEST_LIBRARIES; l++)
+      if (fs_best_library_shown(r->family, l)) text_table_library(out, r, s, l, c);
     fs_output_puts(out, "\n");
   }
 }
@@ -193,7 +229,7 @@ static void text_table_notes(fs_output *out, const fs_best_report *r) {
     const fs_best_size *s = &r->sizes[i];
     fs_output_printf(out, "%s: ", fs_format_size(size, s->size));
     text_searched(out, r, s);
-    for (int l = 0; l < FS_MPI_LIBRARIES; l++) {
+    for (int l = 0; l < FS_BEST_LIBRARIES; l++) {
       int at = s->candidates.library[l];
       if (at >= 0 && s->cells[at].status != FS_SWEEP_RUN)
         fs_output_printf(out, "%s: %s: %s\n", fs_format_size(size, s->size), library_names[l],
@@ -238,7 +274,7 @@ static void json_pick(fs_output *out, const fs_best_report *r, const fs_best_siz
 static void json_libraries(fs_output *out, const fs_best_report *r, const fs_best_size *s) {
   fs_output_puts(out, ", \"libraries\": [");
   int first = 1;
-  for (int l = 0; l < FS_MPI_LIBRARIES; l++) {
+  for (int l = 0; l < FS_BEST_LIBRARIES; l++) {
     int at = s->candidates.library[l];
     if (at < 0) continue;
     const fs_sweep_cell *cell = &s->cells[at];
@@ -335,9 +371,13 @@ static void write_json(fs_output *out, const fs_best_report *r) {
     fs_output_puts(out, "null");
   fs_output_printf(out,
                    ", \"seeds\": %lld, \"seed\": %llu, \"rank_by\": \"%s\", \"checked\": %s, "
-                   "\"sizes\": [",
+                   "\"family\": \"%s\", ",
                    (long long)r->seeds, (unsigned long long)r->seed,
-                   fs_best_rank_by_name(r->rank_by), r->check ? "true" : "false");
+                   fs_best_rank_by_name(r->rank_by), r->check ? "true" : "false",
+                   fs_family_name(r->family));
+  if (r->family & FS_FAMILY_GPU)
+    fs_output_printf(out, "\"max_channels\": %d, ", (int)r->max_channels);
+  fs_output_puts(out, "\"sizes\": [");
   for (int i = 0; i < r->size_count; i++) {
     if (i) fs_output_puts(out, ", ");
     json_size(out, r, &r->sizes[i]);
@@ -398,7 +438,7 @@ static void write_csv(fs_output *out, const fs_best_report *r) {
     for (int k = 0; k < shown_of(r, s); k++) csv_row(out, r, s, s->order[k], k + 1);
     for (int k = 0; k < s->candidates.searched; k++)
       if (s->cells[k].status != FS_SWEEP_RUN) csv_row(out, r, s, k, 0);
-    for (int l = 0; l < FS_MPI_LIBRARIES; l++)
+    for (int l = 0; l < FS_BEST_LIBRARIES; l++)
       if (s->candidates.library[l] >= 0) csv_row(out, r, s, s->candidates.library[l], 0);
   }
 }
