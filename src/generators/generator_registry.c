@@ -160,12 +160,12 @@ static const fs_generator generators[] = {
     /* NCCL 2.30.7 (nccl_ring.c, nccl_tree.c): per --channels channel and --chunk chunk */
     {"allgather-nccl-ring", "NCCL ring allgather per channel and chunk: N-1 steps a piece",
      fs_generate_allgather_nccl_ring, NCCL, ALLGATHER, TWO},
-    {"reduce-scatter-nccl-ring",
-     "NCCL ring reduce-scatter per channel and chunk: N-1 steps a piece, a reduce after each recv",
-     fs_generate_reduce_scatter_nccl_ring, NCCL | FS_GEN_REDUCE_TIME, REDUCE_SCATTER, TWO},
     /* NCCL's PAT (nccl_pat.c): Simple only, binomial trees of all ranks aggregated */
     {"allgather-nccl-pat", "NCCL PAT allgather per channel and chunk: aggregated binomial trees",
      fs_generate_allgather_nccl_pat, NCCL, ALLGATHER, TWO},
+    {"reduce-scatter-nccl-ring",
+     "NCCL ring reduce-scatter per channel and chunk: N-1 steps a piece, a reduce after each recv",
+     fs_generate_reduce_scatter_nccl_ring, NCCL | FS_GEN_REDUCE_TIME, REDUCE_SCATTER, TWO},
     {"reduce-scatter-nccl-pat",
      "NCCL PAT reduce-scatter per channel and chunk: aggregated binomial trees, a reduce a recv",
      fs_generate_reduce_scatter_nccl_pat, NCCL | FS_GEN_REDUCE_TIME, REDUCE_SCATTER, TWO},
