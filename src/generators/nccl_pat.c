@@ -9,16 +9,16 @@
  * every block travels down a binomial tree, the longest hop first. Every
  * rank runs the same rounds; in a round of distance d it receives the
  * round's offsets from r+d and sends (offset - d) of each to r-d.
- * Reduce-scatter is the mirror: the rounds in reverse order and direction,
- * a rank sending its partial of the round's offsets to r+d and combining
- * what r-d sends into offsets (s - d).
+ * Reduce-scatter is the mirror, data going the other way in its own round
+ * order (below): a rank sends its partial of the round's offsets to r+d
+ * and combines what r-d sends into offsets (s - d).
  *
  * Aggregation: with P = k rounded up to a power of two and A the
  * aggregation factor, D = P/A; a round covers A offsets at stride D. A
  * starts at 1 and doubles while the chunk holds 2*A times a channel's
  * bytes of one block (then F = A, the blocks a FIFO slot carries: one
- * message) and then three more times for the 8 FIFO slots, A staying
- * below k/2. The rounds of allgather:
+ * message) and then three more times for the 8 FIFO slots, each doubling
+ * only while A < k/2. The rounds of allgather:
  *   coarse, for c = A/2 .. 1: distance c*D, offsets (2a+1)*c*D;
  *   fine, for x in 1..D-1 in depth-first preorder of the binomial tree
  *   (the children of x are x + 2^j for 2^j < low(x), j descending; of 0,
