@@ -87,6 +87,8 @@ def commands():
                                           "--reduce-time", "1ns", "-o", "{out}/nt.goal"]),
         ("gen-reduce-scatter-nccl-ring", ["gen", "reduce-scatter-nccl-ring", "--ranks", "3",
                                           "--size", "100B", "-o", "{out}/rs.dag"]),
+        ("gen-allgather-nccl-pat", ["gen", "allgather-nccl-pat", "--ranks", "5", "--size", "100B",
+                                    "--channels", "2", "--chunk", "32B", "-o", "{out}/pat.dag"]),
         # NCCL's own choice (nccl_selection.c): the nodes, the pick, the tree it generates
         ("gen-allreduce-nccl", ["gen", "allreduce-nccl", "--ranks", "4", "--nodes", "2", "--cores",
                                 "2", "--size", "1KiB", "-o", "{out}/ns.dag"]),

@@ -163,9 +163,15 @@ static const fs_generator generators[] = {
     /* NCCL 2.30.7 (nccl_ring.c, nccl_tree.c): per --channels channel and --chunk chunk */
     {"allgather-nccl-ring", "NCCL ring allgather per channel and chunk: N-1 steps a piece",
      fs_generate_allgather_nccl_ring, NCCL, ALLGATHER, TWO | GPU},
+    /* NCCL's PAT (nccl_pat.c): Simple only, binomial trees of all ranks aggregated */
+    {"allgather-nccl-pat", "NCCL PAT allgather per channel and chunk: aggregated binomial trees",
+     fs_generate_allgather_nccl_pat, NCCL, ALLGATHER, TWO | GPU},
     {"reduce-scatter-nccl-ring",
      "NCCL ring reduce-scatter per channel and chunk: N-1 steps a piece, a reduce after each recv",
      fs_generate_reduce_scatter_nccl_ring, NCCL | FS_GEN_REDUCE_TIME, REDUCE_SCATTER, TWO | GPU},
+    {"reduce-scatter-nccl-pat",
+     "NCCL PAT reduce-scatter per channel and chunk: aggregated binomial trees, a reduce a recv",
+     fs_generate_reduce_scatter_nccl_pat, NCCL | FS_GEN_REDUCE_TIME, REDUCE_SCATTER, TWO | GPU},
     {"alltoall-pairwise", "two-sided pairwise alltoall: N-1 sendrecv steps of S bytes (shift)",
      fs_generate_alltoall_pairwise, 0, ALLTOALL, TWO},
     {"alltoall-linear", "two-sided linear alltoall: every rank posts N-1 receives and N-1 sends",

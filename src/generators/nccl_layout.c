@@ -96,6 +96,16 @@ int32_t fs_nccl_task(fs_nccl_builder *b, fs_task_kind kind, int32_t rank, int32_
   return t;
 }
 
+int32_t fs_nccl_task_blocks(fs_nccl_builder *b, fs_task_kind kind, int32_t rank, int32_t peer,
+                            int32_t channel, int64_t bytes, fs_flow_action action,
+                            const int32_t *blocks, int32_t count, int32_t label) {
+  if (!b->p) return (int32_t)b->tasks++;
+  if (b->failed) return -1;
+  int32_t t = fs_nccl_task(b, kind, rank, peer, channel, bytes, FS_FLOW_NONE, 0, label);
+  b->failed |= t < 0 || fs_gen_flow_blocks(b->o, t, action, blocks, count) != 0;
+  return t;
+}
+
 void fs_nccl_depend(fs_nccl_builder *b, int32_t task, int32_t on) {
   if (on < 0) return;
   b->dependencies++;

@@ -73,6 +73,12 @@ int32_t fs_nccl_task(fs_nccl_builder *b, fs_task_kind kind, int32_t rank, int32_
                      int32_t channel, int64_t bytes, fs_flow_action action, int32_t block,
                      int32_t label);
 
+/* fs_nccl_task for a message or reduce of several flow blocks (the
+ * `count` listed; PAT aggregates blocks of several ranks in one message). */
+int32_t fs_nccl_task_blocks(fs_nccl_builder *b, fs_task_kind kind, int32_t rank, int32_t peer,
+                            int32_t channel, int64_t bytes, fs_flow_action action,
+                            const int32_t *blocks, int32_t count, int32_t label);
+
 /* task waits for `on` to end; nothing when on < 0. */
 void fs_nccl_depend(fs_nccl_builder *b, int32_t task, int32_t on);
 
