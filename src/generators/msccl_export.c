@@ -95,9 +95,12 @@ static int collective(exporter *x) {
       [FS_COLLECTIVE_ALLTOALL] = FS_MSCCL_ALLTOALL + 1,
       [FS_COLLECTIVE_REDUCE_SCATTER] = FS_MSCCL_REDUCESCATTER + 1,
   };
+  if (f->collective == FS_COLLECTIVE_NONE)
+    return refuse(x, -1,
+                  "its data flow names no collective (a reference pattern whose blocks are not "
+                  "tracked), so its messages have no MSCCL chunks");
   if ((unsigned)f->collective > FS_COLLECTIVE_LAST || !colls[f->collective])
-    return refuse(x, -1, "its collective (%s) is none MSCCL has",
-                  fs_collective_name(f->collective));
+    return refuse(x, -1, "MSCCL has no %s", fs_collective_name(f->collective));
   x->coll = (fs_msccl_coll)(colls[f->collective] - 1);
   int rooted = x->coll == FS_MSCCL_BROADCAST || x->coll == FS_MSCCL_REDUCE ||
                x->coll == FS_MSCCL_GATHER || x->coll == FS_MSCCL_SCATTER;
@@ -258,6 +261,7 @@ static int make_ops(exporter *x) {
     int kind = p->kind[t], action = fs_data_flow_action(x->flow, t);
     if (p->flags[t] & FS_HAS_ANY)
       return refuse(x, t, "it waits for any %d of its dependencies", p->need[t]);
+    if (kind == FS_START && p->value[t] == 0) continue; /* a start of no skew: nothing */
     if (kind == FS_COMPUTE) {
       if (action != FS_FLOW_COMBINE)
         return refuse(x, t,
@@ -298,7 +302,7 @@ static int make_ops(exporter *x) {
     x->op_count++;
   }
   for (int32_t t = 0; t < p->tasks; t++)
-    if (x->op_of[t] < 0)
+    if (x->op_of[t] < 0 && p->kind[t] == FS_COMPUTE)
       return refuse(x, t, "a compute that combines no received message (MSCCL reduces on receipt)");
   return 0;
 }
@@ -449,7 +453,7 @@ static int each_edge(exporter *x, int (*visit)(exporter *, int32_t, int32_t, voi
           return refuse(x, tasks[k],
                         "it waits for task %d of rank %d (across GPUs only messages order steps)",
                         q, p->rank[q]);
-        if (x->op_of[q] < 0) return refuse(x, q, "(internal) a task without a step");
+        if (x->op_of[q] < 0) continue; /* a start of no skew */
         if (x->op_of[q] != i && visit(x, x->op_of[q], i, ctx)) return -1;
       }
     if (o->type == FS_MSCCL_S && visit(x, i, o->match, ctx)) return -1;
@@ -694,7 +698,7 @@ static int32_t other_tbs(exporter *x, int32_t i, int32_t *deps, int32_t max) {
   for (int k = 0; k < 2 && tasks[k] >= 0; k++)
     for (uint32_t e = x->pred_at[tasks[k]]; e < x->pred_at[tasks[k] + 1]; e++) {
       int32_t q = x->op_of[x->pred[e] & ~FS_EDGE_START], j = 0;
-      if (x->ops[q].tb == o->tb) continue;
+      if (q < 0 || x->ops[q].tb == o->tb) continue;
       while (j < n && (deps[j] < 0 || x->ops[deps[j]].tb != x->ops[q].tb)) j++;
       if (j == n && n < max)
         deps[n++] = q;
@@ -837,6 +841,32 @@ static void release(exporter *x) {
   free(x->pre_steps);
 }
 
+/* m written and read back by our reader, and its data flow checked (a
+ * writer bug, or an order of accesses MSCCL does not keep, is an error
+ * here rather than a file that fails later); frees m. */
+static fs_msccl *checked(fs_msccl *m, fs_error *err) {
+  size_t length;
+  char *text = fs_msccl_xml(m, &length), why[600];
+  fs_msccl_free(m);
+  if (!text) return fs_error_set(err, "out of memory writing MSCCL XML"), NULL;
+  fs_error inner;
+  fs_msccl *back = fs_msccl_read_memory(text, length, "the written XML", &inner);
+  int status = back ? fs_msccl_check_flow(back, why, sizeof why) : FS_MSCCL_FLOW_OK;
+  free(text);
+  if (!back)
+    fs_error_set(err, "cannot write as MSCCL XML: %s", inner.message);
+  else if (status == FS_MSCCL_FLOW_WRONG)
+    fs_error_set(err,
+                 "cannot write as MSCCL XML: its steps would not compute the %s (%s): the "
+                 "program orders these accesses in a way its MSCCL steps do not keep",
+                 fs_msccl_coll_name(back->coll), why);
+  else if (status == FS_MSCCL_FLOW_FAILED)
+    fs_error_set(err, "%s", why);
+  if (status == FS_MSCCL_FLOW_WRONG || status == FS_MSCCL_FLOW_FAILED)
+    fs_msccl_free(back), back = NULL;
+  return back;
+}
+
 fs_msccl *fs_msccl_from_program(const fs_program *p, const fs_data_flow *flow, const char *name,
                                 fs_error *err) {
   exporter x = {.p = p, .flow = flow, .err = err, .n = p->ranks};
@@ -860,7 +890,7 @@ fs_msccl *fs_msccl_from_program(const fs_program *p, const fs_data_flow *flow, c
   if (!status) m = build(&x, name);
   free(a), free(b);
   release(&x);
-  return m;
+  return m ? checked(m, err) : NULL;
 }
 
 int fs_msccl_write_algorithm(const fs_msccl *m, fs_output *out, fs_error *err) {
@@ -875,27 +905,7 @@ int fs_msccl_write_algorithm(const fs_msccl *m, fs_output *out, fs_error *err) {
 int fs_msccl_write_program(const fs_program *p, const fs_data_flow *flow, const char *name,
                            fs_output *out, fs_error *err) {
   fs_msccl *m = fs_msccl_from_program(p, flow, name, err);
-  if (!m) return -1;
-  size_t length;
-  char *text = fs_msccl_xml(m, &length);
+  int status = m ? fs_msccl_write_algorithm(m, out, err) : -1;
   fs_msccl_free(m);
-  if (!text) return fs_error_set(err, "out of memory writing MSCCL XML");
-  fs_error inner;
-  char why[600];
-  fs_msccl *back = fs_msccl_read_memory(text, length, "the written XML", &inner);
-  int status = 0, checked = back ? fs_msccl_check_flow(back, why, sizeof why) : FS_MSCCL_FLOW_OK;
-  if (!back)
-    status = fs_error_set(err, "cannot write as MSCCL XML: %s", inner.message);
-  else if (checked == FS_MSCCL_FLOW_WRONG)
-    status = fs_error_set(err,
-                          "cannot write as MSCCL XML: its steps would not compute the %s (%s): "
-                          "the program's order of these accesses is not one MSCCL keeps",
-                          fs_msccl_coll_name(back->coll), why);
-  else if (checked == FS_MSCCL_FLOW_FAILED)
-    status = fs_error_set(err, "%s", why);
-  else
-    fs_output_write(out, text, length);
-  fs_msccl_free(back);
-  free(text);
   return status;
 }
