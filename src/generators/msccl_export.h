@@ -11,8 +11,10 @@
  *   recv into a temporary + the     step rrc (receive, reduce with the
  *   compute that combines it        chunk's current value, store)
  *   recv that combines on arrival   step rrc
- *   a result block no task writes   step cpy from the input, in a tb of
- *   (allgather's own block, ...)    its own (send and recv -1)
+ *   a block a rank holds and keeps  step cpy from the input to its
+ *   without a reduction (allgather  output chunk, first in the rank's
+ *   own block, broadcast root)      first tb (others wait: depid)
+ *   a result block no task writes   step cpy from the input (there too)
  * A rank's CPU is an MSCCL channel; its tasks on one CPU form one thread
  * block (tb) when they send to one peer and receive from one peer, else
  * one tb per peer of that CPU (send and recv that peer). A tb's steps run
