@@ -254,6 +254,19 @@ START_TEST(refusals_name_the_task) {
           "its blocks are not consecutive chunks of one buffer (an MSCCL step moves cnt "
           "consecutive chunks)");
   refused("reduce-binomial", 4, "its steps would not compute the reduce");
+  /* MSCCL's 256 steps a tb: 4 KiB in 16-byte chunks is 64 loops of 6 ring
+   * steps on the one channel */
+  fs_generator_options many = fs_test_options(4, 4096, 0, NULL);
+  many.chunk = 16;
+  fs_data_flow steps;
+  fs_data_flow_init(&steps);
+  many.flow = &steps;
+  fs_program *ring = fs_test_generate("allreduce-nccl-ring", &many);
+  fs_error too = {{0}};
+  ck_assert_ptr_null(fs_msccl_from_program(ring, &steps, "allreduce-nccl-ring", &too));
+  fs_test_contains(too.message, "its thread block needs more than MSCCL's 256 steps");
+  fs_program_free(ring);
+  fs_data_flow_free(&steps);
   /* no flow record at all */
   fs_generator_options o = fs_test_options(4, 64, 0, NULL);
   fs_program *p = fs_test_generate("allgather-ring", &o);

@@ -552,7 +552,7 @@ static int check_fifo(exporter *x) {
     int32_t n = received[r->tb]++, j = tb->first, seen = -1;
     for (; j < tb->first + tb->count; j++)
       if (x->ops[x->tb_order[j]].type != FS_MSCCL_S && ++seen == n) break;
-    if (x->tb_order[j] != s->match)
+    if (j == tb->first + tb->count || x->tb_order[j] != s->match)
       status = refuse(x, r->task,
                       "messages from rank %d on channel %d arrive in another order than their "
                       "tags match them (an MSCCL connection is one FIFO)",
@@ -751,9 +751,10 @@ static int lay_tb(exporter *x, fs_msccl *m, int32_t r, int32_t t, int32_t global
   *tb = (fs_msccl_tb){-1, -1, 0, m->steps, 0, r, 0};
   if (info) tb->send = info->send, tb->recv = info->recv, tb->chan = info->cpu;
   if (!info || x->first_tb[r] == t) lay_copies(x, m, r, global, c);
-  for (int32_t k = 0; info && k < info->count; k++) {
+  int full = 0;
+  for (int32_t k = 0; info && k < info->count && !full; k++) {
     int32_t i = x->tb_order[info->first + k], n = other_tbs(x, i, deps, FS_MSCCL_MAX_TBS);
-    if (tb->count + n + 1 > FS_MSCCL_MAX_STEPS) break;
+    if ((full = tb->count + (n ? n : 1) > FS_MSCCL_MAX_STEPS)) break;
     for (int32_t d = 0; d < n; d++) { /* nops, then the step: the last dependency on it */
       fs_msccl_step *s = &m->step[m->steps + tb->count++];
       fill_step(s, d + 1 < n ? FS_MSCCL_NOP : x->ops[i].type, global,
@@ -764,7 +765,7 @@ static int lay_tb(exporter *x, fs_msccl *m, int32_t r, int32_t t, int32_t global
     x->ops[i].step = m->steps + tb->count - 1;
   }
   m->steps += tb->count;
-  if (tb->count <= FS_MSCCL_MAX_STEPS && (!info || tb->count >= info->count)) return 0;
+  if (tb->count <= FS_MSCCL_MAX_STEPS && !full) return 0;
   return refuse(x, info ? x->ops[x->tb_order[info->first]].task : -1,
                 "%s thread block needs more than MSCCL's %d steps", info ? "its" : "a copy",
                 FS_MSCCL_MAX_STEPS);
@@ -872,7 +873,10 @@ fs_msccl *fs_msccl_from_program(const fs_program *p, const fs_data_flow *flow, c
   exporter x = {.p = p, .flow = flow, .err = err, .n = p->ranks};
   if (p->symmetric || !p->finalized)
     return fs_error_set(err, "cannot write as MSCCL XML: the program is not explicit"), NULL;
-  if (!flow || flow->failed || !flow->block_size)
+  if (flow && flow->failed)
+    return fs_error_set(err, "cannot write as MSCCL XML: out of memory recording the data flow"),
+           NULL;
+  if (!flow || !flow->block_size)
     return fs_error_set(err,
                         "cannot write as MSCCL XML: %s records no data flow (which blocks each "
                         "message carries), so its messages have no MSCCL chunks",
