@@ -660,7 +660,7 @@ static int copies(exporter *x) {
         return refuse(x, -1, "rank %d ends without block %d (no task brings it)", r, b);
       if (add_copy(x, r, from, off, 0)) return -1;
     }
-  qsort(x->copies, (size_t)x->copy_count, sizeof *x->copies, copy_order);
+  if (x->copy_count > 1) qsort(x->copies, (size_t)x->copy_count, sizeof *x->copies, copy_order);
   return 0;
 }
 
