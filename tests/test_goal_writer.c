@@ -327,7 +327,7 @@ END_TEST
 
 START_TEST(cli_errors) {
   ck_assert_int_eq(fennelsim("gen bcast-binomial --ranks 4 --format xml"), 2);
-  ck_assert(strstr(err, "--format xml: expected dag or goal"));
+  ck_assert(strstr(err, "--format xml: expected dag, goal or msccl"));
   char *goal = fs_test_temp_path(".goal");
   ck_assert_int_eq(fennelsim("gen allreduce-rd --ranks 4 -o %s", goal), 2);
   ck_assert(

@@ -1,5 +1,5 @@
 /* gen_command.c: `fennelsim gen NAME ...` (write a generated schedule as
- * .dag or GOAL) and `fennelsim convert IN OUT` (rewrite a schedule in
+ * .dag, GOAL or MSCCL XML) and `fennelsim convert IN OUT` (rewrite a schedule in
  * another encoding). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,8 +10,10 @@
 #include "formats/schedule_reader.h"
 #include "formats/dag_writer.h"
 #include "formats/goal_writer.h"
+#include "formats/msccl_reader.h"
 #include "generators/generators.h"
 #include "generators/mpi_selection.h"
+#include "generators/msccl_export.h"
 #include "cli/data_roots.h"
 #include "io/progress.h"
 #include "platform/nccl_tuning.h"
@@ -28,8 +30,11 @@ static const char gen_usage[] =
     "  --size S           the data size, with a unit (8B, 4KiB, 1MB); default 8B: the\n"
     "                     whole vector or a block per rank, by collective (below)\n"
     "  -o FILE            output; default stdout. A name ending in .gz is gzip-compressed\n"
-    "  --format dag|goal  what to write: fennelsim's .dag, or LogGOPSim GOAL (two-sided\n"
-    "                     generators only); default goal for -o *.goal[.gz], else dag\n"
+    "  --format dag|goal|msccl\n"
+    "                     what to write: fennelsim's .dag, LogGOPSim GOAL (two-sided\n"
+    "                     generators only) or an MSCCL XML algorithm (from the generator's\n"
+    "                     data flow: sends, receives and reduces of whole blocks); default\n"
+    "                     goal for -o *.goal[.gz], msccl for -o *.xml, else dag\n"
     "  --rounds R         pingpong rounds (default 1)\n"
     "  --factors a,b,...  allreduce-rm factors; their product is the rank count\n"
     "  --reduce-time T    time of each reduce (default: a compute of size S, priced by\n"
@@ -65,15 +70,21 @@ static int switch_option(const char *name, const char *value, int *out, fs_error
   return 0;
 }
 
-typedef enum output_format { FORMAT_FROM_NAME, FORMAT_DAG, FORMAT_GOAL } output_format;
+typedef enum output_format {
+  FORMAT_FROM_NAME,
+  FORMAT_DAG,
+  FORMAT_GOAL,
+  FORMAT_MSCCL
+} output_format;
 
 static int ends_with(const char *text, const char *suffix) {
   size_t n = strlen(text), k = strlen(suffix);
   return n >= k && strcmp(text + n - k, suffix) == 0;
 }
 
-/* GOAL for *.goal and *.goal.gz, else .dag. */
+/* GOAL for *.goal and *.goal.gz, MSCCL for *.xml, else .dag. */
 static output_format format_of_path(const char *path) {
+  if (ends_with(path, ".xml")) return FORMAT_MSCCL;
   return ends_with(path, ".goal") || ends_with(path, ".goal.gz") ? FORMAT_GOAL : FORMAT_DAG;
 }
 
@@ -82,8 +93,10 @@ static int parse_format(const char *value, output_format *format, fs_error *err)
     *format = FORMAT_DAG;
   else if (strcmp(value, "goal") == 0)
     *format = FORMAT_GOAL;
+  else if (strcmp(value, "msccl") == 0)
+    *format = FORMAT_MSCCL;
   else
-    return fs_error_set(err, "--format %s: expected dag or goal", value);
+    return fs_error_set(err, "--format %s: expected dag, goal or msccl", value);
   return 0;
 }
 
@@ -126,6 +139,34 @@ static int write_file(const fs_program *p, output_format format, const char *pat
     return fs_error_set(err, "%s: %s", path, inner.message);
   }
   return fs_output_commit(out, err);
+}
+
+/* gen ... -o FILE.xml: the program with its data flow as MSCCL XML (an
+ * msccl schedule: its algorithm, read again, after the lowering's checks);
+ * commits or aborts out. */
+static int write_msccl(const fs_generator *g, const char *name, fs_generator_options *o,
+                       fs_output *out, fs_error *err) {
+  fs_data_flow flow;
+  fs_data_flow_init(&flow);
+  o->flow = (g->traits & FS_GEN_FILE) ? NULL : &flow;
+  fs_program *p = g->generate(o, err);
+  int status = p ? FS_EXIT_OK : FS_EXIT_USAGE, written = -1;
+  if (p && (g->traits & FS_GEN_FILE)) {
+    fs_msccl *m = fs_msccl_read(o->schedule, err);
+    written = m ? fs_msccl_write_algorithm(m, out, err) : -1;
+    fs_msccl_free(m);
+  } else if (p) {
+    written = fs_msccl_write_program(p, &flow, name, out, err);
+  }
+  if (p && written) status = FS_EXIT_USAGE; /* not expressible in MSCCL */
+  if (status != FS_EXIT_OK)
+    fs_output_abort(out);
+  else if (fs_output_commit(out, err))
+    status = FS_EXIT_SIMULATION;
+  fs_program_free(p);
+  fs_data_flow_free(&flow);
+  o->flow = NULL;
+  return status;
 }
 
 /* The FS_GEN_* option names, in bit order (for errors and `gen --list`). */
@@ -468,6 +509,11 @@ int fs_command_gen(int argc, char **argv) {
     goto done;
   fs_output *out = fs_output_open(output, &err); /* a bad path fails before any work */
   if (!out) goto done;
+  if (format == FORMAT_MSCCL) {
+    status =
+        write_msccl(generator, selected ? choice.spec.generator->name : name, &options, out, &err);
+    goto done;
+  }
   program = generator->generate(&options, &err);
   if (!program) {
     fs_output_abort(out);
@@ -507,7 +553,9 @@ static const char convert_usage[] =
     "       or a recorded MPI execution (a trace directory or per-rank files, as `fennelsim\n"
     "       run` takes them)\n"
     "  OUT  .dag[.gz] or .goal[.gz] (\"-\" for stdout, as .dag): the replayed "
-    "program\n" FS_REPLAY_USAGE;
+    "program\n"
+    "       (not .xml: a schedule has no buffers; gen writes MSCCL XML from a\n"
+    "       generator's data flow)\n" FS_REPLAY_USAGE;
 
 int fs_command_convert(int argc, char **argv) {
   fs_error err = {{0}};
@@ -547,6 +595,14 @@ int fs_command_convert(int argc, char **argv) {
     return FS_EXIT_USAGE;
   }
   const char *output = paths[--count];
+  if (ends_with(output, ".xml")) {
+    fs_error_set(&err,
+                 "%s: a schedule file has no buffers (which blocks each message carries), so it "
+                 "cannot become MSCCL XML; generate the algorithm with its data flow instead: "
+                 "fennelsim gen ALGO --ranks N --size S -o %s",
+                 paths[0], output);
+    goto done;
+  }
   const fs_named_path outputs[] = {{"the output", output}};
   if (fs_option_check_outputs(argc, argv, outputs, 1, &err) || fs_cli_data_open(&found, &err) ||
       fs_cli_data_find_all(&found, paths, count, &err))
