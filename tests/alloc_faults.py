@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """alloc_faults.py: the out-of-memory sweep (docs/INTERNALS.md, "Out-of-memory
 testing"). Needs fennelsim built with -Dalloc_faults=true. For each command
-below it counts the allocation calls of a clean run (FENNELSIM_COUNT_ALLOC=1),
-then runs it again once for every N from 1 to that count with the N-th call
-failing (FENNELSIM_FAIL_ALLOC=N), and asserts for every N: no signal, no
+below it counts the allocation calls of a clean run and their call sites
+(FENNELSIM_COUNT_ALLOC=sites), then runs it again with the N-th call failing
+(FENNELSIM_FAIL_ALLOC=N) for each N that is one of the first PER_SITE calls
+from its site (--every: every N from 1 to the count; a loop's later calls
+from one site take the error path its first ones took, and each run costs
+an AddressSanitizer process), and asserts for every N run: no signal, no
 sanitizer report (leaks included, when built with ASan), exit status 2 with
 one line "fennelsim...: ... out of memory ..." on stderr (or the C library's
 words for ENOMEM after a file name), and nothing partial left in the output
@@ -16,7 +19,7 @@ a prefix of the clean run's. A run may also survive its failed allocation
 accepted when its stdout (wall times aside) and its files are the clean
 run's. The inputs are tiny so that the sweep stays fast.
 
-usage: alloc_faults.py FENNELSIM SOURCE_ROOT [--only NAME] [--jobs J] [--list]
+usage: alloc_faults.py FENNELSIM SOURCE_ROOT [--only NAME] [--jobs J] [--every] [--list]
 """
 import argparse
 import concurrent.futures
@@ -31,6 +34,8 @@ OUT_OF_MEMORY_STATUS = 2  # docs/USAGE.md, exit status
 STREAMED = ("s.csv", "s.csv.meta")  # may be left with the rows done
 WALL = re.compile(r'[0-9.e+-]+( s\b| events/s)|"(wall_s|load_s|events_per_s)": [0-9.e+-]+')
 COUNT_LINE = re.compile(r"^fennelsim: alloc_faults: (\d+) allocation calls$", re.M)
+SITE_LINE = re.compile(r"^fennelsim: alloc_faults: site (\d+) (-?\d+)$", re.M)
+PER_SITE = 3  # the calls failed per call site (without --every)
 # The message, or the C library's for ENOMEM after a file's name ("FILE:
 # cannot create: Cannot allocate memory", where a temporary name failed).
 OUT_OF_MEMORY = re.compile(r"out of memory|: Cannot allocate memory$")
@@ -235,7 +240,7 @@ def verdict(run, clean):
         return "sanitizer report"
     if status != OUT_OF_MEMORY_STATUS:
         return "exit status %d (expected %d)" % (status, OUT_OF_MEMORY_STATUS)
-    lines = [l for l in stderr.splitlines() if not COUNT_LINE.match(l)]
+    lines = [l for l in stderr.splitlines() if not COUNT_LINE.match(l) and not SITE_LINE.match(l)]
     if len(lines) != 1 or not lines[0].startswith("fennelsim") or not OUT_OF_MEMORY.search(lines[0]):
         return "stderr is not one 'fennelsim...: ... out of memory' line"
     if partial(left, clean[3]):
@@ -243,18 +248,34 @@ def verdict(run, clean):
     return None
 
 
-def sweep(fennelsim, inputs, name, args, jobs):
-    clean = run_once(fennelsim, inputs, args, FENNELSIM_COUNT_ALLOC="1")
+def chosen_calls(stderr, count, every):
+    """The N to fail: every one, or the first PER_SITE of each call site
+    (with threads the order of calls may change between runs: then a chosen
+    N may meet another site, which is still a failure to survive)."""
+    if every:
+        return list(range(1, count + 1))
+    seen, chosen = {}, []
+    for n, site in SITE_LINE.findall(stderr):
+        seen[site] = seen.get(site, 0) + 1
+        if seen[site] <= PER_SITE:
+            chosen.append(int(n))
+    recorded = len(SITE_LINE.findall(stderr))
+    return chosen + list(range(recorded + 1, count + 1))  # past the record: all
+
+
+def sweep(fennelsim, inputs, name, args, jobs, every):
+    clean = run_once(fennelsim, inputs, args, FENNELSIM_COUNT_ALLOC="sites")
     status, _, stderr, _ = clean
     found = COUNT_LINE.search(stderr)
     if status != 0 or not found:
         print("%s: the clean run failed (status %d):\n%s" % (name, status, stderr))
         return 0, 1
     count = int(found.group(1))
+    calls = chosen_calls(stderr, count, every)
     failures = survived = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
         runs = pool.map(lambda n: (n, run_once(fennelsim, inputs, args, FENNELSIM_FAIL_ALLOC=str(n))),
-                        range(1, count + 1))
+                        calls)
         for n, run in runs:
             status, stderr = run[0], run[2]
             wrong = verdict(run, clean)
@@ -262,9 +283,9 @@ def sweep(fennelsim, inputs, name, args, jobs):
             if wrong:
                 failures += 1
                 print("FAIL %s N=%d (status %d): %s\n%s" % (name, n, status, wrong, stderr[-4000:]))
-    print("%-26s %5d allocation calls failed in turn: %d wrong, %d survived" %
-          (name, count, failures, survived), flush=True)
-    return count, failures
+    print("%-26s %5d of %5d allocation calls failed in turn: %d wrong, %d survived" %
+          (name, len(calls), count, failures, survived), flush=True)
+    return len(calls), failures
 
 
 def main():
@@ -274,6 +295,8 @@ def main():
     parser.add_argument("--only", help="the commands whose name contains this")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--list", action="store_true", help="print the commands and stop")
+    parser.add_argument("--every", action="store_true",
+                        help="fail every allocation call, not the first %d of each site" % PER_SITE)
     o = parser.parse_args()
     chosen = [c for c in commands() if not o.only or o.only in c[0]]
     if o.list:
@@ -286,7 +309,7 @@ def main():
         make_inputs(fennelsim, o.root, inputs)
         total = failed = 0
         for name, args in chosen:
-            count, failures = sweep(fennelsim, inputs, name, args, o.jobs)
+            count, failures = sweep(fennelsim, inputs, name, args, o.jobs, o.every)
             total, failed = total + count, failed + failures
     finally:
         shutil.rmtree(inputs, ignore_errors=True)

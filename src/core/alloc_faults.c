@@ -5,7 +5,11 @@
  * machine would; every other call goes to the C library's function, which
  * AddressSanitizer intercepts as usual. FENNELSIM_COUNT_ALLOC=1 prints
  * "fennelsim: alloc_faults: N allocation calls" on stderr at exit, so a
- * test knows how far to sweep; with FENNELSIM_FAIL_ALLOC_STACK=1 the failed
+ * test knows how far to sweep; FENNELSIM_COUNT_ALLOC=sites also prints, for
+ * each of the first FS_ALLOC_SITES calls, "site K OFFSET": the call site's
+ * address as an offset from this file's code (the same in every run of one
+ * binary, whatever ASLR does), so a test can fail each site a bounded
+ * number of times instead of every call; with FENNELSIM_FAIL_ALLOC_STACK=1 the failed
  * call prints its stack (under a sanitizer only: its runtime prints it). The counter and the two settings are the one
  * place the project keeps process-wide state: the call sites have no
  * context to pass. Allocations inside zlib, libxml2 and libotf2 are not
@@ -22,16 +26,22 @@
 #undef realloc
 #undef strdup
 
+enum { FS_ALLOC_SITES = 1 << 16 }; /* calls whose site is recorded (256 KiB, static) */
+
 static atomic_uint_fast64_t calls;
 static uint64_t fail_at; /* 0: never */
-static int print_stack;
+static int print_stack, record_sites;
+static int32_t sites[FS_ALLOC_SITES]; /* the offsets, in call order */
 
 /* The sanitizers' runtime, when linked (a weak reference: NULL otherwise). */
 void __sanitizer_print_stack_trace(void) __attribute__((weak));
 
 static void print_count(void) {
-  fprintf(stderr, "fennelsim: alloc_faults: %llu allocation calls\n",
-          (unsigned long long)atomic_load(&calls));
+  uint64_t n = atomic_load(&calls);
+  for (uint64_t k = 0; record_sites && k < n && k < FS_ALLOC_SITES; k++)
+    fprintf(stderr, "fennelsim: alloc_faults: site %llu %ld\n", (unsigned long long)k + 1,
+            (long)sites[k]);
+  fprintf(stderr, "fennelsim: alloc_faults: %llu allocation calls\n", (unsigned long long)n);
 }
 
 /* Reads the settings before main, while the process has one thread. */
@@ -40,26 +50,32 @@ __attribute__((constructor)) static void read_settings(void) {
   const char *stack = getenv("FENNELSIM_FAIL_ALLOC_STACK");
   if (n) fail_at = strtoull(n, NULL, 10);
   print_stack = stack && strcmp(stack, "1") == 0;
-  if (count && strcmp(count, "1") == 0) atexit(print_count);
+  record_sites = count && strcmp(count, "sites") == 0;
+  if (count && (strcmp(count, "1") == 0 || record_sites)) atexit(print_count);
 }
 
-/* Counts a call; 1 when this one is to fail. */
-static int fails(void) {
+/* Counts a call from `site` (the wrapper's return address); 1 when this
+ * one is to fail. */
+static int fails(void *site) {
   uint64_t k = atomic_fetch_add(&calls, 1) + 1;
+  if (record_sites && k <= FS_ALLOC_SITES)
+    sites[k - 1] = (int32_t)((intptr_t)site - (intptr_t)read_settings);
   if (k != fail_at) return 0;
   if (print_stack && __sanitizer_print_stack_trace) __sanitizer_print_stack_trace();
   errno = ENOMEM;
   return 1;
 }
 
-void *fs_alloc_faults_malloc(size_t size) { return fails() ? NULL : malloc(size); }
+#define SITE __builtin_return_address(0)
+
+void *fs_alloc_faults_malloc(size_t size) { return fails(SITE) ? NULL : malloc(size); }
 
 void *fs_alloc_faults_calloc(size_t count, size_t size) {
-  return fails() ? NULL : calloc(count, size);
+  return fails(SITE) ? NULL : calloc(count, size);
 }
 
 void *fs_alloc_faults_realloc(void *block, size_t size) {
-  return fails() ? NULL : realloc(block, size);
+  return fails(SITE) ? NULL : realloc(block, size);
 }
 
-char *fs_alloc_faults_strdup(const char *text) { return fails() ? NULL : strdup(text); }
+char *fs_alloc_faults_strdup(const char *text) { return fails(SITE) ? NULL : strdup(text); }
