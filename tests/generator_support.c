@@ -4,6 +4,7 @@
 #include <check.h>
 #include <string.h>
 
+#include "generators/data_flow_check.h"
 #include "model_support.h"
 
 fs_generator_options fs_test_options(int32_t ranks, int64_t size, int32_t root,
@@ -56,4 +57,19 @@ fs_time fs_test_generated_makespan(const char *name, const fs_generator_options 
   fs_test_run_free(&run);
   fs_program_free(p);
   return makespan;
+}
+
+fs_generator_options fs_test_nccl_options(int32_t ranks, int64_t size, int32_t channels,
+                                          int64_t chunk) {
+  fs_generator_options o = fs_test_options(ranks, size, 0, NULL);
+  o.channels = channels;
+  o.chunk = chunk;
+  return o;
+}
+
+void fs_test_expect_flow(const char *name, const fs_generator_options *o) {
+  char why[600];
+  const char *result = fs_check_generator_flow(name, o, why, sizeof why);
+  ck_assert_msg(result == NULL, "%s (ranks %d, size %lld, channels %d, chunk %lld): %s", name,
+                o->ranks, (long long)o->size, o->channels, (long long)o->chunk, result);
 }

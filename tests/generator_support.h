@@ -25,5 +25,12 @@ fs_time fs_test_generated_makespan(const char *name, const fs_generator_options 
 const char *fs_test_generate_error(const char *name, const fs_generator_options *o, fs_error *err);
 /* ck_asserts that generator `name` refuses o with a message that holds part. */
 void fs_test_generate_refused(const char *name, const fs_generator_options *o, const char *part);
+/* Options of an NCCL generator: ranks, size, --channels and --chunk (0:
+ * the default), root 0, no platform. */
+fs_generator_options fs_test_nccl_options(int32_t ranks, int64_t size, int32_t channels,
+                                          int64_t chunk);
+/* ck_asserts that generator `name` with options o passes the data-flow
+ * check of its collective (the message names the options). */
+void fs_test_expect_flow(const char *name, const fs_generator_options *o);
 
 #endif

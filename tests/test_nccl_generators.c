@@ -29,20 +29,6 @@ static char *out, *err;
 enum { ALPHA = 1000000, BETA = 1000 };
 #define HOCKNEY "alpha=1us beta=1ns"
 
-static fs_generator_options options(int32_t ranks, int64_t size, int32_t channels, int64_t chunk) {
-  fs_generator_options o = fs_test_options(ranks, size, 0, NULL);
-  o.channels = channels;
-  o.chunk = chunk;
-  return o;
-}
-
-static void expect_flow(const char *name, const fs_generator_options *o) {
-  char why[600];
-  const char *result = fs_check_generator_flow(name, o, why, sizeof why);
-  ck_assert_msg(result == NULL, "%s (size %lld, channels %d, chunk %lld): %s", name,
-                (long long)o->size, o->channels, (long long)o->chunk, result);
-}
-
 /* The program of name with its data flow recorded into flow. */
 static fs_program *generate_flow(const char *name, const fs_generator_options *o,
                                  fs_data_flow *flow) {
@@ -87,17 +73,17 @@ static void expect_story(const char *name, const fs_generator_options *o, int32_
 /* ---- options ------------------------------------------------------------ */
 
 START_TEST(options_refused) {
-  fs_generator_options o = options(4, 64, 65, 0);
+  fs_generator_options o = fs_test_nccl_options(4, 64, 65, 0);
   fs_test_generate_refused("allreduce-nccl-ring", &o, "--channels must be from 1 to 64, not 65");
-  o = options(4, 64, 1, -1);
+  o = fs_test_nccl_options(4, 64, 1, -1);
   fs_test_generate_refused("allreduce-nccl-ring", &o, "--chunk must be at least 1 byte");
-  o = options(4, 64, 1, 0);
+  o = fs_test_nccl_options(4, 64, 1, 0);
   o.protocol = FS_PROTOCOLS;
   fs_test_generate_refused("allgather-nccl-ring", &o, "--protocol must be LL, LL128 or Simple");
-  o = options(4, 64, 1, 0);
+  o = fs_test_nccl_options(4, 64, 1, 0);
   o.has_reduce_time = 1;
   fs_test_generate_refused("allgather-nccl-ring", &o, "--reduce-time does not apply");
-  o = options(4, 64, 1, 0);
+  o = fs_test_nccl_options(4, 64, 1, 0);
   o.root = 4;
   fs_test_generate_refused("bcast-nccl-ring", &o, "--root 4 is not a rank of 0..3");
   /* the CLI: other generators refuse the NCCL options, which are checked */
@@ -161,7 +147,7 @@ START_TEST(spec_keys) {
                                            &e),
                    0);
   ck_assert_str_eq(spec.text, "allreduce-nccl-ring:channels=2:chunk=64KiB:protocol=LL");
-  fs_generator_options o = options(4, 64, 0, 0);
+  fs_generator_options o = fs_test_nccl_options(4, 64, 0, 0);
   fs_algorithm_spec_apply(&spec, &o);
   ck_assert_int_eq(o.channels, 2);
   ck_assert_int_eq(o.chunk, 65536);
@@ -186,7 +172,7 @@ END_TEST
  *   pos 0 sends c3 c2 c1 c0 c3 c2; pos 1 c0 c3 c2 c1 c0 c3;
  *   pos 2 c1 c0 c3 c2 c1 c0;       pos 3 c2 c1 c0 c3 c2 c1. */
 START_TEST(ring_allreduce_table) {
-  fs_generator_options o = options(4, 400, 1, 100);
+  fs_generator_options o = fs_test_nccl_options(4, 400, 1, 100);
   expect_story("allreduce-nccl-ring", &o, 0, 0,
                "R3.2:100 S1.3:100 C.2:100 R3.1:100 S1.2:100 C.1:100 R3.0:100 S1.1:100 C.0:100 "
                "R3.3:100 S1.0:100 R3.2:100 S1.3:100 R3.1:100 S1.2:100");
@@ -224,7 +210,7 @@ END_TEST
  * step 0 waits for step 5's two tasks: 4 + 2, so 24; 44 a chain, 12 chains:
  * 528. */
 START_TEST(ring_allreduce_counts) {
-  fs_generator_options o = options(4, 2000, 3, 100);
+  fs_generator_options o = fs_test_nccl_options(4, 2000, 3, 100);
   fs_data_flow flow;
   fs_program *p = generate_flow("allreduce-nccl-ring", &o, &flow);
   ck_assert_int_eq(p->tasks, 360);
@@ -264,7 +250,7 @@ END_TEST
  * with chunk 100: q = roundup(10, 16) = 16: chunks 16 16 8 0 (the empty
  * one still takes its steps, as NCCL's loop does with 0 elements). */
 START_TEST(ring_allreduce_small_last_loop) {
-  fs_generator_options o = options(4, 40, 1, 100);
+  fs_generator_options o = fs_test_nccl_options(4, 40, 1, 100);
   expect_story("allreduce-nccl-ring", &o, 0, 0,
                "R3.2:8 S1.3:0 C.2:8 R3.1:16 S1.2:8 C.1:16 R3.0:16 S1.1:16 C.0:16 "
                "R3.3:0 S1.0:16 R3.2:8 S1.3:0 R3.1:16 S1.2:8");
@@ -281,7 +267,7 @@ START_TEST(protocol_cpu_tag) {
   const int protocols[] = {FS_PROTOCOL_NONE, FS_PROTOCOL_LL, FS_PROTOCOL_LL128, FS_PROTOCOL_SIMPLE};
   for (int n = 0; n < 6; n++)
     for (int k = 0; k < 4; k++) {
-      fs_generator_options o = options(3, 3000, 2, 0);
+      fs_generator_options o = fs_test_nccl_options(3, 3000, 2, 0);
       o.protocol = protocols[k];
       fs_program *p = fs_test_generate(names[n], &o);
       int want = k == 0 ? FS_PROTOCOL_SIMPLE : protocols[k];
@@ -310,7 +296,7 @@ START_TEST(protocol_cpu_tag) {
       {"allreduce-nccl-tree", FS_PROTOCOL_LL, 32768, 1},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    fs_generator_options o = options(4, cases[i].chunk * cases[i].per_loop + 1, 1, 0);
+    fs_generator_options o = fs_test_nccl_options(4, cases[i].chunk * cases[i].per_loop + 1, 1, 0);
     o.protocol = cases[i].protocol;
     fs_program *p = fs_test_generate(cases[i].name, &o);
     int64_t largest = 0, one = 0;
@@ -332,7 +318,7 @@ END_TEST
  * of each rank's block, block (rank j, piece l) = 3j + l. At step s
  * position i sends rank (i-s)'s piece and receives rank (i-1-s)'s. */
 START_TEST(ring_allgather_story) {
-  fs_generator_options o = options(3, 250, 1, 100);
+  fs_generator_options o = fs_test_nccl_options(3, 250, 1, 100);
   expect_story("allgather-nccl-ring", &o, 0, 0,
                "R2.6:100 S1.0:100 R2.3:100 S1.6:100 R2.7:100 S1.1:100 R2.4:100 S1.7:100 "
                "R2.8:50 S1.2:50 R2.5:50 S1.8:50");
@@ -346,7 +332,7 @@ END_TEST
  * partial of rank (i-1-s)'s block and receives rank (i-2-s)'s, reduces,
  * forwards; the last receive is its own block. */
 START_TEST(ring_reduce_scatter_story) {
-  fs_generator_options o = options(3, 100, 1, 0);
+  fs_generator_options o = fs_test_nccl_options(3, 100, 1, 0);
   expect_story("reduce-scatter-nccl-ring", &o, 0, 0,
                "R2.1:100 S1.2:100 C.1:100 R2.0:100 S1.1:100 C.0:100");
   expect_story("reduce-scatter-nccl-ring", &o, 2, 0,
@@ -357,7 +343,7 @@ END_TEST
 /* Broadcast from root 2 over 4 ranks, 2 pieces (100, 50): 2 -> 3 -> 0 -> 1;
  * reduce to root 2: 3 -> 0 -> 1 -> 2, reducing on the way. */
 START_TEST(ring_bcast_reduce_story) {
-  fs_generator_options o = options(4, 150, 1, 100);
+  fs_generator_options o = fs_test_nccl_options(4, 150, 1, 100);
   o.root = 2;
   expect_story("bcast-nccl-ring", &o, 2, 0, "S3.0:100 S3.1:50");
   expect_story("bcast-nccl-ring", &o, 0, 0, "R3.0:100 S1.0:100 R3.1:50 S1.1:50");
@@ -438,7 +424,7 @@ static fs_platform *platform_for(int32_t nodes, int32_t cores, int32_t ranks) {
  * its child 1: rank 0 sends up to rank 2, whose children are 3 and 0. */
 START_TEST(tree_links) {
   fs_platform *platform = platform_for(2, 2, 4);
-  fs_generator_options o = options(4, 200, 2, 0);
+  fs_generator_options o = fs_test_nccl_options(4, 200, 2, 0);
   o.platform = platform;
   const char *name = "allreduce-nccl-tree";
   expect_story(name, &o, 0, 0, "R1.0:100 R2.0:100 C.0:100 S1.0:100 S2.0:100");
@@ -453,7 +439,7 @@ START_TEST(tree_links) {
    * node 2's g0 (rank 6), whose children are rank 7 and rank 9. */
   fs_platform_free(platform);
   platform = platform_for(4, 3, 12);
-  o = options(12, 100, 1, 0);
+  o = fs_test_nccl_options(12, 100, 1, 0);
   o.platform = platform;
   expect_story(name, &o, 3, 0, "R4.0:100 C.0:100 S7.0:100 R7.0:100 S4.0:100");
   expect_story(name, &o, 7, 0, "R8.0:100 R3.0:100 C.0:100 S6.0:100 R6.0:100 S8.0:100 S3.0:100");
@@ -483,7 +469,7 @@ START_TEST(tree_ll128_chunk) {
   fs_platform *platform = platform_for(2, 8, 16);
   const int64_t sizes[] = {1 << 20, 64 << 20, 256 << 20}, chunks[] = {18000, 144000, 576000};
   for (int i = 0; i < 3; i++) {
-    fs_generator_options o = options(16, sizes[i], 16, 0);
+    fs_generator_options o = fs_test_nccl_options(16, sizes[i], 16, 0);
     o.platform = platform;
     o.protocol = FS_PROTOCOL_LL128;
     fs_program *p = fs_test_generate("allreduce-nccl-tree", &o);
@@ -512,11 +498,11 @@ START_TEST(flow_many) {
     for (int c = 0; c < 4; c++)
       for (int s = 0; s < 6; s++)
         for (int k = 0; k < 3; k++) {
-          fs_generator_options o = options(ranks[r], sizes[s], channels[c], chunks[k]);
+          fs_generator_options o = fs_test_nccl_options(ranks[r], sizes[s], channels[c], chunks[k]);
           int rooted = strncmp(names[name], "bcast", 5) == 0 ||
                        strncmp(names[name], "reduce-nccl", 11) == 0;
           o.root = rooted ? ranks[r] - 1 : 0;
-          expect_flow(names[name], &o);
+          fs_test_expect_flow(names[name], &o);
         }
 }
 END_TEST
@@ -527,9 +513,9 @@ START_TEST(flow_tree_platforms) {
     for (int32_t cores = 1; cores <= 4; cores++) {
       fs_platform *platform = platform_for(nodes, cores, nodes * cores);
       for (int32_t c = 1; c <= 4; c++) {
-        fs_generator_options o = options(nodes * cores, 1000, c, 100);
+        fs_generator_options o = fs_test_nccl_options(nodes * cores, 1000, c, 100);
         o.platform = platform;
-        expect_flow("allreduce-nccl-tree", &o);
+        fs_test_expect_flow("allreduce-nccl-tree", &o);
       }
       fs_platform_free(platform);
     }
@@ -547,7 +533,7 @@ END_TEST
  * channels of one loop each run in parallel: 6T = 12 us. */
 START_TEST(ring_allreduce_time) {
   const fs_time step = ALPHA + 1000 * BETA;
-  fs_generator_options o = options(4, 4000, 1, 1000);
+  fs_generator_options o = fs_test_nccl_options(4, 4000, 1, 1000);
   ck_assert_int_eq(fs_test_generated_makespan("allreduce-nccl-ring", &o, "hockney", "fixed",
                                               HOCKNEY),
                    6 * step);
@@ -555,16 +541,16 @@ START_TEST(ring_allreduce_time) {
   ck_assert_int_eq(fs_test_generated_makespan("allreduce-nccl-ring", &o, "hockney", "fixed",
                                               HOCKNEY),
                    6 * step + 3 * 500000);
-  o = options(4, 8000, 1, 1000);
+  o = fs_test_nccl_options(4, 8000, 1, 1000);
   ck_assert_int_eq(fs_test_generated_makespan("allreduce-nccl-ring", &o, "hockney", "fixed",
                                               HOCKNEY),
                    12 * step);
-  o = options(4, 8000, 2, 1000);
+  o = fs_test_nccl_options(4, 8000, 2, 1000);
   ck_assert_int_eq(fs_test_generated_makespan("allreduce-nccl-ring", &o, "hockney", "fixed",
                                               HOCKNEY),
                    6 * step);
   /* k = 2: 2 steps */
-  o = options(2, 2000, 1, 1000);
+  o = fs_test_nccl_options(2, 2000, 1, 1000);
   ck_assert_int_eq(fs_test_generated_makespan("allreduce-nccl-ring", &o, "hockney", "fixed",
                                               HOCKNEY),
                    2 * step);
@@ -578,7 +564,7 @@ END_TEST
  * (the reduce free). */
 START_TEST(ring_others_time) {
   const fs_time step = ALPHA + 1000 * BETA;
-  fs_generator_options o = options(4, 1000, 1, 0);
+  fs_generator_options o = fs_test_nccl_options(4, 1000, 1, 0);
   ck_assert_int_eq(fs_test_generated_makespan("allgather-nccl-ring", &o, "hockney", "fixed",
                                               HOCKNEY),
                    3 * step);
@@ -586,7 +572,7 @@ START_TEST(ring_others_time) {
   ck_assert_int_eq(fs_test_generated_makespan("reduce-scatter-nccl-ring", &o, "hockney", "fixed",
                                               HOCKNEY),
                    3 * step + 3 * 500000);
-  o = options(4, 2000, 1, 1000);
+  o = fs_test_nccl_options(4, 2000, 1, 1000);
   ck_assert_int_eq(fs_test_generated_makespan("bcast-nccl-ring", &o, "hockney", "fixed", HOCKNEY),
                    4 * step);
   ck_assert_int_eq(fs_test_generated_makespan("reduce-nccl-ring", &o, "hockney", "fixed", HOCKNEY),
@@ -604,11 +590,11 @@ END_TEST
  * sends it to 1 and 3 [5T, 7T]: 7T. */
 START_TEST(tree_time) {
   const fs_time step = ALPHA + 1000 * BETA;
-  fs_generator_options o = options(4, 1000, 1, 1000);
+  fs_generator_options o = fs_test_nccl_options(4, 1000, 1, 1000);
   ck_assert_int_eq(fs_test_generated_makespan("allreduce-nccl-tree", &o, "hockney", "fixed",
                                               HOCKNEY),
                    5 * step);
-  o = options(4, 2000, 1, 1000);
+  o = fs_test_nccl_options(4, 2000, 1, 1000);
   ck_assert_int_eq(fs_test_generated_makespan("allreduce-nccl-tree", &o, "hockney", "fixed",
                                               HOCKNEY),
                    7 * step);
@@ -626,7 +612,7 @@ START_TEST(rendezvous_completes) {
   fs_platform *platform = platform_for(2, 2, 4);
   for (int n = 0; n < 6; n++)
     for (int p = 0; p < 2; p++) {
-      fs_generator_options o = options(4, 1000, 2, 100);
+      fs_generator_options o = fs_test_nccl_options(4, 1000, 2, 100);
       o.platform = p && n == 5 ? platform : NULL;
       ck_assert_int_gt(fs_test_generated_makespan(names[n], &o, "loggops", "fixed", "S=0"), 0);
     }

@@ -25,20 +25,6 @@ static char *out, *err;
 enum { ALPHA = 1000000, BETA = 1000 };
 #define HOCKNEY "alpha=1us beta=1ns"
 
-static fs_generator_options options(int32_t ranks, int64_t size, int32_t channels, int64_t chunk) {
-  fs_generator_options o = fs_test_options(ranks, size, 0, NULL);
-  o.channels = channels;
-  o.chunk = chunk;
-  return o;
-}
-
-static void expect_flow(const char *name, const fs_generator_options *o) {
-  char why[600];
-  const char *result = fs_check_generator_flow(name, o, why, sizeof why);
-  ck_assert_msg(result == NULL, "%s (ranks %d, size %lld, channels %d, chunk %lld): %s", name,
-                o->ranks, (long long)o->size, o->channels, (long long)o->chunk, result);
-}
-
 /* Rank r's tasks on CPU 0 in program order: R<peer>.<blocks>:<bytes>,
  * C.<blocks>:<bytes>, S<peer>.<blocks>:<bytes>, blocks joined by '+'. */
 static void expect_story(const char *name, const fs_generator_options *o, int32_t r,
@@ -78,16 +64,16 @@ static void expect_story(const char *name, const fs_generator_options *o, int32_
 /* ---- options ------------------------------------------------------------ */
 
 START_TEST(options_refused) {
-  fs_generator_options o = options(4, 64, 1, 0);
+  fs_generator_options o = fs_test_nccl_options(4, 64, 1, 0);
   o.protocol = FS_PROTOCOL_LL;
   fs_test_generate_refused("allgather-nccl-pat", &o,
                            "allgather-nccl-pat: --protocol must be Simple (NCCL runs PAT only "
                            "with Simple), not LL");
   o.protocol = FS_PROTOCOL_LL128;
   fs_test_generate_refused("reduce-scatter-nccl-pat", &o, "not LL128");
-  o = options(4, 64, 65, 0);
+  o = fs_test_nccl_options(4, 64, 65, 0);
   fs_test_generate_refused("allgather-nccl-pat", &o, "--channels must be from 1 to 64, not 65");
-  o = options(4, 64, 1, 0);
+  o = fs_test_nccl_options(4, 64, 1, 0);
   o.has_reduce_time = 1;
   fs_test_generate_refused("allgather-nccl-pat", &o, "--reduce-time does not apply");
   o.protocol = FS_PROTOCOL_SIMPLE; /* Simple named: accepted; reduce-scatter takes --reduce-time */
@@ -107,7 +93,7 @@ START_TEST(spec_keys) {
                                            &e),
                    0);
   ck_assert_str_eq(spec.text, "reduce-scatter-nccl-pat:channels=2:chunk=64KiB");
-  fs_generator_options o = options(4, 64, 0, 0);
+  fs_generator_options o = fs_test_nccl_options(4, 64, 0, 0);
   fs_algorithm_spec_apply(&spec, &o);
   ck_assert_int_eq(o.channels, 2);
   ck_assert_int_eq(o.chunk, 65536);
@@ -130,7 +116,7 @@ END_TEST
  * on dim 1 (to 0-2), then its block and block 2 (received on dim 1) on dim
  * 0 (to 0-1) in one slot, receives blocks 1, 3 on dim 0 (from 0+1). */
 START_TEST(allgather_story_4) {
-  fs_generator_options o = options(4, 1000, 1, 0);
+  fs_generator_options o = fs_test_nccl_options(4, 1000, 1, 0);
   expect_story("allgather-nccl-pat", &o, 0, "R2.2:1000 S2.0:1000 R1.1+3:2000 S3.0+2:2000");
   expect_story("allgather-nccl-pat", &o, 3, "R1.1:1000 S1.3:1000 R0.0+2:2000 S2.3+1:2000");
 }
@@ -144,11 +130,11 @@ END_TEST
  * 6 on dim 1, 1 3 5 7 on dim 0. Default chunk: F = A = 4, one message a
  * round of 1, 2 and 4 blocks. */
 START_TEST(allgather_story_8) {
-  fs_generator_options o = options(8, 1000, 1, 1000);
+  fs_generator_options o = fs_test_nccl_options(8, 1000, 1, 1000);
   expect_story("allgather-nccl-pat", &o, 0,
                "R4.4:1000 S4.0:1000 R2.2:1000 S6.0:1000 R2.6:1000 S6.4:1000 R1.1:1000 S7.0:1000 "
                "R1.3:1000 S7.2:1000 R1.5:1000 S7.4:1000 R1.7:1000 S7.6:1000");
-  o = options(8, 1000, 1, 0);
+  o = fs_test_nccl_options(8, 1000, 1, 0);
   expect_story("allgather-nccl-pat", &o, 0,
                "R4.4:1000 S4.0:1000 R2.2+6:2000 S6.0+4:2000 R1.1+3+5+7:4000 S7.0+2+4+6:4000");
 }
@@ -165,10 +151,10 @@ END_TEST
  * to rank 2, 4 and 0 from rank 6; distance 4: 4 to rank 4, 0 from it:
  * NCCL's PatRSAlgorithm ops for rank 0, 8 ranks, in the same order. */
 START_TEST(reduce_scatter_story) {
-  fs_generator_options o = options(4, 1000, 1, 0);
+  fs_generator_options o = fs_test_nccl_options(4, 1000, 1, 0);
   expect_story("reduce-scatter-nccl-pat", &o, 0,
                "R3.2+0:2000 C.2+0:2000 S1.3+1:2000 R2.0:1000 C.0:1000 S2.2:1000");
-  o = options(8, 1000, 1, 1000);
+  o = fs_test_nccl_options(8, 1000, 1, 1000);
   expect_story("reduce-scatter-nccl-pat", &o, 0,
                "R7.6:1000 C.6:1000 S1.7:1000 R7.2:1000 C.2:1000 S1.3:1000 R7.4:1000 C.4:1000 "
                "S1.5:1000 R7.0:1000 C.0:1000 S1.1:1000 R6.4:1000 C.4:1000 S2.6:1000 "
@@ -181,7 +167,7 @@ END_TEST
  * and 40 B (--chunk 60): block (rank x, piece l) = 2x + l; the schedule
  * runs once a piece. */
 START_TEST(three_ranks_pieces) {
-  fs_generator_options o = options(3, 100, 1, 60);
+  fs_generator_options o = fs_test_nccl_options(3, 100, 1, 60);
   expect_story("allgather-nccl-pat", &o, 0,
                "R2.4:60 S1.0:60 R1.2:60 S2.0:60 R2.5:40 S1.1:40 R1.3:40 S2.1:40");
 }
@@ -197,8 +183,8 @@ START_TEST(flow_many) {
     for (int32_t c = 1; c <= 5; c++)
       for (int s = 0; s < 6; s++)
         for (int h = 0; h < 3; h++) {
-          fs_generator_options o = options(k, sizes[s], c, chunks[h]);
-          expect_flow(names[_i], &o);
+          fs_generator_options o = fs_test_nccl_options(k, sizes[s], c, chunks[h]);
+          fs_test_expect_flow(names[_i], &o);
         }
 }
 END_TEST
@@ -211,10 +197,10 @@ START_TEST(flow_larger) {
   for (int r = 0; r < 8; r++)
     for (int s = 0; s < 3; s++)
       for (int32_t c = 1; c <= 2; c++) {
-        fs_generator_options o = options(ranks[r], sizes[s], c, 0);
-        expect_flow(names[_i], &o);
+        fs_generator_options o = fs_test_nccl_options(ranks[r], sizes[s], c, 0);
+        fs_test_expect_flow(names[_i], &o);
         o.chunk = 100;
-        expect_flow(names[_i], &o);
+        fs_test_expect_flow(names[_i], &o);
       }
 }
 END_TEST
@@ -235,19 +221,19 @@ END_TEST
  * us. Two channels of half the bytes each run in parallel: k = 4, S =
  * 2000, 2 channels: the 1000-B times, 5 us. */
 START_TEST(hockney_times) {
-  fs_generator_options o = options(4, 1000, 1, 0);
+  fs_generator_options o = fs_test_nccl_options(4, 1000, 1, 0);
   ck_assert_int_eq(fs_test_generated_makespan("allgather-nccl-pat", &o, "hockney", "fixed",
                                               HOCKNEY),
                    2 * ALPHA + 3 * 1000 * BETA);
-  o = options(8, 1000, 1, 0);
+  o = fs_test_nccl_options(8, 1000, 1, 0);
   ck_assert_int_eq(fs_test_generated_makespan("allgather-nccl-pat", &o, "hockney", "fixed",
                                               HOCKNEY),
                    3 * ALPHA + 7 * 1000 * BETA);
-  o = options(8, 1000, 1, 1000);
+  o = fs_test_nccl_options(8, 1000, 1, 1000);
   ck_assert_int_eq(fs_test_generated_makespan("allgather-nccl-pat", &o, "hockney", "fixed",
                                               HOCKNEY),
                    7 * (ALPHA + 1000 * BETA));
-  o = options(4, 1000, 1, 0);
+  o = fs_test_nccl_options(4, 1000, 1, 0);
   o.has_reduce_time = 1, o.reduce_time = 500000;
   ck_assert_int_eq(fs_test_generated_makespan("reduce-scatter-nccl-pat", &o, "hockney", "fixed",
                                               HOCKNEY),
@@ -256,7 +242,7 @@ START_TEST(hockney_times) {
   ck_assert_int_eq(fs_test_generated_makespan("reduce-scatter-nccl-pat", &o, "hockney", "fixed",
                                               HOCKNEY),
                    3 * ALPHA + 7 * 1000 * BETA + 3 * 500000);
-  o = options(4, 2000, 2, 0);
+  o = fs_test_nccl_options(4, 2000, 2, 0);
   ck_assert_int_eq(fs_test_generated_makespan("allgather-nccl-pat", &o, "hockney", "fixed",
                                               HOCKNEY),
                    2 * ALPHA + 3 * 1000 * BETA);
@@ -295,7 +281,7 @@ START_TEST(rendezvous_completes) {
   const char *names[] = {"allgather-nccl-pat", "reduce-scatter-nccl-pat"};
   for (int32_t k = 2; k <= 17; k++)
     for (int h = 0; h < 2; h++) {
-      fs_generator_options o = options(k, 1000, 2, h ? 100 : 0);
+      fs_generator_options o = fs_test_nccl_options(k, 1000, 2, h ? 100 : 0);
       ck_assert_int_gt(fs_test_generated_makespan(names[_i], &o, "loggops", "fixed", "S=0"), 0);
     }
 }
