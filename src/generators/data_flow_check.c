@@ -339,19 +339,22 @@ static void reached_level(checker *c, int32_t y, int before, int after) {
  * starts, into c->level (valid where c->stamp == c->walk), until every
  * wanted task is met. With `with_message`, a recv `to` counts its
  * message's send as read: its write happens when it completes. */
-static void walk_back(checker *c, int32_t to, int32_t floor, int with_message) {
+static void walk_back(checker *c, int32_t to, int32_t floor, int with_message, int32_t rank) {
   const fs_program *p = c->p;
   if (c->has_starts) floor = 0;
   if (++c->walk == 0) {
     memset(c->stamp, 0, (size_t)c->tasks * 4);
     c->walk = 1;
   }
-  int32_t top = 0;
+  /* breadth first: a wanted task is mostly a few edges away, and the walk
+   * stops once all are met (a task is queued at most twice: c->stack
+   * holds 2 x tasks) */
+  int32_t head = 0, top = 0;
   c->stack[top++] = to;
   c->stamp[to] = c->walk;
   c->level[to] = with_message ? READ_DONE : NOT_REACHED;
-  while (top && c->unmet > 0) {
-    int32_t x = c->stack[--top];
+  while (head < top && c->unmet > 0) {
+    int32_t x = c->stack[head++];
     /* x has started: its dependencies reached their points; a complete
      * recv's send has been read */
     for (int64_t k = c->pred_at[x]; k <= c->pred_at[x + 1]; k++) {
@@ -359,6 +362,7 @@ static void walk_back(checker *c, int32_t to, int32_t floor, int with_message) {
       int reached;
       if (k == c->pred_at[x + 1]) {
         if (p->kind[x] != FS_RECV || c->matched[x] < 0 || c->level[x] < READ_DONE) break;
+        if (rank >= 0) break; /* its send is on another rank */
         y = c->matched[x], reached = READ_DONE;
       } else {
         uint32_t edge = c->pred[k];
@@ -367,7 +371,7 @@ static void walk_back(checker *c, int32_t to, int32_t floor, int with_message) {
                   : edge & FS_EDGE_LOCAL && p->kind[y] == FS_PUT ? READ_DONE
                                                                  : COMPLETE;
       }
-      if (c->position[y] < floor) continue;
+      if (c->position[y] < floor || (rank >= 0 && p->rank[y] != rank)) continue;
       if (c->stamp[y] != c->walk) {
         c->stamp[y] = c->walk;
         c->level[y] = (uint8_t)reached;
@@ -381,6 +385,16 @@ static void walk_back(checker *c, int32_t to, int32_t floor, int with_message) {
       }
     }
   }
+}
+
+/* walk_back, first along the edges within to's rank only: the tasks it
+ * finds are reached all the same, and most wanted tasks are on to's rank
+ * behind its own chain. When one is not met there, the whole walk. */
+static void walk_wanted(checker *c, int32_t to, int32_t floor, int with_message) {
+  walk_back(c, to, floor, with_message, c->p->rank[to]);
+  if (c->unmet == 0) return;
+  c->unmet = c->wanted_count;
+  walk_back(c, to, floor, with_message, -1);
 }
 
 /* The level the last walk found for u. */
@@ -427,7 +441,7 @@ static const char *check_needs(checker *c, int32_t t, int with_message) {
     if (c->position[u] < floor) floor = c->position[u];
     want(c, u, c->need_level[i]);
   }
-  walk_back(c, t, floor, with_message);
+  walk_wanted(c, t, floor, with_message);
   clear_wanted(c);
   int32_t needs = c->needs;
   c->needs = 0;
@@ -850,7 +864,7 @@ static const char *run(checker *c) {
     if (u < 0) continue;
     /* (u may be placed before t only when it waits for t's start) */
     want(c, t, STARTED);
-    walk_back(c, u, c->position[t], 0);
+    walk_wanted(c, u, c->position[t], 0);
     clear_wanted(c);
     if (level_found(c, t) < STARTED) {
       char a[96], b[96];
