@@ -19,8 +19,8 @@
  * over millions of tasks. A crash is still placed: by the sanitizers, or
  * by mark_point() where a suite wants it. */
 #undef ck_assert_msg
-#define ck_assert_msg(expr, ...)                                                                  \
-  ((expr) ? (void)0                                                                               \
+#define ck_assert_msg(expr, ...) \
+  ((expr) ? (void)0              \
           : _ck_assert_failed(__FILE__, __LINE__, "Assertion '" #expr "' failed", ##__VA_ARGS__))
 
 /* Runs the suite and returns a process exit status (0 when all passed). */
