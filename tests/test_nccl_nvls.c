@@ -250,6 +250,24 @@ START_TEST(times_hockney) {
 }
 END_TEST
 
+/* On models/h100-nvswitch-node.xml under the flow model the switch rank 8
+ * is the host nvswitch: a GPU's message to it crosses only the GPU's link
+ * up, 300 ns + bytes / 370.8 GB/s, one from it only the link down. N = 8,
+ * one channel, chunk c = 370800 B (1 us of link), S = 8c: one loop, every
+ * message alone on its link: 8c up (0.3 + 8 us), the return c down
+ * (0.3 + 1), the store c up (0.3 + 1), the multicast 8c down (0.3 + 8):
+ * 4 x 0.3 + 18 = 19.2 us (19200.001 ns: the flow model's rounding of
+ * 8c / 370.8e9 s to picoseconds). */
+START_TEST(flow_on_the_node) {
+  char *dag = fs_test_temp_path(".dag");
+  ck_assert_int_eq(fennelsim("gen " NVLS " --ranks 8 --size 2966400B --chunk 370800B -o %s", dag),
+                   0);
+  ck_assert_int_eq(fennelsim("run %s --model flow --platform h100-nvswitch-node.xml", dag), 0);
+  fs_test_contains(out, "makespan   19.2 us (19200.001 ns)");
+  free(dag);
+}
+END_TEST
+
 /* ---- the selector ------------------------------------------------------- */
 
 /* 1 x 8 H100, AllReduce of 16 MiB: NCCL picks NVLS/Simple (86.681 us,
@@ -295,6 +313,7 @@ int main(void) {
   tcase_add_test(c, flow_proven);
   tcase_add_test(c, switch_is_no_data_rank);
   tcase_add_test(c, times_hockney);
+  tcase_add_test(c, flow_on_the_node);
   tcase_add_test(c, selector_generates_nvls);
   tcase_set_timeout(c, 300);
   suite_add_tcase(s, c);
