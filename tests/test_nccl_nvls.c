@@ -257,10 +257,18 @@ END_TEST
  * message alone on its link: 8c up (0.3 + 8 us), the return c down
  * (0.3 + 1), the store c up (0.3 + 1), the multicast 8c down (0.3 + 8):
  * 4 x 0.3 + 18 = 19.2 us (19200.001 ns: the flow model's rounding of
- * 8c / 370.8e9 s to picoseconds). */
+ * 8c / 370.8e9 s to picoseconds). The same when generated with the
+ * platform, whose one host per GPU says nothing of NVSwitch domains. */
 START_TEST(flow_on_the_node) {
   char *dag = fs_test_temp_path(".dag");
   ck_assert_int_eq(fennelsim("gen " NVLS " --ranks 8 --size 2966400B --chunk 370800B -o %s", dag),
+                   0);
+  ck_assert_int_eq(fennelsim("run %s --model flow --platform h100-nvswitch-node.xml", dag), 0);
+  fs_test_contains(out, "makespan   19.2 us (19200.001 ns)");
+  /* generated with the platform (a host per GPU: taken as one NVSwitch) */
+  ck_assert_int_eq(fennelsim("gen " NVLS " --ranks 8 --size 2966400B --chunk 370800B "
+                             "--platform h100-nvswitch-node.xml -o %s",
+                             dag),
                    0);
   ck_assert_int_eq(fennelsim("run %s --model flow --platform h100-nvswitch-node.xml", dag), 0);
   fs_test_contains(out, "makespan   19.2 us (19200.001 ns)");

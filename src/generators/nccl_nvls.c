@@ -36,10 +36,12 @@
  * NCCL's warps and slots within a loop are not modelled. Labels "reduce"
  * (1-3) and "multicast" (4, 5).
  *
- * With a platform (--nodes/--cores or --platform), the N GPUs must be one
- * node: NCCL runs NVLS across nodes only with CollNet, which fennelsim does
- * not generate. The switch rank N is placed as the next rank: on a SimGrid
- * platform, the host after the node's GPUs (docs/ALGORITHMS.md). */
+ * With a platform of nodes of several ranks (--nodes/--cores), the N GPUs
+ * must be one node: NCCL runs NVLS across nodes only with CollNet, which
+ * fennelsim does not generate. A platform of one rank a node (a SimGrid
+ * file, a host per GPU) is taken as one NVSwitch. The switch rank N is the
+ * next rank: on a SimGrid platform mapped in order, the host after the
+ * GPUs (h100-nvswitch-node.xml's nvswitch; docs/ALGORITHMS.md). */
 #include <stdlib.h>
 
 #include "generators/nccl_layout.h"
@@ -179,14 +181,18 @@ static int begin_flow(const fs_generator_options *o, void *state) {
   return 0;
 }
 
-/* The GPUs must be one node of the platform, if there is one. */
+/* The GPUs must be one node of the platform, if it has nodes of several
+ * ranks (--nodes/--cores); a platform of one rank a node (a SimGrid file,
+ * one host per GPU) says nothing of NVSwitch domains: one node. */
 static int check_one_node(const fs_generator_options *o, fs_error *err) {
   if (!o->platform) return 0;
   fs_smp_nodes nodes;
   if (fs_smp_nodes_init(&nodes, NAME, o, err)) return -1;
-  int32_t count = nodes.count;
+  int32_t count = nodes.count, largest = 0;
+  for (int32_t k = 0; k < count; k++)
+    if (fs_smp_node_size(&nodes, k) > largest) largest = fs_smp_node_size(&nodes, k);
   fs_smp_nodes_free(&nodes);
-  if (count != 1)
+  if (count > 1 && largest > 1)
     return fs_error_set(err,
                         "%s: NVLS reduces in one node's NVSwitch, but the platform puts the %d "
                         "ranks on %d nodes (NCCL runs NVLS across nodes only with CollNet, "
