@@ -257,21 +257,20 @@ END_TEST
  * message alone on its link: 8c up (0.3 + 8 us), the return c down
  * (0.3 + 1), the store c up (0.3 + 1), the multicast 8c down (0.3 + 8):
  * 4 x 0.3 + 18 = 19.2 us (19200.001 ns: the flow model's rounding of
- * 8c / 370.8e9 s to picoseconds). The same when generated with the
- * platform, whose one host per GPU says nothing of NVSwitch domains. */
+ * 8c / 370.8e9 s to picoseconds). Generating with that platform is
+ * refused: it is a node per host, one GPU each. */
 START_TEST(flow_on_the_node) {
   char *dag = fs_test_temp_path(".dag");
   ck_assert_int_eq(fennelsim("gen " NVLS " --ranks 8 --size 2966400B --chunk 370800B -o %s", dag),
                    0);
   ck_assert_int_eq(fennelsim("run %s --model flow --platform h100-nvswitch-node.xml", dag), 0);
   fs_test_contains(out, "makespan   19.2 us (19200.001 ns)");
-  /* generated with the platform (a host per GPU: taken as one NVSwitch) */
+  /* generated with that platform: refused (a node per host, a GPU each) */
   ck_assert_int_eq(fennelsim("gen " NVLS " --ranks 8 --size 2966400B --chunk 370800B "
                              "--platform h100-nvswitch-node.xml -o %s",
                              dag),
-                   0);
-  ck_assert_int_eq(fennelsim("run %s --model flow --platform h100-nvswitch-node.xml", dag), 0);
-  fs_test_contains(out, "makespan   19.2 us (19200.001 ns)");
+                   2);
+  fs_test_contains(err, "a SimGrid platform of a host per GPU is for run: generate without it");
   free(dag);
 }
 END_TEST

@@ -36,12 +36,13 @@
  * NCCL's warps and slots within a loop are not modelled. Labels "reduce"
  * (1-3) and "multicast" (4, 5).
  *
- * With a platform of nodes of several ranks (--nodes/--cores), the N GPUs
- * must be one node: NCCL runs NVLS across nodes only with CollNet, which
- * fennelsim does not generate. A platform of one rank a node (a SimGrid
- * file, a host per GPU) is taken as one NVSwitch. The switch rank N is the
- * next rank: on a SimGrid platform mapped in order, the host after the
- * GPUs (h100-nvswitch-node.xml's nvswitch; docs/ALGORITHMS.md). */
+ * With a platform (--nodes/--cores, --platform), the N GPUs must be one
+ * node: NCCL runs NVLS across nodes only with CollNet, which fennelsim does
+ * not generate. A SimGrid platform has a node per host, a GPU each: its
+ * NVSwitch domains are not known here, so NVLS is generated without it.
+ * The switch rank N is the next rank: on a SimGrid platform mapped in
+ * order at run time, the host after the GPUs (h100-nvswitch-node.xml's
+ * nvswitch; docs/ALGORITHMS.md). */
 #include <stdlib.h>
 
 #include "generators/nccl_layout.h"
@@ -79,7 +80,7 @@ static int64_t channel_bytes(const nvls *g, int32_t c) {
 static int64_t chunk_bytes(const nvls *g, int32_t c, int64_t loop, int32_t h) {
   int64_t bytes = channel_bytes(g, c), loops = fs_nccl_loops(bytes, g->n, g->chunk);
   int64_t rest = bytes - (loops - 1) * g->n * g->chunk; /* (loops - 1) n chunk < bytes */
-  if (loop < loops - 1 || rest == g->n * g->chunk) return g->chunk;
+  if (loop < loops - 1 || (rest % g->n == 0 && rest / g->n == g->chunk)) return g->chunk;
   int64_t q = ((rest - 1) / g->n + NVLS_LAST_ALIGN) / NVLS_LAST_ALIGN * NVLS_LAST_ALIGN;
   int64_t left = rest - h * q;
   return left <= 0 ? 0 : left < q ? left : q;
@@ -181,22 +182,19 @@ static int begin_flow(const fs_generator_options *o, void *state) {
   return 0;
 }
 
-/* The GPUs must be one node of the platform, if it has nodes of several
- * ranks (--nodes/--cores); a platform of one rank a node (a SimGrid file,
- * one host per GPU) says nothing of NVSwitch domains: one node. */
+/* The GPUs must be one node of the platform, if there is one. */
 static int check_one_node(const fs_generator_options *o, fs_error *err) {
   if (!o->platform) return 0;
   fs_smp_nodes nodes;
   if (fs_smp_nodes_init(&nodes, NAME, o, err)) return -1;
-  int32_t count = nodes.count, largest = 0;
-  for (int32_t k = 0; k < count; k++)
-    if (fs_smp_node_size(&nodes, k) > largest) largest = fs_smp_node_size(&nodes, k);
+  int32_t count = nodes.count;
   fs_smp_nodes_free(&nodes);
-  if (count > 1 && largest > 1)
+  if (count != 1)
     return fs_error_set(err,
                         "%s: NVLS reduces in one node's NVSwitch, but the platform puts the %d "
                         "ranks on %d nodes (NCCL runs NVLS across nodes only with CollNet, "
-                        "which fennelsim does not generate)",
+                        "which fennelsim does not generate; a SimGrid platform of a host per "
+                        "GPU is for run: generate without it)",
                         NAME, o->ranks, count);
   return 0;
 }
