@@ -97,10 +97,14 @@ def commands():
         # NCCL's own choice (nccl_selection.c): the nodes, the pick, the tree it generates
         ("gen-allreduce-nccl", ["gen", "allreduce-nccl", "--ranks", "4", "--nodes", "2", "--cores",
                                 "2", "--size", "1KiB", "-o", "{out}/ns.dag"]),
-        # NCCL's pick with NVLS (no schedule here): the next choice and its note
+        # NCCL's pick of NVLS on one node: the selector generates allreduce-nccl-nvls
         ("gen-allreduce-nccl-nvls", ["gen", "allreduce-nccl", "--ranks", "8", "--nodes", "1",
                                      "--cores", "8", "--size", "2MiB", "--gpu", "hopper",
                                      "--collnet", "0", "-o", "{out}/nv.dag"]),
+        # NVLS itself (nccl_nvls.c): the switch rank, the last loop's chunks, the flow
+        ("gen-nccl-nvls", ["gen", "allreduce-nccl-nvls", "--ranks", "3", "--size", "5000B",
+                           "--channels", "2", "--chunk", "1000B", "--reduce-time", "1ns",
+                           "-o", "{out}/nvls.dag"]),
         ("sweep-nccl-selector-machine", ["sweep", "allreduce-nccl:gpu=blackwell:nvls=0:collnet=1",
                                          "--ranks", "4", "--nodes", "2", "--cores", "2",
                                          "--size", "1KiB", "--model", "nccl",

@@ -107,6 +107,82 @@ START_TEST(checker_on_exchange) { /* looped over the mistakes but READS_NOTHING 
 }
 END_TEST
 
+/* A switch that reduces (data_ranks, NCCL's NVLS): ranks 0 and 1 hold
+ * data, rank 2 is the switch. Each GPU sends its block to the switch, which
+ * keeps rank 0's (WRITE), combines rank 1's and sends the sum to both. */
+enum switch_mistake {
+  SWITCH_CORRECT,
+  SWITCH_OVERWRITES,   /* it writes rank 1's block over rank 0's: a result of 1 of 2 */
+  SWITCH_SENDS_EARLY,  /* its sends do not wait for its reduce: a race */
+  SWITCH_SENDS_FIRST,  /* it sends before it received anything: it holds no data */
+  SWITCH_AS_DATA_RANK, /* correct schedule, but the switch counted as a data rank */
+  SWITCH_TOO_MANY,     /* data_ranks beyond the program's ranks */
+  SWITCH_MISTAKES
+};
+
+static const char *const switch_reason[SWITCH_MISTAKES] = {
+    NULL,
+    "rank 0 ends with block 0 holding 1 contributions, not the allreduce result (2 expected)",
+    "race: task",
+    "reads block 0 of rank 2, which holds no data",
+    "holding 2 contributions, not the allreduce result (3 expected)",
+    "the flow's 4 data ranks are not 1 to the program's 3 ranks",
+};
+
+START_TEST(checker_switch_rank) { /* looped over the switch mistakes */
+  enum switch_mistake mistake = (enum switch_mistake)_i;
+  built b;
+  b.p = fs_program_new(3);
+  fs_data_flow_init(&b.flow);
+  fs_data_flow_begin(&b.flow, FS_COLLECTIVE_ALLREDUCE, 0, 1, 8);
+  b.flow.data_ranks = mistake == SWITCH_AS_DATA_RANK ? 0 : mistake == SWITCH_TOO_MANY ? 4 : 2;
+  int32_t in[2], out[2], sum = -1;
+  if (mistake == SWITCH_SENDS_FIRST) {
+    out[0] = add(&b, FS_SEND, 2, 0, 8);
+    act(&b, out[0], FS_FLOW_READ, 0);
+  }
+  for (int32_t r = 0; r < 2; r++) {
+    int32_t send = add(&b, FS_SEND, r, 2, 8);
+    act(&b, send, FS_FLOW_READ, 0);
+    in[r] = add(&b, FS_RECV, 2, r, 8);
+    act(&b, in[r], r == 0 || mistake == SWITCH_OVERWRITES ? FS_FLOW_WRITE : FS_FLOW_TEMP, 0);
+  }
+  if (mistake == SWITCH_OVERWRITES) {
+    fs_program_depend(b.p, in[1], in[0], FS_AFTER_END);
+  } else {
+    sum = add(&b, FS_COMPUTE, 2, -1, 8);
+    act(&b, sum, FS_FLOW_COMBINE, 0);
+    fs_program_depend(b.p, sum, in[0], FS_AFTER_END);
+    fs_program_depend(b.p, sum, in[1], FS_AFTER_END);
+  }
+  for (int32_t r = 0; r < 2; r++) {
+    if (!(mistake == SWITCH_SENDS_FIRST && r == 0)) {
+      out[r] = add(&b, FS_SEND, 2, r, 8);
+      act(&b, out[r], FS_FLOW_READ, 0);
+    }
+    if (mistake == SWITCH_SENDS_FIRST) continue;
+    fs_program_depend(b.p, out[r], in[0], FS_AFTER_END);
+    fs_program_depend(b.p, out[r], in[1], FS_AFTER_END);
+    if (sum >= 0 && mistake != SWITCH_SENDS_EARLY)
+      fs_program_depend(b.p, out[r], sum, FS_AFTER_END);
+  }
+  for (int32_t r = 0; r < 2; r++) {
+    int32_t back = add(&b, FS_RECV, r, 2, 8);
+    act(&b, back, FS_FLOW_WRITE, 0);
+  }
+  fs_test_finalize(b.p);
+  char why[512];
+  const char *result = fs_check_data_flow(b.p, &b.flow, why, sizeof why);
+  if (mistake == SWITCH_CORRECT)
+    ck_assert_msg(result == NULL, "%s", result);
+  else
+    ck_assert_msg(result && strstr(result, switch_reason[mistake]), "mistake %d: %s", mistake,
+                  result ? result : "not caught");
+  fs_program_free(b.p);
+  fs_data_flow_free(&b.flow);
+}
+END_TEST
+
 /* A broadcast where rank 1 forwards to 2 before receiving: reads no data;
  * and where it forwards after receiving: correct. */
 START_TEST(checker_forward_needs_data) {
@@ -360,6 +436,12 @@ static int uneven_for_nccl(const fs_generator *g, int32_t n, const char *mapping
   return strcmp(mapping, "seq") == 0 ? n % 4 != 0 && nodes > 1 : n % nodes != 0;
 }
 
+/* NCCL's NVLS (nccl_nvls.c) runs in one node's NVSwitch: it refuses the
+ * platforms that put its GPUs on several nodes (test_nccl_nvls). */
+static int several_nodes_for_nvls(const fs_generator *g, int32_t n, const char *mapping) {
+  return mapping && strcmp(g->name, "allreduce-nccl-nvls") == 0 && n > 4;
+}
+
 /* Every generator at N = 1..64, roots 0, N-1 and N/2 where it has one;
  * those that read a platform also on nodes of 4 cores, sequential and
  * round-robin (the last node short when 4 does not divide N). */
@@ -377,7 +459,7 @@ START_TEST(every_generator_flow) { /* looped over the generators */
     int mapping_count = g->options & FS_GEN_PLATFORM ? 3 : 1;
     for (int m = 0; m < mapping_count; m++) {
       fs_platform *platform = NULL;
-      if (uneven_for_nccl(g, n, mappings[m])) continue;
+      if (uneven_for_nccl(g, n, mappings[m]) || several_nodes_for_nvls(g, n, mappings[m])) continue;
       if (mappings[m]) {
         fs_error err = {{0}};
         platform = fs_platform_from_options((n + 3) / 4, 4, mappings[m], n, &err);
@@ -424,6 +506,7 @@ int main(void) {
   TCase *checker = tcase_create("checker");
   tcase_add_loop_test(checker, checker_on_exchange, 0, MISTAKES);
   tcase_add_test(checker, checker_forward_needs_data);
+  tcase_add_loop_test(checker, checker_switch_rank, 0, SWITCH_MISTAKES);
   tcase_add_test(checker, checker_write_after_read);
   tcase_add_test(checker, checker_accumulations_commute);
   tcase_add_test(checker, checker_channel_order);

@@ -46,13 +46,18 @@ static const char *route_text(const fs_network *n, int32_t src, int32_t dst) {
   return text;
 }
 
-/* The node: 8 hosts, each with its 370.8 GB/s link to the switch split in
- * two directions; a route is the source's up half and the destination's
- * down half, 300 ns each (SimGrid: 300 x 1e-9 twice = 6.000000000000001e-07). */
+/* The node: 8 GPU hosts, each with its 370.8 GB/s link to the switch split
+ * in two directions, and the switch as host 8; a route is the source's up
+ * half and the destination's down half, 300 ns each (SimGrid: 300 x 1e-9
+ * twice = 6.000000000000001e-07); to or from the switch, the GPU's half
+ * alone, 300 x 1e-9 = 3.0000000000000004e-07 (NVLS's switch rank: nccl_nvls.c). */
 START_TEST(node_routes) {
   fs_network *n = load(NODE);
-  ck_assert_int_eq(fs_network_hosts(n), 8);
+  ck_assert_int_eq(fs_network_hosts(n), 9);
   ck_assert_str_eq(fs_network_host_name(n, 5), "gpu-5");
+  ck_assert_str_eq(fs_network_host_name(n, 8), "nvswitch");
+  ck_assert_str_eq(route_text(n, 3, 8), "3.0000000000000004e-07 nvswitch_link_3_UP");
+  ck_assert_str_eq(route_text(n, 8, 6), "3.0000000000000004e-07 nvswitch_link_6_DOWN");
   ck_assert_str_eq(route_text(n, 0, 5),
                    "6.0000000000000008e-07 nvswitch_link_0_UP nvswitch_link_5_DOWN");
   ck_assert_str_eq(route_text(n, 7, 2),

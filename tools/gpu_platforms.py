@@ -3,7 +3,8 @@
 fennelsim ships in models/ (docs/MODELS.md, "GPU platforms"):
 
   h100-nvswitch-node.xml     one 8-GPU H100 SXM node: every GPU a host with
-                             its NVLink link to the NVSwitch (a flat cluster)
+                             its NVLink link to the NVSwitch, and the switch a
+                             host after them (NVLS's switch rank); one Full zone
   h100-4x8-rail-fat-tree.xml 4 such nodes (32 GPUs) and a rail-optimized
                              2-level fat tree: every GPU's own 400 Gb/s NIC to
                              its rail's leaf switch, leaves to 4 spines;
@@ -54,17 +55,35 @@ NIC_SOURCES = """     NICs: one ConnectX-7 400 Gb/s InfiniBand NDR port per GPU,
 
 
 def node_file():
-    return HEAD + f"""<!-- h100-nvswitch-node.xml: one 8-GPU H100 SXM node (DGX/HGX H100), every
-     GPU a host (gpu-0 ... gpu-7) with its own link to the NVSwitch: a
-     SimGrid flat cluster without backbone, its router the switch. A route
-     GPU to GPU is nvswitch_link_I_UP, nvswitch_link_J_DOWN.
+    lines = [HEAD + f"""<!-- h100-nvswitch-node.xml: one 8-GPU H100 SXM node (DGX/HGX H100), every
+     GPU a host (gpu-0 ... gpu-7) with its own link to the NVSwitch, and the
+     NVSwitch itself a host (nvswitch, after the GPUs: rank 8 of a program
+     mapped in order, the switch rank of allreduce-nccl-nvls), in one Full
+     zone. A route GPU to GPU is nvswitch_link_I_UP, nvswitch_link_J_DOWN;
+     GPU to switch nvswitch_link_I_UP, switch to GPU nvswitch_link_J_DOWN.
 {SOURCES}
      Written by tools/gpu_platforms.py. -->
 <platform version="4.1">
-  <cluster id="nvswitch" prefix="gpu-" suffix="" radical="0-{GPUS - 1}" speed="1Gf" core="1"
-           bw="{NVLINK_BW}" lat="{NVLINK_LAT}" sharing_policy="SPLITDUPLEX"/>
-</platform>
-"""
+  <zone id="h100-node" routing="Full">"""]
+    for g in range(GPUS):
+        lines.append(f'    <host id="gpu-{g}" speed="1Gf" core="1"/>')
+    lines.append('    <host id="nvswitch" speed="1Gf" core="1"/>')
+    for g in range(GPUS):
+        lines.append(f'    <link id="nvswitch_link_{g}" bandwidth="{NVLINK_BW}" '
+                     f'latency="{NVLINK_LAT}" sharing_policy="SPLITDUPLEX"/>')
+    hosts = [f"gpu-{g}" for g in range(GPUS)] + ["nvswitch"]
+    for src in range(GPUS + 1):
+        for dst in range(GPUS + 1):
+            if src == dst:
+                continue
+            lines.append(f'    <route src="{hosts[src]}" dst="{hosts[dst]}" symmetrical="NO">')
+            if src < GPUS:
+                lines.append(f'      <link_ctn id="nvswitch_link_{src}" direction="UP"/>')
+            if dst < GPUS:
+                lines.append(f'      <link_ctn id="nvswitch_link_{dst}" direction="DOWN"/>')
+            lines.append('    </route>')
+    lines.append("  </zone>\n</platform>\n")
+    return "\n".join(lines)
 
 
 def route_links(src, dst):

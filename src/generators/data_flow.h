@@ -58,6 +58,11 @@ typedef struct fs_data_flow {
   fs_collective collective;
   int32_t root;
   int32_t blocks;      /* blocks per rank buffer */
+  int32_t data_ranks;  /* ranks 0..data_ranks-1 hold the collective's data; 0: all the
+                          program's ranks. Ranks from data_ranks up stand for a switch
+                          that reduces in the network (NCCL's NVLS: nccl_nvls.c): their
+                          buffers start empty, they only combine and forward what they
+                          receive, and the collective owes them nothing */
   int64_t *block_size; /* bytes of each block; a generator whose message sizes are not
                             sums of blocks (schedgen's halving by integer division)
                             frees it and sets NULL: sizes are then not checked */

@@ -33,6 +33,7 @@ typedef struct checker {
   int has_starts; /* some dependency is on a start: a recv may be placed after a task
                      that waits for its start, so walks cannot stop at a position */
   int32_t tasks, ranks, blocks;
+  int32_t data; /* data ranks: 0..data-1 (the others are switches: no data, no result) */
   /* predecessors (dependencies only): from | FS_EDGE_* bits */
   int64_t *pred_at;
   uint32_t *pred;
@@ -98,8 +99,8 @@ static value single(const checker *c, int32_t rank) {
 }
 
 static value everyone(const checker *c) {
-  value v = {0, (uint32_t)c->ranks};
-  for (int32_t r = 0; r < c->ranks; r++) v.set += c->exact ? (uint64_t)1 << r : rank_hash(r);
+  value v = {0, (uint32_t)c->data};
+  for (int32_t r = 0; r < c->data; r++) v.set += c->exact ? (uint64_t)1 << r : rank_hash(r);
   return v;
 }
 
@@ -107,7 +108,7 @@ static int same(value a, value b) { return a.set == b.set && a.count == b.count;
 
 /* a + b, or -1 when they share a contribution (exact) or exceed all ranks. */
 static int combine(const checker *c, value *a, value b) {
-  if (c->exact ? (a->set & b.set) != 0 : a->count + (int64_t)b.count > c->ranks) return -1;
+  if (c->exact ? (a->set & b.set) != 0 : a->count + (int64_t)b.count > c->data) return -1;
   a->set += b.set;
   a->count += b.count;
   return 0;
@@ -491,13 +492,13 @@ static int add_reader(checker *c, int64_t at, int32_t task, int accumulates) {
 
 /* The rank a block of a scatter, gather, allgather or reduce-scatter
  * belongs to (data_flow.h: m = blocks / N consecutive blocks a rank). */
-static int32_t owner(const checker *c, int32_t block) { return block / (c->blocks / c->ranks); }
+static int32_t owner(const checker *c, int32_t block) { return block / (c->blocks / c->data); }
 
 static void initial_data(checker *c) {
-  int32_t n = c->ranks, root = c->flow->root;
+  int32_t n = c->data, root = c->flow->root;
   value empty = {0, 0};
-  for (int64_t i = 0; i < (int64_t)n * c->blocks; i++) c->buffer[i] = empty;
-  for (int32_t r = 0; r < n; r++)
+  for (int64_t i = 0; i < (int64_t)c->ranks * c->blocks; i++) c->buffer[i] = empty;
+  for (int32_t r = 0; r < n; r++) /* a switch rank starts empty */
     for (int32_t b = 0; b < c->blocks; b++) {
       value *v = &c->buffer[slot(c, r, b)];
       switch (c->flow->collective) {
@@ -729,7 +730,7 @@ static const char *check_temporaries_used(checker *c) {
 
 /* What the collective promises, block by block. */
 static const char *check_result(checker *c) {
-  int32_t n = c->ranks, root = c->flow->root;
+  int32_t n = c->data, root = c->flow->root;
   value all = everyone(c);
   for (int32_t r = 0; r < n; r++)
     for (int32_t b = 0; b < c->blocks; b++) {
@@ -822,24 +823,26 @@ static const char *run(checker *c) {
   if (flow->collective == FS_COLLECTIVE_NONE) return NULL;
   if (flow->tasks > p->tasks)
     return fail(c, "the flow names task %d of %d", flow->tasks - 1, p->tasks);
-  if (flow->root < 0 || flow->root >= p->ranks)
-    return fail(c, "the flow's root %d is not a rank", flow->root);
+  int32_t data = flow->data_ranks ? flow->data_ranks : p->ranks;
+  if (data < 1 || data > p->ranks)
+    return fail(c, "the flow's %d data ranks are not 1 to the program's %d ranks", data, p->ranks);
+  if (flow->root < 0 || flow->root >= data)
+    return fail(c, "the flow's root %d is not a data rank", flow->root);
   int by_rank = flow->collective == FS_COLLECTIVE_SCATTER ||
                 flow->collective == FS_COLLECTIVE_GATHER ||
                 flow->collective == FS_COLLECTIVE_ALLGATHER ||
                 flow->collective == FS_COLLECTIVE_REDUCE_SCATTER;
-  int64_t need_blocks = flow->collective == FS_COLLECTIVE_ALLTOALL ? (int64_t)p->ranks * p->ranks
-                        : by_rank                                  ? p->ranks
+  int64_t need_blocks = flow->collective == FS_COLLECTIVE_ALLTOALL ? (int64_t)data * data
+                        : by_rank                                  ? data
                                                                    : 1;
   if (flow->collective != FS_COLLECTIVE_BARRIER && flow->blocks < need_blocks)
     return fail(c, "a %s over %d ranks needs at least %lld blocks, the flow has %d",
-                fs_collective_name(flow->collective), p->ranks, (long long)need_blocks,
-                flow->blocks);
-  if (by_rank && flow->blocks % p->ranks != 0)
+                fs_collective_name(flow->collective), data, (long long)need_blocks, flow->blocks);
+  if (by_rank && flow->blocks % data != 0)
     return fail(c, "a %s over %d ranks needs a multiple of %d blocks, the flow has %d",
-                fs_collective_name(flow->collective), p->ranks, p->ranks, flow->blocks);
-  c->tasks = p->tasks, c->ranks = p->ranks, c->blocks = flow->blocks;
-  c->exact = p->ranks <= 64;
+                fs_collective_name(flow->collective), data, data, flow->blocks);
+  c->tasks = p->tasks, c->ranks = p->ranks, c->blocks = flow->blocks, c->data = data;
+  c->exact = data <= 64;
   size_t n = (size_t)c->tasks + 1, cells = (size_t)c->ranks * (size_t)c->blocks;
   c->matched = malloc(n * 4), c->next_in_channel = malloc(n * 4), c->order = malloc(n * 4),
   c->position = malloc(n * 4);

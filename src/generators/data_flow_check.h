@@ -21,6 +21,10 @@
  *   block where it belongs (alltoall); for a barrier, every rank's last
  *   tasks come after every rank's first task.
  * Blocks of 0 bytes (an uneven split) carry no data and are not checked.
+ * A flow with data_ranks D below the program's ranks has D data ranks; the
+ * others (switches) start with no data, owe no result and hold scratch:
+ * what they send must have been received (and combined) first, and the
+ * data ranks' results must still be complete.
  *
  * Contributions are sets of ranks: exact bitsets up to 64 ranks, beyond
  * that a count and a sum of 64-bit hashes (a duplicate or a missing

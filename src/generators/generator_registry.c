@@ -152,6 +152,12 @@ static const fs_generator generators[] = {
      "broadcast down per chunk",
      fs_generate_allreduce_nccl_tree, NCCL | FS_GEN_PLATFORM | FS_GEN_REDUCE_TIME, ALLREDUCE,
      TWO | GPU},
+    /* NCCL's NVLS (nccl_nvls.c): the node's NVSwitch is rank N, it reduces and multicasts */
+    {"allreduce-nccl-nvls",
+     "NCCL NVLS allreduce in one node: the NVSwitch (an extra rank N) reduces each loop's N "
+     "chunks, returns chunk h to GPU h, which stores it back for the switch to multicast",
+     fs_generate_allreduce_nccl_nvls, NCCL | FS_GEN_PLATFORM | FS_GEN_REDUCE_TIME, ALLREDUCE,
+     TWO | GPU},
     {"allgather-ring", "two-sided ring allgather as in MPICH: N-1 sendrecv steps of S bytes",
      fs_generate_allgather_ring, 0, ALLGATHER, TWO},
     {"allgather-rd", "two-sided recursive-doubling allgather as in MPICH, N a power of 2",

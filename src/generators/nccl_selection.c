@@ -2,8 +2,9 @@
  * channels (nccl_selection.h) from its tuning model, and the five selector
  * generators ("allreduce-nccl", ...) that generate it, or NCCL's best
  * among the algorithms fennelsim generates when its pick is one that has
- * no schedule here (NVLS, NVLSTree, CollNet: the reduction happens in a
- * switch, which is not a rank). */
+ * no schedule here (NVLSTree, CollNet, and NVLS across nodes, which NCCL
+ * runs only with CollNet). NVLS on one node is generated (nccl_nvls.c:
+ * the NVSwitch is an extra rank). */
 #include "generators/nccl_selection.h"
 
 #include <stdio.h>
@@ -29,6 +30,7 @@ static int target_of(fs_collective c, nccl_target *t) {
       t->collective = FS_NCCL_ALLREDUCE;
       t->generator[FS_NCCL_RING] = "allreduce-nccl-ring";
       t->generator[FS_NCCL_TREE] = "allreduce-nccl-tree";
+      t->generator[FS_NCCL_NVLS] = "allreduce-nccl-nvls"; /* one node only: see decide */
       return 0;
     case FS_COLLECTIVE_ALLGATHER:
       t->collective = FS_NCCL_ALLGATHER, t->per_rank = 1;
@@ -116,6 +118,8 @@ static int decide(fs_collective c, const fs_generator_options *o, nccl_pick *k, 
   if (o->ranks < 2)
     return fs_error_set(err, "%s: NCCL's tuning needs at least 2 ranks, not %d", label, o->ranks);
   if (nodes_of(o, label, &nodes, err)) return -1;
+  if (nodes > 1) /* NVLS across nodes is CollNet's (not generated); on one node, nccl_nvls.c */
+    k->target.generator[FS_NCCL_NVLS] = NULL;
   int64_t bytes = k->target.per_rank ? o->size * o->ranks : o->size;
   k->call = call_of(&k->target, o, nodes, bytes);
   if (fs_nccl_decide(&k->call, &k->full, err)) return -1;
