@@ -35,7 +35,26 @@ void fs_event_queue_clear(fs_event_queue *q) {
   q->current = 0;
 }
 
-int fs_event_queue_grow(fs_event_bucket *b) {
+/* A full bucket first takes the largest array of an empty bucket, if larger
+ * than its own (the bucket read last instant: its pages are already
+ * touched, and a first touch costs more than the copy), and gives it its
+ * own; else its array doubles. */
+int fs_event_queue_grow(fs_event_queue *q, fs_event_bucket *b) {
+  fs_event_bucket *donor = NULL;
+  for (int i = 0; i < FS_EVENT_BUCKETS; i++) {
+    fs_event_bucket *d = &q->bucket[i];
+    if (d->count == 0 && d->capacity > (donor ? donor->capacity : b->capacity)) donor = d;
+  }
+  if (donor) {
+    fs_event *items = donor->items;
+    int64_t capacity = donor->capacity;
+    if (b->count) memcpy(items, b->items, (size_t)b->count * sizeof *items);
+    donor->items = b->items;
+    donor->capacity = b->capacity;
+    b->items = items;
+    b->capacity = capacity;
+    return 0;
+  }
   int64_t want = b->capacity ? b->capacity * 2 : 256;
   fs_event *bigger = realloc(b->items, (size_t)want * sizeof *bigger);
   if (!bigger) return -1;
@@ -69,7 +88,7 @@ static int refill(fs_event_queue *q) {
   for (int64_t k = 0; k < b->count; k++) {
     fs_event *e = &b->items[k];
     fs_event_bucket *to = &q->bucket[fs_event_queue_bucket_of(minimum, e->time, 0)];
-    if (fs_event_bucket_append(to, e->time, e->payload)) return -1;
+    if (fs_event_bucket_append(q, to, e->time, e->payload)) return -1;
   }
   empty_bucket(b);
   return 1;

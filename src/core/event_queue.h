@@ -49,17 +49,19 @@ void fs_event_queue_free(fs_event_queue *q);
 int64_t fs_event_queue_bytes(const fs_event_queue *q);
 /* Empties the queue but keeps its memory (for the next run). */
 void fs_event_queue_clear(fs_event_queue *q);
-/* Doubles a full bucket's room (out of line: rare); -1 when memory runs out. */
-int fs_event_queue_grow(fs_event_bucket *b);
+/* Doubles a full bucket's room, or gives it the larger array of an empty
+ * bucket (out of line: rare); -1 when memory runs out. */
+int fs_event_queue_grow(fs_event_queue *q, fs_event_bucket *b);
 /* Bucket of a time relative to the last pop: `equal` when equal, else 1 +
  * the index of the highest differing bit. */
 static inline int fs_event_queue_bucket_of(fs_time last, fs_time time, int equal) {
   uint64_t differ = (uint64_t)last ^ (uint64_t)time;
   return differ == 0 ? equal : 64 - __builtin_clzll(differ);
 }
-/* Appends an event to a bucket; -1 when memory runs out. */
-static inline int fs_event_bucket_append(fs_event_bucket *b, fs_time time, uint64_t payload) {
-  if (b->count == b->capacity && fs_event_queue_grow(b)) return -1;
+/* Appends an event to a bucket of q; -1 when memory runs out. */
+static inline int fs_event_bucket_append(fs_event_queue *q, fs_event_bucket *b, fs_time time,
+                                         uint64_t payload) {
+  if (b->count == b->capacity && fs_event_queue_grow(q, b)) return -1;
   b->items[b->count].time = time;
   b->items[b->count].payload = payload;
   b->count++;
@@ -71,8 +73,8 @@ static inline int fs_event_bucket_append(fs_event_bucket *b, fs_time time, uint6
  * Inline: the engine pushes about once per event. */
 static inline int fs_event_queue_push(fs_event_queue *q, fs_time time, uint64_t payload) {
   if (time < q->last ||
-      fs_event_bucket_append(&q->bucket[fs_event_queue_bucket_of(q->last, time, q->current)], time,
-                             payload))
+      fs_event_bucket_append(q, &q->bucket[fs_event_queue_bucket_of(q->last, time, q->current)],
+                             time, payload))
     return -1;
   q->size++;
   return 0;
