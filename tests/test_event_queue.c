@@ -5,8 +5,10 @@
  * were pushed while `last` differed (so they sat in different buckets and
  * were redistributed); pushes earlier than the last popped time refused with
  * -1 and no change; next_time does not remove but advances `last`;
- * has_current (events of the last popped time remain); clear keeps the
- * memory and resets `last`; times up to INT64_MAX; and a differential test of 100k
+ * has_current (events of the last popped time remain); a bucket of one
+ * time read in place (it becomes `current`; pushes of that time append to
+ * it, others go elsewhere) and a full bucket taking an empty bucket's
+ * larger array; clear keeps the memory and resets `last`; times up to INT64_MAX; and a differential test of 100k
  * pushes interleaved with pops (many duplicate times, huge times near
  * INT64_MAX) against a reference binary heap ordered by (time, push
  * sequence), comparing the exact pop sequence. */
@@ -239,6 +241,44 @@ START_TEST(huge_times) {
   pop_expect(&q, INT64_MAX, 5);
   pop_expect(&q, INT64_MAX, 9);
   pop_expect(&q, INT64_MAX, 11);
+  expect_empty(&q);
+  fs_event_queue_free(&q);
+}
+END_TEST
+
+/* 1000 events at 100 pushed with last = 0: 100 = 0b1100100 differs from
+ * 0 first in bit 6, so all sit in bucket 7, one time: the first pop reads
+ * bucket 7 in place (current 7, last 100). Pushes at 100 append to it
+ * (FIFO after the first 1000); 101 differs from 100 in bit 0: bucket 1.
+ * Then 300 = 0b100101100 differs from 100 first in bit 8: bucket 9, which
+ * has no array yet and takes bucket 7's (empty after the instant, 1024
+ * events of room: 256 doubled twice). */
+START_TEST(one_time_bucket_in_place) {
+  fs_event_queue q;
+  fs_event_queue_init(&q);
+  for (uint64_t i = 0; i < 1000; i++) push_ok(&q, 100, i);
+  ck_assert_int_eq(q.bucket[7].count, 1000);
+  pop_expect(&q, 100, 0);
+  ck_assert_int_eq(q.current, 7);
+  ck_assert_int_eq(q.bucket[0].count, 0); /* nothing was moved */
+  push_ok(&q, 101, 5000);
+  ck_assert_int_eq(q.bucket[1].count, 1);
+  for (uint64_t i = 1000; i < 1010; i++) push_ok(&q, 100, i);
+  ck_assert_int_eq(q.bucket[7].count, 1010);
+  for (uint64_t i = 1; i < 1010; i++) pop_expect(&q, 100, i);
+  ck_assert_int_eq(fs_event_queue_has_current(&q), 0);
+  pop_expect(&q, 101, 5000); /* bucket 7 is emptied, bucket 1 current */
+  ck_assert_int_eq(q.current, 1);
+  ck_assert_int_eq(q.bucket[7].count, 0);
+  ck_assert_int_eq(q.bucket[7].capacity, 1024);
+  ck_assert_int_eq(q.bucket[9].capacity, 0);
+  push_ok(&q, 300, 7000); /* 300 ^ 101 = 0b101001001: bit 8, bucket 9 */
+  ck_assert_int_eq(q.bucket[9].capacity, 1024);
+  ck_assert_int_eq(q.bucket[7].capacity, 0);
+  ck_assert_int_eq(fs_event_queue_bytes(&q), (1024 + 256) * (int64_t)sizeof(fs_event));
+  for (uint64_t i = 1; i < 1100; i++) push_ok(&q, 300, 7000 + i); /* grows: 2048 */
+  ck_assert_int_eq(q.bucket[9].capacity, 2048);
+  for (uint64_t i = 0; i < 1100; i++) pop_expect(&q, 300, 7000 + i);
   expect_empty(&q);
   fs_event_queue_free(&q);
 }
@@ -500,6 +540,7 @@ static Suite *event_queue_suite(void) {
   tcase_add_test(basic, clear_keeps_working);
   tcase_add_test(basic, huge_times);
   tcase_add_test(basic, has_current);
+  tcase_add_test(basic, one_time_bucket_in_place);
   suite_add_tcase(s, basic);
   TCase *stress = tcase_create("stress");
   tcase_add_test(stress, differential_100k);

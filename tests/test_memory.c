@@ -181,38 +181,39 @@ END_TEST
  *   than the tasks (2), remaining 4 + waiting_next 4 + place 4 = 24; per
  *   slot (1) its CPU's cpu_state 40 + dispatch entry 16, and finish 8 =
  *   64; the event queue: the completion at 10000 ps goes to bucket 14
- *   (highest bit 13 differs from 0), then to bucket 0 when popped: two
- *   buckets of 256 events x 16 bytes = 8192. In all 8280.
+ *   (highest bit 13 differs from 0), which holds one time and is read
+ *   where it is: one bucket of 256 events x 16 bytes = 4096. In all 4184.
  * - run again under host noise x2: its state 40 (noise, program, seed,
  *   draws, started), draws 8 per slot, started 8 per task (2) = 64; the
- *   completion, now at 20000 ps, goes to bucket 15 (highest bit 14), and
- *   the buckets keep what they took in the first run: 4096 more. 12440.
+ *   completion, now at 20000 ps, goes to bucket 15 (highest bit 14),
+ *   which takes bucket 14's array (empty, larger than its none): no more
+ *   queue bytes. 4248.
  * - an eager 8-byte message from rank 0 to 1 under loggops: per task (3)
  *   12 + 1 two-sided flag = 39; per slot (2) 64 + 16 match queues = 160;
  *   the queue: the send's CPU release at 1500 ns (bucket 21) and arrival
- *   at 4000 ns (bucket 22), the receipt's end at 5542 ns (bucket 23:
- *   4000000 ^ 5542000 has bit 22 highest), and bucket 0: 4 x 4096 =
- *   16384. In all 16583. */
+ *   at 4000 ns (bucket 22), each read in place; the receipt's end at
+ *   5542 ns (bucket 23: 4000000 ^ 5542000 has bit 22 highest) takes bucket
+ *   21's array, read by then: 2 x 4096 = 8192. In all 8391. */
 START_TEST(engine_bytes_exact) {
   fs_program *one = one_task(1);
   fs_simulation run;
   fs_test_simulate(&run, one, "hockney", "fixed", "");
   ck_assert_int_eq(run.status, FS_RUN_OK);
-  ck_assert_int_eq(fs_engine_bytes(run.engine), 8280);
+  ck_assert_int_eq(fs_engine_bytes(run.engine), 4184);
   fs_noise *noise = fs_noise_new();
   ck_assert_int_eq(fs_noise_add(noise, "host=constant:value=2", &run.err), 0);
   ck_assert_int_eq(fs_noise_prepare(noise, 1, &run.err), 0);
   ck_assert_int_eq(fs_engine_set_noise(run.engine, noise, 1, &run.err), 0);
   ck_assert_int_eq(fs_engine_run(run.engine, &run.err), FS_RUN_OK);
   ck_assert_int_eq(fs_engine_makespan(run.engine), 20 * NS);
-  ck_assert_int_eq(fs_engine_bytes(run.engine), 12440);
+  ck_assert_int_eq(fs_engine_bytes(run.engine), 4248);
   fs_test_run_free(&run);
   fs_noise_free(noise);
   fs_program_free(one);
   fs_program *two = one_message(2, 1);
   fs_test_simulate(&run, two, "loggops", "fixed", "");
   ck_assert_msg(run.status == FS_RUN_OK, "%s", run.err.message);
-  ck_assert_int_eq(fs_engine_bytes(run.engine), 16583);
+  ck_assert_int_eq(fs_engine_bytes(run.engine), 8391);
   fs_test_run_free(&run);
   fs_program_free(two);
 }
