@@ -146,7 +146,8 @@ static const fs_generator generators[] = {
     {"allreduce-nccl-ring",
      "NCCL ring allreduce per channel and chunk: 2(N-1) steps a loop of N chunks (--channels, "
      "--chunk, --protocol)",
-     fs_generate_allreduce_nccl_ring, NCCL | FS_GEN_REDUCE_TIME, ALLREDUCE, TWO | GPU},
+     fs_generate_allreduce_nccl_ring, NCCL | FS_GEN_SLICES | FS_GEN_REDUCE_TIME, ALLREDUCE,
+     TWO | GPU},
     {"allreduce-nccl-tree",
      "NCCL tree allreduce: double binary tree across nodes, chain within a node, reduce up then "
      "broadcast down per chunk",
@@ -162,13 +163,14 @@ static const fs_generator generators[] = {
      fs_generate_allgather_neighbor, 0, ALLGATHER, TWO},
     /* NCCL 2.30.7 (nccl_ring.c, nccl_tree.c): per --channels channel and --chunk chunk */
     {"allgather-nccl-ring", "NCCL ring allgather per channel and chunk: N-1 steps a piece",
-     fs_generate_allgather_nccl_ring, NCCL, ALLGATHER, TWO | GPU},
+     fs_generate_allgather_nccl_ring, NCCL | FS_GEN_SLICES, ALLGATHER, TWO | GPU},
     /* NCCL's PAT (nccl_pat.c): Simple only, binomial trees of all ranks aggregated */
     {"allgather-nccl-pat", "NCCL PAT allgather per channel and chunk: aggregated binomial trees",
      fs_generate_allgather_nccl_pat, NCCL, ALLGATHER, TWO | GPU},
     {"reduce-scatter-nccl-ring",
      "NCCL ring reduce-scatter per channel and chunk: N-1 steps a piece, a reduce after each recv",
-     fs_generate_reduce_scatter_nccl_ring, NCCL | FS_GEN_REDUCE_TIME, REDUCE_SCATTER, TWO | GPU},
+     fs_generate_reduce_scatter_nccl_ring, NCCL | FS_GEN_SLICES | FS_GEN_REDUCE_TIME,
+     REDUCE_SCATTER, TWO | GPU},
     {"reduce-scatter-nccl-pat",
      "NCCL PAT reduce-scatter per channel and chunk: aggregated binomial trees, a reduce a recv",
      fs_generate_reduce_scatter_nccl_pat, NCCL | FS_GEN_REDUCE_TIME, REDUCE_SCATTER, TWO | GPU},

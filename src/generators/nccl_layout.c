@@ -14,6 +14,31 @@ int fs_nccl_check(const char *name, const fs_generator_options *o, fs_error *err
   return 0;
 }
 
+int fs_nccl_check_slices(const char *name, const fs_generator_options *o, int32_t steps,
+                         fs_error *err) {
+  if (o->slices && (o->slices < 1 || steps % o->slices))
+    return fs_error_set(err,
+                        "%s: --slices %d: a chunk here has %d FIFO slot%s; expected a divisor of "
+                        "it (NCCL slices only Simple ring allreduce, allgather and reduce-scatter)",
+                        name, o->slices, steps, steps == 1 ? "" : "s");
+  return 0;
+}
+
+int32_t fs_nccl_slices(const fs_generator_options *o, int ring_simple_steps) {
+  if (o->slices) return o->slices;
+  return ring_simple_steps && fs_nccl_protocol(o) == FS_PROTOCOL_SIMPLE ? 2 : 1;
+}
+
+int64_t fs_nccl_slice_bytes(int64_t bytes, int64_t chunk, int32_t slices, int32_t j) {
+  int64_t size = ((bytes - 1) / (16 * (int64_t)slices) + 1) * 16, least = chunk / slices / 32;
+  if (bytes <= 0) size = 0;
+  if (size < least) size = least;
+  if (size <= 0) return j == 0 ? bytes : 0;
+  if (j > (bytes - 1) / size) return 0; /* j * size >= bytes, without overflow */
+  int64_t left = bytes - j * size;
+  return left < size ? left : size;
+}
+
 int32_t fs_nccl_channels(const fs_generator_options *o) { return o->channels ? o->channels : 1; }
 
 int fs_nccl_protocol(const fs_generator_options *o) {

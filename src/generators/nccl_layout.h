@@ -28,9 +28,30 @@
 /* --channels, --chunk and --protocol within their limits; 0 or -1 with err. */
 int fs_nccl_check(const char *name, const fs_generator_options *o, fs_error *err);
 
+/* --slices within its limits for a generator whose chunk has `steps` FIFO
+ * slots (4 for Simple ring allreduce, allgather, reduce-scatter): 1, 2 or
+ * 4 dividing them; 0 or -1 with err. */
+int fs_nccl_check_slices(const char *name, const fs_generator_options *o, int32_t steps,
+                         fs_error *err);
+
 /* The channels (--channels, default 1) and the protocol (default Simple). */
 int32_t fs_nccl_channels(const fs_generator_options *o);
 int fs_nccl_protocol(const fs_generator_options *o);
+
+/* NCCL_STEPS: the slots of a connection's FIFO. */
+#define FS_NCCL_STEPS 8
+
+/* The slices of a chunk: --slices, else NCCL's (chunkSteps/sliceSteps):
+ * 2 for Simple ring allreduce, allgather and reduce-scatter
+ * (`ring_simple_steps`), 1 for everything else. */
+int32_t fs_nccl_slices(const fs_generator_options *o, int ring_simple_steps);
+
+/* The bytes of slice j (0..slices-1) of a chunk of `bytes` when a full
+ * chunk is `chunk` bytes, by NCCL's rule (prims_simple.h, 1-byte
+ * elements): a slice is max(16 ceil(bytes / (16 slices)), chunk / slices /
+ * 32) bytes, the last ones shorter or empty (an empty slice still takes its
+ * FIFO step). */
+int64_t fs_nccl_slice_bytes(int64_t bytes, int64_t chunk, int32_t slices, int32_t j);
 
 /* --chunk, or NCCL's default for the protocol; `ring_simple_steps` for the
  * collectives whose Simple chunk is 4 slots (ring allreduce, allgather,
