@@ -75,11 +75,14 @@ static fs_program *lowered(const fs_msccl *m, int64_t size) {
  * whether posted early or after the tb's send, and the copies are computes
  * of time 0 at time 0. A CPU split into tbs (several peers) runs them in
  * parallel; in the generators below a rank's steps depend on each other,
- * so its tasks never overlapped on the CPU anyway. */
+ * so its tasks never overlapped on the CPU anyway. The programs have no
+ * FIFO credits (--fifo 0): the writer drops them (MSCCL's executor runs
+ * NCCL's FIFOs, credits included), and hockney would price each at alpha
+ * on its channel. */
 static fs_time round_trip(const char *name, int32_t ranks, int64_t size, int32_t channels, int nccl,
                           int32_t *tbs_of_gpu0) {
   fs_generator_options o = fs_test_options(ranks, size, 0, NULL);
-  o.channels = channels;
+  o.channels = channels, o.fifo = FS_NCCL_FIFO_UNLIMITED;
   fs_program *p;
   fs_msccl *m = written(name, &o, &p);
   fs_program *q = lowered(m, size);

@@ -74,11 +74,20 @@ static void expect_story(const char *name, const fs_generator_options *o, int32_
 /* ---- options ------------------------------------------------------------ */
 
 /* NCCL's layout before slices and FIFO credits: one message a chunk
- * (--slices 1); the tests of that layout's stories and times use it. */
+ * (--slices 1), no credits (--fifo 0); the tests of that layout's stories
+ * and times use it. */
 static fs_generator_options per_chunk(int32_t ranks, int64_t size, int32_t channels,
                                       int64_t chunk) {
   fs_generator_options o = fs_test_nccl_options(ranks, size, channels, chunk);
-  o.slices = 1;
+  o.slices = 1, o.fifo = FS_NCCL_FIFO_UNLIMITED;
+  return o;
+}
+
+/* NCCL's slices without credits (--fifo 0). */
+static fs_generator_options no_credits(int32_t ranks, int64_t size, int32_t channels,
+                                       int64_t chunk) {
+  fs_generator_options o = fs_test_nccl_options(ranks, size, channels, chunk);
+  o.fifo = FS_NCCL_FIFO_UNLIMITED;
   return o;
 }
 
@@ -119,7 +128,10 @@ END_TEST
  * and reads it back (convert is byte-identical); GOAL has none and says it
  * dropped them; the composition copies its parts' protocols. k = 3, 2
  * channels of one loop: 3 ranks x 2 channels x (4 sends + 4 recvs) = 48
- * transfers with LL, twice as many with Simple (2 slices a chunk): 96. */
+ * transfers with LL; with Simple twice as many (2 slices a chunk), and as
+ * a connection carries 8 slices, 4 more than NCCL's FIFO window (8 slots
+ * of which a slice takes 2), the first 4 return a credit (a send and a
+ * recv): 96 + 48 = 144. */
 START_TEST(protocol_in_files) {
   char *dag = fs_test_temp_path(".dag"), *again = fs_test_temp_path(".dag");
   char *goal = fs_test_temp_path(".goal");
@@ -137,7 +149,7 @@ START_TEST(protocol_in_files) {
                              "--reduce-time 1ns -o %s",
                              goal),
                    0);
-  ck_assert_str_eq(err, "fennelsim gen: note: GOAL has no NCCL protocol: 96 transfers' proto= not "
+  ck_assert_str_eq(err, "fennelsim gen: note: GOAL has no NCCL protocol: 144 transfers' proto= not "
                         "written\n");
   ck_assert_int_eq(fennelsim("gen allreduce-reduce-bcast --ranks 4 --size 1KiB --schedule "
                              "reduce-nccl-ring+bcast-nccl-ring"),
@@ -294,7 +306,9 @@ START_TEST(protocol_cpu_tag) {
       for (int32_t t = 0; t < p->tasks; t++) {
         int transfer = p->kind[t] == FS_SEND || p->kind[t] == FS_RECV;
         ck_assert_int_eq(fs_task_protocol(p, t), transfer ? want : FS_PROTOCOL_NONE);
-        if (transfer) ck_assert_int_eq(fs_task_tag(p, t), fs_task_cpu(p, t));
+        if (transfer) /* data on the channel's tag, credits (0 B) on 64 + the channel */
+          ck_assert_int_eq(fs_task_tag(p, t),
+                           fs_task_cpu(p, t) + (fs_task_label(p, t)[0] == 'c' ? 64 : 0));
       }
       ck_assert_int_eq(p->cpus, 2);
       fs_program_free(p);
@@ -368,7 +382,7 @@ END_TEST
  * of chunk (-2-t) mod 4, its reduce (steps 0..2) and the send of it (step
  * t+1), so slice 0 of a chunk is forwarded before slice 1 is received. */
 START_TEST(ring_slices_story) {
-  fs_generator_options o = fs_test_nccl_options(4, 4096, 1, 1024);
+  fs_generator_options o = no_credits(4, 4096, 1, 1024);
   expect_story("allreduce-nccl-ring", &o, 0, 0,
                "S1.6:512 S1.7:512 R3.4:512 C.4:512 S1.4:512 R3.5:512 C.5:512 S1.5:512 "
                "R3.2:512 C.2:512 S1.2:512 R3.3:512 C.3:512 S1.3:512 R3.0:512 C.0:512 "
@@ -669,7 +683,7 @@ END_TEST
  * latency to hide). */
 START_TEST(ring_slices_time) {
   const fs_time slice = ALPHA + 512 * BETA;
-  fs_generator_options o = fs_test_nccl_options(4, 4096, 1, 1024);
+  fs_generator_options o = no_credits(4, 4096, 1, 1024);
   ck_assert_int_eq(fs_test_generated_makespan("allreduce-nccl-ring", &o, "hockney", "fixed",
                                               HOCKNEY),
                    12 * slice);
@@ -681,6 +695,60 @@ START_TEST(ring_slices_time) {
   ck_assert_int_eq(fs_test_generated_makespan("allreduce-nccl-ring", &o, "hockney", "fixed",
                                               HOCKNEY),
                    6 * (ALPHA + 1024 * BETA));
+}
+END_TEST
+
+/* NCCL's FIFO of 8 slots. Broadcast over k = 2 of P = 10 pieces of
+ * 1000 B (T = 2 us): rank 0 sends piece n at [nT, (n+1)T], rank 1 receives
+ * it at (n+1)T. --fifo 0: 10T = 20 us. NCCL's 8 slots: the send of piece
+ * n+8 waits for the credit of piece n, which rank 1 (the end of the chain,
+ * nothing else to send) returns when it has received it: its 0-byte
+ * message holds rank 1's channel for alpha and arrives at (n+1)T + alpha,
+ * long before (n+8)T: the credits of pieces 0 and 1 (the only ones a send
+ * waits for) cannot bind here, 20 us. --fifo 1: the send of piece n+1
+ * waits for the credit of piece n, arriving at n(T + alpha) + T + alpha:
+ * every piece costs T + alpha, the last one T: 10T + 9 alpha = 29 us.
+ * Ring allreduce, k = 4, chunk 1024 B, one loop, 2 slices (ring_slices_time:
+ * 12 Ts = 18.144 us without credits): a connection carries 12 slices,
+ * the window is 4 (8 slots, 2 a slice), so slices 0..7 return credits. A
+ * rank's credit for slice n follows its operation on it (the forward of
+ * slice n, its send n+2) on its channel, alpha each, before its next send
+ * (program order); the sender's slice n+4 goes two sends later, after the
+ * credit has arrived: nothing waits, the 8 credits add 8 alpha to every
+ * rank's channel: 12 Ts + 8 alpha = 26.144 us (hockney has no cheaper
+ * message; under `nccl` a 0-byte transfer holds no channel time). */
+START_TEST(fifo_time) {
+  const fs_time step = ALPHA + 1000 * BETA;
+  fs_generator_options o = fs_test_nccl_options(2, 10000, 1, 1000);
+  o.fifo = FS_NCCL_FIFO_UNLIMITED;
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-nccl-ring", &o, "hockney", "fixed", HOCKNEY),
+                   10 * step);
+  o.fifo = 0; /* NCCL's 8 */
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-nccl-ring", &o, "hockney", "fixed", HOCKNEY),
+                   10 * step);
+  fs_program *p = fs_test_generate("bcast-nccl-ring", &o);
+  int credits = 0;
+  for (int32_t t = 0; t < p->tasks; t++)
+    if (fs_task_label(p, t) && strcmp(fs_task_label(p, t), "credit") == 0) {
+      ck_assert_int_eq(p->value[t], 0);
+      ck_assert_int_eq(p->rank[t], p->kind[t] == FS_SEND ? 1 : 0);
+      credits++;
+    }
+  ck_assert_int_eq(credits, 4); /* pieces 0 and 1: a send and a recv each */
+  fs_program_free(p);
+  o.fifo = 1;
+  ck_assert_int_eq(fs_test_generated_makespan("bcast-nccl-ring", &o, "hockney", "fixed", HOCKNEY),
+                   10 * step + 9 * ALPHA);
+  o = fs_test_nccl_options(4, 4096, 1, 1024);
+  ck_assert_int_eq(fs_test_generated_makespan("allreduce-nccl-ring", &o, "hockney", "fixed",
+                                              HOCKNEY),
+                   12 * (ALPHA + 512 * BETA) + 8 * ALPHA);
+  /* a ring's FIFO must hold more than a chunk: 4 slots is one Simple chunk */
+  o.fifo = 4;
+  fs_error e = {0};
+  ck_assert_ptr_null(fs_generator_find("allreduce-nccl-ring")->generate(&o, &e));
+  ck_assert_str_eq(e.message, "allreduce-nccl-ring: --fifo 4: a ring's FIFO must hold more than "
+                              "a chunk (4 slots) here");
 }
 END_TEST
 
@@ -753,15 +821,21 @@ END_TEST
  * NCCL's slice is at least 1/32 of a full one (1 MiB / 32 = 32 KiB), so
  * slice 0 holds the 1024 B and slice 1 is empty; each of the 3 steps sends
  * both, 1000 + 10.24 ns then 1000 ns, back to back, free reduces:
- * 6030.72 ns; size 4096, count 256 floats; algbw 4096 / 6030.72 =
- * 0.679187 -> 0.68, busbw x 0.75 = 0.509392 -> 0.51. */
+ * 6030.72 ns. A connection carries 6 slices, NCCL's FIFO window 4 (8
+ * slots, 2 a slice): the consumption of slices 0 and 1 (a rank's first
+ * two forwards) returns a credit, a 0-byte message that hockney prices at
+ * alpha on the rank's channel, right after the forward that ended the
+ * operation: 2 x 1000 ns more; the credits arrive long before the sends
+ * of slices 4 and 5 wait for them: 8030.72 ns; size 4096, count 256
+ * floats; algbw 4096 / 8030.72 = 0.510041 -> 0.51, busbw x 0.75 =
+ * 0.382531 -> 0.38. */
 START_TEST(nccl_tests_report) {
   ck_assert_int_eq(fennelsim("sweep reduce-scatter-nccl-ring --ranks 4 --size 1KiB "
                              "--model hockney:alpha=1us,beta=0.01ns --report nccl-tests"),
                    0);
-  fs_test_contains(out, "        4096           256     float     sum      -1     6.03    0.68    "
-                        "0.51    N/A     6.03    0.68    0.51    N/A\n"
-                        "# Avg bus bandwidth    : 0.509392 \n");
+  fs_test_contains(out, "        4096           256     float     sum      -1     8.03    0.51    "
+                        "0.38    N/A     8.03    0.51    0.38    N/A\n"
+                        "# Avg bus bandwidth    : 0.382531 \n");
 }
 END_TEST
 
@@ -794,6 +868,7 @@ int main(void) {
   tcase_add_test(time, ring_allreduce_time);
   tcase_add_test(time, ring_slices_time);
   tcase_add_test(time, ring_others_time);
+  tcase_add_test(time, fifo_time);
   tcase_add_test(time, tree_time);
   tcase_add_test(time, rendezvous_completes);
   tcase_add_test(time, nccl_tests_report);

@@ -51,6 +51,12 @@ typedef struct ring {
   int64_t chunk;
   int64_t first[FS_NCCL_MAX_CHANNELS + 1]; /* pieces (loops) before each channel */
   int32_t *labels;                         /* adding pass: the step labels */
+  int32_t window;                          /* slices a sender may run ahead, 0: no limit */
+  int32_t *credit;                         /* [r * window + n % window]: the credit recv of
+                                              rank r's n-th slice on the channel */
+  int64_t *sent, *received;                /* ring loops: per rank, slices on the channel */
+  int32_t *last;                           /* [2r], [2r+1]: the last credit send and recv of
+                                              the connection from rank r (as sender) */
 } ring;
 
 static int32_t modulo(int64_t a, int32_t n) { return (int32_t)(((a % n) + n) % n); }
@@ -84,11 +90,12 @@ static int32_t ring_steps(const ring *g) {
 /* Tasks of one rank in one loop. */
 static int64_t tasks_per_loop(const ring *g) {
   switch (g->collective) {
-    case FS_COLLECTIVE_ALLREDUCE: return 5 * ((int64_t)g->k - 1);
-    case FS_COLLECTIVE_ALLGATHER: return 2 * ((int64_t)g->k - 1);
-    case FS_COLLECTIVE_REDUCE_SCATTER: return 3 * ((int64_t)g->k - 1);
-    case FS_COLLECTIVE_BCAST: return 2; /* at most: a recv and a send */
-    default: return 3;                  /* reduce: recv, reduce, send */
+    /* with a credit's send and recv a slice */
+    case FS_COLLECTIVE_ALLREDUCE: return 9 * ((int64_t)g->k - 1);
+    case FS_COLLECTIVE_ALLGATHER: return 4 * ((int64_t)g->k - 1);
+    case FS_COLLECTIVE_REDUCE_SCATTER: return 5 * ((int64_t)g->k - 1);
+    case FS_COLLECTIVE_BCAST: return 4; /* at most: a recv, a send, a credit's send and recv */
+    default: return 5;                  /* reduce: recv, reduce, send, a credit's send and recv */
   }
 }
 
@@ -136,6 +143,9 @@ static int32_t ring_send(fs_nccl_builder *b, const ring *g, int32_t *slot, int32
   int32_t send = fs_nccl_task(b, FS_SEND, i, modulo(i + 1, k), c, bytes_of(g, c, loop, out, j),
                               FS_FLOW_READ, block_of(g, piece, out, j), label);
   depend_on(b, send, slot, i);
+  int64_t n = g->sent[i]++;
+  if (g->window && n >= g->window)
+    fs_nccl_depend(b, send, g->credit[(int64_t)i * g->window + n % g->window]);
   slot[3 * i] = send, slot[3 * i + 1] = -1;
   return send;
 }
@@ -170,6 +180,12 @@ static void ring_op(fs_nccl_builder *b, const ring *g, int32_t *slot, int32_t c,
     slot[3 * i + 1] = recv; /* the operation ends with it (a recv before it, with it) */
   }
   if (s + 1 < ring_steps(g)) ring_send(b, g, slot, c, loop, s + 1, j, i);
+  /* the slot is free once the operation ends: its credit, if a send waits for it */
+  int64_t n = g->received[i]++, total = (g->first[c + 1] - g->first[c]) * ring_steps(g) * g->slices;
+  if (g->window && n + g->window < total)
+    g->credit[(int64_t)modulo(i - 1, k) * g->window + n % g->window] =
+        fs_nccl_credit(b, i, modulo(i - 1, k), c, slot[3 * i], slot[3 * i + 1],
+                       g->last + 2 * modulo(i - 1, k));
 }
 
 /* Hop h of piece `loop` on channel c: ring position h (counted from where
@@ -186,6 +202,8 @@ static void chain_hop(fs_nccl_builder *b, const ring *g, int32_t *slot, int32_t 
   int reduce = g->collective == FS_COLLECTIVE_REDUCE;
   int32_t send = fs_nccl_task(b, FS_SEND, from, to, c, bytes, FS_FLOW_READ, block, label);
   depend_on(b, send, slot, from);
+  if (g->window && loop >= g->window)
+    fs_nccl_depend(b, send, g->credit[(int64_t)from * g->window + loop % g->window]);
   slot[3 * from + 1] = send;
   int32_t recv = fs_nccl_task(b, FS_RECV, to, from, c, bytes, reduce ? FS_FLOW_TEMP : FS_FLOW_WRITE,
                               block, label);
@@ -197,6 +215,21 @@ static void chain_hop(fs_nccl_builder *b, const ring *g, int32_t *slot, int32_t 
   slot[3 * to] = sum;
 }
 
+/* The credits of piece `loop` on channel c once every rank consumed it
+ * (forwarded it, or received or reduced it at the end of the chain), when
+ * a later piece's send waits for them (piece loop + window exists). */
+static void chain_credits(fs_nccl_builder *b, const ring *g, const int32_t *slot, int32_t c,
+                          int64_t loop) {
+  int32_t k = g->k, start = g->collective == FS_COLLECTIVE_BCAST ? g->root : g->root + 1;
+  if (!g->window || loop + g->window >= g->first[c + 1] - g->first[c]) return;
+  for (int32_t h = 0; h < k - 1; h++) {
+    int32_t from = modulo((int64_t)start + h, k), to = modulo((int64_t)start + h + 1, k);
+    int32_t consumed = h + 1 < k - 1 ? slot[3 * to + 1] : slot[3 * to];
+    g->credit[(int64_t)from * g->window + loop % g->window] =
+        fs_nccl_credit(b, to, from, c, consumed, -1, g->last + 2 * from);
+  }
+}
+
 static void build(fs_nccl_builder *b, void *state) {
   ring *g = state;
   int32_t k = g->k;
@@ -205,7 +238,12 @@ static void build(fs_nccl_builder *b, void *state) {
   int32_t steps = chain ? k - 1 : ring_steps(g);
   int32_t *slot = malloc(3 * (size_t)k * sizeof *slot);
   g->labels = b->p ? malloc((size_t)steps * sizeof *g->labels) : NULL;
-  if (!slot || (b->p && !g->labels)) {
+  g->credit = g->window ? malloc((size_t)k * (size_t)g->window * sizeof *g->credit) : NULL;
+  g->sent = malloc((size_t)k * sizeof *g->sent);
+  g->received = malloc((size_t)k * sizeof *g->received);
+  g->last = malloc(2 * (size_t)k * sizeof *g->last);
+  if (!slot || (b->p && !g->labels) || (g->window && !g->credit) || !g->sent || !g->received ||
+      !g->last) {
     b->failed = 1;
   } else if (b->p) {
     for (int32_t s = 0; s < steps; s++)
@@ -213,9 +251,12 @@ static void build(fs_nccl_builder *b, void *state) {
   }
   for (int32_t c = 0; c < g->channels && !b->failed; c++) {
     for (int32_t r = 0; r < 3 * k; r++) slot[r] = -1;
+    for (int32_t r = 0; r < k; r++) g->sent[r] = g->received[r] = 0;
+    for (int32_t r = 0; r < 2 * k; r++) g->last[r] = -1;
     for (int64_t loop = 0; loop < g->first[c + 1] - g->first[c] && !b->failed; loop++)
       if (chain) {
         for (int32_t h = 0; h < steps; h++) chain_hop(b, g, slot, c, loop, h);
+        chain_credits(b, g, slot, c, loop);
       } else {
         for (int32_t j = 0; j < g->slices; j++) /* the sends of step 0 */
           for (int32_t i = 0; i < k; i++) ring_send(b, g, slot, c, loop, 0, j, i);
@@ -226,7 +267,8 @@ static void build(fs_nccl_builder *b, void *state) {
   }
   free(slot);
   free(g->labels);
-  g->labels = NULL;
+  free(g->credit), free(g->sent), free(g->received), free(g->last);
+  g->labels = NULL, g->credit = NULL, g->sent = g->received = NULL, g->last = NULL;
 }
 
 /* The flow: every chunk (or piece of a rank's block) a block of its bytes. */
@@ -255,13 +297,22 @@ static fs_program *generate(const char *name, fs_collective collective,
   if (rooted(collective) ? fs_gen_check_root(name, o, err) : fs_gen_refuse_root(name, o, err))
     return NULL;
   if (by_rank(collective) && fs_gen_check_blocks(name, o, err)) return NULL;
-  if (fs_nccl_check_slices(name, o,
-                           !rooted(collective) && fs_nccl_protocol(o) == FS_PROTOCOL_SIMPLE ? 4 : 1,
-                           err))
-    return NULL;
-  ring g = {collective, o->ranks, fs_nccl_channels(o), o->root, 1, o->size, 0, {0}, NULL};
+  /* FIFO slots a chunk takes: NCCL's chunkSteps */
+  int32_t slots = !rooted(collective) && fs_nccl_protocol(o) == FS_PROTOCOL_SIMPLE ? 4 : 1;
+  if (fs_nccl_check_slices(name, o, slots, err)) return NULL;
+  ring g = {.collective = collective,
+            .k = o->ranks,
+            .channels = fs_nccl_channels(o),
+            .root = o->root,
+            .total = o->size};
   g.chunk = fs_nccl_chunk(o, !rooted(collective));
   g.slices = fs_nccl_slices(o, !rooted(collective));
+  g.window = fs_nccl_window(o, slots / g.slices);
+  if (g.window && !rooted(collective) && g.window <= g.slices) {
+    fs_error_set(err, "%s: --fifo %d: a ring's FIFO must hold more than a chunk (%d slot%s) here",
+                 name, o->fifo, slots, slots == 1 ? "" : "s");
+    return NULL;
+  }
   int64_t estimate = lay_out(&g);
   return fs_nccl_generate(name, o, estimate, build, begin_flow, &g, err);
 }
