@@ -268,6 +268,28 @@ START_TEST(best_table_and_json) {
 }
 END_TEST
 
+/* The default channel bound follows the model's GPU generation: twice the
+ * ring graph's channels of a typical machine, on one node 12 for Volta,
+ * Ampere and Hopper (24), 16 for Blackwell (32); 8 on several nodes (16)
+ * whatever the GPU. */
+START_TEST(channel_bound_by_gpu) {
+  static const struct {
+    const char *gpu, *platform;
+    int bound;
+  } cases[] = {{"volta", "--nodes 1 --cores 4", 24},     {"ampere", "--nodes 1 --cores 4", 24},
+               {"hopper", "--nodes 1 --cores 4", 24},    {"blackwell", "--nodes 1 --cores 4", 32},
+               {"blackwell", "--nodes 2 --cores 2", 16}, {"volta", "--nodes 2 --cores 2", 16}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    ck_assert_int_eq(fennelsim("best bcast --ranks 4 %s --model nccl --param gpu=%s --top 1",
+                               cases[i].platform, cases[i].gpu),
+                     0);
+    char want[64];
+    snprintf(want, sizeof want, "NCCL's on channels 1 to %d x LL", cases[i].bound);
+    fs_test_contains(out, want);
+  }
+}
+END_TEST
+
 START_TEST(best_refusals) {
   ck_assert_int_eq(fennelsim("best allgather --ranks 2 --model nccl --family gpus"), 2);
   ck_assert_str_eq(err, "fennelsim best: --family gpus: expected mpi, gpu or all\n");
@@ -410,6 +432,7 @@ static Suite *suite(void) {
   tcase_add_test(t, best_under_nccl_is_gpu);
   tcase_add_test(t, best_family_all);
   tcase_add_test(t, best_table_and_json);
+  tcase_add_test(t, channel_bound_by_gpu);
   tcase_add_test(t, best_refusals);
   tcase_add_test(t, sweep_family);
   tcase_add_test(t, validate_takes_nccl);
