@@ -743,6 +743,24 @@ START_TEST(fifo_time) {
   ck_assert_int_eq(fs_test_generated_makespan("allreduce-nccl-ring", &o, "hockney", "fixed",
                                               HOCKNEY),
                    12 * (ALPHA + 512 * BETA) + 8 * ALPHA);
+  /* The tree, 2 ranks each a node (0 -> 1), 3 pieces of 1000 B. --fifo 0
+   * and NCCL's 8 (3 pieces: no send waits for a credit, none laid out):
+   * rank 1 sends piece n up at [nT, (n+1)T], rank 0 sends it down at
+   * [(n+1)T, (n+2)T]: 4T = 8 us. --fifo 1: rank 1's up send of piece n+1
+   * waits for rank 0's credit of piece n (after its reduce), rank 0's down
+   * send for rank 1's (after its down recv). Rank 0: down 0 [2, 4] (made
+   * before the credit), up-credit 0 [4, 5]; rank 1: down-credit 0 [4, 5],
+   * up 1 [5, 7]; rank 0: down 1 [7, 9], up-credit 1 [9, 10]; rank 1:
+   * down-credit 1 [9, 10], up 2 [10, 12]; rank 0: down 2 [12, 14]: 14 us. */
+  o = fs_test_nccl_options(2, 3000, 1, 1000);
+  ck_assert_int_eq(fs_test_generated_makespan("allreduce-nccl-tree", &o, "hockney", "fixed",
+                                              HOCKNEY),
+                   4 * step);
+  o.fifo = 1;
+  ck_assert_int_eq(fs_test_generated_makespan("allreduce-nccl-tree", &o, "hockney", "fixed",
+                                              HOCKNEY),
+                   7 * step);
+  o = fs_test_nccl_options(4, 4096, 1, 1024);
   /* a ring's FIFO must hold more than a chunk: 4 slots is one Simple chunk */
   o.fifo = 4;
   fs_error e = {0};
