@@ -75,11 +75,14 @@ static fs_program *lowered(const fs_msccl *m, int64_t size) {
  * whether posted early or after the tb's send, and the copies are computes
  * of time 0 at time 0. A CPU split into tbs (several peers) runs them in
  * parallel; in the generators below a rank's steps depend on each other,
- * so its tasks never overlapped on the CPU anyway. */
+ * so its tasks never overlapped on the CPU anyway. The programs have no
+ * FIFO credits (--fifo 0): the writer drops them (MSCCL's executor runs
+ * NCCL's FIFOs, credits included), and hockney would price each at alpha
+ * on its channel. */
 static fs_time round_trip(const char *name, int32_t ranks, int64_t size, int32_t channels, int nccl,
                           int32_t *tbs_of_gpu0) {
   fs_generator_options o = fs_test_options(ranks, size, 0, NULL);
-  o.channels = channels;
+  o.channels = channels, o.fifo = FS_NCCL_FIFO_UNLIMITED;
   fs_program *p;
   fs_msccl *m = written(name, &o, &p);
   fs_program *q = lowered(m, size);
@@ -96,18 +99,21 @@ static fs_time round_trip(const char *name, int32_t ranks, int64_t size, int32_t
 
 START_TEST(nccl_rings_round_trip) {
   int32_t tbs;
-  /* allreduce, 4 ranks, 4 MiB: one loop of 4 chunks of 1 MiB, 6 steps of
-   * 1 us + 1048576 ns (the reduces free): 6 x 1049576 ns */
-  ck_assert_int_eq(round_trip("allreduce-nccl-ring", 4, 4 << 20, 1, 1, &tbs), 6 * 1049576 * NS);
+  /* allreduce, 4 ranks, 4 MiB: one loop of 4 chunks of 1 MiB, each sent
+   * as NCCL's 2 slices of 512 KiB (a flow block each): 6 steps of 2 sends
+   * back to back (what a send forwards arrived two sends earlier), each
+   * 1 us + 524288 ns (the reduces free): 12 x 525288 ns */
+  ck_assert_int_eq(round_trip("allreduce-nccl-ring", 4, 4 << 20, 1, 1, &tbs), 12 * 525288 * NS);
   ck_assert_int_eq(tbs, 1);
-  /* two channels: 512 KiB chunks, each channel one tb (CPU) in parallel */
-  ck_assert_int_eq(round_trip("allreduce-nccl-ring", 4, 4 << 20, 2, 1, &tbs), 6 * 525288 * NS);
+  /* two channels: 512 KiB chunks of 2 slices of 256 KiB, each channel one
+   * tb (CPU) in parallel: 12 x (1 us + 262144 ns) */
+  ck_assert_int_eq(round_trip("allreduce-nccl-ring", 4, 4 << 20, 2, 1, &tbs), 12 * 263144 * NS);
   ck_assert_int_eq(tbs, 2);
-  /* allgather and reduce-scatter, 1 MiB a rank: 3 steps of 1 MiB */
-  ck_assert_int_eq(round_trip("allgather-nccl-ring", 4, 1 << 20, 1, 1, &tbs), 3 * 1049576 * NS);
-  ck_assert_int_eq(round_trip("reduce-scatter-nccl-ring", 4, 1 << 20, 1, 1, &tbs),
-                   3 * 1049576 * NS);
-  ck_assert_int_eq(round_trip("allgather-nccl-ring", 4, 1 << 20, 2, 1, &tbs), 3 * 525288 * NS);
+  /* allgather and reduce-scatter, 1 MiB a rank: 3 steps of 2 slices of
+   * 512 KiB */
+  ck_assert_int_eq(round_trip("allgather-nccl-ring", 4, 1 << 20, 1, 1, &tbs), 6 * 525288 * NS);
+  ck_assert_int_eq(round_trip("reduce-scatter-nccl-ring", 4, 1 << 20, 1, 1, &tbs), 6 * 525288 * NS);
+  ck_assert_int_eq(round_trip("allgather-nccl-ring", 4, 1 << 20, 2, 1, &tbs), 6 * 263144 * NS);
   /* broadcast, 1 MiB in 2 pieces of 512 KiB pipelined over 3 hops: the
    * last piece leaves rank 2 after (3 + 2 - 1) sends of 525288 ns */
   ck_assert_int_eq(round_trip("bcast-nccl-ring", 4, 1 << 20, 1, 1, &tbs), 4 * 525288 * NS);
@@ -255,9 +261,10 @@ START_TEST(refusals_name_the_task) {
           "consecutive chunks)");
   refused("reduce-binomial", 4, "its steps would not compute the reduce");
   /* MSCCL's 256 steps a tb: 4 KiB in 16-byte chunks is 64 loops of 6 ring
-   * steps on the one channel */
+   * steps on the one channel (--slices 1: of 2, the second would be empty) */
   fs_generator_options many = fs_test_options(4, 4096, 0, NULL);
   many.chunk = 16;
+  many.slices = 1;
   fs_data_flow steps;
   fs_data_flow_init(&steps);
   many.flow = &steps;

@@ -268,6 +268,28 @@ START_TEST(best_table_and_json) {
 }
 END_TEST
 
+/* The default channel bound follows the model's GPU generation: twice the
+ * ring graph's channels of a typical machine, on one node 12 for Volta,
+ * Ampere and Hopper (24), 16 for Blackwell (32); 8 on several nodes (16)
+ * whatever the GPU. */
+START_TEST(channel_bound_by_gpu) {
+  static const struct {
+    const char *gpu, *platform;
+    int bound;
+  } cases[] = {{"volta", "--nodes 1 --cores 4", 24},     {"ampere", "--nodes 1 --cores 4", 24},
+               {"hopper", "--nodes 1 --cores 4", 24},    {"blackwell", "--nodes 1 --cores 4", 32},
+               {"blackwell", "--nodes 2 --cores 2", 16}, {"volta", "--nodes 2 --cores 2", 16}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    ck_assert_int_eq(fennelsim("best bcast --ranks 4 %s --model nccl --param gpu=%s --top 1",
+                               cases[i].platform, cases[i].gpu),
+                     0);
+    char want[64];
+    snprintf(want, sizeof want, "NCCL's on channels 1 to %d x LL", cases[i].bound);
+    fs_test_contains(out, want);
+  }
+}
+END_TEST
+
 START_TEST(best_refusals) {
   ck_assert_int_eq(fennelsim("best allgather --ranks 2 --model nccl --family gpus"), 2);
   ck_assert_str_eq(err, "fennelsim best: --family gpus: expected mpi, gpu or all\n");
@@ -325,11 +347,21 @@ END_TEST
  *   reduce     the same, 1 -> 2 -> 3 -> 0: 3T = 3024 ns
  *   allgather  Ring/LL 6.6 + 3 x 5.0 = 21.6 us (nBytes 32): 3 steps, 3T
  * all on one channel (a few bytes < 512 threads x 8 B); two channels
- * would halve the bytes (3012 ns). allgather-nccl-ring as given: 3T too.
+ * would halve the bytes (3012 ns). allgather-nccl-ring as given (Simple:
+ * NCCL's 2 slices a chunk, the second empty, as a slice is at least 1 MiB
+ * / 32): each of its 3 steps sends 8 B then 0 B, back to back: 3 (T +
+ * 1000) = 6024 ns; a connection carries 6 slices, NCCL's FIFO window is
+ * 4 (8 slots, 2 a slice), so a rank returns credits for slices 0 and 1,
+ * 0-byte messages of 1000 ns each on its channel (none binds: as
+ * test_nccl_generators' fifo_time): 8024 ns.
  * The defaults under --family gpu: NCCL's ring allreduce, 2(k-1) = 6
- * steps; its last loop cuts 8 B into a chunk of 8 B and three empty ones,
- * and the 8-byte chunk travels the ring one step after another: 6 x 1008
- * = 6048 ns; the tree 5040. */
+ * steps of 2 slices; its last loop cuts 8 B into a chunk of 8 B and three
+ * empty ones, so a rank sends 12 slices back to back (what it forwards
+ * arrived two sends earlier), 1000 ns each, 8 ns more for the 8-byte
+ * slice: position i sends chunk 0 at the steps t = i-1 mod 4, twice for
+ * positions 1 and 2 (t = 0 and 4, 1 and 5): 12000 + 16 = 12016 ns, and
+ * credits for slices 0..7 of the 12 a connection carries (window 4):
+ * 20016 ns; the tree 5040. */
 #define MEASURED                                                                    \
   "# fennelprobe-collectives 1 ranks=4 nodes=4 cores=1 host=h\n"                    \
   "collective,algorithm,ranks,bytes,repetitions,min_ns,median_ns,mean_ns,ci95_ns\n" \
@@ -359,7 +391,7 @@ START_TEST(validate_takes_nccl) {
                    "allgather       4            8  allgather-nccl                           3024"
                    "           3024    +0.00%   1.0000  best\n"
                    "allgather       4            8  allgather-nccl-ring                      3024"
-                   "           3024    +0.00%   1.0000\n\n");
+                   "           8024  +165.34%   2.6534\n\n");
   ck_assert_msg(fennelsim("validate %s --model hockney --param alpha=1us --param beta=1ns "
                           "--family gpu --algo bcast=nccl --algo reduce=nccl --algo "
                           "allgather=nccl",
@@ -367,7 +399,7 @@ START_TEST(validate_takes_nccl) {
                 "%s", err);
   fs_test_contains(out,
                    "allreduce       4            8  allreduce-nccl-ring                      5040"
-                   "           6048   +20.00%   1.2000\n"
+                   "          20016  +297.14%   3.9714\n"
                    "allreduce       4            8  allreduce-nccl-tree                      5040"
                    "           5040    +0.00%   1.0000  best\n"
                    "bcast");
@@ -400,6 +432,7 @@ static Suite *suite(void) {
   tcase_add_test(t, best_under_nccl_is_gpu);
   tcase_add_test(t, best_family_all);
   tcase_add_test(t, best_table_and_json);
+  tcase_add_test(t, channel_bound_by_gpu);
   tcase_add_test(t, best_refusals);
   tcase_add_test(t, sweep_family);
   tcase_add_test(t, validate_takes_nccl);

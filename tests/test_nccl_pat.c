@@ -86,6 +86,38 @@ START_TEST(options_refused) {
 }
 END_TEST
 
+/* NCCL runs PAT only with one GPU a node: a platform of 2 GPUs a node (or a
+ * crowded one further on) is refused, one a node is the schedule without a
+ * platform (the same tasks: 4 ranks, 1000 B, one piece, T(1) + T(2) under
+ * hockney alpha 1 us beta 1 ns/B = 5 us either way). In best and sweep the
+ * refusal skips the candidate ("not applicable"). */
+START_TEST(one_gpu_a_node) {
+  ck_assert_int_eq(fennelsim("gen allgather-nccl-pat --ranks 4 --nodes 2 --cores 2 --size 1KiB"),
+                   2);
+  ck_assert_str_eq(err, "fennelsim gen: allgather-nccl-pat: the platform puts 2 ranks on the node "
+                        "of rank 0; NCCL runs PAT only with one GPU a node (use the ring, or one "
+                        "core a node)\n");
+  ck_assert_int_eq(fennelsim("gen reduce-scatter-nccl-pat --ranks 5 --nodes 3 --cores 2 "
+                             "--mapping rr --size 1KiB"),
+                   2);
+  fs_test_contains(err, "puts 2 ranks on the node of rank 0");
+  char *dag = fs_test_temp_path(".dag");
+  ck_assert_int_eq(fennelsim("gen allgather-nccl-pat --ranks 4 --nodes 4 --cores 1 --size 1000B "
+                             "-o %s",
+                             dag),
+                   0);
+  ck_assert_int_eq(fennelsim("run %s --model hockney --param alpha=1us --param beta=1ns", dag), 0);
+  fs_test_contains(out, "makespan   5 us (5000 ns)");
+  remove(dag);
+  free(dag);
+  ck_assert_int_eq(fennelsim("best allgather --ranks 2 --nodes 1 --cores 2 --size 1KiB "
+                             "--model nccl --format json"),
+                   0);
+  fs_test_contains(out, "{\"algorithm\": \"allgather-nccl-pat:channels=2:protocol=Simple\", "
+                        "\"reason\": \"allgather-nccl-pat: the platform puts 2 ranks");
+}
+END_TEST
+
 START_TEST(spec_keys) {
   fs_algorithm_spec spec;
   fs_error e = {{0}};
@@ -291,6 +323,7 @@ int main(void) {
   Suite *s = suite_create("nccl_pat");
   TCase *structure = tcase_create("structure");
   tcase_add_test(structure, options_refused);
+  tcase_add_test(structure, one_gpu_a_node);
   tcase_add_test(structure, spec_keys);
   tcase_add_test(structure, allgather_story_4);
   tcase_add_test(structure, allgather_story_8);

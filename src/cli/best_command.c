@@ -40,7 +40,8 @@ static const char best_usage[] =
     "                         nccl model, else mpi)\n"
     "  --max-channels C       NCCL's generators: channels 1, 2, 4, ... up to C, each with\n"
     "                         LL, LL128 and Simple (1 to 64; default NCCL's channels on a\n"
-    "                         typical Hopper machine: 24 on one node, 16 on more)\n"
+    "                         typical machine of the model's gpu (Hopper without one): 24\n"
+    "                         on one node (Blackwell 32), 16 on more)\n"
     "  --param KEY=VALUE      model parameter, repeatable, as for run\n"
     "  --compute NAME         compute model, as for run (default fixed)\n"
     "  --nodes M --cores Q --mapping seq|rr, or --platform FILE.xml\n"
@@ -192,10 +193,25 @@ static int check_options(best_options *o, fs_error *err) {
   return 0;
 }
 
+/* The GPU generation the network model describes (its "gpu" parameter:
+ * the nccl model's), else Hopper. */
+static fs_nccl_gpu described_gpu(const char *describe) {
+  static const char key[] = "\"gpu\": \"";
+  const char *at = strstr(describe, key);
+  char name[16] = {0};
+  if (!at) return FS_NCCL_HOPPER;
+  at += sizeof key - 1;
+  for (size_t i = 0; i + 1 < sizeof name && at[i] && at[i] != '"'; i++) name[i] = at[i];
+  int gpu = fs_nccl_gpu_find(name);
+  return gpu < 0 ? FS_NCCL_HOPPER : (fs_nccl_gpu)gpu;
+}
+
 /* The family (given, else the network model's) and NCCL's channel bound
- * (given, else the communicator's on a typical Hopper machine: twice the
- * graph's 12 channels on one node, 8 on more). */
-static int choose_family(best_options *o, const char *network, fs_error *err) {
+ * (given, else the communicator's on a typical machine of the model's GPU
+ * generation: twice the graph's channels, on one node 12 (Volta, Ampere,
+ * Hopper) or 16 (Blackwell), 8 on more). */
+static int choose_family(best_options *o, const char *network, const char *describe,
+                         fs_error *err) {
   o->family = o->family_text ? (fs_family)fs_family_find(o->family_text)
                              : fs_family_of_model(network);
   if (o->max_channels && !(o->family & FS_FAMILY_GPU))
@@ -207,7 +223,8 @@ static int choose_family(best_options *o, const char *network, fs_error *err) {
                         o->collective, fs_family_name(o->family));
   if (!o->max_channels)
     o->max_channels =
-        2 * fs_nccl_typical_call(FS_NCCL_ALLREDUCE, o->ranks, o->nodes, FS_NCCL_HOPPER, 0).channels;
+        2 * fs_nccl_typical_call(FS_NCCL_ALLREDUCE, o->ranks, o->nodes, described_gpu(describe), 0)
+                .channels;
   return 0;
 }
 
@@ -272,7 +289,7 @@ static int check_models(best_options *o, char *describe, size_t size, fs_error *
   fs_platform_params_taken(&checked);
   if (fs_parameters_check_used(&checked, err)) goto done;
   fs_network_model_describe(&network, describe, size);
-  status = choose_family(o, network.name, err);
+  status = choose_family(o, network.name, describe, err);
 done:
   fs_network_model_destroy(&network);
   fs_compute_model_destroy(&compute);

@@ -50,13 +50,18 @@ static const char gen_usage[] =
     "                     msccl: the MSCCL XML algorithm (--ranks then defaults to its ngpus)\n"
     "  --nodes M --cores Q [--mapping seq|rr], or --platform FILE.xml\n"
     "                     the platform of SMP-aware and kappa-level algorithms (and the\n"
-    "                     nodes of allreduce-nccl-tree: Q GPUs per node)\n"
+    "                     nodes of allreduce-nccl-tree: Q GPUs per node; the *-nccl-pat\n"
+    "                     ones refuse more than one GPU a node, as NCCL runs PAT)\n"
     "  --channels C       NCCL channels of the *-nccl-* generators, 1 to 64 (default 1):\n"
     "                     channel c is CPU c of every rank\n"
     "  --chunk S          bytes a *-nccl-* step moves (default NCCL's for the protocol:\n"
     "                     Simple 2MiB ring allreduce/allgather/reduce-scatter, 512KiB\n"
     "                     otherwise; LL 32KiB; LL128 576000B, less for a small tree)\n"
     "  --protocol P       NCCL protocol of every transfer: LL, LL128 or Simple (default)\n"
+    "  --slices N         slices of a Simple ring allreduce/allgather/reduce-scatter chunk:\n"
+    "                     1, 2 (NCCL's, the default) or 4\n"
+    "  --fifo F           FIFO slots of a *-nccl-* connection, 1 to 64 (default NCCL's 8);\n"
+    "                     0: unlimited, no credit messages\n"
     "  --gpu G --nvls 0|1 --collnet 0|1\n"
     "                     the machine of the *-nccl selectors: GPU generation volta,\n"
     "                     ampere, hopper (default) or blackwell; NVLS (default on from\n"
@@ -181,7 +186,9 @@ static const char *const option_names[] = {"--root",
                                            "--channels",
                                            "--chunk",
                                            "--protocol",
-                                           "--gpu/--nvls/--collnet"};
+                                           "--gpu/--nvls/--collnet",
+                                           "--slices",
+                                           "--fifo"};
 #define OPTION_COUNT ((int)(sizeof option_names / sizeof option_names[0]))
 
 static const char not_correct_mark[] = "  [not a correct collective: picked only when named]";
@@ -320,6 +327,8 @@ static unsigned options_given(const fs_generator_options *o, const fs_platform_t
   if (o->chunk) given |= FS_GEN_CHUNK;
   if (o->protocol) given |= FS_GEN_PROTOCOL;
   if (o->nccl_gpu || o->nccl_nvls || o->nccl_collnet) given |= FS_GEN_NCCL_MACHINE;
+  if (o->slices) given |= FS_GEN_SLICES;
+  if (o->fifo) given |= FS_GEN_FIFO;
   return given;
 }
 
@@ -414,6 +423,12 @@ static int parse_gen_options(int argc, char **argv, const char **name, const cha
       if (m < 0) return -1;
       if ((o->protocol = fs_protocol_from_name(v, (int64_t)strlen(v))) <= FS_PROTOCOL_NONE)
         return fs_error_set(err, "--protocol %s: expected LL, LL128 or Simple", v);
+    } else if ((m = fs_option(argc, argv, &i, "--slices", &v, err))) {
+      if (m < 0 || fs_option_count("--slices", v, 1, 4, &number, err)) return -1;
+      o->slices = (int32_t)number;
+    } else if ((m = fs_option(argc, argv, &i, "--fifo", &v, err))) {
+      if (m < 0 || fs_option_count("--fifo", v, 0, FS_NCCL_MAX_FIFO, &number, err)) return -1;
+      o->fifo = number ? (int32_t)number : FS_NCCL_FIFO_UNLIMITED;
     } else if ((m = fs_option(argc, argv, &i, "--gpu", &v, err))) {
       if (m < 0) return -1;
       if ((o->nccl_gpu = fs_nccl_gpu_find(v) + 1) == 0)

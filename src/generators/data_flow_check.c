@@ -694,7 +694,7 @@ static const char *replay_task(checker *c, int32_t t) {
     return fail(c, "%s has a data action (%d) that does not fit its kind",
                 describe(c, t, d, sizeof d), action);
   if ((kind == FS_SEND || kind == FS_PUT) && action == FS_FLOW_NONE &&
-      c->flow->collective != FS_COLLECTIVE_BARRIER)
+      c->flow->collective != FS_COLLECTIVE_BARRIER && p->value[t] != 0) /* 0 B: a signal */
     return fail(c, "%s carries no recorded data", describe(c, t, d, sizeof d));
   const char *why = NULL;
   switch (action) {

@@ -65,7 +65,7 @@ static const fs_generator generators[] = {
     /* NCCL 2.30.7 (nccl_ring.c, nccl_tree.c): per --channels channel and --chunk chunk */
     {"bcast-nccl-ring",
      "NCCL ring broadcast from --root: chunks pipelined along the ring (Simple 512 KiB)",
-     fs_generate_bcast_nccl_ring, NCCL | FS_GEN_ROOT, BCAST, TWO | GPU},
+     fs_generate_bcast_nccl_ring, NCCL | FS_GEN_FIFO | FS_GEN_ROOT, BCAST, TWO | GPU},
     {"scatter-binomial", "two-sided binomial-tree scatter from --root as in MPICH, S-byte blocks",
      fs_generate_scatter_binomial, FS_GEN_ROOT, SCATTER, TWO},
     {"scatter-klevel", "kappa-level personalized broadcast (scatter) over the platform's levels",
@@ -106,7 +106,8 @@ static const fs_generator generators[] = {
     {"reduce-nccl-ring",
      "NCCL ring reduce to --root: chunks pipelined from the rank after the root, reduced on the "
      "way",
-     fs_generate_reduce_nccl_ring, NCCL | FS_GEN_ROOT | FS_GEN_REDUCE_TIME, REDUCE, TWO | GPU},
+     fs_generate_reduce_nccl_ring, NCCL | FS_GEN_FIFO | FS_GEN_ROOT | FS_GEN_REDUCE_TIME, REDUCE,
+     TWO | GPU},
     {"allreduce-rd",
      "allreduce by recursive doubling as in MPICH (collapse/expand off powers of 2)",
      fs_generate_allreduce_rd, FS_GEN_REDUCE_TIME, ALLREDUCE, 0},
@@ -146,12 +147,13 @@ static const fs_generator generators[] = {
     {"allreduce-nccl-ring",
      "NCCL ring allreduce per channel and chunk: 2(N-1) steps a loop of N chunks (--channels, "
      "--chunk, --protocol)",
-     fs_generate_allreduce_nccl_ring, NCCL | FS_GEN_REDUCE_TIME, ALLREDUCE, TWO | GPU},
+     fs_generate_allreduce_nccl_ring, NCCL | FS_GEN_SLICES | FS_GEN_FIFO | FS_GEN_REDUCE_TIME,
+     ALLREDUCE, TWO | GPU},
     {"allreduce-nccl-tree",
      "NCCL tree allreduce: double binary tree across nodes, chain within a node, reduce up then "
      "broadcast down per chunk",
-     fs_generate_allreduce_nccl_tree, NCCL | FS_GEN_PLATFORM | FS_GEN_REDUCE_TIME, ALLREDUCE,
-     TWO | GPU},
+     fs_generate_allreduce_nccl_tree, NCCL | FS_GEN_FIFO | FS_GEN_PLATFORM | FS_GEN_REDUCE_TIME,
+     ALLREDUCE, TWO | GPU},
     /* NCCL's NVLS (nccl_nvls.c): the node's NVSwitch is rank N, it reduces and multicasts */
     {"allreduce-nccl-nvls",
      "NCCL NVLS allreduce in one node: the NVSwitch (an extra rank N) reduces each loop's N "
@@ -168,16 +170,18 @@ static const fs_generator generators[] = {
      fs_generate_allgather_neighbor, 0, ALLGATHER, TWO},
     /* NCCL 2.30.7 (nccl_ring.c, nccl_tree.c): per --channels channel and --chunk chunk */
     {"allgather-nccl-ring", "NCCL ring allgather per channel and chunk: N-1 steps a piece",
-     fs_generate_allgather_nccl_ring, NCCL, ALLGATHER, TWO | GPU},
+     fs_generate_allgather_nccl_ring, NCCL | FS_GEN_SLICES | FS_GEN_FIFO, ALLGATHER, TWO | GPU},
     /* NCCL's PAT (nccl_pat.c): Simple only, binomial trees of all ranks aggregated */
     {"allgather-nccl-pat", "NCCL PAT allgather per channel and chunk: aggregated binomial trees",
-     fs_generate_allgather_nccl_pat, NCCL, ALLGATHER, TWO | GPU},
+     fs_generate_allgather_nccl_pat, NCCL | FS_GEN_PLATFORM, ALLGATHER, TWO | GPU},
     {"reduce-scatter-nccl-ring",
      "NCCL ring reduce-scatter per channel and chunk: N-1 steps a piece, a reduce after each recv",
-     fs_generate_reduce_scatter_nccl_ring, NCCL | FS_GEN_REDUCE_TIME, REDUCE_SCATTER, TWO | GPU},
+     fs_generate_reduce_scatter_nccl_ring, NCCL | FS_GEN_SLICES | FS_GEN_FIFO | FS_GEN_REDUCE_TIME,
+     REDUCE_SCATTER, TWO | GPU},
     {"reduce-scatter-nccl-pat",
      "NCCL PAT reduce-scatter per channel and chunk: aggregated binomial trees, a reduce a recv",
-     fs_generate_reduce_scatter_nccl_pat, NCCL | FS_GEN_REDUCE_TIME, REDUCE_SCATTER, TWO | GPU},
+     fs_generate_reduce_scatter_nccl_pat, NCCL | FS_GEN_PLATFORM | FS_GEN_REDUCE_TIME,
+     REDUCE_SCATTER, TWO | GPU},
     {"alltoall-pairwise", "two-sided pairwise alltoall: N-1 sendrecv steps of S bytes (shift)",
      fs_generate_alltoall_pairwise, 0, ALLTOALL, TWO},
     {"alltoall-linear", "two-sided linear alltoall: every rank posts N-1 receives and N-1 sends",

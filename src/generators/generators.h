@@ -19,7 +19,9 @@
 #include "generators/data_flow.h"
 #include "platform/platform.h"
 
-#define FS_NCCL_MAX_CHANNELS 64 /* NCCL's MAXCHANNELS: the limit of --channels */
+#define FS_NCCL_MAX_CHANNELS 64     /* NCCL's MAXCHANNELS: the limit of --channels */
+#define FS_NCCL_FIFO_UNLIMITED (-1) /* --fifo 0: a sender never waits for a free slot */
+#define FS_NCCL_MAX_FIFO 64         /* the limit of --fifo */
 
 typedef struct fs_generator_options {
   int32_t ranks;       /* --ranks */
@@ -46,6 +48,10 @@ typedef struct fs_generator_options {
   int32_t channels; /* --channels: NCCL channels, each one CPU of every rank; 0 = 1 */
   int64_t chunk;    /* --chunk: bytes per step; 0 = NCCL's for the protocol and collective */
   int protocol;     /* --protocol: an fs_protocol; FS_PROTOCOL_NONE = Simple */
+  int32_t slices;   /* --slices: slices of a Ring/Simple allreduce/allgather/reduce-scatter
+                       chunk (1, 2 or 4); 0 = NCCL's 2 */
+  int32_t fifo;     /* --fifo: FIFO slots of a connection, 1 to 64; 0 = NCCL's 8,
+                       FS_NCCL_FIFO_UNLIMITED (--fifo 0) = no credits */
   /* The machine of the NCCL selectors (nccl_selection.h) */
   int nccl_gpu;     /* --gpu: 1 + platform/nccl_tuning.h's fs_nccl_gpu; 0 = Hopper */
   int nccl_nvls;    /* --nvls: FS_NCCL_SWITCH_*; 0 = NCCL's default (on from Hopper) */
@@ -71,6 +77,8 @@ enum {
   FS_GEN_CHUNK = 1 << 9,         /* NCCL's: --chunk */
   FS_GEN_PROTOCOL = 1 << 10,     /* NCCL's: --protocol */
   FS_GEN_NCCL_MACHINE = 1 << 11, /* the NCCL selectors' --gpu, --nvls, --collnet */
+  FS_GEN_SLICES = 1 << 12,       /* NCCL's rings: --slices */
+  FS_GEN_FIFO = 1 << 13,         /* NCCL's rings and tree: --fifo */
 };
 #define FS_GEN_NCCL (FS_GEN_CHANNELS | FS_GEN_CHUNK | FS_GEN_PROTOCOL)
 

@@ -262,6 +262,8 @@ static int make_ops(exporter *x) {
     if (p->flags[t] & FS_HAS_ANY)
       return refuse(x, t, "it waits for any %d of its dependencies", p->need[t]);
     if (kind == FS_START && p->value[t] == 0) continue; /* a start of no skew: nothing */
+    if ((kind == FS_SEND || kind == FS_RECV) && action == FS_FLOW_NONE && p->value[t] == 0)
+      continue; /* a signal of no data (NCCL's FIFO credits): MSCCL's FIFOs have their own */
     if (kind == FS_COMPUTE) {
       if (action != FS_FLOW_COMBINE)
         return refuse(x, t,

@@ -9,9 +9,43 @@ int fs_nccl_check(const char *name, const fs_generator_options *o, fs_error *err
   if (o->chunk < 0)
     return fs_error_set(err, "%s: --chunk must be at least 1 byte, not %lld", name,
                         (long long)o->chunk);
+  if (o->fifo != FS_NCCL_FIFO_UNLIMITED && (o->fifo < 0 || o->fifo > FS_NCCL_MAX_FIFO))
+    return fs_error_set(err, "%s: --fifo must be from 0 (unlimited) to %d slots, not %d", name,
+                        FS_NCCL_MAX_FIFO, o->fifo);
   if (o->protocol < FS_PROTOCOL_NONE || o->protocol >= FS_PROTOCOLS)
     return fs_error_set(err, "%s: --protocol must be LL, LL128 or Simple", name);
   return 0;
+}
+
+int fs_nccl_check_slices(const char *name, const fs_generator_options *o, int32_t steps,
+                         fs_error *err) {
+  if (o->slices && (o->slices < 1 || steps % o->slices))
+    return fs_error_set(err,
+                        "%s: --slices %d: a chunk here has %d FIFO slot%s; expected a divisor of "
+                        "it (NCCL slices only Simple ring allreduce, allgather and reduce-scatter)",
+                        name, o->slices, steps, steps == 1 ? "" : "s");
+  return 0;
+}
+
+int32_t fs_nccl_slices(const fs_generator_options *o, int ring_simple_steps) {
+  if (o->slices) return o->slices;
+  return ring_simple_steps && fs_nccl_protocol(o) == FS_PROTOCOL_SIMPLE ? 2 : 1;
+}
+
+int64_t fs_nccl_slice_bytes(int64_t bytes, int64_t chunk, int32_t slices, int32_t j) {
+  int64_t size = ((bytes - 1) / (16 * (int64_t)slices) + 1) * 16, least = chunk / slices / 32;
+  if (bytes <= 0) size = 0;
+  if (size < least) size = least;
+  if (size <= 0) return j == 0 ? bytes : 0;
+  if (j > (bytes - 1) / size) return 0; /* j * size >= bytes, without overflow */
+  int64_t left = bytes - j * size;
+  return left < size ? left : size;
+}
+
+int32_t fs_nccl_window(const fs_generator_options *o, int32_t slice_steps) {
+  if (o->fifo == FS_NCCL_FIFO_UNLIMITED) return 0;
+  int32_t slots = o->fifo ? o->fifo : FS_NCCL_STEPS, window = slots / slice_steps;
+  return window < 1 ? 1 : window;
 }
 
 int32_t fs_nccl_channels(const fs_generator_options *o) { return o->channels ? o->channels : 1; }
@@ -112,6 +146,23 @@ void fs_nccl_depend(fs_nccl_builder *b, int32_t task, int32_t on) {
   if (b->p && !b->failed) b->failed |= fs_program_depend(b->p, task, on, FS_AFTER_END) != 0;
 }
 
+int32_t fs_nccl_credit(fs_nccl_builder *b, int32_t receiver, int32_t sender, int32_t channel,
+                       int32_t after, int32_t also, int32_t last[2]) {
+  if (b->p && !b->credit_label) b->credit_label = 1 + fs_nccl_label(b, "credit", -1);
+  int32_t label = b->credit_label - 1;
+  int32_t send = fs_nccl_task(b, FS_SEND, receiver, sender, channel, 0, FS_FLOW_NONE, 0, label);
+  fs_nccl_depend(b, send, after);
+  fs_nccl_depend(b, send, also);
+  fs_nccl_depend(b, send, last[0]);
+  int32_t recv = fs_nccl_task(b, FS_RECV, sender, receiver, channel, 0, FS_FLOW_NONE, 0, label);
+  fs_nccl_depend(b, recv, last[1]);
+  last[0] = send, last[1] = recv;
+  if (b->p && !b->failed)
+    b->failed |= fs_task_set_tag(b->p, send, FS_NCCL_CREDIT_TAG + channel) ||
+                 fs_task_set_tag(b->p, recv, FS_NCCL_CREDIT_TAG + channel);
+  return recv;
+}
+
 int32_t fs_nccl_label(fs_nccl_builder *b, const char *prefix, int32_t number) {
   if (!b->p) return 0;
   char text[48];
@@ -127,7 +178,7 @@ fs_program *fs_nccl_generate(const char *name, const fs_generator_options *o, in
                              int (*begin_flow)(const fs_generator_options *o, void *state),
                              void *state, fs_error *err) {
   if (estimate > FS_MAX_TASKS) return fs_gen_begin(name, o->ranks, estimate, 0, err);
-  fs_nccl_builder b = {NULL, o, 0, 0, fs_nccl_protocol(o), 0};
+  fs_nccl_builder b = {NULL, o, 0, 0, fs_nccl_protocol(o), 0, 0};
   build(&b, state); /* counting */
   if (b.failed) {
     fs_error_set(err, "%s: out of memory counting the tasks of %d ranks", name, o->ranks);

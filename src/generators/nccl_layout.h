@@ -28,9 +28,44 @@
 /* --channels, --chunk and --protocol within their limits; 0 or -1 with err. */
 int fs_nccl_check(const char *name, const fs_generator_options *o, fs_error *err);
 
+/* --slices within its limits for a generator whose chunk has `steps` FIFO
+ * slots (4 for Simple ring allreduce, allgather, reduce-scatter): 1, 2 or
+ * 4 dividing them; 0 or -1 with err. */
+int fs_nccl_check_slices(const char *name, const fs_generator_options *o, int32_t steps,
+                         fs_error *err);
+
 /* The channels (--channels, default 1) and the protocol (default Simple). */
 int32_t fs_nccl_channels(const fs_generator_options *o);
 int fs_nccl_protocol(const fs_generator_options *o);
+
+/* NCCL_STEPS: the slots of a connection's FIFO. */
+#define FS_NCCL_STEPS 8
+
+/* The slices of a chunk: --slices, else NCCL's (chunkSteps/sliceSteps):
+ * 2 for Simple ring allreduce, allgather and reduce-scatter
+ * (`ring_simple_steps`), 1 for everything else. */
+int32_t fs_nccl_slices(const fs_generator_options *o, int ring_simple_steps);
+
+/* The bytes of slice j (0..slices-1) of a chunk of `bytes` when a full
+ * chunk is `chunk` bytes, by NCCL's rule (prims_simple.h, 1-byte
+ * elements): a slice is max(16 ceil(bytes / (16 slices)), chunk / slices /
+ * 32) bytes, the last ones shorter or empty (an empty slice still takes its
+ * FIFO step). */
+int64_t fs_nccl_slice_bytes(int64_t bytes, int64_t chunk, int32_t slices, int32_t j);
+
+/* FIFO credits. A sender may be at most --fifo slots (NCCL_STEPS = 8)
+ * ahead of its receiver, which returns a slot once it has consumed it by
+ * writing its head counter into the sender's memory: here a message of 0
+ * bytes from receiver to sender on the channel's CPU, with tag
+ * FS_NCCL_CREDIT_TAG + channel (apart from the data, which a 2-rank ring
+ * also sends that way), carrying no data. The send of slice n + window
+ * waits for the credit of slice n. */
+#define FS_NCCL_CREDIT_TAG FS_NCCL_MAX_CHANNELS
+
+/* The slices a sender may run ahead when a slice takes `slice_steps`
+ * slots: --fifo (default 8) / slice_steps, at least 1; 0 with --fifo 0
+ * (unlimited: no credits). */
+int32_t fs_nccl_window(const fs_generator_options *o, int32_t slice_steps);
 
 /* --chunk, or NCCL's default for the protocol; `ring_simple_steps` for the
  * collectives whose Simple chunk is 4 slots (ring allreduce, allgather,
@@ -64,6 +99,7 @@ typedef struct fs_nccl_builder {
   int64_t tasks, dependencies;
   int protocol;
   int failed;
+  int32_t credit_label; /* 1 + the label of credits, 0 before the first */
 } fs_nccl_builder;
 
 /* A send or recv of `bytes` to/from peer, or a reduce of `bytes` (a
@@ -93,6 +129,14 @@ fs_program *fs_nccl_generate(const char *name, const fs_generator_options *o, in
                              void (*build)(fs_nccl_builder *b, void *state),
                              int (*begin_flow)(const fs_generator_options *o, void *state),
                              void *state, fs_error *err);
+
+/* The credit of a slot: a send of 0 bytes from `receiver` to `sender` on
+ * `channel` after `after` and `also` (-1: none), and its recv at the
+ * sender; the connection's credits in order: the send after last[0] (the
+ * connection's previous credit send), the recv after last[1] (its recv),
+ * both updated; the recv's id. */
+int32_t fs_nccl_credit(fs_nccl_builder *b, int32_t receiver, int32_t sender, int32_t channel,
+                       int32_t after, int32_t also, int32_t last[2]);
 
 /* a * b and a + b saturated at INT64_MAX (task estimates). */
 int64_t fs_nccl_mul(int64_t a, int64_t b);

@@ -47,6 +47,7 @@
 #include <stdlib.h>
 
 #include "generators/nccl_layout.h"
+#include "generators/smp_support.h"
 
 /* NCCL's PAT chunk before shrinking: one Simple FIFO slot. */
 #define PAT_CHUNK (512 * 1024)
@@ -261,6 +262,25 @@ static int begin_flow(const fs_generator_options *o, void *state) {
   return 0;
 }
 
+/* NCCL enables PAT only with one GPU a node (nNodes == nRanks): a
+ * platform that puts two ranks on a node is refused; 0 or -1 with err. */
+static int one_gpu_a_node(const char *name, const fs_generator_options *o, fs_error *err) {
+  if (!o->platform || o->ranks < 2) return 0;
+  fs_smp_nodes nodes;
+  if (fs_smp_nodes_init(&nodes, name, o, err)) return -1;
+  int32_t crowded = -1;
+  for (int32_t k = 0; k < nodes.count && crowded < 0; k++)
+    if (fs_smp_node_size(&nodes, k) > 1) crowded = k;
+  int32_t size = crowded < 0 ? 1 : fs_smp_node_size(&nodes, crowded);
+  int32_t first = crowded < 0 ? 0 : fs_smp_node_members(&nodes, crowded)[0];
+  fs_smp_nodes_free(&nodes);
+  if (crowded < 0) return 0;
+  return fs_error_set(err,
+                      "%s: the platform puts %d ranks on the node of rank %d; NCCL runs PAT only "
+                      "with one GPU a node (use the ring, or one core a node)",
+                      name, size, first);
+}
+
 static fs_program *generate(const char *name, fs_collective collective,
                             const fs_generator_options *o, fs_error *err) {
   if (fs_gen_check_common(name, o, err) || fs_nccl_check(name, o, err)) return NULL;
@@ -272,7 +292,9 @@ static fs_program *generate(const char *name, fs_collective collective,
   if (collective == FS_COLLECTIVE_ALLGATHER &&
       fs_gen_refuse_reduce_time(name, o, "it has no reduction", err))
     return NULL;
-  if (fs_gen_refuse_root(name, o, err) || fs_gen_check_blocks(name, o, err)) return NULL;
+  if (fs_gen_refuse_root(name, o, err) || fs_gen_check_blocks(name, o, err) ||
+      one_gpu_a_node(name, o, err))
+    return NULL;
   pat g = {collective, o->ranks, fs_nccl_channels(o), o->size, {0}, {0}, NULL, NULL, NULL,
            NULL,       NULL};
   for (int32_t c = 0; c < g.channels; c++) {

@@ -46,6 +46,10 @@ typedef struct tree {
   int64_t first[FS_NCCL_MAX_CHANNELS + 1]; /* pieces before each channel */
   links *links;                            /* [tree * k + rank] */
   int32_t *up_last, *down_last;            /* per rank, on the current channel */
+  int32_t window;                          /* pieces a sender may run ahead, 0: no limit */
+  int32_t *credit;      /* [(2 rank + down) window + n % window]: the credit recv of piece n
+                          of the connection up from rank, or down to it */
+  int32_t *credit_last; /* [2 (2 rank + down)], +1: its last credit send and recv */
 } tree;
 
 /* The rank of node u a child node of type `type` sends up to: g1 for
@@ -68,7 +72,14 @@ static void rank_links(const fs_smp_nodes *n, int which, int32_t rank, links *l)
   if (j == 0 && t.down[1] >= 0) l->down[l->count++] = fs_smp_node_members(n, t.down[1])[0];
 }
 
-static void up_pass(fs_nccl_builder *b, tree *g, const links *l, int32_t r, int32_t c,
+/* The credit recv piece n's send on the connection up from `rank` (down:
+ * down to it) waits for; -1 for none. */
+static int32_t credit_of(const tree *g, int32_t rank, int down, int64_t n) {
+  if (!g->window || n < g->window) return -1;
+  return g->credit[(2 * (int64_t)rank + down) * g->window + n % g->window];
+}
+
+static void up_pass(fs_nccl_builder *b, tree *g, const links *l, int32_t r, int32_t c, int64_t n,
                     int64_t bytes, int32_t block, int32_t label) {
   int32_t recv[3];
   for (int d = 0; d < l->count; d++) {
@@ -83,11 +94,12 @@ static void up_pass(fs_nccl_builder *b, tree *g, const links *l, int32_t r, int3
   if (l->up >= 0) {
     int32_t send = fs_nccl_task(b, FS_SEND, r, l->up, c, bytes, FS_FLOW_READ, block, label);
     fs_nccl_depend(b, send, g->up_last[r]);
+    fs_nccl_depend(b, send, credit_of(g, r, 0, n));
     g->up_last[r] = send;
   }
 }
 
-static void down_pass(fs_nccl_builder *b, tree *g, const links *l, int32_t r, int32_t c,
+static void down_pass(fs_nccl_builder *b, tree *g, const links *l, int32_t r, int32_t c, int64_t n,
                       int64_t bytes, int32_t block, int32_t label) {
   int32_t previous = g->down_last[r];
   if (l->up >= 0) {
@@ -100,8 +112,30 @@ static void down_pass(fs_nccl_builder *b, tree *g, const links *l, int32_t r, in
     int32_t send = fs_nccl_task(b, FS_SEND, r, l->down[d], c, bytes, FS_FLOW_READ, block, label);
     if (l->up < 0 && d == 0) fs_nccl_depend(b, send, g->up_last[r]); /* the root's reduce */
     fs_nccl_depend(b, send, previous);
+    fs_nccl_depend(b, send, credit_of(g, l->down[d], 1, n));
     previous = g->down_last[r] = send;
   }
+}
+
+/* The credits of piece n once consumed, when a send of piece n + window
+ * waits for them: up, from a parent to each child after the parent's up
+ * pass of the piece (its send up, or the root's reduce); down, from a child
+ * to its parent after the child's down pass (its last send down, or its
+ * recv). */
+static void credits(fs_nccl_builder *b, tree *g, const links *l, int32_t c, int64_t n,
+                    int64_t pieces) {
+  if (!g->window || n + g->window >= pieces) return;
+  for (int32_t r = 0; r < g->k; r++)
+    for (int d = 0; d < l[r].count; d++) {
+      int32_t child = l[r].down[d];
+      for (int down = 0; down < 2; down++) {
+        int64_t at = 2 * (int64_t)child + down;
+        int32_t receiver = down ? child : r, sender = down ? r : child;
+        int32_t after = down ? g->down_last[child] : g->up_last[r];
+        g->credit[at * g->window + n % g->window] =
+            fs_nccl_credit(b, receiver, sender, c, after, -1, g->credit_last + 2 * at);
+      }
+    }
 }
 
 static void build(fs_nccl_builder *b, void *state) {
@@ -112,11 +146,13 @@ static void build(fs_nccl_builder *b, void *state) {
     const links *l = g->links + (int64_t)fs_nccl_tree_of_channel(c, g->channels) * g->k;
     int64_t bytes_c = fs_nccl_channel_bytes(g->total, g->channels, c);
     for (int32_t r = 0; r < g->k; r++) g->up_last[r] = g->down_last[r] = -1;
+    for (int32_t r = 0; r < 4 * g->k; r++) g->credit_last[r] = -1;
     for (int64_t loop = 0; loop < g->first[c + 1] - g->first[c] && !b->failed; loop++) {
       int64_t bytes = fs_nccl_piece_bytes(bytes_c, g->chunk, loop);
       int32_t block = (int32_t)(g->first[c] + loop);
-      for (int32_t r = 0; r < g->k; r++) up_pass(b, g, &l[r], r, c, bytes, block, up);
-      for (int32_t r = 0; r < g->k; r++) down_pass(b, g, &l[r], r, c, bytes, block, down);
+      for (int32_t r = 0; r < g->k; r++) up_pass(b, g, &l[r], r, c, loop, bytes, block, up);
+      for (int32_t r = 0; r < g->k; r++) down_pass(b, g, &l[r], r, c, loop, bytes, block, down);
+      credits(b, g, l, c, loop, g->first[c + 1] - g->first[c]);
     }
   }
 }
@@ -137,6 +173,7 @@ static int begin_flow(const fs_generator_options *o, void *state) {
 static void release(tree *g) {
   fs_smp_nodes_free(&g->nodes);
   free(g->links), free(g->up_last), free(g->down_last);
+  free(g->credit), free(g->credit_last);
 }
 
 /* The pieces of every channel at g->chunk, into g->first. */
@@ -170,8 +207,9 @@ fs_program *fs_generate_allreduce_nccl_tree(const fs_generator_options *o, fs_er
   int shrinks = !o->chunk && fs_nccl_protocol(o) == FS_PROTOCOL_LL128;
   g.chunk = shrinks ? FS_NCCL_LL128_CHUNK / 32 : fs_nccl_chunk(o, 0); /* the least it shrinks to */
   lay_out(&g);
-  /* a rank's tasks a piece: at most 3 recvs, a reduce and a send up, a recv and 3 sends down */
-  int64_t estimate = g.k < 2 ? 0 : fs_nccl_mul(fs_nccl_mul(g.first[g.channels], g.k), 9);
+  /* a rank's tasks a piece: at most 3 recvs, a reduce and a send up, a recv and 3 sends down,
+   * and 8 of credits (up and down, a send and a recv, with its parent and up to 3 children) */
+  int64_t estimate = g.k < 2 ? 0 : fs_nccl_mul(fs_nccl_mul(g.first[g.channels], g.k), 17);
   if (estimate > FS_MAX_TASKS) return fs_gen_begin(NAME, g.k, estimate, 0, err);
   if (fs_smp_nodes_init(&g.nodes, NAME, o, err)) return NULL;
   if (shrinks) {
@@ -181,7 +219,10 @@ fs_program *fs_generate_allreduce_nccl_tree(const fs_generator_options *o, fs_er
   size_t k = (size_t)g.k;
   g.links = malloc(2 * k * sizeof *g.links);
   g.up_last = malloc(k * sizeof *g.up_last), g.down_last = malloc(k * sizeof *g.down_last);
-  if (!g.links || !g.up_last || !g.down_last) {
+  g.window = fs_nccl_window(o, 1);
+  g.credit = malloc(2 * k * ((size_t)g.window + 1) * sizeof *g.credit);
+  g.credit_last = malloc(4 * k * sizeof *g.credit_last);
+  if (!g.links || !g.up_last || !g.down_last || !g.credit || !g.credit_last) {
     release(&g);
     fs_error_set(err, "%s: out of memory for the trees of %d ranks", NAME, g.k);
     return NULL;
