@@ -222,6 +222,7 @@ fs_time fs_engine_finish(const fs_engine *e, int32_t rank) {
   return slot >= 0 ? e->finish[slot] : 0;
 }
 int64_t fs_engine_events(const fs_engine *e) { return e->events; }
+int32_t fs_engine_window_buffers(const fs_engine *e) { return e->window.buffers; }
 int64_t fs_engine_stuck_tasks(const fs_engine *e) { return e->stuck; }
 int64_t fs_engine_unmatched(const fs_engine *e) { return e->unmatched; }
 int32_t fs_engine_remaining(const fs_engine *e, int32_t task) {
