@@ -91,6 +91,7 @@ typedef struct task_window {
   task_state **spare;
   int32_t blocks, spare_count, buffers, live, live_peak;
   uint32_t block_tasks; /* P x width */
+  fs_divider per_block; /* the program's (symmetric.h), here: one load less per access */
   uint8_t two_sided;    /* the program has sends or recvs: flags after each buffer's states */
   int64_t buffer_bytes; /* one buffer's */
   task_state dead;      /* what a dead block's task reads as (an any=K task released late) */
@@ -175,7 +176,7 @@ static inline int holds_core(const fs_program *p, int32_t t) {
 
 /* Block of task t, and its index in the block. */
 static inline window_block *window_block_of(const fs_engine *e, int32_t t, uint32_t *index) {
-  uint32_t b = fs_divide(&e->program->symmetric->per_block, (uint32_t)t);
+  uint32_t b = fs_divide(&e->window.per_block, (uint32_t)t);
   *index = (uint32_t)t - b * e->window.block_tasks;
   return &e->window.block[b];
 }

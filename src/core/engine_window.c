@@ -68,6 +68,7 @@ int fs_window_reset(fs_engine *e) {
   if (!w->block) {
     w->blocks = s->blocks;
     w->block_tasks = (uint32_t)s->ranks * (uint32_t)s->width;
+    w->per_block = s->per_block;
     w->buffer_bytes = (int64_t)w->block_tasks * ((int64_t)sizeof(task_state) + w->two_sided);
     w->block = calloc((size_t)w->blocks, sizeof *w->block);
     w->spare = malloc((size_t)w->blocks * sizeof *w->spare);
