@@ -493,11 +493,12 @@ END_TEST
 
 /* A deadlock: every recv waits for tag 2, every send carries tag 1.
  * Block 0: send to r + 1, recv from r + 3; block 1: a proxy after the
- * send, one after the recv. The stuck tasks (the recvs' proxies, 4), the
- * unmatched (4 recvs, 4 messages) and every task's remaining count are
- * the explicit copy's. */
+ * send, one after the recv; block 2: two proxies after the latter (a
+ * block no completion ever touches). The stuck tasks (the recvs' proxies,
+ * 4, and block 2, 8), the unmatched (4 recvs, 4 messages) and every
+ * task's remaining count are the explicit copy's. */
 START_TEST(window_deadlock) {
-  fs_program *s = fs_program_new_symmetric(4, 2, 2);
+  fs_program *s = fs_program_new_symmetric(4, 2, 3);
   *fs_template_at(s, 0) = (fs_template_task){.kind = FS_SEND,
                                              .peer_rule = FS_RULE_ADD,
                                              .peer = 1,
@@ -510,9 +511,11 @@ START_TEST(window_deadlock) {
                                              .flags = FS_HAS_SIZE,
                                              .value = 8,
                                              .tag = 2};
-  fs_template_at(s, 2)->kind = FS_PROXY, fs_template_at(s, 3)->kind = FS_PROXY;
+  for (int32_t k = 2; k < 6; k++) fs_template_at(s, k)->kind = FS_PROXY;
   ck_assert_int_eq(fs_template_depend(s, 2, 0, FS_RULE_NONE, 0, FS_AFTER_END), 0);
   ck_assert_int_eq(fs_template_depend(s, 3, 1, FS_RULE_NONE, 0, FS_AFTER_END), 0);
+  ck_assert_int_eq(fs_template_depend(s, 4, 3, FS_RULE_NONE, 0, FS_AFTER_END), 0);
+  ck_assert_int_eq(fs_template_depend(s, 5, 3, FS_RULE_NONE, 0, FS_AFTER_END), 0);
   fs_test_finalize(s);
   fs_error err = {{0}};
   fs_program *x = fs_program_materialize(s, &err);
@@ -523,7 +526,8 @@ START_TEST(window_deadlock) {
   ck_assert_int_eq(a.status, FS_RUN_DEADLOCK);
   ck_assert_int_eq(b.status, FS_RUN_DEADLOCK);
   ck_assert_str_eq(a.err.message, b.err.message);
-  ck_assert_int_eq(fs_engine_stuck_tasks(a.engine), 4);
+  ck_assert_int_eq(fs_engine_stuck_tasks(a.engine), 12);
+  ck_assert_int_eq(fs_engine_stuck_tasks(b.engine), 12);
   ck_assert_int_eq(fs_engine_unmatched(a.engine), 8);
   ck_assert_int_eq(fs_engine_unmatched(b.engine), 8);
   for (int32_t t = 0; t < s->tasks; t++)

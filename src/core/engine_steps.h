@@ -845,10 +845,8 @@ static void ready_at_outset(fs_engine *e) {
     for (int32_t j = 0; j < s->width; j++) any |= k[j].need == 0;
     for (int32_t r = 0, t = k->first; any && r < s->ranks && !e->failed; r++)
       for (int32_t j = 0; j < s->width; j++, t++)
-        if (k[j].need == 0 && !e->failed) {
-          window_touch(e, t);
+        if (k[j].need == 0 && !e->failed && window_touch(e, t) != &e->window.dead)
           make_ready(e, t, (uint32_t)r);
-        }
   }
 #else
   for (int32_t t = 0; t < p->tasks && !e->failed; t++)
