@@ -6,7 +6,9 @@
  * of each instant gives every idle CPU its next one, CPUs in that order.
  * Two-sided messages are matched in per-rank FIFO queues linked through
  * the task arrays. No allocation once a run has begun, except the event
- * queue's buckets growing to their high-water mark. A perturbation of the
+ * queue's buckets growing to their high-water mark and, for a
+ * rank-symmetric program, the window's block buffers (engine_window.c:
+ * the task state of its live blocks only). A perturbation of the
  * models' intervals (the noise: core/perturbation.h) is called through a
  * table; the deadlock report is deadlock_report.c. */
 #include "core/engine.h"
