@@ -97,7 +97,7 @@ static void assert_generated_alike(const char *name, int32_t ranks, int64_t size
 
 /* Every task's four times of a run of p, from a timeline. */
 static fs_time *run_times(const fs_program *p, const char *network, const char *parameters,
-                          const char *noise, fs_time *makespan) {
+                          const char *noise, fs_time *makespan, int32_t *buffers) {
   fs_timeline *timeline = fs_timeline_new(p);
   ck_assert_ptr_nonnull(timeline);
   fs_observer observer = fs_timeline_observer(timeline);
@@ -116,6 +116,7 @@ static fs_time *run_times(const fs_program *p, const char *network, const char *
   }
   ck_assert_msg(run.status == FS_RUN_OK, "%s", run.err.message);
   *makespan = fs_engine_makespan(run.engine);
+  if (buffers) *buffers = fs_engine_window_buffers(run.engine);
   fs_time *times = malloc((size_t)p->tasks * 4 * sizeof *times);
   ck_assert_ptr_nonnull(times);
   for (int32_t t = 0; t < p->tasks; t++) fs_timeline_task(timeline, t, times + 4 * t);
@@ -129,8 +130,8 @@ static fs_time assert_same_run(const char *name, int32_t ranks, int64_t size, co
                                const char *parameters, const char *noise) {
   fs_program *s = generate(name, ranks, size, 1), *x = generate(name, ranks, size, 0);
   fs_time a, b;
-  fs_time *ts = run_times(s, network, parameters, noise, &a);
-  fs_time *tx = run_times(x, network, parameters, noise, &b);
+  fs_time *ts = run_times(s, network, parameters, noise, &a, NULL);
+  fs_time *tx = run_times(x, network, parameters, noise, &b, NULL);
   ck_assert_int_eq(a, b);
   ck_assert_int_eq(memcmp(ts, tx, (size_t)x->tasks * 4 * sizeof *ts), 0);
   free(ts), free(tx);
@@ -404,6 +405,138 @@ START_TEST(dissemination_runs_alike) {
 }
 END_TEST
 
+/* ---- the window: a block's state only while it is live ---- */
+
+/* A run of rank-symmetric s and of its explicit copy: the same times for
+ * every task; the block buffers the symmetric run held (the explicit one
+ * holds none). */
+static int32_t assert_window_alike(const fs_program *s, const char *network, const char *parameters,
+                                   const char *noise) {
+  fs_error err = {{0}};
+  fs_program *x = fs_program_materialize(s, &err);
+  ck_assert_msg(x != NULL, "%s", err.message);
+  fs_time a, b;
+  int32_t buffers, none;
+  fs_time *ts = run_times(s, network, parameters, noise, &a, &buffers);
+  fs_time *tx = run_times(x, network, parameters, noise, &b, &none);
+  ck_assert_int_eq(a, b);
+  ck_assert_int_eq(memcmp(ts, tx, (size_t)x->tasks * 4 * sizeof *ts), 0);
+  ck_assert_int_eq(none, 0);
+  ck_assert_int_ge(buffers, 1);
+  ck_assert_int_le(buffers, s->symmetric->blocks);
+  free(ts), free(tx);
+  fs_program_free(x);
+  return buffers;
+}
+
+/* In lock step two blocks are live at once. The barrier's block k is
+ * round k (recv, send of every rank): round k + 1 goes live when a task
+ * of round k first completes, and round k dies when its last
+ * message settles, at the end of round k, before any task of round k + 2
+ * is released (it needs a round k + 1 completion). allreduce-rd's blocks
+ * are the start, then each round's put and its reduce: the reduce goes
+ * live at its put's first local end, the next put at the reduce's first
+ * completion, each block dying when its last task completes, before its
+ * successor's successor can be released. Under noise the ranks drift
+ * apart (a rank runs round k + 2 while a far one still waits in round k):
+ * more blocks live at once, the same times as the explicit copy. */
+START_TEST(window_lock_step_and_noise) {
+  const char *noise = "net=lognormal:sigma=1";
+  fs_program *barrier = generate("barrier-dissemination", 64, 8, 1);
+  fs_program *rd = generate("allreduce-rd", 64, 8, 1);
+  ck_assert_int_eq(assert_window_alike(barrier, "loggops", "", NULL), 2);
+  ck_assert_int_eq(assert_window_alike(barrier, "loggops", "S=4", NULL), 2); /* rendezvous */
+  ck_assert_int_eq(assert_window_alike(rd, "pipelined", "", NULL), 2);
+  ck_assert_int_eq(assert_window_alike(rd, "loggops", "", NULL), 2);
+  ck_assert_int_gt(assert_window_alike(barrier, "loggops", "", noise), 2);
+  ck_assert_int_gt(assert_window_alike(barrier, "loggops", "S=4", noise), 2);
+  ck_assert_int_gt(assert_window_alike(rd, "pipelined", "", noise), 2);
+  fs_program_free(barrier), fs_program_free(rd);
+  fs_program *odd = generate("barrier-dissemination", 13, 8, 1); /* 4 rounds, P not 2^k */
+  assert_window_alike(odd, "loggops", "", NULL);
+  assert_window_alike(odd, "hockney", "", noise);
+  fs_program_free(odd);
+}
+END_TEST
+
+/* An any=1 join released by its two dependencies, the second of them after
+ * the join's block died (its release reads a dead task: no effect, as an
+ * explicit run's count going below 0 has none). Block 0: a send to r + 1
+ * (8 B, eager) and a recv from r + 3; block 1: the join (any=1 of both)
+ * and a proxy after the join. Under loggops the send completes at o, the
+ * recv at o + L + o: block 1 runs and dies in between. */
+START_TEST(window_late_release) {
+  fs_program *s = fs_program_new_symmetric(4, 2, 2);
+  *fs_template_at(s, 0) = (fs_template_task){.kind = FS_SEND,
+                                             .peer_rule = FS_RULE_ADD,
+                                             .peer = 1,
+                                             .flags = FS_HAS_SIZE,
+                                             .value = 8};
+  *fs_template_at(s, 1) = (fs_template_task){.kind = FS_RECV,
+                                             .peer_rule = FS_RULE_ADD,
+                                             .peer = 3,
+                                             .flags = FS_HAS_SIZE,
+                                             .value = 8};
+  fs_template_task *join = fs_template_at(s, 2);
+  join->kind = FS_PROXY, join->flags = FS_HAS_ANY, join->need = 1;
+  fs_template_at(s, 3)->kind = FS_PROXY;
+  for (int32_t on = 0; on < 2; on++)
+    ck_assert_int_eq(fs_template_depend(s, 2, on, FS_RULE_NONE, 0, FS_AFTER_END), 0);
+  ck_assert_int_eq(fs_template_depend(s, 3, 2, FS_RULE_NONE, 0, FS_AFTER_END), 0);
+  fs_test_finalize(s);
+  assert_window_alike(s, "loggops", "", NULL);
+  assert_window_alike(s, "loggops", "o=0 L=0 g=0", NULL);
+  assert_window_alike(s, "hockney", "", "net=lognormal:sigma=1");
+  fs_program_free(s);
+}
+END_TEST
+
+/* A deadlock: every recv waits for tag 2, every send carries tag 1.
+ * Block 0: send to r + 1, recv from r + 3; block 1: a proxy after the
+ * send, one after the recv; block 2: two proxies after the latter (a
+ * block no completion ever touches). The stuck tasks (the recvs' proxies,
+ * 4, and block 2, 8), the unmatched (4 recvs, 4 messages) and every
+ * task's remaining count are the explicit copy's. */
+START_TEST(window_deadlock) {
+  fs_program *s = fs_program_new_symmetric(4, 2, 3);
+  *fs_template_at(s, 0) = (fs_template_task){.kind = FS_SEND,
+                                             .peer_rule = FS_RULE_ADD,
+                                             .peer = 1,
+                                             .flags = FS_HAS_SIZE,
+                                             .value = 8,
+                                             .tag = 1};
+  *fs_template_at(s, 1) = (fs_template_task){.kind = FS_RECV,
+                                             .peer_rule = FS_RULE_ADD,
+                                             .peer = 3,
+                                             .flags = FS_HAS_SIZE,
+                                             .value = 8,
+                                             .tag = 2};
+  for (int32_t k = 2; k < 6; k++) fs_template_at(s, k)->kind = FS_PROXY;
+  ck_assert_int_eq(fs_template_depend(s, 2, 0, FS_RULE_NONE, 0, FS_AFTER_END), 0);
+  ck_assert_int_eq(fs_template_depend(s, 3, 1, FS_RULE_NONE, 0, FS_AFTER_END), 0);
+  ck_assert_int_eq(fs_template_depend(s, 4, 3, FS_RULE_NONE, 0, FS_AFTER_END), 0);
+  ck_assert_int_eq(fs_template_depend(s, 5, 3, FS_RULE_NONE, 0, FS_AFTER_END), 0);
+  fs_test_finalize(s);
+  fs_error err = {{0}};
+  fs_program *x = fs_program_materialize(s, &err);
+  ck_assert_ptr_nonnull(x);
+  fs_simulation a, b;
+  fs_test_simulate(&a, s, "loggops", "fixed", "");
+  fs_test_simulate(&b, x, "loggops", "fixed", "");
+  ck_assert_int_eq(a.status, FS_RUN_DEADLOCK);
+  ck_assert_int_eq(b.status, FS_RUN_DEADLOCK);
+  ck_assert_str_eq(a.err.message, b.err.message);
+  ck_assert_int_eq(fs_engine_stuck_tasks(a.engine), 12);
+  ck_assert_int_eq(fs_engine_stuck_tasks(b.engine), 12);
+  ck_assert_int_eq(fs_engine_unmatched(a.engine), 8);
+  ck_assert_int_eq(fs_engine_unmatched(b.engine), 8);
+  for (int32_t t = 0; t < s->tasks; t++)
+    ck_assert_int_eq(fs_engine_remaining(a.engine, t), fs_engine_remaining(b.engine, t));
+  fs_test_run_free(&a), fs_test_run_free(&b);
+  fs_program_free(s), fs_program_free(x);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("symmetric");
   TCase *build = tcase_create("build");
@@ -418,6 +551,9 @@ static Suite *suite(void) {
   TCase *runs = tcase_create("runs");
   tcase_add_test(runs, rd_runs_alike);
   tcase_add_test(runs, dissemination_runs_alike);
+  tcase_add_test(runs, window_lock_step_and_noise);
+  tcase_add_test(runs, window_late_release);
+  tcase_add_test(runs, window_deadlock);
   suite_add_tcase(s, runs);
   return s;
 }

@@ -6,7 +6,9 @@
  * of each instant gives every idle CPU its next one, CPUs in that order.
  * Two-sided messages are matched in per-rank FIFO queues linked through
  * the task arrays. No allocation once a run has begun, except the event
- * queue's buckets growing to their high-water mark. A perturbation of the
+ * queue's buckets growing to their high-water mark and, for a
+ * rank-symmetric program, the window's block buffers (engine_window.c:
+ * the task state of its live blocks only). A perturbation of the
  * models' intervals (the noise: core/perturbation.h) is called through a
  * table; the deadlock report is deadlock_report.c. */
 #include "core/engine.h"
@@ -27,21 +29,28 @@ static int has_two_sided(const fs_program *p) {
 
 /* The bytes of the arrays fs_engine_new allocates for program: per task
  * (one more, unused: the arrays are never empty) its task_state and the
- * two-sided flags; per used rank (slot) its CPUs'
- * cpu_state and dispatch entries, finish, and the match queues. */
-static int64_t run_state_bytes(const fs_program *p, int two_sided) {
+ * two-sided flags, or, for a rank-symmetric program, `buffers` blocks' of
+ * them (engine_window.c) and the blocks' index; per used rank (slot) its
+ * CPUs' cpu_state and dispatch entries, finish, and the match queues. */
+static int64_t run_state_bytes(const fs_program *p, int two_sided, int64_t buffers) {
   int64_t tasks = (int64_t)p->tasks + 1, slots = p->slots, cpus = slots * p->cpus;
-  int64_t bytes = tasks * (int64_t)sizeof(task_state) +
-                  cpus * (int64_t)(sizeof(cpu_state) + sizeof(dispatch_entry)) +
+  int64_t per_task = (int64_t)sizeof(task_state) + (two_sided ? 1 : 0);
+  int64_t bytes = cpus * (int64_t)(sizeof(cpu_state) + sizeof(dispatch_entry)) +
                   slots * (int64_t)sizeof(fs_time);
-  if (two_sided) bytes += tasks * (int64_t)sizeof(uint8_t) + slots * (int64_t)sizeof(match_queues);
+  if (p->symmetric)
+    bytes += buffers * (int64_t)p->ranks * p->symmetric->width * per_task +
+             p->symmetric->blocks * (int64_t)(sizeof(window_block) + sizeof(task_state *));
+  else
+    bytes += tasks * per_task;
+  if (two_sided) bytes += slots * (int64_t)sizeof(match_queues);
   return bytes;
 }
 
 /* Those bytes, into *need before any is allocated; -1 with err set past
  * the memory limit. */
 static int run_state_too_large(const fs_program *program, int64_t *need, fs_error *err) {
-  *need = run_state_bytes(program, has_two_sided(program));
+  *need =
+      run_state_bytes(program, has_two_sided(program), 1); /* a window holds one block or more */
   if (*need <= fs_memory_limit()) return 0;
   char what[96];
   snprintf(what, sizeof what, "the run state of %d tasks on %d ranks", program->tasks,
@@ -65,18 +74,19 @@ fs_engine *fs_engine_new(const fs_program *program, fs_network_model *network,
   fs_event_queue_init(&e->queue);
   size_t tasks = (size_t)program->tasks + 1, ranks = (size_t)program->slots; /* used ranks */
   size_t cpus = ranks * (size_t)program->cpus;
-  e->task = malloc(tasks * sizeof *e->task);
+  int two_sided = has_two_sided(program), symmetric = program->symmetric != NULL;
+  if (!symmetric) e->task = malloc(tasks * sizeof *e->task);
+  e->window.two_sided = (uint8_t)(symmetric && two_sided);
   e->cpus = malloc(cpus * sizeof *e->cpus);
   e->finish = malloc(ranks * sizeof *e->finish);
   e->dispatch = malloc(cpus * sizeof *e->dispatch);
   e->dispatch_capacity = (int32_t)cpus;
-  int two_sided = has_two_sided(program);
   if (two_sided) {
-    e->two_sided = malloc(tasks);
+    if (!symmetric) e->two_sided = malloc(tasks);
     e->queues = malloc(ranks * sizeof *e->queues);
   }
-  if (!e->task || !e->cpus || !e->finish || !e->dispatch ||
-      (two_sided && (!e->two_sided || !e->queues))) {
+  if ((!symmetric && !e->task) || !e->cpus || !e->finish || !e->dispatch ||
+      (two_sided && ((!symmetric && !e->two_sided) || !e->queues))) {
     fs_engine_free(e);
     fs_error_out_of_memory(err, "the run state", need);
     return NULL;
@@ -97,6 +107,7 @@ void fs_engine_free(fs_engine *e) {
   fs_event_queue_free(&e->queue);
   free(e->task);
   free(e->two_sided);
+  fs_window_free(e);
   free(e->cpus);
   free(e->queues);
   free(e->finish);
@@ -213,15 +224,27 @@ fs_time fs_engine_finish(const fs_engine *e, int32_t rank) {
   return slot >= 0 ? e->finish[slot] : 0;
 }
 int64_t fs_engine_events(const fs_engine *e) { return e->events; }
+int32_t fs_engine_window_buffers(const fs_engine *e) { return e->window.buffers; }
 int64_t fs_engine_stuck_tasks(const fs_engine *e) { return e->stuck; }
 int64_t fs_engine_unmatched(const fs_engine *e) { return e->unmatched; }
-int32_t fs_engine_remaining(const fs_engine *e, int32_t task) { return e->task[task].remaining; }
+int32_t fs_engine_remaining(const fs_engine *e, int32_t task) {
+  return e->program->symmetric ? fs_window_remaining(e, task) : e->task[task].remaining;
+}
+
+/* Task t's state and flags, in the arrays or the window (a task in a
+ * match queue: its block is live). */
+static const task_state *state_of(const fs_engine *e, int32_t t) {
+  return e->program->symmetric ? window_task(e, t) : &e->task[t];
+}
+static uint8_t flags_of(const fs_engine *e, int32_t t) {
+  return e->program->symmetric ? *window_flags(e, t) : e->two_sided[t];
+}
 
 void fs_engine_visit_unmatched(const fs_engine *e, fs_unmatched_visitor visit, void *state) {
   for (int32_t r = 0; e->queues && r < e->program->slots; r++) {
-    for (int32_t t = e->queues[r].posted_head; t >= 0; t = e->task[t].next) visit(state, t, 0);
-    for (int32_t t = e->queues[r].unexpected_head; t >= 0; t = e->task[t].next)
-      visit(state, t, !(e->two_sided[t] & RENDEZVOUS));
+    for (int32_t t = e->queues[r].posted_head; t >= 0; t = state_of(e, t)->next) visit(state, t, 0);
+    for (int32_t t = e->queues[r].unexpected_head; t >= 0; t = state_of(e, t)->next)
+      visit(state, t, !(flags_of(e, t) & RENDEZVOUS));
   }
 }
 
@@ -229,7 +252,8 @@ const fs_time *fs_engine_finish_times(const fs_engine *e) { return e->finish; }
 
 int64_t fs_engine_bytes(const fs_engine *e) {
   const fs_perturbation *n = e->perturbation;
-  return run_state_bytes(e->program, e->two_sided != NULL) + e->core_bytes +
+  int two_sided = e->two_sided != NULL || e->window.two_sided;
+  return run_state_bytes(e->program, two_sided, e->window.buffers) + e->core_bytes +
          fs_event_queue_bytes(&e->queue) + (n && n->bytes ? n->bytes(n->state) : 0);
 }
 

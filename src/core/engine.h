@@ -118,6 +118,11 @@ void fs_engine_visit_unmatched(const fs_engine *e, fs_unmatched_visitor visit, v
  * state; the event queue's buckets (as large as they grew); and the
  * perturbation's state. */
 int64_t fs_engine_bytes(const fs_engine *e);
+/* A rank-symmetric program's run keeps the state of its live blocks only
+ * (docs/INTERNALS.md, "Rank-symmetric programs"): the block buffers it
+ * allocated (the most blocks live at once in any run so far); 0 for an
+ * explicit program. */
+int32_t fs_engine_window_buffers(const fs_engine *e);
 
 /* For network models. */
 const fs_program *fs_engine_program(const fs_engine *e);

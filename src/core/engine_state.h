@@ -26,6 +26,8 @@ _Static_assert(EVENT_COMPUTE + 1 == 1 << EVENT_BITS, "handle() has a case for ev
  * matched during its receipt; the recv it completes at the receipt's end
  * is in task[send].next. RECEIVING: its receipt has not ended. */
 enum { MESSAGE = 1, RENDEZVOUS = 2, MATCHED = 4, RECEIVED_INTO = 8, RECEIVING = 16, DEFERRED = 32 };
+/* In a rank-symmetric program's window: the message was counted settled. */
+enum { SETTLED = 64 };
 
 /* A CPU's waiting work, each list by place (waiting_key), linked through
  * task_state.next: tasks and messages that take the CPU; and recvs, which
@@ -70,6 +72,31 @@ typedef struct task_state {
                       * of its message and the tasks it releases */
 } task_state;
 
+/* A block of a rank-symmetric program (core/symmetric.h: its P x width
+ * tasks, rank by rank) in the engine's window: its tasks' task_state and
+ * two-sided flags exist only while it is live (engine_window.c). */
+typedef struct window_block {
+  task_state *task; /* its tasks' state, or NULL; flags = (uint8_t *)(task + P width) */
+  int64_t left;     /* tasks not yet complete and messages not yet settled */
+  uint8_t phase;    /* BLOCK_UNBORN, BLOCK_LIVE, BLOCK_DEAD */
+} window_block;
+
+enum { BLOCK_UNBORN, BLOCK_LIVE, BLOCK_DEAD };
+
+/* The window of a run of a rank-symmetric program: the blocks, the buffers
+ * of dead blocks kept for the next ones (touched memory costs no page
+ * faults), and how many buffers were allocated at most. */
+typedef struct task_window {
+  window_block *block;
+  task_state **spare;
+  int32_t blocks, spare_count, buffers, live, live_peak;
+  uint32_t block_tasks; /* P x width */
+  fs_divider per_block; /* the program's (symmetric.h), here: one load less per access */
+  uint8_t two_sided;    /* the program has sends or recvs: flags after each buffer's states */
+  int64_t buffer_bytes; /* one buffer's */
+  task_state dead;      /* what a dead block's task reads as (an any=K task released late) */
+} task_window;
+
 /* FIFO queues of one rank: posted receives and unexpected messages (send
  * ids), linked through task_state.next. */
 typedef struct match_queues {
@@ -84,7 +111,8 @@ struct fs_engine {
   fs_observer observers[FS_MAX_OBSERVERS];
   int observer_count;
   fs_event_queue queue;
-  task_state *task;         /* per task (one cache line for what one step reads) */
+  task_state *task;         /* per task (one cache line for what one step reads); NULL for
+                             * a rank-symmetric program, whose state is in `window` */
   uint32_t next_place;      /* handed out in order: the ranks' first tasks, then one per start
                           * and per match; at most ranks + 2 x FS_MAX_TASKS < 2^32 */
   uint8_t *two_sided;       /* per task: MESSAGE, RENDEZVOUS... (above); NULL without sends */
@@ -123,6 +151,7 @@ struct fs_engine {
   int32_t *pool_ring;   /* pools to serve at the end of this instant */
   int64_t core_bytes;   /* what the arrays above take */
   int32_t ring_head, ring_count;
+  task_window window; /* rank-symmetric programs only */
 };
 
 /* Times past the limit are held at it (units.h): a model's saturated sum
@@ -142,6 +171,64 @@ static inline void fs_engine_fail_run(fs_engine *e, const char *why) {
 static inline int holds_core(const fs_program *p, int32_t t) {
   return fs_task_kind_of(p, t) >= FS_SLEEP && (fs_task_flags(p, t) & FS_CONCURRENT);
 }
+
+/* ---- the window (rank-symmetric programs; engine_window.c) ---- */
+
+/* Block of task t, and its index in the block. */
+static inline window_block *window_block_of(const fs_engine *e, int32_t t, uint32_t *index) {
+  uint32_t b = fs_divide(&e->window.per_block, (uint32_t)t);
+  *index = (uint32_t)t - b * e->window.block_tasks;
+  return &e->window.block[b];
+}
+
+/* Task t's state; its block is live. */
+static inline task_state *window_task(const fs_engine *e, int32_t t) {
+  uint32_t i;
+  return &window_block_of(e, t, &i)->task[i];
+}
+
+/* Task t's two-sided flags; its block is live. */
+static inline uint8_t *window_flags(const fs_engine *e, int32_t t) {
+  uint32_t i;
+  window_block *b = window_block_of(e, t, &i);
+  return (uint8_t *)(b->task + e->window.block_tasks) + i;
+}
+
+/* Brings a block to life: its buffer, its tasks' remaining counts from the
+ * template, flags cleared; NULL (the run failed) without memory. */
+task_state *fs_window_open(fs_engine *e, window_block *b);
+/* A block's last task completed or message settled: its buffer is spare. */
+void fs_window_close(fs_engine *e, window_block *b);
+
+/* Task t's state, bringing its block to life when t is the first of it
+ * touched; a dead block's task (only an any=K task released after it ran)
+ * reads as `dead`, already ready. */
+static inline task_state *window_touch(fs_engine *e, int32_t t) {
+  uint32_t i;
+  window_block *b = window_block_of(e, t, &i);
+  if (FS_UNLIKELY(!b->task)) {
+    if (b->phase == BLOCK_DEAD || !fs_window_open(e, b)) {
+      e->window.dead.remaining = INT32_MIN / 2; /* never counted down to 0 */
+      return &e->window.dead;
+    }
+  }
+  return &b->task[i];
+}
+
+/* n of the things task t's block waits for are done (engine_window.c):
+ * a task's local part or completion, a message settled. */
+static inline void window_done(fs_engine *e, int32_t t, int n) {
+  uint32_t i;
+  window_block *b = window_block_of(e, t, &i);
+  if ((b->left -= n) == 0) fs_window_close(e, b);
+}
+
+/* Sets up the window for a run (all blocks unborn, buffers spare); frees it. */
+int fs_window_reset(fs_engine *e);
+void fs_window_free(fs_engine *e);
+/* Tasks that never became ready, and task t's remaining count. */
+int64_t fs_window_stuck(const fs_engine *e);
+int32_t fs_window_remaining(const fs_engine *e, int32_t t);
 
 /* Posts the local completion held for the perturbation, if any (engine.c). */
 void fs_engine_flush_local(fs_engine *e);

@@ -18,6 +18,39 @@
 
 #include "core/engine_state.h"
 
+/* Where a task's state is: an explicit program's arrays, or a
+ * rank-symmetric program's window (engine_window.c), whose blocks live
+ * from their first task touched (TOUCH: a completion counted for it) until
+ * their tasks ran and their messages settled (DONE, SETTLE). */
+#if defined(FS_PROGRAM_SYMMETRIC)
+#define TASK(e, t) (*window_task(e, t))
+#define TOUCH(e, t) (*window_touch(e, t))
+#define FLAGS(e, t) (*window_flags(e, t))
+#define HAS_TWO_SIDED(e) ((e)->window.two_sided)
+#define DONE(e, t, n) window_done(e, t, n)
+#else
+#define TASK(e, t) ((e)->task[t])
+#define TOUCH(e, t) ((e)->task[t])
+#define FLAGS(e, t) ((e)->two_sided[t])
+#define HAS_TWO_SIDED(e) ((e)->two_sided != NULL)
+#define DONE(e, t, n) ((void)0)
+#endif
+
+/* The message of `send` took its last step, clearing `clear`: settled
+ * once matched, received, and its deferred completion done (the window's
+ * count only). */
+static FS_INLINE void settle(fs_engine *e, int32_t send, int clear) {
+#if defined(FS_PROGRAM_SYMMETRIC)
+  uint8_t *flags = window_flags(e, send);
+  *flags &= (uint8_t)~clear;
+  if ((*flags & (MATCHED | RECEIVING | DEFERRED | SETTLED)) != MATCHED) return;
+  *flags |= SETTLED;
+  window_done(e, send, 1);
+#else
+  (void)e, (void)send, (void)clear;
+#endif
+}
+
 /* The engine's own remote completions (a match, a receipt): not perturbed. */
 static void post_remote_now(fs_engine *e, int32_t task) {
   fs_engine_post_event(e, e->now, (uint64_t)task << EVENT_BITS | EVENT_REMOTE);
@@ -34,7 +67,7 @@ static FS_INLINE int32_t cpu_of(const fs_engine *e, int32_t rank, int32_t task) 
  * first (LogGOPSim sorts each batch of newly ready operations by type). */
 static FS_INLINE uint64_t waiting_key(const fs_engine *e, int32_t task) {
   fs_task_kind kind = fs_task_kind_of(e->program, task);
-  return (uint64_t)e->task[task].place << 2 | (kind == FS_SEND ? 0u : kind == FS_RECV ? 1u : 2u);
+  return (uint64_t)TASK(e, task).place << 2 | (kind == FS_SEND ? 0u : kind == FS_RECV ? 1u : 2u);
 }
 
 /* A recv that is posted without taking its CPU. */
@@ -191,25 +224,24 @@ static void begin_round(fs_engine *e) {
  * placed before entries already waiting is walked in from the head. */
 static void insert_waiting(fs_engine *e, int32_t *head, int32_t *tail, uint64_t *tail_key,
                            int32_t task) {
-  task_state *state = e->task;
   uint64_t key = waiting_key(e, task);
-  state[task].next = -1;
+  TASK(e, task).next = -1;
   if (*head < 0 || key >= *tail_key) {
     if (*head < 0)
       *head = task;
     else
-      state[*tail].next = task;
+      TASK(e, *tail).next = task;
     *tail = task;
     *tail_key = key;
     return;
   }
   int32_t previous = -1, current = *head;
-  while (waiting_key(e, current) <= key) previous = current, current = state[current].next;
-  state[task].next = current;
+  while (waiting_key(e, current) <= key) previous = current, current = TASK(e, current).next;
+  TASK(e, task).next = current;
   if (previous < 0)
     *head = task;
   else
-    state[previous].next = task;
+    TASK(e, previous).next = task;
 }
 
 static void wait_for_cpu(fs_engine *e, int32_t c, int32_t task) {
@@ -225,7 +257,7 @@ static void wait_for_cpu(fs_engine *e, int32_t c, int32_t task) {
 /* Takes `task`, the first of one of the CPU's lists. */
 static void dequeue_waiting(fs_engine *e, int32_t c, int32_t task) {
   cpu_state *cpu = &e->cpus[c];
-  int32_t next = e->task[task].next;
+  int32_t next = TASK(e, task).next;
   if (task == cpu->head) {
     cpu->head = next;
     if (next < 0) cpu->tail = -1;
@@ -384,11 +416,10 @@ static FS_INLINE void release(fs_engine *e, int32_t task, int which) {
     *(which == EDGES_LOCAL ? &to : &from) = locals;
   }
   if (from >= to) return; /* (an eager send mostly: its place's line is not read) */
-  task_state *state = e->task;
-  uint32_t place = state[task].place;
+  uint32_t place = TASK(e, task).place;
   for (uint32_t i = from; i < to; i++) {
     int32_t s = FS_EDGE_TASK(successor[i]);
-    if (--state[s].remaining == 0) make_ready(e, s, place);
+    if (--TOUCH(e, s).remaining == 0) make_ready(e, s, place);
   }
 }
 
@@ -399,7 +430,7 @@ static void start_task(fs_engine *e, int32_t task) {
   const fs_program *p = e->program;
   if (e->observer_count) notify(e, TASK_STARTED, task);
   if (e->perturbation) e->perturbation->start(e->perturbation->state, task, e->now);
-  e->task[task].place = e->next_place++; /* what it releases comes after all placed before */
+  TASK(e, task).place = e->next_place++; /* what it releases comes after all placed before */
   if (p->start_dependencies) release(e, task, EDGES_START);
   switch (fs_task_kind_of(p, task)) {
     case FS_START: /* value: the skew */
@@ -424,7 +455,7 @@ static void start_task(fs_engine *e, int32_t task) {
 
 static void make_ready(fs_engine *e, int32_t task, uint32_t place) {
   if (e->observer_count) notify(e, TASK_READY, task);
-  e->task[task].place = place;
+  TASK(e, task).place = place;
   if (fs_task_takes_cpu(e->program, task))
     wait_for_cpu(e, cpu_of(e, fs_task_rank(e->program, task), task), task);
   else if (e->pools && holds_core(e->program, task))
@@ -459,7 +490,7 @@ static void start_send(fs_engine *e, int32_t task) {
     return;
   }
   int rendezvous = e->network->send(e->network->state, e, task, e->now);
-  e->two_sided[task] = (uint8_t)(MESSAGE | (rendezvous ? RENDEZVOUS : 0));
+  FLAGS(e, task) = (uint8_t)(MESSAGE | (rendezvous ? RENDEZVOUS : 0));
 }
 
 /* Does recv `r` accept the message of send `s`? */
@@ -475,14 +506,13 @@ static int accepts(const fs_program *p, int32_t r, int32_t s) {
 static int32_t take_first(fs_engine *e, int32_t *head, int32_t *tail, int32_t other,
                           int other_is_send) {
   const fs_program *p = e->program;
-  task_state *state = e->task;
   int32_t previous = -1;
-  for (int32_t t = *head; t >= 0; previous = t, t = state[t].next) {
+  for (int32_t t = *head; t >= 0; previous = t, t = TASK(e, t).next) {
     if (!(other_is_send ? accepts(p, t, other) : accepts(p, other, t))) continue;
     if (previous < 0)
-      *head = state[t].next;
+      *head = TASK(e, t).next;
     else
-      state[previous].next = state[t].next;
+      TASK(e, previous).next = TASK(e, t).next;
     if (*tail == t) *tail = previous;
     return t;
   }
@@ -490,9 +520,9 @@ static int32_t take_first(fs_engine *e, int32_t *head, int32_t *tail, int32_t ot
 }
 
 static void append(fs_engine *e, int32_t *head, int32_t *tail, int32_t t) {
-  e->task[t].next = -1;
+  TASK(e, t).next = -1;
   if (*tail >= 0)
-    e->task[*tail].next = t;
+    TASK(e, *tail).next = t;
   else
     *head = t;
   *tail = t;
@@ -507,12 +537,12 @@ static void handle_remote(fs_engine *e, int32_t task);
  * remote completion (DEFERRED, the recv in task[send].next); returns 1. */
 static int matched(fs_engine *e, int32_t send, int32_t recv) {
   if (e->observer_count) notify_match(e, send, recv);
-  e->two_sided[send] |= MATCHED;
-  if (!(e->two_sided[send] & RENDEZVOUS)) return 0;
-  e->task[send].place = e->next_place++;
+  FLAGS(e, send) |= MATCHED;
+  if (!(FLAGS(e, send) & RENDEZVOUS)) return 0;
+  TASK(e, send).place = e->next_place++;
   if (e->network->matched) {
-    e->two_sided[send] |= DEFERRED;
-    e->task[send].next = recv; /* the send is in no list now */
+    FLAGS(e, send) |= DEFERRED;
+    TASK(e, send).next = recv; /* the send is in no list now */
     e->network->matched(e->network->state, e, send, e->now);
     return 1;
   }
@@ -534,22 +564,23 @@ static void receive_message(fs_engine *e, int32_t send) {
   int deferred = 0;
   if (recv >= 0) {
     deferred = matched(e, send, recv);
-    e->task[recv].place = e->next_place++;
+    TASK(e, recv).place = e->next_place++;
   } else {
     append(e, &q->unexpected_head, &q->unexpected_tail, send);
   }
   if (!e->network->receive) {
     if (recv >= 0 && !deferred) post_remote_now(e, recv);
+    settle(e, send, 0);
     return;
   }
   fs_time hold = e->network->receive(e->network->state, e, send, e->now);
   fs_time end = fs_time_add(e->now, hold);
   if (e->perturbation) end = e->perturbation->receive(e->perturbation->state, send, end, e->now);
   if (e->observer_count) notify_received(e, send, end);
-  e->two_sided[send] |= RECEIVING;
+  FLAGS(e, send) |= RECEIVING;
   if (recv >= 0 && !deferred) {
-    e->two_sided[send] |= RECEIVED_INTO;
-    e->task[send].next = recv; /* the send is in no list now */
+    FLAGS(e, send) |= RECEIVED_INTO;
+    TASK(e, send).next = recv; /* the send is in no list now */
   }
   fs_engine_post_event(e, end, (uint64_t)send << EVENT_BITS | EVENT_RECEIVED);
 }
@@ -569,12 +600,13 @@ static void post_recv(fs_engine *e, int32_t recv) {
     return;
   }
   if (matched(e, send, recv)) return; /* the model completes both later */
-  if (e->two_sided[send] & RECEIVING) {
-    e->two_sided[send] |= RECEIVED_INTO;
-    e->task[send].next = recv;
+  if (FLAGS(e, send) & RECEIVING) {
+    FLAGS(e, send) |= RECEIVED_INTO;
+    TASK(e, send).next = recv;
   } else {
     handle_remote(e, recv);
   }
+  settle(e, send, 0);
 }
 
 /* ---- events ---- */
@@ -588,13 +620,15 @@ static void handle_local(fs_engine *e, int32_t task) {
     free_cpu(e, cpu_of(e, fs_task_rank(p, task), task));
   else if (e->pools && !(fs_task_flags(p, task) & FS_BLOCKING))
     release_task_core(e, task);
-  if (fs_task_kind_of(p, task) == FS_SEND && !(e->two_sided[task] & RENDEZVOUS)) {
+  if (fs_task_kind_of(p, task) == FS_SEND && !(FLAGS(e, task) & RENDEZVOUS)) {
     if (e->observer_count) notify(e, TASK_REMOTE_COMPLETE, task); /* an eager send is done */
     e->completed++;
     release(e, task, EDGES_LOCAL | EDGES_END);
+    DONE(e, task, 2); /* its local part and its completion */
     return;
   }
   release(e, task, EDGES_LOCAL);
+  DONE(e, task, fs_task_kind_of(p, task) >= FS_PUT);
 }
 
 static void handle_remote(fs_engine *e, int32_t task) {
@@ -607,6 +641,7 @@ static void handle_remote(fs_engine *e, int32_t task) {
     release_task_core(e, task);
   e->completed++;
   release(e, task, EDGES_END);
+  DONE(e, task, 1);
 }
 
 static void handle_complete(fs_engine *e, int32_t task) {
@@ -623,6 +658,7 @@ static void handle_complete(fs_engine *e, int32_t task) {
   }
   e->completed++;
   release(e, task, EDGES_LOCAL | EDGES_END);
+  DONE(e, task, 1 + (fs_task_kind_of(p, task) >= FS_PUT));
 }
 
 /* The CPU a message of `send` uses at its receiver. */
@@ -636,11 +672,15 @@ static void handle(fs_engine *e, uint64_t payload) {
   switch (payload & ((1 << EVENT_BITS) - 1)) {
     case EVENT_COMPLETE: handle_complete(e, task); break;
     case EVENT_LOCAL: handle_local(e, task); break;
-    case EVENT_REMOTE:
+    case EVENT_REMOTE: {
+      int deferred = HAS_TWO_SIDED(e) && (FLAGS(e, task) & DEFERRED); /* set on sends only */
       handle_remote(e, task);
-      if (e->two_sided && (e->two_sided[task] & DEFERRED)) /* set on sends only */
-        handle_remote(e, e->task[task].next);              /* its recv, matched earlier */
+      if (deferred) {
+        handle_remote(e, TASK(e, task).next); /* its recv, matched earlier */
+        settle(e, task, DEFERRED);
+      }
       break;
+    }
     case EVENT_ARRIVAL:
       if (e->network->receive)
         wait_for_cpu(e, receiving_cpu(e, task), task);
@@ -649,12 +689,13 @@ static void handle(fs_engine *e, uint64_t payload) {
       break;
     case EVENT_RECEIVED:
       extend_finish(e, fs_task_peer(p, task));
-      e->two_sided[task] &= (uint8_t)~RECEIVING;
+      FLAGS(e, task) &= (uint8_t)~RECEIVING;
       free_cpu(e, receiving_cpu(e, task));
-      if (e->two_sided[task] & RECEIVED_INTO) handle_remote(e, e->task[task].next);
+      if (FLAGS(e, task) & RECEIVED_INTO) handle_remote(e, TASK(e, task).next);
+      settle(e, task, 0);
       break;
     case EVENT_RETRY: {
-      int message = fs_task_kind_of(p, task) == FS_SEND && (e->two_sided[task] & MESSAGE);
+      int message = fs_task_kind_of(p, task) == FS_SEND && (FLAGS(e, task) & MESSAGE);
       wait_for_cpu(e, message ? receiving_cpu(e, task) : cpu_of(e, fs_task_rank(p, task), task),
                    task);
       break;
@@ -714,7 +755,7 @@ static void dispatch_round(fs_engine *e) {
       request_dispatch(e, c);
       continue;
     }
-    int message = fs_task_kind_of(p, task) == FS_SEND && (e->two_sided[task] & MESSAGE);
+    int message = fs_task_kind_of(p, task) == FS_SEND && (FLAGS(e, task) & MESSAGE);
     if (e->network->available && fs_task_kind_of(p, task) >= FS_PUT &&
         fs_task_kind_of(p, task) <= FS_SEND) {
       fs_time at = e->network->available(e->network->state, e, task, message, e->now);
@@ -762,14 +803,20 @@ static void reset_cores(fs_engine *e) {
 static void reset(fs_engine *e) {
   const fs_program *p = e->program;
   fs_event_queue_clear(&e->queue);
+#if defined(FS_PROGRAM_SYMMETRIC)
+  if (fs_window_reset(e)) fs_engine_fail_run(e, "out of memory for the window of blocks");
+#else
   for (int32_t t = 0; t < p->tasks; t++) e->task[t].remaining = fs_task_need(p, t);
+#endif
   for (int64_t c = 0; c < (int64_t)p->slots * p->cpus; c++)
     e->cpus[c] = (cpu_state){.head = -1, .tail = -1, .recv_head = -1, .recv_tail = -1, .due = -1};
   for (int32_t r = 0; r < p->slots; r++) {
     e->finish[r] = 0;
     if (e->queues) e->queues[r] = (match_queues){-1, -1, -1, -1};
   }
+#if !defined(FS_PROGRAM_SYMMETRIC) /* a block's flags are cleared when it goes live */
   if (e->two_sided) memset(e->two_sided, 0, (size_t)p->tasks);
+#endif
   if (e->pools) reset_cores(e);
   e->dispatch_count = 0;
   e->next_place = (uint32_t)p->ranks; /* below: the tasks ready at the outset, by rank */
@@ -783,6 +830,28 @@ static void reset(fs_engine *e) {
     fs_engine_fail_run(e, e->model_error.message);
   else if (e->compute->reset && e->compute->reset(e->compute->state, p, &e->model_error))
     fs_engine_fail_run(e, e->model_error.message);
+}
+
+/* The tasks that need no completion are ready, in id order, placed by
+ * rank. A rank-symmetric program's are its template's, rank by rank in the
+ * blocks that have them: their blocks go live now. */
+static void ready_at_outset(fs_engine *e) {
+  const fs_program *p = e->program;
+#if defined(FS_PROGRAM_SYMMETRIC)
+  const fs_symmetric *s = p->symmetric;
+  for (int32_t b = 0; b < s->blocks && !e->failed; b++) {
+    const fs_template_task *k = &s->task[b * s->width];
+    int32_t any = 0;
+    for (int32_t j = 0; j < s->width; j++) any |= k[j].need == 0;
+    for (int32_t r = 0, t = k->first; any && r < s->ranks && !e->failed; r++)
+      for (int32_t j = 0; j < s->width; j++, t++)
+        if (k[j].need == 0 && !e->failed && window_touch(e, t) != &e->window.dead)
+          make_ready(e, t, (uint32_t)r);
+  }
+#else
+  for (int32_t t = 0; t < p->tasks && !e->failed; t++)
+    if (fs_task_need(p, t) == 0) make_ready(e, t, (uint32_t)fs_task_rank(p, t));
+#endif
 }
 
 /* What is left in the match queues: tasks, and those that never completed
@@ -805,8 +874,7 @@ int FS_ENGINE_RUN(fs_engine *e, fs_error *err) {
     fs_error_set(err, "%s", e->failure);
     return FS_RUN_REJECTED;
   }
-  for (int32_t t = 0; t < p->tasks && !e->failed; t++)
-    if (fs_task_need(p, t) == 0) make_ready(e, t, (uint32_t)fs_task_rank(p, t));
+  ready_at_outset(e);
   for (;;) {
     /* the instant ends when no event of this time is left */
     if ((e->dispatch_count || e->ring_count) && !fs_event_queue_has_current(&e->queue)) {
@@ -828,8 +896,12 @@ int FS_ENGINE_RUN(fs_engine *e, fs_error *err) {
                         e->failure ? e->failure
                                    : "out of memory, or the network model posted a completion in "
                                      "the past");
+#if defined(FS_PROGRAM_SYMMETRIC)
+  e->stuck = fs_window_stuck(e);
+#else
   for (int32_t t = 0; t < p->tasks; t++)
     if (e->task[t].remaining > 0) e->stuck++;
+#endif
   unmatched_count left = {0, 0};
   fs_engine_visit_unmatched(e, count_unmatched, &left);
   int64_t unfinished = left.unfinished; /* recvs and rendezvous sends left waiting */
