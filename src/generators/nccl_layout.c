@@ -159,7 +159,9 @@ int32_t fs_nccl_credit(fs_nccl_builder *b, int32_t receiver, int32_t sender, int
   last[0] = send, last[1] = recv;
   if (b->p && !b->failed)
     b->failed |= fs_task_set_tag(b->p, send, FS_NCCL_CREDIT_TAG + channel) ||
-                 fs_task_set_tag(b->p, recv, FS_NCCL_CREDIT_TAG + channel);
+                 fs_task_set_tag(b->p, recv, FS_NCCL_CREDIT_TAG + channel) ||
+                 fs_task_set_cpu(b->p, send, FS_NCCL_CREDIT_CPU + channel) ||
+                 fs_task_set_cpu(b->p, recv, FS_NCCL_CREDIT_CPU + channel);
   return recv;
 }
 

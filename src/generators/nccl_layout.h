@@ -56,11 +56,14 @@ int64_t fs_nccl_slice_bytes(int64_t bytes, int64_t chunk, int32_t slices, int32_
 /* FIFO credits. A sender may be at most --fifo slots (NCCL_STEPS = 8)
  * ahead of its receiver, which returns a slot once it has consumed it by
  * writing its head counter into the sender's memory: here a message of 0
- * bytes from receiver to sender on the channel's CPU, with tag
- * FS_NCCL_CREDIT_TAG + channel (apart from the data, which a 2-rank ring
- * also sends that way), carrying no data. The send of slice n + window
- * waits for the credit of slice n. */
+ * bytes from receiver to sender, with tag FS_NCCL_CREDIT_TAG + channel
+ * (apart from the data, which a 2-rank ring also sends that way), carrying
+ * no data. Its send and recv run on CPU FS_NCCL_CREDIT_CPU + channel, not
+ * the channel's: NCCL's store of a counter does not hold the channel's
+ * threads, so a credit costs its latency only where a sender waits for it.
+ * The send of slice n + window waits for the credit of slice n. */
 #define FS_NCCL_CREDIT_TAG FS_NCCL_MAX_CHANNELS
+#define FS_NCCL_CREDIT_CPU FS_NCCL_MAX_CHANNELS
 
 /* The slices a sender may run ahead when a slice takes `slice_steps`
  * slots: --fifo (default 8) / slice_steps, at least 1; 0 with --fifo 0
