@@ -360,9 +360,14 @@ END_TEST
  * empty ones, so a rank sends 12 slices back to back (what it forwards
  * arrived two sends earlier), 1000 ns each, 8 ns more for the 8-byte
  * slice: position i sends chunk 0 at the steps t = i-1 mod 4, twice for
- * positions 1 and 2 (t = 0 and 4, 1 and 5): 12000 + 16 = 12016 ns; the
- * credits for slices 0..7 of the 12 a connection carries (window 4) bind
- * nowhere; the tree 5040. */
+ * positions 1 and 2 (t = 0 and 4, 1 and 5): 12000 + 16 = 12016 ns
+ * without credits (--fifo 0). NCCL's 8 slots (window 4 slices) add
+ * credits for slices 0..7 of the 12 a connection carries; a credit arrives
+ * alpha after the forward it follows, as late as a sender in lock step
+ * needs it, so an 8-ns lead binds: rank 3 forwards slice 6 at [8016, 9016]
+ * (after rank 2's 8-byte slice), its credit reaches rank 2 at 10016, 8 ns
+ * after rank 2 could send slice 10; rank 2's last sends [10016, 11024]
+ * (8 B) and [11024, 12024]: 12024 ns. The tree 5040. */
 #define MEASURED                                                                    \
   "# fennelprobe-collectives 1 ranks=4 nodes=4 cores=1 host=h\n"                    \
   "collective,algorithm,ranks,bytes,repetitions,min_ns,median_ns,mean_ns,ci95_ns\n" \
@@ -400,7 +405,7 @@ START_TEST(validate_takes_nccl) {
                 "%s", err);
   fs_test_contains(out,
                    "allreduce       4            8  allreduce-nccl-ring                      5040"
-                   "          12016  +138.41%   2.3841\n"
+                   "          12024  +138.57%   2.3857\n"
                    "allreduce       4            8  allreduce-nccl-tree                      5040"
                    "           5040    +0.00%   1.0000  best\n"
                    "bcast");
