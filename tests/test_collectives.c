@@ -392,6 +392,12 @@ static int schedgen_copy(const fs_generator *g) {
 static fs_generator_options generator_options(const fs_generator *g, int32_t n, int64_t size) {
   fs_generator_options o = fs_test_options(n, size, 0, NULL);
   if (strcmp(g->name, "allreduce-rm") == 0) o.schedule = "auto";
+  /* A sliced NCCL ring posts its receives ahead, so a recv is ordered after
+   * the send that read its block only around the whole ring: the checker's
+   * walk is then about k^2 tasks a recv; credits add more. NCCL's 2 slices
+   * and 8-slot FIFO up to 16 ranks here, beyond one slice a chunk and no
+   * credits (test_nccl_generators proves slices and credits). */
+  if (g->options & FS_GEN_SLICES && n > 16) o.slices = 1, o.fifo = FS_NCCL_FIFO_UNLIMITED;
   return o;
 }
 

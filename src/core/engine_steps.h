@@ -803,9 +803,7 @@ static void reset_cores(fs_engine *e) {
 static void reset(fs_engine *e) {
   const fs_program *p = e->program;
   fs_event_queue_clear(&e->queue);
-#if defined(FS_PROGRAM_SYMMETRIC)
-  if (fs_window_reset(e)) fs_engine_fail_run(e, "out of memory for the window of blocks");
-#else
+#if !defined(FS_PROGRAM_SYMMETRIC) /* a block's counts are set when it goes live */
   for (int32_t t = 0; t < p->tasks; t++) e->task[t].remaining = fs_task_need(p, t);
 #endif
   for (int64_t c = 0; c < (int64_t)p->slots * p->cpus; c++)
@@ -825,6 +823,9 @@ static void reset(fs_engine *e) {
   e->failed = 0;
   e->failure = NULL;
   e->pending = -1;
+#if defined(FS_PROGRAM_SYMMETRIC) /* after the failure above is cleared */
+  if (fs_window_reset(e)) fs_engine_fail_run(e, "out of memory for the window of blocks");
+#endif
   if (e->perturbation) e->perturbation->reset(e->perturbation->state);
   if (e->network->reset && e->network->reset(e->network->state, p, &e->model_error))
     fs_engine_fail_run(e, e->model_error.message);

@@ -72,7 +72,11 @@ int fs_window_reset(fs_engine *e) {
     w->buffer_bytes = (int64_t)w->block_tasks * ((int64_t)sizeof(task_state) + w->two_sided);
     w->block = calloc((size_t)w->blocks, sizeof *w->block);
     w->spare = malloc((size_t)w->blocks * sizeof *w->spare);
-    if (!w->block || !w->spare) return -1;
+    if (!w->block || !w->spare) {
+      free(w->block), free(w->spare);
+      w->block = NULL, w->spare = NULL, w->blocks = 0;
+      return -1;
+    }
   }
   for (int32_t b = 0; b < w->blocks; b++) {
     if (w->block[b].task) w->spare[w->spare_count++] = w->block[b].task;
