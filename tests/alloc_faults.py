@@ -163,8 +163,9 @@ def commands():
         # issue 21: an MSCCL XML schedule read, checked and lowered
         ("gen-msccl", ["gen", "msccl", "--schedule", "{in}/msccl-allgather-ring-4.xml",
                        "--size", "8B", "-o", "{out}/m.dag"]),
-        # issue 21: a generated schedule written as MSCCL XML (data flow, tbs, read back)
-        ("gen-msccl-xml", ["gen", "allreduce-nccl-ring", "--ranks", "3", "--size", "3KiB",
+        # issue 21: a generated schedule written as MSCCL XML (data flow, tbs, read back);
+        # a size whose NCCL slices are equal, as MSCCL's chunks must be
+        ("gen-msccl-xml", ["gen", "allreduce-nccl-ring", "--ranks", "3", "--size", "6MiB",
                            "--channels", "2", "-o", "{out}/ring.xml"]),
     ]
 

@@ -129,7 +129,9 @@ static int collective(exporter *x) {
     if (f->block_size[b] != x->chunk || x->chunk <= 0)
       return refuse(x, -1,
                     "its blocks differ in size (block 0 has %lld bytes, block %d %lld) or are "
-                    "empty; MSCCL's chunks are equal: give a --size that splits evenly",
+                    "empty; MSCCL's chunks are equal: give a --size that splits evenly (NCCL's "
+                    "rings: "
+                    "or --slices 1)",
                     (long long)x->chunk, b, (long long)f->block_size[b]);
   return 0;
 }
