@@ -260,25 +260,25 @@ START_TEST(rank_dependent_order) {
 }
 END_TEST
 
+/* A template message of 8 bytes to or from rank r + peer (mod P). */
+static fs_template_task message(fs_task_kind kind, int32_t peer, int32_t tag) {
+  return (fs_template_task){.kind = (uint8_t)kind,
+                            .peer_rule = FS_RULE_ADD,
+                            .peer = peer,
+                            .flags = FS_HAS_SIZE,
+                            .value = 8,
+                            .tag = tag};
+}
+
 /* Start and local edges come first, whatever order they were added in;
  * any=K is kept; labels and tags read back; ids are b*P*W + r*W + j. */
 START_TEST(groups_any_and_fields) {
   fs_program *s = fs_program_new_symmetric(4, 2, 2);
   int32_t label = fs_program_intern_label(s, "x", 1);
-  *fs_template_at(s, 0) = (fs_template_task){.kind = FS_SEND,
-                                             .peer_rule = FS_RULE_ADD,
-                                             .peer = 1,
-                                             .flags = FS_HAS_SIZE,
-                                             .value = 8,
-                                             .tag = 5,
-                                             .label = label};
-  *fs_template_at(s, 1) = (fs_template_task){.kind = FS_RECV,
-                                             .peer_rule = FS_RULE_ADD,
-                                             .peer = 3,
-                                             .flags = FS_HAS_SIZE,
-                                             .value = 8,
-                                             .tag = 5,
-                                             .label = -1};
+  *fs_template_at(s, 0) = message(FS_SEND, 1, 5);
+  fs_template_at(s, 0)->label = label;
+  *fs_template_at(s, 1) = message(FS_RECV, 3, 5);
+  fs_template_at(s, 1)->label = -1;
   fs_template_task *join = fs_template_at(s, 2);
   join->kind = FS_PROXY, join->flags = FS_HAS_ANY, join->need = 1;
   fs_template_at(s, 3)->kind = FS_PROXY;
@@ -467,16 +467,8 @@ END_TEST
  * recv at o + L + o: block 1 runs and dies in between. */
 START_TEST(window_late_release) {
   fs_program *s = fs_program_new_symmetric(4, 2, 2);
-  *fs_template_at(s, 0) = (fs_template_task){.kind = FS_SEND,
-                                             .peer_rule = FS_RULE_ADD,
-                                             .peer = 1,
-                                             .flags = FS_HAS_SIZE,
-                                             .value = 8};
-  *fs_template_at(s, 1) = (fs_template_task){.kind = FS_RECV,
-                                             .peer_rule = FS_RULE_ADD,
-                                             .peer = 3,
-                                             .flags = FS_HAS_SIZE,
-                                             .value = 8};
+  *fs_template_at(s, 0) = message(FS_SEND, 1, 0);
+  *fs_template_at(s, 1) = message(FS_RECV, 3, 0);
   fs_template_task *join = fs_template_at(s, 2);
   join->kind = FS_PROXY, join->flags = FS_HAS_ANY, join->need = 1;
   fs_template_at(s, 3)->kind = FS_PROXY;
@@ -499,18 +491,8 @@ END_TEST
  * task's remaining count are the explicit copy's. */
 START_TEST(window_deadlock) {
   fs_program *s = fs_program_new_symmetric(4, 2, 3);
-  *fs_template_at(s, 0) = (fs_template_task){.kind = FS_SEND,
-                                             .peer_rule = FS_RULE_ADD,
-                                             .peer = 1,
-                                             .flags = FS_HAS_SIZE,
-                                             .value = 8,
-                                             .tag = 1};
-  *fs_template_at(s, 1) = (fs_template_task){.kind = FS_RECV,
-                                             .peer_rule = FS_RULE_ADD,
-                                             .peer = 3,
-                                             .flags = FS_HAS_SIZE,
-                                             .value = 8,
-                                             .tag = 2};
+  *fs_template_at(s, 0) = message(FS_SEND, 1, 1);
+  *fs_template_at(s, 1) = message(FS_RECV, 3, 2);
   for (int32_t k = 2; k < 6; k++) fs_template_at(s, k)->kind = FS_PROXY;
   ck_assert_int_eq(fs_template_depend(s, 2, 0, FS_RULE_NONE, 0, FS_AFTER_END), 0);
   ck_assert_int_eq(fs_template_depend(s, 3, 1, FS_RULE_NONE, 0, FS_AFTER_END), 0);
