@@ -75,14 +75,14 @@ fs_engine *fs_engine_new(const fs_program *program, fs_network_model *network,
   size_t tasks = (size_t)program->tasks + 1, ranks = (size_t)program->slots; /* used ranks */
   size_t cpus = ranks * (size_t)program->cpus;
   int two_sided = has_two_sided(program), symmetric = program->symmetric != NULL;
-  if (!symmetric) e->task = malloc(tasks * sizeof *e->task);
+  if (!symmetric) e->task = calloc(tasks, sizeof *e->task); /* fresh: mapped ahead, below */
   e->window.two_sided = (uint8_t)(symmetric && two_sided);
   e->cpus = malloc(cpus * sizeof *e->cpus);
   e->finish = malloc(ranks * sizeof *e->finish);
   e->dispatch = malloc(cpus * sizeof *e->dispatch);
   e->dispatch_capacity = (int32_t)cpus;
   if (two_sided) {
-    if (!symmetric) e->two_sided = malloc(tasks);
+    if (!symmetric) e->two_sided = calloc(tasks, 1);
     e->queues = malloc(ranks * sizeof *e->queues);
   }
   if ((!symmetric && !e->task) || !e->cpus || !e->finish || !e->dispatch ||
@@ -91,6 +91,8 @@ fs_engine *fs_engine_new(const fs_program *program, fs_network_model *network,
     fs_error_out_of_memory(err, "the run state", need);
     return NULL;
   }
+  e->fresh = !symmetric;
+  if (!symmetric) fs_engine_populate_start(e, (int64_t)tasks);
   return e;
 }
 
@@ -104,6 +106,7 @@ static void free_cores(fs_engine *e) {
 
 void fs_engine_free(fs_engine *e) {
   if (!e) return;
+  fs_engine_populate_stop(e);
   fs_event_queue_free(&e->queue);
   free(e->task);
   free(e->two_sided);
@@ -228,7 +231,9 @@ int32_t fs_engine_window_buffers(const fs_engine *e) { return e->window.buffers;
 int64_t fs_engine_stuck_tasks(const fs_engine *e) { return e->stuck; }
 int64_t fs_engine_unmatched(const fs_engine *e) { return e->unmatched; }
 int32_t fs_engine_remaining(const fs_engine *e, int32_t task) {
-  return e->program->symmetric ? fs_window_remaining(e, task) : e->task[task].remaining;
+  const fs_program *p = e->program;
+  return p->symmetric ? fs_window_remaining(e, task)
+                      : fs_task_need(p, task) - e->task[task].remaining; /* counted up */
 }
 
 /* Task t's state and flags, in the arrays or the window (a task in a

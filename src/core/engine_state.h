@@ -5,6 +5,9 @@
 #ifndef FS_ENGINE_STATE_H
 #define FS_ENGINE_STATE_H
 
+#include <pthread.h>
+#include <stdatomic.h>
+
 #include "core/engine.h"
 #include "core/event_queue.h"
 
@@ -66,7 +69,9 @@ typedef struct dispatch_entry {
 /* The engine's state of one task, together: a step that reads one field
  * mostly reads the others (12 bytes, as three arrays took). */
 typedef struct task_state {
-  int32_t remaining; /* completions still needed; <= 0 once ready */
+  int32_t remaining; /* completions still needed, <= 0 once ready; in an explicit
+                      * program the completions counted instead, from zero (the
+                      * records start as calloc's zeroes: engine_populate.c) */
   int32_t next;      /* next in a CPU's waiting list or a match queue */
   uint32_t place;    /* its place while it waits for a CPU; once started, the place
                       * of its message and the tasks it releases */
@@ -103,6 +108,15 @@ typedef struct match_queues {
   int32_t posted_head, posted_tail;
   int32_t unexpected_head, unexpected_tail;
 } match_queues;
+
+/* The thread mapping an explicit program's task records ahead of its
+ * first run (engine_populate.c). */
+typedef struct engine_populate {
+  pthread_t thread;
+  atomic_int stop;
+  int running;
+  int64_t tasks;
+} engine_populate;
 
 struct fs_engine {
   const fs_program *program;
@@ -152,6 +166,8 @@ struct fs_engine {
   int64_t core_bytes;   /* what the arrays above take */
   int32_t ring_head, ring_count;
   task_window window; /* rank-symmetric programs only */
+  uint8_t fresh;      /* task and two_sided are calloc's zeroes, no run reset them yet */
+  engine_populate populate;
 };
 
 /* Times past the limit are held at it (units.h): a model's saturated sum
@@ -229,6 +245,11 @@ void fs_window_free(fs_engine *e);
 /* Tasks that never became ready, and task t's remaining count. */
 int64_t fs_window_stuck(const fs_engine *e);
 int32_t fs_window_remaining(const fs_engine *e, int32_t t);
+
+/* Starts mapping the task records and flags of `tasks` tasks on a
+ * thread (not for few tasks; nothing if no thread can start); stops it. */
+void fs_engine_populate_start(fs_engine *e, int64_t tasks);
+void fs_engine_populate_stop(fs_engine *e);
 
 /* Posts the local completion held for the perturbation, if any (engine.c). */
 void fs_engine_flush_local(fs_engine *e);

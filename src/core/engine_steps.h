@@ -28,12 +28,14 @@
 #define FLAGS(e, t) (*window_flags(e, t))
 #define HAS_TWO_SIDED(e) ((e)->window.two_sided)
 #define DONE(e, t, n) window_done(e, t, n)
+#define COUNT(e, t) (--TOUCH(e, t).remaining == 0) /* its last completion needed */
 #else
 #define TASK(e, t) ((e)->task[t])
 #define TOUCH(e, t) ((e)->task[t])
 #define FLAGS(e, t) ((e)->two_sided[t])
 #define HAS_TWO_SIDED(e) ((e)->two_sided != NULL)
 #define DONE(e, t, n) ((void)0)
+#define COUNT(e, t) (++(e)->task[t].remaining == fs_task_need((e)->program, t)) /* up from 0 */
 #endif
 
 /* The message of `send` took its last step, clearing `clear`: settled
@@ -419,7 +421,7 @@ static FS_INLINE void release(fs_engine *e, int32_t task, int which) {
   uint32_t place = TASK(e, task).place;
   for (uint32_t i = from; i < to; i++) {
     int32_t s = FS_EDGE_TASK(successor[i]);
-    if (--TOUCH(e, s).remaining == 0) make_ready(e, s, place);
+    if (COUNT(e, s)) make_ready(e, s, place);
   }
 }
 
@@ -804,7 +806,7 @@ static void reset(fs_engine *e) {
   const fs_program *p = e->program;
   fs_event_queue_clear(&e->queue);
 #if !defined(FS_PROGRAM_SYMMETRIC) /* a block's counts are set when it goes live */
-  for (int32_t t = 0; t < p->tasks; t++) e->task[t].remaining = fs_task_need(p, t);
+  for (int32_t t = 0; t < p->tasks && !e->fresh; t++) e->task[t].remaining = 0; /* counted up */
 #endif
   for (int64_t c = 0; c < (int64_t)p->slots * p->cpus; c++)
     e->cpus[c] = (cpu_state){.head = -1, .tail = -1, .recv_head = -1, .recv_tail = -1, .due = -1};
@@ -813,7 +815,8 @@ static void reset(fs_engine *e) {
     if (e->queues) e->queues[r] = (match_queues){-1, -1, -1, -1};
   }
 #if !defined(FS_PROGRAM_SYMMETRIC) /* a block's flags are cleared when it goes live */
-  if (e->two_sided) memset(e->two_sided, 0, (size_t)p->tasks);
+  if (e->two_sided && !e->fresh) memset(e->two_sided, 0, (size_t)p->tasks);
+  e->fresh = 0; /* calloc's zeroes: the first run writes nothing before it needs to */
 #endif
   if (e->pools) reset_cores(e);
   e->dispatch_count = 0;
@@ -901,7 +904,7 @@ int FS_ENGINE_RUN(fs_engine *e, fs_error *err) {
   e->stuck = fs_window_stuck(e);
 #else
   for (int32_t t = 0; t < p->tasks; t++)
-    if (e->task[t].remaining > 0) e->stuck++;
+    if (e->task[t].remaining < fs_task_need(p, t)) e->stuck++;
 #endif
   unmatched_count left = {0, 0};
   fs_engine_visit_unmatched(e, count_unmatched, &left);

@@ -6,10 +6,14 @@
  * row's peak RSS is its own (tools/bench/engine, tools/bench/goal).
  * usage: bench_engine RANKS [--header] [--pattern NAME] [--model NAME]
  *                           [--size BYTES] [--schedule TEXT] [--param KEY=VALUE]...
- *                           [--symmetric]
+ *                           [--symmetric] [--runs K]
  * (a pattern that takes a --schedule gets "auto" unless one is given;
  * --symmetric: a rank-symmetric program where the generator builds one,
- * core/symmetric.h, as the sweep runs them)
+ * core/symmetric.h, as the sweep runs them; --runs K: the program is run K
+ * times by one engine, reset between runs, and each run prints a line
+ * "run I: sim_cpu_s S, events/s E" before the row, which is the first run's:
+ * the later runs find the run state mapped and warm, so cold and warm
+ * differ by the first touches of fresh memory)
  * bench_engine --touch MIB: only allocates MIB MiB and writes a byte to
  * every 4 KiB of it, and prints the seconds: what this machine charges for
  * fresh memory, a floor under any row whose peak is that large (on a
@@ -38,6 +42,13 @@ static double cpu_now(void) {
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* The calling thread's: the run's own, without a helper thread's. */
+static double thread_cpu_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
 static double cpu_seconds(struct timeval t) { return (double)t.tv_sec + t.tv_usec * 1e-6; }
 
 static int touch_memory(const char *mib) {
@@ -59,6 +70,22 @@ static int touch_memory(const char *mib) {
   return 0;
 }
 
+/* One run of --runs: its simulation CPU seconds (of them in the kernel:
+ * mostly first touches of fresh pages), page faults and events per CPU
+ * second; thread_cpu is the main thread's (the engine may map memory on
+ * another); `before` is getrusage's before the run. */
+static void report_run(int run, double cpu, double thread_cpu, const struct rusage *before,
+                       const fs_engine *engine) {
+  struct rusage after;
+  getrusage(RUSAGE_SELF, &after);
+  char makespan[32];
+  printf("run %d: sim_cpu_s %.3f (sys %.3f, main thread %.3f), page faults %ld, events/s %.3g, "
+         "makespan %s ns\n",
+         run, cpu, cpu_seconds(after.ru_stime) - cpu_seconds(before->ru_stime), thread_cpu,
+         after.ru_minflt - before->ru_minflt, (double)fs_engine_events(engine) / cpu,
+         fs_format_ns(makespan, fs_engine_makespan(engine)));
+}
+
 int main(int argc, char **argv) {
   if (argc == 3 && strcmp(argv[1], "--touch") == 0) return touch_memory(argv[2]);
   if (argc < 2) {
@@ -66,7 +93,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   const char *pattern = "allreduce-rd", *model = "pipelined", *schedule = NULL;
-  int header = 0, symmetric = 0;
+  int header = 0, symmetric = 0, runs = 1;
   int64_t size = 8;
   fs_parameter items[32];
   fs_parameters params = {.items = items};
@@ -79,6 +106,8 @@ int main(int argc, char **argv) {
       pattern = argv[++i];
     else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc)
       model = argv[++i];
+    else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc && atoi(argv[i + 1]) >= 1)
+      runs = atoi(argv[++i]);
     else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc)
       size = atoll(argv[++i]);
     else if (strcmp(argv[i], "--schedule") == 0 && i + 1 < argc)
@@ -117,7 +146,9 @@ int main(int argc, char **argv) {
     fprintf(stderr, "bench: %s\n", err.message);
     return 1;
   }
-  double t1 = now(), cpu1 = cpu_now();
+  double t1 = now(), cpu1 = cpu_now(), thread1 = thread_cpu_now();
+  struct rusage usage;
+  getrusage(RUSAGE_SELF, &usage);
   fs_network_model network;
   fs_compute_model compute;
   if (fs_network_model_create(model, &params, &network, &err) ||
@@ -131,7 +162,16 @@ int main(int argc, char **argv) {
     return 1;
   }
   double t2 = now(), cpu2 = cpu_now();
-  struct rusage usage;
+  if (runs > 1) report_run(1, cpu2 - cpu1, thread_cpu_now() - thread1, &usage, engine);
+  for (int run = 2; run <= runs; run++) {
+    double before = cpu_now(), thread_before = thread_cpu_now();
+    getrusage(RUSAGE_SELF, &usage);
+    if (fs_engine_run(engine, &err) != FS_RUN_OK) {
+      fprintf(stderr, "bench: run %d: %s\n", run, err.message);
+      return 1;
+    }
+    report_run(run, cpu_now() - before, thread_cpu_now() - thread_before, &usage, engine);
+  }
   getrusage(RUSAGE_SELF, &usage);
   double peak = (double)usage.ru_maxrss * 1024.0;
   char makespan[32];
