@@ -808,6 +808,11 @@ static const char *fast_line(goal_reader *r, const char *s) {
  * arrays' reservation, and it stops for good before any array could move
  * (a line the reservation may not hold, the join, the end). */
 
+#ifndef MADV_DONTNEED
+/* hidden when <features.h> came before _DEFAULT_SOURCE (the alloc_faults
+ * build forces a header in first): Linux's declaration */
+int madvise(void *address, size_t length, int advice);
+#endif
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23 /* Linux 5.14 */
 #endif
