@@ -4,6 +4,7 @@
  * prefixes (txt2bin's re2c rules there have no identifier to compete with).
  * The labels of the open rank block map to task ids through a name_index
  * whose strings are the task names themselves ("rR." + label). */
+#define _DEFAULT_SOURCE /* madvise(MADV_POPULATE_WRITE) */
 #include "formats/goal_reader.h"
 
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <pthread.h>
+#include <sys/mman.h>
 
 #include "formats/name_index.h"
 #include "formats/read_program.h"
@@ -53,6 +55,10 @@ typedef struct goal_reader {
    * (what schedgen writes): no name is stored and no label table kept,
    * the program's names are implied (section "labels") */
   int implied;
+  struct ahead *ahead; /* the thread populating the arrays ahead, or NULL */
+  int ahead_owner;     /* the arrays it populates are this reader's */
+  int ahead_slot;      /* where this reader tells it its progress */
+  int64_t ahead_next;  /* the task count at which to tell it again */
 } goal_reader;
 
 /* One operation, as parsed before it is added. */
@@ -790,6 +796,147 @@ static const char *fast_line(goal_reader *r, const char *s) {
   return NULL;
 }
 
+/* ---- populating ahead ----
+ * On this kind of machine the first touch of fresh memory (the kernel
+ * zeroing it) costs more than the parsing. While the readers read, another
+ * thread faults in the program's arrays (MADV_POPULATE_WRITE: contents
+ * untouched) a stretch ahead, so the zeroing runs beside the parsing (on a
+ * core the readers leave idle, or while the first reader waits for the
+ * parts), not in the reader of the first part nor in the join's copies.
+ * It never populates more than AHEAD_LEAD tasks past the tasks read by all
+ * readers together (memory stays what the work needs) nor past the
+ * arrays' reservation, and it stops for good before any array could move
+ * (a line the reservation may not hold, the join, the end). */
+
+#ifndef MADV_DONTNEED
+/* hidden when <features.h> came before _DEFAULT_SOURCE (the alloc_faults
+ * build forces a header in first): Linux's declaration */
+int madvise(void *address, size_t length, int advice);
+#endif
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14 */
+#endif
+#define AHEAD_STEP ((int64_t)1 << 18) /* tasks per step: 2 MiB of `value` */
+#define AHEAD_LEAD (4 * AHEAD_STEP)   /* tasks populated at most past those read */
+#define AHEAD_ARRAYS 9
+
+typedef struct ahead {
+  pthread_t thread;
+  int running;
+  pthread_mutex_t lock;
+  pthread_cond_t wake;
+  int64_t tasks[FS_GOAL_THREADS_MAX], edges[FS_GOAL_THREADS_MAX]; /* read, per reader */
+  int stop;
+  struct ahead_array {
+    char *base;
+    size_t size;   /* bytes per task (per dependency for the successors) */
+    int64_t count; /* elements reserved */
+    int per_edge;  /* indexed by dependency, not task */
+    int64_t done;  /* elements populated */
+  } array[AHEAD_ARRAYS];
+  int arrays;
+} ahead;
+
+/* Populates array a up to element `to` (its reservation at most), from
+ * `from` on at least; 0, or -1 when the kernel refuses (then it stops). */
+static int populate(ahead *h, int a, int64_t from, int64_t to) {
+  struct ahead_array *x = &h->array[a];
+  uintptr_t page = 4096;
+  if (to > x->count) to = x->count;
+  if (from < x->done) from = x->done;
+  if (to <= from) return 0;
+  uintptr_t start = (uintptr_t)(x->base + (size_t)from * x->size) & ~(page - 1);
+  uintptr_t end = (uintptr_t)(x->base + (size_t)to * x->size);
+  x->done = to;
+  return madvise((void *)start, end - start, MADV_POPULATE_WRITE) ? -1 : 0;
+}
+
+static void *run_ahead(void *arg) {
+  ahead *h = arg;
+  pthread_mutex_lock(&h->lock);
+  for (int64_t step = 0; !h->stop;) {
+    int64_t tasks = 0, edges = 0;
+    for (int i = 0; i < FS_GOAL_THREADS_MAX; i++) tasks += h->tasks[i], edges += h->edges[i];
+    if (step >= tasks + AHEAD_LEAD) { /* far enough ahead: wait for the readers */
+      pthread_cond_wait(&h->wake, &h->lock);
+      continue;
+    }
+    /* the step the first reader is in is its own to fault: start past it */
+    if (step < h->tasks[0] + AHEAD_STEP) step = (h->tasks[0] / AHEAD_STEP + 1) * AHEAD_STEP;
+    double edges_per_task = tasks > 0 ? (double)edges / (double)tasks : 1;
+    pthread_mutex_unlock(&h->lock);
+    int failed = 0;
+    for (int a = 0; a < h->arrays && !failed; a++) {
+      double scale = h->array[a].per_edge ? edges_per_task : 1;
+      failed = populate(h, a, (int64_t)((double)step * scale),
+                        (int64_t)((double)(step + AHEAD_STEP) * scale));
+    }
+    step += AHEAD_STEP;
+    pthread_mutex_lock(&h->lock);
+    if (failed) h->stop = 1;
+  }
+  pthread_mutex_unlock(&h->lock);
+  return NULL;
+}
+
+static void add_array(ahead *h, void *base, size_t size, int64_t count, int per_edge) {
+  if (base && h->arrays < AHEAD_ARRAYS)
+    h->array[h->arrays++] = (struct ahead_array){base, size, count, per_edge, 0};
+}
+
+/* Starts h, the thread that populates r's arrays (reserved) ahead of the
+ * readers; r owns it (may stop it). */
+static void start_ahead(goal_reader *r, ahead *h) {
+  fs_program *p = r->p;
+  int64_t n = p->capacity;
+  *h = (ahead){.running = 0};
+  add_array(h, p->value, 8, n, 0), add_array(h, p->rank, 4, n, 0);
+  add_array(h, p->peer, 4, n, 0), add_array(h, p->need, 4, n, 0);
+  add_array(h, p->tag, 4, n, 0), add_array(h, p->kind, 1, n, 0);
+  add_array(h, p->flags, 1, n, 0), add_array(h, r->successor_at, 4, r->at_capacity, 0);
+  add_array(h, r->successor, 4, r->successor_capacity, 1);
+  h->tasks[0] = p->tasks, h->edges[0] = r->dependencies;
+  pthread_mutex_init(&h->lock, NULL);
+  pthread_cond_init(&h->wake, NULL);
+  h->running = pthread_create(&h->thread, NULL, run_ahead, h) == 0;
+  r->ahead = h, r->ahead_owner = 1, r->ahead_slot = 0;
+  r->ahead_next = p->tasks + AHEAD_STEP;
+}
+
+/* Stops h's thread for good (h stays valid for the readers' tells). */
+static void stop_ahead(ahead *h) {
+  if (!h || !h->running) return;
+  pthread_mutex_lock(&h->lock);
+  h->stop = 1;
+  pthread_cond_signal(&h->wake);
+  pthread_mutex_unlock(&h->lock);
+  pthread_join(h->thread, NULL);
+  h->running = 0;
+}
+
+static void end_ahead(ahead *h) {
+  stop_ahead(h);
+  pthread_mutex_destroy(&h->lock), pthread_cond_destroy(&h->wake);
+}
+
+/* Tells the thread how far r has read. */
+static void tell_ahead(goal_reader *r) {
+  ahead *h = r->ahead;
+  pthread_mutex_lock(&h->lock);
+  h->tasks[r->ahead_slot] = r->p->tasks, h->edges[r->ahead_slot] = r->dependencies;
+  pthread_cond_signal(&h->wake);
+  pthread_mutex_unlock(&h->lock);
+  r->ahead_next = r->p->tasks + AHEAD_STEP;
+}
+
+/* Whether the next line, whatever it is, leaves every populated array in
+ * place: at most one task more, and the open block's edges flushed. */
+static int arrays_stay(const goal_reader *r) {
+  const fs_program *p = r->p;
+  return p->tasks + 1 < p->capacity && p->tasks + 3 <= r->at_capacity &&
+         r->dependencies + (int64_t)r->edge_count + 1 <= r->successor_capacity;
+}
+
 /* Lines of data[from, to), `to` at a line start or the end. The reader on
  * the calling thread (in set) reports progress, unmaps what it has read
  * and reserves the program once the first block is closed; a part's
@@ -804,6 +951,7 @@ static int read_range(goal_reader *r, fs_text_input *in, const char *data, size_
       const char *next = fast_line(r, at);
       if (next) {
         r->line_number++, at = next;
+        if (r->ahead && r->p->tasks >= r->ahead_next) tell_ahead(r);
         if (in && (size_t)(at - data) - released >= RELEASE_EVERY)
           fs_text_input_block_done(in, released = (size_t)(at - data));
         continue;
@@ -812,6 +960,7 @@ static int read_range(goal_reader *r, fs_text_input *in, const char *data, size_
     const char *newline = memchr(at, '\n', (size_t)(end - at));
     const char *line_end = newline ? newline : end;
     int32_t closed = r->next_rank;
+    if (r->ahead_owner && !arrays_stay(r)) stop_ahead(r->ahead);
     if (block_line(r, at, (size_t)(line_end - at), &clean, end)) return -1;
     at = newline ? newline + 1 : end;
     if (in && (size_t)(at - data) - released >= RELEASE_EVERY)
@@ -878,16 +1027,21 @@ static void *read_part(void *arg) {
   return NULL;
 }
 
-/* Starts part k's thread on data[from, to) of a program of `ranks` ranks;
+/* Starts part k's thread on data[from, to) of a program of `ranks` ranks
+ * (telling h, if not NULL, its progress in `slot`);
  * a part that cannot start is read by the reader before it. */
-static void start_part(part *k, const goal_reader *first, int32_t ranks, const density *d) {
+static void start_part(part *k, const goal_reader *first, int32_t ranks, const density *d, ahead *h,
+                       int slot) {
   goal_reader *r = &k->r;
   *r = (goal_reader){.input_name = first->input_name,
                      .err = &k->err,
                      .rank = -1,
                      .next_rank = k->first_rank,
                      .deferred = 1,
-                     .implied = 1};
+                     .implied = 1,
+                     .ahead = h,
+                     .ahead_slot = slot,
+                     .ahead_next = AHEAD_STEP};
   if (!(r->p = fs_program_new(ranks))) return;
   reserve_estimate(r, d, k->to - k->from);
   k->started = pthread_create(&k->thread, NULL, read_part, k) == 0;
@@ -988,6 +1142,7 @@ static int joins(const goal_reader *r, const part *k) {
 static int join_parts(goal_reader *r, fs_text_input *in, part *parts, int count, int status) {
   for (int i = 0; i < count; i++)
     if (parts[i].started) pthread_join(parts[i].thread, NULL);
+  stop_ahead(r->ahead); /* the appends may move r's arrays */
   for (int i = 0; i < count && status == 0; i++) {
     part *k = &parts[i];
     int last = i == count - 1;
@@ -1031,9 +1186,16 @@ static int read_block(goal_reader *r, fs_text_input *in, const char *data, size_
     made++;
   }
   reserve_estimate(r, &d, length - at); /* the parts join into it */
-  for (int i = 0; i < made; i++) start_part(&parts[i], r, r->p->ranks, &d);
+  ahead h;
+  int with_ahead = threads >= 2; /* a core for it beside the first reader */
+  if (with_ahead) start_ahead(r, &h);
+  for (int i = 0; i < made; i++)
+    start_part(&parts[i], r, r->p->ranks, &d, with_ahead && i + 1 < FS_GOAL_THREADS_MAX ? &h : NULL,
+               i + 1);
   status = read_range(r, in, data, &at, first_end, 0);
   status = join_parts(r, in, parts, made, status);
+  if (with_ahead) end_ahead(&h);
+  r->ahead = NULL, r->ahead_owner = 0;
   free(parts);
   if (status == 0) fs_text_input_block_done(in, length);
   return status;
