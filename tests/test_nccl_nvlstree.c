@@ -66,6 +66,9 @@ START_TEST(options_refused) {
   ck_assert_int_eq(p->ranks, 66);
   fs_program_free(p);
   fs_platform_free(pl);
+  o = on_nodes(3, 1, 4096, 1, 0, &pl); /* one GPU a node: no NVSwitch */
+  fs_test_generate_refused(TREE, &o, "the platform puts a single GPU on a node");
+  fs_platform_free(pl);
   /* without a platform every rank is a node (one GPU, one head each) */
   o = fs_test_nccl_options(1, 4096, 1, 0);
   fs_test_generate_refused(TREE, &o, "on one node use allreduce-nccl-nvls");
@@ -135,7 +138,7 @@ END_TEST
 START_TEST(flow_proven) {
   const int64_t sizes[] = {0, 1, 999, 4000, 16384 * 5 + 7};
   const int64_t chunks[] = {0, 1000};
-  const int32_t shapes[][2] = {{2, 1}, {2, 2}, {3, 2}, {4, 2}, {5, 3}, {8, 1}, {2, 8}};
+  const int32_t shapes[][2] = {{2, 2}, {3, 2}, {4, 2}, {5, 3}, {2, 8}};
   for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
     for (int32_t c = 1; c <= 3; c++)
       for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++)
@@ -146,6 +149,11 @@ START_TEST(flow_proven) {
           fs_test_expect_flow(TREE, &o);
           fs_platform_free(pl);
         }
+  /* without a platform: a GPU a node */
+  for (int32_t n = 2; n <= 8; n++) {
+    fs_generator_options o = fs_test_nccl_options(n, 4000, 2, 1000);
+    fs_test_expect_flow(TREE, &o);
+  }
   /* round-robin nodes of unequal sizes (10 on 3 nodes of 4: 4, 3, 3; heads 3) */
   fs_platform *rr = platform_for(3, 4, "rr", 10);
   fs_generator_options o = fs_test_nccl_options(10, 12345, 2, 1000);

@@ -8,7 +8,10 @@
  *
  * Nodes come from the platform (--nodes M --cores Q, or --platform;
  * smp_support.h: a node's GPUs in rank order, nodes in the order of their
- * lowest rank); without one each rank is a node. The K GPUs are ranks
+ * lowest rank); without one each rank is a node (one GPU: a shape NCCL
+ * does not run, as it finds no NVSwitch, kept so that the schedule can be
+ * generated without a platform; a platform must give every node 2 GPUs or
+ * more). The K GPUs are ranks
  * 0..K-1 and node u's NVSwitch is rank K+u: the switches hold no data and
  * are owed none (fs_data_flow.data_ranks = K). A node's heads are its
  * first H GPUs, H the smallest node's GPU count (NCCL: one head per NIC of
@@ -301,6 +304,13 @@ static int check(const fs_generator_options *o, fs_error *err) {
   return 0;
 }
 
+static int64_t heads_min(const fs_smp_nodes *n) {
+  int32_t least = n->largest;
+  for (int32_t u = 0; u < n->count; u++)
+    if (fs_smp_node_size(n, u) < least) least = fs_smp_node_size(n, u);
+  return least;
+}
+
 /* The nodes: at least 2, at most 32 GPUs each, channels x GPUs <= 256. */
 static int check_nodes(const nvlstree *g, const fs_generator_options *o, fs_error *err) {
   if (g->nodes.count < 2)
@@ -311,6 +321,11 @@ static int check_nodes(const nvlstree *g, const fs_generator_options *o, fs_erro
   if ((int64_t)g->k + g->nodes.count > INT32_MAX)
     return fs_error_set(err, "%s: %d GPUs and %d switches are more ranks than a program holds",
                         NAME, g->k, g->nodes.count);
+  if (o->platform && heads_min(&g->nodes) < 2)
+    return fs_error_set(err,
+                        "%s: the platform puts a single GPU on a node: NVLS needs an NVSwitch "
+                        "of 2 or more GPUs in every node",
+                        NAME);
   if (g->nodes.largest > NVLS_MAX_GPUS)
     return fs_error_set(err,
                         "%s: a node of %d GPUs: NCCL's NVLS takes at most %d GPUs on a "
@@ -327,13 +342,6 @@ static int check_nodes(const nvlstree *g, const fs_generator_options *o, fs_erro
 static void release(nvlstree *g) {
   fs_smp_nodes_free(&g->nodes);
   free(g->blocks), free(g->slot), free(g->returned), free(g->up), free(g->stored);
-}
-
-static int64_t heads_min(const fs_smp_nodes *n) {
-  int32_t least = n->largest;
-  for (int32_t u = 0; u < n->count; u++)
-    if (fs_smp_node_size(n, u) < least) least = fs_smp_node_size(n, u);
-  return least;
 }
 
 fs_program *fs_generate_allreduce_nccl_nvlstree(const fs_generator_options *o, fs_error *err) {
