@@ -105,6 +105,11 @@ def commands():
         ("gen-nccl-nvls", ["gen", "allreduce-nccl-nvls", "--ranks", "3", "--size", "5000B",
                            "--channels", "2", "--chunk", "1000B", "--reduce-time", "1ns",
                            "-o", "{out}/nvls.dag"]),
+        # NVLSTree (nccl_nvlstree.c): the nodes, a switch rank each, the trees, the flow
+        ("gen-nccl-nvlstree", ["gen", "allreduce-nccl-nvlstree", "--ranks", "6", "--nodes", "3",
+                               "--cores", "2", "--size", "5000B", "--channels", "2",
+                               "--chunk", "1000B", "--reduce-time", "1ns",
+                               "-o", "{out}/nvlstree.dag"]),
         ("sweep-nccl-selector-machine", ["sweep", "allreduce-nccl:gpu=blackwell:nvls=0:collnet=1",
                                          "--ranks", "4", "--nodes", "2", "--cores", "2",
                                          "--size", "1KiB", "--model", "nccl",

@@ -448,6 +448,14 @@ static int several_nodes_for_nvls(const fs_generator *g, int32_t n, const char *
   return mapping && strcmp(g->name, "allreduce-nccl-nvls") == 0 && n > 4;
 }
 
+/* NCCL's NVLSTree (nccl_nvlstree.c) runs across nodes of NVSwitch GPUs:
+ * it refuses the platforms that put all its GPUs on one node, or one GPU
+ * alone on a node (sequential, N = 4m + 1) (test_nccl_nvlstree). */
+static int one_node_for_nvlstree(const fs_generator *g, int32_t n, const char *mapping) {
+  if (!mapping || strcmp(g->name, "allreduce-nccl-nvlstree") != 0) return 0;
+  return n <= 4 || (strcmp(mapping, "seq") == 0 && n % 4 == 1);
+}
+
 /* Every generator at N = 1..64, roots 0, N-1 and N/2 where it has one;
  * those that read a platform also on nodes of 4 cores, sequential and
  * round-robin (the last node short when 4 does not divide N). */
@@ -465,7 +473,9 @@ START_TEST(every_generator_flow) { /* looped over the generators */
     int mapping_count = g->options & FS_GEN_PLATFORM ? 3 : 1;
     for (int m = 0; m < mapping_count; m++) {
       fs_platform *platform = NULL;
-      if (uneven_for_nccl(g, n, mappings[m]) || several_nodes_for_nvls(g, n, mappings[m])) continue;
+      if (uneven_for_nccl(g, n, mappings[m]) || several_nodes_for_nvls(g, n, mappings[m]) ||
+          one_node_for_nvlstree(g, n, mappings[m]))
+        continue;
       /* 4 GPUs a node: PAT is refused (one GPU a node only, test_nccl_pat) */
       if (mappings[m] && n > 1 && strstr(g->name, "-nccl-pat")) continue;
       if (mappings[m]) {

@@ -367,7 +367,8 @@ END_TEST
  * needs it, so an 8-ns lead binds: rank 3 forwards slice 6 at [8016, 9016]
  * (after rank 2's 8-byte slice), its credit reaches rank 2 at 10016, 8 ns
  * after rank 2 could send slice 10; rank 2's last sends [10016, 11024]
- * (8 B) and [11024, 12024]: 12024 ns. The tree 5040. */
+ * (8 B) and [11024, 12024]: 12024 ns. The tree 5040. NVLSTree refuses
+ * nodes of one GPU (no NVSwitch), as NVLS refuses several nodes. */
 #define MEASURED                                                                    \
   "# fennelprobe-collectives 1 ranks=4 nodes=4 cores=1 host=h\n"                    \
   "collective,algorithm,ranks,bytes,repetitions,min_ns,median_ns,mean_ns,ci95_ns\n" \

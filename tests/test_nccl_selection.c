@@ -152,13 +152,20 @@ START_TEST(selectors_are_registered) {
 END_TEST
 
 /* sweep names the pick per size: Example B's 1 MiB is the tree, 64 MiB
- * Ring/LL128 (22.6 MB <= nBytes < 72.5 MB, docs/MODELS.md). */
+ * Ring/LL128 without NVLS (22.6 MB <= nBytes < 72.5 MB, docs/MODELS.md)
+ * and NVLSTree with it (from 2509821 B; test_nccl_nvlstree), whose 16
+ * GPUs and 2 switches do not fit the 16 cores: that cell is skipped. */
 START_TEST(sweep_names_the_pick) {
-  ck_assert_msg(fennelsim("sweep allreduce-nccl --ranks 16 --size 1MiB,64MiB "
+  ck_assert_msg(fennelsim("sweep allreduce-nccl:nvls=0 --ranks 16 --size 1MiB,64MiB "
                           "--nodes 2 --cores 8 --model nccl") == 0,
                 "%s", err);
   fs_test_contains(out, "allreduce-nccl-tree:channels=16:protocol=LL128");
   fs_test_contains(out, "allreduce-nccl-ring:channels=16:protocol=LL128");
+  ck_assert_msg(fennelsim("sweep allreduce-nccl --ranks 16 --size 64MiB "
+                          "--nodes 2 --cores 8 --model nccl") == 0,
+                "%s", err);
+  fs_test_contains(out, "allreduce-nccl-nvlstree:channels=16:protocol=Simple");
+  fs_test_contains(out, "expected at most 16 ranks on 2 nodes x 8 cores (got 18)");
 }
 END_TEST
 

@@ -160,6 +160,12 @@ static const fs_generator generators[] = {
      "chunks, returns chunk h to GPU h, which stores it back for the switch to multicast",
      fs_generate_allreduce_nccl_nvls, NCCL | FS_GEN_PLATFORM | FS_GEN_REDUCE_TIME, ALLREDUCE,
      TWO | GPU},
+    /* NCCL's NVLSTree (nccl_nvlstree.c): NVLS in each node, a tree between nodes */
+    {"allreduce-nccl-nvlstree",
+     "NCCL NVLSTree allreduce: each node's NVSwitch (ranks K.. after the K GPUs) reduces the "
+     "node's chunks, head h's chunk goes up and down NCCL's tree of nodes, the switch multicasts",
+     fs_generate_allreduce_nccl_nvlstree, NCCL | FS_GEN_PLATFORM | FS_GEN_REDUCE_TIME, ALLREDUCE,
+     TWO | GPU},
     {"allgather-ring", "two-sided ring allgather as in MPICH: N-1 sendrecv steps of S bytes",
      fs_generate_allgather_ring, 0, ALLGATHER, TWO},
     {"allgather-rd", "two-sided recursive-doubling allgather as in MPICH, N a power of 2",

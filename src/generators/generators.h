@@ -191,6 +191,8 @@ fs_program *fs_generate_reduce_nccl_ring(const fs_generator_options *options, fs
 fs_program *fs_generate_allreduce_nccl_tree(const fs_generator_options *options, fs_error *err);
 /* NCCL's NVLS (nccl_nvls.c): the GPUs and, as rank N, their NVSwitch */
 fs_program *fs_generate_allreduce_nccl_nvls(const fs_generator_options *options, fs_error *err);
+/* NCCL's NVLSTree (nccl_nvlstree.c): NVLS in each node (its switch a rank), a tree between */
+fs_program *fs_generate_allreduce_nccl_nvlstree(const fs_generator_options *options, fs_error *err);
 fs_program *fs_generate_allgather_nccl_pat(const fs_generator_options *options, fs_error *err);
 fs_program *fs_generate_reduce_scatter_nccl_pat(const fs_generator_options *options, fs_error *err);
 /* issue 21: an MSCCL XML schedule (--schedule FILE.xml), lowered (msccl.c) */

@@ -16,9 +16,10 @@
  *
  * NCCL's pick is over all its algorithms. fennelsim generates Ring, Tree
  * (allreduce) and PAT (allgather-nccl-pat, reduce-scatter-nccl-pat, found
- * by name in the registry); NVLS, NVLSTree and CollNet have no schedule
- * here (the switch reduces, and it is not a rank). When NCCL picks one of
- * those, the selector generates NCCL's best among the generatable ones
+ * by name in the registry), NVLS on one node (allreduce-nccl-nvls) and
+ * NVLSTree (allreduce-nccl-nvlstree), their NVSwitches as extra ranks;
+ * CollNet and NVLS across nodes have no schedule here. When NCCL picks one
+ * of those, the selector generates NCCL's best among the generatable ones
  * and says so in `note`.
  *
  * The selectors are generators ("allreduce-nccl", "allgather-nccl",
