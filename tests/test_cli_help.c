@@ -487,7 +487,7 @@ START_TEST(gen_goal_of_one_sided) {
            "allreduce-rd.dag), or take a two-sided one: allreduce-ring, allreduce-rabenseifner, "
            "allreduce-fan, allreduce-dissemination, allreduce-elimination, allreduce-smp, "
            "allreduce-linear, allreduce-reduce-bcast, allreduce-nccl-ring, allreduce-nccl-tree, "
-           "allreduce-nccl-nvls\n",
+           "allreduce-nccl-nvls, allreduce-nccl-collnet-direct\n",
            goal);
   ck_assert_str_eq(err, expected);
   ck_assert_int_eq(fennelsim("gen multicast --ranks 4 --format goal"), 2);
