@@ -304,7 +304,10 @@ static int64_t default_chunk(const collnet *g) {
 
 /* The nodes: at least 2, equal, of at most 8 GPUs. */
 static int check_nodes(collnet *g, const fs_generator_options *o, fs_error *err) {
-  if (fs_smp_nodes_init(&g->nodes, g->name, o, err)) return -1;
+  if (fs_smp_nodes_init(&g->nodes, g->name, o, err)) {
+    g->nodes = (fs_smp_nodes){0}; /* freed by it: not again by generate */
+    return -1;
+  }
   g->n = g->nodes.count, g->g = fs_smp_node_size(&g->nodes, 0);
   for (int32_t x = 1; x < g->n; x++)
     if (fs_smp_node_size(&g->nodes, x) != g->g)
