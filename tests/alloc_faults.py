@@ -110,6 +110,18 @@ def commands():
                                "--cores", "2", "--size", "5000B", "--channels", "2",
                                "--chunk", "1000B", "--reduce-time", "1ns",
                                "-o", "{out}/nvlstree.dag"]),
+        # CollNet (nccl_collnet.c): the rails' reducers, the nodes, empty pieces, the flow
+        ("gen-nccl-collnet-direct", ["gen", "allreduce-nccl-collnet-direct", "--ranks", "4",
+                                     "--nodes", "2", "--cores", "2", "--size", "5000B",
+                                     "--channels", "2", "--chunk", "1000B", "--reduce-time",
+                                     "1ns", "-o", "{out}/cd.dag"]),
+        ("gen-nccl-collnet-chain", ["gen", "allreduce-nccl-collnet-chain", "--ranks", "6",
+                                    "--nodes", "2", "--cores", "3", "--size", "5000B",
+                                    "--channels", "2", "--chunk", "1000B", "-o", "{out}/cc.dag"]),
+        # NCCL's pick of CollNetDirect with --collnet 1: the selector generates it
+        ("gen-allreduce-nccl-collnet", ["gen", "allreduce-nccl", "--ranks", "16", "--nodes", "2",
+                                        "--cores", "8", "--size", "1MiB", "--collnet", "1",
+                                        "--nvls", "0", "-o", "{out}/ncd.dag"]),
         ("sweep-nccl-selector-machine", ["sweep", "allreduce-nccl:gpu=blackwell:nvls=0:collnet=1",
                                          "--ranks", "4", "--nodes", "2", "--cores", "2",
                                          "--size", "1KiB", "--model", "nccl",

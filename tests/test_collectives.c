@@ -456,6 +456,15 @@ static int one_node_for_nvlstree(const fs_generator *g, int32_t n, const char *m
   return n <= 4 || (strcmp(mapping, "seq") == 0 && n % 4 == 1);
 }
 
+/* NCCL's CollNet (nccl_collnet.c) reduces across at least 2 nodes of
+ * equal GPU counts: it refuses one node and uneven ones (test_nccl_collnet). */
+static int refused_by_collnet(const fs_generator *g, int32_t n, const char *mapping) {
+  if (strncmp(g->name, "allreduce-nccl-collnet-", 23) != 0) return 0;
+  if (!mapping) return n < 2;
+  int32_t nodes = (n + 3) / 4;
+  return nodes < 2 || (strcmp(mapping, "seq") == 0 ? n % 4 != 0 : n % nodes != 0);
+}
+
 /* Every generator at N = 1..64, roots 0, N-1 and N/2 where it has one;
  * those that read a platform also on nodes of 4 cores, sequential and
  * round-robin (the last node short when 4 does not divide N). */
@@ -474,7 +483,7 @@ START_TEST(every_generator_flow) { /* looped over the generators */
     for (int m = 0; m < mapping_count; m++) {
       fs_platform *platform = NULL;
       if (uneven_for_nccl(g, n, mappings[m]) || several_nodes_for_nvls(g, n, mappings[m]) ||
-          one_node_for_nvlstree(g, n, mappings[m]))
+          one_node_for_nvlstree(g, n, mappings[m]) || refused_by_collnet(g, n, mappings[m]))
         continue;
       /* 4 GPUs a node: PAT is refused (one GPU a node only, test_nccl_pat) */
       if (mappings[m] && n > 1 && strstr(g->name, "-nccl-pat")) continue;

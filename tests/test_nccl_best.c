@@ -368,7 +368,11 @@ END_TEST
  * (after rank 2's 8-byte slice), its credit reaches rank 2 at 10016, 8 ns
  * after rank 2 could send slice 10; rank 2's last sends [10016, 11024]
  * (8 B) and [11024, 12024]: 12024 ns. The tree 5040. NVLSTree refuses
- * nodes of one GPU (no NVSwitch), as NVLS refuses several nodes. */
+ * nodes of one GPU (no NVSwitch), as NVLS refuses several nodes. CollNetDirect and
+ * CollNetChain on these 4 nodes of one GPU: each GPU sends its 8 B to the
+ * in-network reducer (rank 4) and gets the sum back, 2 x (1000 + 8) =
+ * 2016 ns; under nccl, which places ranks on the measured 4 nodes of one
+ * core, that fifth rank has no place: they are skipped. */
 #define MEASURED                                                                    \
   "# fennelprobe-collectives 1 ranks=4 nodes=4 cores=1 host=h\n"                    \
   "collective,algorithm,ranks,bytes,repetitions,min_ns,median_ns,mean_ns,ci95_ns\n" \
@@ -409,6 +413,10 @@ START_TEST(validate_takes_nccl) {
                    "          12024  +138.57%   2.3857\n"
                    "allreduce       4            8  allreduce-nccl-tree                      5040"
                    "           5040    +0.00%   1.0000  best\n"
+                   "allreduce       4            8  allreduce-nccl-collnet-direct            5040"
+                   "           2016   -60.00%   2.5000\n"
+                   "allreduce       4            8  allreduce-nccl-collnet-chain             5040"
+                   "           2016   -60.00%   2.5000\n"
                    "bcast");
   /* the defaults under nccl are NCCL's, under hockney the MPI ones */
   ck_assert_msg(fennelsim("validate %s --model nccl --algo bcast=nccl --algo reduce=nccl --algo "
@@ -416,6 +424,8 @@ START_TEST(validate_takes_nccl) {
                           csv) == 0,
                 "%s", err);
   fs_test_contains(out, "allreduce-nccl-tree");
+  fs_test_contains(out, "  allreduce-nccl-collnet-chain: 1 row, the first on line 3: ");
+  fs_test_contains(out, "expected at most 4 ranks on 4 nodes x 1 cores (got 5)\n");
   ck_assert_ptr_null(strstr(out, "allreduce-rd"));
   ck_assert_int_eq(fennelsim("validate %s --model hockney --algo bcast=nccl --algo reduce=nccl "
                              "--algo allgather=nccl",

@@ -541,7 +541,10 @@ static int predict(const predictor *p, int64_t index, const fs_validate_algorith
   if (!program) return add_skip(p, row, a->name, why.message) ? FS_VALIDATE_FAILED : 0;
   fs_time makespan = 0;
   int status = simulate(p, row, a->name, program, &makespan);
+  int extra = program->ranks > row->ranks; /* a switch's or reducers' ranks */
   fs_program_free(program);
+  if (status == FS_VALIDATE_BAD_INPUT && extra) /* the platform has no place for them */
+    return add_skip(p, row, a->name, p->err->message) ? FS_VALIDATE_FAILED : 0;
   if (status != FS_VALIDATE_OK) return status;
   return add_entry(p, index, a, makespan) ? FS_VALIDATE_FAILED : 0;
 }

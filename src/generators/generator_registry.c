@@ -166,6 +166,17 @@ static const fs_generator generators[] = {
      "node's chunks, head h's chunk goes up and down NCCL's tree of nodes, the switch multicasts",
      fs_generate_allreduce_nccl_nvlstree, NCCL | FS_GEN_PLATFORM | FS_GEN_REDUCE_TIME, ALLREDUCE,
      TWO | GPU},
+    /* NCCL's CollNet (nccl_collnet.c): rail h's in-network reducer is rank NG+h */
+    {"allreduce-nccl-collnet-direct",
+     "NCCL CollNetDirect allreduce: each GPU scatters to its node's heads, head h sends its sum "
+     "to rail h's in-network reducer (rank NG+h) and broadcasts the result in the node",
+     fs_generate_allreduce_nccl_collnet_direct, NCCL | FS_GEN_PLATFORM | FS_GEN_REDUCE_TIME,
+     ALLREDUCE, TWO | GPU},
+    {"allreduce-nccl-collnet-chain",
+     "NCCL CollNetChain allreduce: a chain through each node's GPUs up to an in-network reducer "
+     "(rank NG + c mod G) and back down, per chunk",
+     fs_generate_allreduce_nccl_collnet_chain, NCCL | FS_GEN_PLATFORM | FS_GEN_REDUCE_TIME,
+     ALLREDUCE, TWO | GPU},
     {"allgather-ring", "two-sided ring allgather as in MPICH: N-1 sendrecv steps of S bytes",
      fs_generate_allgather_ring, 0, ALLGATHER, TWO},
     {"allgather-rd", "two-sided recursive-doubling allgather as in MPICH, N a power of 2",

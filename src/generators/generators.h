@@ -193,6 +193,12 @@ fs_program *fs_generate_allreduce_nccl_tree(const fs_generator_options *options,
 fs_program *fs_generate_allreduce_nccl_nvls(const fs_generator_options *options, fs_error *err);
 /* NCCL's NVLSTree (nccl_nvlstree.c): NVLS in each node (its switch a rank), a tree between */
 fs_program *fs_generate_allreduce_nccl_nvlstree(const fs_generator_options *options, fs_error *err);
+/* NCCL's CollNetDirect and CollNetChain (nccl_collnet.c): the N*G GPUs and,
+ * as ranks N*G .. N*G+G-1, the rails' in-network reducers */
+fs_program *fs_generate_allreduce_nccl_collnet_direct(const fs_generator_options *options,
+                                                      fs_error *err);
+fs_program *fs_generate_allreduce_nccl_collnet_chain(const fs_generator_options *options,
+                                                     fs_error *err);
 fs_program *fs_generate_allgather_nccl_pat(const fs_generator_options *options, fs_error *err);
 fs_program *fs_generate_reduce_scatter_nccl_pat(const fs_generator_options *options, fs_error *err);
 /* issue 21: an MSCCL XML schedule (--schedule FILE.xml), lowered (msccl.c) */

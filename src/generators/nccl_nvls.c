@@ -37,9 +37,10 @@
  * (1-3) and "multicast" (4, 5).
  *
  * With a platform (--nodes/--cores, --platform), the N GPUs must be one
- * node: NCCL runs NVLS across nodes only with CollNet, which fennelsim does
- * not generate. A SimGrid platform has a node per host, a GPU each: its
- * NVSwitch domains are not known here, so NVLS is generated without it.
+ * node: NCCL runs NVLS across nodes only with CollNet, a combination
+ * fennelsim does not generate (CollNet alone: nccl_collnet.c). A SimGrid
+ * platform has a node per host, a GPU each: its NVSwitch domains are not
+ * known here, so NVLS is generated without it.
  * The switch rank N is the next rank: on a SimGrid platform mapped in
  * order at run time, the host after the GPUs (h100-nvswitch-node.xml's
  * nvswitch; docs/ALGORITHMS.md). */
@@ -193,8 +194,8 @@ static int check_one_node(const fs_generator_options *o, fs_error *err) {
     return fs_error_set(err,
                         "%s: NVLS reduces in one node's NVSwitch, but the platform puts the %d "
                         "ranks on %d nodes (NCCL runs NVLS across nodes only with CollNet, "
-                        "which fennelsim does not generate; a SimGrid platform of a host per "
-                        "GPU is for run: generate without it)",
+                        "a combination fennelsim does not generate; a SimGrid platform of a host "
+                        "per GPU is for run: generate without it)",
                         NAME, o->ranks, count);
   return 0;
 }

@@ -2,9 +2,11 @@
  * channels (nccl_selection.h) from its tuning model, and the five selector
  * generators ("allreduce-nccl", ...) that generate it, or NCCL's best
  * among the algorithms fennelsim generates when its pick is one that has
- * no schedule here (CollNet, and NVLS across nodes, which NCCL runs only
- * with CollNet). NVLS on one node is generated (nccl_nvls.c: the NVSwitch
- * is an extra rank), and NVLSTree (nccl_nvlstree.c: a switch rank a node). */
+ * no schedule here (NVLS across nodes, which NCCL runs only with CollNet).
+ * NVLS on one node is generated (nccl_nvls.c: the NVSwitch is an extra
+ * rank), and so are NVLSTree (nccl_nvlstree.c: a switch rank a node) and
+ * CollNetDirect and CollNetChain allreduce (nccl_collnet.c: the rails'
+ * in-network reducers are extra ranks). */
 #include "generators/nccl_selection.h"
 
 #include <stdio.h>
@@ -32,6 +34,8 @@ static int target_of(fs_collective c, nccl_target *t) {
       t->generator[FS_NCCL_TREE] = "allreduce-nccl-tree";
       t->generator[FS_NCCL_NVLS] = "allreduce-nccl-nvls";          /* one node only: see decide */
       t->generator[FS_NCCL_NVLS_TREE] = "allreduce-nccl-nvlstree"; /* nccl_nvlstree.c */
+      t->generator[FS_NCCL_COLLNET_DIRECT] = "allreduce-nccl-collnet-direct";
+      t->generator[FS_NCCL_COLLNET_CHAIN] = "allreduce-nccl-collnet-chain";
       return 0;
     case FS_COLLECTIVE_ALLGATHER:
       t->collective = FS_NCCL_ALLGATHER, t->per_rank = 1;
