@@ -77,6 +77,16 @@ int64_t fs_nccl_loops(int64_t bytes, int64_t per, int64_t chunk) {
   return (bytes - 1) / (per * chunk) + 1;       /* per * chunk < bytes here */
 }
 
+int64_t fs_nccl_head_chunk_bytes(int64_t bytes, int32_t heads, int64_t chunk, int64_t loop,
+                                 int32_t h, int64_t align) {
+  int64_t loops = fs_nccl_loops(bytes, heads, chunk);
+  int64_t rest = bytes - (loops - 1) * heads * chunk; /* (loops - 1) heads chunk < bytes */
+  if (loop < loops - 1 || (rest % heads == 0 && rest / heads == chunk)) return chunk;
+  int64_t q = ((rest - 1) / heads + align) / align * align;
+  int64_t left = rest - h * q;
+  return left <= 0 ? 0 : left < q ? left : q;
+}
+
 int64_t fs_nccl_ring_chunk_bytes(int64_t bytes, int32_t k, int64_t chunk, int64_t loop, int32_t j) {
   int64_t loops = fs_nccl_loops(bytes, k, chunk);
   if (loop < loops - 1) return chunk;
@@ -137,6 +147,16 @@ int32_t fs_nccl_task_blocks(fs_nccl_builder *b, fs_task_kind kind, int32_t rank,
   if (b->failed) return -1;
   int32_t t = fs_nccl_task(b, kind, rank, peer, channel, bytes, FS_FLOW_NONE, 0, label);
   b->failed |= t < 0 || fs_gen_flow_blocks(b->o, t, action, blocks, count) != 0;
+  return t;
+}
+
+int32_t fs_nccl_task_on(fs_nccl_builder *b, fs_task_kind kind, int32_t rank, int32_t peer, int cpu,
+                        int32_t tag, int64_t bytes, fs_flow_action action, const int32_t *blocks,
+                        int32_t count, int32_t label) {
+  int32_t t = fs_nccl_task_blocks(b, kind, rank, peer, 0, bytes, action, blocks, count, label);
+  if (!b->p || b->failed) return t;
+  if ((cpu && fs_task_set_cpu(b->p, t, cpu)) || (tag && fs_task_set_tag(b->p, t, tag)))
+    b->failed = 1;
   return t;
 }
 

@@ -94,6 +94,13 @@ int64_t fs_nccl_ring_chunk_bytes(int64_t bytes, int32_t k, int64_t chunk, int64_
  * pieces (the last shorter). */
 int64_t fs_nccl_piece_bytes(int64_t bytes, int64_t chunk, int64_t loop);
 
+/* NVLS and NVLSTree: the bytes of head h's chunk (0..heads-1) in loop
+ * `loop` of a channel of `bytes`: `chunk` in full loops; the last loop's
+ * rest r in chunks of ceil(r/heads) rounded up to `align`, the last heads'
+ * shorter or empty. */
+int64_t fs_nccl_head_chunk_bytes(int64_t bytes, int32_t heads, int64_t chunk, int64_t loop,
+                                 int32_t h, int64_t align);
+
 /* The builder: counts while p is NULL (ids are then the count, so
  * dependencies are counted alike), else adds. */
 typedef struct fs_nccl_builder {
@@ -117,6 +124,12 @@ int32_t fs_nccl_task(fs_nccl_builder *b, fs_task_kind kind, int32_t rank, int32_
 int32_t fs_nccl_task_blocks(fs_nccl_builder *b, fs_task_kind kind, int32_t rank, int32_t peer,
                             int32_t channel, int64_t bytes, fs_flow_action action,
                             const int32_t *blocks, int32_t count, int32_t label);
+
+/* fs_nccl_task_blocks on CPU `cpu` with tag `tag` (0: the defaults, none
+ * stored), instead of a channel's CPU and tag (the switch ranks' ports). */
+int32_t fs_nccl_task_on(fs_nccl_builder *b, fs_task_kind kind, int32_t rank, int32_t peer, int cpu,
+                        int32_t tag, int64_t bytes, fs_flow_action action, const int32_t *blocks,
+                        int32_t count, int32_t label);
 
 /* task waits for `on` to end; nothing when on < 0. */
 void fs_nccl_depend(fs_nccl_builder *b, int32_t task, int32_t on);

@@ -79,12 +79,7 @@ static int64_t channel_bytes(const nvls *g, int32_t c) {
 
 /* Bytes of head h's chunk in loop `loop` of channel c. */
 static int64_t chunk_bytes(const nvls *g, int32_t c, int64_t loop, int32_t h) {
-  int64_t bytes = channel_bytes(g, c), loops = fs_nccl_loops(bytes, g->n, g->chunk);
-  int64_t rest = bytes - (loops - 1) * g->n * g->chunk; /* (loops - 1) n chunk < bytes */
-  if (loop < loops - 1 || (rest % g->n == 0 && rest / g->n == g->chunk)) return g->chunk;
-  int64_t q = ((rest - 1) / g->n + NVLS_LAST_ALIGN) / NVLS_LAST_ALIGN * NVLS_LAST_ALIGN;
-  int64_t left = rest - h * q;
-  return left <= 0 ? 0 : left < q ? left : q;
+  return fs_nccl_head_chunk_bytes(channel_bytes(g, c), g->n, g->chunk, loop, h, NVLS_LAST_ALIGN);
 }
 
 static int64_t loop_bytes(const nvls *g, int32_t c, int64_t loop) {
@@ -101,11 +96,7 @@ static int32_t block_of(const nvls *g, int32_t c, int64_t loop, int32_t h) {
 static int32_t add(fs_nccl_builder *b, fs_task_kind kind, int32_t rank, int32_t peer, int cpu,
                    int32_t tag, int64_t bytes, fs_flow_action action, const int32_t *blocks,
                    int32_t count, int32_t label) {
-  int32_t t = fs_nccl_task_blocks(b, kind, rank, peer, 0, bytes, action, blocks, count, label);
-  if (!b->p || b->failed) return t;
-  if ((cpu && fs_task_set_cpu(b->p, t, cpu)) || (tag && fs_task_set_tag(b->p, t, tag)))
-    b->failed = 1;
-  return t;
+  return fs_nccl_task_on(b, kind, rank, peer, cpu, tag, bytes, action, blocks, count, label);
 }
 
 /* The streams whose order a slot keeps, per GPU. */

@@ -105,12 +105,7 @@ static int64_t channel_bytes(const nvlstree *g, int32_t c) {
 
 /* Bytes of head h's chunk in loop `loop` of channel c. */
 static int64_t chunk_bytes(const nvlstree *g, int32_t c, int64_t loop, int32_t h) {
-  int64_t bytes = channel_bytes(g, c), loops = fs_nccl_loops(bytes, g->heads, g->chunk);
-  int64_t rest = bytes - (loops - 1) * g->heads * g->chunk; /* (loops - 1) H chunk < bytes */
-  if (loop < loops - 1 || (rest % g->heads == 0 && rest / g->heads == g->chunk)) return g->chunk;
-  int64_t q = ((rest - 1) / g->heads + LAST_ALIGN) / LAST_ALIGN * LAST_ALIGN;
-  int64_t left = rest - h * q;
-  return left <= 0 ? 0 : left < q ? left : q;
+  return fs_nccl_head_chunk_bytes(channel_bytes(g, c), g->heads, g->chunk, loop, h, LAST_ALIGN);
 }
 
 static int64_t loop_bytes(const nvlstree *g, int32_t c, int64_t loop) {
@@ -127,11 +122,7 @@ static int32_t block_of(const nvlstree *g, int32_t c, int64_t loop, int32_t h) {
 static int32_t add(fs_nccl_builder *b, fs_task_kind kind, int32_t rank, int32_t peer, int cpu,
                    int32_t tag, int64_t bytes, fs_flow_action action, const int32_t *blocks,
                    int32_t count, int32_t label) {
-  int32_t t = fs_nccl_task_blocks(b, kind, rank, peer, 0, bytes, action, blocks, count, label);
-  if (!b->p || b->failed) return t;
-  if ((cpu && fs_task_set_cpu(b->p, t, cpu)) || (tag && fs_task_set_tag(b->p, t, tag)))
-    b->failed = 1;
-  return t;
+  return fs_nccl_task_on(b, kind, rank, peer, cpu, tag, bytes, action, blocks, count, label);
 }
 
 /* Task t of stream s of rank r: waits for the stream's previous one. */
