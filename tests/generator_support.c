@@ -2,6 +2,7 @@
 #include "generator_support.h"
 
 #include <check.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "generators/data_flow_check.h"
@@ -72,4 +73,23 @@ void fs_test_expect_flow(const char *name, const fs_generator_options *o) {
   const char *result = fs_check_generator_flow(name, o, why, sizeof why);
   ck_assert_msg(result == NULL, "%s (ranks %d, size %lld, channels %d, chunk %lld): %s", name,
                 o->ranks, (long long)o->size, o->channels, (long long)o->chunk, result);
+}
+
+void fs_test_expect_story(const fs_program *p, int32_t r, const char *expected) {
+  char text[4096];
+  size_t used = 0;
+  text[0] = 0;
+  for (int32_t t = 0; t < p->tasks; t++) {
+    if (p->rank[t] != r) continue;
+    int n = p->kind[t] == FS_COMPUTE
+                ? snprintf(text + used, sizeof text - used, "%sC@%d:%lld", used ? " " : "",
+                           fs_task_cpu(p, t), (long long)p->value[t])
+                : snprintf(text + used, sizeof text - used, "%s%c%d@%d/%d:%lld", used ? " " : "",
+                           p->kind[t] == FS_SEND ? 'S' : 'R', p->peer[t], fs_task_cpu(p, t),
+                           fs_task_tag(p, t), (long long)p->value[t]);
+    ck_assert(n > 0 && (size_t)n < sizeof text - used);
+    used += (size_t)n;
+  }
+  ck_assert_msg(strcmp(text, expected) == 0, "rank %d:\n  got      %s\n  expected %s", r, text,
+                expected);
 }

@@ -32,5 +32,9 @@ fs_generator_options fs_test_nccl_options(int32_t ranks, int64_t size, int32_t c
 /* ck_asserts that generator `name` with options o passes the data-flow
  * check of its collective (the message names the options). */
 void fs_test_expect_flow(const char *name, const fs_generator_options *o);
+/* ck_asserts rank r's tasks in program order, written
+ * S<peer>@<cpu>/<tag>:<bytes>, R<peer>@<cpu>/<tag>:<bytes>, C@<cpu>:<bytes>
+ * and joined by spaces (the NCCL generators' ports and tags). */
+void fs_test_expect_story(const fs_program *p, int32_t r, const char *expected);
 
 #endif

@@ -117,27 +117,6 @@ END_TEST
 
 /* ---- structure ---------------------------------------------------------- */
 
-/* Rank r's tasks in program order: S<peer>@<cpu>/<tag>:<bytes>,
- * R<peer>@<cpu>/<tag>:<bytes>, C@<cpu>:<bytes>. */
-static void expect_story(const fs_program *p, int32_t r, const char *expected) {
-  char text[4096];
-  size_t used = 0;
-  text[0] = 0;
-  for (int32_t t = 0; t < p->tasks; t++) {
-    if (p->rank[t] != r) continue;
-    int n = p->kind[t] == FS_COMPUTE
-                ? snprintf(text + used, sizeof text - used, "%sC@%d:%lld", used ? " " : "",
-                           fs_task_cpu(p, t), (long long)p->value[t])
-                : snprintf(text + used, sizeof text - used, "%s%c%d@%d/%d:%lld", used ? " " : "",
-                           p->kind[t] == FS_SEND ? 'S' : 'R', p->peer[t], fs_task_cpu(p, t),
-                           fs_task_tag(p, t), (long long)p->value[t]);
-    ck_assert(n > 0 && (size_t)n < sizeof text - used);
-    used += (size_t)n;
-  }
-  ck_assert_msg(strcmp(text, expected) == 0, "rank %d:\n  got      %s\n  expected %s", r, text,
-                expected);
-}
-
 /* Chain, 2 nodes x 2 GPUs (ranks 0, 1 | 2, 3; rails' reducers 4, 5), 2
  * channels, chunk 1000, S = 3000: loop 0 is pieces 0 (channel 0) and 1
  * (channel 1), loop 1 pieces 2 (channel 0, 1000 B) and 3 (channel 1:
@@ -155,16 +134,16 @@ START_TEST(chain_structure) {
   fs_program *p = fs_test_generate(CHAIN, &o);
   ck_assert_int_eq(p->ranks, 6);
   ck_assert_int_eq(p->tasks, 76);
-  expect_story(p, 0,
-               "R1@0/0:1000 C@0:1000 S4@0/0:1000 R4@0/1:1000 S1@0/1:1000 "
-               "R1@0/0:1000 C@0:1000 S4@0/0:1000 R4@0/1:1000 S1@0/1:1000 "
-               "S1@1/2:1000 R1@1/3:1000 S1@1/2:0 R1@1/3:0");
-  expect_story(p, 4,
-               "R0@0/0:1000 R2@1/0:1000 C@0:1000 S0@0/1:1000 S2@1/1:1000 "
-               "R0@0/0:1000 R2@1/0:1000 C@0:1000 S0@0/1:1000 S2@1/1:1000");
-  expect_story(p, 5,
-               "R1@2/2:1000 R3@3/2:1000 C@2:1000 S1@2/3:1000 S3@3/3:1000 "
-               "R1@2/2:0 R3@3/2:0 C@2:0 S1@2/3:0 S3@3/3:0");
+  fs_test_expect_story(p, 0,
+                       "R1@0/0:1000 C@0:1000 S4@0/0:1000 R4@0/1:1000 S1@0/1:1000 "
+                       "R1@0/0:1000 C@0:1000 S4@0/0:1000 R4@0/1:1000 S1@0/1:1000 "
+                       "S1@1/2:1000 R1@1/3:1000 S1@1/2:0 R1@1/3:0");
+  fs_test_expect_story(p, 4,
+                       "R0@0/0:1000 R2@1/0:1000 C@0:1000 S0@0/1:1000 S2@1/1:1000 "
+                       "R0@0/0:1000 R2@1/0:1000 C@0:1000 S0@0/1:1000 S2@1/1:1000");
+  fs_test_expect_story(p, 5,
+                       "R1@2/2:1000 R3@3/2:1000 C@2:1000 S1@2/3:1000 S3@3/3:1000 "
+                       "R1@2/2:0 R3@3/2:0 C@2:0 S1@2/3:0 S3@3/3:0");
   fs_program_free(p);
   fs_platform_free(pl);
 }
@@ -185,13 +164,13 @@ START_TEST(direct_structure) {
   fs_program *p = fs_test_generate(DIRECT, &o);
   ck_assert_int_eq(p->ranks, 6);
   ck_assert_int_eq(p->tasks, 76);
-  expect_story(p, 1,
-               "S0@0/0:1000 R0@0/0:1000 C@0:1000 S5@0/0:1000 R5@0/1:1000 S0@0/1:1000 "
-               "R0@0/1:1000 "
-               "S0@0/0:1000 R0@0/0:0 C@0:0 S5@0/0:0 R5@0/1:0 S0@0/1:0 R0@0/1:1000");
-  expect_story(p, 4,
-               "R0@0/0:1000 R2@1/0:1000 C@0:1000 S0@0/1:1000 S2@1/1:1000 "
-               "R0@0/0:1000 R2@1/0:1000 C@0:1000 S0@0/1:1000 S2@1/1:1000");
+  fs_test_expect_story(p, 1,
+                       "S0@0/0:1000 R0@0/0:1000 C@0:1000 S5@0/0:1000 R5@0/1:1000 S0@0/1:1000 "
+                       "R0@0/1:1000 "
+                       "S0@0/0:1000 R0@0/0:0 C@0:0 S5@0/0:0 R5@0/1:0 S0@0/1:0 R0@0/1:1000");
+  fs_test_expect_story(p, 4,
+                       "R0@0/0:1000 R2@1/0:1000 C@0:1000 S0@0/1:1000 S2@1/1:1000 "
+                       "R0@0/0:1000 R2@1/0:1000 C@0:1000 S0@0/1:1000 S2@1/1:1000");
   fs_program_free(p);
   fs_platform_free(pl);
 }

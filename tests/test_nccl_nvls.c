@@ -79,27 +79,6 @@ END_TEST
 
 /* ---- structure -------------------------------------------------------- */
 
-/* Rank r's tasks in program order: S<peer>@<cpu>/<tag>:<bytes>,
- * R<peer>@<cpu>/<tag>:<bytes>, C@<cpu>:<bytes>. */
-static void expect_story(const fs_program *p, int32_t r, const char *expected) {
-  char text[4096];
-  size_t used = 0;
-  text[0] = 0;
-  for (int32_t t = 0; t < p->tasks; t++) {
-    if (p->rank[t] != r) continue;
-    int n = p->kind[t] == FS_COMPUTE
-                ? snprintf(text + used, sizeof text - used, "%sC@%d:%lld", used ? " " : "",
-                           fs_task_cpu(p, t), (long long)p->value[t])
-                : snprintf(text + used, sizeof text - used, "%s%c%d@%d/%d:%lld", used ? " " : "",
-                           p->kind[t] == FS_SEND ? 'S' : 'R', p->peer[t], fs_task_cpu(p, t),
-                           fs_task_tag(p, t), (long long)p->value[t]);
-    ck_assert(n > 0 && (size_t)n < sizeof text - used);
-    used += (size_t)n;
-  }
-  ck_assert_msg(strcmp(text, expected) == 0, "rank %d:\n  got      %s\n  expected %s", r, text,
-                expected);
-}
-
 /* N = 3 GPUs, 2 channels, chunk 1000, S = 6000: 3000 B a channel, one loop
  * of 3 chunks each. A GPU (rank 1), per channel c on its CPU c: its 3000 B
  * to the switch (tag 2c), chunk 1's sum back (tag 2c), the store of it
@@ -112,16 +91,16 @@ START_TEST(loop_structure) {
   fs_program *p = fs_test_generate(NVLS, &o);
   ck_assert_int_eq(p->ranks, 4);
   ck_assert_int_eq(p->tasks, 50);
-  expect_story(p, 1,
-               "S3@0/0:3000 R3@0/0:1000 S3@0/1:1000 R3@0/1:3000 "
-               "S3@1/2:3000 R3@1/2:1000 S3@1/3:1000 R3@1/3:3000");
-  expect_story(p, 3,
-               "R0@0/0:3000 R1@1/0:3000 R2@2/0:3000 C@0:3000 "
-               "S0@0/0:1000 R0@0/1:1000 S1@1/0:1000 R1@1/1:1000 S2@2/0:1000 R2@2/1:1000 "
-               "S0@0/1:3000 S1@1/1:3000 S2@2/1:3000 "
-               "R0@3/2:3000 R1@4/2:3000 R2@5/2:3000 C@3:3000 "
-               "S0@3/2:1000 R0@3/3:1000 S1@4/2:1000 R1@4/3:1000 S2@5/2:1000 R2@5/3:1000 "
-               "S0@3/3:3000 S1@4/3:3000 S2@5/3:3000");
+  fs_test_expect_story(p, 1,
+                       "S3@0/0:3000 R3@0/0:1000 S3@0/1:1000 R3@0/1:3000 "
+                       "S3@1/2:3000 R3@1/2:1000 S3@1/3:1000 R3@1/3:3000");
+  fs_test_expect_story(p, 3,
+                       "R0@0/0:3000 R1@1/0:3000 R2@2/0:3000 C@0:3000 "
+                       "S0@0/0:1000 R0@0/1:1000 S1@1/0:1000 R1@1/1:1000 S2@2/0:1000 R2@2/1:1000 "
+                       "S0@0/1:3000 S1@1/1:3000 S2@2/1:3000 "
+                       "R0@3/2:3000 R1@4/2:3000 R2@5/2:3000 C@3:3000 "
+                       "S0@3/2:1000 R0@3/3:1000 S1@4/2:1000 R1@4/3:1000 S2@5/2:1000 R2@5/3:1000 "
+                       "S0@3/3:3000 S1@4/3:3000 S2@5/3:3000");
   fs_program_free(p);
 }
 END_TEST

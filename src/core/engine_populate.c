@@ -10,22 +10,13 @@
  * and the flags' of the same tasks together). Nothing depends on it: a
  * page the run reaches first is mapped by the run's own fault, and
  * without the thread or the advice the run is the same. */
-#define _DEFAULT_SOURCE /* madvise */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "core/engine_state.h"
-
-#ifndef MADV_POPULATE_WRITE
-/* Linux 5.14's; older headers lack it (and hide madvise when <features.h>
- * came before _DEFAULT_SOURCE, as in the alloc_faults build); an older
- * kernel refuses it (EINVAL): then the run maps its pages itself. */
-int madvise(void *address, size_t length, int advice);
-#define MADV_POPULATE_WRITE 23
-#endif
+#include "core/error.h"
 
 /* Tasks per chunk: 768 KiB of records, so a stop waits for little. */
 enum { CHUNK_TASKS = 1 << 16 };
@@ -40,7 +31,7 @@ enum { POPULATE_MIN_TASKS = 1 << 18 };
 static int populate(char *from, char *to, uintptr_t page) {
   uintptr_t start = ((uintptr_t)from + page - 1) & ~(page - 1), end = (uintptr_t)to & ~(page - 1);
   if (start >= end) return 0;
-  if (madvise((void *)start, end - start, MADV_POPULATE_WRITE)) return -1;
+  if (fs_memory_populate((void *)start, end - start)) return -1;
   for (uintptr_t at = start; at < end; at += page) /* atomic: the run may write the byte */
     (void)__atomic_load_n((unsigned char *)at, __ATOMIC_RELAXED);
   return 0;

@@ -24,6 +24,9 @@ int madvise(void *address, size_t length, int advice);
 #define MADV_HUGEPAGE 14
 #endif
 #endif
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older headers lack it */
+#endif
 
 #define TOO_LARGE "too large: "
 
@@ -71,6 +74,10 @@ void fs_memory_huge_pages(void *array, size_t bytes) {
 }
 
 void fs_memory_drop_pages(void *pages, size_t bytes) { madvise(pages, bytes, MADV_DONTNEED); }
+
+int fs_memory_populate(void *pages, size_t bytes) {
+  return madvise(pages, bytes, MADV_POPULATE_WRITE) ? -1 : 0;
+}
 
 void *fs_allocate(int64_t count, int64_t size, const char *what, fs_error *err) {
   int64_t limit = fs_memory_limit();

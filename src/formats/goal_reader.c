@@ -4,7 +4,6 @@
  * prefixes (txt2bin's re2c rules there have no identifier to compete with).
  * The labels of the open rank block map to task ids through a name_index
  * whose strings are the task names themselves ("rR." + label). */
-#define _DEFAULT_SOURCE /* madvise(MADV_POPULATE_WRITE) */
 #include "formats/goal_reader.h"
 
 #include <stdarg.h>
@@ -13,7 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <pthread.h>
-#include <sys/mman.h>
 
 #include "formats/name_index.h"
 #include "formats/read_program.h"
@@ -808,14 +806,6 @@ static const char *fast_line(goal_reader *r, const char *s) {
  * arrays' reservation, and it stops for good before any array could move
  * (a line the reservation may not hold, the join, the end). */
 
-#ifndef MADV_DONTNEED
-/* hidden when <features.h> came before _DEFAULT_SOURCE (the alloc_faults
- * build forces a header in first): Linux's declaration */
-int madvise(void *address, size_t length, int advice);
-#endif
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23 /* Linux 5.14 */
-#endif
 #define AHEAD_STEP ((int64_t)1 << 18) /* tasks per step: 2 MiB of `value` */
 #define AHEAD_LEAD (4 * AHEAD_STEP)   /* tasks populated at most past those read */
 #define AHEAD_ARRAYS 9
@@ -848,7 +838,7 @@ static int populate(ahead *h, int a, int64_t from, int64_t to) {
   uintptr_t start = (uintptr_t)(x->base + (size_t)from * x->size) & ~(page - 1);
   uintptr_t end = (uintptr_t)(x->base + (size_t)to * x->size);
   x->done = to;
-  return madvise((void *)start, end - start, MADV_POPULATE_WRITE) ? -1 : 0;
+  return fs_memory_populate((void *)start, end - start);
 }
 
 static void *run_ahead(void *arg) {
