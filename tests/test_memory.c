@@ -288,6 +288,56 @@ START_TEST(too_large_message) {
 }
 END_TEST
 
+/* The mappings of /proc/self/smaps over [at, at + bytes): how many have
+ * "hg" in their VmFlags (MADV_HUGEPAGE) into *huge, how many not into
+ * *plain; -1 without smaps. */
+static int hinted_mappings(const void *at, size_t bytes, int *huge, int *plain) {
+  FILE *f = fopen("/proc/self/smaps", "r");
+  if (!f) return -1;
+  char line[512];
+  unsigned long a, b, first = (unsigned long)at, last = first + bytes;
+  int inside = 0;
+  *huge = *plain = 0;
+  while (fgets(line, sizeof line, f)) {
+    if (sscanf(line, "%lx-%lx ", &a, &b) == 2) /* a mapping's first line */
+      inside = a < last && b > first;
+    else if (inside && strncmp(line, "VmFlags:", 8) == 0)
+      strstr(line, " hg") ? ++*huge : ++*plain, inside = 0;
+  }
+  fclose(f);
+  return 0;
+}
+
+/* Huge pages cost a fault per 2 MiB instead of per 4 KiB (error.h), and
+ * the hint covers every page of the array (on its 2 MiB-aligned middle
+ * only, it split an array of its own mapping in three, and realloc could
+ * no longer grow it in place); fs_allocate and fs_grow hint their large
+ * arrays, and growing keeps the contents. Linux only: skipped where smaps
+ * or transparent huge pages are missing. */
+START_TEST(huge_pages_cover_the_array) {
+  fs_error err;
+  size_t bytes = FS_HUGE_PAGES_MIN + 12345;
+  char *block = fs_allocate((int64_t)bytes, 1, "the test array", &err);
+  ck_assert_ptr_nonnull(block);
+  int huge, plain;
+  if (hinted_mappings(block, bytes, &huge, &plain) != 0 || !huge) {
+    free(block);
+    return; /* no smaps, or a kernel without transparent huge pages */
+  }
+  ck_assert_msg(plain == 0, "%d mappings of the array without the hint", plain);
+  free(block);
+  int32_t *array = NULL, capacity = 0;
+  for (int64_t need = 1; need <= (int64_t)(FS_HUGE_PAGES_MIN / 4) * 2; need *= 4) {
+    ck_assert_int_eq(fs_grow(&array, &capacity, need, sizeof *array, 16), 0);
+    for (int64_t i = need / 4; i < need; i++) array[i] = (int32_t)i;
+    for (int64_t i = 0; i < need; i += 997) ck_assert_int_eq(array[i], (int32_t)i);
+  }
+  ck_assert_int_eq(hinted_mappings(array, (size_t)capacity * sizeof *array, &huge, &plain), 0);
+  ck_assert_msg(huge > 0 && plain == 0, "%d hinted and %d plain mappings", huge, plain);
+  free(array);
+}
+END_TEST
+
 /* `ranks 50000000` with one task took 1.86 GB; `ranks 1073741823` crashed
  * in noise.c. Both now run in 512 MiB of address space. */
 START_TEST(cli_many_ranks_fit) {
@@ -453,6 +503,7 @@ static Suite *memory_suite(void) {
   tcase_add_test(c, noise_without_per_rank_table);
   tcase_add_test(c, platform_larger_than_its_ranks);
   tcase_add_test(c, too_large_message);
+  tcase_add_test(c, huge_pages_cover_the_array);
   suite_add_tcase(s, c);
   TCase *cli = tcase_create("cli");
   tcase_add_test(cli, cli_many_ranks_fit);

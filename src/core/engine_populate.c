@@ -1,14 +1,16 @@
 /* engine_populate.c: maps an explicit program's task records and
  * two-sided flags on a second thread while the run begins. Fresh memory
- * costs a page fault at its first touch (about 19 us a 4 KiB page on the
- * development machine, a third of a 2^20-rank barrier's simulation);
- * MADV_POPULATE_WRITE maps pages at about half that, and a thread that
- * maps them ahead of the run takes that work off the run's core. The
- * records come from calloc, zero, and the run counts completions up from
- * zero, so nothing writes them before the run: a lock-step run walks them
- * in id order, behind the thread (which maps chunk by chunk, the records'
- * and the flags' of the same tasks together). Nothing depends on it: a
- * page the run reaches first is mapped by the run's own fault, and
+ * costs a page fault at its first touch: on the development machine about
+ * 12-19 us a 4 KiB page (a third of a 2^20-rank barrier's simulation), and
+ * with the huge pages the records are hinted to have (fs_memory_huge_pages)
+ * a fault per 2 MiB whose cost is the kernel's zeroing and the
+ * hypervisor's first access to fresh memory (0.06-1.9 s a GiB). A thread
+ * that maps them ahead (MADV_POPULATE_WRITE) takes that work off the run's
+ * core. The records come from calloc, zero, and the run counts completions
+ * up from zero, so nothing writes them before the run: a lock-step run
+ * walks them in id order, behind the thread (which maps chunk by chunk, the
+ * records' and the flags' of the same tasks together). Nothing depends on
+ * it: a page the run reaches first is mapped by the run's own fault, and
  * without the thread or the advice the run is the same. */
 #include <pthread.h>
 #include <stdatomic.h>

@@ -68,9 +68,12 @@ int64_t fs_memory_limit(void) {
 }
 
 void fs_memory_huge_pages(void *array, size_t bytes) {
-  uintptr_t huge = (uintptr_t)2 << 20, start = ((uintptr_t)array + huge - 1) & ~(huge - 1);
-  uintptr_t end = ((uintptr_t)array + bytes) & ~(huge - 1);
-  if (array && end > start) madvise((void *)start, end - start, MADV_HUGEPAGE);
+  /* the whole pages it spans, not only its 2 MiB-aligned middle: a hint
+   * on part of a mapping would split it, and realloc could no longer grow
+   * it in place (mremap moves one mapping) */
+  uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), start = (uintptr_t)array & ~(page - 1);
+  uintptr_t end = ((uintptr_t)array + bytes + page - 1) & ~(page - 1);
+  if (array && bytes >= FS_HUGE_PAGES_MIN) madvise((void *)start, end - start, MADV_HUGEPAGE);
 }
 
 void fs_memory_drop_pages(void *pages, size_t bytes) { madvise(pages, bytes, MADV_DONTNEED); }
@@ -92,6 +95,7 @@ void *fs_allocate(int64_t count, int64_t size, const char *what, fs_error *err) 
   }
   void *block = malloc(bytes ? (size_t)bytes : 1);
   if (!block) fs_error_out_of_memory(err, what, bytes);
+  fs_memory_huge_pages(block, (size_t)bytes);
   return block;
 }
 
@@ -104,5 +108,6 @@ int fs_grow(void *array, int32_t *capacity, int64_t need, size_t size, int32_t f
   if (!bigger) return -1;
   *(void **)array = bigger;
   *capacity = (int32_t)want;
+  fs_memory_huge_pages(bigger, (size_t)want * size);
   return 0;
 }

@@ -1,6 +1,8 @@
 /* event_queue.c: the radix heap behind the event engine (see the header). */
 #include "core/event_queue.h"
 
+#include "core/error.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +60,7 @@ int fs_event_queue_grow(fs_event_queue *q, fs_event_bucket *b) {
   int64_t want = b->capacity ? b->capacity * 2 : 256;
   fs_event *bigger = realloc(b->items, (size_t)want * sizeof *bigger);
   if (!bigger) return -1;
+  fs_memory_huge_pages(bigger, (size_t)want * sizeof *bigger);
   b->items = bigger;
   b->capacity = want;
   return 0;

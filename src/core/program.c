@@ -63,6 +63,7 @@ static int grow(void *array, size_t size, int64_t capacity) {
   void *bigger = realloc(*a, (size_t)capacity * size);
   if (!bigger) return -1;
   *a = bigger;
+  fs_memory_huge_pages(bigger, (size_t)capacity * size);
   return 0;
 }
 
@@ -309,6 +310,8 @@ static int build_successors(fs_program *p) {
     free(out);
     return -1;
   }
+  fs_memory_huge_pages(at, ((size_t)n + 2) * sizeof *at);
+  fs_memory_huge_pages(out, (size_t)m * sizeof *out);
   /* at[from+2] counts; then one pass per kind of edge present places start,
    * local, then completion edges. */
   int64_t local_dependencies = 0;
