@@ -888,6 +888,69 @@ START_TEST(program_bytes) {
 }
 END_TEST
 
+/* fs_program_interleave on 3 ranks of 3 tasks (rank r's tasks A, B, C at
+ * ids 3r, 3r+1, 3r+2; B depends on A's end, C on B's start, and r0's A on
+ * r2's C's local end): rank r's j-th task becomes j x 3 + r, so r1's B
+ * (id 4) stays 4, r0's C (2) becomes 6, r2's A (6) becomes 2; every
+ * successor entry keeps its bits, the fields follow their tasks, read
+ * order maps back, names stay "rR.lK". A program of uneven ranks, or one
+ * already interleaved, is left as it is (0). */
+START_TEST(interleave_ranks) {
+  fs_program *p = fs_program_new(3);
+  for (int32_t r = 0; r < 3; r++)
+    for (int32_t j = 0; j < 3; j++) {
+      int32_t t = fs_program_add(p, j == 1 ? FS_SEND : FS_COMPUTE, r);
+      ck_assert_int_eq(t, 3 * r + j);
+      if (j == 1) fs_task_set_peer(p, t, (r + 1) % 3);
+    }
+  for (int32_t r = 0; r < 3; r++) {
+    fs_task_set_time(p, 3 * r, 100 + r);
+    ck_assert_int_eq(fs_program_depend(p, 3 * r + 1, 3 * r, FS_AFTER_END), 0);
+    ck_assert_int_eq(fs_program_depend(p, 3 * r + 2, 3 * r + 1, FS_AFTER_START), 0);
+  }
+  ck_assert_int_eq(fs_program_depend(p, 0, 8, FS_AFTER_LOCAL), 0);
+  p->names_implied = 1;
+  fs_error err;
+  ck_assert_int_eq(fs_program_finalize(p, &err), 0);
+  char name[24];
+  ck_assert_str_eq(fs_task_name(p, 5, name), "r1.l3");
+  ck_assert_int_eq(fs_program_interleave(p), 1);
+  ck_assert_int_eq(p->interleaved, 3);
+  for (int32_t r = 0; r < 3; r++)
+    for (int32_t j = 0; j < 3; j++) {
+      int32_t t = 3 * j + r;
+      char expected[24];
+      snprintf(expected, sizeof expected, "r%d.l%d", r, j + 1);
+      ck_assert_str_eq(fs_task_name(p, t, name), expected);
+      ck_assert_int_eq(fs_task_rank(p, t), r);
+      ck_assert_int_eq(fs_task_kind_of(p, t), j == 1 ? FS_SEND : FS_COMPUTE);
+      ck_assert_int_eq(fs_task_peer(p, t), j == 1 ? (r + 1) % 3 : -1);
+      ck_assert_int_eq(fs_task_need(p, t), j == 0 && r != 0 ? 0 : 1);
+      ck_assert_int_eq(fs_task_in_read_order(p, 3 * r + j), t);
+    }
+  ck_assert_int_eq(fs_task_value(p, 2), 102); /* r2's A: 102 ps */
+  uint32_t n;
+  const uint32_t *s = fs_task_successors(p, 2, NULL, &n); /* r2's A -> its B, now 5 */
+  ck_assert_uint_eq(n, 1);
+  ck_assert_uint_eq(s[0], 5);
+  s = fs_task_successors(p, 4, NULL, &n); /* r1's B -> its C's start, now 7 */
+  ck_assert_uint_eq(n, 1);
+  ck_assert_uint_eq(s[0], 7 | FS_EDGE_START);
+  s = fs_task_successors(p, 8, NULL, &n); /* r2's C -> r0's A at its local end, now 0 */
+  ck_assert_uint_eq(n, 1);
+  ck_assert_uint_eq(s[0], 0 | FS_EDGE_LOCAL);
+  ck_assert_int_eq(fs_program_interleave(p), 0); /* once */
+  fs_program_free(p);
+  p = fs_program_new(2); /* uneven: 2 tasks and 1 */
+  fs_program_add(p, FS_COMPUTE, 0), fs_program_add(p, FS_COMPUTE, 0);
+  fs_program_add(p, FS_COMPUTE, 1);
+  ck_assert_int_eq(fs_program_finalize(p, &err), 0);
+  ck_assert_int_eq(fs_program_interleave(p), 0);
+  ck_assert_int_eq(fs_task_in_read_order(p, 2), 2);
+  fs_program_free(p);
+}
+END_TEST
+
 static Suite *program_suite(void) {
   Suite *s = suite_create("program");
   TCase *build = tcase_create("build");
@@ -908,6 +971,7 @@ static Suite *program_suite(void) {
   tcase_add_test(finalize, finalize_errors);
   tcase_add_test(finalize, finalize_empty_program);
   tcase_add_test(finalize, finalize_random_program);
+  tcase_add_test(finalize, interleave_ranks);
   suite_add_tcase(s, finalize);
   TCase *text = tcase_create("text");
   tcase_add_test(text, labels_interned);

@@ -44,13 +44,15 @@ static void report_waiting_tasks(const fs_engine *e, const uint8_t *state, FILE 
     fprintf(out, "(out of memory for the deadlock report)\n");
     goto done;
   }
-  int count = 0;
-  for (int32_t t = 0; t < p->tasks; t++) {
-    slot[t] = -1;
+  int count = 0; /* tasks in the order they were read (an interleaved program's: program.h) */
+  for (int32_t k = 0; k < p->tasks; k++) slot[k] = -1;
+  for (int32_t k = 0; k < p->tasks; k++) {
+    int32_t t = fs_task_in_read_order(p, k);
     if (state[t] == NEVER_READY && count < limit) shown[count] = t, slot[t] = count++;
   }
   /* pending: a task never ready, or the completion of an unmatched one */
-  for (int32_t u = 0; u < p->tasks; u++) {
+  for (int32_t k = 0; k < p->tasks; k++) {
+    int32_t u = fs_task_in_read_order(p, k);
     if (state[u] != NEVER_READY && state[u] != UNMATCHED) continue;
     uint32_t buffer[FS_TEMPLATE_MAX_EDGES], n;
     const uint32_t *successor = fs_task_successors(p, u, buffer, &n);
@@ -110,7 +112,8 @@ static void report_unmatched(const fs_engine *e, const uint8_t *state, const fs_
                              FILE *out, int limit) {
   const fs_program *p = fs_engine_program(e);
   int64_t shown = 0;
-  for (int32_t t = 0; t < p->tasks; t++) {
+  for (int32_t k = 0; k < p->tasks; k++) {
+    int32_t t = fs_task_in_read_order(p, k);
     if (state[t] != UNMATCHED && state[t] != DONE_UNMATCHED) continue;
     if (shown++ < limit) report_unmatched_task(p, t, d, out);
   }

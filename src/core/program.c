@@ -260,6 +260,8 @@ static char *decimal(char *to, uint32_t v) {
  * (ranks ascend), at most 1 + 10 + 2 + 10 bytes and the NUL. */
 static const char *implied_name(const fs_program *p, int32_t t, char buffer[24]) {
   int32_t rank = p->rank[t], low = 0, high = t;
+  if (p->interleaved) /* the position, less t: so that t - low is it */
+    low = t - t / p->ranks, high = low;
   while (low < high) {
     int32_t middle = low + (high - low) / 2;
     if (p->rank[middle] < rank)

@@ -107,7 +107,9 @@ typedef struct fs_program {
   int named;            /* a name was set (a file's tasks): outputs that show given names do */
   int names_implied;    /* every task t is named "rR.lK" (GOAL's generated labels): R its rank, K
                          * its place among its rank's tasks from 1 (a rank's tasks contiguous,
-                         * ranks ascending); nothing stored, name_at NULL */
+                         * ranks ascending, or interleaved); nothing stored, name_at NULL */
+  int32_t interleaved;  /* 0, or W: every rank has W tasks, numbered position by position (rank
+                         * r's j-th task is task j x ranks + r: fs_program_interleave) */
   /* successors (valid after finalize): successor[successor_at[i] ..
    * successor_at[i+1]): start edges, then local-completion edges, then
    * completion edges, each group in the order added */
@@ -335,6 +337,22 @@ static inline int fs_task_takes_cpu(const fs_program *p, int32_t t) {
   return fs_task_kind_of(p, t) >= FS_SLEEP && !(fs_task_flags(p, t) & FS_CONCURRENT);
 }
 int64_t fs_program_bytes(const fs_program *p); /* memory held, for reports */
+
+/* Renumbers a finalized explicit program whose ranks all hold the same
+ * number W >= 2 of tasks, numbered rank by rank, position by position
+ * (rank r's j-th task becomes task j x ranks + r; p->interleaved = W): a
+ * lock-step round's tasks then lie together in memory (a GOAL file's
+ * 2^20-rank barrier simulates in about two thirds of the time). Its
+ * successor lists keep their order and a run's results are the same
+ * unless ties are broken by task id (cores of a platform: core waiters)
+ * or tasks are listed (timelines): the caller decides. 1 when renumbered,
+ * 0 when the program is not of that shape, -1 out of memory (unchanged). */
+int fs_program_interleave(fs_program *p);
+/* The task read k-th (rank by rank): k itself unless interleaved. */
+static inline int32_t fs_task_in_read_order(const fs_program *p, int32_t k) {
+  if (!p->interleaved) return k;
+  return (int32_t)((int64_t)(k % p->interleaved) * p->ranks + k / p->interleaved);
+}
 
 /* The slot of a rank's per-rank state, or -1 for a rank no task uses (its
  * finish time is 0). */

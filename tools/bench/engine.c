@@ -6,10 +6,12 @@
  * row's peak RSS is its own (tools/bench/engine, tools/bench/goal).
  * usage: bench_engine RANKS [--header] [--pattern NAME] [--model NAME]
  *                           [--size BYTES] [--schedule TEXT] [--param KEY=VALUE]...
- *                           [--symmetric] [--runs K]
+ *                           [--symmetric] [--interleave] [--runs K]
  * (a pattern that takes a --schedule gets "auto" unless one is given;
  * --symmetric: a rank-symmetric program where the generator builds one,
- * core/symmetric.h, as the sweep runs them; --runs K: the program is run K
+ * core/symmetric.h, as the sweep runs them; --interleave: the program
+ * renumbered position by position, as `fennelsim run` does a GOAL file's
+ * (fs_program_interleave; its time counts as generation); --runs K: the program is run K
  * times by one engine, reset between runs, and each run prints a line
  * "run I: sim_cpu_s S, events/s E" before the row, which is the first run's:
  * the later runs find the run state mapped and warm, so cold and warm
@@ -93,7 +95,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   const char *pattern = "allreduce-rd", *model = "pipelined", *schedule = NULL;
-  int header = 0, symmetric = 0, runs = 1;
+  int header = 0, symmetric = 0, runs = 1, interleave = 0;
   int64_t size = 8;
   fs_parameter items[32];
   fs_parameters params = {.items = items};
@@ -102,6 +104,8 @@ int main(int argc, char **argv) {
       header = 1;
     else if (strcmp(argv[i], "--symmetric") == 0)
       symmetric = 1;
+    else if (strcmp(argv[i], "--interleave") == 0)
+      interleave = 1;
     else if (strcmp(argv[i], "--pattern") == 0 && i + 1 < argc)
       pattern = argv[++i];
     else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc)
@@ -144,6 +148,10 @@ int main(int argc, char **argv) {
   fs_program *program = generator->generate(&options, &err);
   if (!program) {
     fprintf(stderr, "bench: %s\n", err.message);
+    return 1;
+  }
+  if (interleave && fs_program_interleave(program) != 1) {
+    fprintf(stderr, "bench: %s is not %d ranks of equal task counts\n", pattern, program->ranks);
     return 1;
   }
   double t1 = now(), cpu1 = cpu_now(), thread1 = thread_cpu_now();
