@@ -343,9 +343,10 @@ int64_t fs_program_bytes(const fs_program *p); /* memory held, for reports */
  * (rank r's j-th task becomes task j x ranks + r; p->interleaved = W): a
  * lock-step round's tasks then lie together in memory (a GOAL file's
  * 2^20-rank barrier simulates in about two thirds of the time). Its
- * successor lists keep their order and a run's results are the same
- * unless ties are broken by task id (cores of a platform: core waiters)
- * or tasks are listed (timelines): the caller decides. 1 when renumbered,
+ * successor lists keep their order; a run's results are the same when
+ * every task takes a CPU (a GOAL program's do) and no platform's cores
+ * break ties by task id, but outputs that list tasks list them in the new
+ * order: the caller decides (fennelsim run). 1 when renumbered,
  * 0 when the program is not of that shape, -1 out of memory (unchanged). */
 int fs_program_interleave(fs_program *p);
 /* The task read k-th (rank by rank): k itself unless interleaved. */
