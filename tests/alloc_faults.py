@@ -138,6 +138,10 @@ def commands():
                           "--critical-path", "--format", "json"]),
         ("run-dag-named", ["run", "{in}/named.dag", "--model", "hockney", "--timeline", "{out}/t.csv"]),
         ("run-goal-loggops", ["run", "{in}/b.goal", "--model", "loggops", "--format", "json"]),
+        # equal rank blocks: renumbered before the run (fs_program_interleave;
+        # out of memory there, the run goes on as read)
+        ("run-goal-interleaved", ["run", "{in}/ring.goal", "--model", "loggops", "--format",
+                                  "json"]),
         # labels that leave schedgen's lK pattern mid-file: the names read
         # so far are stored when the pattern breaks (goal_reader.c)
         ("run-goal-named", ["run", "{in}/named.goal", "--model", "loggops", "--timeline",
@@ -205,7 +209,8 @@ def make_inputs(fennelsim, root, directory):
         shutil.copy(os.path.join(root, "models", name), directory)
     shutil.copy(os.path.join(root, "schedules", "msccl-allgather-ring-4.xml"), directory)
     for args in [["gen", "allreduce-rd", "--ranks", "4", "--size", "8B", "-o", "rd.dag"],
-                 ["gen", "bcast-binomial", "--ranks", "4", "--size", "1KiB", "-o", "b.goal"]]:
+                 ["gen", "bcast-binomial", "--ranks", "4", "--size", "1KiB", "-o", "b.goal"],
+                 ["gen", "allgather-ring", "--ranks", "4", "--size", "1KiB", "-o", "ring.goal"]]:
         subprocess.run([fennelsim] + args, cwd=directory, check=True, env=clean_env())
     # LogGOPSim's binary GOAL of the same schedule (tests/goal_bin_writer.py)
     sys.path.insert(0, os.path.join(root, "tests"))
