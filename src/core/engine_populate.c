@@ -25,18 +25,15 @@ enum { CHUNK_TASKS = 1 << 16 };
 /* Below this many tasks the thread costs more than the faults. */
 enum { POPULATE_MIN_TASKS = 1 << 18 };
 
-/* Maps the whole pages inside [from, to), and reads a byte of each: on
- * the development machine's hypervisor a page the kernel mapped still
- * costs its first access (8-9 us, about as much as the kernel's fault),
- * and a read pays it (the run's later writes do not). 0, or -1 when the
- * kernel cannot. */
+/* Maps the whole pages inside [from, to); 0, or -1 when the kernel
+ * cannot. It writes and reads nothing the run may touch (with 4 KiB pages
+ * it also read a byte of each, to pay this hypervisor's first access
+ * ahead of the run; under 2 MiB pages that read measured nothing, and it
+ * raced with the run's writes). */
 static int populate(char *from, char *to, uintptr_t page) {
   uintptr_t start = ((uintptr_t)from + page - 1) & ~(page - 1), end = (uintptr_t)to & ~(page - 1);
   if (start >= end) return 0;
-  if (fs_memory_populate((void *)start, end - start)) return -1;
-  for (uintptr_t at = start; at < end; at += page) /* atomic: the run may write the byte */
-    (void)__atomic_load_n((unsigned char *)at, __ATOMIC_RELAXED);
-  return 0;
+  return fs_memory_populate((void *)start, end - start);
 }
 
 static void *populate_main(void *argument) {
