@@ -297,17 +297,22 @@ static void sections_json(FILE *out, void *arg) {
   fs_views_json(out, s->views);
 }
 
+/* Whether an output shows tasks (their names, their order). */
+static int shows_tasks(const run_options *o) {
+  const fs_views_options *v = &o->views;
+  return o->timeline || v->svg || v->chrome || v->channel_load || v->channel_report ||
+         v->link_csv || v->link_report || v->bandwidth || v->critical_path;
+}
+
 /* Whether a GOAL file's program may be renumbered position by position
  * before its run (fs_program_interleave: the same results, a third less
  * time at scale): not when an output lists tasks or shows them per link
  * (their order would change), nor on a platform (its cores' waiters break
  * ties by task id), nor for a replay. */
+
 static int may_interleave(const run_options *o, const fs_program *program,
                           const fs_replay *replay) {
-  const fs_views_options *v = &o->views;
-  if (replay || !program->names_implied || o->timeline || v->svg || v->chrome || v->channel_load ||
-      v->channel_report || v->link_csv || v->link_report || v->bandwidth || v->critical_path ||
-      fs_platform_text_given(&o->platform))
+  if (replay || !program->names_implied || shows_tasks(o) || fs_platform_text_given(&o->platform))
     return 0;
   for (int i = 0; i < o->params.count; i++)
     if (strcmp(o->params.items[i].key, "platform") == 0) return 0;
@@ -333,11 +338,7 @@ static int simulate(run_options *o, fs_program *program, const fs_replay *replay
   o->views.input = o->input;
   o->views.timeline_csv = o->timeline;
   views_platform(o);
-  const fs_views_options *v = &o->views; /* the outputs that may show task names */
-  if (replay &&
-      (v->timeline_csv || v->svg || v->chrome || v->channel_load || v->channel_report ||
-       v->link_csv || v->link_report || v->bandwidth || v->critical_path) &&
-      fs_replay_name_tasks(replay, program)) {
+  if (replay && shows_tasks(o) && fs_replay_name_tasks(replay, program)) {
     fs_error_set(&err, "out of memory naming the tasks");
     goto done;
   }

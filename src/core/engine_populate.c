@@ -15,7 +15,6 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
-#include <unistd.h>
 
 #include "core/engine_state.h"
 #include "core/error.h"
@@ -25,26 +24,18 @@ enum { CHUNK_TASKS = 1 << 16 };
 /* Below this many tasks the thread costs more than the faults. */
 enum { POPULATE_MIN_TASKS = 1 << 18 };
 
-/* Maps the whole pages inside [from, to); 0, or -1 when the kernel
- * cannot. It writes and reads nothing the run may touch (with 4 KiB pages
- * it also read a byte of each, to pay this hypervisor's first access
- * ahead of the run; under 2 MiB pages that read measured nothing, and it
- * raced with the run's writes). */
-static int populate(char *from, char *to, uintptr_t page) {
-  uintptr_t start = ((uintptr_t)from + page - 1) & ~(page - 1), end = (uintptr_t)to & ~(page - 1);
-  if (start >= end) return 0;
-  return fs_memory_populate((void *)start, end - start);
-}
-
 static void *populate_main(void *argument) {
   fs_engine *e = argument;
   engine_populate *job = &e->populate;
-  uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
   for (int64_t t = 0; t < job->tasks && !atomic_load_explicit(&job->stop, memory_order_relaxed);
        t += CHUNK_TASKS) {
     int64_t end = t + CHUNK_TASKS < job->tasks ? t + CHUNK_TASKS : job->tasks;
-    if (populate((char *)(e->task + t), (char *)(e->task + end), page) ||
-        (e->two_sided && populate((char *)(e->two_sided + t), (char *)(e->two_sided + end), page)))
+    /* mapping only: it writes and reads nothing the run may touch (with
+     * 4 KiB pages it also read a byte of each, to pay this hypervisor's
+     * first access ahead of the run; under 2 MiB pages that measured
+     * nothing, and it raced with the run's writes) */
+    if (fs_memory_populate(e->task + t, (size_t)(end - t) * sizeof *e->task) ||
+        (e->two_sided && fs_memory_populate(e->two_sided + t, (size_t)(end - t))))
       break;
   }
   return NULL;

@@ -67,19 +67,28 @@ int64_t fs_memory_limit(void) {
   return limit;
 }
 
+/* The whole pages that [array, array + bytes) spans: advice on part of a
+ * mapping would split it (and realloc could no longer grow it in place:
+ * mremap moves one mapping); advice on whole pages is what the kernel takes. */
+static size_t page_span(const void *array, size_t bytes, uintptr_t *start) {
+  uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+  *start = (uintptr_t)array & ~(page - 1);
+  return (size_t)((((uintptr_t)array + bytes + page - 1) & ~(page - 1)) - *start);
+}
+
 void fs_memory_huge_pages(void *array, size_t bytes) {
-  /* the whole pages it spans, not only its 2 MiB-aligned middle: a hint
-   * on part of a mapping would split it, and realloc could no longer grow
-   * it in place (mremap moves one mapping) */
-  uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), start = (uintptr_t)array & ~(page - 1);
-  uintptr_t end = ((uintptr_t)array + bytes + page - 1) & ~(page - 1);
-  if (array && bytes >= FS_HUGE_PAGES_MIN) madvise((void *)start, end - start, MADV_HUGEPAGE);
+  uintptr_t start;
+  if (array && bytes >= FS_HUGE_PAGES_MIN)
+    madvise((void *)start, page_span(array, bytes, &start), MADV_HUGEPAGE);
 }
 
 void fs_memory_drop_pages(void *pages, size_t bytes) { madvise(pages, bytes, MADV_DONTNEED); }
 
-int fs_memory_populate(void *pages, size_t bytes) {
-  return madvise(pages, bytes, MADV_POPULATE_WRITE) ? -1 : 0;
+int fs_memory_populate(void *array, size_t bytes) {
+  uintptr_t start;
+  if (!array || !bytes) return 0;
+  size_t span = page_span(array, bytes, &start);
+  return madvise((void *)start, span, MADV_POPULATE_WRITE) ? -1 : 0;
 }
 
 void *fs_allocate(int64_t count, int64_t size, const char *what, fs_error *err) {

@@ -55,10 +55,10 @@ void fs_memory_huge_pages(void *array, size_t bytes);
 /* Gives back the page-aligned pages of a read-only file mapping (read from
  * the file again if touched). A hint. */
 void fs_memory_drop_pages(void *pages, size_t bytes);
-/* Maps the pages [pages, pages + bytes) (pages page-aligned) ahead of
- * their first touch, contents untouched (MADV_POPULATE_WRITE): 0, or -1
- * where the kernel cannot (before Linux 5.14: then the first touch maps). */
-int fs_memory_populate(void *pages, size_t bytes);
+/* Maps the whole pages that [array, array + bytes) spans ahead of their
+ * first touch, contents untouched (MADV_POPULATE_WRITE): 0, or -1 where
+ * the kernel cannot (before Linux 5.14: then the first touch maps). */
+int fs_memory_populate(void *array, size_t bytes);
 /* count * size bytes for `what` ("the run state of 8 ranks"): NULL with
  * err set, too large when the product overflows or exceeds
  * fs_memory_limit(), out of memory when malloc fails. count 0 allocates

@@ -831,14 +831,11 @@ typedef struct ahead {
  * `from` on at least; 0, or -1 when the kernel refuses (then it stops). */
 static int populate(ahead *h, int a, int64_t from, int64_t to) {
   struct ahead_array *x = &h->array[a];
-  uintptr_t page = 4096;
   if (to > x->count) to = x->count;
   if (from < x->done) from = x->done;
   if (to <= from) return 0;
-  uintptr_t start = (uintptr_t)(x->base + (size_t)from * x->size) & ~(page - 1);
-  uintptr_t end = (uintptr_t)(x->base + (size_t)to * x->size);
   x->done = to;
-  return fs_memory_populate((void *)start, end - start);
+  return fs_memory_populate(x->base + (size_t)from * x->size, (size_t)(to - from) * x->size);
 }
 
 static void *run_ahead(void *arg) {

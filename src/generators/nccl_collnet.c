@@ -337,10 +337,7 @@ static int check(const char *name, const fs_generator_options *o, fs_error *err)
   if (fs_gen_check_common(name, o, err) || fs_nccl_check(name, o, err) ||
       fs_gen_refuse_root(name, o, err))
     return -1;
-  if (o->protocol != FS_PROTOCOL_NONE && o->protocol != FS_PROTOCOL_SIMPLE)
-    return fs_error_set(err, "%s: NCCL runs CollNet with the Simple protocol only, not %s", name,
-                        fs_protocol_name(o->protocol));
-  return 0;
+  return fs_nccl_simple_only(name, "CollNet", o, err);
 }
 
 static fs_program *generate(const char *name, int direct, const fs_generator_options *o,

@@ -87,6 +87,21 @@ int64_t fs_nccl_head_chunk_bytes(int64_t bytes, int32_t heads, int64_t chunk, in
   return left <= 0 ? 0 : left < q ? left : q;
 }
 
+int64_t fs_nccl_loop_bytes(int64_t bytes, int32_t heads, int64_t chunk, int64_t loop,
+                           int64_t align) {
+  int64_t sum = 0;
+  for (int32_t h = 0; h < heads; h++)
+    sum += fs_nccl_head_chunk_bytes(bytes, heads, chunk, loop, h, align);
+  return sum;
+}
+
+int fs_nccl_simple_only(const char *name, const char *algorithm, const fs_generator_options *o,
+                        fs_error *err) {
+  if (o->protocol == FS_PROTOCOL_NONE || o->protocol == FS_PROTOCOL_SIMPLE) return 0;
+  return fs_error_set(err, "%s: NCCL runs %s with the Simple protocol only, not %s", name,
+                      algorithm, fs_protocol_name(o->protocol));
+}
+
 int64_t fs_nccl_ring_chunk_bytes(int64_t bytes, int32_t k, int64_t chunk, int64_t loop, int32_t j) {
   int64_t loops = fs_nccl_loops(bytes, k, chunk);
   if (loop < loops - 1) return chunk;

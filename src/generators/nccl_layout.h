@@ -100,6 +100,13 @@ int64_t fs_nccl_piece_bytes(int64_t bytes, int64_t chunk, int64_t loop);
  * shorter or empty. */
 int64_t fs_nccl_head_chunk_bytes(int64_t bytes, int32_t heads, int64_t chunk, int64_t loop,
                                  int32_t h, int64_t align);
+/* The sum of those heads' chunks: the bytes of loop `loop`. */
+int64_t fs_nccl_loop_bytes(int64_t bytes, int32_t heads, int64_t chunk, int64_t loop,
+                           int64_t align);
+/* NVLS, NVLSTree and CollNet run with NCCL's Simple protocol only: 0, or
+ * -1 with "NAME: NCCL runs ALGORITHM with the Simple protocol only, not P". */
+int fs_nccl_simple_only(const char *name, const char *algorithm, const fs_generator_options *o,
+                        fs_error *err);
 
 /* The builder: counts while p is NULL (ids are then the count, so
  * dependencies are counted alike), else adds. */

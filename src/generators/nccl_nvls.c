@@ -83,20 +83,11 @@ static int64_t chunk_bytes(const nvls *g, int32_t c, int64_t loop, int32_t h) {
 }
 
 static int64_t loop_bytes(const nvls *g, int32_t c, int64_t loop) {
-  int64_t sum = 0;
-  for (int32_t h = 0; h < g->n; h++) sum += chunk_bytes(g, c, loop, h);
-  return sum;
+  return fs_nccl_loop_bytes(channel_bytes(g, c), g->n, g->chunk, loop, NVLS_LAST_ALIGN);
 }
 
 static int32_t block_of(const nvls *g, int32_t c, int64_t loop, int32_t h) {
   return (int32_t)((g->first[c] + loop) * g->n + h);
-}
-
-/* A task on CPU cpu with tag tag (0: none stored), on `count` blocks. */
-static int32_t add(fs_nccl_builder *b, fs_task_kind kind, int32_t rank, int32_t peer, int cpu,
-                   int32_t tag, int64_t bytes, fs_flow_action action, const int32_t *blocks,
-                   int32_t count, int32_t label) {
-  return fs_nccl_task_on(b, kind, rank, peer, cpu, tag, bytes, action, blocks, count, label);
 }
 
 /* The streams whose order a slot keeps, per GPU. */
@@ -115,33 +106,37 @@ static void one_loop(fs_nccl_builder *b, nvls *g, int32_t c, int64_t loop) {
   for (int32_t h = 0; h < n; h++) at[h] = block_of(g, c, loop, h);
   int32_t received[NVLS_MAX_GPUS], sum;
   for (int32_t x = 0; x < n; x++) { /* 1: every GPU's chunks to the switch */
-    chain(b, slot, x, TO_SWITCH, add(b, FS_SEND, x, sw, c, up, all, FS_FLOW_READ, at, n, lr));
-    received[x] =
-        add(b, FS_RECV, sw, x, c * n + x, up, all, x ? FS_FLOW_TEMP : FS_FLOW_WRITE, at, n, lr);
+    chain(b, slot, x, TO_SWITCH,
+          fs_nccl_task_on(b, FS_SEND, x, sw, c, up, all, FS_FLOW_READ, at, n, lr));
+    received[x] = fs_nccl_task_on(b, FS_RECV, sw, x, c * n + x, up, all,
+                                  x ? FS_FLOW_TEMP : FS_FLOW_WRITE, at, n, lr);
     chain(b, slot, x, AT_SWITCH, received[x]);
   }
-  sum = add(b, FS_COMPUTE, sw, -1, c * n, 0, all, FS_FLOW_COMBINE, at, n, lr); /* 2 */
+  sum = fs_nccl_task_on(b, FS_COMPUTE, sw, -1, c * n, 0, all, FS_FLOW_COMBINE, at, n, lr); /* 2 */
   for (int32_t x = 0; x < n; x++) fs_nccl_depend(b, sum, received[x]);
   for (int32_t h = 0; h < n; h++) { /* 3, 4: ld_reduce's return, multimem.st */
     int64_t bytes = chunk_bytes(g, c, loop, h);
-    int32_t to = add(b, FS_SEND, sw, h, c * n + h, up, bytes, FS_FLOW_READ, at + h, 1, lr);
+    int32_t to =
+        fs_nccl_task_on(b, FS_SEND, sw, h, c * n + h, up, bytes, FS_FLOW_READ, at + h, 1, lr);
     fs_nccl_depend(b, to, sum);
     chain(b, slot, h, RETURN, to);
-    int32_t back = add(b, FS_RECV, h, sw, c, up, bytes, FS_FLOW_WRITE, at + h, 1, lr);
+    int32_t back = fs_nccl_task_on(b, FS_RECV, h, sw, c, up, bytes, FS_FLOW_WRITE, at + h, 1, lr);
     chain(b, slot, h, RETURNED, back);
-    int32_t store = add(b, FS_SEND, h, sw, c, down, bytes, FS_FLOW_READ, at + h, 1, lm);
+    int32_t store = fs_nccl_task_on(b, FS_SEND, h, sw, c, down, bytes, FS_FLOW_READ, at + h, 1, lm);
     fs_nccl_depend(b, store, back);
     chain(b, slot, h, STORE, store);
-    int32_t stored = add(b, FS_RECV, sw, h, c * n + h, down, bytes, FS_FLOW_WRITE, at + h, 1, lm);
+    int32_t stored =
+        fs_nccl_task_on(b, FS_RECV, sw, h, c * n + h, down, bytes, FS_FLOW_WRITE, at + h, 1, lm);
     fs_nccl_depend(b, stored, to); /* it overwrites what the return read */
     chain(b, slot, h, STORED, stored);
     received[h] = stored;
   }
   for (int32_t x = 0; x < n; x++) { /* 5: the multicast */
-    int32_t out = add(b, FS_SEND, sw, x, c * n + x, down, all, FS_FLOW_READ, at, n, lm);
+    int32_t out = fs_nccl_task_on(b, FS_SEND, sw, x, c * n + x, down, all, FS_FLOW_READ, at, n, lm);
     for (int32_t h = 0; h < n; h++) fs_nccl_depend(b, out, received[h]);
     chain(b, slot, x, MULTICAST, out);
-    chain(b, slot, x, MULTICAST_IN, add(b, FS_RECV, x, sw, c, down, all, FS_FLOW_WRITE, at, n, lm));
+    chain(b, slot, x, MULTICAST_IN,
+          fs_nccl_task_on(b, FS_RECV, x, sw, c, down, all, FS_FLOW_WRITE, at, n, lm));
   }
 }
 
@@ -195,9 +190,7 @@ static int check(const fs_generator_options *o, fs_error *err) {
   if (fs_gen_check_common(NAME, o, err) || fs_nccl_check(NAME, o, err) ||
       fs_gen_refuse_root(NAME, o, err))
     return -1;
-  if (o->protocol != FS_PROTOCOL_NONE && o->protocol != FS_PROTOCOL_SIMPLE)
-    return fs_error_set(err, "%s: NCCL runs NVLS with the Simple protocol only, not %s", NAME,
-                        fs_protocol_name(o->protocol));
+  if (fs_nccl_simple_only(NAME, "NVLS", o, err)) return -1;
   if (o->ranks < 2 || o->ranks > NVLS_MAX_GPUS)
     return fs_error_set(err, "%s: --ranks (GPUs on the NVSwitch) must be from 2 to %d, not %d",
                         NAME, NVLS_MAX_GPUS, o->ranks);

@@ -109,20 +109,11 @@ static int64_t chunk_bytes(const nvlstree *g, int32_t c, int64_t loop, int32_t h
 }
 
 static int64_t loop_bytes(const nvlstree *g, int32_t c, int64_t loop) {
-  int64_t sum = 0;
-  for (int32_t h = 0; h < g->heads; h++) sum += chunk_bytes(g, c, loop, h);
-  return sum;
+  return fs_nccl_loop_bytes(channel_bytes(g, c), g->heads, g->chunk, loop, LAST_ALIGN);
 }
 
 static int32_t block_of(const nvlstree *g, int32_t c, int64_t loop, int32_t h) {
   return (int32_t)((g->first[c] + loop) * g->heads + h);
-}
-
-/* A task on CPU cpu with tag tag (0: none stored), on `count` blocks. */
-static int32_t add(fs_nccl_builder *b, fs_task_kind kind, int32_t rank, int32_t peer, int cpu,
-                   int32_t tag, int64_t bytes, fs_flow_action action, const int32_t *blocks,
-                   int32_t count, int32_t label) {
-  return fs_nccl_task_on(b, kind, rank, peer, cpu, tag, bytes, action, blocks, count, label);
 }
 
 /* Task t of stream s of rank r: waits for the stream's previous one. */
@@ -150,25 +141,27 @@ static void node_reduce(fs_nccl_builder *b, nvlstree *g, int32_t c, int64_t loop
   int64_t all = loop_bytes(g, c, loop);
   int32_t sum = -1, received[NVLS_MAX_GPUS] = {-1};
   for (int32_t j = 0; j < size; j++) {
-    chain(b, g, m[j], TO_SWITCH, add(b, FS_SEND, m[j], sw, c, up, all, FS_FLOW_READ, at, H, lr));
+    chain(b, g, m[j], TO_SWITCH,
+          fs_nccl_task_on(b, FS_SEND, m[j], sw, c, up, all, FS_FLOW_READ, at, H, lr));
     received[j] = chain(b, g, m[j], AT_SWITCH,
-                        add(b, FS_RECV, sw, m[j], port + j, up, all,
-                            j ? FS_FLOW_TEMP : FS_FLOW_WRITE, at, H, lr));
+                        fs_nccl_task_on(b, FS_RECV, sw, m[j], port + j, up, all,
+                                        j ? FS_FLOW_TEMP : FS_FLOW_WRITE, at, H, lr));
   }
   sum = received[0]; /* a GPU alone: nothing to reduce */
   if (size > 1) {
-    sum = add(b, FS_COMPUTE, sw, -1, port, 0, all, FS_FLOW_COMBINE, at, H, lr);
+    sum = fs_nccl_task_on(b, FS_COMPUTE, sw, -1, port, 0, all, FS_FLOW_COMBINE, at, H, lr);
     for (int32_t j = 0; j < size; j++) fs_nccl_depend(b, sum, received[j]);
   }
   for (int32_t h = 0; h < H; h++) {
     int64_t bytes = chunk_bytes(g, c, loop, h);
-    int32_t to = add(b, FS_SEND, sw, m[h], port + h, up, bytes, FS_FLOW_READ, at + h, 1, lr);
+    int32_t to =
+        fs_nccl_task_on(b, FS_SEND, sw, m[h], port + h, up, bytes, FS_FLOW_READ, at + h, 1, lr);
     fs_nccl_depend(b, to, sum);
     chain(b, g, m[h], RETURN, to);
     g->stored[(int64_t)u * H + h] = to; /* until the store: what the store must follow */
     g->returned[m[h]] =
         chain(b, g, m[h], RETURNED,
-              add(b, FS_RECV, m[h], sw, c, up, bytes, FS_FLOW_WRITE, at + h, 1, lr));
+              fs_nccl_task_on(b, FS_RECV, m[h], sw, c, up, bytes, FS_FLOW_WRITE, at + h, 1, lr));
   }
 }
 
@@ -183,16 +176,17 @@ static void head_up(fs_nccl_builder *b, nvlstree *g, int32_t c, int64_t loop, in
   g->up[r] = g->returned[r];
   for (int d = 0; d < 2; d++)
     if (child[d] >= 0)
-      in[n++] = chain(b, g, r, CHILD_IN,
-                      add(b, FS_RECV, r, child[d], c, 2 * c, bytes, FS_FLOW_TEMP, at, 1, lr));
+      in[n++] =
+          chain(b, g, r, CHILD_IN,
+                fs_nccl_task_on(b, FS_RECV, r, child[d], c, 2 * c, bytes, FS_FLOW_TEMP, at, 1, lr));
   if (n) {
-    int32_t reduce = add(b, FS_COMPUTE, r, -1, c, 0, bytes, FS_FLOW_COMBINE, at, 1, lr);
+    int32_t reduce = fs_nccl_task_on(b, FS_COMPUTE, r, -1, c, 0, bytes, FS_FLOW_COMBINE, at, 1, lr);
     fs_nccl_depend(b, reduce, g->returned[r]);
     for (int d = 0; d < n; d++) fs_nccl_depend(b, reduce, in[d]);
     g->up[r] = chain(b, g, r, REDUCE, reduce);
   }
   if (parent >= 0) {
-    int32_t send = add(b, FS_SEND, r, parent, c, 2 * c, bytes, FS_FLOW_READ, at, 1, lr);
+    int32_t send = fs_nccl_task_on(b, FS_SEND, r, parent, c, 2 * c, bytes, FS_FLOW_READ, at, 1, lr);
     fs_nccl_depend(b, send, g->up[r]);
     g->up[r] = chain(b, g, r, UP_OUT, send);
   }
@@ -208,20 +202,22 @@ static void head_down(fs_nccl_builder *b, nvlstree *g, int32_t c, int64_t loop, 
   tree_links(g, c, u, h, &parent, child);
   int32_t result = g->up[r];
   if (parent >= 0) {
-    result = add(b, FS_RECV, r, parent, c, down, bytes, FS_FLOW_WRITE, at, 1, lb);
+    result = fs_nccl_task_on(b, FS_RECV, r, parent, c, down, bytes, FS_FLOW_WRITE, at, 1, lb);
     fs_nccl_depend(b, result, g->up[r]); /* its send up read the chunk */
     chain(b, g, r, DOWN_IN, result);
   }
-  int32_t store = add(b, FS_SEND, r, sw, c, down, bytes, FS_FLOW_READ, at, 1, lb);
+  int32_t store = fs_nccl_task_on(b, FS_SEND, r, sw, c, down, bytes, FS_FLOW_READ, at, 1, lb);
   fs_nccl_depend(b, store, result);
   chain(b, g, r, STORE, store);
   int64_t at_switch = (int64_t)u * g->heads + h;
-  int32_t stored = add(b, FS_RECV, sw, r, c * g->ports + h, down, bytes, FS_FLOW_WRITE, at, 1, lb);
+  int32_t stored =
+      fs_nccl_task_on(b, FS_RECV, sw, r, c * g->ports + h, down, bytes, FS_FLOW_WRITE, at, 1, lb);
   fs_nccl_depend(b, stored, g->stored[at_switch]); /* it overwrites what the return read */
   g->stored[at_switch] = chain(b, g, r, STORED, stored);
   for (int d = 0; d < 2; d++)
     if (child[d] >= 0) {
-      int32_t send = add(b, FS_SEND, r, child[d], c, down, bytes, FS_FLOW_READ, at, 1, lb);
+      int32_t send =
+          fs_nccl_task_on(b, FS_SEND, r, child[d], c, down, bytes, FS_FLOW_READ, at, 1, lb);
       fs_nccl_depend(b, send, result);
       chain(b, g, r, CHILD_OUT, send);
     }
@@ -234,11 +230,12 @@ static void node_multicast(fs_nccl_builder *b, nvlstree *g, int32_t c, int64_t l
   int32_t down = 2 * c + 1, lb = g->label_bcast;
   int64_t all = loop_bytes(g, c, loop);
   for (int32_t j = 0; j < size; j++) {
-    int32_t out =
-        add(b, FS_SEND, sw, m[j], c * g->ports + j, down, all, FS_FLOW_READ, g->blocks, H, lb);
+    int32_t out = fs_nccl_task_on(b, FS_SEND, sw, m[j], c * g->ports + j, down, all, FS_FLOW_READ,
+                                  g->blocks, H, lb);
     for (int32_t h = 0; h < H; h++) fs_nccl_depend(b, out, g->stored[(int64_t)u * H + h]);
     chain(b, g, m[j], MULTICAST, out);
-    int32_t in = add(b, FS_RECV, m[j], sw, c, down, all, FS_FLOW_WRITE, g->blocks, H, lb);
+    int32_t in =
+        fs_nccl_task_on(b, FS_RECV, m[j], sw, c, down, all, FS_FLOW_WRITE, g->blocks, H, lb);
     fs_nccl_depend(b, in, g->slot[(int64_t)m[j] * STREAMS + CHILD_OUT]); /* they read its chunk */
     chain(b, g, m[j], MULTICAST_IN, in);
   }
@@ -289,10 +286,7 @@ static int check(const fs_generator_options *o, fs_error *err) {
   if (fs_gen_check_common(NAME, o, err) || fs_nccl_check(NAME, o, err) ||
       fs_gen_refuse_root(NAME, o, err))
     return -1;
-  if (o->protocol != FS_PROTOCOL_NONE && o->protocol != FS_PROTOCOL_SIMPLE)
-    return fs_error_set(err, "%s: NCCL runs NVLSTree with the Simple protocol only, not %s", NAME,
-                        fs_protocol_name(o->protocol));
-  return 0;
+  return fs_nccl_simple_only(NAME, "NVLSTree", o, err);
 }
 
 static int64_t heads_min(const fs_smp_nodes *n) {
