@@ -6,7 +6,9 @@
  * that names the input and a line ("fuzz:LINE..."). Sizes and times stay
  * within the limits (units.h), and a small program is simulated
  * (simulate.h). The input read on 3 threads, cut before every `rank R {`
- * line, must give the same program or the same error. Anything else (a
+ * line, must give the same program or the same error; read interleaved
+ * (goal_interleaved.h), the same error, or the same program, renumbered
+ * by fs_program_interleave when it came interleaved. Anything else (a
  * crash, a leak, a sanitizer report, an error without position, a broken
  * promise, a difference between the thread counts) is a bug. */
 #include <stddef.h>
@@ -47,10 +49,11 @@ static int has_send_with_any_tag(const fs_program *p) {
 
 static int same_program(const fs_program *a, const fs_program *b) {
   if (a->tasks != b->tasks || a->dependencies != b->dependencies ||
-      a->start_dependencies != b->start_dependencies || a->named != b->named ||
-      !SAME(kind, a->tasks) || !SAME(flags, a->tasks) || !SAME(rank, a->tasks) ||
-      !SAME(peer, a->tasks) || !SAME(value, a->tasks) || !SAME(need, a->tasks) ||
-      !SAME(successor_at, a->tasks + 1) || !SAME(successor, a->dependencies))
+      a->interleaved != b->interleaved || a->start_dependencies != b->start_dependencies ||
+      a->named != b->named || !SAME(kind, a->tasks) || !SAME(flags, a->tasks) ||
+      !SAME(rank, a->tasks) || !SAME(peer, a->tasks) || !SAME(value, a->tasks) ||
+      !SAME(need, a->tasks) || !SAME(successor_at, a->tasks + 1) ||
+      !SAME(successor, a->dependencies))
     return 0;
   char x[24], y[24];
   for (int32_t t = 0; t < a->tasks; t++)
@@ -68,10 +71,31 @@ static void check_threads(const uint8_t *data, size_t size, const fs_program *p,
   parts_err.message[0] = 0;
   fs_text_input *in = fs_text_input_open_memory((const char *)data, size, "fuzz");
   if (!in) return; /* out of memory */
-  fs_program *q = fs_goal_read_input_threads(in, 3, 1, &parts_err);
+  fs_program *q = fs_goal_read_input_threads(in, 3, 1, 0, &parts_err);
   fs_text_input_close(in);
   if (p ? !q || !same_program(p, q) : q || strcmp(err->message, parts_err.message) != 0) abort();
   fs_program_free(q);
+}
+
+/* The input read interleaved on 3 threads gives p (or NULL and err's
+ * message), renumbered when it comes interleaved. */
+static void check_interleaved(const uint8_t *data, size_t size, const fs_program *p,
+                              const fs_error *err) {
+  fs_error q_err;
+  q_err.message[0] = 0;
+  fs_text_input *in = fs_text_input_open_memory((const char *)data, size, "fuzz");
+  if (!in) return; /* out of memory */
+  fs_program *q = fs_goal_read_input_threads(in, 3, 1, 1, &q_err), *r = NULL;
+  fs_text_input_close(in);
+  if (q && q->interleaved) { /* p renumbered: read again, it is const */
+    fs_error r_err;
+    r = fs_goal_read_memory((const char *)data, size, "fuzz", &r_err);
+    if (!r || fs_program_interleave(r) != 1) abort();
+  }
+  if (p ? !q || !same_program(r ? r : p, q) : q || strcmp(err->message, q_err.message) != 0)
+    abort();
+  fs_program_free(q);
+  fs_program_free(r);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -79,6 +103,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   err.message[0] = 0;
   fs_program *p = fs_goal_read_memory((const char *)data, size, "fuzz", &err);
   check_threads(data, size, p, &err);
+  check_interleaved(data, size, p, &err);
   if (!p) {
     if (strncmp(err.message, "fuzz:", 5) != 0 || err.message[5] < '0' || err.message[5] > '9')
       abort();

@@ -915,7 +915,7 @@ START_TEST(errors_reported_in_parts) {
   size_t length = c->length ? c->length : strlen(c->text);
   fs_text_input *in = fs_text_input_open_memory(c->text, length, "e.goal");
   ck_assert_ptr_nonnull(in);
-  fs_program *p = fs_goal_read_input_threads(in, 4, 1, &err);
+  fs_program *p = fs_goal_read_input_threads(in, 4, 1, 0, &err);
   fs_text_input_close(in);
   ck_assert_msg(p == NULL, "accepted: %s", c->text);
   ck_assert_str_eq(err.message, c->message);

@@ -9,7 +9,14 @@
  * put comments, `rank R {` inside a comment, CRLF, blank lines and every
  * clause around the cuts. Errors anywhere (also in a later part, also two
  * in different parts) must be the one-thread reader's message, byte for
- * byte, with its absolute line and column. */
+ * byte, with its absolute line and column.
+ *
+ * The interleaved read (fs_goal_read_input_interleaved, goal_interleaved.h)
+ * of every such input, from memory and from a file, on 1 to 3 threads:
+ * the one-thread program renumbered by fs_program_interleave when the read
+ * came interleaved, else the one-thread program itself, or the same
+ * message. Files of schedgen's shape must come interleaved, also when they
+ * span several of the reader's buffers. */
 #include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -27,8 +34,28 @@ static fs_program *read_text(const char *text, size_t length, int threads, size_
                              fs_error *err) {
   fs_text_input *in = fs_text_input_open_memory(text, length, "t.goal");
   ck_assert_ptr_nonnull(in);
-  fs_program *p = fs_goal_read_input_threads(in, threads, min_part, err);
+  fs_program *p = fs_goal_read_input_threads(in, threads, min_part, 0, err);
   fs_text_input_close(in);
+  return p;
+}
+
+/* The same read interleaved, from memory or (file) from a file. */
+static fs_program *read_interleaved(const char *text, size_t length, int threads, size_t min_part,
+                                    int file, fs_error *err) {
+  char *path = file ? fs_test_temp_path(".goal") : NULL;
+  if (file) ck_assert_int_eq(fs_test_write_file(path, text, length ? length : 0), 0);
+  fs_text_input *in = file ? fs_text_input_open_file(path, err)
+                           : fs_text_input_open_memory(text, length, "t.goal");
+  ck_assert_ptr_nonnull(in);
+  fs_program *p = fs_goal_read_input_threads(in, threads, min_part, 1, err);
+  fs_text_input_close(in);
+  if (file && !p) { /* the message names the file: name it t.goal as the memory reads do */
+    char *at = strstr(err->message, path);
+    ck_assert_ptr_nonnull(at);
+    memmove(at + 6, at + strlen(path), strlen(at + strlen(path)) + 1);
+    memcpy(at, "t.goal", 6);
+  }
+  free(path);
   return p;
 }
 
@@ -39,10 +66,13 @@ static void assert_same(const fs_program *a, const fs_program *b) {
   ck_assert_int_eq(a->tasks, b->tasks);
   ck_assert_int_eq(a->dependencies, b->dependencies);
   ck_assert_int_eq(a->start_dependencies, b->start_dependencies);
+  SAME_ARRAY(a->successor_at + a->tasks, b->successor_at + b->tasks, 2);
   ck_assert_int_eq(a->named, b->named);
   ck_assert_int_eq(a->slots, b->slots);
   ck_assert_int_eq(a->cpus, b->cpus);
   ck_assert_int_eq(a->nics, b->nics);
+  ck_assert_int_eq(a->interleaved, b->interleaved);
+  ck_assert_int_eq(a->names_implied, b->names_implied);
   SAME_ARRAY(a->kind, b->kind, a->tasks);
   SAME_ARRAY(a->flags, b->flags, a->tasks);
   SAME_ARRAY(a->rank, b->rank, a->tasks);
@@ -61,9 +91,42 @@ static void assert_same(const fs_program *a, const fs_program *b) {
   }
 }
 
+/* text read interleaved (memory and file; 1, 2 and 3 threads; parts of 1
+ * byte and of a quarter of the text) is `one` (the one-thread program,
+ * NULL with one_err) renumbered when it came interleaved, else `one`;
+ * how many of the reads came interleaved. */
+static int check_interleaved(const char *text, size_t length, const fs_program *one,
+                             const fs_error *one_err) {
+  fs_program *renumbered = NULL;
+  int interleaved = 0;
+  for (int file = 0; file < 2; file++)
+    for (int threads = 1; threads <= 3; threads++)
+      for (int sizes = 0; sizes < 2; sizes++) {
+        fs_error err = {{0}};
+        fs_program *p =
+            read_interleaved(text, length, threads, sizes ? length / 4 + 1 : 1, file, &err);
+        if (!one) {
+          ck_assert_msg(p == NULL, "accepted interleaved: %s", one_err->message);
+          ck_assert_str_eq(err.message, one_err->message);
+          continue;
+        }
+        ck_assert_msg(p != NULL, "interleaved, %d threads: %s", threads, err.message);
+        if (p->interleaved && !renumbered) {
+          fs_error again = {{0}};
+          renumbered = read_text(text, length, 1, 1, &again);
+          ck_assert_int_eq(fs_program_interleave(renumbered), 1);
+        }
+        assert_same(p->interleaved ? renumbered : one, p);
+        interleaved += p->interleaved != 0;
+        fs_program_free(p);
+      }
+  fs_program_free(renumbered);
+  return interleaved;
+}
+
 /* text read on 2..7 threads (parts of 1 byte, and of a quarter of the
  * text) equals the one-thread reading: the program or the error. */
-static void check_text(const char *text, size_t length) {
+static int check_text(const char *text, size_t length) {
   fs_error one_err = {{0}}, err = {{0}};
   fs_program *one = read_text(text, length, 1, 1, &one_err);
   for (int threads = 2; threads <= 7; threads += threads == 3 ? 4 : 1) /* 2, 3, 7 */
@@ -80,7 +143,9 @@ static void check_text(const char *text, size_t length) {
       }
       fs_program_free(p);
     }
+  int interleaved = check_interleaved(text, length, one, &one_err);
   fs_program_free(one);
+  return interleaved;
 }
 
 static char *gunzip(const char *path, size_t *length) {
@@ -396,6 +461,80 @@ START_TEST(fast_path_same) {
 }
 END_TEST
 
+/* schedgen's layout: `rounds` rounds of a dissemination barrier per rank
+ * (l(2k+1) send to r + 2^k, l(2k+2) recv from r - 2^k, l(2k+3) requires
+ * l(2k+2)), rank `odd` changed by `variant`:
+ *   0 not at all          1 a dependency more      2 an operation more
+ *   3 a tag (rank 0 none)  4 tags on every rank     5 blank lines around
+ *   6 another dependency   7 a calc for a send      8 a peer out of range
+ *   9 "rank 01 {"         10 no '\n' at the end   11 a comment line */
+static text schedgen(int32_t ranks, int rounds, int32_t odd, int variant) {
+  text t = {malloc(256), 0, 256};
+  add(&t, variant == 5 ? "\n\nnum_ranks %d\n\n" : "num_ranks %d\n", (int)ranks);
+  for (int32_t r = 0; r < ranks; r++) {
+    int here = r == odd, label = 1;
+    add(&t, here && variant == 9 ? "rank 0%d {\n" : "rank %d {\n", (int)r);
+    for (int k = 0; k < rounds; k++) {
+      int32_t to = (r + (1 << k)) % ranks, from = (r - (1 << k) % ranks + ranks) % ranks;
+      int tag = variant == 4 ? 3 + k : here && variant == 3 ? 5 : 0;
+      if (here && variant == 7 && k == 1)
+        add(&t, "l%d: calc 70\n", label++);
+      else
+        add(&t, "l%d: send 8b to %d tag %d\n", label++, (int)(here && variant == 8 ? ranks : to),
+            tag);
+      if (here && variant == 5) add(&t, "\n\n");
+      add(&t, "l%d: recv 8b from %d tag %d\n", label++, (int)from, tag);
+    }
+    for (int k = 1; k < rounds; k++)
+      add(&t, "l%d requires l%d\n", 2 * k + 1, here && variant == 6 && k == 1 ? 1 : 2 * k);
+    if (here && variant == 1) add(&t, "l2 requires l1\n");
+    if (here && variant == 2) add(&t, "l%d: calc 5\n", label++);
+    if (here && variant == 11) add(&t, "// a comment\n");
+    add(&t, r + 1 == ranks && variant == 10 ? "}" : "}\n");
+  }
+  return t;
+}
+
+/* Files of schedgen's layout come interleaved, whatever rank `odd` is;
+ * the variants that leave it come as read (the same program, the run
+ * renumbers it after) or give the same message; a file of several of the
+ * reader's buffers (1 MiB) the same. */
+START_TEST(interleaved_read) {
+  static const int comes_interleaved[] = {1, 0, 0, 0, 1, 1, 0, 1, -1, 0, 0, 0};
+  static const int32_t sizes[] = {2, 3, 17, 300};
+  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+    for (int variant = 0; variant < 12; variant++)
+      for (int odd = 0; odd < 3; odd++) {
+        int32_t ranks = sizes[i], at = odd == 0 ? 0 : odd == 1 ? ranks / 2 : ranks - 1;
+        text t = schedgen(ranks, 4, at, variant);
+        fs_error err = {{0}};
+        fs_program *p = read_text(t.data, t.length, 1, 1, &err);
+        int interleaved = check_text(t.data, t.length);
+        if (comes_interleaved[variant] < 0) {
+          ck_assert_ptr_null(p);
+          ck_assert_int_eq(interleaved, 0);
+        } else {
+          ck_assert_msg(p != NULL, "%s", err.message);
+          /* rank 0's block is the shape: a tag there lets every rank have one */
+          int want = comes_interleaved[variant] || (variant == 3 && at == 0);
+          ck_assert_msg(interleaved == (want ? 12 : 0), "variant %d, %d ranks, odd %d: %d", variant,
+                        (int)ranks, (int)at, interleaved);
+        }
+        fs_program_free(p);
+        free(t.data);
+      }
+  text big = schedgen(40000, 5, 40000, 0); /* 40000 x 11 lines: about 8 MB */
+  ck_assert_uint_gt(big.length, (size_t)6 << 20);
+  fs_error err = {{0}};
+  fs_program *one = read_text(big.data, big.length, 1, 1, &err);
+  ck_assert_ptr_nonnull(one);
+  ck_assert_int_eq(check_interleaved(big.data, big.length, one, &err), 12);
+  ck_assert_int_eq(one->tasks, 400000);
+  fs_program_free(one);
+  free(big.data);
+}
+END_TEST
+
 static Suite *goal_threads_suite(void) {
   Suite *suite = suite_create("goal_threads");
   TCase *same = tcase_create("same");
@@ -405,6 +544,7 @@ static Suite *goal_threads_suite(void) {
   tcase_add_test(same, errors_in_parts);
   tcase_add_test(same, implied_names);
   tcase_add_test(same, fast_path_same);
+  tcase_add_test(same, interleaved_read);
   suite_add_tcase(suite, same);
   return suite;
 }

@@ -628,7 +628,7 @@ int fs_command_convert(int argc, char **argv) {
   } else if (count > 1) {
     fs_error_set(&err, "one schedule at a time (got %s and %s)", paths[0], paths[1]);
   } else {
-    program = fs_schedule_read_showing(paths[0], isatty(2) ? stderr : NULL, &err);
+    program = fs_schedule_read_showing(paths[0], isatty(2) ? stderr : NULL, 0, &err);
   }
   if (!program) goto done;
   if (format_of_path(output) != FORMAT_GOAL) {

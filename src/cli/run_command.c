@@ -304,16 +304,14 @@ static int shows_tasks(const run_options *o) {
          v->link_csv || v->link_report || v->bandwidth || v->critical_path;
 }
 
-/* Whether a GOAL file's program may be renumbered position by position
- * before its run (fs_program_interleave: the same results, a third less
- * time at scale): not when an output lists tasks or shows them per link
- * (their order would change), nor on a platform (its cores' waiters break
- * ties by task id), nor for a replay. */
-
-static int may_interleave(const run_options *o, const fs_program *program,
-                          const fs_replay *replay) {
-  if (replay || !program->names_implied || shows_tasks(o) || fs_platform_text_given(&o->platform))
-    return 0;
+/* Whether a GOAL file's program may be numbered position by position for
+ * its run (fs_program_interleave: the same results, a third less time at
+ * scale), as read (FS_READ_INTERLEAVED) or after: not when an output lists
+ * tasks or shows them per link (their order would change), nor on a
+ * platform (its cores' waiters break ties by task id), nor for a replay or
+ * a study (run as they always were). */
+static int may_interleave(const run_options *o) {
+  if (o->seeds || shows_tasks(o) || fs_platform_text_given(&o->platform)) return 0;
   for (int i = 0; i < o->params.count; i++)
     if (strcmp(o->params.items[i].key, "platform") == 0) return 0;
   return 1;
@@ -433,7 +431,8 @@ int fs_command_run(int argc, char **argv) {
                  o.input);
     goto done;
   } else {
-    program = fs_schedule_read_showing(o.input, isatty(2) ? stderr : NULL, &err);
+    program = fs_schedule_read_showing(o.input, isatty(2) ? stderr : NULL,
+                                       may_interleave(&o) ? FS_READ_INTERLEAVED : 0, &err);
   }
   if (!program || fs_noise_prepare(o.noise, program->ranks, &err) ||
       check_platform(&o, program, taken, &err))
@@ -457,8 +456,10 @@ int fs_command_run(int argc, char **argv) {
                             .bandwidth = o.views.bandwidth};
     exit_status = fs_run_study(&setup, &argc, &argv);
   } else {
-    /* out of memory it stays as read: the same run, slower */
-    if (may_interleave(&o, program, replay)) (void)fs_program_interleave(program);
+    /* a GOAL file not read interleaved (gzip, stdin, another shape); out
+     * of memory it stays as read: the same run, slower */
+    if (!replay && program->names_implied && !program->interleaved && may_interleave(&o))
+      (void)fs_program_interleave(program);
     exit_status = simulate(&o, program, replay, &network, &compute, fs_seconds_now() - start);
   }
   err.message[0] = 0;

@@ -78,8 +78,9 @@ static size_t page_span(const void *array, size_t bytes, uintptr_t *start) {
 
 void fs_memory_huge_pages(void *array, size_t bytes) {
   uintptr_t start;
-  if (array && bytes >= FS_HUGE_PAGES_MIN)
-    madvise((void *)start, page_span(array, bytes, &start), MADV_HUGEPAGE);
+  if (!array || bytes < FS_HUGE_PAGES_MIN) return;
+  size_t span = page_span(array, bytes, &start); /* before start is read */
+  madvise((void *)start, span, MADV_HUGEPAGE);
 }
 
 void fs_memory_drop_pages(void *pages, size_t bytes) { madvise(pages, bytes, MADV_DONTNEED); }

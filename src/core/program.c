@@ -405,10 +405,11 @@ int fs_program_finalize(fs_program *p, fs_error *err) {
   for (int32_t t = 0; t < p->tasks; t++) has_any |= p->flags[t] & FS_HAS_ANY;
   int32_t *degree = has_any ? calloc((size_t)p->tasks + 1, sizeof *degree) : p->need;
   if (has_any && !degree) return fs_error_set(err, "out of memory finalizing %d tasks", p->tasks);
-  if (!has_any && p->tasks) memset(degree, 0, (size_t)p->tasks * sizeof *degree);
-  for (int64_t e = 0; p->pending && e < p->dependencies; e++)
+  int counted = p->degrees_counted && !has_any; /* need is the in-degree already */
+  if (!has_any && p->tasks && !counted) memset(degree, 0, (size_t)p->tasks * sizeof *degree);
+  for (int64_t e = 0; p->pending && !counted && e < p->dependencies; e++)
     degree[FS_EDGE_TASK(p->pending[2 * e + 1])]++;
-  for (int64_t e = 0; p->successor_at && e < p->dependencies; e++)
+  for (int64_t e = 0; p->successor_at && !counted && e < p->dependencies; e++)
     degree[FS_EDGE_TASK(p->successor[e])]++;
   char name[24];
   for (int32_t t = 0; t < p->tasks; t++) {

@@ -110,6 +110,8 @@ typedef struct fs_program {
                          * ranks ascending, or interleaved); nothing stored, name_at NULL */
   int32_t interleaved;  /* 0, or W: every rank has W tasks, numbered position by position (rank
                          * r's j-th task is task j x ranks + r: fs_program_interleave) */
+  int degrees_counted;  /* need holds every task's in-degree already (a reader that knew them, with
+                         * fs_program_set_successors): finalize does not count them again */
   /* successors (valid after finalize): successor[successor_at[i] ..
    * successor_at[i+1]): start edges, then local-completion edges, then
    * completion edges, each group in the order added */

@@ -13,12 +13,13 @@
 #include <unistd.h>
 #include <pthread.h>
 
+#include "formats/goal_interleaved.h"
+#include "formats/goal_lines.h"
 #include "formats/name_index.h"
 #include "formats/read_program.h"
 
-#define LABELS_FIRST 64                     /* label table slots at the start of a block */
-#define LABELS_KEEP 256                     /* a larger table is freed at '}', not cleared */
-#define MAX_CALC_NS (FS_TIME_LIMIT / FS_NS) /* whole ns within the time limit */
+#define LABELS_FIRST 64 /* label table slots at the start of a block */
+#define LABELS_KEEP 256 /* a larger table is freed at '}', not cleared */
 
 typedef struct goal_reader {
   const char *input_name; /* for messages */
@@ -279,7 +280,7 @@ static int read_message(goal_reader *r, operation *op) {
 
 /* calc TIME [cpu C]: after the keyword. */
 static int read_calc(goal_reader *r, operation *op) {
-  if (read_number(r, 0, MAX_CALC_NS,
+  if (read_number(r, 0, GOAL_MAX_CALC_NS,
                   "a calc time in ns, from 0 to 4611686018427387 (the limit, 2^62 ps)",
                   &op->amount))
     return -1;
@@ -703,95 +704,41 @@ static void reserve_estimate(goal_reader *r, const density *d, size_t length) {
 }
 
 /* ---- the fast path ----
- * The lines schedgen writes, in its layout (one blank between tokens, no
- * comment, '\n' ends), while names are implied: `lK: send Nb to P[ tag T]`,
- * `lK: recv Nb from P[ tag T]`, `lK: calc N`, `lA requires lB` and blank
- * lines. They are read here without a copy of the line, a table or
- * a call per token; any other line, and any value the full parser would
- * reject or that needs an array not yet there, goes to the full parser
- * (block_line), which gives the same program and every message. */
-
-#define FAST_SLACK 128 /* bytes readable after a line start: the longest fast line is ~70 */
-
-/* At most `most` decimal digits at s into *value; the end, or NULL. */
-static const char *fast_digits(const char *s, int most, uint64_t *value) {
-  uint64_t v = 0;
-  int n = 0;
-  for (; (unsigned)(s[n] - '0') < 10; n++) {
-    if (n == most) return NULL;
-    v = v * 10 + (unsigned)(s[n] - '0');
-  }
-  *value = v;
-  return n ? s + n : NULL;
-}
-
-/* "lK" with K canonical (no leading 0) in [1, n]: the end, or NULL. */
-static const char *fast_label(const char *s, int64_t n, uint64_t *k) {
-  if (s[0] != 'l' || s[1] == '0') return NULL;
-  s = fast_digits(s + 1, 10, k);
-  return s && *k >= 1 && *k <= (uint64_t)n ? s : NULL;
-}
-
-/* `send Nb to P[ tag T]\n` or `recv Nb from P[ tag T]\n` after "lK: ", as
- * task t (room checked); the line's end or NULL. */
-static const char *fast_message(goal_reader *r, const char *s, int send) {
-  fs_program *p = r->p;
-  uint64_t size, peer, tag = 0;
-  if (!(s = fast_digits(s + 5, 18, &size)) || size > (uint64_t)FS_SIZE_LIMIT) return NULL;
-  if (send ? memcmp(s, "b to ", 5) != 0 : memcmp(s, "b from ", 7) != 0) return NULL;
-  if (!(s = fast_digits(s + (send ? 5 : 7), 10, &peer)) || peer >= (uint64_t)p->ranks) return NULL;
-  if (memcmp(s, " tag ", 5) == 0 && (!(s = fast_digits(s + 5, 10, &tag)) || tag > INT32_MAX))
-    return NULL;
-  if (*s != '\n' || (tag && !p->tag)) return NULL;
-  int32_t t = p->tasks++;
-  p->kind[t] = send ? FS_SEND : FS_RECV, p->flags[t] = FS_HAS_SIZE;
-  p->rank[t] = r->rank, p->peer[t] = (int32_t)peer, p->value[t] = (int64_t)size, p->need[t] = 0;
-  if (p->tag) p->tag[t] = (int32_t)tag;
-  return s + 1;
-}
-
-/* `calc N\n` after "lK: ", as the next task (room checked). */
-static const char *fast_calc(goal_reader *r, const char *s) {
-  fs_program *p = r->p;
-  uint64_t ns;
-  if (!(s = fast_digits(s + 5, 18, &ns)) || ns > (uint64_t)MAX_CALC_NS || *s != '\n') return NULL;
-  int32_t t = p->tasks++;
-  p->kind[t] = FS_COMPUTE, p->flags[t] = FS_HAS_TIME, p->rank[t] = r->rank, p->peer[t] = -1;
-  p->value[t] = (int64_t)ns * FS_NS, p->need[t] = 0;
-  if (p->tag) p->tag[t] = 0;
-  return s + 1;
-}
+ * While names are implied, schedgen's lines (goal_lines.h) and blank lines
+ * are read here; any other line, and any that needs an array not yet there,
+ * goes to the full parser (block_line). */
 
 /* `lA requires lB\n` after "lA". */
 static const char *fast_requires(goal_reader *r, const char *s, uint64_t task) {
   uint64_t on;
-  int64_t n = r->p->tasks - r->block_first;
-  if (memcmp(s, " requires ", 10) != 0 || !(s = fast_label(s + 10, n, &on)) || *s != '\n' ||
+  if (!(s = goal_line_requires(s, r->p->tasks - r->block_first, &on)) ||
       r->edge_count == r->edge_capacity ||
       r->dependencies + (int64_t)r->edge_count == FS_MAX_DEPENDENCIES)
     return NULL;
   r->edges[2 * r->edge_count] = (uint32_t)(on - 1);
   r->edges[2 * r->edge_count++ + 1] = (uint32_t)(r->block_first + (int64_t)task - 1);
-  return s + 1;
+  return s;
 }
 
-/* One line at s (FAST_SLACK bytes readable) inside a block: the next
+/* One line at s (GOAL_LINE_SLACK bytes readable) inside a block: the next
  * line's start, or NULL for the full parser. */
 static const char *fast_line(goal_reader *r, const char *s) {
-  const fs_program *p = r->p;
+  fs_program *p = r->p;
   int64_t n = p->tasks - r->block_first;
   uint64_t k;
   const char *after;
+  goal_line_task op;
   if (s[0] == '\n') return s + 1;
-  if (!(after = fast_label(s, n + 1, &k))) return NULL;
+  if (!(after = goal_line_label(s, n + 1, &k))) return NULL;
   if (after[0] != ':') return k <= (uint64_t)n ? fast_requires(r, after, k) : NULL;
-  if (k != (uint64_t)n + 1 || after[1] != ' ' || p->tasks == p->capacity || p->cpu || p->nic)
+  if (k != (uint64_t)n + 1 || after[1] != ' ' || p->tasks == p->capacity || p->cpu || p->nic ||
+      !(after = goal_line_operation(after + 2, p->ranks, &op)) || (op.tag && !p->tag))
     return NULL;
-  after += 2;
-  if (memcmp(after, "send ", 5) == 0) return fast_message(r, after, 1);
-  if (memcmp(after, "recv ", 5) == 0) return fast_message(r, after, 0);
-  if (memcmp(after, "calc ", 5) == 0) return fast_calc(r, after);
-  return NULL;
+  int32_t t = p->tasks++;
+  p->kind[t] = op.kind, p->flags[t] = op.flags, p->rank[t] = r->rank, p->peer[t] = op.peer;
+  p->value[t] = op.value, p->need[t] = 0;
+  if (p->tag) p->tag[t] = op.tag;
+  return after;
 }
 
 /* ---- populating ahead ----
@@ -934,7 +881,7 @@ static int read_range(goal_reader *r, fs_text_input *in, const char *data, size_
   const char *at = data + *from, *end = data + to, *clean = at;
   size_t released = *from;
   while (at < end) {
-    if (!first && r->implied && r->rank >= 0 && !r->comment_line && end - at >= FAST_SLACK) {
+    if (!first && r->implied && r->rank >= 0 && !r->comment_line && end - at >= GOAL_LINE_SLACK) {
       const char *next = fast_line(r, at);
       if (next) {
         r->line_number++, at = next;
@@ -980,32 +927,13 @@ typedef struct part {
   pthread_t thread;
 } part;
 
-/* The start of the first line in data[from, to) that reads `rank R {`
- * (R a number, in *rank), or `to`. */
-static size_t next_block(const char *data, size_t from, size_t to, int32_t *rank) {
-  const char *at = data + from, *end = data + to;
-  while (at < end && (at = memchr(at, '\n', (size_t)(end - at))) != NULL) {
-    at++;
-    if (end - at < 7 || memcmp(at, "rank ", 5) != 0) continue;
-    uint64_t value;
-    size_t digits = fs_text_digits(at + 5, (size_t)(end - at - 5), &value);
-    const char *after = at + 5 + digits;
-    while (after < end && *after == ' ') after++;
-    if (digits && value <= INT32_MAX && after < end && *after == '{') {
-      *rank = (int32_t)value;
-      return (size_t)(at - data);
-    }
-  }
-  return to;
-}
-
 static void *read_part(void *arg) {
   part *k = arg;
   goal_reader *r = &k->r;
   size_t from = k->from, done = from;
   while (k->status == 0 && from < k->to) { /* in stretches: pages leave as they are read */
     size_t to = k->to - from > RELEASE_EVERY
-                    ? next_block(k->data, from + RELEASE_EVERY, k->to, &(int32_t){0})
+                    ? goal_line_next_block(k->data, from + RELEASE_EVERY, k->to, &(int32_t){0})
                     : k->to;
     if (read_range(r, NULL, k->data, &from, to, 0)) k->status = -1;
     fs_text_input_block_release(k->in, done, from);
@@ -1163,7 +1091,8 @@ static int read_block(goal_reader *r, fs_text_input *in, const char *data, size_
   size_t first_end = length;
   for (int i = 1; parts && i < count; i++) {
     part *k = &parts[made];
-    size_t cut = next_block(data, at + rest / (size_t)count * (size_t)i, length, &k->first_rank);
+    size_t cut =
+        goal_line_next_block(data, at + rest / (size_t)count * (size_t)i, length, &k->first_rank);
     if (cut == length || (made && cut <= parts[made - 1].from)) continue;
     if (made)
       parts[made - 1].to = cut;
@@ -1189,12 +1118,19 @@ static int read_block(goal_reader *r, fs_text_input *in, const char *data, size_
 }
 
 fs_program *fs_goal_read_input_threads(fs_text_input *in, int threads, size_t min_part,
-                                       fs_error *err) {
+                                       int interleave, fs_error *err) {
   goal_reader r = {.input_name = fs_text_input_name(in), .err = err, .rank = -1, .implied = 1};
   const char *line, *data;
   size_t length;
-  int status;
+  int status, fd = -1, file = interleave && fs_text_input_plain_file(in, &fd, &length);
+  fs_program *p = file ? fs_goal_read_interleaved(fd, NULL, length, threads, min_part) : NULL;
+  if (p) return p;
   if (fs_text_input_block(in, &data, &length)) {
+    p = interleave && !file ? fs_goal_read_interleaved(-1, data, length, threads, min_part) : NULL;
+    if (p) {
+      fs_text_input_block_done(in, length);
+      return p;
+    }
     status = read_block(&r, in, data, length, threads, min_part) ? -1 : 0;
   } else {
     while ((status = fs_text_input_next_line(in, &line, &length, err)) == 1) {
@@ -1202,15 +1138,23 @@ fs_program *fs_goal_read_input_threads(fs_text_input *in, int threads, size_t mi
       if (read_line(&r, line, length)) break;
     }
   }
-  fs_program *p = status == 0 ? finish(&r) : NULL;
+  p = status == 0 ? finish(&r) : NULL;
   free_reader(&r);
   return p;
 }
 
-fs_program *fs_goal_read_input(fs_text_input *in, fs_error *err) {
+/* One thread per core, up to FS_GOAL_THREADS_MAX. */
+static int read_threads(void) {
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  int threads = cores < 1 ? 1 : cores > FS_GOAL_THREADS_MAX ? FS_GOAL_THREADS_MAX : (int)cores;
-  return fs_goal_read_input_threads(in, threads, FS_GOAL_PART_MIN, err);
+  return cores < 1 ? 1 : cores > FS_GOAL_THREADS_MAX ? FS_GOAL_THREADS_MAX : (int)cores;
+}
+
+fs_program *fs_goal_read_input(fs_text_input *in, fs_error *err) {
+  return fs_goal_read_input_threads(in, read_threads(), FS_GOAL_PART_MIN, 0, err);
+}
+
+fs_program *fs_goal_read_input_interleaved(fs_text_input *in, fs_error *err) {
+  return fs_goal_read_input_threads(in, read_threads(), FS_GOAL_PART_MIN, 1, err);
 }
 
 fs_program *fs_goal_read_file(const char *path, fs_error *err) {

@@ -71,9 +71,15 @@ fs_program *fs_goal_read_memory(const char *data, size_t length, const char *dis
 fs_program *fs_goal_read_input(fs_text_input *in, fs_error *err);
 #define FS_GOAL_THREADS_MAX 8
 #define FS_GOAL_PART_MIN ((size_t)16 << 20)
-/* The same on up to `threads` threads in parts of at least min_part bytes
+/* The same, but a mapped file or memory block of schedgen's regular shape
+ * (every rank W operations, goal_interleaved.h) comes numbered position by
+ * position, as fs_program_interleave would make it, with nothing renumbered
+ * after the read. For a caller whose outputs do not list tasks in their
+ * order: p->interleaved tells which numbering it got. */
+fs_program *fs_goal_read_input_interleaved(fs_text_input *in, fs_error *err);
+/* Either, on up to `threads` threads in parts of at least min_part bytes
  * (tests cut small inputs into many parts). */
 fs_program *fs_goal_read_input_threads(fs_text_input *in, int threads, size_t min_part,
-                                       fs_error *err);
+                                       int interleave, fs_error *err);
 
 #endif

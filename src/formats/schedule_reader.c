@@ -65,15 +65,21 @@ static fs_program_reader reader_by_content(fs_text_input *in, fs_error *err) {
 }
 
 /* By name (.goal[.gz], .dag[.gz]), else by content. */
-fs_program *fs_schedule_read_input(fs_text_input *in, const char *path, fs_error *err) {
+static fs_program *read_input(fs_text_input *in, const char *path, int flags, fs_error *err) {
   fs_program_reader read = fs_schedule_is_goal(path) ? fs_goal_read_input
                            : is_dag_name(path)       ? fs_dag_read_input
                                                      : reader_by_content(in, err);
+  if (read == fs_goal_read_input && (flags & FS_READ_INTERLEAVED))
+    read = fs_goal_read_input_interleaved;
   return read ? read(in, err) : NULL;
 }
 
+fs_program *fs_schedule_read_input(fs_text_input *in, const char *path, fs_error *err) {
+  return read_input(in, path, 0, err);
+}
+
 fs_program *fs_schedule_read(const char *path, fs_error *err) {
-  return fs_schedule_read_showing(path, NULL, err);
+  return fs_schedule_read_showing(path, NULL, 0, err);
 }
 
 /* The first bytes of a regular file into start: how many, or -1 when it
@@ -103,12 +109,12 @@ static int is_goal_bin(const char *path) {
   return !gzip && !text;
 }
 
-fs_program *fs_schedule_read_showing(const char *path, FILE *progress, fs_error *err) {
+fs_program *fs_schedule_read_showing(const char *path, FILE *progress, int flags, fs_error *err) {
   if (is_goal_bin(path)) return fs_goal_bin_read_file(path, err);
   fs_text_input *in = fs_text_input_open_file(path, err);
   if (!in) return NULL;
   if (progress) fs_text_input_show_progress(in, progress);
-  fs_program *p = fs_schedule_read_input(in, path, err);
+  fs_program *p = read_input(in, path, flags, err);
   fs_text_input_close(in);
   return p;
 }

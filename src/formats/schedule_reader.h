@@ -18,7 +18,13 @@ int fs_schedule_is_goal(const char *path);
 fs_program *fs_schedule_read(const char *path, fs_error *err);
 /* The same from an open input named path (by its name, else its content). */
 fs_program *fs_schedule_read_input(fs_text_input *in, const char *path, fs_error *err);
-/* The same with a progress bar on `progress` (NULL: none) while reading. */
-fs_program *fs_schedule_read_showing(const char *path, FILE *progress, fs_error *err);
+/* How a read may go. FS_READ_INTERLEAVED: a GOAL file of schedgen's
+ * regular shape may come numbered position by position
+ * (fs_goal_read_input_interleaved; p->interleaved says so), for a caller
+ * that lists no tasks in their order. */
+enum { FS_READ_INTERLEAVED = 1 };
+/* The same with a progress bar on `progress` (NULL: none) while reading,
+ * and `flags` (0 or FS_READ_INTERLEAVED). */
+fs_program *fs_schedule_read_showing(const char *path, FILE *progress, int flags, fs_error *err);
 
 #endif

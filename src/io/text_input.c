@@ -339,8 +339,29 @@ static int untouched(const fs_text_input *in) {
   return !in->failed && (in->line_number == 0 || in->repeat);
 }
 
-int fs_text_input_block(fs_text_input *in, const char **data, size_t *length) {
+/* Whether in is an uncompressed regular file from which nothing was taken
+ * but blank lines and a line given back: its size. */
+static int plain_file(fs_text_input *in, size_t *size) {
   struct stat info;
+  unsigned char magic[2] = {0, 0};
+  if (!untouched(in) || in->fd < 0 || in->map || strcmp(in->name, "<stdin>") == 0 ||
+      fstat(in->fd, &info) != 0 || !S_ISREG(info.st_mode) || (uint64_t)info.st_size > SIZE_MAX)
+    return 0;
+  if (in->mode == MODE_UNKNOWN && pread(in->fd, magic, 2, 0) < 0) return 0;
+  if (in->mode == MODE_UNKNOWN ? magic[0] == 0x1f && magic[1] == 0x8b : in->mode != MODE_PLAIN)
+    return 0; /* gzip */
+  *size = (size_t)info.st_size;
+  return 1;
+}
+
+int fs_text_input_plain_file(fs_text_input *in, int *fd, size_t *size) {
+  if (!plain_file(in, size)) return 0;
+  *fd = in->fd;
+  return 1;
+}
+
+int fs_text_input_block(fs_text_input *in, const char **data, size_t *length) {
+  size_t size;
   if (!untouched(in)) return 0;
   if (in->fd < 0) {
     if (in->line_number) return 0; /* a memory line given back: read by lines */
@@ -348,14 +369,7 @@ int fs_text_input_block(fs_text_input *in, const char **data, size_t *length) {
     in->memory_left = 0;
     return 1;
   }
-  unsigned char magic[2] = {0, 0};
-  if (strcmp(in->name, "<stdin>") == 0 || fstat(in->fd, &info) != 0 || !S_ISREG(info.st_mode) ||
-      (uint64_t)info.st_size > SIZE_MAX)
-    return 0;
-  if (in->mode == MODE_UNKNOWN && pread(in->fd, magic, 2, 0) < 0) return 0;
-  if (in->mode == MODE_UNKNOWN ? magic[0] == 0x1f && magic[1] == 0x8b : in->mode != MODE_PLAIN)
-    return 0; /* gzip */
-  size_t size = (size_t)info.st_size;
+  if (!plain_file(in, &size)) return 0;
   void *map = size ? mmap(NULL, size, PROT_READ, MAP_PRIVATE, in->fd, 0) : NULL;
   if (size && map == MAP_FAILED) return 0;
   if (map) posix_madvise(map, size, POSIX_MADV_SEQUENTIAL);

@@ -91,6 +91,11 @@ void fs_text_input_set_line_max(fs_text_input *in, size_t max, fs_text_input_che
  * would be: the reader applies their rules (FS_TEXT_LINE_MAX, no NUL, a
  * '\r' before a line end dropped). */
 int fs_text_input_block(fs_text_input *in, const char **data, size_t *length);
+/* For a reader that reads a file in parts itself (pread): 1 with its
+ * descriptor and size when fs_text_input_block would map it (an
+ * uncompressed regular file, nothing taken), 0 otherwise. The input is
+ * left as it was: fs_text_input_block still gives the whole block. */
+int fs_text_input_plain_file(fs_text_input *in, int *fd, size_t *size);
 /* For a reader of the block: bytes [0, done) are read (progress bar) and
  * no longer needed (their pages leave the process, so a mapped file does
  * not stay resident). */

@@ -5,8 +5,10 @@
  * thread's own CPU seconds (main_cpu_s: the critical path, which bounds the
  * wall time on an idle machine when the other threads' work overlaps it)
  * and peak RSS. Used by tools/bench/goal.
- * --threads N reads a GOAL file on at most N threads (default: one per core).
- * usage: bench_goal_read FILE [--header] [--threads N] */
+ * --threads N reads a GOAL file on at most N threads (default: one per core);
+ * --interleaved reads it as `fennelsim run` does when no output lists tasks
+ * (fs_goal_read_input_interleaved).
+ * usage: bench_goal_read FILE [--header] [--threads N] [--interleaved] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +27,7 @@ static double seconds(clockid_t clock) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: bench_goal_read FILE [--header] [--threads N]\n");
+    fprintf(stderr, "usage: bench_goal_read FILE [--header] [--threads N] [--interleaved]\n");
     return 2;
   }
   struct stat info;
@@ -33,10 +35,11 @@ int main(int argc, char **argv) {
     fprintf(stderr, "bench: cannot stat %s\n", argv[1]);
     return 2;
   }
-  int header = 0, threads = 0;
+  int header = 0, threads = 0, interleave = 0;
   for (int i = 2; i < argc; i++) {
     if (strcmp(argv[i], "--header") == 0) header = 1;
     if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) threads = atoi(argv[++i]);
+    if (strcmp(argv[i], "--interleaved") == 0) interleave = 1;
   }
   if (header)
     printf("%14s %11s %12s %8s %8s %10s %7s %9s %9s\n", "bytes", "tasks", "dependencies", "wall_s",
@@ -47,10 +50,10 @@ int main(int argc, char **argv) {
   fs_program *p = NULL;
   if (threads > 0) { /* the GOAL reader alone, on at most `threads` threads */
     fs_text_input *in = fs_text_input_open_file(argv[1], &err);
-    p = in ? fs_goal_read_input_threads(in, threads, FS_GOAL_PART_MIN, &err) : NULL;
+    p = in ? fs_goal_read_input_threads(in, threads, FS_GOAL_PART_MIN, interleave, &err) : NULL;
     if (in) fs_text_input_close(in);
   } else {
-    p = fs_schedule_read(argv[1], &err);
+    p = fs_schedule_read_showing(argv[1], NULL, interleave ? FS_READ_INTERLEAVED : 0, &err);
   }
   wall = seconds(CLOCK_MONOTONIC) - wall;
   cpu = seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu;
