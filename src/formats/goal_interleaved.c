@@ -19,7 +19,10 @@
  * ones, the renumbering's scratch); this makes it once. A file is read
  * with pread into a buffer per lane rather than mapped: each first touch
  * of a mapped page is a fault there too (0.6-0.8 s for a 1.6 GB file,
- * against 0.2 s of read calls), and the buffer stays in cache. */
+ * against 0.2 s of read calls), and the buffer stays in cache.
+ *
+ * Sections: sources (a range of the input, a line at a time), the shape
+ * (rank 0's block), the lanes (reading and writing tiles), the read. */
 #include "formats/goal_interleaved.h"
 
 #include <errno.h>
@@ -380,6 +383,8 @@ static int read_lanes(fs_program *p, const shape *h, int fd, const char *data, s
     failed |= lanes[i].failed, free_lane(&lanes[i]);
   return failed ? -1 : 0;
 }
+
+/* ---- the read ---- */
 
 /* `num_ranks N\n` (N canonical, from 2) after blank lines, then rank 0's
  * block: its shape. 0, or -1. */
