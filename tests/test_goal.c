@@ -635,6 +635,29 @@ START_TEST(interleaved_run_same) {
   fs_test_contains(err, "  r0.l3 (compute, rank 0) waits for 1 more completion: r0.l2 (send, rank "
                         "0, never ready)\n  r1.l2 (send, rank 1)");
   free(out), free(err), free(out2), free(err2);
+  /* the same deadlock in schedgen's regular shape: read straight into the
+   * numbering (goal_interleaved.h), the report the same as with --timeline */
+  fs_test_write_file(
+      goal,
+      "num_ranks 3\nrank 0 {\nl1: recv 8b from 2 tag 0\nl2: send 8b to 1 tag 0\n"
+      "l2 requires l1\n}\nrank 1 {\nl1: recv 8b from 0 tag 0\nl2: send 8b to 2 tag 0\n"
+      "l2 requires l1\n}\nrank 2 {\nl1: recv 8b from 1 tag 0\nl2: send 8b to 0 tag 0\n"
+      "l2 requires l1\n}\n",
+      0);
+  fs_error read_err = {{0}};
+  fs_program *p = fs_schedule_read_showing(goal, NULL, FS_READ_INTERLEAVED, &read_err);
+  ck_assert_msg(p != NULL, "%s", read_err.message);
+  ck_assert_int_eq(p->interleaved, 2);
+  fs_program_free(p);
+  out = err = out2 = err2 = NULL;
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "run %s --model loggops", goal), 1);
+  ck_assert_int_eq(fs_test_fennelsimf(&out2, &err2, "run %s --model loggops --timeline %s", goal,
+                                      csv),
+                   1);
+  ck_assert_str_eq(err, err2);
+  fs_test_contains(err, "  recv r0.l1 on rank 0 from rank 2, tag 0, 8B: posted, no message matched "
+                        "it\n  recv r1.l1 on rank 1");
+  free(out), free(err), free(out2), free(err2);
   remove(goal), remove(csv);
   free(goal), free(csv);
 }

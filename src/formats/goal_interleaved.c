@@ -350,8 +350,11 @@ static void free_lane(lane *k) {
   source_close(&k->in);
 }
 
-/* The program's arrays for `tasks` tasks and `edges` successors: 0, or -1. */
+/* The program's arrays for `tasks` tasks and `edges` successors: 0, or -1
+ * (also past the machine's memory: the usual reader says so). */
 static int allocate(fs_program *p, int64_t tasks, int64_t edges, int tagged) {
+  int64_t per_task = 1 + 1 + 4 + 4 + 8 + 4 + 4 + (tagged ? 4 : 0); /* and the offsets */
+  if (tasks > (fs_memory_limit() - 4 * edges) / per_task) return -1;
   if (fs_program_reserve(p, tasks, 0) || (tagged && fs_task_set_tag(p, 0, 0))) return -1;
   uint32_t *at = malloc(((size_t)tasks + 2) * sizeof *at);
   uint32_t *successor = malloc((size_t)(edges ? edges : 1) * sizeof *successor);
