@@ -586,6 +586,20 @@ static void drop_clocks(char *json) {
   }
 }
 
+/* The deadlock report of `run goal` (exit 1), which must be the one of
+ * the run with a --timeline into csv (which keeps the numbering); the
+ * caller frees it. */
+static char *deadlock_report(const char *goal, const char *csv) {
+  char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL;
+  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "run %s --model loggops", goal), 1);
+  ck_assert_int_eq(fs_test_fennelsimf(&out2, &err2, "run %s --model loggops --timeline %s", goal,
+                                      csv),
+                   1);
+  ck_assert_str_eq(err, err2);
+  free(out), free(out2), free(err2);
+  return err;
+}
+
 /* `fennelsim run` renumbers a GOAL file of equal rank blocks position by
  * position unless an output lists tasks (fs_program_interleave, run
  * command): the report is the same with and without a --timeline (which
@@ -624,17 +638,12 @@ START_TEST(interleaved_run_same) {
                      "rank 2 {\nl1: recv 8b from 1\nl2: send 8b to 0\nl3: calc 7\n"
                      "l2 requires l1\n}\n",
                      0);
-  char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL;
-  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "run %s --model loggops", goal), 1);
-  ck_assert_int_eq(fs_test_fennelsimf(&out2, &err2, "run %s --model loggops --timeline %s", goal,
-                                      csv),
-                   1);
-  ck_assert_str_eq(err, err2);
+  char *err = deadlock_report(goal, csv);
   fs_test_contains(err, "  recv r0.l1 on rank 0 from rank 2, tag 0, 8B: posted, no message matched "
                         "it\n  recv r1.l1 on rank 1");
   fs_test_contains(err, "  r0.l3 (compute, rank 0) waits for 1 more completion: r0.l2 (send, rank "
                         "0, never ready)\n  r1.l2 (send, rank 1)");
-  free(out), free(err), free(out2), free(err2);
+  free(err);
   /* the same deadlock in schedgen's regular shape: read straight into the
    * numbering (goal_interleaved.h), the report the same as with --timeline */
   fs_test_write_file(
@@ -649,15 +658,10 @@ START_TEST(interleaved_run_same) {
   ck_assert_msg(p != NULL, "%s", read_err.message);
   ck_assert_int_eq(p->interleaved, 2);
   fs_program_free(p);
-  out = err = out2 = err2 = NULL;
-  ck_assert_int_eq(fs_test_fennelsimf(&out, &err, "run %s --model loggops", goal), 1);
-  ck_assert_int_eq(fs_test_fennelsimf(&out2, &err2, "run %s --model loggops --timeline %s", goal,
-                                      csv),
-                   1);
-  ck_assert_str_eq(err, err2);
+  err = deadlock_report(goal, csv);
   fs_test_contains(err, "  recv r0.l1 on rank 0 from rank 2, tag 0, 8B: posted, no message matched "
                         "it\n  recv r1.l1 on rank 1");
-  free(out), free(err), free(out2), free(err2);
+  free(err);
   remove(goal), remove(csv);
   free(goal), free(csv);
 }
