@@ -64,28 +64,15 @@ static int same_program(const fs_program *a, const fs_program *b) {
   return 1;
 }
 
-/* The input on 3 threads gives p (or NULL and err's message). */
+/* The input on 3 threads (interleave: read interleaved) gives p, or NULL
+ * and err's message; p renumbered when it comes interleaved. */
 static void check_threads(const uint8_t *data, size_t size, const fs_program *p,
-                          const fs_error *err) {
-  fs_error parts_err;
-  parts_err.message[0] = 0;
-  fs_text_input *in = fs_text_input_open_memory((const char *)data, size, "fuzz");
-  if (!in) return; /* out of memory */
-  fs_program *q = fs_goal_read_input_threads(in, 3, 1, 0, &parts_err);
-  fs_text_input_close(in);
-  if (p ? !q || !same_program(p, q) : q || strcmp(err->message, parts_err.message) != 0) abort();
-  fs_program_free(q);
-}
-
-/* The input read interleaved on 3 threads gives p (or NULL and err's
- * message), renumbered when it comes interleaved. */
-static void check_interleaved(const uint8_t *data, size_t size, const fs_program *p,
-                              const fs_error *err) {
+                          const fs_error *err, int interleave) {
   fs_error q_err;
   q_err.message[0] = 0;
   fs_text_input *in = fs_text_input_open_memory((const char *)data, size, "fuzz");
   if (!in) return; /* out of memory */
-  fs_program *q = fs_goal_read_input_threads(in, 3, 1, 1, &q_err), *r = NULL;
+  fs_program *q = fs_goal_read_input_threads(in, 3, 1, interleave, &q_err), *r = NULL;
   fs_text_input_close(in);
   if (q && q->interleaved) { /* p renumbered: read again, it is const */
     fs_error r_err;
@@ -102,8 +89,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fs_error err;
   err.message[0] = 0;
   fs_program *p = fs_goal_read_memory((const char *)data, size, "fuzz", &err);
-  check_threads(data, size, p, &err);
-  check_interleaved(data, size, p, &err);
+  check_threads(data, size, p, &err, 0);
+  check_threads(data, size, p, &err, 1);
   if (!p) {
     if (strncmp(err.message, "fuzz:", 5) != 0 || err.message[5] < '0' || err.message[5] > '9')
       abort();

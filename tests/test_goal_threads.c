@@ -43,7 +43,7 @@ static fs_program *read_text(const char *text, size_t length, int threads, size_
 static fs_program *read_interleaved(const char *text, size_t length, int threads, size_t min_part,
                                     int file, fs_error *err) {
   char *path = file ? fs_test_temp_path(".goal") : NULL;
-  if (file) ck_assert_int_eq(fs_test_write_file(path, text, length ? length : 0), 0);
+  if (file) ck_assert_int_eq(fs_test_write_file(path, text, length), 0);
   fs_text_input *in = file ? fs_text_input_open_file(path, err)
                            : fs_text_input_open_memory(text, length, "t.goal");
   ck_assert_ptr_nonnull(in);

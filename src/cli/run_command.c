@@ -458,7 +458,7 @@ int fs_command_run(int argc, char **argv) {
   } else {
     /* a GOAL file not read interleaved (gzip, stdin, another shape); out
      * of memory it stays as read: the same run, slower */
-    if (!replay && program->names_implied && !program->interleaved && may_interleave(&o))
+    if (!replay && program->names_implied && may_interleave(&o)) /* (0 when interleaved) */
       (void)fs_program_interleave(program);
     exit_status = simulate(&o, program, replay, &network, &compute, fs_seconds_now() - start);
   }

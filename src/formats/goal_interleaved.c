@@ -48,9 +48,8 @@
  * bytes, which are copied out to be followed by zeros. */
 
 typedef struct source {
-  int fd;           /* -1: memory */
-  const char *data; /* memory: the input */
-  char *buffer;     /* CHUNK + PAD (file), PAD (memory) */
+  int fd;       /* -1: memory */
+  char *buffer; /* CHUNK + PAD (file), PAD (memory) */
   const char *at, *end;
   size_t offset, stop; /* the input's offsets of end and of the range's end */
   int last;            /* the range's last bytes are in view, zeros after */
@@ -58,7 +57,7 @@ typedef struct source {
 
 /* Reads the range [from, stop) of the file fd (-1: of data); 0, or -1. */
 static int source_open(source *s, int fd, const char *data, size_t from, size_t stop) {
-  *s = (source){.fd = fd, .data = data, .offset = from, .stop = stop};
+  *s = (source){.fd = fd, .offset = from, .stop = stop};
   if (!(s->buffer = malloc(fd >= 0 ? CHUNK + PAD : PAD))) return -1;
   s->at = s->end = fd >= 0 ? s->buffer : data + from;
   return 0;
@@ -376,13 +375,13 @@ static int read_lanes(fs_program *p, const shape *h, int fd, const char *data, s
   int count = cut_lanes(lanes, fd, data, start, length, p->ranks, threads, min_part);
   int64_t fit = TILE_TASKS / h->w;
   int failed = count < 0;
-  for (int i = 0; i < (count < 0 ? threads : count); i++) {
+  for (int i = 0; i < count; i++) {
     lane *k = &lanes[i];
     k->p = p, k->h = h, k->tile_ranks = fit < 1 ? 1 : fit > TILE_RANKS ? TILE_RANKS : (int32_t)fit;
-    failed |= count > 0 && allocate_tile(k, h->w, h->tagged);
+    failed |= allocate_tile(k, h->w, h->tagged);
   }
   if (!failed) run_lanes(lanes, count);
-  for (int i = 0; i < (count < 0 ? threads : count); i++)
+  for (int i = 0; i < LANES_MAX; i++) /* (those never opened are zero: nothing to free) */
     failed |= lanes[i].failed, free_lane(&lanes[i]);
   return failed ? -1 : 0;
 }
